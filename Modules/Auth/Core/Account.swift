@@ -1,0 +1,16 @@
+import Foundation
+import Kernel
+
+/// A person's sign-in identity. The display name and status belong to Profile.
+public struct Account: Codable, Equatable, Sendable {
+    /// The user this account belongs to.
+    public let id: UserID
+    /// The normalised (lower-case) email address, unique across accounts.
+    public let email: String
+
+    /// Creates an account value.
+    public init(id: UserID, email: String) {
+        self.id = id
+        self.email = email
+    }
+}

@@ -1,0 +1,8 @@
+/// Hashes and checks passwords. The live implementation is bcrypt (`BcryptPasswordHasher` in
+/// `AuthLive`); unit tests use a cheap stand-in.
+public protocol PasswordHasher: Sendable {
+    /// A salted hash of `password`, safe to store.
+    func hash(_ password: String) async -> String
+    /// True when `password` matches `hash`.
+    func verify(_ password: String, against hash: String) async -> Bool
+}

@@ -1,0 +1,24 @@
+import Kernel
+
+/// Reading and sending messages. Implementations: `InMemoryChatService`, `SQLChatService`,
+/// `RemoteChatService`. Only members of a conversation may read or post in it (`.forbidden`).
+public protocol ChatService: Sendable {
+    /// The newest `limit` messages of a conversation.
+    func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage
+
+    /// The `limit` messages just before `messageID`.
+    /// - Throws: `.notFound` if `messageID` is not in the conversation.
+    func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage
+
+    /// Stores a message and returns it as stored. Idempotent: sending an id that is already stored
+    /// returns the stored message and stores nothing.
+    /// - Throws: `.invalidInput` for bad text; `.conflict` if the id is taken by a different message.
+    func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message
+
+    /// Marks every message of the conversation as read by the signed-in user.
+    func markRead(_ conversationID: ConversationID) async throws
+
+    /// New messages as they are stored, in one conversation or (with `nil`) in every conversation
+    /// the signed-in user is a member of.
+    func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message>
+}

@@ -1,0 +1,19 @@
+import Kernel
+
+/// What Chat needs from outside: who is in a conversation. Connected to ConversationList by the
+/// composition root.
+public protocol ConversationMembership: Sendable {
+    /// Members of a conversation, or `nil` if it does not exist.
+    func members(of conversationID: ConversationID) async throws -> [UserID]?
+}
+
+extension ConversationMembership {
+    /// Checks that `user` may read and post in the conversation.
+    /// - Throws: `.notFound` for an unknown conversation, `.forbidden` for a non-member.
+    public func requireMember(_ user: UserID, of conversationID: ConversationID) async throws {
+        guard let members = try await members(of: conversationID) else {
+            throw AppError(.notFound, "no conversation '\(conversationID)'")
+        }
+        guard members.contains(user) else { throw AppError(.forbidden, "you are not a member of conversation \(conversationID)") }
+    }
+}

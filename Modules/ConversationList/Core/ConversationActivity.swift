@@ -1,0 +1,40 @@
+import Foundation
+import Kernel
+
+/// What Chat reports about one conversation, for one reader: its newest message and how many
+/// messages that reader has not read.
+public struct ConversationActivity: Codable, Equatable, Sendable {
+    /// The newest message, if there is one.
+    public let lastMessage: MessagePreview?
+    /// Messages from others after the reader's read marker.
+    public let unreadCount: Int
+
+    /// Creates an activity value.
+    public init(lastMessage: MessagePreview?, unreadCount: Int) {
+        self.lastMessage = lastMessage
+        self.unreadCount = unreadCount
+    }
+
+    /// No messages at all.
+    public static let none = ConversationActivity(lastMessage: nil, unreadCount: 0)
+}
+
+/// The newest message of a conversation, as the list shows it.
+public struct MessagePreview: Codable, Equatable, Sendable {
+    /// The message.
+    public let id: MessageID
+    /// Who sent it.
+    public let senderID: UserID
+    /// Its text (the view shortens it).
+    public let text: String
+    /// When it was sent.
+    public let sentAt: Date
+
+    /// Creates a preview.
+    public init(id: MessageID, senderID: UserID, text: String, sentAt: Date) {
+        self.id = id
+        self.senderID = senderID
+        self.text = text
+        self.sentAt = sentAt
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Kernel
+import Observation
+
+/// The conversation list screen: live rows, and starting new conversations.
+@MainActor
+@Observable
+public final class ConversationListViewModel {
+    /// The rows, most recent first.
+    public private(set) var list: Loadable<[ConversationSummary]> = .idle
+    /// The conversation created or found by the last `/new` or `/group`.
+    public private(set) var created: Loadable<ConversationSummary> = .idle
+
+    private let service: any ConversationListService
+
+    /// Creates the view model over a list service.
+    public init(service: any ConversationListService) { self.service = service }
+
+    /// Loads the list once.
+    public func load() async {
+        if list.value == nil { list = .loading }
+        let next = await Loadable.from { try await service.conversations() }
+        if case .idle = next { return }
+        list = next
+    }
+
+    /// Loads the list, then reloads it on every change until the calling task is cancelled.
+    public func observe() async {
+        await load()
+        guard let changes = try? await service.changes() else { return }
+        for await _ in changes { await load() }
+    }
+
+    /// Opens (or creates) the one-to-one conversation with `userID`.
+    public func startConversation(with userID: UserID) async {
+        created = .loading
+        created = await .from { try await service.startDirect(with: userID) }
+        if created.value != nil { await load() }
+    }
+
+    /// Creates a group.
+    public func createGroup(title: String, memberIDs: [UserID]) async {
+        created = .loading
+        created = await .from { try await service.createGroup(title: title, memberIDs: memberIDs) }
+        if created.value != nil { await load() }
+    }
+
+    /// Resolves what a person typed (a list number from 1, an id, or a title matching exactly one
+    /// row, case-insensitive) to a conversation.
+    /// - Throws: `.notFound`, or `.conflict` listing the candidates when several match.
+    public func resolve(_ reference: String) throws -> ConversationSummary {
+        let rows = list.value ?? []
+        if let number = Int(reference), rows.indices.contains(number - 1) { return rows[number - 1] }
+        if let row = rows.first(where: { $0.id.rawValue == reference }) { return row }
+        let matches = rows.filter { $0.title.caseInsensitiveCompare(reference) == .orderedSame }
+        switch matches.count {
+        case 1: return matches[0]
+        case 0: throw AppError(.notFound, "no conversation '\(reference)'")
+        default:
+            let candidates = matches.map { "\($0.title) (\($0.id))" }.joined(separator: ", ")
+            throw AppError(.conflict, "'\(reference)' matches \(matches.count) conversations: \(candidates)")
+        }
+    }
+}

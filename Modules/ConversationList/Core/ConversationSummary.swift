@@ -1,0 +1,36 @@
+import Foundation
+import Kernel
+
+/// One row of the conversation list.
+public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
+    /// The conversation.
+    public let id: ConversationID
+    /// The group title, or for a one-to-one conversation the other person's name.
+    public let title: String
+    /// True for a group.
+    public let isGroup: Bool
+    /// Members, including the reader.
+    public let memberIDs: [UserID]
+    /// The newest message, if any.
+    public let lastMessage: MessagePreview?
+    /// Messages the reader has not read.
+    public let unreadCount: Int
+    /// When the newest message was sent, or when the conversation was created.
+    public let lastActivityAt: Date
+
+    /// Creates a row.
+    public init(conversation: Conversation, title: String, activity: ConversationActivity) {
+        id = conversation.id
+        self.title = title
+        isGroup = conversation.isGroup
+        memberIDs = conversation.memberIDs
+        lastMessage = activity.lastMessage
+        unreadCount = activity.unreadCount
+        lastActivityAt = activity.lastMessage?.sentAt ?? conversation.createdAt
+    }
+
+    /// Most recent activity first; ties broken by id so the order is stable.
+    public static func byRecentActivity(_ lhs: Self, _ rhs: Self) -> Bool {
+        lhs.lastActivityAt != rhs.lastActivityAt ? lhs.lastActivityAt > rhs.lastActivityAt : lhs.id < rhs.id
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Kernel
+
+/// Conversations kept in process memory: the memory backend and unit tests.
+public actor InMemoryConversationListService: ConversationListService, ConversationDirectory {
+    private var conversations: [ConversationID: Conversation]
+    private let builder: SummaryBuilder
+    private let activity: any ActivitySource
+    private let sessions: any SessionStore
+    private let clock: any WallClock
+    private let conditions: SimulatedConditions
+    private let created = Broadcaster<Conversation>()
+
+    /// Creates the service with seeded conversations.
+    public init(
+        conversations: [Conversation] = [],
+        users: any UserDirectory,
+        activity: any ActivitySource,
+        sessions: any SessionStore,
+        clock: any WallClock = SystemWallClock(),
+        conditions: SimulatedConditions = .none
+    ) {
+        self.conversations = Dictionary(uniqueKeysWithValues: conversations.map { ($0.id, $0) })
+        builder = SummaryBuilder(users: users, activity: activity)
+        self.activity = activity
+        self.sessions = sessions
+        self.clock = clock
+        self.conditions = conditions
+    }
+
+    public func conversations() async throws -> [ConversationSummary] {
+        try await conditions.apply()
+        let me = try sessions.requireSession().userID
+        return try await builder.summaries(of: conversations.values.filter { $0.memberIDs.contains(me) }, for: me)
+    }
+
+    public func startDirect(with userID: UserID) async throws -> ConversationSummary {
+        try await conditions.apply()
+        let me = try sessions.requireSession().userID
+        guard userID != me else { throw AppError(.invalidInput, "you cannot start a conversation with yourself") }
+        _ = try await builder.requireUsers([userID])
+        let existing = conversations.values.first { !$0.isGroup && Set($0.memberIDs) == [me, userID] }
+        return try await summary(of: existing ?? insert(title: nil, members: [me, userID]), for: me)
+    }
+
+    public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
+        try await conditions.apply()
+        let me = try sessions.requireSession().userID
+        let title = try Validation.title(title)
+        var members = [me]
+        for id in memberIDs where !members.contains(id) { members.append(id) }
+        _ = try await builder.requireUsers(members)
+        return try await summary(of: insert(title: title, members: members), for: me)
+    }
+
+    public func changes() async throws -> AsyncStream<Void> {
+        let me = try sessions.requireSession().userID
+        let createdStream = created.subscribe()
+        let activityStream = try await activity.activityChanges()
+        return AsyncStream { continuation in
+            let forwarders = [
+                Task {
+                    for await conversation in createdStream where conversation.memberIDs.contains(me) { continuation.yield() }
+                },
+                Task {
+                    for await id in activityStream where await self.isMember(me, of: id) { continuation.yield() }
+                },
+            ]
+            continuation.onTermination = { _ in forwarders.forEach { $0.cancel() } }
+        }
+    }
+
+    public func members(of conversationID: ConversationID) async throws -> [UserID]? {
+        conversations[conversationID]?.memberIDs
+    }
+
+    public func conversationIDs(of userID: UserID) async throws -> [ConversationID] {
+        conversations.values.filter { $0.memberIDs.contains(userID) }.map(\.id)
+    }
+
+    private func isMember(_ user: UserID, of id: ConversationID) -> Bool {
+        conversations[id]?.memberIDs.contains(user) ?? false
+    }
+
+    private func insert(title: String?, members: [UserID]) -> Conversation {
+        let conversation = Conversation(id: .random(), title: title, memberIDs: members, createdAt: clock.now())
+        conversations[conversation.id] = conversation
+        created.send(conversation)
+        return conversation
+    }
+
+    private func summary(of conversation: Conversation, for reader: UserID) async throws -> ConversationSummary {
+        try await builder.summaries(of: [conversation], for: reader)[0]
+    }
+}

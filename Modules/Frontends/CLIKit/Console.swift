@@ -1,0 +1,52 @@
+import Foundation
+
+/// The front ends' only door to the terminal: output, errors, input lines and secrets.
+/// Tests build one over strings; the app builds one over the process's standard streams.
+@MainActor
+public final class Console {
+    /// True when input and output are an interactive terminal.
+    public let isInteractive: Bool
+    /// True when output may carry ANSI colours (a terminal, and no `NO_COLOR`).
+    public let usesColor: Bool
+    private let write: @MainActor (String) -> Void
+    private let writeError: @MainActor (String) -> Void
+    private let readInputLine: @MainActor () -> String?
+    private let readSecretLine: @MainActor (String) -> String?
+
+    /// Creates a console from its four channels.
+    public init(
+        isInteractive: Bool,
+        usesColor: Bool,
+        write: @escaping @MainActor (String) -> Void,
+        writeError: @escaping @MainActor (String) -> Void,
+        readLine: @escaping @MainActor () -> String?,
+        readSecret: @escaping @MainActor (String) -> String?
+    ) {
+        self.isInteractive = isInteractive
+        self.usesColor = usesColor
+        self.write = write
+        self.writeError = writeError
+        readInputLine = readLine
+        readSecretLine = readSecret
+    }
+
+    /// Prints a line to standard output.
+    public func print(_ line: String) { write(line + "\n") }
+
+    /// Prints text to standard output as it is.
+    public func printRaw(_ text: String) { write(text) }
+
+    /// Prints a line to standard error.
+    public func printError(_ line: String) { writeError(line + "\n") }
+
+    /// Reads one line of input without its line break; `nil` at end of input.
+    public func readLine() -> String? { readInputLine() }
+
+    /// Reads a secret: without echo on a terminal (after `prompt`), as a plain line otherwise.
+    public func readSecret(prompt: String) -> String? { readSecretLine(prompt) }
+
+    /// Applies a style when colours are on.
+    public func styled(_ text: String, _ style: Style) -> String {
+        usesColor ? style.apply(to: text) : text
+    }
+}

@@ -1,0 +1,19 @@
+import Kernel
+
+/// The CLI's exit codes, one per failure class (see the README's table).
+public enum ExitStatus {
+    /// The exit code of a failure class.
+    public static func code(for kind: AppError.Kind) -> Int32 {
+        switch kind {
+        case .usage: 64
+        case .invalidInput: 65
+        case .notFound: 66
+        case .conflict: 67
+        case .unavailable: 69
+        case .internal: 70
+        case .forbidden: 76
+        case .notSignedIn: 77
+        case .invalidCredentials: 78
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Kernel
+
+/// References that cross features, answered by the front end's composition (never by a feature
+/// importing another): a conversation by id, title or person's name; a user by id or email; names.
+@MainActor
+public protocol FrontendLookup {
+    /// The signed-in user, or `nil`.
+    func currentUserID() async throws -> UserID?
+    /// The conversation a person means: an id, a title or a person's name matching exactly one.
+    /// - Throws: `.notFound`, or `.conflict` listing the candidates.
+    func conversationID(for reference: String) async throws -> ConversationID
+    /// The user a person means: a user id or an email address.
+    func userID(for reference: String) async throws -> UserID
+    /// Display names of users; unknown ids are left out.
+    func displayNames(of ids: [UserID]) async throws -> [UserID: String]
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+
+/// Options every command accepts, before or after the subcommand.
+public struct GlobalOptions: ParsableArguments, Sendable {
+    /// Creates empty options (for parsing).
+    public init() {}
+
+    @Option(help: "Backend: memory, sqlite or remote (config key 'backend').")
+    public var backend: String?
+
+    @Option(help: "Configuration file (YAML or JSON). Default: $XDG_CONFIG_HOME/messageai/config.yaml if present.")
+    public var config: String?
+
+    @Option(help: "Identity profile; each profile keeps its own session (config key 'profile').")
+    public var profile: String?
+
+    @Option(help: "Comma-separated features to enable (config key 'features').")
+    public var features: String?
+
+    @Flag(help: "Print one JSON object per line instead of text.")
+    public var json = false
+
+    /// Options given on the command line, as configuration keys and values.
+    public var configurationOverrides: [String: String] {
+        var values: [String: String] = [:]
+        values["backend"] = backend
+        values["profile"] = profile
+        values["features"] = features
+        return values
+    }
+
+    /// The names of the options, so that the launcher can accept them before the subcommand.
+    public static let valueOptionNames: Set<String> = ["--backend", "--config", "--profile", "--features"]
+    /// The flags among the options.
+    public static let flagNames: Set<String> = ["--json"]
+}

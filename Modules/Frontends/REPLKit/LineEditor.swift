@@ -1,0 +1,124 @@
+import Foundation
+
+/// Line editing on a terminal: cursor keys, home/end, word delete, Ctrl-U/K, history with
+/// up/down (kept in a file across runs), tab completion, Ctrl-C clears the line, Ctrl-D on an
+/// empty line ends input. Output printed while a line is being edited appears above it.
+@MainActor
+public final class LineEditor: REPLInput {
+    public var completer: (@MainActor (String) -> [String])?
+    private var keys: AsyncStream<UInt8>.AsyncIterator
+    private var decoder = KeyDecoder()
+    private var rawMode = RawMode()
+    private let history: History
+    private let write: @MainActor (String) -> Void
+    private var buffer = LineBuffer()
+    private var prompt = ""
+    private var isEditing = false
+    private var isSecret = false
+    private var lastKeyWasTab = false
+
+    /// Creates an editor over the terminal's bytes, writing with `write`, keeping history in
+    /// `historyFile` (if given).
+    public init(bytes: AsyncStream<UInt8>, historyFile: URL?, write: @escaping @MainActor (String) -> Void) {
+        keys = bytes.makeAsyncIterator()
+        history = History(file: historyFile)
+        self.write = write
+    }
+
+    public func readLine(prompt: String) async -> String? {
+        let line = await edit(prompt: prompt, secret: false)
+        if let line, !line.trimmingCharacters(in: .whitespaces).isEmpty { history.add(line) }
+        return line
+    }
+
+    public func readSecret(prompt: String) async -> String? {
+        await edit(prompt: prompt, secret: true)
+    }
+
+    public func printAbove(_ text: String) {
+        if isEditing {
+            write("\r\u{1B}[K" + text + "\n")
+            redraw()
+        } else {
+            write(text + "\n")
+        }
+    }
+
+    private func edit(prompt: String, secret: Bool) async -> String? {
+        rawMode.enable()
+        defer { rawMode.disable() }
+        self.prompt = prompt
+        isSecret = secret
+        buffer = LineBuffer()
+        history.resetCursor()
+        isEditing = true
+        defer { isEditing = false }
+        redraw()
+        while let byte = await nextByte() {
+            guard let key = decoder.feed(byte) else { continue }
+            switch handle(key) {
+            case .submit(let line): return line
+            case .endOfInput: return nil
+            case nil: continue
+            }
+        }
+        write("\r\n")
+        return nil
+    }
+
+    private func nextByte() async -> UInt8? {
+        var iterator = keys
+        defer { keys = iterator }
+        return await iterator.next(isolation: #isolation)
+    }
+
+    private enum Outcome { case submit(String), endOfInput }
+
+    /// Handles a key; returns an outcome when the line is finished.
+    private func handle(_ key: Key) -> Outcome? {
+        defer { lastKeyWasTab = key == .tab }
+        switch key {
+        case .enter:
+            write("\r\n")
+            return .submit(buffer.text)
+        case .endOfInput where buffer.characters.isEmpty:
+            write("\r\n")
+            return .endOfInput
+        case .interrupt:
+            write("^C\r\n")
+            buffer = LineBuffer()
+        case .up where !isSecret:
+            if let entry = history.previous(current: buffer.text) { buffer.replace(with: entry) }
+        case .down where !isSecret:
+            if let entry = history.next() { buffer.replace(with: entry) }
+        case .tab where !isSecret: complete()
+        case .clearScreen: write("\u{1B}[H\u{1B}[2J")
+        default: buffer.apply(key)
+        }
+        redraw()
+        return nil
+    }
+
+    private func complete() {
+        guard let completer else { return }
+        let word = buffer.currentWord
+        let candidates = completer(word).filter { $0.hasPrefix(word) }
+        guard let first = candidates.first else { return }
+        if candidates.count == 1 {
+            buffer.completeCurrentWord(with: first + " ")
+            return
+        }
+        let common = candidates.dropFirst().reduce(first) { String($0.commonPrefix(with: $1)) }
+        if common.count > word.count {
+            buffer.completeCurrentWord(with: common)
+        } else if lastKeyWasTab {
+            write("\r\u{1B}[K" + candidates.joined(separator: "  ") + "\n")
+        }
+    }
+
+    private func redraw() {
+        let shown = isSecret ? "" : buffer.text
+        let back = isSecret ? 0 : buffer.characters.count - buffer.cursor
+        write("\r\u{1B}[K" + prompt + shown + (back > 0 ? "\u{1B}[\(back)D" : ""))
+    }
+}

@@ -1,0 +1,52 @@
+import CLIKit
+import Kernel
+
+/// What a REPL screen gets: output above the prompt, secret input, navigation, look-ups across
+/// features and the container for its view models.
+@MainActor
+public final class REPLContext {
+    /// The terminal.
+    public let console: Console
+    /// References across features.
+    public let lookup: any FrontendLookup
+    let input: any REPLInput
+    let navigator: @MainActor (Navigation) -> Void
+    private let container: AnyObject
+
+    /// A request to change screens.
+    public enum Navigation: Sendable {
+        /// Show a route, remembering the current one for `back`.
+        case push(Route)
+        /// Show a route and forget the screens before it.
+        case reset(Route)
+        /// Return to the previous screen.
+        case back
+    }
+
+    init(console: Console, lookup: any FrontendLookup, input: any REPLInput, container: AnyObject,
+         navigator: @escaping @MainActor (Navigation) -> Void) {
+        self.console = console
+        self.lookup = lookup
+        self.input = input
+        self.container = container
+        self.navigator = navigator
+    }
+
+    /// Prints a line above the prompt.
+    public func show(_ line: String) { input.printAbove(line) }
+
+    /// Prints an error above the prompt, in red on a terminal.
+    public func showError(_ error: AppError) { input.printAbove(console.styled("error: \(error.message)", .red)) }
+
+    /// Reads a secret (a password) without echo.
+    public func readSecret(prompt: String) async -> String? { await input.readSecret(prompt: prompt) }
+
+    /// Changes screens.
+    public func navigate(_ navigation: Navigation) { navigator(navigation) }
+
+    /// The container, seen through a feature's factory protocol.
+    public func factory<Factory>(_ type: Factory.Type) -> Factory {
+        guard let factory = container as? Factory else { preconditionFailure("the container does not provide \(type)") }
+        return factory
+    }
+}

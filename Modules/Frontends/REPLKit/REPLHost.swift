@@ -1,0 +1,102 @@
+import Foundation
+import CLIKit
+import Kernel
+
+/// Runs the REPL: shows the screen for the current route, reads lines, dispatches `/commands`
+/// (the screen's, the features', then its own `/help`, `/back`, `/quit`) and hands other lines to
+/// the screen. Features are reached only through their plugins and `Route` values.
+@MainActor
+public final class REPLHost {
+    private let plugins: [any REPLPlugin.Type]
+    private let input: any REPLInput
+    private let console: Console
+    private var context: REPLContext!
+    private var routes: [Route] = []
+    private var screen: (any REPLScreen)?
+    private var pendingNavigation: REPLContext.Navigation?
+    private var shouldQuit = false
+
+    /// Creates a host over the enabled features' plugins.
+    public init(plugins: [any REPLPlugin.Type], input: any REPLInput, console: Console, lookup: any FrontendLookup,
+                container: AnyObject) {
+        self.plugins = plugins
+        self.input = input
+        self.console = console
+        context = REPLContext(console: console, lookup: lookup, input: input, container: container) { [unowned self] in
+            pendingNavigation = $0
+        }
+        input.completer = { [unowned self] word in completions(for: word) }
+    }
+
+    /// Runs until `/quit` or end of input.
+    public func run() async {
+        let signedIn = (try? await context.lookup.currentUserID()) != nil
+        await show(.reset(signedIn ? .conversations : .signIn))
+        while !shouldQuit, let line = await input.readLine(prompt: console.styled(screen?.prompt ?? "> ", .bold)) {
+            await dispatch(line)
+            if let navigation = pendingNavigation {
+                pendingNavigation = nil
+                await show(navigation)
+            }
+        }
+        screen?.leave()
+    }
+
+    private func dispatch(_ rawLine: String) async {
+        let line = rawLine.trimmingCharacters(in: .whitespaces)
+        guard !line.isEmpty else { return }
+        guard line.hasPrefix("/") else {
+            await screen?.handle(rawLine)
+            return
+        }
+        let name = String(line.dropFirst().prefix { $0 != " " })
+        let arguments = line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)
+        if let command = availableCommands().first(where: { $0.name == name }) {
+            await command.run(arguments)
+        } else {
+            context.showError(AppError(.usage, "unknown command /\(name); /help lists the commands"))
+        }
+    }
+
+    private func availableCommands() -> [REPLCommand] {
+        var commands = screen?.commands ?? []
+        if routes.last != .signIn { commands += plugins.flatMap { $0.commands(context: context) } }
+        return commands + [
+            REPLCommand("help", summary: "list the commands") { [unowned self] _ in showHelp() },
+            REPLCommand("back", summary: "go back to the previous screen") { [unowned self] _ in
+                pendingNavigation = .back
+            },
+            REPLCommand("quit", summary: "leave (Ctrl-D also works)") { [unowned self] _ in shouldQuit = true },
+        ]
+    }
+
+    private func showHelp() {
+        for command in availableCommands() {
+            let usage = "/\(command.name)" + (command.arguments.isEmpty ? "" : " \(command.arguments)")
+            context.show("  " + console.styled(usage.padding(toLength: 24, withPad: " ", startingAt: 0), .cyan) + command.summary)
+        }
+    }
+
+    private func show(_ navigation: REPLContext.Navigation) async {
+        switch navigation {
+        case .push(let route): routes.append(route)
+        case .reset(let route): routes = [route]
+        case .back:
+            guard routes.count > 1 else { return context.show("(nothing to go back to)") }
+            routes.removeLast()
+        }
+        guard let route = routes.last else { return }
+        screen?.leave()
+        screen = plugins.lazy.compactMap { $0.screen(for: route, context: self.context) }.first
+        if let screen {
+            await screen.enter()
+        } else {
+            context.showError(AppError(.usage, "no enabled feature shows \(route); check the 'features' setting"))
+        }
+    }
+
+    private func completions(for word: String) -> [String] {
+        if word.hasPrefix("/") { return availableCommands().map { "/" + $0.name } }
+        return screen?.completions ?? []
+    }
+}

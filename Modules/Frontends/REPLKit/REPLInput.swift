@@ -1,0 +1,13 @@
+/// Where the REPL's lines come from, and how output reaches the screen without garbling what the
+/// user is typing. `LineEditor` on a terminal; `ScriptedInput` when input is piped.
+@MainActor
+public protocol REPLInput: AnyObject {
+    /// Reads one line after showing `prompt`; `nil` at end of input (Ctrl-D).
+    func readLine(prompt: String) async -> String?
+    /// Reads a secret without echo; `nil` at end of input.
+    func readSecret(prompt: String) async -> String?
+    /// Prints text above the line being edited, then redraws it.
+    func printAbove(_ text: String)
+    /// Supplies tab completions for the word being typed.
+    var completer: (@MainActor (String) -> [String])? { get set }
+}

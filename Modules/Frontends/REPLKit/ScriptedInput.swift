@@ -1,0 +1,26 @@
+import CLIKit
+
+/// Input for a REPL whose standard input is not a terminal: one command per line, plain output,
+/// no prompts, so that sessions can be scripted and tested.
+@MainActor
+public final class ScriptedInput: REPLInput {
+    private var lines: AsyncStream<String>.AsyncIterator
+    private let console: Console
+    public var completer: (@MainActor (String) -> [String])?
+
+    /// Reads lines from `lines` and prints through `console`.
+    public init(lines: AsyncStream<String>, console: Console) {
+        self.lines = lines.makeAsyncIterator()
+        self.console = console
+    }
+
+    public func readLine(prompt: String) async -> String? { await nextLine() }
+    public func readSecret(prompt: String) async -> String? { await nextLine() }
+    public func printAbove(_ text: String) { console.print(text) }
+
+    private func nextLine() async -> String? {
+        var iterator = lines
+        defer { lines = iterator }
+        return await iterator.next(isolation: #isolation)
+    }
+}

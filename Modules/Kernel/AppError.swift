@@ -1,0 +1,52 @@
+/// The one error type a user ever sees: a failure class and a message written for people.
+///
+/// Services throw it for every expected failure; front ends map `kind` to exit codes and
+/// show `message` as it is.
+public struct AppError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Failure classes. Each has its own CLI exit code.
+    public enum Kind: String, Sendable, CaseIterable, Codable {
+        /// The command line or a configuration value is wrong.
+        case usage
+        /// Input breaks a validation rule (too long, empty, bad characters…).
+        case invalidInput
+        /// The user, conversation or message does not exist.
+        case notFound
+        /// The request clashes with existing data (e.g. the email is taken).
+        case conflict
+        /// There is no signed-in user, or the session has ended.
+        case notSignedIn
+        /// Email or password is wrong.
+        case invalidCredentials
+        /// The signed-in user may not do this (e.g. not a member of the conversation).
+        case forbidden
+        /// The backend cannot be reached or opened.
+        case unavailable
+        /// A bug or an unexpected failure.
+        case `internal`
+    }
+
+    /// The failure class.
+    public let kind: Kind
+    /// A one-line explanation for people.
+    public let message: String
+
+    /// Creates an error of `kind` with a message for people.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// Maps any error to an `AppError`; errors that are not ours become `.internal`.
+    public init(_ error: any Error) {
+        if let error = error as? AppError {
+            self = error
+        } else {
+            self.init(.internal, "unexpected error: \(error)")
+        }
+    }
+
+    /// The session is missing or has expired.
+    public static let notSignedIn = AppError(.notSignedIn, "not signed in; run `messageai login` or `messageai signup`")
+}

@@ -1,0 +1,70 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// The feature plugins. Each one is a folder `Modules/<Name>/` with `Core/` (target `<Name>`:
+/// models, service protocol, in-memory service, view models; depends on the kernel only),
+/// `Views/` (target `<Name>Views`: its CLI commands and REPL screens) and optionally `Live/`
+/// (target `<Name>Live`: implementations over shared infrastructure).
+/// Adding a feature: add its folder, its name here and one line in `FeatureRegistry.swift`.
+let features: [(name: String, live: [Target.Dependency]?)] = [
+    ("Auth", [.product(name: "HummingbirdBcrypt", package: "hummingbird-auth")]),
+    ("Profile", nil),
+    ("ConversationList", nil),
+    ("Chat", nil),
+]
+
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+
+var targets: [Target] = [
+    .target(name: "Kernel", path: "Modules/Kernel"),
+    .target(name: "CLIKit", dependencies: ["Kernel", argumentParser], path: "Modules/Frontends/CLIKit"),
+    .target(name: "REPLKit", dependencies: ["Kernel", "CLIKit"], path: "Modules/Frontends/REPLKit"),
+    .target(
+        name: "AppContainer",
+        dependencies: ["Kernel", .product(name: "Configuration", package: "swift-configuration"),
+                       .product(name: "SystemPackage", package: "swift-system")]
+            + features.flatMap { feature in
+                [Target.Dependency(stringLiteral: feature.name)] + (feature.live == nil ? [] : [.init(stringLiteral: "\(feature.name)Live")])
+            },
+        path: "Modules/Container"
+    ),
+    .target(
+        name: "MessageAIApp",
+        dependencies: ["Kernel", "AppContainer", "CLIKit", "REPLKit", argumentParser]
+            + features.map { .init(stringLiteral: "\($0.name)Views") },
+        path: "Modules/App"
+    ),
+    .executableTarget(name: "messageai", dependencies: ["MessageAIApp"], path: "Apps/messageai"),
+    .testTarget(name: "KernelTests", dependencies: ["Kernel"], path: "Tests/KernelTests"),
+    .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer"] + features.map { .init(stringLiteral: $0.name) },
+                path: "Tests/ContractTests"),
+    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "Kernel"], path: "Tests/FrontendTests"),
+]
+
+for feature in features {
+    targets += [
+        .target(name: feature.name, dependencies: ["Kernel"], path: "Modules/\(feature.name)/Core"),
+        .target(name: "\(feature.name)Views", dependencies: ["Kernel", .init(stringLiteral: feature.name), "CLIKit", "REPLKit", argumentParser],
+                path: "Modules/\(feature.name)/Views"),
+        .testTarget(name: "\(feature.name)Tests", dependencies: ["Kernel", .init(stringLiteral: feature.name)],
+                    path: "Tests/\(feature.name)Tests"),
+    ]
+    if let live = feature.live {
+        targets.append(.target(name: "\(feature.name)Live", dependencies: ["Kernel", .init(stringLiteral: feature.name)] + live,
+                               path: "Modules/\(feature.name)/Live"))
+    }
+}
+
+let package = Package(
+    name: "MessageAI",
+    platforms: [.macOS(.v15)],
+    products: [.executable(name: "messageai", targets: ["messageai"])],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: [.defaults, "YAML"]),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+    ],
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)
