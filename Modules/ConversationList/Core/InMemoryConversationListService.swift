@@ -63,7 +63,7 @@ public actor InMemoryConversationListService: ConversationListService, Conversat
                     for await conversation in createdStream where conversation.memberIDs.contains(me) { continuation.yield() }
                 },
                 Task {
-                    for await id in activityStream where await self.isMember(me, of: id) { continuation.yield() }
+                    for await id in activityStream where self.isMember(me, of: id) { continuation.yield() }
                 },
             ]
             continuation.onTermination = { _ in forwarders.forEach { $0.cancel() } }

@@ -1,0 +1,8 @@
+/// Makes Auth's view models; the container conforms, views ask for it.
+@MainActor
+public protocol AuthFactory {
+    /// The sign-in / sign-up screen.
+    func makeSignInViewModel() -> SignInViewModel
+    /// The session: whoami, sign out, change password.
+    func makeSessionViewModel() -> SessionViewModel
+}

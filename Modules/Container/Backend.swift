@@ -1,0 +1,9 @@
+/// Which service implementations the container builds.
+public enum Backend: String, CaseIterable, Sendable {
+    /// In-process services with seeded mock data.
+    case memory
+    /// An embedded SQLite database file.
+    case sqlite
+    /// The MessageAI server over HTTP and WebSocket.
+    case remote
+}

@@ -1,0 +1,52 @@
+import Auth
+import Chat
+import ConversationList
+import Kernel
+import Profile
+
+/// Auth's sign-up creates the profile through Profile's registry.
+struct ProfileProvisioningAdapter: ProfileProvisioning {
+    let registry: any ProfileRegistry
+
+    func createProfile(for account: Account, displayName: String) async throws {
+        try await registry.createProfile(Profile(id: account.id, email: account.email, displayName: displayName))
+    }
+}
+
+/// The list's titles come from Profile's display names.
+struct UserDirectoryAdapter: UserDirectory {
+    let profiles: any ProfileService
+
+    func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
+        try await profiles.displayNames(of: ids)
+    }
+}
+
+/// The list's last message and unread counts come from Chat's activity feed.
+struct ActivitySourceAdapter: ActivitySource {
+    let feed: Deferred<any ChatActivityFeed>
+
+    func activity(of conversationIDs: [ConversationID], for reader: UserID) async throws -> [ConversationID: ConversationActivity] {
+        try await feed.get().activity(of: conversationIDs, for: reader).mapValues { activity in
+            ConversationActivity(
+                lastMessage: activity.lastMessage.map {
+                    MessagePreview(id: $0.id, senderID: $0.senderID, text: $0.text, sentAt: $0.sentAt)
+                },
+                unreadCount: activity.unreadCount
+            )
+        }
+    }
+
+    func activityChanges() async throws -> AsyncStream<ConversationID> {
+        try await feed.get().activityChanges()
+    }
+}
+
+/// Chat's membership checks ask the list's directory.
+struct MembershipAdapter: ConversationMembership {
+    let directory: any ConversationDirectory
+
+    func members(of conversationID: ConversationID) async throws -> [UserID]? {
+        try await directory.members(of: conversationID)
+    }
+}

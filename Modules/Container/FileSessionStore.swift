@@ -1,0 +1,40 @@
+import Foundation
+import Kernel
+
+/// Keeps one profile's session in a JSON file that only its owner can read (mode 0600, in a
+/// 0700 folder), so that separate CLI runs share the sign-in.
+public struct FileSessionStore: SessionStore {
+    /// The session file.
+    public let file: URL
+
+    /// Creates a store over `file`.
+    public init(file: URL) { self.file = file }
+
+    public func load() throws -> Session? {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        return try? JSONDecoder().decode(Session.self, from: data)
+    }
+
+    public func save(_ session: Session?) throws {
+        do {
+            guard let session else {
+                if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+                return
+            }
+            let folder = file.deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw AppError(.unavailable, "cannot write the session file in \(folder.path)")
+            }
+            let handle = try FileHandle(forWritingTo: temporary)
+            try handle.write(contentsOf: try JSONEncoder().encode(session))
+            try handle.close()
+            _ = try FileManager.default.replaceItemAt(file, withItemAt: temporary)
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError(.unavailable, "cannot save the session in \(file.path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Auth
+import Chat
+import ConversationList
+import Foundation
+import Kernel
+import Profile
+
+/// The memory backend's seeded world: the demo user Ada, two mock users who answer, and three
+/// conversations with some history. Every account's password is `password123`.
+enum MockData {
+    static let password = "password123"
+    /// bcrypt (cost 10) of `password`, so that seeding costs no hashing time.
+    private static let passwordHash = "$2b$10$VmFKVp0qnFgdq8A8Jst2d.E6yKg0zkjseS0MtBVYrwMj5kJ8fxmcG"
+
+    static let ada = Profile(id: UserID("u-ada"), email: "ada@example.com", displayName: "Ada Lovelace", status: "Analysing engines")
+    static let grace = Profile(id: UserID("u-grace"), email: "grace@example.com", displayName: "Grace Hopper", status: "Debugging")
+    static let alan = Profile(id: UserID("u-alan"), email: "alan@example.com", displayName: "Alan Turing")
+
+    static let profiles = [ada, grace, alan]
+    /// Users that answer messages (everyone but the demo user).
+    static let peers: Set<UserID> = [grace.id, alan.id]
+    static let replies = [
+        "Interesting! Tell me more.",
+        "Ha, I was just thinking the same.",
+        "Let me check and get back to you.",
+        "Sounds good to me 👍",
+    ]
+
+    static var accounts: [StoredAccount] {
+        profiles.map { StoredAccount(account: Account(id: $0.id, email: $0.email), passwordHash: passwordHash) }
+    }
+
+    static func conversations(now: Date) -> [Conversation] {
+        [
+            Conversation(id: ConversationID("c-grace"), title: nil, memberIDs: [ada.id, grace.id], createdAt: now - 86_400 * 3),
+            Conversation(id: ConversationID("c-alan"), title: nil, memberIDs: [ada.id, alan.id], createdAt: now - 86_400 * 2),
+            Conversation(id: ConversationID("c-engine"), title: "Engine room", memberIDs: [ada.id, grace.id, alan.id],
+                         createdAt: now - 86_400),
+        ]
+    }
+
+    static func messages(now: Date) -> [Message] {
+        let script: [(ConversationID, Profile, String, TimeInterval)] = [
+            (ConversationID("c-grace"), grace, "Found a moth in relay 70 🦋", 7_200),
+            (ConversationID("c-grace"), ada, "The first actual bug!", 7_100),
+            (ConversationID("c-grace"), grace, "Taping it into the logbook.", 7_000),
+            (ConversationID("c-alan"), alan, "Can machines think?", 5_400),
+            (ConversationID("c-alan"), ada, "Only what we order them to perform.", 5_300),
+            (ConversationID("c-engine"), ada, "Welcome to the engine room.", 3_600),
+            (ConversationID("c-engine"), alan, "Bombe is humming along.", 600),
+        ]
+        return script.enumerated().map { index, line in
+            Message(id: MessageID("m-seed-\(index + 1)"), conversationID: line.0, senderID: line.1.id, text: line.2,
+                    sentAt: now - line.3)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// One configuration key: its name, default, meaning and check.
+public struct SettingKey: Sendable {
+    /// Dotted key (`memory.latencyMs`); as a flag `--memory-latency-ms`, in the environment
+    /// `MESSAGEAI_MEMORY_LATENCY_MS`, in a file as nested keys.
+    public let name: String
+    /// The value when no source sets it (`nil`: unset).
+    public let defaultValue: String?
+    /// What it means, for `messageai config` and the README.
+    public let summary: String
+    /// Checks a value; returns the reason it is wrong, or `nil`.
+    let check: @Sendable (String) -> String?
+
+    init(_ name: String, default defaultValue: String?, _ summary: String, check: @escaping @Sendable (String) -> String? = { _ in nil }) {
+        self.name = name
+        self.defaultValue = defaultValue
+        self.summary = summary
+        self.check = check
+    }
+
+    /// Every key the application reads.
+    public static let all: [SettingKey] = [
+        SettingKey("backend", default: Backend.memory.rawValue, "service implementations: memory, sqlite or remote",
+                   check: oneOf(Backend.allCases.map(\.rawValue))),
+        SettingKey("frontend", default: "repl", "front end when no subcommand is given: repl or cli", check: oneOf(["repl", "cli"])),
+        SettingKey("features", default: "auth,profile,conversationlist,chat", "comma-separated features to enable"),
+        SettingKey("profile", default: "default", "identity profile; each keeps its own session and history", check: { value in
+            value.isEmpty || value.contains("/") || value.hasPrefix(".") ? "must be a plain name" : nil
+        }),
+        SettingKey("state.dir", default: nil, "sessions and REPL history (default $XDG_STATE_HOME/messageai)"),
+        SettingKey("auth.bcryptCost", default: "12", "bcrypt cost for new password hashes (4–31)", check: integer(4...31)),
+        SettingKey("memory.latencyMs", default: "0", "memory backend: delay added to every call, ms", check: integer(0...60_000)),
+        SettingKey("memory.failureRate", default: "0", "memory backend: share of calls that fail, 0–1", check: { value in
+            Double(value).map { (0...1).contains($0) } == true ? nil : "must be a number from 0 to 1"
+        }),
+        SettingKey("memory.peerDelayMs", default: "1200", "memory backend: how long mock users take to answer, ms",
+                   check: integer(0...600_000)),
+    ]
+
+    private static func oneOf(_ allowed: [String]) -> @Sendable (String) -> String? {
+        { allowed.contains($0) ? nil : "must be one of \(allowed.joined(separator: ", "))" }
+    }
+
+    private static func integer(_ range: ClosedRange<Int>) -> @Sendable (String) -> String? {
+        { Int($0).map(range.contains) == true ? nil : "must be a whole number from \(range.lowerBound) to \(range.upperBound)" }
+    }
+}

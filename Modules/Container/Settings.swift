@@ -1,0 +1,53 @@
+import Foundation
+import Kernel
+
+/// The effective configuration: each key's value and the source it came from.
+public struct Settings: Sendable {
+    /// A resolved value and where it came from.
+    public struct Entry: Sendable, Equatable {
+        /// The value, or `nil` when unset.
+        public let value: String?
+        /// `command line`, `environment`, the config file's path, or `default`.
+        public let source: String
+    }
+
+    /// Every key's entry, in the order of `SettingKey.all`.
+    public let entries: [(key: SettingKey, entry: Entry)]
+    /// The environment the process was started with (for XDG paths).
+    public let environment: [String: String]
+
+    /// The value of `key` (its default when no source sets it).
+    public func value(_ key: String) -> String? {
+        entries.first { $0.key.name == key }?.entry.value
+    }
+
+    /// The backend.
+    public var backend: Backend { Backend(rawValue: value("backend") ?? "") ?? .memory }
+    /// The identity profile.
+    public var profile: String { value("profile") ?? "default" }
+    /// Enabled features, lower case.
+    public var features: Set<String> {
+        Set((value("features") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+    }
+    /// Simulated latency and failures of the memory backend.
+    public var memoryConditions: SimulatedConditions {
+        SimulatedConditions(latency: .milliseconds(int("memory.latencyMs")), failureRate: Double(value("memory.failureRate") ?? "") ?? 0)
+    }
+    /// Whole-number value of `key` (keys are checked when loaded, so this cannot fail for them).
+    public func int(_ key: String) -> Int { Int(value(key) ?? "") ?? 0 }
+
+    /// Where sessions and history live: `state.dir`, else `$XDG_STATE_HOME/messageai`, else `~/.local/state/messageai`.
+    public var stateDirectory: URL {
+        if let dir = value("state.dir") { return URL(fileURLWithPath: dir, isDirectory: true) }
+        return xdgDirectory("XDG_STATE_HOME", fallback: ".local/state")
+    }
+
+    /// `$variable/messageai`, or `~/fallback/messageai` when the variable is unset.
+    public func xdgDirectory(_ variable: String, fallback: String) -> URL {
+        if let base = environment[variable], !base.isEmpty {
+            return URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent("messageai", isDirectory: true)
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(fallback).appendingPathComponent("messageai")
+    }
+}

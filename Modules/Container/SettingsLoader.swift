@@ -1,0 +1,85 @@
+import Configuration
+import Foundation
+import Kernel
+import SystemPackage
+
+/// Builds `Settings` from, in order of precedence: command-line options, `MESSAGEAI_*`
+/// environment variables, a config file (YAML or JSON), and the defaults. Parsing of the
+/// environment and of files is swift-configuration's; this type adds the per-key source and the
+/// checks that name the key of a bad value.
+public enum SettingsLoader {
+    /// Loads the settings.
+    /// - Parameters:
+    ///   - commandLine: keys set by command-line options.
+    ///   - configFile: the `--config` path; a missing file is then an error.
+    ///   - environment: the process environment.
+    /// - Throws: `AppError(.usage)` naming the key or file that is wrong.
+    public static func load(commandLine: [String: String], configFile: String?, environment: [String: String]) async throws -> Settings {
+        var providers: [(name: String, provider: any ConfigProvider)] = [
+            ("command line", InMemoryProvider(name: "command line", values: commandLine.reduce(into: [:]) { values, pair in
+                values[AbsoluteConfigKey(pair.key.split(separator: ".").map(String.init))] = ConfigValue(.string(pair.value), isSecret: false)
+            })),
+            ("environment", EnvironmentVariablesProvider(environmentVariables: prefixed(environment))),
+        ]
+        let explicitFile = configFile ?? environment["MESSAGEAI_CONFIG"]
+        let path = explicitFile ?? defaultConfigPath(environment)
+        if let file = try await fileProvider(path: path, required: explicitFile != nil) { providers.append((path, file)) }
+
+        var entries: [(key: SettingKey, entry: Settings.Entry)] = []
+        for key in SettingKey.all {
+            let absolute = AbsoluteConfigKey(key.name.split(separator: ".").map(String.init))
+            let found = providers.lazy.compactMap { source in lookup(absolute, in: source.provider).map { ($0, source.name) } }.first
+            let entry = found.map { Settings.Entry(value: $0.0, source: $0.1) } ?? Settings.Entry(value: key.defaultValue, source: "default")
+            if let value = entry.value, let problem = key.check(value) {
+                throw AppError(.usage, "configuration key '\(key.name)' (from \(entry.source)): '\(value)' \(problem)")
+            }
+            entries.append((key, entry))
+        }
+        return Settings(entries: entries, environment: environment)
+    }
+
+    /// `MESSAGEAI_SQLITE_PATH` → `SQLITE_PATH`; other variables are ignored.
+    private static func prefixed(_ environment: [String: String]) -> [String: String] {
+        let prefix = "MESSAGEAI_"
+        return environment.reduce(into: [:]) { result, pair in
+            if pair.key.hasPrefix(prefix), pair.key != "MESSAGEAI_CONFIG" { result[String(pair.key.dropFirst(prefix.count))] = pair.value }
+        }
+    }
+
+    private static func defaultConfigPath(_ environment: [String: String]) -> String {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+        return base + "/messageai/config.yaml"
+    }
+
+    private static func fileProvider(path: String, required: Bool) async throws -> (any ConfigProvider)? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if required { throw AppError(.usage, "config file \(path) does not exist") }
+            return nil
+        }
+        guard !isDirectory.boolValue else { throw AppError(.usage, "config file \(path) is a directory") }
+        do {
+            if path.hasSuffix(".json") { return try await FileProvider<JSONSnapshot>(filePath: FilePath(path)) }
+            return try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))
+        } catch {
+            throw AppError(.usage, "config file \(path) cannot be read: \(error)")
+        }
+    }
+
+    /// The value of `key` in one provider, as text, whatever type the source wrote it as.
+    private static func lookup(_ key: AbsoluteConfigKey, in provider: any ConfigProvider) -> String? {
+        for type in [ConfigType.string, .int, .double, .bool, .stringArray] {
+            guard let content = try? provider.value(forKey: key, type: type).value?.content else { continue }
+            switch content {
+            case .string(let value): return value
+            case .int(let value): return String(value)
+            case .double(let value): return String(value)
+            case .bool(let value): return String(value)
+            case .stringArray(let values): return values.joined(separator: ",")
+            default: continue
+            }
+        }
+        return nil
+    }
+}
