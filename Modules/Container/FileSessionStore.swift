@@ -30,7 +30,9 @@ public struct FileSessionStore: SessionStore {
             let handle = try FileHandle(forWritingTo: temporary)
             try handle.write(contentsOf: try JSONEncoder().encode(session))
             try handle.close()
-            _ = try FileManager.default.replaceItemAt(file, withItemAt: temporary)
+            guard rename(temporary.path, file.path) == 0 else {
+                throw AppError(.unavailable, "cannot save the session in \(file.path): \(String(cString: strerror(errno)))")
+            }
         } catch let error as AppError {
             throw error
         } catch {

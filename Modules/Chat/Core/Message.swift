@@ -35,8 +35,4 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         self.sentAt = sentAt
         self.state = state
     }
-
-    enum CodingKeys: String, CodingKey {
-        case id, conversationID = "conversationId", senderID = "senderId", text, sentAt, state
-    }
 }

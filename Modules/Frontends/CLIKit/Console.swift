@@ -12,15 +12,19 @@ public final class Console {
     private let writeError: @MainActor (String) -> Void
     private let readInputLine: @MainActor () -> String?
     private let readSecretLine: @MainActor (String) -> String?
+    private let lines: @MainActor () -> AsyncStream<String>
+    private let bytes: @MainActor () -> AsyncStream<UInt8>
 
-    /// Creates a console from its four channels.
+    /// Creates a console from its channels.
     public init(
         isInteractive: Bool,
         usesColor: Bool,
         write: @escaping @MainActor (String) -> Void,
         writeError: @escaping @MainActor (String) -> Void,
         readLine: @escaping @MainActor () -> String?,
-        readSecret: @escaping @MainActor (String) -> String?
+        readSecret: @escaping @MainActor (String) -> String?,
+        lines: @escaping @MainActor () -> AsyncStream<String>,
+        bytes: @escaping @MainActor () -> AsyncStream<UInt8>
     ) {
         self.isInteractive = isInteractive
         self.usesColor = usesColor
@@ -28,6 +32,8 @@ public final class Console {
         self.writeError = writeError
         readInputLine = readLine
         readSecretLine = readSecret
+        self.lines = lines
+        self.bytes = bytes
     }
 
     /// Prints a line to standard output.
@@ -44,6 +50,12 @@ public final class Console {
 
     /// Reads a secret: without echo on a terminal (after `prompt`), as a plain line otherwise.
     public func readSecret(prompt: String) -> String? { readSecretLine(prompt) }
+
+    /// Input as lines, read without blocking the main actor (the scripted REPL).
+    public func inputLines() -> AsyncStream<String> { lines() }
+
+    /// Input as bytes, read without blocking the main actor (the line editor).
+    public func inputBytes() -> AsyncStream<UInt8> { bytes() }
 
     /// Applies a style when colours are on.
     public func styled(_ text: String, _ style: Style) -> String {

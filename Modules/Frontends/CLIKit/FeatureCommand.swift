@@ -21,6 +21,6 @@ extension FeatureCommand {
 public protocol CLIPlugin {
     /// The feature's name in the `features` configuration key (lower case).
     static var featureName: String { get }
-    /// Its subcommands.
-    static var commands: [any FeatureCommand.Type] { get }
+    /// Its top-level subcommands (groups may nest `FeatureCommand`s).
+    static var commands: [any ParsableCommand.Type] { get }
 }

@@ -1,16 +1,15 @@
 import Kernel
 
 /// A feature's REPL views: the screens it serves and the commands it adds everywhere.
-@MainActor
 public protocol REPLPlugin {
     /// The feature's name in the `features` configuration key (lower case).
     static var featureName: String { get }
     /// The screen for `route`, if this feature serves it.
-    static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)?
+    @MainActor static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)?
     /// Commands available on every screen once signed in.
-    static func commands(context: REPLContext) -> [REPLCommand]
+    @MainActor static func commands(context: REPLContext) -> [REPLCommand]
 }
 
 extension REPLPlugin {
-    public static func commands(context: REPLContext) -> [REPLCommand] { [] }
+    @MainActor public static func commands(context: REPLContext) -> [REPLCommand] { [] }
 }

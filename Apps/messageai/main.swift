@@ -1,0 +1,3 @@
+import MessageAIApp
+
+await Launcher.main()

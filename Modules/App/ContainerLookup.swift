@@ -1,0 +1,34 @@
+import AppContainer
+import CLIKit
+import ConversationList
+import Kernel
+
+/// Answers the front ends' references across features from the container's services: the
+/// composition is the one place that knows both the list and the profiles.
+@MainActor
+struct ContainerLookup: FrontendLookup {
+    let container: AppContainer
+
+    func currentUserID() async throws -> UserID? {
+        try await container.auth.currentAccount()?.id
+    }
+
+    func conversationID(for reference: String) async throws -> ConversationID {
+        let list = container.makeConversationListViewModel()
+        await list.load()
+        if let error = list.list.error { throw error }
+        return try list.resolve(reference).id
+    }
+
+    func userID(for reference: String) async throws -> UserID {
+        let profile = container.makeProfileViewModel(subject: reference)
+        await profile.load()
+        if let error = profile.profile.error { throw error }
+        guard let id = profile.profile.value?.id else { throw AppError(.notFound, "no user '\(reference)'") }
+        return id
+    }
+
+    func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
+        try await container.profiles.displayNames(of: ids)
+    }
+}

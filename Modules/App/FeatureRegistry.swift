@@ -1,0 +1,36 @@
+import ArgumentParser
+import AuthViews
+import CLIKit
+import ChatViews
+import ConversationListViews
+import ProfileViews
+import REPLKit
+
+/// The feature plugins, in the order their commands are listed. Adding a feature is one line here
+/// (plus its folder and its name in `Package.swift`); the front ends list nothing by hand.
+enum FeatureRegistry {
+    typealias Plugin = CLIPlugin & REPLPlugin
+
+    static var plugins: [any Plugin.Type] {
+        [
+        AuthFeature.self,
+        ProfileFeature.self,
+        ConversationListFeature.self,
+        ChatFeature.self,
+        ]
+    }
+
+    /// The plugins enabled by the `features` setting.
+    static func enabled(_ names: Set<String>) -> [any Plugin.Type] {
+        plugins.filter { names.contains($0.featureName) }
+    }
+
+    /// The plugin whose command tree holds `command`.
+    static func plugin(owning command: any ParsableCommand.Type) -> (any Plugin.Type)? {
+        plugins.first { plugin in plugin.commands.contains { tree($0).contains { $0 == command } } }
+    }
+
+    private static func tree(_ command: any ParsableCommand.Type) -> [any ParsableCommand.Type] {
+        [command] + command.configuration.subcommands.flatMap(tree)
+    }
+}

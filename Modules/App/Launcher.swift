@@ -1,0 +1,87 @@
+import AppContainer
+import ArgumentParser
+import CLIKit
+import Foundation
+import Kernel
+
+/// Runs `messageai` with given arguments, environment and console, and returns the exit code.
+/// The executable calls it with the process's own; tests call it with theirs.
+@MainActor
+public enum Launcher {
+    /// Parses the command line, builds the container from the settings and runs the command.
+    /// Commands that are not feature commands (help, a group without a default) run as
+    /// ArgumentParser runs them: they end by throwing the text to show.
+    public static func run(arguments: [String], environment: [String: String], console: Console) async -> Int32 {
+        let feature: any FeatureCommand
+        do {
+            var command = try RootCommand.parseAsRoot(withDefaultSubcommand(movingGlobalOptionsLast(arguments), environment, console))
+            guard let parsed = command as? any FeatureCommand else {
+                try command.run()
+                return 0
+            }
+            feature = parsed
+        } catch {
+            let code = RootCommand.exitCode(for: error)
+            let message = RootCommand.fullMessage(for: error)
+            code == .success ? console.print(message) : console.printError(message)
+            return code.rawValue
+        }
+        do {
+            try await run(feature, environment: environment, console: console)
+            return 0
+        } catch {
+            let error = AppError(error)
+            console.printError(console.styled("error: ", .red) + error.message)
+            return ExitStatus.code(for: error.kind)
+        }
+    }
+
+    /// The process entry point.
+    public static func main() async -> Never {
+        let environment = ProcessInfo.processInfo.environment
+        let code = await run(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
+                             console: StandardConsole.make(environment: environment))
+        exit(code)
+    }
+
+    private static func run(_ command: any FeatureCommand, environment: [String: String], console: Console) async throws {
+        let settings = try await SettingsLoader.load(commandLine: command.global.configurationOverrides,
+                                                     configFile: command.global.config, environment: environment)
+        if let plugin = FeatureRegistry.plugin(owning: type(of: command)), !settings.features.contains(plugin.featureName) {
+            throw AppError(.usage, "the \(plugin.featureName) feature is disabled by the 'features' setting")
+        }
+        let container = try AppContainer(settings: settings)
+        let context = CLIContext(console: console, json: command.global.json, lookup: ContainerLookup(container: container),
+                                 container: container)
+        try await command.run(in: context)
+    }
+
+    /// With no subcommand, the configured front end runs: the REPL on a terminal (or when
+    /// `frontend` is `repl`), otherwise the help.
+    private static func withDefaultSubcommand(_ arguments: [String], _ environment: [String: String], _ console: Console) -> [String] {
+        let hasSubcommand = arguments.contains { !$0.hasPrefix("-") }
+        guard !hasSubcommand, !arguments.contains(where: { ["-h", "--help", "--version"].contains($0) }) else { return arguments }
+        let frontend = environment["MESSAGEAI_FRONTEND"] ?? (console.isInteractive ? "repl" : "cli")
+        return frontend == "repl" ? ["repl"] + arguments : arguments
+    }
+
+    /// Moves the global options given before the subcommand to the end, where the subcommand's
+    /// option group parses them.
+    private static func movingGlobalOptionsLast(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var rest = arguments[...]
+        while let first = rest.first, first.hasPrefix("--") {
+            let name = String(first.prefix { $0 != "=" })
+            if GlobalOptions.flagNames.contains(name) || first.contains("=") && GlobalOptions.valueOptionNames.contains(name) {
+                leading.append(first)
+                rest = rest.dropFirst()
+            } else if GlobalOptions.valueOptionNames.contains(name), rest.count >= 2 {
+                leading += rest.prefix(2)
+                rest = rest.dropFirst(2)
+            } else {
+                break
+            }
+        }
+        return Array(rest) + leading
+    }
+}

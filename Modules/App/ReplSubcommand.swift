@@ -1,0 +1,24 @@
+import AppContainer
+import ArgumentParser
+import CLIKit
+import REPLKit
+
+/// `messageai repl`: the interactive front end.
+struct ReplSubcommand: FeatureCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl", abstract: "Start the interactive REPL (the default on a terminal).",
+        discussion: "When standard input is not a terminal it reads one command per line, with plain output.")
+    @OptionGroup var global: GlobalOptions
+
+    func run(in context: CLIContext) async throws {
+        let container = try context.factory(AppContainer.self)
+        let input: any REPLInput = if context.console.isInteractive {
+            LineEditor(bytes: context.console.inputBytes(), historyFile: container.historyFile) { context.console.printRaw($0) }
+        } else {
+            ScriptedInput(lines: context.console.inputLines(), console: context.console)
+        }
+        let host = REPLHost(plugins: FeatureRegistry.enabled(container.settings.features), input: input,
+                            console: context.console, lookup: context.lookup, container: container)
+        await host.run()
+    }
+}

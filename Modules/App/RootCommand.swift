@@ -1,0 +1,22 @@
+import ArgumentParser
+import CLIKit
+
+/// `messageai`: the root of the command tree. Its subcommands come from the feature plugins,
+/// plus `config` and `repl`.
+struct RootCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "messageai",
+            abstract: "MessageAI: real-time messaging in your terminal.",
+            discussion: """
+                With no subcommand the configured front end runs (the REPL on a terminal). \
+                Global options (--backend, --config, --profile, --features, --json) go before or after the subcommand.
+
+                Exit codes: 0 ok, 64 usage, 65 invalid input, 66 not found, 67 conflict, 69 backend unavailable, \
+                70 internal error, 76 not a member, 77 not signed in, 78 wrong email or password.
+                """,
+            subcommands: FeatureRegistry.plugins.flatMap { $0.commands } + [ConfigCommand.self, ReplSubcommand.self]
+        )
+    }
+    @OptionGroup var global: GlobalOptions
+}

@@ -1,0 +1,40 @@
+import Auth
+import ArgumentParser
+import CLIKit
+import Kernel
+import REPLKit
+
+/// Auth's views, plugged into both front ends.
+public enum AuthFeature: CLIPlugin, REPLPlugin {
+    public static let featureName = "auth"
+
+    public static let commands: [any ParsableCommand.Type] = [
+        SignUpCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self, ChangePasswordCommand.self,
+    ]
+
+    @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {
+        route == .signIn ? SignInScreen(context: context) : nil
+    }
+
+    @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
+        [
+            REPLCommand("whoami", summary: "show the signed-in account") {  _ in
+                let model = context.factory(AuthFactory.self).makeSessionViewModel()
+                await model.load()
+                switch model.account {
+                case .loaded(let account?): context.show("\(account.email) (\(account.id))")
+                case .loaded(nil): context.showError(AppError.notSignedIn)
+                case .failed(let error): context.showError(error)
+                case .idle, .loading: break
+                }
+            },
+            REPLCommand("logout", summary: "sign out") { _ in
+                let model = context.factory(AuthFactory.self).makeSessionViewModel()
+                await model.signOut()
+                if let error = model.lastAction.error { return context.showError(error) }
+                context.show("Signed out.")
+                context.navigate(.reset(.signIn))
+            },
+        ]
+    }
+}

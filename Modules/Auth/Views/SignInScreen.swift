@@ -1,0 +1,55 @@
+import Auth
+import CLIKit
+import Kernel
+import REPLKit
+
+/// The REPL's first screen when nobody is signed in: `/login EMAIL` or `/signup EMAIL NAME`.
+@MainActor
+final class SignInScreen: REPLScreen {
+    let prompt = "sign in> "
+    private let context: REPLContext
+    private let model: SignInViewModel
+
+    init(context: REPLContext) {
+        self.context = context
+        model = context.factory(AuthFactory.self).makeSignInViewModel()
+    }
+
+    var commands: [REPLCommand] {
+        [
+            REPLCommand("login", arguments: "EMAIL", summary: "sign in (asks for the password)") { [unowned self] email in
+                await submit(email: email, name: nil)
+            },
+            REPLCommand("signup", arguments: "EMAIL NAME", summary: "create an account (asks for a password)") { [unowned self] rest in
+                let parts = rest.split(separator: " ", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { return context.showError(AppError(.usage, "usage: /signup EMAIL NAME")) }
+                await submit(email: parts[0], name: parts[1])
+            },
+        ]
+    }
+
+    func enter() async {
+        context.show("Welcome to MessageAI. /login EMAIL to sign in, /signup EMAIL NAME to create an account, /help for more.")
+    }
+
+    func handle(_ line: String) async {
+        context.show("Not signed in yet: /login EMAIL or /signup EMAIL NAME.")
+    }
+
+    private func submit(email: String, name: String?) async {
+        guard !email.isEmpty else { return context.showError(AppError(.usage, "usage: /login EMAIL")) }
+        guard let password = await context.readSecret(prompt: "Password: ") else { return }
+        if let name {
+            await model.signUp(email: email, displayName: name, password: password)
+        } else {
+            await model.signIn(email: email, password: password)
+        }
+        switch model.state {
+        case .loaded(let account):
+            context.show("Signed in as \(account.email).")
+            context.navigate(.reset(.conversations))
+        case .failed(let error): context.showError(error)
+        case .idle, .loading: break
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import CLIKit
+import Chat
+import Kernel
+import REPLKit
+
+/// Chat's views, plugged into both front ends.
+public enum ChatFeature: CLIPlugin, REPLPlugin {
+    public static let featureName = "chat"
+
+    public static let commands: [any ParsableCommand.Type] = [
+        SendCommand.self, HistoryCommand.self, ReadCommand.self, TailCommand.self,
+    ]
+
+    @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {
+        guard case .conversation(let id) = route else { return nil }
+        return ChatScreen(context: context, conversationID: id)
+    }
+
+    @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
+        [REPLCommand("chat", arguments: "ID|NAME", summary: "open a conversation by id, title or name") { reference in
+            do {
+                context.navigate(.push(.conversation(try await context.lookup.conversationID(for: reference))))
+            } catch {
+                context.showError(AppError(error))
+            }
+        }]
+    }
+}

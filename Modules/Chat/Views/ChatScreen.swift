@@ -1,0 +1,87 @@
+import CLIKit
+import Chat
+import Kernel
+import Observation
+import REPLKit
+
+/// One conversation in the REPL: history, live messages above the prompt, plain text sends,
+/// `/more` pages back, `/retry` resends the last failed message. Marks read while open.
+@MainActor
+final class ChatScreen: REPLScreen {
+    let prompt = "chat> "
+    private let context: REPLContext
+    private let model: ChatViewModel
+    private var live: Task<Void, Never>?
+    private var printed: [MessageID: Message.DeliveryState] = [:]
+    private var names: [UserID: String] = [:]
+    private var me: UserID?
+
+    init(context: REPLContext, conversationID: ConversationID) {
+        self.context = context
+        model = context.factory(ChatFactory.self).makeChatViewModel(conversationID: conversationID)
+    }
+
+    var commands: [REPLCommand] {
+        [
+            REPLCommand("more", summary: "show older messages") { [unowned self] _ in await loadOlder() },
+            REPLCommand("retry", summary: "send the last failed message again") { [unowned self] _ in
+                guard let failed = model.lastFailed else { return context.show("Nothing to retry.") }
+                await model.retry(failed.id)
+            },
+        ]
+    }
+
+    func enter() async {
+        me = try? await context.lookup.currentUserID()
+        live = Task { [weak self] in
+            guard let self else { return }
+            async let running: Void = model.run()
+            for await timeline in Observations({ self.model.timeline }) { await render(timeline) }
+            await running
+        }
+    }
+
+    func handle(_ line: String) async {
+        await model.send(line)
+        if let error = model.inputError { context.showError(error) }
+    }
+
+    func leave() {
+        live?.cancel()
+        live = nil
+    }
+
+    private func render(_ state: Loadable<Timeline>) async {
+        switch state {
+        case .loaded(let timeline):
+            let fresh = timeline.messages.filter { $0.state != .pending && printed[$0.id] != $0.state }
+            guard !fresh.isEmpty else { return }
+            if printed.isEmpty { context.show(context.console.styled("(/more for older messages, /back to leave)", .dim)) }
+            await show(fresh)
+            if let error = model.lastSendError, fresh.contains(where: { $0.state == .failed }) { context.showError(error) }
+            if fresh.contains(where: { $0.senderID != me && $0.state == .sent }) { await model.markRead() }
+        case .failed(let error): context.showError(error)
+        case .idle, .loading: break
+        }
+    }
+
+    private func loadOlder() async {
+        await model.loadOlder()
+        switch model.olderPage {
+        case .loaded(0): context.show("(no older messages)")
+        case .loaded(let count):
+            let older = Array((model.timeline.value?.messages ?? []).prefix(count))
+            context.show(context.console.styled("— \(count) older —", .dim))
+            await show(older)
+        case .failed(let error): context.showError(error)
+        case .idle, .loading: break
+        }
+    }
+
+    private func show(_ messages: [Message]) async {
+        let unknown = Set(messages.map(\.senderID)).subtracting(names.keys)
+        if !unknown.isEmpty, let found = try? await context.lookup.displayNames(of: Array(unknown)) { names.merge(found) { $1 } }
+        for message in messages { printed[message.id] = message.state }
+        MessageText.lines(messages, names: names, me: me, console: context.console).forEach(context.show)
+    }
+}

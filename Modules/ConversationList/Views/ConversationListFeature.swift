@@ -1,0 +1,48 @@
+import ArgumentParser
+import CLIKit
+import ConversationList
+import Kernel
+import REPLKit
+
+/// ConversationList's views, plugged into both front ends.
+public enum ConversationListFeature: CLIPlugin, REPLPlugin {
+    public static let featureName = "conversationlist"
+
+    public static let commands: [any ParsableCommand.Type] = [ChatsCommand.self]
+
+    @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {
+        route == .conversations ? ConversationListScreen(context: context) : nil
+    }
+
+    @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
+        [
+            REPLCommand("new", arguments: "USER", summary: "open or start a one-to-one conversation") { user in
+                await create(context: context, users: user) { model, ids in await model.startConversation(with: ids[0]) }
+            },
+            REPLCommand("group", arguments: "TITLE: USER, USER…", summary: "create a group") { arguments in
+                let parts = arguments.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2 else { return context.showError(AppError(.usage, "usage: /group TITLE: USER, USER…")) }
+                await create(context: context, users: parts[1]) { model, ids in await model.createGroup(title: parts[0], memberIDs: ids) }
+            },
+        ]
+    }
+
+    @MainActor private static func create(context: REPLContext, users: String,
+                               _ action: (ConversationListViewModel, [UserID]) async -> Void) async {
+        let references = users.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        guard !references.isEmpty else { return context.showError(AppError(.usage, "name at least one user")) }
+        do {
+            var ids: [UserID] = []
+            for reference in references { ids.append(try await context.lookup.userID(for: reference)) }
+            let model = context.factory(ConversationListFactory.self).makeConversationListViewModel()
+            await action(model, ids)
+            switch model.created {
+            case .loaded(let summary): context.navigate(.push(.conversation(summary.id)))
+            case .failed(let error): context.showError(error)
+            case .idle, .loading: break
+            }
+        } catch {
+            context.showError(AppError(error))
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import CLIKit
+import ConversationList
+import Kernel
+import Observation
+import REPLKit
+
+/// The REPL's home: the live conversation list; `/open N|NAME` enters a conversation.
+@MainActor
+final class ConversationListScreen: REPLScreen {
+    let prompt = "chats> "
+    private let context: REPLContext
+    private let model: ConversationListViewModel
+    private var live: Task<Void, Never>?
+    private var shown: [ConversationSummary]?
+
+    init(context: REPLContext) {
+        self.context = context
+        model = context.factory(ConversationListFactory.self).makeConversationListViewModel()
+    }
+
+    var commands: [REPLCommand] {
+        [REPLCommand("open", arguments: "N|NAME", summary: "open a conversation by number, title or name") { [unowned self] reference in
+            do {
+                context.navigate(.push(.conversation(try model.resolve(reference).id)))
+            } catch {
+                context.showError(AppError(error))
+            }
+        }]
+    }
+
+    var completions: [String] { model.list.value?.map(\.title) ?? [] }
+
+    func enter() async {
+        await model.load()
+        render()
+        live = Task { [weak self] in
+            guard let self else { return }
+            let updates = Observations { self.model.list }
+            async let observing: Void = model.observe()
+            for await _ in updates { render() }
+            await observing
+        }
+    }
+
+    func handle(_ line: String) async {
+        context.show("Type /open N to enter a conversation, /new USER to start one, /help for more.")
+    }
+
+    func leave() {
+        live?.cancel()
+        live = nil
+    }
+
+    private func render() {
+        switch model.list {
+        case .loaded(let rows) where rows != shown:
+            shown = rows
+            ConversationText.rows(rows, console: context.console).forEach(context.show)
+        case .failed(let error): context.showError(error)
+        default: break
+        }
+    }
+}

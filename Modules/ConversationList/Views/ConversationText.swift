@@ -1,0 +1,18 @@
+import CLIKit
+import ConversationList
+
+/// How list rows read in text, for the CLI and the REPL alike.
+@MainActor
+enum ConversationText {
+    static func row(_ summary: ConversationSummary, number: Int, console: Console) -> String {
+        let unread = summary.unreadCount > 0 ? console.styled(" (\(summary.unreadCount) unread)", .yellow) : ""
+        let title = console.styled(summary.title, summary.unreadCount > 0 ? .bold : .cyan)
+        let preview = summary.lastMessage.map { "  \(TextFormat.time($0.sentAt))  \(TextFormat.preview($0.text))" } ?? "  (no messages)"
+        return "\(number). \(title)\(summary.isGroup ? " [group]" : "")\(unread)" + console.styled(preview, .dim)
+    }
+
+    static func rows(_ summaries: [ConversationSummary], console: Console) -> [String] {
+        guard !summaries.isEmpty else { return ["No conversations yet. Start one with `chats new USER`."] }
+        return summaries.enumerated().map { row($1, number: $0 + 1, console: console) }
+    }
+}
