@@ -18,6 +18,7 @@ public final class ChatViewModel {
     /// The conversation shown.
     public let conversationID: ConversationID
     private let service: any ChatService
+    @ObservationIgnored private var live: AsyncStream<Message>?
 
     /// Creates the view model for one conversation.
     public init(service: any ChatService, conversationID: ConversationID) {
@@ -38,9 +39,9 @@ public final class ChatViewModel {
         }
     }
 
-    /// Opens the conversation, then adds live messages until the calling task is cancelled.
-    public func run(limit: Int = 50) async {
-        let live: AsyncStream<Message>
+    /// Subscribes to new messages, then loads the newest `limit`. Call `listen()` next, so that
+    /// nothing sent in between is missed.
+    public func start(limit: Int = 50) async {
         do {
             live = try await service.liveMessages(in: conversationID)
         } catch {
@@ -48,7 +49,12 @@ public final class ChatViewModel {
             return
         }
         await open(limit: limit)
-        guard timeline.value != nil else { return }
+    }
+
+    /// Adds live messages until the calling task is cancelled. Does nothing before `start()`.
+    public func listen() async {
+        guard let live, timeline.value != nil else { return }
+        self.live = nil
         for await message in live { receive(message) }
     }
 

@@ -33,11 +33,13 @@ final class ChatScreen: REPLScreen {
 
     func enter() async {
         me = try? await context.lookup.currentUserID()
+        await model.start()
+        await render(model.timeline)
         live = Task { [weak self] in
             guard let self else { return }
-            async let running: Void = model.run()
+            async let listening: Void = model.listen()
             for await timeline in Observations({ self.model.timeline }) { await render(timeline) }
-            await running
+            await listening
         }
     }
 

@@ -12,6 +12,7 @@ public final class ConversationListViewModel {
     public private(set) var created: Loadable<ConversationSummary> = .idle
 
     private let service: any ConversationListService
+    @ObservationIgnored private var changes: AsyncStream<Void>?
 
     /// Creates the view model over a list service.
     public init(service: any ConversationListService) { self.service = service }
@@ -24,10 +25,17 @@ public final class ConversationListViewModel {
         list = next
     }
 
-    /// Loads the list, then reloads it on every change until the calling task is cancelled.
-    public func observe() async {
+    /// Subscribes to changes, then loads the list. Call `listen()` next, so that no change in
+    /// between is missed.
+    public func start() async {
+        changes = await Loadable.from { try await service.changes() }.value
         await load()
-        guard let changes = try? await service.changes() else { return }
+    }
+
+    /// Reloads the list on every change until the calling task is cancelled. Does nothing before `start()`.
+    public func listen() async {
+        guard let changes else { return }
+        self.changes = nil
         for await _ in changes { await load() }
     }
 

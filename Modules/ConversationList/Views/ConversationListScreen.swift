@@ -31,14 +31,13 @@ final class ConversationListScreen: REPLScreen {
     var completions: [String] { model.list.value?.map(\.title) ?? [] }
 
     func enter() async {
-        await model.load()
+        await model.start()
         render()
         live = Task { [weak self] in
             guard let self else { return }
-            let updates = Observations { self.model.list }
-            async let observing: Void = model.observe()
-            for await _ in updates { render() }
-            await observing
+            async let listening: Void = model.listen()
+            for await _ in Observations({ self.model.list }) { render() }
+            await listening
         }
     }
 
