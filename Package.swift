@@ -35,8 +35,9 @@ var targets: [Target] = [
         path: "Modules/App"
     ),
     .executableTarget(name: "messageai", dependencies: ["MessageAIApp"], path: "Apps/messageai"),
+    .target(name: "TestSupport", dependencies: ["Kernel"], path: "Tests/TestSupport"),
     .testTarget(name: "KernelTests", dependencies: ["Kernel"], path: "Tests/KernelTests"),
-    .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer"] + features.map { .init(stringLiteral: $0.name) },
+    .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "TestSupport"] + features.map { .init(stringLiteral: $0.name) },
                 path: "Tests/ContractTests"),
     .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "Kernel"], path: "Tests/FrontendTests"),
 ]
@@ -46,7 +47,7 @@ for feature in features {
         .target(name: feature.name, dependencies: ["Kernel"], path: "Modules/\(feature.name)/Core"),
         .target(name: "\(feature.name)Views", dependencies: ["Kernel", .init(stringLiteral: feature.name), "CLIKit", "REPLKit", argumentParser],
                 path: "Modules/\(feature.name)/Views"),
-        .testTarget(name: "\(feature.name)Tests", dependencies: ["Kernel", .init(stringLiteral: feature.name)],
+        .testTarget(name: "\(feature.name)Tests", dependencies: ["Kernel", "TestSupport", .init(stringLiteral: feature.name)],
                     path: "Tests/\(feature.name)Tests"),
     ]
     if let live = feature.live {

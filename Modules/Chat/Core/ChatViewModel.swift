@@ -12,6 +12,8 @@ public final class ChatViewModel {
     public private(set) var olderPage: Loadable<Int> = .idle
     /// Why the last send was refused before it left (e.g. empty text); `nil` after a good one.
     public private(set) var inputError: AppError?
+    /// Why the last send failed (`nil` if it was cancelled or succeeded); the message stays as `.failed`.
+    public private(set) var lastSendError: AppError?
     /// The outcome of the last mark-as-read.
     public private(set) var readState: Loadable<Bool> = .idle
 
@@ -111,16 +113,14 @@ public final class ChatViewModel {
         update { $0.upsert(placeholder) }
         do {
             receive(try await service.send(id: id, text: text, to: conversationID))
+            lastSendError = nil
         } catch {
             var failed = placeholder
             failed.state = .failed
             update { $0.upsert(failed) }
-            lastSendError = AppError(error)
+            lastSendError = error is CancellationError ? nil : AppError(error)
         }
     }
-
-    /// Why the newest failed send failed.
-    public private(set) var lastSendError: AppError?
 
     private func receive(_ message: Message) {
         update { $0.upsert(message) }

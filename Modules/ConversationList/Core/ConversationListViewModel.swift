@@ -17,12 +17,13 @@ public final class ConversationListViewModel {
     /// Creates the view model over a list service.
     public init(service: any ConversationListService) { self.service = service }
 
-    /// Loads the list once.
+    /// Loads the list. Rows already shown stay while reloading; a cancelled load restores the
+    /// state it started from.
     public func load() async {
-        if list.value == nil { list = .loading }
+        let previous = list
+        if previous.value == nil { list = .loading }
         let next = await Loadable.from { try await service.conversations() }
-        if case .idle = next { return }
-        list = next
+        if case .idle = next { list = previous } else { list = next }
     }
 
     /// Subscribes to changes, then loads the list. Call `listen()` next, so that no change in

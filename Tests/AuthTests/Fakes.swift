@@ -1,0 +1,43 @@
+import Auth
+import Kernel
+import Synchronization
+import TestSupport
+
+/// A reversible stand-in for bcrypt, so tests run fast.
+struct PlainHasher: PasswordHasher {
+    func hash(_ password: String) async -> String { "hashed:" + password }
+    func verify(_ password: String, against hash: String) async -> Bool { hash == "hashed:" + password }
+}
+
+/// Records the profiles sign-up asks for.
+final class RecordingProvisioning: ProfileProvisioning {
+    private let created = Mutex<[String]>([])
+    var names: [String] { created.withLock { $0 } }
+    func createProfile(for account: Account, displayName: String) async throws {
+        created.withLock { $0.append(displayName) }
+    }
+}
+
+/// An auth service whose sign-in and sign-up answer through a gate.
+final class ScriptedAuthService: AuthService {
+    let gate: CallGate
+    let account: Account
+
+    init(_ gate: CallGate, account: Account = Account(id: UserID("u-ada"), email: "ada@example.com")) {
+        self.gate = gate
+        self.account = account
+    }
+
+    func signIn(email: String, password: String) async throws -> Account {
+        try await gate.pass()
+        return account
+    }
+
+    func signUp(email: String, displayName: String, password: String) async throws -> Account {
+        try await signIn(email: email, password: password)
+    }
+
+    func signOut() async throws {}
+    func currentAccount() async throws -> Account? { nil }
+    func changePassword(current: String, new: String) async throws {}
+}

@@ -1,0 +1,64 @@
+import Chat
+import Foundation
+import Kernel
+import Synchronization
+import TestSupport
+
+struct FixedMembership: ConversationMembership {
+    let members: [ConversationID: [UserID]]
+    func members(of conversationID: ConversationID) async throws -> [UserID]? { members[conversationID] }
+}
+
+/// A chat service for view-model tests: history from a list, sends pass a gate and may fail a
+/// number of times first, live messages are pushed by the test.
+final class ScriptedChatService: ChatService {
+    let history: [Message]
+    let sendGate: CallGate
+    private let failuresLeft: Mutex<Int>
+    private let stored = Mutex<[MessageID: Message]>([:])
+    let live = Broadcaster<Message>()
+
+    init(history: [Message] = [], sendGate: CallGate = CallGate(), failingSends: Int = 0) {
+        self.history = history
+        self.sendGate = sendGate
+        failuresLeft = Mutex(failingSends)
+    }
+
+    var storedCount: Int { stored.withLock(\.count) }
+
+    func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
+        MessagePage(messages: Array(history.suffix(limit)), hasOlder: history.count > limit)
+    }
+
+    func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage {
+        guard let end = history.firstIndex(where: { $0.id == messageID }) else { throw AppError(.notFound, "no message") }
+        let start = max(0, end - limit)
+        return MessagePage(messages: Array(history[start..<end]), hasOlder: start > 0)
+    }
+
+    func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+        try await sendGate.pass()
+        let shouldFail = failuresLeft.withLock { left in
+            defer { left -= 1 }
+            return left > 0
+        }
+        if shouldFail { throw AppError(.unavailable, "network down") }
+        return stored.withLock { stored in
+            if let existing = stored[id] { return existing }
+            let message = Message(id: id, conversationID: conversationID, senderID: UserID("u-ada"), text: text, sentAt: Date())
+            stored[id] = message
+            return message
+        }
+    }
+
+    func markRead(_ conversationID: ConversationID) async throws {}
+
+    func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { live.subscribe() }
+}
+
+func makeHistory(_ count: Int, in conversation: ConversationID, from sender: UserID) -> [Message] {
+    (0..<count).map { index in
+        Message(id: MessageID("m\(index)"), conversationID: conversation, senderID: sender, text: "message \(index)",
+                sentAt: Date(timeIntervalSince1970: Double(index)))
+    }
+}

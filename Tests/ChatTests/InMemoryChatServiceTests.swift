@@ -1,0 +1,91 @@
+import Chat
+import Kernel
+import Testing
+
+@Suite("InMemoryChatService")
+struct InMemoryChatServiceTests {
+    let ada = UserID("u-ada"), grace = UserID("u-grace"), alan = UserID("u-alan")
+    let direct = ConversationID("c-direct"), others = ConversationID("c-others")
+    let sessions = InMemorySessionStore(Session(userID: UserID("u-ada"), email: "ada@example.com", token: "t"))
+
+    func makeService(messages: [Message] = [], peer: SimulatedPeer = .none) -> InMemoryChatService {
+        InMemoryChatService(messages: messages,
+                            membership: FixedMembership(members: [direct: [ada, grace], others: [grace, alan]]),
+                            sessions: sessions, peer: peer)
+    }
+
+    func act(as user: UserID) { sessions.save(Session(userID: user, email: "\(user)@x.io", token: "t")) }
+
+    @Test("sending the same id twice stores one message; reusing an id for other text is a conflict")
+    func idempotentSend() async throws {
+        let service = makeService()
+        let id = MessageID.random()
+        let first = try await service.send(id: id, text: " hello ", to: direct)
+        let again = try await service.send(id: id, text: "hello", to: direct)
+        #expect(first == again && first.text == "hello" && first.state == .sent)
+        #expect(try await service.latestMessages(in: direct, limit: 50).messages == [first])
+        await #expect(throws: AppError.self) { try await service.send(id: id, text: "other", to: direct) }
+    }
+
+    @Test("only members read or post; unknown conversations are not found")
+    func membership() async {
+        let service = makeService()
+        await #expect(throws: AppError(.forbidden, "you are not a member of conversation c-others")) {
+            try await service.send(id: .random(), text: "hi", to: self.others)
+        }
+        await #expect(throws: AppError.self) { try await service.latestMessages(in: self.others, limit: 10) }
+        await #expect(throws: AppError(.notFound, "no conversation 'nope'")) {
+            try await service.liveMessages(in: ConversationID("nope"))
+        }
+    }
+
+    @Test("pages go back by cursor until the first message")
+    func paging() async throws {
+        let service = makeService(messages: makeHistory(120, in: direct, from: grace))
+        let newest = try await service.latestMessages(in: direct, limit: 50)
+        #expect(newest.messages.map(\.id.rawValue) == (70..<120).map { "m\($0)" } && newest.hasOlder)
+        let middle = try await service.messages(in: direct, before: newest.messages[0].id, limit: 50)
+        #expect(middle.messages.first?.id == MessageID("m20") && middle.hasOlder)
+        let oldest = try await service.messages(in: direct, before: middle.messages[0].id, limit: 50)
+        #expect(oldest.messages.count == 20 && !oldest.hasOlder)
+        await #expect(throws: AppError.self) { try await service.messages(in: direct, before: MessageID("zzz"), limit: 5) }
+    }
+
+    @Test("unread counts others' messages after the read marker; reading or sending clears them")
+    func unread() async throws {
+        let service = makeService()
+        act(as: grace)
+        for text in ["one", "two"] { _ = try await service.send(id: .random(), text: text, to: direct) }
+        #expect(try await service.activity(of: [direct], for: ada)[direct]?.unreadCount == 2)
+        #expect(try await service.activity(of: [direct], for: grace)[direct]?.unreadCount == 0)
+        act(as: ada)
+        try await service.markRead(direct)
+        #expect(try await service.activity(of: [direct], for: ada)[direct]?.unreadCount == 0)
+        act(as: grace)
+        _ = try await service.send(id: .random(), text: "three", to: direct)
+        act(as: ada)
+        _ = try await service.send(id: .random(), text: "reply", to: direct)
+        #expect(try await service.activity(of: [direct], for: ada)[direct]?.unreadCount == 0)
+        #expect(try await service.activity(of: [direct], for: grace)[direct]?.lastMessage?.text == "reply")
+    }
+
+    @Test("live messages arrive in order; the all-conversations feed skips others' conversations")
+    func live() async throws {
+        let service = makeService()
+        var feed = try await service.liveMessages(in: nil).makeAsyncIterator()
+        act(as: grace)
+        _ = try await service.send(id: .random(), text: "private", to: others)
+        _ = try await service.send(id: .random(), text: "for ada", to: direct)
+        #expect(await feed.next()?.text == "for ada")
+    }
+
+    @Test("a simulated peer answers a message in its conversation")
+    func simulatedPeer() async throws {
+        let service = makeService(peer: SimulatedPeer(userIDs: [grace], delay: .zero, replies: ["pong"]))
+        var live = try await service.liveMessages(in: direct).makeAsyncIterator()
+        _ = try await service.send(id: .random(), text: "ping", to: direct)
+        #expect(await live.next()?.text == "ping")
+        let reply = await live.next()
+        #expect(reply?.text == "pong" && reply?.senderID == grace)
+    }
+}

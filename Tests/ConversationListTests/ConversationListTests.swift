@@ -1,0 +1,131 @@
+import ConversationList
+import Foundation
+import Kernel
+import Observation
+import TestSupport
+import Testing
+
+@Suite("ConversationList")
+struct ConversationListTests {
+    let ada = UserID("u-ada"), grace = UserID("u-grace"), alan = UserID("u-alan")
+    let start = Date(timeIntervalSince1970: 1_000_000)
+    let sessions = InMemorySessionStore(Session(userID: UserID("u-ada"), email: "ada@example.com", token: "t"))
+    let activity = ManualActivity()
+
+    func makeService(_ conversations: [Conversation] = []) -> InMemoryConversationListService {
+        InMemoryConversationListService(
+            conversations: conversations,
+            users: FixedDirectory(names: [ada: "Ada", grace: "Grace Hopper", alan: "Alan Turing"]),
+            activity: activity, sessions: sessions, clock: FixedClock(date: start))
+    }
+
+    func preview(_ text: String, at offset: TimeInterval) -> MessagePreview {
+        MessagePreview(id: .random(), senderID: grace, text: text, sentAt: start + offset)
+    }
+
+    @Test("rows: newest activity first, one-to-one titled by the other person, unread counts from activity")
+    func rows() async throws {
+        let direct = Conversation(id: ConversationID("c1"), title: nil, memberIDs: [ada, grace], createdAt: start)
+        let group = Conversation(id: ConversationID("c2"), title: "Team", memberIDs: [ada, grace, alan], createdAt: start + 5)
+        let other = Conversation(id: ConversationID("c3"), title: nil, memberIDs: [grace, alan], createdAt: start)
+        let service = makeService([direct, group, other])
+        activity.set(ConversationActivity(lastMessage: preview("hi", at: 10), unreadCount: 2), for: direct.id)
+        let rows = try await service.conversations()
+        #expect(rows.map(\.id) == [direct.id, group.id])
+        #expect(rows.map(\.title) == ["Grace Hopper", "Team"])
+        #expect(rows.map(\.unreadCount) == [2, 0])
+        #expect(rows[1].lastActivityAt == group.createdAt)
+    }
+
+    @Test("starting a one-to-one conversation twice returns the same one")
+    func startDirectIsIdempotent() async throws {
+        let service = makeService()
+        let first = try await service.startDirect(with: grace)
+        let second = try await service.startDirect(with: grace)
+        #expect(first.id == second.id)
+        #expect(try await service.conversations().count == 1)
+    }
+
+    @Test("oneself, unknown users and bad titles are refused")
+    func refusals() async {
+        let service = makeService()
+        await #expect(throws: AppError.self) { try await service.startDirect(with: ada) }
+        await #expect(throws: AppError(.notFound, "no user 'u-nobody'")) { try await service.startDirect(with: UserID("u-nobody")) }
+        await #expect(throws: AppError.self) { try await service.createGroup(title: " ", memberIDs: [grace]) }
+        await #expect(throws: AppError.self) { try await service.createGroup(title: "Team", memberIDs: [UserID("u-nobody")]) }
+    }
+
+    @Test("a group always includes its creator, once")
+    func groupMembers() async throws {
+        let group = try await makeService().createGroup(title: "Team", memberIDs: [grace, ada, grace])
+        #expect(group.memberIDs == [ada, grace])
+        #expect(group.isGroup && group.title == "Team")
+    }
+
+    @Test("changes tick for new conversations and for activity in the user's own conversations only")
+    func changes() async throws {
+        let mine = Conversation(id: ConversationID("c1"), title: nil, memberIDs: [ada, grace], createdAt: start)
+        let theirs = Conversation(id: ConversationID("c2"), title: nil, memberIDs: [grace, alan], createdAt: start)
+        let service = makeService([mine, theirs])
+        var ticks = try await service.changes().makeAsyncIterator()
+        activity.set(.none, for: theirs.id)
+        activity.set(.none, for: mine.id)
+        #expect(await ticks.next() != nil)
+        _ = try await service.createGroup(title: "New", memberIDs: [grace])
+        #expect(await ticks.next() != nil)
+    }
+
+    @MainActor
+    @Test("the list view model resolves numbers, ids, titles and unique prefixes; ambiguity lists candidates")
+    func resolve() async throws {
+        let service = makeService([
+            Conversation(id: ConversationID("c1"), title: "Team A", memberIDs: [ada], createdAt: start + 2),
+            Conversation(id: ConversationID("c2"), title: "Team B", memberIDs: [ada], createdAt: start + 1),
+            Conversation(id: ConversationID("c3"), title: nil, memberIDs: [ada, grace], createdAt: start),
+        ])
+        let model = ConversationListViewModel(service: service)
+        await model.load()
+        #expect(try model.resolve("1").id == ConversationID("c1"))
+        #expect(try model.resolve("c2").title == "Team B")
+        #expect(try model.resolve("grace hopper").id == ConversationID("c3"))
+        #expect(try model.resolve("gra").id == ConversationID("c3"))
+        #expect(throws: AppError.self) { try model.resolve("nobody") }
+        do {
+            _ = try model.resolve("team")
+            Issue.record("ambiguous reference resolved")
+        } catch let error as AppError {
+            #expect(error.kind == .conflict && error.message.contains("Team A (c1)") && error.message.contains("Team B (c2)"))
+        }
+    }
+
+    @MainActor
+    @Test("the list view model follows changes after start()")
+    func liveList() async throws {
+        let service = makeService()
+        let model = ConversationListViewModel(service: service)
+        await model.start()
+        #expect(model.list == .loaded([]))
+        let listening = Task { await model.listen() }
+        _ = try await service.startDirect(with: grace)
+        for await rows in Observations({ model.list.value?.count ?? 0 }) where rows == 1 { break }
+        listening.cancel()
+        #expect(model.list.value?.first?.title == "Grace Hopper")
+    }
+
+    @MainActor
+    @Test("loading goes loading → failed, and a cancelled load is not an error")
+    func loadStates() async {
+        let failing = ConversationListViewModel(service: GatedListService(CallGate(.fail(AppError(.unavailable, "down")))))
+        await failing.load()
+        #expect(failing.list.error?.kind == .unavailable)
+
+        let gate = CallGate(.hang)
+        let model = ConversationListViewModel(service: GatedListService(gate))
+        let task = Task { await model.load() }
+        await gate.waitForCall()
+        #expect(model.list == .loading)
+        task.cancel()
+        await task.value
+        #expect(model.list == .idle)
+    }
+}

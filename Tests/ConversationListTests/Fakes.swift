@@ -1,0 +1,42 @@
+import ConversationList
+import Foundation
+import Kernel
+import Synchronization
+import TestSupport
+
+struct FixedDirectory: UserDirectory {
+    let names: [UserID: String]
+    func displayNames(of ids: [UserID]) async throws -> [UserID: String] { names.filter { ids.contains($0.key) } }
+}
+
+/// Activity a test sets by hand, with a tick per change.
+final class ManualActivity: ActivitySource {
+    private let values = Mutex<[ConversationID: ConversationActivity]>([:])
+    private let ticks = Broadcaster<ConversationID>()
+
+    func set(_ activity: ConversationActivity, for id: ConversationID) {
+        values.withLock { $0[id] = activity }
+        ticks.send(id)
+    }
+
+    func activity(of conversationIDs: [ConversationID], for reader: UserID) async throws -> [ConversationID: ConversationActivity] {
+        values.withLock { $0.filter { conversationIDs.contains($0.key) } }
+    }
+
+    func activityChanges() async throws -> AsyncStream<ConversationID> { ticks.subscribe() }
+}
+
+/// A list service whose `conversations()` passes a gate and returns nothing.
+final class GatedListService: ConversationListService {
+    let gate: CallGate
+    init(_ gate: CallGate) { self.gate = gate }
+    func conversations() async throws -> [ConversationSummary] { try await gate.pass(); return [] }
+    func startDirect(with userID: UserID) async throws -> ConversationSummary { throw AppError(.notFound, "no") }
+    func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary { throw AppError(.notFound, "no") }
+    func changes() async throws -> AsyncStream<Void> { AsyncStream { $0.finish() } }
+}
+
+struct FixedClock: WallClock {
+    let date: Date
+    func now() -> Date { date }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Kernel
+import Testing
+
+@Suite("Kernel types")
+struct KernelTypesTests {
+    @Test("random identifiers are 16 hex digits and distinct")
+    func identifiers() {
+        let ids = (0..<100).map { _ in MessageID.random() }
+        #expect(Set(ids).count == 100)
+        #expect(ids.allSatisfy { $0.rawValue.count == 16 && $0.rawValue.allSatisfy(\.isHexDigit) })
+    }
+
+    @Test("identifiers encode as plain strings")
+    func identifierCoding() throws {
+        let data = try JSONEncoder().encode([UserID("u-1")])
+        #expect(String(decoding: data, as: UTF8.self) == #"["u-1"]"#)
+        #expect(try JSONDecoder().decode([UserID].self, from: data) == [UserID("u-1")])
+    }
+
+    @Test("a broadcaster delivers to every subscriber and forgets finished ones")
+    func broadcaster() async {
+        let broadcaster = Broadcaster<Int>()
+        let first = broadcaster.subscribe()
+        var second: AsyncStream<Int>? = broadcaster.subscribe()
+        broadcaster.send(1)
+        broadcaster.send(2)
+        var iterator = first.makeAsyncIterator()
+        #expect(await iterator.next() == 1)
+        #expect(await iterator.next() == 2)
+        var secondIterator = second!.makeAsyncIterator()
+        #expect(await secondIterator.next() == 1)
+        #expect(broadcaster.subscriberCount == 2)
+        second = nil
+        secondIterator = AsyncStream<Int>.makeStream().stream.makeAsyncIterator()
+        #expect(broadcaster.subscriberCount == 1)
+    }
+
+    @Test("Loadable.from maps success, AppError, foreign errors and cancellation")
+    func loadable() async {
+        #expect(await Loadable.from { 42 } == .loaded(42))
+        #expect(await Loadable<Int>.from { throw AppError(.notFound, "gone") } == .failed(AppError(.notFound, "gone")))
+        #expect(await Loadable<Int>.from { throw CocoaError(.fileNoSuchFile) }.error?.kind == .internal)
+        #expect(await Loadable<Int>.from { throw CancellationError() } == .idle)
+    }
+
+    @Test("simulated conditions fail every call at rate 1 and none at rate 0")
+    func simulatedConditions() async throws {
+        await #expect(throws: AppError.self) { try await SimulatedConditions(latency: .zero, failureRate: 1).apply() }
+        try await SimulatedConditions(latency: .zero, failureRate: 0).apply()
+    }
+
+    @Test("the in-memory session store keeps and clears a session")
+    func sessionStore() throws {
+        let store = InMemorySessionStore()
+        #expect(throws: AppError.notSignedIn) { try store.requireSession() }
+        let session = Session(userID: UserID("u"), email: "u@x.io", token: "t")
+        store.save(session)
+        #expect(try store.requireSession() == session)
+        store.save(nil)
+        #expect(store.load() == nil)
+    }
+}

@@ -1,0 +1,86 @@
+import Kernel
+import Profile
+import TestSupport
+import Testing
+
+/// A profile service whose calls pass a gate, then answer from a fixed profile.
+final class GatedProfileService: ProfileService {
+    let gate: CallGate
+    let stored = Profile(id: UserID("u-ada"), email: "ada@example.com", displayName: "Ada")
+    init(_ gate: CallGate) { self.gate = gate }
+    func myProfile() async throws -> Profile { try await gate.pass(); return stored }
+    func profile(matching idOrEmail: String) async throws -> Profile { try await gate.pass(); return stored }
+    func updateMyProfile(displayName: String?, status: String?) async throws -> Profile { try await gate.pass(); return stored }
+    func search(_ query: String, limit: Int) async throws -> [Profile] { try await gate.pass(); return [stored] }
+    func displayNames(of ids: [UserID]) async throws -> [UserID: String] { [:] }
+}
+
+@Suite("Profile")
+struct ProfileTests {
+    let sessions = InMemorySessionStore(Session(userID: UserID("u-ada"), email: "ada@example.com", token: "t"))
+    let ada = Profile(id: UserID("u-ada"), email: "ada@example.com", displayName: "Ada Lovelace")
+    let grace = Profile(id: UserID("u-grace"), email: "grace@example.com", displayName: "Grace Hopper", status: "Debugging")
+
+    var service: InMemoryProfileService { InMemoryProfileService(profiles: [ada, grace], sessions: sessions) }
+
+    @Test("users are found by id or email, case-insensitively; unknown is not found")
+    func lookUp() async throws {
+        let service = self.service
+        #expect(try await service.profile(matching: "u-grace") == grace)
+        #expect(try await service.profile(matching: "GRACE@example.com") == grace)
+        await #expect(throws: AppError.self) { try await service.profile(matching: "nobody@example.com") }
+    }
+
+    @Test("search matches name or email prefixes, sorted by name")
+    func search() async throws {
+        let service = self.service
+        #expect(try await service.search("g", limit: 10) == [grace])
+        #expect(try await service.search("ADA@", limit: 10) == [ada])
+        await #expect(throws: AppError.self) { try await service.search("  ", limit: 10) }
+    }
+
+    @Test("editing validates name and status and keeps the other field")
+    func edit() async throws {
+        let service = self.service
+        let renamed = try await service.updateMyProfile(displayName: "Countess", status: nil)
+        #expect(renamed.displayName == "Countess" && renamed.status == ada.status)
+        await #expect(throws: AppError.self) { try await service.updateMyProfile(displayName: nil, status: String(repeating: "x", count: 141)) }
+        #expect(try await service.myProfile().displayName == "Countess")
+    }
+
+    @Test("reading profiles needs a session")
+    func needsSession() async {
+        let service = InMemoryProfileService(profiles: [ada], sessions: InMemorySessionStore())
+        await #expect(throws: AppError.notSignedIn) { try await service.myProfile() }
+    }
+
+    @MainActor
+    @Test("the profile view model keeps the profile when an edit fails")
+    func viewModelEditFailure() async {
+        let model = ProfileViewModel(service: service)
+        await model.load()
+        #expect(model.profile == .loaded(ada))
+        await model.save(displayName: "", status: nil)
+        #expect(model.update.error?.kind == .invalidInput)
+        #expect(model.profile == .loaded(ada))
+        await model.save(displayName: nil, status: "Writing notes")
+        #expect(model.profile.value?.status == "Writing notes")
+    }
+
+    @MainActor
+    @Test("search goes loading → failed, and cancellation returns to idle")
+    func searchStates() async {
+        let failing = UserSearchViewModel(service: GatedProfileService(CallGate(.fail(AppError(.unavailable, "down")))))
+        await failing.search("a")
+        #expect(failing.results == .failed(AppError(.unavailable, "down")))
+
+        let gate = CallGate(.hang)
+        let model = UserSearchViewModel(service: GatedProfileService(gate))
+        let task = Task { await model.search("a") }
+        await gate.waitForCall()
+        #expect(model.results == .loading)
+        task.cancel()
+        await task.value
+        #expect(model.results == .idle)
+    }
+}
