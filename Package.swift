@@ -39,7 +39,7 @@ var targets: [Target] = [
     .testTarget(name: "KernelTests", dependencies: ["Kernel"], path: "Tests/KernelTests"),
     .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "TestSupport"] + features.map { .init(stringLiteral: $0.name) },
                 path: "Tests/ContractTests"),
-    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "Kernel"], path: "Tests/FrontendTests"),
+    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "Kernel", "CLIKit", "REPLKit"], path: "Tests/FrontendTests"),
 ]
 
 for feature in features {

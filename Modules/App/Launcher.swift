@@ -14,7 +14,10 @@ public enum Launcher {
     public static func run(arguments: [String], environment: [String: String], console: Console) async -> Int32 {
         let feature: any FeatureCommand
         do {
-            var command = try RootCommand.parseAsRoot(withDefaultSubcommand(movingGlobalOptionsLast(arguments), environment, console))
+            var command = try RootCommand.parseAsRoot(movingGlobalOptionsLast(arguments))
+            if let root = command as? RootCommand, try await startsREPL(root.global, environment: environment, console: console) {
+                command = try RootCommand.parseAsRoot(["repl"] + movingGlobalOptionsLast(arguments))
+            }
             guard let parsed = command as? any FeatureCommand else {
                 try command.run()
                 return 0
@@ -45,8 +48,7 @@ public enum Launcher {
     }
 
     private static func run(_ command: any FeatureCommand, environment: [String: String], console: Console) async throws {
-        let settings = try await SettingsLoader.load(commandLine: command.global.configurationOverrides,
-                                                     configFile: command.global.config, environment: environment)
+        let settings = try await settings(command.global, environment: environment)
         if let plugin = FeatureRegistry.plugin(owning: type(of: command)), !settings.features.contains(plugin.featureName) {
             throw AppError(.usage, "the \(plugin.featureName) feature is disabled by the 'features' setting")
         }
@@ -56,13 +58,16 @@ public enum Launcher {
         try await command.run(in: context)
     }
 
-    /// With no subcommand, the configured front end runs: the REPL on a terminal (or when
-    /// `frontend` is `repl`), otherwise the help.
-    private static func withDefaultSubcommand(_ arguments: [String], _ environment: [String: String], _ console: Console) -> [String] {
-        let hasSubcommand = arguments.contains { !$0.hasPrefix("-") }
-        guard !hasSubcommand, !arguments.contains(where: { ["-h", "--help", "--version"].contains($0) }) else { return arguments }
-        let frontend = environment["MESSAGEAI_FRONTEND"] ?? (console.isInteractive ? "repl" : "cli")
-        return frontend == "repl" ? ["repl"] + arguments : arguments
+    /// With no subcommand, the configured front end runs: `frontend` if set anywhere, else the
+    /// REPL on a terminal and the help otherwise.
+    private static func startsREPL(_ global: GlobalOptions, environment: [String: String], console: Console) async throws -> Bool {
+        let settings = try await settings(global, environment: environment)
+        let frontend = settings.entries.first { $0.key.name == "frontend" }?.entry
+        return frontend?.source == "default" ? console.isInteractive : frontend?.value == "repl"
+    }
+
+    private static func settings(_ global: GlobalOptions, environment: [String: String]) async throws -> Settings {
+        try await SettingsLoader.load(commandLine: global.configurationOverrides, configFile: global.config, environment: environment)
     }
 
     /// Moves the global options given before the subcommand to the end, where the subcommand's

@@ -102,13 +102,13 @@ public final class LineEditor: REPLInput {
     private func complete() {
         guard let completer else { return }
         let word = buffer.currentWord
-        let candidates = completer(word).filter { $0.hasPrefix(word) }
+        let candidates = completer(word).filter { $0.lowercased().hasPrefix(word.lowercased()) }
         guard let first = candidates.first else { return }
         if candidates.count == 1 {
             buffer.completeCurrentWord(with: first + " ")
             return
         }
-        let common = candidates.dropFirst().reduce(first) { String($0.commonPrefix(with: $1)) }
+        let common = candidates.dropFirst().reduce(first) { String($0.prefix($0.lowercased().commonPrefix(with: $1.lowercased()).count)) }
         if common.count > word.count {
             buffer.completeCurrentWord(with: common)
         } else if lastKeyWasTab {

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+@MainActor
+@Suite("CLI")
+struct CLITests {
+    let terminal = TestTerminal()
+
+    func signIn() async {
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("login --email ada@example.com --password-stdin --backend memory") == 0)
+    }
+
+    func jsonLines() throws -> [[String: Any]] {
+        try terminal.output.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test("--help lists every feature's subcommands")
+    func help() async {
+        #expect(await terminal.run("--help") == 0)
+        for command in ["signup", "login", "whoami", "profile", "users", "chats", "send", "history", "read", "tail", "config", "repl"] {
+            #expect(terminal.output.contains("  \(command)"), "missing \(command)")
+        }
+    }
+
+    @Test("usage errors exit 64; not signed in exits 77")
+    func usageAndSession() async {
+        #expect(await terminal.run("frobnicate") == 64)
+        #expect(await terminal.run("whoami --backend memory") == 77)
+        #expect(terminal.errors.contains("not signed in"))
+    }
+
+    @Test("login reads the password from stdin, wrong passwords exit 78, and the session persists per profile")
+    func login() async {
+        terminal.setInput(["not-the-password"])
+        #expect(await terminal.run("login --email ada@example.com --password-stdin --backend memory") == 78)
+        await signIn()
+        #expect(terminal.output == "Signed in as ada@example.com (u-ada).\n")
+        #expect(await terminal.run("--backend memory whoami") == 0)
+        #expect(terminal.output.contains("ada@example.com"))
+        #expect(await terminal.run("--backend memory --profile other whoami") == 77)
+        let session = terminal.stateDirectory.appendingPathComponent("sessions/default-memory.json")
+        let mode = try? FileManager.default.attributesOfItem(atPath: session.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(await terminal.run("logout --backend memory") == 0)
+        #expect(await terminal.run("whoami --backend memory") == 77)
+    }
+
+    @Test("a password is never read from a non-terminal without --password-stdin")
+    func passwordNeedsStdinFlag() async {
+        #expect(await terminal.run("login --email ada@example.com --backend memory") == 64)
+        #expect(terminal.errors.contains("--password-stdin"))
+    }
+
+    @Test("sign-up: bad input exits 65, a taken email 67")
+    func signUp() async {
+        terminal.setInput(["password123"])
+        #expect(await terminal.run(arguments: ["signup", "--email", "nope", "--name", "N", "--password-stdin", "--backend", "memory"]) == 65)
+        terminal.setInput(["password123"])
+        #expect(await terminal.run(arguments: ["signup", "--email", "ada@example.com", "--name", "Ada", "--password-stdin", "--backend", "memory"]) == 67)
+        terminal.setInput(["password123"])
+        #expect(await terminal.run(arguments: ["--json", "signup", "--email", "New@Example.com", "--name", "New One", "--password-stdin", "--backend", "memory"]) == 0)
+        #expect(terminal.output.contains(#""email":"new@example.com""#))
+    }
+
+    @Test("chats: text rows and JSON rows with stable fields")
+    func chats() async throws {
+        await signIn()
+        #expect(await terminal.run("chats --backend memory") == 0)
+        #expect(terminal.output.hasPrefix("1. Engine room [group]"))
+        #expect(await terminal.run("--json chats --backend memory") == 0)
+        let rows = try jsonLines()
+        #expect(rows.count == 3)
+        for field in ["id", "title", "isGroup", "memberIds", "unreadCount", "lastActivityAt", "lastMessage"] {
+            #expect(rows.allSatisfy { $0[field] != nil }, "missing \(field)")
+        }
+    }
+
+    @Test("send, history and read; names resolve, unknown conversations exit 66")
+    func sendAndHistory() async throws {
+        await signIn()
+        #expect(await terminal.run(arguments: ["send", "Engine room", "hello engines", "--backend", "memory", "--json"]) == 0)
+        let sent = try #require(try jsonLines().first)
+        #expect(sent["state"] as? String == "sent" && sent["conversationId"] as? String == "c-engine")
+        #expect(await terminal.run(arguments: ["history", "engine", "--limit", "2", "--backend", "memory", "--json"]) == 0)
+        let history = try jsonLines()
+        #expect(history.count == 2)
+        for field in ["id", "conversationId", "senderId", "text", "sentAt", "state"] {
+            #expect(history.allSatisfy { $0[field] != nil }, "missing \(field)")
+        }
+        #expect(await terminal.run("history grace --backend memory") == 0)
+        #expect(terminal.output.contains("Grace Hopper: Found a moth in relay 70 🦋"))
+        #expect(await terminal.run("read grace --backend memory") == 0)
+        #expect(await terminal.run("history nobody --backend memory") == 66)
+        #expect(await terminal.run("send grace  --backend memory") == 64)
+    }
+
+    @Test("send - reads the text from standard input")
+    func sendFromStdin() async throws {
+        await signIn()
+        terminal.setInput(["first line", "second line"])
+        #expect(await terminal.run("send grace - --backend memory --json") == 0)
+        #expect(try jsonLines().first?["text"] as? String == "first line\nsecond line")
+    }
+
+    @Test("profile and users commands")
+    func profiles() async {
+        await signIn()
+        #expect(await terminal.run("profile show grace@example.com --backend memory") == 0)
+        #expect(terminal.output.contains("Grace Hopper <grace@example.com>"))
+        #expect(await terminal.run(arguments: ["profile", "set", "--status", "Counting", "--backend", "memory"]) == 0)
+        #expect(terminal.output.contains("status: Counting"))
+        #expect(await terminal.run("profile set --backend memory") == 64)
+        #expect(await terminal.run("users search al --backend memory") == 0)
+        #expect(terminal.output.contains("Alan Turing <alan@example.com>"))
+        #expect(await terminal.run("chats new nobody@example.com --backend memory") == 66)
+    }
+
+    @Test("config shows each value's source; bad values name their key")
+    func config() async throws {
+        #expect(await terminal.run("config --profile work", environment: ["MESSAGEAI_MEMORY_LATENCY_MS": "5"]) == 0)
+        #expect(terminal.output.contains("profile             work  (command line)"))
+        #expect(terminal.output.contains("memory.latencyMs    5  (environment)"))
+        #expect(terminal.output.contains("backend             memory  (default)"))
+        let file = terminal.stateDirectory.appendingPathComponent("config.yaml")
+        try FileManager.default.createDirectory(at: terminal.stateDirectory, withIntermediateDirectories: true)
+        try "backend: memory\nmemory:\n  failureRate: 0.5\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(await terminal.run("config --config \(file.path)") == 0)
+        #expect(terminal.output.contains("memory.failureRate  0.5  (\(file.path))"))
+        #expect(await terminal.run("config --backend carrier-pigeon") == 64)
+        #expect(terminal.errors.contains("configuration key 'backend'"))
+        #expect(await terminal.run("config --config /nonexistent.yaml") == 64)
+    }
+
+    @Test("a disabled feature's commands refuse to run")
+    func disabledFeature() async {
+        #expect(await terminal.run("chats --backend memory --features auth,chat") == 64)
+        #expect(terminal.errors.contains("conversationlist feature is disabled"))
+    }
+}

@@ -1,0 +1,70 @@
+import Testing
+
+@MainActor
+@Suite("REPL sessions")
+struct REPLSessionTests {
+    let terminal = TestTerminal()
+
+    func startREPL(_ extra: String = "") -> Task<Int32, Never> {
+        let terminal = terminal
+        return Task { await terminal.run("repl --backend memory" + extra, environment: ["MESSAGEAI_MEMORY_PEER_DELAY_MS": "0"]) }
+    }
+
+    @Test("sign in, open a conversation, exchange messages with the simulated peer, go back to the list")
+    func chatSession() async {
+        let repl = startREPL()
+        await terminal.waitFor("/login EMAIL to sign in")
+        terminal.type("/login ada@example.com")
+        terminal.type("password123")
+        await terminal.waitFor("1. Engine room [group]")
+        terminal.type("/open grace")
+        await terminal.waitFor("Grace Hopper: Taping it into the logbook.")
+        terminal.type("hello from the test")
+        await terminal.waitFor("You: hello from the test")
+        await terminal.waitFor("Grace Hopper: Interesting! Tell me more.")
+        terminal.type("/back")
+        await terminal.waitFor("1. Grace Hopper  ")
+        terminal.type("/quit")
+        #expect(await repl.value == 0)
+        #expect(terminal.output.contains("Signed in as ada@example.com."))
+    }
+
+    @Test("help, unknown commands and invalid messages are answered, not fatal")
+    func errors() async {
+        let repl = startREPL(" --features chat,conversationlist,profile")
+        await terminal.waitFor("3. Grace Hopper")
+        terminal.type("/help")
+        await terminal.waitFor("/open N|NAME")
+        terminal.type("/frobnicate")
+        terminal.type("/open nobody")
+        terminal.type("/chat c-alan")
+        await terminal.waitFor("Alan Turing: Can machines think?")
+        terminal.type(String(repeating: "x", count: 4_001))
+        terminal.endInput()
+        #expect(await repl.value == 0)
+        #expect(terminal.errors.isEmpty)
+        #expect(terminal.output.contains("error: unknown command /frobnicate"))
+        #expect(terminal.output.contains("error: no conversation 'nobody'"))
+        #expect(terminal.output.contains("error: message is 4001 characters; the limit is 4000"))
+        #expect(!terminal.output.contains("/login"))
+    }
+
+    @Test("/profile shows and edits one's profile; /logout returns to sign-in")
+    func profileAndLogout() async {
+        let repl = startREPL()
+        await terminal.waitFor("/login EMAIL")
+        terminal.type("/login ada@example.com")
+        terminal.type("password123")
+        await terminal.waitFor("1. Engine room")
+        terminal.type("/profile")
+        await terminal.waitFor("status: Analysing engines")
+        terminal.type("/status Writing notes")
+        await terminal.waitFor("status: Writing notes")
+        terminal.type("/logout")
+        await terminal.waitFor("Signed out.")
+        terminal.type("/whoami")
+        terminal.endInput()
+        #expect(await repl.value == 0)
+        #expect(terminal.output.contains("error: unknown command /whoami"))
+    }
+}
