@@ -10,13 +10,17 @@ struct REPLSessionTests {
         return Task { await terminal.run("repl --backend memory" + extra, environment: ["MESSAGEAI_MEMORY_PEER_DELAY_MS": "0"]) }
     }
 
-    @Test("sign in, open a conversation, exchange messages with the simulated peer, go back to the list")
-    func chatSession() async {
-        let repl = startREPL()
+    func signIn() async {
         await terminal.waitFor("/login EMAIL to sign in")
         terminal.type("/login ada@example.com")
         terminal.type("password123")
         await terminal.waitFor("1. Engine room [group]")
+    }
+
+    @Test("sign in, open a conversation, exchange messages with the simulated peer, go back to the list")
+    func chatSession() async {
+        let repl = startREPL()
+        await signIn()
         terminal.type("/open grace")
         await terminal.waitFor("Grace Hopper: Taping it into the logbook.")
         terminal.type("hello from the test")
@@ -52,10 +56,7 @@ struct REPLSessionTests {
     @Test("/profile shows and edits one's profile; /logout returns to sign-in")
     func profileAndLogout() async {
         let repl = startREPL()
-        await terminal.waitFor("/login EMAIL")
-        terminal.type("/login ada@example.com")
-        terminal.type("password123")
-        await terminal.waitFor("1. Engine room")
+        await signIn()
         terminal.type("/profile")
         await terminal.waitFor("status: Analysing engines")
         terminal.type("/status Writing notes")
