@@ -7,21 +7,23 @@ import PackageDescription
 /// (target `<Name>Live`: implementations over shared infrastructure).
 /// Adding a feature: add its folder, its name here and one line in `FeatureRegistry.swift`.
 let features: [(name: String, live: [Target.Dependency]?)] = [
-    ("Auth", [.product(name: "HummingbirdBcrypt", package: "hummingbird-auth")]),
-    ("Profile", nil),
-    ("ConversationList", nil),
-    ("Chat", nil),
+    ("Auth", ["SQLStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")]),
+    ("Profile", ["SQLStore"]),
+    ("ConversationList", ["SQLStore"]),
+    ("Chat", ["SQLStore"]),
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 
 var targets: [Target] = [
     .target(name: "Kernel", path: "Modules/Kernel"),
+    .target(name: "SQLStore", dependencies: ["Kernel", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Modules/Infrastructure/SQLStore"),
     .target(name: "CLIKit", dependencies: ["Kernel", argumentParser], path: "Modules/Frontends/CLIKit"),
     .target(name: "REPLKit", dependencies: ["Kernel", "CLIKit"], path: "Modules/Frontends/REPLKit"),
     .target(
         name: "AppContainer",
-        dependencies: ["Kernel", .product(name: "Configuration", package: "swift-configuration"),
+        dependencies: ["Kernel", "SQLStore", .product(name: "Configuration", package: "swift-configuration"),
                        .product(name: "SystemPackage", package: "swift-system")]
             + features.flatMap { feature in
                 [Target.Dependency(stringLiteral: feature.name)] + (feature.live == nil ? [] : [.init(stringLiteral: "\(feature.name)Live")])
@@ -65,6 +67,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: [.defaults, "YAML"]),
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -38,8 +38,10 @@ public final class AppContainer {
         case .memory:
             services = MemoryBackend.makeServices(settings: settings, sessions: sessions, clock: clock)
             if !settings.features.contains("auth"), try sessions.load() == nil { try sessions.save(MemoryBackend.demoSession) }
-        case .sqlite, .remote:
-            throw AppError(.unavailable, "the \(settings.backend.rawValue) backend is not available yet; use --backend memory")
+        case .sqlite:
+            services = try SQLiteBackend.makeServices(settings: settings, sessions: sessions, clock: clock)
+        case .remote:
+            throw AppError(.unavailable, "the remote backend is not available yet; use --backend sqlite or memory")
         }
         auth = services.auth
         profiles = services.profiles

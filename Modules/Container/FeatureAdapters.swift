@@ -37,7 +37,7 @@ struct ActivitySourceAdapter: ActivitySource {
         }
     }
 
-    func activityChanges() async throws -> AsyncStream<ConversationID> {
+    func activityChanges() async throws -> AsyncStream<Void> {
         try await feed.get().activityChanges()
     }
 }

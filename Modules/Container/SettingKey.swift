@@ -19,13 +19,14 @@ public struct SettingKey: Sendable {
 
     /// Every key the application reads.
     public static let all: [SettingKey] = [
-        SettingKey("backend", default: Backend.memory.rawValue, "service implementations: memory, sqlite or remote",
+        SettingKey("backend", default: Backend.sqlite.rawValue, "service implementations: memory, sqlite or remote",
                    check: oneOf(Backend.allCases.map(\.rawValue))),
         SettingKey("frontend", default: "repl", "front end when no subcommand is given: repl or cli (default: repl on a terminal, else cli)", check: oneOf(["repl", "cli"])),
         SettingKey("features", default: "auth,profile,conversationlist,chat", "comma-separated features to enable"),
         SettingKey("profile", default: "default", "identity profile; each keeps its own session and history", check: { value in
             value.isEmpty || value.contains("/") || value.hasPrefix(".") ? "must be a plain name" : nil
         }),
+        SettingKey("sqlite.path", default: nil, "sqlite backend: the database file (default $XDG_DATA_HOME/messageai/messageai.sqlite)"),
         SettingKey("state.dir", default: nil, "sessions and REPL history (default $XDG_STATE_HOME/messageai)"),
         SettingKey("auth.bcryptCost", default: "12", "bcrypt cost for new password hashes (4–31)", check: integer(4...31)),
         SettingKey("memory.latencyMs", default: "0", "memory backend: delay added to every call, ms", check: integer(0...60_000)),

@@ -22,7 +22,7 @@ public struct Settings: Sendable {
     }
 
     /// The backend.
-    public var backend: Backend { Backend(rawValue: value("backend") ?? "") ?? .memory }
+    public var backend: Backend { Backend(rawValue: value("backend") ?? "") ?? .sqlite }
     /// The identity profile.
     public var profile: String { value("profile") ?? "default" }
     /// Enabled features, lower case.
@@ -40,6 +40,12 @@ public struct Settings: Sendable {
     public var stateDirectory: URL {
         if let dir = value("state.dir") { return URL(fileURLWithPath: dir, isDirectory: true) }
         return xdgDirectory("XDG_STATE_HOME", fallback: ".local/state")
+    }
+
+    /// The SQLite file: `sqlite.path`, else `$XDG_DATA_HOME/messageai/messageai.sqlite`, else
+    /// `~/.local/share/messageai/messageai.sqlite`.
+    public var sqlitePath: String {
+        value("sqlite.path") ?? xdgDirectory("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("messageai.sqlite").path
     }
 
     /// `$variable/messageai`, or `~/fallback/messageai` when the variable is unset.

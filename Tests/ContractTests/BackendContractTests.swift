@@ -8,7 +8,7 @@ import Testing
 @MainActor
 @Suite("Backend contract")
 struct BackendContractTests {
-    nonisolated static let backends: [Backend] = [.memory]
+    nonisolated static let backends: [Backend] = [.memory, .sqlite]
 
     @Test("sign-up, sign-in, sign-out and duplicate emails", arguments: backends)
     func accounts(_ backend: Backend) async throws {

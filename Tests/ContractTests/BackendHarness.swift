@@ -20,12 +20,17 @@ final class BackendHarness {
     let container: AppContainer
     private let sessions = InMemorySessionStore()
 
+    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-contract-\(UUID().uuidString)")
+
     init(_ backend: Backend) async throws {
         let settings = try await SettingsLoader.load(
-            commandLine: ["backend": backend.rawValue, "auth.bcryptCost": "4", "memory.peerDelayMs": "600000"],
+            commandLine: ["backend": backend.rawValue, "auth.bcryptCost": "4", "memory.peerDelayMs": "600000",
+                          "sqlite.path": folder.appendingPathComponent("contract.sqlite").path],
             configFile: nil, environment: [:])
         container = try AppContainer(settings: settings, sessions: sessions)
     }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     var auth: any AuthService { container.auth }
     var profiles: any ProfileService { container.profiles }

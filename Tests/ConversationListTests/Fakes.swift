@@ -12,18 +12,18 @@ struct FixedDirectory: UserDirectory {
 /// Activity a test sets by hand, with a tick per change.
 final class ManualActivity: ActivitySource {
     private let values = Mutex<[ConversationID: ConversationActivity]>([:])
-    private let ticks = Broadcaster<ConversationID>()
+    private let ticks = Broadcaster<Void>()
 
     func set(_ activity: ConversationActivity, for id: ConversationID) {
         values.withLock { $0[id] = activity }
-        ticks.send(id)
+        ticks.send(())
     }
 
     func activity(of conversationIDs: [ConversationID], for reader: UserID) async throws -> [ConversationID: ConversationActivity] {
         values.withLock { $0.filter { conversationIDs.contains($0.key) } }
     }
 
-    func activityChanges() async throws -> AsyncStream<ConversationID> { ticks.subscribe() }
+    func activityChanges() async throws -> AsyncStream<Void> { ticks.subscribe() }
 }
 
 /// A list service whose `conversations()` passes a gate and returns nothing.

@@ -19,6 +19,6 @@ public struct ChatActivity: Equatable, Sendable {
 public protocol ChatActivityFeed: Sendable {
     /// Activity of each conversation for `reader`; conversations with no messages may be left out.
     func activity(of conversationIDs: [ConversationID], for reader: UserID) async throws -> [ConversationID: ChatActivity]
-    /// Ticks with the conversation whose messages or read markers changed.
-    func activityChanges() async throws -> AsyncStream<ConversationID>
+    /// Ticks when messages or read markers may have changed.
+    func activityChanges() async throws -> AsyncStream<Void>
 }

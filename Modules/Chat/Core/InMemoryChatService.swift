@@ -18,7 +18,7 @@ public actor InMemoryChatService: ChatService, ChatActivityFeed {
     private let conditions: SimulatedConditions
     private let peer: SimulatedPeer
     private let stored = Broadcaster<Message>()
-    private let changed = Broadcaster<ConversationID>()
+    private let changed = Broadcaster<Void>()
 
     /// Creates the service with seeded messages (in order) that every member has read.
     public init(
@@ -75,7 +75,7 @@ public actor InMemoryChatService: ChatService, ChatActivityFeed {
     public func markRead(_ conversationID: ConversationID) async throws {
         let me = try await authorize(conversationID)
         readMarkers[conversationID, default: [:]][me] = timelines[conversationID]?.count ?? 0
-        changed.send(conversationID)
+        changed.send(())
     }
 
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
@@ -106,7 +106,7 @@ public actor InMemoryChatService: ChatService, ChatActivityFeed {
         return result
     }
 
-    public func activityChanges() async throws -> AsyncStream<ConversationID> { changed.subscribe() }
+    public func activityChanges() async throws -> AsyncStream<Void> { changed.subscribe() }
 
     private func marker(of reader: UserID, in conversationID: ConversationID) -> Int {
         readMarkers[conversationID]?[reader] ?? seededCounts[conversationID] ?? 0
@@ -127,7 +127,7 @@ public actor InMemoryChatService: ChatService, ChatActivityFeed {
         index[message.id] = message
         readMarkers[message.conversationID, default: [:]][message.senderID] = timelines[message.conversationID]?.count
         stored.send(message)
-        changed.send(message.conversationID)
+        changed.send(())
         return message
     }
 

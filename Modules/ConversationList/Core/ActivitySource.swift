@@ -5,6 +5,6 @@ import Kernel
 public protocol ActivitySource: Sendable {
     /// Activity of each conversation as `reader` sees it; conversations with no messages may be left out.
     func activity(of conversationIDs: [ConversationID], for reader: UserID) async throws -> [ConversationID: ConversationActivity]
-    /// Ticks with the conversation whose messages or read markers changed.
-    func activityChanges() async throws -> AsyncStream<ConversationID>
+    /// Ticks when messages or read markers may have changed.
+    func activityChanges() async throws -> AsyncStream<Void>
 }

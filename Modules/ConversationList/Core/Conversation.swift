@@ -15,6 +15,11 @@ public struct Conversation: Codable, Equatable, Sendable {
     /// True for a group, false for a one-to-one conversation.
     public var isGroup: Bool { title != nil }
 
+    /// The members of a new conversation: its creator first, then the others, each once.
+    public static func members(creator: UserID, adding others: [UserID]) -> [UserID] {
+        others.reduce(into: [creator]) { members, id in if !members.contains(id) { members.append(id) } }
+    }
+
     /// Creates a conversation value.
     public init(id: ConversationID, title: String?, memberIDs: [UserID], createdAt: Date) {
         self.id = id

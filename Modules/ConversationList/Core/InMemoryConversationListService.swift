@@ -47,8 +47,7 @@ public actor InMemoryConversationListService: ConversationListService, Conversat
         try await conditions.apply()
         let me = try sessions.requireSession().userID
         let title = try Validation.title(title)
-        var members = [me]
-        for id in memberIDs where !members.contains(id) { members.append(id) }
+        let members = Conversation.members(creator: me, adding: memberIDs)
         _ = try await builder.requireUsers(members)
         return try await summary(of: insert(title: title, members: members), for: me)
     }
@@ -63,7 +62,7 @@ public actor InMemoryConversationListService: ConversationListService, Conversat
                     for await conversation in createdStream where conversation.memberIDs.contains(me) { continuation.yield() }
                 },
                 Task {
-                    for await id in activityStream where self.isMember(me, of: id) { continuation.yield() }
+                    for await _ in activityStream { continuation.yield() }
                 },
             ]
             continuation.onTermination = { _ in forwarders.forEach { $0.cancel() } }
@@ -76,10 +75,6 @@ public actor InMemoryConversationListService: ConversationListService, Conversat
 
     public func conversationIDs(of userID: UserID) async throws -> [ConversationID] {
         conversations.values.filter { $0.memberIDs.contains(userID) }.map(\.id)
-    }
-
-    private func isMember(_ user: UserID, of id: ConversationID) -> Bool {
-        conversations[id]?.memberIDs.contains(user) ?? false
     }
 
     private func insert(title: String?, members: [UserID]) -> Conversation {

@@ -1,0 +1,164 @@
+import Chat
+import Foundation
+import GRDB
+import Kernel
+import SQLStore
+
+/// Messages in the SQLite database. A send is acknowledged once its transaction has committed;
+/// live readers in any process see it on the next change tick and read only rows past their
+/// cursor.
+public struct SQLChatService: ChatService, ChatActivityFeed {
+    private let database: SQLDatabase
+    private let members: MembershipCache
+    private let sessions: any SessionStore
+    private let clock: any WallClock
+
+    /// Creates the service over an open database and the membership port.
+    public init(database: SQLDatabase, membership: any ConversationMembership, sessions: any SessionStore,
+                clock: any WallClock = SystemWallClock()) {
+        self.database = database
+        members = MembershipCache(membership)
+        self.sessions = sessions
+        self.clock = clock
+    }
+
+    public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
+        try await authorize(conversationID)
+        return try await page(conversationID, below: Int.max, limit: limit)
+    }
+
+    public func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage {
+        try await authorize(conversationID)
+        let position = try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT position FROM messages WHERE id = ? AND conversation_id = ?",
+                             arguments: [messageID.rawValue, conversationID.rawValue])
+        }
+        guard let position else { throw AppError(.notFound, "no message '\(messageID)' in conversation \(conversationID)") }
+        return try await page(conversationID, below: position, limit: limit)
+    }
+
+    public func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+        let me = try await authorize(conversationID)
+        let text = try Validation.messageText(text)
+        let sentAt = Int((clock.now().timeIntervalSince1970 * 1_000).rounded(.down))
+        return try await database.write { db in
+            if let existing = try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [id.rawValue]).map(Self.message) {
+                guard existing.conversationID == conversationID, existing.senderID == me, existing.text == text else {
+                    throw AppError(.conflict, "message id \(id) is already used by another message")
+                }
+                return existing
+            }
+            let position = (try Int.fetchOne(db, sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?",
+                                             arguments: [conversationID.rawValue]) ?? 0) + 1
+            try db.execute(sql: """
+                INSERT INTO messages (id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [id.rawValue, conversationID.rawValue, position, me.rawValue, text, sentAt])
+            try db.execute(sql: """
+                INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
+                ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
+                """, arguments: [conversationID.rawValue, position, db.lastInsertedRowID])
+            try Self.setRead(position, by: me, in: conversationID, db)
+            return Message(id: id, conversationID: conversationID, senderID: me, text: text, sentAt: Self.date(milliseconds: sentAt))
+        }
+    }
+
+    public func markRead(_ conversationID: ConversationID) async throws {
+        let me = try await authorize(conversationID)
+        try await database.write { db in
+            let count = try Int.fetchOne(db, sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?",
+                                         arguments: [conversationID.rawValue]) ?? 0
+            try Self.setRead(count, by: me, in: conversationID, db)
+        }
+    }
+
+    public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
+        let me = try sessions.requireSession().userID
+        if let conversationID { try await members.requireMember(me, of: conversationID) }
+        let ticks = database.changes.subscribe()
+        let start = try await database.read { db in try Int.fetchOne(db, sql: "SELECT max(seq) FROM messages") ?? 0 }
+        let database = database, members = members
+        return AsyncStream { continuation in
+            let reader = Task {
+                var cursor = start
+                for await _ in ticks {
+                    guard let batch = try? await Self.messages(after: cursor, in: conversationID, database) else { continue }
+                    cursor = batch.cursor
+                    for message in batch.messages {
+                        if conversationID == nil, await !members.isMember(me, of: message.conversationID) { continue }
+                        continuation.yield(message)
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in reader.cancel() }
+        }
+    }
+
+    public func activity(of conversationIDs: [ConversationID], for reader: UserID) async throws -> [ConversationID: ChatActivity] {
+        guard !conversationIDs.isEmpty else { return [:] }
+        let list = try JSONIDs.encode(conversationIDs)
+        return try await database.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT m.*, a.message_count - coalesce(r.read_count, 0) AS unread
+                FROM chat_activity a
+                JOIN messages m ON m.seq = a.last_seq
+                LEFT JOIN chat_reads r ON r.conversation_id = a.conversation_id AND r.user_id = ?
+                WHERE a.conversation_id IN (SELECT value FROM json_each(?))
+                """, arguments: [reader.rawValue, list])
+            return Dictionary(uniqueKeysWithValues: rows.map { row in
+                let message = Self.message(row)
+                return (message.conversationID, ChatActivity(lastMessage: message, unreadCount: max(0, row["unread"])))
+            })
+        }
+    }
+
+    public func activityChanges() async throws -> AsyncStream<Void> { database.changes.subscribe() }
+
+    @discardableResult
+    private func authorize(_ conversationID: ConversationID) async throws -> UserID {
+        let me = try sessions.requireSession().userID
+        try await members.requireMember(me, of: conversationID)
+        return me
+    }
+
+    private func page(_ conversationID: ConversationID, below position: Int, limit: Int) async throws -> MessagePage {
+        try await database.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT * FROM messages WHERE conversation_id = ? AND position < ? ORDER BY position DESC LIMIT ?
+                """, arguments: [conversationID.rawValue, position, max(limit, 0)])
+            let oldest: Int? = rows.last?["position"]
+            return MessagePage(messages: rows.reversed().map(Self.message), hasOlder: (oldest ?? 1) > 1)
+        }
+    }
+
+    /// Messages past `cursor` (in one conversation, or all), and the cursor to use next: the
+    /// newest `seq` of the snapshot, so rows of other conversations are not scanned again.
+    private static func messages(after cursor: Int, in conversationID: ConversationID?, _ database: SQLDatabase) async throws
+        -> (messages: [Message], cursor: Int) {
+        try await database.read { db in
+            let newest = try Int.fetchOne(db, sql: "SELECT max(seq) FROM messages") ?? cursor
+            let rows = if let conversationID {
+                try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE seq > ? AND seq <= ? AND conversation_id = ? ORDER BY seq",
+                                 arguments: [cursor, newest, conversationID.rawValue])
+            } else {
+                try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE seq > ? AND seq <= ? ORDER BY seq", arguments: [cursor, newest])
+            }
+            return (rows.map(message), newest)
+        }
+    }
+
+    private static func setRead(_ count: Int, by reader: UserID, in conversationID: ConversationID, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO chat_reads (user_id, conversation_id, read_count) VALUES (?, ?, ?)
+            ON CONFLICT (user_id, conversation_id) DO UPDATE SET read_count = max(read_count, excluded.read_count)
+            """, arguments: [reader.rawValue, conversationID.rawValue, count])
+    }
+
+    private static func message(_ row: Row) -> Message {
+        Message(id: MessageID(row["id"] as String), conversationID: ConversationID(row["conversation_id"] as String),
+                senderID: UserID(row["sender_id"] as String), text: row["text"], sentAt: date(milliseconds: row["sent_at"]))
+    }
+
+    /// Message times are stored as whole milliseconds since 1970, exactly.
+    private static func date(milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1_000) }
+}

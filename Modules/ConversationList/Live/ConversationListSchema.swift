@@ -1,0 +1,23 @@
+import SQLStore
+
+/// ConversationList's tables. `direct_key` ("<user>|<user>", sorted) makes a one-to-one
+/// conversation unique per pair, even when two processes start it at once.
+public enum ConversationListSchema {
+    /// ConversationList's migrations, oldest first.
+    public static let migrations = [
+        SchemaMigration(feature: "conversationlist", version: 1, sql: """
+            CREATE TABLE conversations (
+                id TEXT PRIMARY KEY,
+                title TEXT,
+                direct_key TEXT UNIQUE,
+                created_at REAL NOT NULL
+            );
+            CREATE TABLE conversation_members (
+                user_id TEXT NOT NULL,
+                conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                PRIMARY KEY (user_id, conversation_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX conversation_members_by_conversation ON conversation_members(conversation_id, user_id);
+            """),
+    ]
+}

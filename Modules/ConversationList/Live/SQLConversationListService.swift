@@ -1,0 +1,114 @@
+import ConversationList
+import Foundation
+import GRDB
+import Kernel
+import SQLStore
+
+/// Conversations and members in the SQLite database. Titles and activity come through the same
+/// ports as in memory; `changes()` ticks on any commit to the file, from any process.
+public struct SQLConversationListService: ConversationListService, ConversationDirectory {
+    private let database: SQLDatabase
+    private let builder: SummaryBuilder
+    private let sessions: any SessionStore
+    private let clock: any WallClock
+
+    /// Creates the service over an open database and the two ports.
+    public init(database: SQLDatabase, users: any UserDirectory, activity: any ActivitySource,
+                sessions: any SessionStore, clock: any WallClock = SystemWallClock()) {
+        self.database = database
+        builder = SummaryBuilder(users: users, activity: activity)
+        self.sessions = sessions
+        self.clock = clock
+    }
+
+    public func conversations() async throws -> [ConversationSummary] {
+        let me = try sessions.requireSession().userID
+        let conversations = try await database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT c.id, c.title, c.created_at, group_concat(all_members.user_id) AS members
+                FROM conversation_members mine
+                JOIN conversations c ON c.id = mine.conversation_id
+                JOIN conversation_members all_members ON all_members.conversation_id = c.id
+                WHERE mine.user_id = ?
+                GROUP BY c.id
+                """, arguments: [me.rawValue]).map(Self.conversation)
+        }
+        return try await builder.summaries(of: conversations, for: me)
+    }
+
+    public func startDirect(with userID: UserID) async throws -> ConversationSummary {
+        let me = try sessions.requireSession().userID
+        guard userID != me else { throw AppError(.invalidInput, "you cannot start a conversation with yourself") }
+        _ = try await builder.requireUsers([userID])
+        let key = [me.rawValue, userID.rawValue].sorted().joined(separator: "|")
+        let candidate = ConversationID.random()
+        let now = clock.now()
+        let id = try await database.write { db in
+            try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at) VALUES (?, NULL, ?, ?) ON CONFLICT DO NOTHING",
+                           arguments: [candidate.rawValue, key, now])
+            if db.changesCount > 0 { try Self.insertMembers([me, userID], into: candidate, db) }
+            return try String.fetchOne(db, sql: "SELECT id FROM conversations WHERE direct_key = ?", arguments: [key]) ?? candidate.rawValue
+        }
+        return try await summary(of: ConversationID(id), for: me)
+    }
+
+    public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
+        let me = try sessions.requireSession().userID
+        let title = try Validation.title(title)
+        let members = Conversation.members(creator: me, adding: memberIDs)
+        _ = try await builder.requireUsers(members)
+        let id = ConversationID.random()
+        let now = clock.now()
+        try await database.write { db in
+            try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at) VALUES (?, ?, NULL, ?)",
+                           arguments: [id.rawValue, title, now])
+            try Self.insertMembers(members, into: id, db)
+        }
+        return try await summary(of: id, for: me)
+    }
+
+    public func changes() async throws -> AsyncStream<Void> {
+        _ = try sessions.requireSession()
+        return database.changes.subscribe()
+    }
+
+    public func members(of conversationID: ConversationID) async throws -> [UserID]? {
+        try await database.read { db in
+            let ids = try String.fetchAll(db, sql: "SELECT user_id FROM conversation_members WHERE conversation_id = ?",
+                                          arguments: [conversationID.rawValue])
+            return ids.isEmpty ? nil : ids.map(UserID.init(rawValue:))
+        }
+    }
+
+    public func conversationIDs(of userID: UserID) async throws -> [ConversationID] {
+        try await database.read { db in
+            try String.fetchAll(db, sql: "SELECT conversation_id FROM conversation_members WHERE user_id = ?", arguments: [userID.rawValue])
+                .map(ConversationID.init(rawValue:))
+        }
+    }
+
+    private func summary(of id: ConversationID, for reader: UserID) async throws -> ConversationSummary {
+        let conversation = try await database.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT c.id, c.title, c.created_at, group_concat(m.user_id) AS members
+                FROM conversations c JOIN conversation_members m ON m.conversation_id = c.id
+                WHERE c.id = ? GROUP BY c.id
+                """, arguments: [id.rawValue]).map(Self.conversation)
+        }
+        guard let conversation else { throw AppError(.notFound, "no conversation '\(id)'") }
+        return try await builder.summaries(of: [conversation], for: reader)[0]
+    }
+
+    private static func insertMembers(_ members: [UserID], into id: ConversationID, _ db: Database) throws {
+        for member in members {
+            try db.execute(sql: "INSERT INTO conversation_members (user_id, conversation_id) VALUES (?, ?)",
+                           arguments: [member.rawValue, id.rawValue])
+        }
+    }
+
+    private static func conversation(_ row: Row) -> Conversation {
+        let members = (row["members"] as String).split(separator: ",").map { UserID(String($0)) }
+        return Conversation(id: ConversationID(row["id"] as String), title: row["title"], memberIDs: members,
+                            createdAt: row["created_at"])
+    }
+}

@@ -1,0 +1,60 @@
+import GRDB
+import Kernel
+import Synchronization
+
+/// Tells subscribers that the database changed, whichever process committed.
+///
+/// While anyone subscribes, it reads `PRAGMA data_version` on a connection of its own every
+/// `interval`: the value moves when another connection commits. That costs one tiny query per
+/// interval, not a re-read of any table; subscribers then read only rows past their own cursor.
+/// Commits made through this process's `SQLDatabase.write` tick at once.
+public final class ChangeMonitor: Sendable {
+    /// How often another process's commits are looked for.
+    public static let interval = Duration.milliseconds(40)
+
+    private let connection: DatabaseQueue
+    private let ticks = Broadcaster<Void>(bufferSize: 1)
+    private let poller = Mutex<Task<Void, Never>?>(nil)
+
+    init(path: String) throws {
+        var configuration = GRDB.Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(1)
+        connection = try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    deinit { poller.withLock { $0?.cancel() } }
+
+    /// Ticks after each change; the stream coalesces ticks a slow reader has not taken yet.
+    public func subscribe() -> AsyncStream<Void> {
+        poller.withLock { task in
+            let stream = ticks.subscribe()
+            if task == nil { task = Task { [weak self] in await self?.poll() } }
+            return stream
+        }
+    }
+
+    func notifyLocalChange() { ticks.send(()) }
+
+    private func poll() async {
+        var last = try? dataVersion()
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.interval)
+            let stopped = poller.withLock { task in
+                guard ticks.subscriberCount == 0 else { return false }
+                task = nil
+                return true
+            }
+            if stopped { return }
+            guard let version = try? dataVersion() else { continue }
+            if version != last {
+                last = version
+                ticks.send(())
+            }
+        }
+    }
+
+    private func dataVersion() throws -> Int {
+        try connection.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+}

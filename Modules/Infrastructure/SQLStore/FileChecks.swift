@@ -1,0 +1,44 @@
+import Foundation
+import Kernel
+
+/// Checks made before SQLite touches a path, so that a wrong path is reported clearly and
+/// nothing is written to a file that is not ours.
+enum FileChecks {
+    private static let header = Array("SQLite format 3\0".utf8)
+
+    static func prepare(_ path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw failure(path, "is a directory, not a database file") }
+            guard FileManager.default.isReadableFile(atPath: path) else { throw failure(path, "cannot be read (permission denied)") }
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            let start = try handle.read(upToCount: header.count) ?? Data()
+            if !start.isEmpty, Array(start) != header { throw failure(path, "is not a SQLite database") }
+            try requireWritableFolder(folder, for: path)
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw failure(path, "cannot be created: the folder \(folder) cannot be made")
+            }
+            try requireWritableFolder(folder, for: path)
+            // Messages are private: the file (and the -wal and -shm files SQLite derives from it) is the owner's only.
+            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw failure(path, "cannot be created")
+            }
+        }
+    }
+
+    private static func requireWritableFolder(_ folder: String, for path: String) throws {
+        guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+            throw failure(path, "sits in a read-only folder (SQLite needs to write its -wal and -shm files beside it)")
+        }
+    }
+
+    static func failure(_ path: String, _ reason: String) -> AppError {
+        AppError(.unavailable, "database \(path) \(reason)")
+    }
+}

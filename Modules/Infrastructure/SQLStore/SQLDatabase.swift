@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+import Kernel
+
+/// The SQLite database file every `sqlite` service shares: opened once per process as a GRDB
+/// `DatabasePool` (WAL), checked, migrated, and watched for changes made by any process.
+public final class SQLDatabase: Sendable {
+    /// The file.
+    public let path: String
+    /// Connections: one writer, several concurrent readers.
+    public let pool: DatabasePool
+    /// Ticks when any process commits to the file.
+    public let changes: ChangeMonitor
+
+    /// Opens (creating if needed) and migrates the database at `path`.
+    /// - Throws: `AppError(.unavailable)` with a one-line reason naming the path when it is a
+    ///   folder, not a SQLite file, corrupt, in a read-only folder, or written by a newer version.
+    ///   In those cases the file is not modified.
+    public init(path: String, migrations: [SchemaMigration]) throws {
+        self.path = path
+        try FileChecks.prepare(path)
+        var configuration = GRDB.Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrate(pool, with: migrations, path: path)
+            changes = try ChangeMonitor(path: path)
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw SQLErrors.openFailure(error, path: path)
+        }
+    }
+
+    /// Runs `body` in an IMMEDIATE transaction, retrying while another process holds the write
+    /// lock past the busy timeout, then tells local watchers at once.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let result = try await SQLErrors.retryingBusy {
+            try await self.pool.writeWithoutTransaction { db in
+                var value: T?
+                try db.inTransaction(.immediate) {
+                    value = try body(db)
+                    return .commit
+                }
+                return value!
+            }
+        }
+        changes.notifyLocalChange()
+        return result
+    }
+
+    /// Runs `body` on a reader connection (a consistent snapshot).
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await SQLErrors.retryingBusy { try await self.pool.read(body) }
+    }
+
+    private static func migrate(_ pool: DatabasePool, with migrations: [SchemaMigration], path: String) throws {
+        var migrator = DatabaseMigrator()
+        for migration in migrations.sorted(by: { ($0.feature, $0.version) < ($1.feature, $1.version) }) {
+            migrator.registerMigration(migration.identifier, migrate: migration.apply)
+        }
+        if try pool.read(migrator.hasBeenSuperseded) {
+            throw AppError(.unavailable, "\(path) was written by a newer version of MessageAI; upgrade messageai to open it")
+        }
+        // Processes opening a new file at the same moment can race to apply the same migration:
+        // each migration is one transaction, so the loser's fails and rolls back, and a retry
+        // sees the winner's work.
+        for attempt in 1...5 {
+            do {
+                try migrator.migrate(pool)
+                return
+            } catch let error as DatabaseError where attempt < 5 && error.resultCode != .SQLITE_CORRUPT && error.resultCode != .SQLITE_NOTADB {
+                continue
+            }
+        }
+    }
+}

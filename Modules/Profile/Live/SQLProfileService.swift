@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import Kernel
+import Profile
+import SQLStore
+
+/// Profiles in the SQLite database.
+public struct SQLProfileService: ProfileService, ProfileRegistry {
+    private let database: SQLDatabase
+    private let sessions: any SessionStore
+
+    /// Creates the service over an open database.
+    public init(database: SQLDatabase, sessions: any SessionStore) {
+        self.database = database
+        self.sessions = sessions
+    }
+
+    public func createProfile(_ profile: Profile) async throws {
+        try await database.write { db in
+            try db.execute(sql: "INSERT INTO profiles (id, email, display_name, name_key, status) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [profile.id.rawValue, profile.email, profile.displayName,
+                                       profile.displayName.lowercased(), profile.status])
+        }
+    }
+
+    public func myProfile() async throws -> Profile {
+        let me = try sessions.requireSession().userID
+        guard let profile = try await fetch(where: "id = ?", me.rawValue) else { throw AppError.notSignedIn }
+        return profile
+    }
+
+    public func profile(matching idOrEmail: String) async throws -> Profile {
+        _ = try sessions.requireSession()
+        let key = idOrEmail.trimmingCharacters(in: .whitespaces)
+        if let profile = try await fetch(where: "id = ? OR email = ?", key, key.lowercased()) { return profile }
+        throw AppError(.notFound, "no user '\(idOrEmail)'")
+    }
+
+    public func updateMyProfile(displayName: String?, status: String?) async throws -> Profile {
+        var profile = try await myProfile()
+        if let displayName { profile.displayName = try Validation.displayName(displayName) }
+        if let status { profile.status = try Validation.status(status) }
+        let saved = profile
+        try await database.write { db in
+            try db.execute(sql: "UPDATE profiles SET display_name = ?, name_key = ?, status = ? WHERE id = ?",
+                           arguments: [saved.displayName, saved.displayName.lowercased(), saved.status, saved.id.rawValue])
+        }
+        return saved
+    }
+
+    public func search(_ query: String, limit: Int) async throws -> [Profile] {
+        _ = try sessions.requireSession()
+        let prefix = query.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !prefix.isEmpty else { throw AppError(.invalidInput, "search query is empty") }
+        return try await database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT * FROM profiles
+                WHERE substr(name_key, 1, length(:prefix)) = :prefix OR substr(email, 1, length(:prefix)) = :prefix
+                ORDER BY name_key, id LIMIT :limit
+                """, arguments: ["prefix": prefix, "limit": max(limit, 0)]).map(Self.profile)
+        }
+    }
+
+    public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
+        guard !ids.isEmpty else { return [:] }
+        let list = try JSONIDs.encode(ids)
+        return try await database.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, display_name FROM profiles WHERE id IN (SELECT value FROM json_each(?))",
+                                        arguments: [list])
+            return Dictionary(uniqueKeysWithValues: rows.map { (UserID($0["id"] as String), $0["display_name"] as String) })
+        }
+    }
+
+    private func fetch(where condition: String, _ arguments: String...) async throws -> Profile? {
+        try await database.read { [arguments] db in
+            try Row.fetchOne(db, sql: "SELECT * FROM profiles WHERE \(condition)", arguments: StatementArguments(arguments)).map(Self.profile)
+        }
+    }
+
+    private static func profile(_ row: Row) -> Profile {
+        Profile(id: UserID(row["id"] as String), email: row["email"], displayName: row["display_name"], status: row["status"])
+    }
+}
