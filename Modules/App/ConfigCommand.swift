@@ -2,8 +2,9 @@ import AppContainer
 import ArgumentParser
 import CLIKit
 
-/// `messageai config`: each key's effective value and where it came from.
-struct ConfigCommand: FeatureCommand {
+/// `messageai config`: each key's effective value and where it came from. It reads the settings
+/// only, so it works even when the backend cannot be opened.
+struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config", abstract: "Show the effective configuration and where each value came from.",
         discussion: "Precedence: command line > MESSAGEAI_* environment > config file > defaults.")
@@ -16,13 +17,16 @@ struct ConfigCommand: FeatureCommand {
         let source: String
     }
 
-    func run(in context: CLIContext) async throws {
-        let settings = try context.factory(AppContainer.self).settings
+    @MainActor func show(_ settings: Settings, console: Console) throws {
         let rows = settings.entries.map { Row(key: $0.key.name, value: $0.entry.value, source: $0.entry.source) }
         let width = rows.map(\.key.count).max() ?? 0
-        try context.emitEach(rows, text: rows.map { row in
-            row.key.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (row.value ?? "(unset)")
-                + context.console.styled("  (\(row.source))", .dim)
-        })
+        if global.json {
+            for row in rows { console.print(try JSONLines.encode(row)) }
+            return
+        }
+        for row in rows {
+            console.print(row.key.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (row.value ?? "(unset)")
+                + console.styled("  (\(row.source))", .dim))
+        }
     }
 }

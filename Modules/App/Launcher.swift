@@ -12,17 +12,13 @@ public enum Launcher {
     /// Commands that are not feature commands (help, a group without a default) run as
     /// ArgumentParser runs them: they end by throwing the text to show.
     public static func run(arguments: [String], environment: [String: String], console: Console) async -> Int32 {
-        let feature: any FeatureCommand
+        var command: any ParsableCommand
         do {
-            var command = try RootCommand.parseAsRoot(movingGlobalOptionsLast(arguments))
+            command = try RootCommand.parseAsRoot(movingGlobalOptionsLast(arguments))
             if let root = command as? RootCommand, try await startsREPL(root.global, environment: environment, console: console) {
                 command = try RootCommand.parseAsRoot(["repl"] + movingGlobalOptionsLast(arguments))
             }
-            guard let parsed = command as? any FeatureCommand else {
-                try command.run()
-                return 0
-            }
-            feature = parsed
+            if !(command is any FeatureCommand || command is ConfigCommand) { try command.run() }
         } catch {
             let code = RootCommand.exitCode(for: error)
             let message = RootCommand.fullMessage(for: error)
@@ -30,7 +26,11 @@ public enum Launcher {
             return code.rawValue
         }
         do {
-            try await run(feature, environment: environment, console: console)
+            if let config = command as? ConfigCommand {
+                try config.show(try await settings(config.global, environment: environment), console: console)
+            } else if let feature = command as? any FeatureCommand {
+                try await run(feature, environment: environment, console: console)
+            }
             return 0
         } catch {
             let error = AppError(error)

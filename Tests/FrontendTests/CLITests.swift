@@ -123,7 +123,7 @@ struct CLITests {
         #expect(await terminal.run("config --profile work", environment: ["MESSAGEAI_MEMORY_LATENCY_MS": "5"]) == 0)
         #expect(terminal.output.contains("profile             work  (command line)"))
         #expect(terminal.output.contains("memory.latencyMs    5  (environment)"))
-        #expect(terminal.output.contains("backend             memory  (default)"))
+        #expect(terminal.output.contains("backend             sqlite  (default)"))
         let file = terminal.stateDirectory.appendingPathComponent("config.yaml")
         try FileManager.default.createDirectory(at: terminal.stateDirectory, withIntermediateDirectories: true)
         try "backend: memory\nmemory:\n  failureRate: 0.5\n".write(to: file, atomically: true, encoding: .utf8)
