@@ -41,6 +41,8 @@ var targets: [Target] = [
     .testTarget(name: "KernelTests", dependencies: ["Kernel"], path: "Tests/KernelTests"),
     .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "TestSupport"] + features.map { .init(stringLiteral: $0.name) },
                 path: "Tests/ContractTests"),
+    .testTarget(name: "SQLiteTests", dependencies: ["Kernel", "SQLStore", "AppContainer", "Chat", "ConversationList"],
+                path: "Tests/SQLiteTests"),
     .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "Kernel", "CLIKit", "REPLKit"], path: "Tests/FrontendTests"),
 ]
 

@@ -29,15 +29,19 @@ public final class ChangeMonitor: Sendable {
     public func subscribe() -> AsyncStream<Void> {
         poller.withLock { task in
             let stream = ticks.subscribe()
-            if task == nil { task = Task { [weak self] in await self?.poll() } }
+            if task == nil {
+                // The baseline is read before returning, so a commit right after `subscribe()` ticks.
+                let baseline = try? connection.read(Self.dataVersion)
+                task = Task { [weak self] in await self?.poll(from: baseline) }
+            }
             return stream
         }
     }
 
     func notifyLocalChange() { ticks.send(()) }
 
-    private func poll() async {
-        var last = try? dataVersion()
+    private func poll(from baseline: Int?) async {
+        var last = baseline
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.interval)
             let stopped = poller.withLock { task in
@@ -46,7 +50,7 @@ public final class ChangeMonitor: Sendable {
                 return true
             }
             if stopped { return }
-            guard let version = try? dataVersion() else { continue }
+            guard let version = try? await connection.read(Self.dataVersion) else { continue }
             if version != last {
                 last = version
                 ticks.send(())
@@ -54,7 +58,7 @@ public final class ChangeMonitor: Sendable {
         }
     }
 
-    private func dataVersion() throws -> Int {
-        try connection.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    private static func dataVersion(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
     }
 }

@@ -24,10 +24,14 @@ public final class SQLDatabase: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         }
+        let migrator = Self.migrator(migrations)
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrate(pool, with: migrations, path: path)
-            changes = try ChangeMonitor(path: path)
+            (pool, changes) = try Self.retryingBusyOpen {
+                try Self.refuseNewerSchema(path, migrator: migrator)
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try Self.migrate(pool, with: migrator)
+                return (pool, try ChangeMonitor(path: path))
+            }
         } catch let error as AppError {
             throw error
         } catch {
@@ -57,14 +61,42 @@ public final class SQLDatabase: Sendable {
         try await SQLErrors.retryingBusy { try await self.pool.read(body) }
     }
 
-    private static func migrate(_ pool: DatabasePool, with migrations: [SchemaMigration], path: String) throws {
+    /// Opening races other processes that are creating or recovering the same file; SQLite then
+    /// answers "busy" at once for some steps (WAL set-up, recovery), which are retried here.
+    private static func retryingBusyOpen<T>(_ open: () throws -> T) throws -> T {
+        for attempt in 1..<50 {
+            do {
+                return try open()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                usleep(useconds_t(min(attempt, 10) * 10_000))
+            }
+        }
+        return try open()
+    }
+
+    private static func migrator(_ migrations: [SchemaMigration]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in migrations.sorted(by: { ($0.feature, $0.version) < ($1.feature, $1.version) }) {
             migrator.registerMigration(migration.identifier, migrate: migration.apply)
         }
-        if try pool.read(migrator.hasBeenSuperseded) {
-            throw AppError(.unavailable, "\(path) was written by a newer version of MessageAI; upgrade messageai to open it")
+        return migrator
+    }
+
+    /// Looks at an existing file through a read-only connection, so that a file this version
+    /// must not open (newer schema, corrupt) is refused before anything could write to it.
+    private static func refuseNewerSchema(_ path: String, migrator: DatabaseMigrator) throws {
+        guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 else { return }
+        var configuration = GRDB.Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        let probe = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? probe.close() }
+        if try probe.read(migrator.hasBeenSuperseded) {
+            throw AppError(.unavailable, "database \(path) was written by a newer version of MessageAI; upgrade messageai to open it")
         }
+    }
+
+    private static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
         // Processes opening a new file at the same moment can race to apply the same migration:
         // each migration is one transaction, so the loser's fails and rolls back, and a retry
         // sees the winner's work.

@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+import Kernel
+import SQLStore
+import Testing
+
+@Suite("SQLite database file")
+struct SQLDatabaseTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-sqlite-\(UUID().uuidString)")
+    let migrations = [
+        SchemaMigration(feature: "test", version: 1, sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)"),
+    ]
+
+    init() throws { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    func expectRefusal(_ path: String, mentioning reason: String) {
+        do {
+            _ = try SQLDatabase(path: path, migrations: migrations)
+            Issue.record("opened \(path)")
+        } catch let error as AppError {
+            #expect(error.kind == .unavailable)
+            #expect(error.message.contains(path) && error.message.contains(reason), "\(error.message)")
+            #expect(!error.message.contains("\n"))
+        } catch {
+            Issue.record("not an AppError: \(error)")
+        }
+    }
+
+    @Test("a new file is created private (0600) in a folder made for it")
+    func creates() throws {
+        let file = path("new/sub/data.sqlite")
+        _ = try SQLDatabase(path: file, migrations: migrations)
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
+    }
+
+    @Test("a directory is refused")
+    func directory() {
+        expectRefusal(folder.path, mentioning: "is a directory")
+    }
+
+    @Test("a file that is not SQLite is refused and left untouched")
+    func notSQLite() throws {
+        let file = path("notes.txt")
+        let content = Data("my precious notes\n".utf8)
+        try content.write(to: URL(fileURLWithPath: file))
+        expectRefusal(file, mentioning: "is not a SQLite database")
+        #expect(FileManager.default.contents(atPath: file) == content)
+        #expect(!FileManager.default.fileExists(atPath: file + "-wal"))
+    }
+
+    @Test("a corrupt database is refused and left untouched")
+    func corrupt() throws {
+        let file = path("corrupt.sqlite")
+        var content = Data("SQLite format 3\0".utf8)
+        content.append(Data(repeating: 0xA5, count: 4_080))
+        try content.write(to: URL(fileURLWithPath: file))
+        expectRefusal(file, mentioning: "corrupt")
+        #expect(FileManager.default.contents(atPath: file) == content)
+    }
+
+    @Test("a folder that cannot be written is refused")
+    func readOnlyFolder() {
+        expectRefusal("/proc/messageai-test.sqlite", mentioning: "/proc/messageai-test.sqlite")
+    }
+
+    @Test("a database from a newer schema is refused and not rewritten")
+    func newerSchema() throws {
+        let file = path("newer.sqlite")
+        do {
+            let database = try SQLDatabase(path: file, migrations: migrations)
+            try database.pool.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('test-2')") }
+            try database.pool.close()
+        }
+        let before = FileManager.default.contents(atPath: file)
+        expectRefusal(file, mentioning: "newer version")
+        #expect(FileManager.default.contents(atPath: file) == before)
+    }
+
+    @Test("several connections opening a new file at once all succeed, and migrate it once")
+    func concurrentFirstOpen() async throws {
+        let file = path("race.sqlite")
+        let many = migrations + (2...6).map { SchemaMigration(feature: "test", version: $0, sql: "CREATE TABLE t\($0) (x)") }
+        // Threads of their own, as separate processes would be, started together.
+        let results = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    await withCheckedContinuation { done in
+                        Thread {
+                            do {
+                                _ = try SQLDatabase(path: file, migrations: many)
+                                done.resume(returning: nil)
+                            } catch {
+                                done.resume(returning: "\(error)")
+                            }
+                        }.start()
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.compactMap { $0 } == [])
+        let database = try SQLDatabase(path: file, migrations: many)
+        let applied = try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") }
+        #expect(applied == 6)
+    }
+
+    @Test("a commit through one connection ticks the change monitor of another")
+    func crossConnectionTicks() async throws {
+        let file = path("ticks.sqlite")
+        let writer = try SQLDatabase(path: file, migrations: migrations)
+        let watcher = try SQLDatabase(path: file, migrations: migrations)
+        var ticks = watcher.changes.subscribe().makeAsyncIterator()
+        try await writer.write { db in try db.execute(sql: "INSERT INTO notes (text) VALUES ('hi')") }
+        #expect(await ticks.next() != nil)
+        let count = try await watcher.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM notes") }
+        #expect(count == 1)
+    }
+}
