@@ -37,6 +37,12 @@ var targets: [Target] = [
         path: "Modules/App"
     ),
     .executableTarget(name: "messageai", dependencies: ["MessageAIApp"], path: "Apps/messageai"),
+    .executableTarget(
+        name: "messageai-bench",
+        dependencies: ["Kernel", "SQLStore", "AppContainer", "Chat", "ConversationList", argumentParser,
+                       .product(name: "GRDB", package: "GRDB.swift")],
+        path: "Tools/Benchmarks"
+    ),
     .target(name: "TestSupport", dependencies: ["Kernel"], path: "Tests/TestSupport"),
     .testTarget(name: "KernelTests", dependencies: ["Kernel"], path: "Tests/KernelTests"),
     .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "TestSupport"] + features.map { .init(stringLiteral: $0.name) },

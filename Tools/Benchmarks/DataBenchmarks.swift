@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import Kernel
+
+/// Acknowledged sends per second from one process into one conversation, one call per message.
+struct SendBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "send", abstract: "Acknowledged sends per second.")
+    @Option(help: "Messages per run.") var count = 5_000
+    @Option(help: "Runs.") var runs = 5
+
+    @MainActor func run() async throws {
+        var rates: [Double] = []
+        for run in 1...runs {
+            let world = try await World()
+            defer { world.remove() }
+            let (_, _, conversation) = try await world.pair()
+            let seconds = try await Stats.time {
+                for index in 0..<count {
+                    _ = try await world.container.chat.send(id: .random(), text: "message \(index) " + Seeder.text, to: conversation)
+                }
+            }
+            rates.append(Double(count) / seconds)
+            print("run \(run): \(Int(rates.last!)) sends/s")
+        }
+        print("send: median \(Int(Stats.median(rates))) acknowledged sends/s (\(count) per run, \(runs) runs)")
+    }
+}
+
+/// Newest page and 100 older pages of 50, in conversations of different sizes.
+struct HistoryBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "history", abstract: "Page load times by conversation size.")
+    @Option(parsing: .upToNextOption, help: "Conversation sizes.") var sizes = [10_000, 1_000_000]
+    @Option(help: "Runs per size.") var runs = 5
+
+    @MainActor func run() async throws {
+        for size in sizes {
+            let world = try await World()
+            defer { world.remove() }
+            let (me, other, conversation) = try await world.pair()
+            try Seeder.messages(size, in: conversation, from: [me.userID, other.userID], path: world.path)
+            var newest: [Double] = [], older: [Double] = []
+            for _ in 1...runs {
+                var page = try await world.container.chat.latestMessages(in: conversation, limit: 50)
+                newest.append(try await Stats.time { _ = try await world.container.chat.latestMessages(in: conversation, limit: 50) })
+                for _ in 0..<100 {
+                    if !page.hasOlder { page = try await world.container.chat.latestMessages(in: conversation, limit: 50) }
+                    let cursor = page.messages[0].id
+                    older.append(try await Stats.time {
+                        page = try await world.container.chat.messages(in: conversation, before: cursor, limit: 50)
+                    })
+                }
+            }
+            print("history \(size) messages: newest page median \(Stats.format(Stats.median(newest) * 1_000, 3)) ms, "
+                + "older pages median \(Stats.format(Stats.median(older) * 1_000, 3)) ms (p99 \(Stats.format(Stats.percentile(older, 0.99) * 1_000, 3)) ms)")
+        }
+    }
+}
+
+/// The full conversation list of a user in many conversations.
+struct ListBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Conversation list load time.")
+    @Option(help: "Conversations.") var conversations = 10_000
+    @Option(help: "Runs.") var runs = 7
+
+    @MainActor func run() async throws {
+        let world = try await World()
+        defer { world.remove() }
+        let me = try await world.user("Me")
+        try Seeder.conversations(conversations, for: me.userID, path: world.path)
+        var times: [Double] = []
+        var rows = 0
+        for _ in 1...runs {
+            times.append(try await Stats.time { rows = try await world.container.conversations.conversations().count })
+        }
+        print("list: \(rows) conversations, sorted with unread counts: median \(Stats.format(Stats.median(times) * 1_000)) ms (\(runs) runs)")
+    }
+}
+
+/// Bytes on disk per stored 100-character message, at several sizes.
+struct StorageBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "storage", abstract: "Bytes per stored message.")
+    @Option(parsing: .upToNextOption, help: "Message counts.") var sizes = [10_000, 100_000, 1_000_000]
+
+    @MainActor func run() async throws {
+        for size in sizes {
+            let world = try await World()
+            defer { world.remove() }
+            let (me, other, conversation) = try await world.pair()
+            try Seeder.checkpoint(world.path)
+            let empty = try FileManager.default.attributesOfItem(atPath: world.path)[.size] as? Int ?? 0
+            try Seeder.messages(size, in: conversation, from: [me.userID, other.userID], path: world.path)
+            try Seeder.checkpoint(world.path)
+            let full = try FileManager.default.attributesOfItem(atPath: world.path)[.size] as? Int ?? 0
+            print("storage \(size) messages of 100 characters: \(full) bytes, \(Stats.format(Double(full - empty) / Double(size), 1)) bytes/message")
+        }
+    }
+}

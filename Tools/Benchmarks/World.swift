@@ -1,0 +1,44 @@
+import AppContainer
+import Chat
+import ConversationList
+import Foundation
+import Kernel
+
+/// A SQLite database in a scratch folder with users made through the real services.
+@MainActor
+final class World {
+    let folder: URL
+    let path: String
+    let sessions = InMemorySessionStore()
+    let container: AppContainer
+
+    /// Opens (or creates) `path`, or a new file in a scratch folder.
+    init(path: String? = nil) async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-bench-\(UUID().uuidString)")
+        self.path = path ?? folder.appendingPathComponent("bench.sqlite").path
+        container = try await World.container(path: self.path, sessions: sessions)
+    }
+
+    static func container(path: String, sessions: any SessionStore) async throws -> AppContainer {
+        let settings = try await SettingsLoader.load(commandLine: ["backend": "sqlite", "sqlite.path": path, "auth.bcryptCost": "4"],
+                                                     configFile: nil, environment: [:])
+        return try AppContainer(settings: settings, sessions: sessions)
+    }
+
+    /// Signs up a user; the world's session is then theirs.
+    func user(_ name: String) async throws -> Session {
+        _ = try await container.auth.signUp(email: "\(name.lowercased())-\(UUID().uuidString.prefix(6))@bench.io",
+                                            displayName: name, password: "bench-password")
+        return try sessions.requireSession()
+    }
+
+    /// A conversation between two new users, with the first signed in.
+    func pair() async throws -> (me: Session, other: Session, conversation: ConversationID) {
+        let other = try await user("Other")
+        let me = try await user("Me")
+        let conversation = try await container.conversations.startDirect(with: other.userID).id
+        return (me, other, conversation)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+}
