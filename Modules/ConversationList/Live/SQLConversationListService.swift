@@ -24,14 +24,14 @@ public struct SQLConversationListService: ConversationListService, ConversationD
     public func conversations() async throws -> [ConversationSummary] {
         let me = try sessions.requireSession().userID
         let conversations = try await database.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchCursor(db, sql: """
                 SELECT c.id, c.title, c.created_at, group_concat(all_members.user_id) AS members
                 FROM conversation_members mine
                 JOIN conversations c ON c.id = mine.conversation_id
                 JOIN conversation_members all_members ON all_members.conversation_id = c.id
                 WHERE mine.user_id = ?
                 GROUP BY c.id
-                """, arguments: [me.rawValue]).map(Self.conversation)
+                """, arguments: [me.rawValue]).map(Self.conversation).reduce(into: []) { $0.append($1) }
         }
         return try await builder.summaries(of: conversations, for: me)
     }
@@ -106,9 +106,9 @@ public struct SQLConversationListService: ConversationListService, ConversationD
         }
     }
 
+    /// A conversation from a row of `id, title, created_at, members` (positional: much faster than by name).
     private static func conversation(_ row: Row) -> Conversation {
-        let members = (row["members"] as String).split(separator: ",").map { UserID(String($0)) }
-        return Conversation(id: ConversationID(row["id"] as String), title: row["title"], memberIDs: members,
-                            createdAt: row["created_at"])
+        let members = (row[3] as String).split(separator: ",").map { UserID(String($0)) }
+        return Conversation(id: ConversationID(row[0] as String), title: row[1], memberIDs: members, createdAt: row[2])
     }
 }

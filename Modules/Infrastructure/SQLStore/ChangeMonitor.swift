@@ -1,18 +1,21 @@
+import Foundation
 import GRDB
 import Kernel
 import Synchronization
 
 /// Tells subscribers that the database changed, whichever process committed.
 ///
-/// While anyone subscribes, it reads `PRAGMA data_version` on a connection of its own every
-/// `interval`: the value moves when another connection commits. That costs one tiny query per
-/// interval, not a re-read of any table; subscribers then read only rows past their own cursor.
-/// Commits made through this process's `SQLDatabase.write` tick at once.
+/// While anyone subscribes, it looks every `interval` at the WAL file's size and modification
+/// time (one `stat` call); only when they moved does it read `PRAGMA data_version` on a
+/// connection of its own, which changes when another connection commits. No table is re-read;
+/// subscribers then read only rows past their own cursor. Commits made through this process's
+/// `SQLDatabase.write` tick at once.
 public final class ChangeMonitor: Sendable {
     /// How often another process's commits are looked for.
     public static let interval = Duration.milliseconds(40)
 
     private let connection: DatabaseQueue
+    private let walPath: String
     private let ticks = Broadcaster<Void>(bufferSize: 1)
     private let poller = Mutex<Task<Void, Never>?>(nil)
 
@@ -21,6 +24,7 @@ public final class ChangeMonitor: Sendable {
         configuration.readonly = true
         configuration.busyMode = .timeout(1)
         connection = try DatabaseQueue(path: path, configuration: configuration)
+        walPath = path + "-wal"
     }
 
     deinit { poller.withLock { $0?.cancel() } }
@@ -42,6 +46,7 @@ public final class ChangeMonitor: Sendable {
 
     private func poll(from baseline: Int?) async {
         var last = baseline
+        var walState = Self.fileState(walPath)
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.interval)
             let stopped = poller.withLock { task in
@@ -50,12 +55,22 @@ public final class ChangeMonitor: Sendable {
                 return true
             }
             if stopped { return }
+            let state = Self.fileState(walPath)
+            guard state != walState else { continue }
+            walState = state
             guard let version = try? await connection.read(Self.dataVersion) else { continue }
             if version != last {
                 last = version
                 ticks.send(())
             }
         }
+    }
+
+    /// Size and modification time of a file, or `nil` when it does not exist.
+    private static func fileState(_ path: String) -> [Int]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec, Int(info.st_ino)]
     }
 
     private static func dataVersion(_ db: Database) throws -> Int {

@@ -63,11 +63,13 @@ public struct SQLProfileService: ProfileService, ProfileRegistry {
 
     public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
         guard !ids.isEmpty else { return [:] }
-        let list = try JSONIDs.encode(ids)
+        let list = JSONIDs.encode(ids)
         return try await database.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT id, display_name FROM profiles WHERE id IN (SELECT value FROM json_each(?))",
-                                        arguments: [list])
-            return Dictionary(uniqueKeysWithValues: rows.map { (UserID($0["id"] as String), $0["display_name"] as String) })
+            var names: [UserID: String] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, display_name FROM profiles WHERE id IN (SELECT value FROM json_each(?))",
+                                           arguments: [list])
+            while let row = try rows.next() { names[UserID(row[0] as String)] = row[1] }
+            return names
         }
     }
 
