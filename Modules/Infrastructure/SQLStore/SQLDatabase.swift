@@ -91,7 +91,11 @@ public final class SQLDatabase: Sendable {
         configuration.busyMode = .timeout(10)
         let probe = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? probe.close() }
-        if try probe.read(migrator.hasBeenSuperseded) {
+        let superseded = try probe.read { db in
+            // Another process may have created the file and not migrated it yet.
+            try db.tableExists("grdb_migrations") && migrator.hasBeenSuperseded(db)
+        }
+        if superseded {
             throw AppError(.unavailable, "database \(path) was written by a newer version of MessageAI; upgrade messageai to open it")
         }
     }
