@@ -6,7 +6,7 @@ import Testing
 
 /// The behaviour every backend must share. Each scenario runs against every backend.
 @MainActor
-@Suite("Backend contract")
+@Suite("Backend contract", .timeLimit(.minutes(1)))
 struct BackendContractTests {
     nonisolated static let backends: [Backend] = [.memory, .sqlite]
 

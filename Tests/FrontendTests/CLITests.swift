@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @MainActor
-@Suite("CLI")
+@Suite("CLI", .timeLimit(.minutes(1)))
 struct CLITests {
     let terminal = TestTerminal()
 

@@ -1,7 +1,7 @@
 import Testing
 
 @MainActor
-@Suite("REPL sessions")
+@Suite("REPL sessions", .timeLimit(.minutes(1)))
 struct REPLSessionTests {
     let terminal = TestTerminal()
 

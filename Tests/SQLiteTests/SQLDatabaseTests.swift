@@ -4,7 +4,7 @@ import Kernel
 import SQLStore
 import Testing
 
-@Suite("SQLite database file")
+@Suite("SQLite database file", .timeLimit(.minutes(1)))
 struct SQLDatabaseTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-sqlite-\(UUID().uuidString)")
     let migrations = [

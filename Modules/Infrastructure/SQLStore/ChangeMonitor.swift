@@ -46,7 +46,9 @@ public final class ChangeMonitor: Sendable {
 
     private func poll(from baseline: Int?) async {
         var last = baseline
-        var walState = Self.fileState(walPath)
+        // No WAL baseline yet: the first look always asks SQLite, so a commit made between
+        // `subscribe()` and this task's start is not missed.
+        var walState: [Int]? = [-1]
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.interval)
             let stopped = poller.withLock { task in
