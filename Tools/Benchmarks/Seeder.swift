@@ -37,8 +37,9 @@ enum Seeder {
                 let other = UserID.random(), conversation = ConversationID.random()
                 try db.execute(sql: "INSERT INTO profiles (id, email, display_name, name_key) VALUES (?, ?, ?, ?)",
                                arguments: [other.rawValue, "u\(index)@bench.io", "User \(index)", "user \(index)"])
-                try db.execute(sql: "INSERT INTO conversations (id, direct_key, created_at) VALUES (?, ?, ?)",
-                               arguments: [conversation.rawValue, "\(me.rawValue)|\(other.rawValue)", Double(now) / 1_000])
+                try db.execute(sql: "INSERT INTO conversations (id, direct_key, created_at, members) VALUES (?, ?, ?, ?)",
+                               arguments: [conversation.rawValue, "\(me.rawValue)|\(other.rawValue)", Double(now) / 1_000,
+                                           "\(me.rawValue),\(other.rawValue)"])
                 for member in [me, other] {
                     try db.execute(sql: "INSERT INTO conversation_members (user_id, conversation_id) VALUES (?, ?)",
                                    arguments: [member.rawValue, conversation.rawValue])

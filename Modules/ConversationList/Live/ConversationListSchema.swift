@@ -19,5 +19,13 @@ public enum ConversationListSchema {
             ) WITHOUT ROWID;
             CREATE INDEX conversation_members_by_conversation ON conversation_members(conversation_id, user_id);
             """),
+        // Members never change after creation: keep them on the conversation row too, so the
+        // list is read without joining the members table twice.
+        SchemaMigration(feature: "conversationlist", version: 2, sql: """
+            ALTER TABLE conversations ADD COLUMN members TEXT NOT NULL DEFAULT '';
+            UPDATE conversations SET members = (
+                SELECT group_concat(user_id) FROM conversation_members WHERE conversation_id = conversations.id
+            );
+            """),
     ]
 }

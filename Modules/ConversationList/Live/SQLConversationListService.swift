@@ -25,12 +25,9 @@ public struct SQLConversationListService: ConversationListService, ConversationD
         let me = try sessions.requireSession().userID
         let conversations = try await database.read { db in
             try Row.fetchCursor(db, sql: """
-                SELECT c.id, c.title, c.created_at, group_concat(all_members.user_id) AS members
-                FROM conversation_members mine
-                JOIN conversations c ON c.id = mine.conversation_id
-                JOIN conversation_members all_members ON all_members.conversation_id = c.id
+                SELECT c.id, c.title, c.created_at, c.members
+                FROM conversation_members mine JOIN conversations c ON c.id = mine.conversation_id
                 WHERE mine.user_id = ?
-                GROUP BY c.id
                 """, arguments: [me.rawValue]).map(Self.conversation).reduce(into: []) { $0.append($1) }
         }
         return try await builder.summaries(of: conversations, for: me)
@@ -44,8 +41,9 @@ public struct SQLConversationListService: ConversationListService, ConversationD
         let candidate = ConversationID.random()
         let now = clock.now()
         let id = try await database.write { db in
-            try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at) VALUES (?, NULL, ?, ?) ON CONFLICT DO NOTHING",
-                           arguments: [candidate.rawValue, key, now])
+            try db.execute(sql: """
+                INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, NULL, ?, ?, ?) ON CONFLICT DO NOTHING
+                """, arguments: [candidate.rawValue, key, now, Self.memberList([me, userID])])
             if db.changesCount > 0 { try Self.insertMembers([me, userID], into: candidate, db) }
             return try String.fetchOne(db, sql: "SELECT id FROM conversations WHERE direct_key = ?", arguments: [key]) ?? candidate.rawValue
         }
@@ -60,8 +58,8 @@ public struct SQLConversationListService: ConversationListService, ConversationD
         let id = ConversationID.random()
         let now = clock.now()
         try await database.write { db in
-            try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at) VALUES (?, ?, NULL, ?)",
-                           arguments: [id.rawValue, title, now])
+            try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, ?, NULL, ?, ?)",
+                           arguments: [id.rawValue, title, now, Self.memberList(members)])
             try Self.insertMembers(members, into: id, db)
         }
         return try await summary(of: id, for: me)
@@ -90,9 +88,7 @@ public struct SQLConversationListService: ConversationListService, ConversationD
     private func summary(of id: ConversationID, for reader: UserID) async throws -> ConversationSummary {
         let conversation = try await database.read { db in
             try Row.fetchOne(db, sql: """
-                SELECT c.id, c.title, c.created_at, group_concat(m.user_id) AS members
-                FROM conversations c JOIN conversation_members m ON m.conversation_id = c.id
-                WHERE c.id = ? GROUP BY c.id
+                SELECT id, title, created_at, members FROM conversations WHERE id = ?
                 """, arguments: [id.rawValue]).map(Self.conversation)
         }
         guard let conversation else { throw AppError(.notFound, "no conversation '\(id)'") }
@@ -105,6 +101,8 @@ public struct SQLConversationListService: ConversationListService, ConversationD
                            arguments: [member.rawValue, id.rawValue])
         }
     }
+
+    private static func memberList(_ members: [UserID]) -> String { members.map(\.rawValue).joined(separator: ",") }
 
     /// A conversation from a row of `id, title, created_at, members` (positional: much faster than by name).
     private static func conversation(_ row: Row) -> Conversation {
