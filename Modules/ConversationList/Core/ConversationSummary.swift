@@ -29,8 +29,12 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
         lastActivityAt = activity.lastMessage?.sentAt ?? conversation.createdAt
     }
 
-    /// Most recent activity first; ties broken by id so the order is stable.
-    public static func byRecentActivity(_ lhs: Self, _ rhs: Self) -> Bool {
-        lhs.lastActivityAt != rhs.lastActivityAt ? lhs.lastActivityAt > rhs.lastActivityAt : lhs.id < rhs.id
+    /// `rows` with the most recent activity first; ties broken by id so the order is stable.
+    /// Sorts positions by a precomputed key, then moves each row once: sorting the rows
+    /// themselves copies every field at each swap, which dominated the time of a 10,000-row list.
+    public static func byRecentActivity(_ rows: [Self]) -> [Self] {
+        let times = rows.map(\.lastActivityAt)
+        let order = rows.indices.sorted { a, b in times[a] != times[b] ? times[a] > times[b] : rows[a].id < rows[b].id }
+        return order.map { rows[$0] }
     }
 }

@@ -18,14 +18,13 @@ public struct SummaryBuilder: Sendable {
         let otherIDs = Set(conversations.filter { !$0.isGroup }.flatMap(\.memberIDs)).subtracting([reader])
         let names = try await users.displayNames(of: Array(otherIDs))
         let activities = try await activity.activity(of: conversations.map(\.id), for: reader)
-        return conversations.map { conversation in
+        return ConversationSummary.byRecentActivity(conversations.map { conversation in
             ConversationSummary(
                 conversation: conversation,
                 title: conversation.title ?? directTitle(conversation, reader: reader, names: names),
                 activity: activities[conversation.id] ?? .none
             )
-        }
-        .sorted(by: ConversationSummary.byRecentActivity)
+        })
     }
 
     /// Checks that every id is a known user and returns the names found.
