@@ -22,6 +22,4 @@ public protocol ConversationListService: Sendable {
 public protocol ConversationDirectory: Sendable {
     /// Members of a conversation, or `nil` if it does not exist.
     func members(of conversationID: ConversationID) async throws -> [UserID]?
-    /// Conversations `userID` is a member of.
-    func conversationIDs(of userID: UserID) async throws -> [ConversationID]
 }

@@ -73,10 +73,6 @@ public actor InMemoryConversationListService: ConversationListService, Conversat
         conversations[conversationID]?.memberIDs
     }
 
-    public func conversationIDs(of userID: UserID) async throws -> [ConversationID] {
-        conversations.values.filter { $0.memberIDs.contains(userID) }.map(\.id)
-    }
-
     private func insert(title: String?, members: [UserID]) -> Conversation {
         let conversation = Conversation(id: .random(), title: title, memberIDs: members, createdAt: clock.now())
         conversations[conversation.id] = conversation

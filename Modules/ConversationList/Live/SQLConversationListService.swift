@@ -78,13 +78,6 @@ public struct SQLConversationListService: ConversationListService, ConversationD
         }
     }
 
-    public func conversationIDs(of userID: UserID) async throws -> [ConversationID] {
-        try await database.read { db in
-            try String.fetchAll(db, sql: "SELECT conversation_id FROM conversation_members WHERE user_id = ?", arguments: [userID.rawValue])
-                .map(ConversationID.init(rawValue:))
-        }
-    }
-
     private func summary(of id: ConversationID, for reader: UserID) async throws -> ConversationSummary {
         let conversation = try await database.read { db in
             try Row.fetchOne(db, sql: """
