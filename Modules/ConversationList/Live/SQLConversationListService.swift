@@ -99,7 +99,7 @@ public struct SQLConversationListService: ConversationListService, ConversationD
 
     /// A conversation from a row of `id, title, created_at, members` (positional: much faster than by name).
     private static func conversation(_ row: Row) -> Conversation {
-        let members = (row[3] as String).split(separator: ",").map { UserID(String($0)) }
+        let members = (row[3] as String).utf8.split(separator: UInt8(ascii: ",")).map { UserID(String(decoding: $0, as: UTF8.self)) }
         return Conversation(id: ConversationID(row[0] as String), title: row[1], memberIDs: members, createdAt: row[2])
     }
 }
