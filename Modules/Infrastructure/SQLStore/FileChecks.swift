@@ -25,9 +25,14 @@ enum FileChecks {
                 throw failure(path, "cannot be created: the folder \(folder) cannot be made")
             }
             try requireWritableFolder(folder, for: path)
-            // Messages are private: the file (and the -wal and -shm files SQLite derives from it) is the owner's only.
-            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw failure(path, "cannot be created")
+            // Messages are private: the file (and the -wal and -shm files SQLite derives from it) is
+            // the owner's only. O_EXCL: another process creating it at the same moment wins, and its
+            // file is never replaced.
+            let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            if descriptor >= 0 {
+                close(descriptor)
+            } else if errno != EEXIST {
+                throw failure(path, "cannot be created: \(String(cString: strerror(errno)))")
             }
         }
     }

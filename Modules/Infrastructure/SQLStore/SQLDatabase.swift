@@ -26,6 +26,8 @@ public final class SQLDatabase: Sendable {
         }
         let migrator = Self.migrator(migrations)
         do {
+            let openLock = try OpenLock(path: path)
+            defer { openLock.release() }
             (pool, changes) = try Self.retryingBusyOpen {
                 try Self.refuseNewerSchema(path, migrator: migrator)
                 let pool = try DatabasePool(path: path, configuration: configuration)
@@ -61,8 +63,8 @@ public final class SQLDatabase: Sendable {
         try await SQLErrors.retryingBusy { try await self.pool.read(body) }
     }
 
-    /// Opening races other processes that are creating or recovering the same file; SQLite then
-    /// answers "busy" at once for some steps (WAL set-up, recovery), which are retried here.
+    /// Opening can meet a process that is writing or recovering the file; SQLite then answers
+    /// "busy" at once for some steps (WAL set-up, recovery), which are retried here.
     private static func retryingBusyOpen<T>(_ open: () throws -> T) throws -> T {
         for attempt in 1..<50 {
             do {
@@ -101,16 +103,6 @@ public final class SQLDatabase: Sendable {
     }
 
     private static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
-        // Processes opening a new file at the same moment can race to apply the same migration:
-        // each migration is one transaction, so the loser's fails and rolls back, and a retry
-        // sees the winner's work.
-        for attempt in 1...5 {
-            do {
-                try migrator.migrate(pool)
-                return
-            } catch let error as DatabaseError where attempt < 5 && error.resultCode != .SQLITE_CORRUPT && error.resultCode != .SQLITE_NOTADB {
-                continue
-            }
-        }
+        try migrator.migrate(pool)
     }
 }
