@@ -53,10 +53,14 @@ struct REPLSessionTests {
         #expect(!terminal.output.contains("/login"))
     }
 
-    @Test("/profile shows and edits one's profile; /logout returns to sign-in")
+    @Test("/new opens the existing conversation, /group an empty one; /profile edits; /logout returns to sign-in")
     func profileAndLogout() async {
         let repl = startREPL()
         await signIn()
+        terminal.type("/new alan@example.com")
+        await terminal.waitFor("Alan Turing: Can machines think?")
+        terminal.type("/group Tea: grace@example.com")
+        await terminal.waitFor("(no messages yet: type to send, /back to leave)")
         terminal.type("/profile")
         await terminal.waitFor("status: Analysing engines")
         terminal.type("/status Writing notes")

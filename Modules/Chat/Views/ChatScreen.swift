@@ -34,6 +34,9 @@ final class ChatScreen: REPLScreen {
     func enter() async {
         me = try? await context.lookup.currentUserID()
         await model.start()
+        if model.timeline.value?.messages.isEmpty == true {
+            context.show(context.console.styled("(no messages yet: type to send, /back to leave)", .dim))
+        }
         await render(model.timeline)
         live = Task { [weak self] in
             guard let self else { return }
