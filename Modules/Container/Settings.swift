@@ -48,6 +48,15 @@ public struct Settings: Sendable {
         value("sqlite.path") ?? xdgDirectory("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("messageai.sqlite").path
     }
 
+    /// The value `key` takes effect with: its own, or for the paths their XDG default.
+    public func effectiveValue(_ key: String) -> String? {
+        switch key {
+        case "sqlite.path": sqlitePath
+        case "state.dir": stateDirectory.path
+        default: value(key)
+        }
+    }
+
     /// `$variable/messageai`, or `~/fallback/messageai` when the variable is unset.
     public func xdgDirectory(_ variable: String, fallback: String) -> URL {
         if let base = environment[variable], !base.isEmpty {

@@ -124,6 +124,7 @@ struct CLITests {
         #expect(terminal.output.contains("profile             work  (command line)"))
         #expect(terminal.output.contains("memory.latencyMs    5  (environment)"))
         #expect(terminal.output.contains("backend             sqlite  (default)"))
+        #expect(terminal.output.contains("sqlite.path         \(terminal.stateDirectory.path)/.local/share/messageai/messageai.sqlite  (default)"))
         let file = terminal.stateDirectory.appendingPathComponent("config.yaml")
         try FileManager.default.createDirectory(at: terminal.stateDirectory, withIntermediateDirectories: true)
         try "backend: memory\nmemory:\n  failureRate: 0.5\n".write(to: file, atomically: true, encoding: .utf8)
