@@ -102,7 +102,7 @@ public struct SQLChatService: ChatService, ChatActivityFeed {
 
     public func activity(of conversationIDs: [ConversationID], for reader: UserID) async throws -> [ConversationID: ChatActivity] {
         guard !conversationIDs.isEmpty else { return [:] }
-        let list = JSONIDs.encode(conversationIDs)
+        let list = try JSONIDs.encode(conversationIDs)
         return try await database.read { db in
             var activity: [ConversationID: ChatActivity] = [:]
             let rows = try Row.fetchCursor(db, sql: """

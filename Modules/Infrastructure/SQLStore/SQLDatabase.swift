@@ -28,12 +28,10 @@ public final class SQLDatabase: Sendable {
         do {
             let openLock = try OpenLock(path: path)
             defer { openLock.release() }
-            (pool, changes) = try Self.retryingBusyOpen {
-                try Self.refuseNewerSchema(path, migrator: migrator)
-                let pool = try DatabasePool(path: path, configuration: configuration)
-                try Self.migrate(pool, with: migrator)
-                return (pool, try ChangeMonitor(path: path))
-            }
+            try Self.refuseNewerSchema(path, migrator: migrator)
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try migrator.migrate(pool)
+            changes = try ChangeMonitor(path: path)
         } catch let error as AppError {
             throw error
         } catch {
@@ -63,19 +61,6 @@ public final class SQLDatabase: Sendable {
         try await SQLErrors.retryingBusy { try await self.pool.read(body) }
     }
 
-    /// Opening can meet a process that is writing or recovering the file; SQLite then answers
-    /// "busy" at once for some steps (WAL set-up, recovery), which are retried here.
-    private static func retryingBusyOpen<T>(_ open: () throws -> T) throws -> T {
-        for attempt in 1..<50 {
-            do {
-                return try open()
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-                usleep(useconds_t(min(attempt, 10) * 10_000))
-            }
-        }
-        return try open()
-    }
-
     private static func migrator(_ migrations: [SchemaMigration]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in migrations.sorted(by: { ($0.feature, $0.version) < ($1.feature, $1.version) }) {
@@ -102,7 +87,4 @@ public final class SQLDatabase: Sendable {
         }
     }
 
-    private static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
-        try migrator.migrate(pool)
-    }
 }

@@ -63,7 +63,7 @@ public struct SQLProfileService: ProfileService, ProfileRegistry {
 
     public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
         guard !ids.isEmpty else { return [:] }
-        let list = JSONIDs.encode(ids)
+        let list = try JSONIDs.encode(ids)
         return try await database.read { db in
             var names: [UserID: String] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT id, display_name FROM profiles WHERE id IN (SELECT value FROM json_each(?))",
