@@ -37,8 +37,7 @@ public actor InMemoryConversationListService: ConversationListService, Conversat
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {
         try await conditions.apply()
         let me = try sessions.requireSession().userID
-        guard userID != me else { throw AppError(.invalidInput, "you cannot start a conversation with yourself") }
-        _ = try await builder.requireUsers([userID])
+        try await builder.checkDirect(from: me, with: userID)
         let existing = conversations.values.first { !$0.isGroup && Set($0.memberIDs) == [me, userID] }
         return try await summary(of: existing ?? insert(title: nil, members: [me, userID]), for: me)
     }
@@ -46,9 +45,7 @@ public actor InMemoryConversationListService: ConversationListService, Conversat
     public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
         try await conditions.apply()
         let me = try sessions.requireSession().userID
-        let title = try Validation.title(title)
-        let members = Conversation.members(creator: me, adding: memberIDs)
-        _ = try await builder.requireUsers(members)
+        let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs)
         return try await summary(of: insert(title: title, members: members), for: me)
     }
 

@@ -27,11 +27,25 @@ public struct SummaryBuilder: Sendable {
         })
     }
 
-    /// Checks that every id is a known user and returns the names found.
-    public func requireUsers(_ ids: [UserID]) async throws -> [UserID: String] {
+    /// Checks that `me` may start a one-to-one conversation with `other`.
+    /// - Throws: `.invalidInput` for oneself, `.notFound` for an unknown user.
+    public func checkDirect(from me: UserID, with other: UserID) async throws {
+        guard other != me else { throw AppError(.invalidInput, "you cannot start a conversation with yourself") }
+        try await requireUsers([other])
+    }
+
+    /// Checks a new group: its title, and its members (the creator first, each once) as known users.
+    /// - Returns: the trimmed title and the member list to store.
+    public func checkGroup(title: String, creator: UserID, adding others: [UserID]) async throws -> (title: String, members: [UserID]) {
+        let title = try Validation.title(title)
+        let members = Conversation.members(creator: creator, adding: others)
+        try await requireUsers(members)
+        return (title, members)
+    }
+
+    private func requireUsers(_ ids: [UserID]) async throws {
         let names = try await users.displayNames(of: ids)
         if let missing = ids.first(where: { names[$0] == nil }) { throw AppError(.notFound, "no user '\(missing)'") }
-        return names
     }
 
     private func directTitle(_ conversation: Conversation, reader: UserID, names: [UserID: String]) -> String {

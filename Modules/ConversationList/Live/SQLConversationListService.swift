@@ -35,8 +35,7 @@ public struct SQLConversationListService: ConversationListService, ConversationD
 
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {
         let me = try sessions.requireSession().userID
-        guard userID != me else { throw AppError(.invalidInput, "you cannot start a conversation with yourself") }
-        _ = try await builder.requireUsers([userID])
+        try await builder.checkDirect(from: me, with: userID)
         let key = [me.rawValue, userID.rawValue].sorted().joined(separator: "|")
         let candidate = ConversationID.random()
         let now = clock.now()
@@ -52,9 +51,7 @@ public struct SQLConversationListService: ConversationListService, ConversationD
 
     public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
         let me = try sessions.requireSession().userID
-        let title = try Validation.title(title)
-        let members = Conversation.members(creator: me, adding: memberIDs)
-        _ = try await builder.requireUsers(members)
+        let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs)
         let id = ConversationID.random()
         let now = clock.now()
         try await database.write { db in
