@@ -29,9 +29,7 @@ public final class AppContainer {
     /// - Throws: `AppError(.unavailable)` when the backend cannot be opened.
     public init(settings: Settings, sessions: (any SessionStore)? = nil, clock: any WallClock = SystemWallClock()) throws {
         self.settings = settings
-        let sessions = sessions ?? FileSessionStore(file: settings.stateDirectory
-            .appendingPathComponent("sessions", isDirectory: true)
-            .appendingPathComponent("\(settings.profile)-\(settings.backend.rawValue).json"))
+        let sessions = sessions ?? FileSessionStore(file: settings.sessionFile)
         self.sessions = sessions
         let services: ServiceSet
         switch settings.backend {

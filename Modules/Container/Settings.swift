@@ -42,6 +42,12 @@ public struct Settings: Sendable {
         return xdgDirectory("XDG_STATE_HOME", fallback: ".local/state")
     }
 
+    /// The file keeping this profile's session with this backend.
+    public var sessionFile: URL {
+        stateDirectory.appendingPathComponent("sessions", isDirectory: true)
+            .appendingPathComponent("\(profile)-\(backend.rawValue).json")
+    }
+
     /// The SQLite file: `sqlite.path`, else `$XDG_DATA_HOME/messageai/messageai.sqlite`, else
     /// `~/.local/share/messageai/messageai.sqlite`.
     public var sqlitePath: String {

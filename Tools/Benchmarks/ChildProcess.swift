@@ -54,13 +54,7 @@ struct ChildProcess: AsyncParsableCommand {
             }
             Output.line("sent \(errors)")
             _ = readLine()
-            var ids: [String] = []
-            var page = try await container.chat.latestMessages(in: conversation, limit: 500)
-            ids = page.messages.map(\.id.rawValue)
-            while page.hasOlder {
-                page = try await container.chat.messages(in: conversation, before: page.messages[0].id, limit: 500)
-                ids = page.messages.map(\.id.rawValue) + ids
-            }
+            let ids = try await World.messageIDs(in: conversation, of: container)
             Output.line("order \(ids.count) \(Output.digest(ids.joined(separator: ","))) \(Set(ids).count)")
         }
     }

@@ -16,9 +16,7 @@ struct StartupBench: AsyncParsableCommand {
         let (me, other, conversation) = try await world.pair()
         try Seeder.messages(messages, in: conversation, from: [me.userID, other.userID], path: world.path)
         try Seeder.checkpoint(world.path)
-        let state = world.folder.appendingPathComponent("state")
-        try FileSessionStore(file: state.appendingPathComponent("sessions/default-sqlite.json")).save(me)
-        let environment = ["MESSAGEAI_SQLITE_PATH": world.path, "MESSAGEAI_STATE_DIR": state.path]
+        let environment = try await world.environment(signedInAs: me)
         var times: [Double] = []
         for _ in 0..<runs {
             times.append(try await Stats.time {
@@ -63,9 +61,7 @@ struct LiveBench: AsyncParsableCommand {
 
     /// A real REPL (scripted input, so no terminal is needed) sitting in a conversation.
     @MainActor private func idleREPL(world: World, session: Session) async throws {
-        let state = world.folder.appendingPathComponent("state")
-        try FileSessionStore(file: state.appendingPathComponent("sessions/default-sqlite.json")).save(session)
-        let repl = try Child(messageai, ["repl"], environment: ["MESSAGEAI_SQLITE_PATH": world.path, "MESSAGEAI_STATE_DIR": state.path])
+        let repl = try Child(messageai, ["repl"], environment: try await world.environment(signedInAs: session))
         repl.send("/open Other")
         var lines = repl.lines.makeAsyncIterator()
         while let line = await lines.next(isolation: #isolation), !line.contains("/more for older") {}
@@ -132,12 +128,6 @@ struct KillBench: AsyncParsableCommand {
 
     @MainActor private func storedIDs(_ world: World, _ conversation: ConversationID) async throws -> Set<String> {
         let reopened = try await World.container(path: world.path, sessions: world.sessions)
-        var page = try await reopened.chat.latestMessages(in: conversation, limit: 500)
-        var ids = Set(page.messages.map(\.id.rawValue))
-        while page.hasOlder {
-            page = try await reopened.chat.messages(in: conversation, before: page.messages[0].id, limit: 500)
-            ids.formUnion(page.messages.map(\.id.rawValue))
-        }
-        return ids
+        return Set(try await World.messageIDs(in: conversation, of: reopened))
     }
 }

@@ -40,5 +40,25 @@ final class World {
         return (me, other, conversation)
     }
 
+    /// Signs `session` in for a `messageai` process started with the returned environment, in
+    /// the session file the app itself would read.
+    func environment(signedInAs session: Session) async throws -> [String: String] {
+        let environment = ["MESSAGEAI_SQLITE_PATH": path, "MESSAGEAI_STATE_DIR": folder.appendingPathComponent("state").path]
+        let settings = try await SettingsLoader.load(commandLine: [:], configFile: nil, environment: environment)
+        try FileSessionStore(file: settings.sessionFile).save(session)
+        return environment
+    }
+
+    /// Every message id of a conversation, oldest first, paged through the service.
+    static func messageIDs(in conversation: ConversationID, of container: AppContainer) async throws -> [String] {
+        var page = try await container.chat.latestMessages(in: conversation, limit: 500)
+        var ids = page.messages.map(\.id.rawValue)
+        while page.hasOlder {
+            page = try await container.chat.messages(in: conversation, before: page.messages[0].id, limit: 500)
+            ids = page.messages.map(\.id.rawValue) + ids
+        }
+        return ids
+    }
+
     func remove() { try? FileManager.default.removeItem(at: folder) }
 }
