@@ -21,11 +21,9 @@ public enum AuthFeature: CLIPlugin, REPLPlugin {
             REPLCommand("whoami", summary: "show the signed-in account") {  _ in
                 let model = context.factory(AuthFactory.self).makeSessionViewModel()
                 await model.load()
-                switch model.account {
-                case .loaded(let account?): context.show("\(account.email) (\(account.id))")
-                case .loaded(nil): context.showError(AppError.notSignedIn)
-                case .failed(let error): context.showError(error)
-                case .idle, .loading: break
+                await context.present(model.account) { account in
+                    guard let account else { return context.showError(AppError.notSignedIn) }
+                    context.show("\(account.email) (\(account.id))")
                 }
             },
             REPLCommand("logout", summary: "sign out") { _ in

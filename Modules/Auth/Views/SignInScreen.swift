@@ -44,12 +44,9 @@ final class SignInScreen: REPLScreen {
         } else {
             await model.signIn(email: email, password: password)
         }
-        switch model.state {
-        case .loaded(let account):
+        await context.present(model.state) { account in
             context.show("Signed in as \(account.email).")
             context.navigate(.reset(.conversations))
-        case .failed(let error): context.showError(error)
-        case .idle, .loading: break
         }
     }
 }

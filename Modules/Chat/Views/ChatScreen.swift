@@ -57,29 +57,22 @@ final class ChatScreen: REPLScreen {
     }
 
     private func render(_ state: Loadable<Timeline>) async {
-        switch state {
-        case .loaded(let timeline):
+        await context.present(state) { timeline in
             let fresh = timeline.messages.filter { $0.state != .pending && printed[$0.id] != $0.state }
             guard !fresh.isEmpty else { return }
             if printed.isEmpty { context.show(context.console.styled("(/more for older messages, /back to leave)", .dim)) }
             await show(fresh)
             if let error = model.lastSendError, fresh.contains(where: { $0.state == .failed }) { context.showError(error) }
             if fresh.contains(where: { $0.senderID != me && $0.state == .sent }) { await model.markRead() }
-        case .failed(let error): context.showError(error)
-        case .idle, .loading: break
         }
     }
 
     private func loadOlder() async {
         await model.loadOlder()
-        switch model.olderPage {
-        case .loaded(0): context.show("(no older messages)")
-        case .loaded(let count):
-            let older = Array((model.timeline.value?.messages ?? []).prefix(count))
+        await context.present(model.olderPage) { count in
+            guard count > 0 else { return context.show("(no older messages)") }
             context.show(context.console.styled("— \(count) older —", .dim))
-            await show(older)
-        case .failed(let error): context.showError(error)
-        case .idle, .loading: break
+            await show(Array((model.timeline.value?.messages ?? []).prefix(count)))
         }
     }
 

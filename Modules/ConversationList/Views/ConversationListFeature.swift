@@ -36,11 +36,7 @@ public enum ConversationListFeature: CLIPlugin, REPLPlugin {
             for reference in references { ids.append(try await context.lookup.userID(for: reference)) }
             let model = context.factory(ConversationListFactory.self).makeConversationListViewModel()
             await action(model, ids)
-            switch model.created {
-            case .loaded(let summary): context.navigate(.push(.conversation(summary.id)))
-            case .failed(let error): context.showError(error)
-            case .idle, .loading: break
-            }
+            await context.present(model.created) { summary in context.navigate(.push(.conversation(summary.id))) }
         } catch {
             context.showError(AppError(error))
         }

@@ -38,6 +38,16 @@ public final class REPLContext {
     /// Prints an error above the prompt, in red on a terminal.
     public func showError(_ error: AppError) { input.printAbove(console.styled("error: \(error.message)", .red)) }
 
+    /// The usual way to show an outcome: a loaded value goes to `body`, a failure is shown as an
+    /// error, and idle (cancelled) or loading shows nothing.
+    public func present<Value>(_ state: Loadable<Value>, _ body: (Value) async -> Void) async {
+        switch state {
+        case .loaded(let value): await body(value)
+        case .failed(let error): showError(error)
+        case .idle, .loading: break
+        }
+    }
+
     /// Reads a secret (a password) without echo.
     public func readSecret(prompt: String) async -> String? { await input.readSecret(prompt: prompt) }
 

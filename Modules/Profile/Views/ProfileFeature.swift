@@ -28,11 +28,9 @@ public enum ProfileFeature: CLIPlugin, REPLPlugin {
             REPLCommand("search", arguments: "QUERY", summary: "find people by name or email prefix") { query in
                 let model = context.factory(ProfileFactory.self).makeUserSearchViewModel()
                 await model.search(query)
-                switch model.results {
-                case .loaded(let results) where results.isEmpty: context.show("No users match '\(query)'.")
-                case .loaded(let results): results.map(ProfileText.row).forEach(context.show)
-                case .failed(let error): context.showError(error)
-                case .idle, .loading: break
+                await context.present(model.results) { results in
+                    if results.isEmpty { return context.show("No users match '\(query)'.") }
+                    results.map(ProfileText.row).forEach(context.show)
                 }
             },
         ]

@@ -31,7 +31,7 @@ final class ProfileScreen: REPLScreen {
 
     func enter() async {
         await model.load()
-        show(model.profile)
+        await show(model.profile)
         if isOwn { context.show("/name NAME or /status TEXT to edit, /back to return.") }
     }
 
@@ -41,14 +41,10 @@ final class ProfileScreen: REPLScreen {
 
     private func save(name: String?, status: String?) async {
         await model.save(displayName: name, status: status)
-        show(model.update)
+        await show(model.update)
     }
 
-    private func show(_ state: Loadable<Profile>) {
-        switch state {
-        case .loaded(let profile): ProfileText.lines(profile).forEach(context.show)
-        case .failed(let error): context.showError(error)
-        case .idle, .loading: break
-        }
+    private func show(_ state: Loadable<Profile>) async {
+        await context.present(state) { profile in ProfileText.lines(profile).forEach(context.show) }
     }
 }
