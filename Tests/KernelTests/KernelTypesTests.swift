@@ -4,11 +4,11 @@ import Testing
 
 @Suite("Kernel types")
 struct KernelTypesTests {
-    @Test("random identifiers are 16 hex digits and distinct")
+    @Test("random identifiers are 15 characters of 0-9a-v and distinct")
     func identifiers() {
         let ids = (0..<100).map { _ in MessageID.random() }
         #expect(Set(ids).count == 100)
-        #expect(ids.allSatisfy { $0.rawValue.count == 16 && $0.rawValue.allSatisfy(\.isHexDigit) })
+        #expect(ids.allSatisfy { $0.rawValue.utf8.count == 15 && $0.rawValue.allSatisfy { "0123456789abcdefghijklmnopqrstuv".contains($0) } })
     }
 
     @Test("identifiers encode as plain strings")

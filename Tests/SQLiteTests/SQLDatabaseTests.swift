@@ -119,4 +119,16 @@ struct SQLDatabaseTests {
         let count = try await watcher.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM notes") }
         #expect(count == 1)
     }
+
+    @Test("id lists reach SQL exactly, whether or not they need escaping", arguments: [
+        ["plain-15-chars0", "a@b.c"],
+        ["quote\"d", "back\\slash", "new\nline", "tab\t", "emoji 🦋", "rtl שלום", "e\u{301}"],
+        [],
+    ])
+    func idLists(_ raw: [String]) async throws {
+        let database = try SQLDatabase(path: path("ids.sqlite"), migrations: migrations)
+        let json = try JSONIDs.encode(raw.map(UserID.init(rawValue:)))
+        let values = try await database.read { db in try String.fetchAll(db, sql: "SELECT value FROM json_each(?)", arguments: [json]) }
+        #expect(values == raw)
+    }
 }

@@ -107,11 +107,11 @@ public struct SQLChatService: ChatService, ChatActivityFeed {
             var activity: [ConversationID: ChatActivity] = [:]
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT \(Self.columns), a.message_count - coalesce(r.read_count, 0)
-                FROM chat_activity a
+                FROM json_each(?) ids
+                JOIN chat_activity a ON a.conversation_id = ids.value
                 JOIN messages m ON m.seq = a.last_seq
                 LEFT JOIN chat_reads r ON r.conversation_id = a.conversation_id AND r.user_id = ?
-                WHERE a.conversation_id IN (SELECT value FROM json_each(?))
-                """, arguments: [reader.rawValue, list])
+                """, arguments: [list, reader.rawValue])
             while let row = try rows.next() {
                 let message = Self.message(row)
                 activity[message.conversationID] = ChatActivity(lastMessage: message, unreadCount: max(0, row[6]))

@@ -16,8 +16,10 @@ public struct SummaryBuilder: Sendable {
     /// Rows for `conversations` as `reader` sees them, most recent first.
     public func summaries(of conversations: [Conversation], for reader: UserID) async throws -> [ConversationSummary] {
         let otherIDs = Set(conversations.filter { !$0.isGroup }.flatMap(\.memberIDs)).subtracting([reader])
-        let names = try await users.displayNames(of: Array(otherIDs))
-        let activities = try await activity.activity(of: conversations.map(\.id), for: reader)
+        // Two independent reads: run them side by side.
+        async let namesRead = users.displayNames(of: Array(otherIDs))
+        async let activitiesRead = activity.activity(of: conversations.map(\.id), for: reader)
+        let (names, activities) = try await (namesRead, activitiesRead)
         return ConversationSummary.byRecentActivity(conversations.map { conversation in
             ConversationSummary(
                 conversation: conversation,

@@ -26,7 +26,7 @@ public struct SQLConversationListService: ConversationListService, ConversationD
         let conversations = try await database.read { db in
             try Row.fetchCursor(db, sql: """
                 SELECT c.id, c.title, c.created_at, c.members
-                FROM conversation_members mine JOIN conversations c ON c.id = mine.conversation_id
+                FROM conversation_members mine JOIN conversations c INDEXED BY conversations_for_list ON c.id = mine.conversation_id
                 WHERE mine.user_id = ?
                 """, arguments: [me.rawValue]).map(Self.conversation).reduce(into: []) { $0.append($1) }
         }
