@@ -105,6 +105,7 @@ public struct SQLChatService: ChatService, ChatActivityFeed {
         let list = try JSONIDs.encode(conversationIDs)
         return try await database.read { db in
             var activity: [ConversationID: ChatActivity] = [:]
+            activity.reserveCapacity(conversationIDs.count)
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT \(Self.columns), a.message_count - coalesce(r.read_count, 0)
                 FROM json_each(?) ids

@@ -66,6 +66,7 @@ public struct SQLProfileService: ProfileService, ProfileRegistry {
         let list = try JSONIDs.encode(ids)
         return try await database.read { db in
             var names: [UserID: String] = [:]
+            names.reserveCapacity(ids.count)
             let rows = try Row.fetchCursor(db, sql: "SELECT p.id, p.display_name FROM json_each(?) ids JOIN profiles p ON p.id = ids.value",
                                            arguments: [list])
             while let row = try rows.next() { names[UserID(row[0] as String)] = row[1] }
