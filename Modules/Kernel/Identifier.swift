@@ -46,6 +46,7 @@ public struct Identifier<Tag>: RawRepresentable, Hashable, Sendable, Codable, Cu
 private let randomIDAlphabet = Array("0123456789abcdefghijklmnopqrstuv".utf8)
 private let randomIDLength = 15
 
+// arch-check: allow naming.one-type-per-file: the three tags exist only to tell ids apart and read best beside Identifier.
 /// Tag of `UserID`.
 public enum UserTag {}
 /// Tag of `ConversationID`.

@@ -13,12 +13,3 @@ public struct ChatActivity: Equatable, Sendable {
         self.unreadCount = unreadCount
     }
 }
-
-/// Activity of conversations, for other features (the conversation list) through the
-/// composition root.
-public protocol ChatActivityFeed: Sendable {
-    /// Activity of each conversation for `reader`; conversations with no messages may be left out.
-    func activity(of conversationIDs: [ConversationID], for reader: UserID) async throws -> [ConversationID: ChatActivity]
-    /// Ticks when messages or read markers may have changed.
-    func activityChanges() async throws -> AsyncStream<Void>
-}

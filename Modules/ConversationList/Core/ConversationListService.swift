@@ -17,9 +17,3 @@ public protocol ConversationListService: Sendable {
     /// new message, read marker moved). Readers fetch `conversations()` again.
     func changes() async throws -> AsyncStream<Void>
 }
-
-/// Membership look-ups, for other features (through the composition root).
-public protocol ConversationDirectory: Sendable {
-    /// Members of a conversation, or `nil` if it does not exist.
-    func members(of conversationID: ConversationID) async throws -> [UserID]?
-}

@@ -19,9 +19,3 @@ public protocol ProfileService: Sendable {
     /// Display names of the given users; unknown ids are left out.
     func displayNames(of ids: [UserID]) async throws -> [UserID: String]
 }
-
-/// Creating a profile at sign-up. Kept apart from `ProfileService` because no screen may call it.
-public protocol ProfileRegistry: Sendable {
-    /// Creates the profile of a new user.
-    func createProfile(_ profile: Profile) async throws
-}

@@ -3,26 +3,6 @@ import CLIKit
 import ConversationList
 import Kernel
 
-/// `messageai chats [new]`
-struct ChatsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "chats", abstract: "List your conversations, or start one.",
-        subcommands: [ListChatsCommand.self, NewChatCommand.self], defaultSubcommand: ListChatsCommand.self)
-}
-
-/// `messageai chats list`: most recent activity first, with unread counts.
-struct ListChatsCommand: FeatureCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List conversations, most recent first.")
-    @OptionGroup var global: GlobalOptions
-
-    func run(in context: CLIContext) async throws {
-        let model = try context.factory(ConversationListFactory.self).makeConversationListViewModel()
-        await model.load()
-        let rows = try context.require(model.list)
-        try context.emitEach(rows, text: ConversationText.rows(rows, console: context.console))
-    }
-}
-
 /// `messageai chats new USER... [--title T]`
 struct NewChatCommand: FeatureCommand {
     static let configuration = CommandConfiguration(

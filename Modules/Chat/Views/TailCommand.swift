@@ -1,0 +1,34 @@
+import ArgumentParser
+import CLIKit
+import Chat
+import Kernel
+import Observation
+
+/// `messageai tail [CHAT] [--count N]`
+struct TailCommand: FeatureCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tail", abstract: "Print messages as they arrive.",
+        discussion: "Runs until interrupted (Ctrl-C) or until --count messages have arrived.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Conversation id, title or name; all your conversations when left out.") var chat: String?
+    @Option(help: "Stop after this many messages.") var count: Int?
+
+    func run(in context: CLIContext) async throws {
+        var id: ConversationID?
+        if let chat { id = try await context.lookup.conversationID(for: chat) }
+        let model = try context.factory(ChatFactory.self).makeLiveFeedViewModel(conversationID: id)
+        let me = try await context.lookup.currentUserID()
+        var printed = 0
+        func printNew() async throws {
+            let fresh = Array(model.received.dropFirst(printed))
+            printed += fresh.count
+            let names = context.json ? [:] : try await context.lookup.displayNames(of: Array(Set(fresh.map(\.senderID))))
+            try context.emitEach(fresh, text: MessageText.lines(fresh, names: names, me: me, console: context.console))
+        }
+        let printer = Task { for await _ in Observations({ model.received.count }) { try? await printNew() } }
+        await model.run(limit: count)
+        printer.cancel()
+        try await printNew()
+        if let error = model.connection.error { throw error }
+    }
+}

@@ -1,0 +1,14 @@
+import Auth
+import Chat
+import ConversationList
+import Kernel
+import Profile
+
+/// Chat's membership checks ask the list's directory.
+struct MembershipAdapter: ConversationMembership {
+    let directory: any ConversationDirectory
+
+    func members(of conversationID: ConversationID) async throws -> [UserID]? {
+        try await directory.members(of: conversationID)
+    }
+}

@@ -1,0 +1,7 @@
+import Kernel
+
+/// Membership look-ups, for other features (through the composition root).
+public protocol ConversationDirectory: Sendable {
+    /// Members of a conversation, or `nil` if it does not exist.
+    func members(of conversationID: ConversationID) async throws -> [UserID]?
+}

@@ -1,0 +1,78 @@
+
+
+/// Turns the bytes a terminal sends into keys (UTF-8 text, control keys, ANSI escape sequences).
+public struct KeyDecoder {
+    private var pending: [UInt8] = []
+
+    /// Creates a decoder.
+    public init() {}
+
+    /// Feeds one byte; returns a key once its sequence is complete.
+    public mutating func feed(_ byte: UInt8) -> Key? {
+        pending.append(byte)
+        guard let key = decode() else { return nil }
+        pending.removeAll()
+        return key
+    }
+
+    private func decode() -> Key? {
+        switch pending[0] {
+        case 0x1B: return decodeEscape()
+        case 0x01: return .home
+        case 0x02: return .left
+        case 0x03: return .interrupt
+        case 0x04: return .endOfInput
+        case 0x05: return .end
+        case 0x06: return .right
+        case 0x08, 0x7F: return .backspace
+        case 0x09: return .tab
+        case 0x0A, 0x0D: return .enter
+        case 0x0B: return .killToEnd
+        case 0x0C: return .clearScreen
+        case 0x0E: return .down
+        case 0x10: return .up
+        case 0x15: return .killToStart
+        case 0x17: return .deleteWordBackward
+        case 0x00..<0x20: return .unknown
+        default: return decodeUTF8()
+        }
+    }
+
+    private func decodeUTF8() -> Key? {
+        let expected = switch pending[0] {
+        case 0xF0...: 4
+        case 0xE0...: 3
+        case 0xC0...: 2
+        default: 1
+        }
+        guard pending.count >= expected else { return nil }
+        let text = String(decoding: pending, as: UTF8.self)
+        return text.first.map(Key.character) ?? .unknown
+    }
+
+    private func decodeEscape() -> Key? {
+        guard pending.count >= 2 else { return nil }
+        switch pending[1] {
+        case 0x7F, 0x08: return .deleteWordBackward
+        case UInt8(ascii: "b"): return .wordLeft
+        case UInt8(ascii: "f"): return .wordRight
+        case UInt8(ascii: "["), UInt8(ascii: "O"): break
+        default: return .unknown
+        }
+        guard pending.count >= 3, let last = pending.last else { return nil }
+        guard (0x40...0x7E).contains(last) else { return pending.count > 8 ? .unknown : nil }
+        let body = String(decoding: pending[2...], as: UTF8.self)
+        switch body {
+        case "A": return .up
+        case "B": return .down
+        case "C": return .right
+        case "D": return .left
+        case "H", "1~", "7~": return .home
+        case "F", "4~", "8~": return .end
+        case "3~": return .delete
+        case "1;5C", "1;3C": return .wordRight
+        case "1;5D", "1;3D": return .wordLeft
+        default: return .unknown
+        }
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+import CLIKit
+import Kernel
+import Profile
+
+/// `messageai profile show|set`
+struct ProfileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile", abstract: "Show or edit profiles.",
+        subcommands: [ShowProfileCommand.self, SetProfileCommand.self], defaultSubcommand: ShowProfileCommand.self)
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import CLIKit
+import Kernel
+import Profile
+
+/// `messageai profile set [--name N] [--status S]`
+struct SetProfileCommand: FeatureCommand {
+    static let configuration = CommandConfiguration(commandName: "set", abstract: "Change your display name or status.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "New display name, 1–64 characters.") var name: String?
+    @Option(help: "New status line, at most 140 characters (\"\" clears it).") var status: String?
+
+    func validate() throws {
+        guard name != nil || status != nil else { throw ValidationError("give --name, --status or both") }
+    }
+
+    func run(in context: CLIContext) async throws {
+        let model = try context.factory(ProfileFactory.self).makeProfileViewModel(subject: nil)
+        await model.save(displayName: name, status: status)
+        let profile = try context.require(model.update)
+        try context.emit(profile, text: ProfileText.lines(profile))
+    }
+}

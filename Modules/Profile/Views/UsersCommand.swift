@@ -1,0 +1,10 @@
+import ArgumentParser
+import CLIKit
+import Kernel
+import Profile
+
+/// `messageai users search QUERY`
+struct UsersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "users", abstract: "Find people.",
+                                                    subcommands: [SearchUsersCommand.self])
+}
