@@ -43,12 +43,18 @@ var targets: [Target] = [
                        .product(name: "GRDB", package: "GRDB.swift")],
         path: "Tools/Benchmarks"
     ),
+    .target(name: "ArchitectureModel", path: "Tools/Architecture/Model"),
+    .target(name: "ArchitectureRules", dependencies: ["ArchitectureModel", .product(name: "SwiftSyntax", package: "swift-syntax"),
+                                                      .product(name: "SwiftParser", package: "swift-syntax")],
+            path: "Tools/Architecture/Rules"),
+    .executableTarget(name: "arch-check", dependencies: ["ArchitectureRules", argumentParser], path: "Tools/Architecture/Check"),
     .target(name: "TestSupport", dependencies: ["Kernel"], path: "Tests/TestSupport"),
     .testTarget(name: "KernelTests", dependencies: ["Kernel"], path: "Tests/KernelTests"),
     .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "TestSupport"] + features.map { .init(stringLiteral: $0.name) },
                 path: "Tests/ContractTests"),
     .testTarget(name: "SQLiteTests", dependencies: ["Kernel", "SQLStore", "AppContainer", "Chat", "ConversationList"],
                 path: "Tests/SQLiteTests"),
+    .testTarget(name: "ArchitectureTests", dependencies: ["ArchitectureModel", "ArchitectureRules"], path: "Tests/ArchitectureTests"),
     .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "Kernel", "CLIKit", "REPLKit"], path: "Tests/FrontendTests"),
 ]
 
@@ -69,13 +75,17 @@ for feature in features {
 let package = Package(
     name: "MessageAI",
     platforms: [.macOS(.v15)],
-    products: [.executable(name: "messageai", targets: ["messageai"])],
+    products: [
+        .executable(name: "messageai", targets: ["messageai"]),
+        .executable(name: "arch-check", targets: ["arch-check"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: [.defaults, "YAML"]),
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

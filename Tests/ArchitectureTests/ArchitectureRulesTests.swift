@@ -1,0 +1,118 @@
+import Foundation
+import ArchitectureModel
+import ArchitectureRules
+import Testing
+
+/// One fixture: sources that break (or keep) a rule, and the exact report expected.
+struct RuleCase: Sendable, CustomTestStringConvertible {
+    let rule: String
+    let sources: [String: String]
+    let expected: [String]
+    var testDescription: String { rule }
+}
+
+private let core = "Modules/Chat/Core"
+private let good = RuleFixtures.goodViewModel
+
+@Suite("Architecture rules")
+struct ArchitectureRulesTests {
+    static let cases: [RuleCase] = [
+        RuleCase(rule: "clean fixtures pass", sources: [
+            "\(core)/ThingViewModel.swift": good,
+            "\(core)/ThingService.swift": RuleFixtures.goodService,
+            "\(core)/InMemoryThingService.swift": RuleFixtures.goodInMemoryService,
+            "Modules/Container/Wiring.swift": "import ChatLive\nimport Chat\n",
+        ], expected: []),
+        RuleCase(rule: "imports.core-only-kernel", sources: ["\(core)/Store.swift": "import Foundation\nimport GRDB\n"],
+                 expected: ["\(core)/Store.swift:2: imports.core-only-kernel: a feature core imports only Kernel and the standard library, not GRDB"]),
+        RuleCase(rule: "imports.no-cross-feature", sources: ["\(core)/Names.swift": "import Kernel\nimport Profile\n"],
+                 expected: ["\(core)/Names.swift:2: imports.no-cross-feature: Chat imports Profile of feature Profile; features meet only through ports and the composition root"]),
+        RuleCase(rule: "imports.views-no-infrastructure", sources: ["Modules/Chat/Views/ChatScreen.swift": "import CLIKit\nimport Chat\nimport SQLStore\n"],
+                 expected: ["Modules/Chat/Views/ChatScreen.swift:3: imports.views-no-infrastructure: views import only Kernel, their feature core, the front-end kits and ArgumentParser, not SQLStore"]),
+        RuleCase(rule: "imports.live-only-in-roots", sources: ["Modules/Chat/Views/ChatScreen.swift": "import ChatLive\n"],
+                 expected: ["Modules/Chat/Views/ChatScreen.swift:1: imports.live-only-in-roots: only composition roots (Modules/Container, Modules/App, Apps/) import live targets like ChatLive"]),
+        RuleCase(rule: "viewmodel.main-actor", sources: ["\(core)/ThingViewModel.swift": good.replacingOccurrences(of: "@MainActor\n", with: "")],
+                 expected: ["\(core)/ThingViewModel.swift:5: viewmodel.main-actor: ThingViewModel is not @MainActor"]),
+        RuleCase(rule: "viewmodel.observable", sources: ["\(core)/ThingViewModel.swift": good.replacingOccurrences(of: "@Observable\n", with: "")],
+                 expected: ["\(core)/ThingViewModel.swift:5: viewmodel.observable: ThingViewModel is not @Observable"]),
+        RuleCase(rule: "viewmodel.private-set", sources: ["\(core)/ThingViewModel.swift": good.replacingOccurrences(of: "public private(set) var", with: "public var")],
+                 expected: ["\(core)/ThingViewModel.swift:8: viewmodel.private-set: ThingViewModel.things can be set from outside; make it private(set)"]),
+        RuleCase(rule: "viewmodel.no-load-in-init", sources: [
+            "\(core)/ThingViewModel.swift": good.replacingOccurrences(of: "self.names = names\n", with: "self.names = names\n        Task { await load() }\n"),
+        ], expected: ["\(core)/ThingViewModel.swift:13: viewmodel.no-load-in-init: ThingViewModel.init starts a Task; start loading from the view, which can cancel it"]),
+        RuleCase(rule: "viewmodel.no-load-in-init (a direct call)", sources: [
+            "\(core)/ThingViewModel.swift": good.replacingOccurrences(of: "self.names = names\n", with: "self.names = names\n        reset()\n")
+                .replacingOccurrences(of: "    public func load", with: "    private func reset() {}\n\n    public func load"),
+        ], expected: ["\(core)/ThingViewModel.swift:13: viewmodel.no-load-in-init: ThingViewModel.init calls reset(); start loading from the view, which can cancel it"]),
+        RuleCase(rule: "viewmodel.no-ui-types", sources: ["\(core)/ThingViewModel.swift": good.replacingOccurrences(of: "things = names\n", with: "things = names\n        print(things)\n")],
+                 expected: ["\(core)/ThingViewModel.swift:17: viewmodel.no-ui-types: ThingViewModel uses print; give values out and let the view format them"]),
+        RuleCase(rule: "viewmodel.max-lines", sources: [
+            "\(core)/ThingViewModel.swift": good.replacingOccurrences(of: "    public func load", with: String(repeating: "    // padding\n", count: 290) + "    public func load"),
+        ], expected: ["\(core)/ThingViewModel.swift:5: viewmodel.max-lines: ThingViewModel is 304 lines (at most 300); split it by concern"]),
+        RuleCase(rule: "service.protocol", sources: ["\(core)/ThingService.swift": "public struct ThingService {}\n"],
+                 expected: ["\(core)/ThingService.swift:1: service.protocol: ThingService is a concrete struct; declare the service as a protocol and name implementations InMemory…/SQL…/Remote…"]),
+        RuleCase(rule: "service.sendable", sources: [
+            "\(core)/ThingService.swift": RuleFixtures.goodService.replacingOccurrences(of: ": Sendable", with: ""),
+            "\(core)/InMemoryThingService.swift": RuleFixtures.goodInMemoryService,
+        ], expected: ["\(core)/ThingService.swift:4: service.sendable: ThingService must be Sendable: services are called from any task"]),
+        RuleCase(rule: "service.plain-returns", sources: [
+            "\(core)/ThingService.swift": RuleFixtures.goodService.replacingOccurrences(of: "-> [String]", with: "-> [ThingRecord]"),
+            "\(core)/InMemoryThingService.swift": RuleFixtures.goodInMemoryService,
+        ], expected: ["\(core)/ThingService.swift:6: service.plain-returns: ThingService hands out ThingRecord; return plain model types"]),
+        RuleCase(rule: "service.no-ui-state", sources: [
+            "\(core)/ThingService.swift": RuleFixtures.goodService,
+            "\(core)/InMemoryThingService.swift": RuleFixtures.goodInMemoryService
+                .replacingOccurrences(of: "public init() {}", with: "let screen: ThingViewModel\n    public init() {}"),
+        ], expected: ["\(core)/InMemoryThingService.swift:5: service.no-ui-state: InMemoryThingService stores ThingViewModel; UI state belongs in view models"]),
+        RuleCase(rule: "naming.service-impl", sources: [
+            "\(core)/ThingService.swift": RuleFixtures.goodService,
+            "\(core)/InMemoryThingService.swift": RuleFixtures.goodInMemoryService,
+            "Modules/Chat/Live/FastThingService.swift": "import Chat\n\nstruct FastThingService: ThingService {}\n",
+        ], expected: ["Modules/Chat/Live/FastThingService.swift:3: naming.service-impl: FastThingService implements ThingService; name it InMemoryThingService or SQLThingService or RemoteThingService"]),
+        RuleCase(rule: "naming.in-memory-impl", sources: ["\(core)/ThingService.swift": RuleFixtures.goodService],
+                 expected: ["\(core)/ThingService.swift:4: naming.in-memory-impl: ThingService has no InMemoryThingService in Chat; every service has a mock beside it"]),
+        RuleCase(rule: "naming.view-model", sources: ["\(core)/ThingStore.swift": "import Observation\n\n@Observable\nfinal class ThingStore {}\n"],
+                 expected: ["\(core)/ThingStore.swift:3: naming.view-model: ThingStore is @Observable; observable state is a view model's, named …ViewModel"]),
+        RuleCase(rule: "naming.one-type-per-file (two types)", sources: ["\(core)/Thing.swift": "public struct Thing {}\n\npublic struct Other {}\n"],
+                 expected: ["\(core)/Thing.swift:3: naming.one-type-per-file: Thing.swift declares Thing, Other; one main type per file (helpers private)"]),
+        RuleCase(rule: "naming.one-type-per-file (file name)", sources: ["\(core)/Things.swift": "public struct Thing {}\n\nprivate struct Helper {}\n"],
+                 expected: ["\(core)/Things.swift:1: naming.one-type-per-file: Thing is declared in Things.swift; name the file Thing.swift"]),
+        RuleCase(rule: "an exemption with a reason silences its rule, and only it", sources: [
+            "\(core)/Store.swift": "// arch-check: allow imports.core-only-kernel: a fixture\nimport GRDB\nimport CLIKit\n",
+        ], expected: ["\(core)/Store.swift:3: imports.core-only-kernel: a feature core imports only Kernel and the standard library, not CLIKit"]),
+        RuleCase(rule: "exemption.reason", sources: ["\(core)/Store.swift": "import GRDB // arch-check: allow imports.core-only-kernel\n"],
+                 expected: [
+                    "\(core)/Store.swift:1: exemption.reason: the exemption from imports.core-only-kernel gives no reason; write why after a colon",
+                    "\(core)/Store.swift:1: imports.core-only-kernel: a feature core imports only Kernel and the standard library, not GRDB",
+                 ]),
+    ]
+
+    @Test("each rule reports exactly its fixture", arguments: cases)
+    func rule(_ fixture: RuleCase) {
+        #expect(RuleFixtures.check(fixture.sources) == fixture.expected)
+    }
+
+    @Test("a dependency declared in Package.swift is checked like an import, at the line naming the target")
+    func declaredDependencies() {
+        let graph = PackageGraph(targets: RuleFixtures.graph.targets + [
+            PackageTarget(name: "Search", path: "Modules/Search/Core", targetDependencies: ["Kernel"], productDependencies: ["GRDB"]),
+        ])
+        let manifest = "let targets = [\n    .target(name: \"Search\", dependencies: [\"Kernel\", \"GRDB\"]),\n]\n"
+        #expect(RuleFixtures.check([:], graph: graph, manifest: manifest) == [
+            "Package.swift:2: imports.core-only-kernel: target 'Search' depends on 'GRDB': a feature core imports only Kernel and the standard library, not GRDB",
+        ])
+    }
+
+    @Test("targets are classified by their folder")
+    func roles() {
+        #expect(ModuleRole(path: "Modules/Kernel") == .kernel)
+        #expect(ModuleRole(path: "Modules/Chat/Core") == .featureCore("Chat"))
+        #expect(ModuleRole(path: "Modules/Chat/Views") == .featureViews("Chat"))
+        #expect(ModuleRole(path: "Modules/Chat/Live") == .featureLive("Chat"))
+        #expect(ModuleRole(path: "Modules/Infrastructure/SQLStore") == .infrastructure)
+        #expect(ModuleRole(path: "Modules/Frontends/REPLKit") == .frontendKit)
+        #expect(ModuleRole(path: "Modules/Container") == .compositionRoot)
+        #expect(ModuleRole(path: "Apps/messageai") == .compositionRoot)
+        #expect(ModuleRole(path: "Tools/Benchmarks") == .tooling)
+    }
+}

@@ -1,0 +1,41 @@
+/// The rules `arch-check` enforces; the raw value is what a report and an exemption name.
+public enum RuleID: String, CaseIterable, Sendable {
+    /// A feature core imports only the kernel and the toolchain's standard modules.
+    case coreImports = "imports.core-only-kernel"
+    /// No feature imports another feature.
+    case crossFeature = "imports.no-cross-feature"
+    /// Views import only the kernel, their own core, the front-end kits and ArgumentParser.
+    case viewImports = "imports.views-no-infrastructure"
+    /// Only composition roots import live targets.
+    case liveImports = "imports.live-only-in-roots"
+    /// View models are `@MainActor`.
+    case viewModelMainActor = "viewmodel.main-actor"
+    /// View models are `@Observable`.
+    case viewModelObservable = "viewmodel.observable"
+    /// A view model's stored state is `private(set)` (or private).
+    case viewModelPrivateSet = "viewmodel.private-set"
+    /// A view model's `init` starts no work: no `await`, no `Task`, no call to its own methods.
+    case viewModelInit = "viewmodel.no-load-in-init"
+    /// A view model uses no terminal or formatting types: data out, the view formats.
+    case viewModelUITypes = "viewmodel.no-ui-types"
+    /// A view model is at most 300 lines.
+    case viewModelLength = "viewmodel.max-lines"
+    /// A service is declared as a protocol; concrete types are its implementations.
+    case serviceProtocol = "service.protocol"
+    /// A service protocol is `Sendable`.
+    case serviceSendable = "service.sendable"
+    /// A service implementation holds no UI state.
+    case serviceUIState = "service.no-ui-state"
+    /// A service protocol's requirements return no storage or wire types.
+    case servicePlainTypes = "service.plain-returns"
+    /// An implementation of `XService` is `InMemoryXService`, `SQLXService` or `RemoteXService`.
+    case implementationName = "naming.service-impl"
+    /// Every service protocol of a feature core has an in-memory implementation beside it.
+    case inMemoryImplementation = "naming.in-memory-impl"
+    /// An observable class is a view model and is named `…ViewModel`.
+    case viewModelName = "naming.view-model"
+    /// A file declares one main type and is named after it.
+    case fileName = "naming.one-type-per-file"
+    /// An exemption states its reason.
+    case exemptionReason = "exemption.reason"
+}
