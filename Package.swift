@@ -5,12 +5,13 @@ import PackageDescription
 /// models, service protocol, in-memory service, view models; depends on the kernel only),
 /// `Views/` (target `<Name>Views`: its CLI commands and REPL screens) and optionally `Live/`
 /// (target `<Name>Live`: implementations over shared infrastructure).
-/// Adding a feature: add its folder, its name here and one line in `FeatureRegistry.swift`.
+/// Adding a feature: `swift run new-feature NAME` (README, "Adding a feature").
 let features: [(name: String, live: [Target.Dependency]?)] = [
     ("Auth", ["SQLStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")]),
     ("Profile", ["SQLStore"]),
     ("ConversationList", ["SQLStore"]),
     ("Chat", ["SQLStore"]),
+    // new-feature adds features above this line
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -48,13 +49,16 @@ var targets: [Target] = [
                                                       .product(name: "SwiftParser", package: "swift-syntax")],
             path: "Tools/Architecture/Rules"),
     .executableTarget(name: "arch-check", dependencies: ["ArchitectureRules", argumentParser], path: "Tools/Architecture/Check"),
+    .target(name: "FeatureScaffold", dependencies: ["ArchitectureModel"], path: "Tools/Scaffold/Generator"),
+    .executableTarget(name: "new-feature", dependencies: ["FeatureScaffold", argumentParser], path: "Tools/Scaffold/Main"),
     .target(name: "TestSupport", dependencies: ["Kernel"], path: "Tests/TestSupport"),
     .testTarget(name: "KernelTests", dependencies: ["Kernel"], path: "Tests/KernelTests"),
     .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "TestSupport"] + features.map { .init(stringLiteral: $0.name) },
                 path: "Tests/ContractTests"),
     .testTarget(name: "SQLiteTests", dependencies: ["Kernel", "SQLStore", "AppContainer", "Chat", "ConversationList"],
                 path: "Tests/SQLiteTests"),
-    .testTarget(name: "ArchitectureTests", dependencies: ["ArchitectureModel", "ArchitectureRules"], path: "Tests/ArchitectureTests"),
+    .testTarget(name: "ArchitectureTests", dependencies: ["ArchitectureModel", "ArchitectureRules", "FeatureScaffold"],
+                path: "Tests/ArchitectureTests"),
     .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "Kernel", "CLIKit", "REPLKit"], path: "Tests/FrontendTests"),
 ]
 
@@ -78,6 +82,7 @@ let package = Package(
     products: [
         .executable(name: "messageai", targets: ["messageai"]),
         .executable(name: "arch-check", targets: ["arch-check"]),
+        .executable(name: "new-feature", targets: ["new-feature"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

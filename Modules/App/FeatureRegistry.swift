@@ -1,3 +1,4 @@
+import AppContainer
 import ArgumentParser
 import AuthViews
 import CLIKit
@@ -5,9 +6,10 @@ import ChatViews
 import ConversationListViews
 import ProfileViews
 import REPLKit
+// new-feature adds imports above this line
 
-/// The feature plugins, in the order their commands are listed. Adding a feature is one line here
-/// (plus its folder and its name in `Package.swift`); the front ends list nothing by hand.
+/// The feature plugins, in the order their commands are listed. Adding a feature is an import and
+/// one line here (`swift run new-feature` writes both); the front ends list nothing by hand.
 enum FeatureRegistry {
     typealias Plugin = CLIPlugin & REPLPlugin
 
@@ -17,12 +19,13 @@ enum FeatureRegistry {
         ProfileFeature.self,
         ConversationListFeature.self,
         ChatFeature.self,
+        // new-feature adds plugins above this line
         ]
     }
 
     /// The plugins enabled by the `features` setting.
-    static func enabled(_ names: Set<String>) -> [any Plugin.Type] {
-        plugins.filter { names.contains($0.featureName) }
+    static func enabled(by settings: Settings) -> [any Plugin.Type] {
+        plugins.filter { settings.enables($0.featureName) }
     }
 
     /// The plugin whose command tree holds `command`.

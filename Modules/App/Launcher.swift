@@ -49,7 +49,7 @@ public enum Launcher {
 
     private static func run(_ command: any FeatureCommand, environment: [String: String], console: Console) async throws {
         let settings = try await settings(command.global, environment: environment)
-        if let plugin = FeatureRegistry.plugin(owning: type(of: command)), !settings.features.contains(plugin.featureName) {
+        if let plugin = FeatureRegistry.plugin(owning: type(of: command)), !settings.enables(plugin.featureName) {
             throw AppError(.usage, "the \(plugin.featureName) feature is disabled by the 'features' setting")
         }
         let container = try AppContainer(settings: settings)

@@ -17,7 +17,7 @@ struct ReplSubcommand: FeatureCommand {
         } else {
             ScriptedInput(lines: context.console.inputLines(), console: context.console)
         }
-        let host = REPLHost(plugins: FeatureRegistry.enabled(container.settings.features), input: input,
+        let host = REPLHost(plugins: FeatureRegistry.enabled(by: container.settings), input: input,
                             console: context.console, lookup: context.lookup, container: container)
         await host.run()
     }

@@ -4,6 +4,7 @@ import ConversationList
 import Foundation
 import Kernel
 import Profile
+// new-feature adds imports above this line
 
 /// The composition root: builds the configured backend's services once and makes every view
 /// model from them. The CLI, the REPL and the tests each build their own; nothing is global.
@@ -21,6 +22,7 @@ public final class AppContainer {
     public let conversations: any ConversationListService
     /// Messages.
     public let chat: any ChatService
+    private var sharedServices: [ObjectIdentifier: Any] = [:]
 
     /// Builds the services of `settings.backend`.
     /// - Parameters:
@@ -35,7 +37,7 @@ public final class AppContainer {
         switch settings.backend {
         case .memory:
             services = MemoryBackend.makeServices(settings: settings, sessions: sessions, clock: clock)
-            if !settings.features.contains("auth"), try sessions.load() == nil { try sessions.save(MemoryBackend.demoSession) }
+            if !settings.enables("auth"), try sessions.load() == nil { try sessions.save(MemoryBackend.demoSession) }
         case .sqlite:
             services = try SQLiteBackend.makeServices(settings: settings, sessions: sessions, clock: clock)
         case .remote:
@@ -45,6 +47,16 @@ public final class AppContainer {
         profiles = services.profiles
         conversations = services.conversations
         chat = services.chat
+    }
+
+    /// The one instance of a service that has no backend-specific implementation (a feature made
+    /// by `new-feature` starts with its in-memory service only), made on first use.
+    public func sharedService<Service>(_ make: () -> Service) -> Service {
+        let key = ObjectIdentifier(Service.self)
+        if let service = sharedServices[key] as? Service { return service }
+        let service = make()
+        sharedServices[key] = service
+        return service
     }
 
     /// Where the REPL keeps this profile's input history.
@@ -76,3 +88,5 @@ extension AppContainer: ChatFactory {
         LiveFeedViewModel(service: chat, conversationID: conversationID)
     }
 }
+
+// new-feature adds factories above this line

@@ -22,7 +22,7 @@ public struct SettingKey: Sendable {
         SettingKey("backend", default: Backend.sqlite.rawValue, "service implementations: memory, sqlite or remote",
                    check: oneOf(Backend.allCases.map(\.rawValue))),
         SettingKey("frontend", default: "repl", "front end when no subcommand is given: repl or cli (default: repl on a terminal, else cli)", check: oneOf(["repl", "cli"])),
-        SettingKey("features", default: "auth,profile,conversationlist,chat", "comma-separated features to enable"),
+        SettingKey("features", default: "all", "comma-separated features to enable, or all"),
         SettingKey("profile", default: "default", "identity profile; each keeps its own session and history", check: { value in
             value.isEmpty || value.contains("/") || value.hasPrefix(".") ? "must be a plain name" : nil
         }),

@@ -25,9 +25,14 @@ public struct Settings: Sendable {
     public var backend: Backend { Backend(rawValue: value("backend") ?? "") ?? .sqlite }
     /// The identity profile.
     public var profile: String { value("profile") ?? "default" }
-    /// Enabled features, lower case.
+    /// The `features` setting, lower case: feature names, or `all`.
     public var features: Set<String> {
         Set((value("features") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+    }
+
+    /// True when the `features` setting enables `feature` (by name, or by `all`).
+    public func enables(_ feature: String) -> Bool {
+        features.contains("all") || features.contains(feature.lowercased())
     }
     /// Simulated latency and failures of the memory backend.
     public var memoryConditions: SimulatedConditions {

@@ -1,0 +1,222 @@
+/// The files of a new feature, with `__Name__` standing for its name and `__name__` for its
+/// lower-case name. What they make: a model, a service protocol with an in-memory implementation,
+/// a view model, a factory the container conforms to, a CLI command and a REPL command that show
+/// the service's data, and view-model tests.
+enum FeatureTemplates {
+    /// Path (relative to the package root) → contents.
+    static let files: [String: String] = [
+        "Modules/__Name__/Core/__Name__Item.swift": item,
+        "Modules/__Name__/Core/__Name__Service.swift": service,
+        "Modules/__Name__/Core/InMemory__Name__Service.swift": inMemoryService,
+        "Modules/__Name__/Core/__Name__ViewModel.swift": viewModel,
+        "Modules/__Name__/Core/__Name__Factory.swift": factory,
+        "Modules/__Name__/Views/__Name__Command.swift": command,
+        "Modules/__Name__/Views/__Name__Feature.swift": feature,
+        "Tests/__Name__Tests/__Name__ViewModelTests.swift": tests,
+    ]
+
+    static let item = """
+        import Foundation
+        import Kernel
+
+        /// One item of __Name__.
+        public struct __Name__Item: Codable, Equatable, Sendable, Identifiable {
+            /// Its identifier.
+            public let id: String
+            /// What it says.
+            public let title: String
+
+            /// Creates an item.
+            public init(id: String, title: String) {
+                self.id = id
+                self.title = title
+            }
+        }
+
+        """
+
+    static let service = """
+        import Kernel
+
+        /// __Name__'s data. Implementations: `InMemory__Name__Service`; add `SQL__Name__Service` in a
+        /// `Live` target when the feature needs to persist.
+        public protocol __Name__Service: Sendable {
+            /// Every item, oldest first.
+            func items() async throws -> [__Name__Item]
+            /// Adds an item.
+            /// - Throws: `AppError(.invalidInput)` for an empty title.
+            func add(title: String) async throws -> __Name__Item
+        }
+
+        """
+
+    static let inMemoryService = """
+        import Foundation
+        import Kernel
+
+        /// __Name__ in memory, seeded with sample items.
+        public actor InMemory__Name__Service: __Name__Service {
+            private var stored: [__Name__Item]
+
+            /// Creates the service holding `items`.
+            public init(items: [__Name__Item] = [__Name__Item(id: "1", title: "Welcome to __Name__")]) {
+                stored = items
+            }
+
+            public func items() async throws -> [__Name__Item] { stored }
+
+            public func add(title: String) async throws -> __Name__Item {
+                let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !title.isEmpty else { throw AppError(.invalidInput, "a __name__ item needs a title") }
+                let item = __Name__Item(id: String(stored.count + 1), title: title)
+                stored.append(item)
+                return item
+            }
+        }
+
+        """
+
+    static let viewModel = """
+        import Kernel
+        import Observation
+
+        /// The __Name__ screen: its items, and adding one.
+        @MainActor
+        @Observable
+        public final class __Name__ViewModel {
+            /// The items shown.
+            public private(set) var items: Loadable<[__Name__Item]> = .idle
+            /// The outcome of the last add.
+            public private(set) var added: Loadable<__Name__Item> = .idle
+
+            private let service: any __Name__Service
+
+            /// Creates the view model over `service`; nothing loads until `load()`.
+            public init(service: any __Name__Service) {
+                self.service = service
+            }
+
+            /// Loads the items.
+            public func load() async {
+                items = .loading
+                items = await .from { [service] in try await service.items() }
+            }
+
+            /// Adds an item, then reloads the list.
+            public func add(title: String) async {
+                added = .loading
+                added = await .from { [service] in try await service.add(title: title) }
+                if case .loaded = added { await load() }
+            }
+        }
+
+        """
+
+    static let factory = """
+        /// Makes __Name__'s view models; the container conforms, views ask for it.
+        @MainActor
+        public protocol __Name__Factory {
+            /// The __Name__ screen.
+            func make__Name__ViewModel() -> __Name__ViewModel
+        }
+
+        """
+
+    static let command = """
+        import ArgumentParser
+        import CLIKit
+        import Kernel
+        import __Name__
+
+        /// `messageai __name__ [--add TITLE]`: lists the items, after adding one if asked.
+        struct __Name__Command: FeatureCommand {
+            static let configuration = CommandConfiguration(commandName: "__name__", abstract: "List __Name__ items (or add one).")
+            @OptionGroup var global: GlobalOptions
+            @Option(help: "Add an item with this title first.") var add: String?
+
+            func run(in context: CLIContext) async throws {
+                let model = try context.factory(__Name__Factory.self).make__Name__ViewModel()
+                if let add {
+                    await model.add(title: add)
+                    _ = try context.require(model.added)
+                } else {
+                    await model.load()
+                }
+                let items = try context.require(model.items)
+                try context.emitEach(items, text: items.map { "\\($0.id). \\($0.title)" })
+            }
+        }
+
+        """
+
+    static let feature = """
+        import ArgumentParser
+        import CLIKit
+        import Kernel
+        import REPLKit
+        import __Name__
+
+        /// __Name__'s views, plugged into both front ends.
+        public enum __Name__Feature: CLIPlugin, REPLPlugin {
+            public static let featureName = "__name__"
+
+            public static let commands: [any ParsableCommand.Type] = [__Name__Command.self]
+
+            @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? { nil }
+
+            @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
+                [
+                    REPLCommand("__name__", arguments: "[TITLE]", summary: "list __Name__ items, or add one") { title in
+                        let model = context.factory(__Name__Factory.self).make__Name__ViewModel()
+                        if title.isEmpty {
+                            await model.load()
+                        } else {
+                            await model.add(title: title)
+                            if let error = model.added.error { return context.showError(error) }
+                        }
+                        await context.present(model.items) { items in
+                            items.map { "\\($0.id). \\($0.title)" }.forEach(context.show)
+                        }
+                    },
+                ]
+            }
+        }
+
+        """
+
+    static let tests = """
+        import Kernel
+        import Testing
+        import __Name__
+
+        @Suite("__Name__")
+        @MainActor
+        struct __Name__ViewModelTests {
+            @Test("loading shows the service's items")
+            func load() async {
+                let model = __Name__ViewModel(service: InMemory__Name__Service(items: [__Name__Item(id: "1", title: "First")]))
+                #expect(model.items == .idle)
+                await model.load()
+                #expect(model.items == .loaded([__Name__Item(id: "1", title: "First")]))
+            }
+
+            @Test("adding an item lists it after the others")
+            func add() async {
+                let model = __Name__ViewModel(service: InMemory__Name__Service(items: []))
+                await model.add(title: "  Second  ")
+                #expect(model.added == .loaded(__Name__Item(id: "1", title: "Second")))
+                #expect(model.items == .loaded([__Name__Item(id: "1", title: "Second")]))
+            }
+
+            @Test("an empty title is refused and nothing is added")
+            func emptyTitle() async {
+                let model = __Name__ViewModel(service: InMemory__Name__Service(items: []))
+                await model.add(title: "   ")
+                #expect(model.added.error?.kind == .invalidInput)
+                await model.load()
+                #expect(model.items == .loaded([]))
+            }
+        }
+
+        """
+}
