@@ -49,6 +49,7 @@ var targets: [Target] = [
                                                       .product(name: "SwiftParser", package: "swift-syntax")],
             path: "Tools/Architecture/Rules"),
     .executableTarget(name: "arch-check", dependencies: ["ArchitectureRules", argumentParser], path: "Tools/Architecture/Check"),
+    .executableTarget(name: "arch-report", dependencies: ["ArchitectureModel", argumentParser], path: "Tools/Architecture/Report"),
     .target(name: "FeatureScaffold", dependencies: ["ArchitectureModel"], path: "Tools/Scaffold/Generator"),
     .executableTarget(name: "new-feature", dependencies: ["FeatureScaffold", argumentParser], path: "Tools/Scaffold/Main"),
     .target(name: "TestSupport", dependencies: ["Kernel"], path: "Tests/TestSupport"),
@@ -83,6 +84,7 @@ let package = Package(
         .executable(name: "messageai", targets: ["messageai"]),
         .executable(name: "arch-check", targets: ["arch-check"]),
         .executable(name: "new-feature", targets: ["new-feature"]),
+        .executable(name: "arch-report", targets: ["arch-report"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -1,0 +1,73 @@
+import ArchitectureModel
+import ArchitectureRules
+import FeatureScaffold
+import Foundation
+import Testing
+
+@Suite("Feature scaffold")
+struct FeatureScaffoldTests {
+    @Test("names that are not UpperCamelCase identifiers, or are reserved, are refused", arguments: ["notes", "N", "My-Notes", "Nötes", "Kernel", ""])
+    func badNames(_ name: String) {
+        #expect(throws: ToolError.self) { try FeatureScaffold(name: name) }
+    }
+
+    @Test("the generated sources pass every architecture rule")
+    func generatedSourcesFollowTheRules() throws {
+        let scaffold = try FeatureScaffold(name: "Notes")
+        let graph = PackageGraph(targets: [
+            PackageTarget(name: "Kernel", path: "Modules/Kernel"),
+            PackageTarget(name: "CLIKit", path: "Modules/Frontends/CLIKit"),
+            PackageTarget(name: "REPLKit", path: "Modules/Frontends/REPLKit"),
+            PackageTarget(name: "Notes", path: "Modules/Notes/Core", targetDependencies: ["Kernel"]),
+            PackageTarget(name: "NotesViews", path: "Modules/Notes/Views", targetDependencies: ["Kernel", "Notes", "CLIKit", "REPLKit"]),
+        ])
+        let files = scaffold.files.filter { $0.key.hasPrefix("Modules/") }.map { path, text in
+            SourceFile(path: path, text: text, target: graph.targets.first { path.hasPrefix($0.path + "/") }!)
+        }
+        #expect(files.count == 7)
+        #expect(ArchitectureChecker(graph: graph, files: files).violations().map(\.description) == [])
+    }
+
+    @Test("generating refuses an existing feature and a lost marker, writing nothing")
+    func refusals() throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("scaffold-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        for file in ["Package.swift", "Modules/App/FeatureRegistry.swift", "Modules/Container/AppContainer.swift"] {
+            let target = copy.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: ProjectCopy.source.appendingPathComponent(file), to: target)
+        }
+        try FileManager.default.createDirectory(at: copy.appendingPathComponent("Modules/Notes"), withIntermediateDirectories: true)
+        #expect(throws: ToolError.self) { try FeatureScaffold(name: "Notes").generate(in: copy) }
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("Modules/Notes"))
+        let registry = copy.appendingPathComponent("Modules/App/FeatureRegistry.swift")
+        let original = try String(contentsOf: registry, encoding: .utf8)
+        try original.replacingOccurrences(of: "// new-feature adds plugins above this line", with: "").write(to: registry, atomically: true, encoding: .utf8)
+        #expect(throws: ToolError.self) { try FeatureScaffold(name: "Notes").generate(in: copy) }
+        #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("Modules/Notes").path))
+        #expect(try String(contentsOf: copy.appendingPathComponent("Package.swift"), encoding: .utf8)
+                == String(contentsOf: ProjectCopy.source.appendingPathComponent("Package.swift"), encoding: .utf8))
+    }
+
+    /// The whole promise on a copy of the project: generate, build, check, test, remove, identical again.
+    @Test("on a copy: a generated feature builds, passes arch-check and its tests; removing it restores the copy",
+          .timeLimit(.minutes(30)))
+    func generateBuildTestRemove() async throws {
+        let copy = ProjectCopy()
+        try copy.sync(try await ProjectCopy.files())
+        let before = try copy.snapshot()
+        let scaffold = try FeatureScaffold(name: "ScaffoldSample")
+        _ = try scaffold.generate(in: copy.root)
+
+        _ = try await ToolProcess.run(["swift", "build", "--build-tests"], in: copy.root)
+        let checker = try await ArchitectureChecker.load(packageAt: copy.root)
+        #expect(checker.files.contains { $0.path == "Modules/ScaffoldSample/Core/ScaffoldSampleViewModel.swift" })
+        #expect(checker.violations().map(\.description) == [])
+        let tests = String(decoding: try await ToolProcess.run(["sh", "-c", "swift test --skip-build --filter ScaffoldSampleTests 2>&1"], in: copy.root),
+                           as: UTF8.self)
+        #expect(tests.contains("Test run with 3 tests in 1 suite passed"), "\(tests.suffix(1_000))")
+
+        _ = try scaffold.remove(from: copy.root)
+        #expect(try copy.snapshot() == before)
+    }
+}

@@ -1,0 +1,53 @@
+import ArchitectureModel
+import Foundation
+
+/// A copy of this package's working tree under `.build-scaffold/project`, kept between runs so
+/// that building it again is incremental: syncing rewrites only files whose contents differ.
+/// What SwiftPM writes there (`.build`, `.swiftpm`, `Package.resolved`) is left alone.
+struct ProjectCopy {
+    static let buildOutputs: Set<String> = [".build", ".swiftpm", "Package.resolved"]
+
+    /// This package's root.
+    static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    let root = source.appendingPathComponent(".build-scaffold/project")
+
+    /// The package's files (tracked and new, not ignored), relative to its root.
+    static func files() async throws -> [String] {
+        let listing = try await ToolProcess.run(["git", "ls-files", "-co", "--exclude-standard"], in: source)
+        return String(decoding: listing, as: UTF8.self).split(separator: "\n").map(String.init)
+            .filter { FileManager.default.fileExists(atPath: source.appendingPathComponent($0).path) }
+    }
+
+    /// Makes the copy hold exactly `files` as they are in the package (its `.build` aside).
+    func sync(_ files: [String]) throws {
+        let wanted = Set(files)
+        for stale in try existingFiles() where !wanted.contains(stale) {
+            try FileManager.default.removeItem(at: root.appendingPathComponent(stale))
+        }
+        for file in files {
+            let contents = try Data(contentsOf: Self.source.appendingPathComponent(file))
+            let target = root.appendingPathComponent(file)
+            guard (try? Data(contentsOf: target)) != contents else { continue }
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try contents.write(to: target)
+        }
+    }
+
+    /// The files the copy holds, SwiftPM's outputs aside, relative to its root.
+    func existingFiles() throws -> [String] {
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        let prefix = root.standardizedFileURL.path + "/"
+        return try walker.compactMap { item -> String? in
+            guard let url = item as? URL else { return nil }
+            let path = String(url.standardizedFileURL.path.dropFirst(prefix.count))
+            if Self.buildOutputs.contains(path) { walker.skipDescendants(); return nil }
+            return try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true ? path : nil
+        }
+    }
+
+    /// Each file's contents, by path.
+    func snapshot() throws -> [String: Data] {
+        Dictionary(uniqueKeysWithValues: try existingFiles().map { ($0, try Data(contentsOf: root.appendingPathComponent($0))) })
+    }
+}

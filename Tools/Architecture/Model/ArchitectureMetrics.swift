@@ -1,0 +1,53 @@
+import Foundation
+
+/// The seeds' success metrics, measured on a package: files per feature, lines per view model,
+/// and whether each feature core builds without any other package.
+public struct ArchitectureMetrics: Sendable {
+    /// One feature's figures.
+    public struct Feature: Sendable, Equatable {
+        public let name: String
+        /// Source files per part (`Core`, `Views`, `Live`).
+        public let files: [String: Int]
+        /// Lines of each view model file, by type name.
+        public let viewModelLines: [String: Int]
+        /// Targets the core needs, all of this package.
+        public let coreClosure: [String]
+        /// Other packages' products the core needs, directly or not (none is the target).
+        public let corePackages: [String]
+
+        /// All its source files.
+        public var fileCount: Int { files.values.reduce(0, +) }
+    }
+
+    /// Most lines a view model may have.
+    public static let viewModelLimit = 300
+
+    /// Per feature, by name.
+    public let features: [Feature]
+
+    /// Measures `graph`, reading view-model files under `root`.
+    public init(graph: PackageGraph, root: URL) throws {
+        let byFeature = Dictionary(grouping: graph.targets.filter { $0.role.feature != nil }) { $0.role.feature! }
+        features = try byFeature.keys.sorted().map { name in
+            let targets = byFeature[name]!
+            var files: [String: Int] = [:]
+            var viewModels: [String: Int] = [:]
+            for target in targets {
+                files[String(target.path.split(separator: "/").last!), default: 0] += target.sources.count
+                for source in target.sources where source.hasSuffix("ViewModel.swift") {
+                    let text = try String(contentsOf: root.appendingPathComponent("\(target.path)/\(source)"), encoding: .utf8)
+                    viewModels[String(source.dropLast(6))] = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                }
+            }
+            let core = targets.first { $0.role == .featureCore(name) }
+            let closure = core.map { graph.closure(of: $0.name).sorted() } ?? []
+            let packages = ([core?.name].compactMap { $0 } + closure).flatMap { graph.target(named: $0)?.productDependencies ?? [] }
+            return Feature(name: name, files: files, viewModelLines: viewModels, coreClosure: closure, corePackages: Array(Set(packages)).sorted())
+        }
+    }
+
+    /// The largest view model, if any.
+    public var largestViewModel: (name: String, lines: Int)? {
+        features.flatMap { $0.viewModelLines.map { (name: $0.key, lines: $0.value) } }.max { $0.lines < $1.lines }
+    }
+}
