@@ -140,4 +140,20 @@ struct CLITests {
         #expect(await terminal.run("chats --backend memory --features auth,chat") == 64)
         #expect(terminal.errors.contains("conversationlist feature is disabled"))
     }
+
+    @Test("passwd checks the current password and replaces it (sqlite)")
+    func changePassword() async {
+        let database = ["MESSAGEAI_SQLITE_PATH": terminal.stateDirectory.appendingPathComponent("passwd.sqlite").path]
+        terminal.setInput(["first-password"])
+        #expect(await terminal.run("signup --email pat@example.com --name Pat --password-stdin", environment: database) == 0)
+        terminal.setInput(["wrong-password", "second-password"])
+        #expect(await terminal.run("passwd --password-stdin", environment: database) == 78)
+        terminal.setInput(["first-password", "second-password"])
+        #expect(await terminal.run("passwd --password-stdin", environment: database) == 0)
+        #expect(terminal.output == "Password changed.\n")
+        terminal.setInput(["first-password"])
+        #expect(await terminal.run("login --email pat@example.com --password-stdin", environment: database) == 78)
+        terminal.setInput(["second-password"])
+        #expect(await terminal.run("login --email pat@example.com --password-stdin", environment: database) == 0)
+    }
 }

@@ -72,4 +72,21 @@ struct REPLSessionTests {
         #expect(await repl.value == 0)
         #expect(terminal.output.contains("error: unknown command /whoami"))
     }
+
+    @Test("at sign-in: plain text gets a hint, /signup creates the account; /whoami names it")
+    func signUpAndWhoAmI() async {
+        let repl = startREPL()
+        await terminal.waitFor("/login EMAIL to sign in")
+        terminal.type("hello?")
+        await terminal.waitFor("Not signed in yet: /login EMAIL or /signup EMAIL NAME.")
+        terminal.type("/signup lin@example.com")
+        await terminal.waitFor("usage: /signup EMAIL NAME")
+        terminal.type("/signup lin@example.com Lin Qiao")
+        terminal.type("password123")
+        await terminal.waitFor("Signed in as lin@example.com.")
+        terminal.type("/whoami")
+        await terminal.waitFor("lin@example.com (")
+        terminal.type("/quit")
+        #expect(await repl.value == 0)
+    }
 }
