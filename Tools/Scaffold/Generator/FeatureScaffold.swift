@@ -79,10 +79,10 @@ public struct FeatureScaffold {
             }
             texts[registration.file] = lines
         }
-        let original = try Set(texts.keys).filter { path in
+        let changed = try Set(texts.keys).filter { path in
             try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) != texts[path]!.joined(separator: "\n")
         }
-        return Dictionary(uniqueKeysWithValues: original.map { ($0, texts[$0]!.joined(separator: "\n")) })
+        return Dictionary(uniqueKeysWithValues: changed.map { ($0, texts[$0]!.joined(separator: "\n")) })
     }
 
     private func fill(_ template: String) -> String {
