@@ -1,8 +1,6 @@
-import Auth
 import Chat
 import ConversationList
 import Kernel
-import Profile
 
 /// The list's last message and unread counts come from Chat's activity feed.
 struct ActivitySourceAdapter: ActivitySource {

@@ -1,8 +1,6 @@
-import Auth
 import Chat
 import ConversationList
 import Kernel
-import Profile
 
 /// Chat's membership checks ask the list's directory.
 struct MembershipAdapter: ConversationMembership {

@@ -1,7 +1,4 @@
 import Auth
-import Chat
-import ConversationList
-import Kernel
 import Profile
 
 /// Auth's sign-up creates the profile through Profile's registry.

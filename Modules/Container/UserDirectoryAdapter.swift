@@ -1,5 +1,3 @@
-import Auth
-import Chat
 import ConversationList
 import Kernel
 import Profile
