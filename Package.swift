@@ -40,7 +40,7 @@ var targets: [Target] = [
     .executableTarget(name: "messageai", dependencies: ["MessageAIApp"], path: "Apps/messageai"),
     .executableTarget(
         name: "messageai-bench",
-        dependencies: ["Kernel", "SQLStore", "AppContainer", "Chat", "ConversationList", argumentParser,
+        dependencies: ["Kernel", "AppContainer", "Chat", "ConversationList", argumentParser,
                        .product(name: "GRDB", package: "GRDB.swift")],
         path: "Tools/Benchmarks"
     ),
@@ -54,13 +54,13 @@ var targets: [Target] = [
     .executableTarget(name: "new-feature", dependencies: ["FeatureScaffold", argumentParser], path: "Tools/Scaffold/Main"),
     .target(name: "TestSupport", dependencies: ["Kernel"], path: "Tests/TestSupport"),
     .testTarget(name: "KernelTests", dependencies: ["Kernel"], path: "Tests/KernelTests"),
-    .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "TestSupport"] + features.map { .init(stringLiteral: $0.name) },
+    .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer"] + features.map { .init(stringLiteral: $0.name) },
                 path: "Tests/ContractTests"),
-    .testTarget(name: "SQLiteTests", dependencies: ["Kernel", "SQLStore", "AppContainer", "Chat", "ConversationList"],
+    .testTarget(name: "SQLiteTests", dependencies: ["Kernel", "SQLStore", .product(name: "GRDB", package: "GRDB.swift")],
                 path: "Tests/SQLiteTests"),
     .testTarget(name: "ArchitectureTests", dependencies: ["ArchitectureModel", "ArchitectureRules", "FeatureScaffold"],
                 path: "Tests/ArchitectureTests"),
-    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "Kernel", "CLIKit", "REPLKit"], path: "Tests/FrontendTests"),
+    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "CLIKit", "REPLKit"], path: "Tests/FrontendTests"),
 ]
 
 for feature in features {

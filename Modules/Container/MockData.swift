@@ -8,8 +8,7 @@ import Profile
 /// The memory backend's seeded world: the demo user Ada, two mock users who answer, and three
 /// conversations with some history. Every account's password is `password123`.
 enum MockData {
-    static let password = "password123"
-    /// bcrypt (cost 10) of `password`, so that seeding costs no hashing time.
+    /// bcrypt (cost 10) of `password123`, so that seeding costs no hashing time.
     private static let passwordHash = "$2b$10$VmFKVp0qnFgdq8A8Jst2d.E6yKg0zkjseS0MtBVYrwMj5kJ8fxmcG"
 
     static let ada = Profile(id: UserID("u-ada"), email: "ada@example.com", displayName: "Ada Lovelace", status: "Analysing engines")

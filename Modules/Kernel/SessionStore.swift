@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Keeps the current session of one profile. Auth writes it; every other service reads it to
 /// know who is acting. Implementations: in memory (tests, memory backend) and a per-profile file.
 public protocol SessionStore: Sendable {

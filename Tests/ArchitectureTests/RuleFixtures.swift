@@ -12,7 +12,7 @@ enum RuleFixtures {
         PackageTarget(name: "SQLStore", path: "Modules/Infrastructure/SQLStore", productDependencies: ["GRDB"]),
         PackageTarget(name: "CLIKit", path: "Modules/Frontends/CLIKit", productDependencies: ["ArgumentParser"]),
         PackageTarget(name: "AppContainer", path: "Modules/Container", targetDependencies: ["Chat", "ChatLive"]),
-        PackageTarget(name: "ChatTests", path: "Tests/ChatTests", type: "test", targetDependencies: ["ChatLive"]),
+        PackageTarget(name: "ChatTests", path: "Tests/ChatTests", targetDependencies: ["ChatLive"]),
     ])
 
     /// The reports for `sources` (path → text), each file in the target whose folder holds it.

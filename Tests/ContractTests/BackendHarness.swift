@@ -13,7 +13,6 @@ final class BackendHarness {
     struct User {
         let id: UserID
         let email: String
-        let name: String
         let session: Session
     }
 
@@ -41,7 +40,7 @@ final class BackendHarness {
     func signUp(_ name: String) async throws -> User {
         let email = "\(name.lowercased())-\(UUID().uuidString.prefix(8))@example.com"
         let account = try await auth.signUp(email: email, displayName: name, password: "password-\(name)")
-        return User(id: account.id, email: account.email, name: name, session: try sessions.requireSession())
+        return User(id: account.id, email: account.email, session: try sessions.requireSession())
     }
 
     /// Runs `body` as `user`.

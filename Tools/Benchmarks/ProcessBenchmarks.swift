@@ -46,7 +46,6 @@ struct LiveBench: AsyncParsableCommand {
                                                   "--token", other.token, "--conversation", conversation.rawValue])
         var lines = listener.lines.makeAsyncIterator()
         _ = await lines.next(isolation: #isolation)
-        _ = me
         for index in 0..<count {
             _ = try await world.container.chat.send(id: .random(), text: "ping \(index)", to: conversation)
             try await Task.sleep(for: .milliseconds(gap))
@@ -91,7 +90,7 @@ struct ConcurrentBench: AsyncParsableCommand {
         var iterators = children.map { $0.lines.makeAsyncIterator() }
         var errors = 0
         for index in iterators.indices { errors += Int(await iterators[index].next(isolation: #isolation)?.split(separator: " ").last ?? "1") ?? 1 }
-        let seconds = Stats.seconds(ContinuousClock.now - start)
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
         children.forEach { $0.send("go") }
         var orders: Set<String> = []
         for index in iterators.indices { orders.insert(await iterators[index].next(isolation: #isolation) ?? "none") }

@@ -18,11 +18,7 @@ enum Stats {
     static func time(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void) async rethrows -> Double {
         let start = ContinuousClock.now
         try await body()
-        return seconds(ContinuousClock.now - start)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return (ContinuousClock.now - start) / .seconds(1)
     }
 
     static func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }

@@ -12,10 +12,10 @@ final class World {
     let sessions = InMemorySessionStore()
     let container: AppContainer
 
-    /// Opens (or creates) `path`, or a new file in a scratch folder.
-    init(path: String? = nil) async throws {
+    /// Creates a new database file in a scratch folder.
+    init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-bench-\(UUID().uuidString)")
-        self.path = path ?? folder.appendingPathComponent("bench.sqlite").path
+        path = folder.appendingPathComponent("bench.sqlite").path
         container = try await World.container(path: self.path, sessions: sessions)
     }
 

@@ -1,5 +1,3 @@
-import Kernel
-
 /// A conversation's newest message and a reader's unread count.
 public struct ChatActivity: Equatable, Sendable {
     /// The newest message.

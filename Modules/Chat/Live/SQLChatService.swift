@@ -115,7 +115,7 @@ public struct SQLChatService: ChatService, ChatActivityFeed {
                 """, arguments: [list, reader.rawValue])
             while let row = try rows.next() {
                 let message = Self.message(row)
-                activity[message.conversationID] = ChatActivity(lastMessage: message, unreadCount: max(0, row[6]))
+                activity[message.conversationID] = ChatActivity(lastMessage: message, unreadCount: max(0, row[5]))
             }
             return activity
         }
@@ -135,7 +135,7 @@ public struct SQLChatService: ChatService, ChatActivityFeed {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT \(Self.columns), m.position FROM messages m WHERE conversation_id = ? AND position < ? ORDER BY position DESC LIMIT ?
                 """, arguments: [conversationID.rawValue, position, max(limit, 0)])
-            let oldest: Int? = rows.last?[6]
+            let oldest: Int? = rows.last?[5]
             return MessagePage(messages: rows.reversed().map(Self.message), hasOlder: (oldest ?? 1) > 1)
         }
     }
@@ -164,7 +164,7 @@ public struct SQLChatService: ChatService, ChatActivityFeed {
     }
 
     /// The columns `message(_:)` reads, in its order, for `SELECT`s.
-    private static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq"
+    private static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at"
 
     /// A message from a row whose first columns are `columns` (by position: much faster than by name).
     private static func message(_ row: Row) -> Message {

@@ -2,7 +2,6 @@ import ArgumentParser
 import CLIKit
 import Chat
 import Kernel
-import Observation
 
 /// `messageai history CHAT [--limit N] [--before MESSAGE_ID]`
 struct HistoryCommand: FeatureCommand {

@@ -2,7 +2,6 @@ import ArgumentParser
 import CLIKit
 import Chat
 import Kernel
-import Observation
 
 /// `messageai send CHAT TEXT`
 struct SendCommand: FeatureCommand {

@@ -1,6 +1,3 @@
-import Foundation
-import Kernel
-
 /// What Chat reports about one conversation, for one reader: its newest message and how many
 /// messages that reader has not read.
 public struct ConversationActivity: Codable, Equatable, Sendable {

@@ -1,7 +1,4 @@
 import ArgumentParser
-import CLIKit
-import ConversationList
-import Kernel
 
 /// `messageai chats [new]`
 struct ChatsCommand: ParsableCommand {

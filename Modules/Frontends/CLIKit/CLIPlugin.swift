@@ -1,5 +1,4 @@
 import ArgumentParser
-import Kernel
 
 /// A feature's CLI views: the subcommands it adds to `messageai`.
 public protocol CLIPlugin {

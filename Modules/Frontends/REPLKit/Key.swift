@@ -1,5 +1,3 @@
-
-
 /// A key press, decoded from terminal bytes.
 public enum Key: Equatable, Sendable {
     case character(Character)

@@ -1,5 +1,3 @@
-
-
 /// Turns the bytes a terminal sends into keys (UTF-8 text, control keys, ANSI escape sequences).
 public struct KeyDecoder {
     private var pending: [UInt8] = []

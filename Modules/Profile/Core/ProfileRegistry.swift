@@ -1,5 +1,3 @@
-import Kernel
-
 /// Creating a profile at sign-up. Kept apart from `ProfileService` because no screen may call it.
 public protocol ProfileRegistry: Sendable {
     /// Creates the profile of a new user.

@@ -1,7 +1,4 @@
 import ArgumentParser
-import CLIKit
-import Kernel
-import Profile
 
 /// `messageai profile show|set`
 struct ProfileCommand: ParsableCommand {

@@ -4,8 +4,6 @@ public struct PackageTarget: Decodable, Equatable, Sendable {
     public let name: String
     /// Its folder, relative to the package root.
     public let path: String
-    /// `library`, `executable` or `test`.
-    public let type: String
     /// Its source files, relative to `path`.
     public let sources: [String]
     /// Targets of this package it depends on.
@@ -14,11 +12,10 @@ public struct PackageTarget: Decodable, Equatable, Sendable {
     public let productDependencies: [String]
 
     /// Creates a target (tests build graphs by hand).
-    public init(name: String, path: String, type: String = "library", sources: [String] = [],
+    public init(name: String, path: String, sources: [String] = [],
                 targetDependencies: [String] = [], productDependencies: [String] = []) {
         self.name = name
         self.path = path
-        self.type = type
         self.sources = sources
         self.targetDependencies = targetDependencies
         self.productDependencies = productDependencies
@@ -31,7 +28,7 @@ public struct PackageTarget: Decodable, Equatable, Sendable {
     public var sourcePaths: [String] { sources.map { "\(path)/\($0)" } }
 
     enum CodingKeys: String, CodingKey {
-        case name, path, type, sources
+        case name, path, sources
         case targetDependencies = "target_dependencies"
         case productDependencies = "product_dependencies"
     }
@@ -40,7 +37,6 @@ public struct PackageTarget: Decodable, Equatable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         path = try container.decode(String.self, forKey: .path)
-        type = try container.decode(String.self, forKey: .type)
         sources = try container.decodeIfPresent([String].self, forKey: .sources) ?? []
         targetDependencies = try container.decodeIfPresent([String].self, forKey: .targetDependencies) ?? []
         productDependencies = try container.decodeIfPresent([String].self, forKey: .productDependencies) ?? []
