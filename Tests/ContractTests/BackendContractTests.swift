@@ -2,6 +2,7 @@ import AppContainer
 import Chat
 import ConversationList
 import Kernel
+import Profile
 import Testing
 
 /// The behaviour every backend must share. Each scenario runs against every backend.
@@ -39,6 +40,17 @@ struct BackendContractTests {
             #expect(try await harness.profiles.search("ada l", limit: 10).map(\.id).contains(ada.id))
             #expect(try await harness.profiles.search(String(grace.email.prefix(9)), limit: 10).map(\.id) == [grace.id])
         }
+    }
+
+    @Test("a second profile for the same user is a conflict, not a storage error", arguments: backends)
+    func profileConflict(_ backend: Backend) async throws {
+        let harness = try await BackendHarness(backend)
+        let ada = try await harness.signUp("Ada")
+        let registry = try #require(harness.profiles as? any ProfileRegistry)
+        let error = await #expect(throws: AppError.self) {
+            try await registry.createProfile(Profile(id: ada.id, email: ada.email, displayName: "Ada again"))
+        }
+        #expect(error?.kind == .conflict)
     }
 
     @Test("conversations: one-to-one is found again, groups include the creator, titles per reader", arguments: backends)

@@ -15,20 +15,23 @@ enum SQLErrors {
         }
     }
 
-    /// Runs `operation`, retrying with backoff while the database is busy (up to about 30 s in
-    /// all, on top of SQLite's own busy timeout).
+    /// Runs `operation`, retrying with backoff while the database is busy (12 retries, about
+    /// 8.6 s in all, on top of SQLite's own busy timeout). A database still busy after them, or a
+    /// full disk, leaves as an `AppError` for people; other SQLite errors pass unchanged.
     static func retryingBusy<T>(_ operation: () async throws -> T) async throws -> T {
         var delay = Duration.milliseconds(5)
-        for _ in 0..<12 {
+        var retries = 0
+        while true {
             do {
                 return try await operation()
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                guard retries < 12 else { throw AppError(.unavailable, "the database stayed locked by another process; try again") }
+                retries += 1
                 try await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(2))
             } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
                 throw AppError(.unavailable, "the disk is full; nothing was saved")
             }
         }
-        return try await operation()
     }
 }

@@ -16,11 +16,13 @@ public struct SQLProfileService: ProfileService, ProfileRegistry {
     }
 
     public func createProfile(_ profile: Profile) async throws {
-        try await database.write { db in
-            try db.execute(sql: "INSERT INTO profiles (id, email, display_name, name_key, status) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [profile.id.rawValue, profile.email, profile.displayName,
-                                       profile.displayName.lowercased(), profile.status])
+        let inserted = try await database.write { db in
+            try db.execute(sql: """
+                INSERT INTO profiles (id, email, display_name, name_key, status) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """, arguments: [profile.id.rawValue, profile.email, profile.displayName, profile.displayName.lowercased(), profile.status])
+            return db.changesCount > 0
         }
+        guard inserted else { throw AppError(.conflict, "a profile for \(profile.email) already exists") }
     }
 
     public func myProfile() async throws -> Profile {
