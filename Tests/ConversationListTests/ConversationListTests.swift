@@ -73,6 +73,20 @@ struct ConversationListTests {
     }
 
     @MainActor
+    @Test("a new conversation: one user without a title is one-to-one, a title makes a group, several users need a title")
+    func startConversation() async throws {
+        let model = ConversationListViewModel(service: makeService())
+        await model.startConversation(with: [grace], title: nil)
+        #expect(model.created.value?.isGroup == false)
+        await model.startConversation(with: [grace], title: "Tea")
+        #expect(model.created.value?.title == "Tea")
+        #expect(model.created.value?.isGroup == true)
+        await model.startConversation(with: [grace, alan], title: nil)
+        #expect(model.created.error?.kind == .usage)
+        #expect(model.list.value?.count == 2)
+    }
+
+    @MainActor
     @Test("the list view model resolves numbers, ids, titles and unique prefixes; ambiguity lists candidates")
     func resolve() async throws {
         let service = makeService([

@@ -54,6 +54,17 @@ public final class ConversationListViewModel {
         if created.value != nil { await load() }
     }
 
+    /// Starts what the front ends' "new conversation" asks for: with a `title`, a group of
+    /// `userIDs`; without, the one-to-one conversation with the one user (several need a title).
+    public func startConversation(with userIDs: [UserID], title: String?) async {
+        if let title { return await createGroup(title: title, memberIDs: userIDs) }
+        guard userIDs.count == 1 else {
+            created = .failed(AppError(.usage, "a conversation with several people needs a title"))
+            return
+        }
+        await startConversation(with: userIDs[0])
+    }
+
     /// Resolves what a person typed to a conversation: a list number from 1, an id, a title (or
     /// a person's name) matching exactly one row, else the start of exactly one title; all
     /// case-insensitive.

@@ -17,25 +17,23 @@ public enum ConversationListFeature: CLIPlugin, REPLPlugin {
     @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
         [
             REPLCommand("new", arguments: "USER", summary: "open or start a one-to-one conversation") { user in
-                await create(context: context, users: user) { model, ids in await model.startConversation(with: ids[0]) }
+                await start(context: context, users: user, title: nil)
             },
             REPLCommand("group", arguments: "TITLE: USER, USER…", summary: "create a group") { arguments in
                 let parts = arguments.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard parts.count == 2 else { return context.showError(AppError(.usage, "usage: /group TITLE: USER, USER…")) }
-                await create(context: context, users: parts[1]) { model, ids in await model.createGroup(title: parts[0], memberIDs: ids) }
+                await start(context: context, users: parts[1], title: parts[0])
             },
         ]
     }
 
-    @MainActor private static func create(context: REPLContext, users: String,
-                               _ action: (ConversationListViewModel, [UserID]) async -> Void) async {
+    @MainActor private static func start(context: REPLContext, users: String, title: String?) async {
         let references = users.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         guard !references.isEmpty else { return context.showError(AppError(.usage, "name at least one user")) }
         do {
-            var ids: [UserID] = []
-            for reference in references { ids.append(try await context.lookup.userID(for: reference)) }
+            let ids = try await context.lookup.userIDs(for: references)
             let model = context.factory(ConversationListFactory.self).makeConversationListViewModel()
-            await action(model, ids)
+            await model.startConversation(with: ids, title: title)
             await context.present(model.created) { summary in context.navigate(.push(.conversation(summary.id))) }
         } catch {
             context.showError(AppError(error))

@@ -18,14 +18,9 @@ struct NewChatCommand: FeatureCommand {
     }
 
     func run(in context: CLIContext) async throws {
-        var ids: [UserID] = []
-        for user in users { ids.append(try await context.lookup.userID(for: user)) }
+        let ids = try await context.lookup.userIDs(for: users)
         let model = try context.factory(ConversationListFactory.self).makeConversationListViewModel()
-        if let title {
-            await model.createGroup(title: title, memberIDs: ids)
-        } else {
-            await model.startConversation(with: ids[0])
-        }
+        await model.startConversation(with: ids, title: title)
         let summary = try context.require(model.created)
         try context.emit(summary, text: ["\(summary.title)  \(summary.id)"])
     }

@@ -14,3 +14,12 @@ public protocol FrontendLookup {
     /// Display names of users; unknown ids are left out.
     func displayNames(of ids: [UserID]) async throws -> [UserID: String]
 }
+
+extension FrontendLookup {
+    /// The users several references mean, in order.
+    public func userIDs(for references: [String]) async throws -> [UserID] {
+        var ids: [UserID] = []
+        for reference in references { ids.append(try await userID(for: reference)) }
+        return ids
+    }
+}
