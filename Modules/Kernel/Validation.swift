@@ -39,6 +39,13 @@ public enum Validation {
         try line(raw, field: "title", allowEmpty: false, maxLength: maxTitleLength)
     }
 
+    /// A people-search query as both backends match it: trimmed, lower-cased, not empty.
+    public static func searchPrefix(_ raw: String) throws -> String {
+        let prefix = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !prefix.isEmpty else { throw AppError(.invalidInput, "search query is empty") }
+        return prefix
+    }
+
     /// Checks a password is long enough. Passwords are never trimmed or echoed.
     public static func password(_ password: String) throws {
         guard password.count >= minPasswordLength else {

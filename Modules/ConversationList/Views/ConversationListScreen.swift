@@ -32,11 +32,11 @@ final class ConversationListScreen: REPLScreen {
 
     func enter() async {
         await model.start()
-        render()
+        await render()
         live = Task { [weak self] in
             guard let self else { return }
             async let listening: Void = model.listen()
-            for await _ in Observations({ self.model.list }) { render() }
+            for await _ in Observations({ self.model.list }) { await render() }
             await listening
         }
     }
@@ -50,13 +50,11 @@ final class ConversationListScreen: REPLScreen {
         live = nil
     }
 
-    private func render() {
-        switch model.list {
-        case .loaded(let rows) where rows != shown:
+    private func render() async {
+        await context.present(model.list) { rows in
+            guard rows != shown else { return }
             shown = rows
             ConversationText.rows(rows, console: context.console).forEach(context.show)
-        case .failed(let error): context.showError(error)
-        default: break
         }
     }
 }

@@ -108,7 +108,7 @@ public final class LineEditor: REPLInput {
             buffer.completeCurrentWord(with: first + " ")
             return
         }
-        let common = candidates.dropFirst().reduce(first) { String($0.prefix($0.lowercased().commonPrefix(with: $1.lowercased()).count)) }
+        let common = candidates.dropFirst().reduce(first) { $0.commonPrefix(with: $1, options: .caseInsensitive) }
         if common.count > word.count {
             buffer.completeCurrentWord(with: common)
         } else if lastKeyWasTab {

@@ -47,8 +47,7 @@ public actor InMemoryProfileService: ProfileService, ProfileRegistry {
     public func search(_ query: String, limit: Int) async throws -> [Profile] {
         try await conditions.apply()
         _ = try sessions.requireSession()
-        let prefix = query.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !prefix.isEmpty else { throw AppError(.invalidInput, "search query is empty") }
+        let prefix = try Validation.searchPrefix(query)
         return profiles.values
             .filter { $0.displayName.lowercased().hasPrefix(prefix) || $0.email.hasPrefix(prefix) }
             .sorted { ($0.displayName.lowercased(), $0.id) < ($1.displayName.lowercased(), $1.id) }

@@ -52,8 +52,7 @@ public struct SQLProfileService: ProfileService, ProfileRegistry {
 
     public func search(_ query: String, limit: Int) async throws -> [Profile] {
         _ = try sessions.requireSession()
-        let prefix = query.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !prefix.isEmpty else { throw AppError(.invalidInput, "search query is empty") }
+        let prefix = try Validation.searchPrefix(query)
         return try await database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT * FROM profiles
