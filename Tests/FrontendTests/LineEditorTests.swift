@@ -7,14 +7,15 @@ import Testing
 final class EditorHarness {
     let editor: LineEditor
     private let keys: AsyncStream<UInt8>.Continuation
-    private(set) var output = ""
+    let log = OutputLog()
+
+    /// Everything the editor wrote.
+    var output: String { log.text }
 
     init(historyFile: URL? = nil) {
         let (stream, keys) = AsyncStream<UInt8>.makeStream()
         self.keys = keys
-        var sink: (@MainActor (String) -> Void)?
-        editor = LineEditor(bytes: stream, historyFile: historyFile) { sink?($0) }
-        sink = { [unowned self] in output += $0 }
+        editor = LineEditor(bytes: stream, historyFile: historyFile) { [log] in log.append($0) }
     }
 
     func type(_ text: String) { Array(text.utf8).forEach { keys.yield($0) } }
@@ -38,6 +39,7 @@ struct LineEditorTests {
     @Test("up and down browse history, newest first, back to the draft; history survives a new editor, private to its owner")
     func history() async throws {
         let file = folder.appendingPathComponent("history/default")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let first = EditorHarness(historyFile: file)
         first.type("one\rtwo\r")
         _ = await first.editor.readLine(prompt: "> ")
@@ -57,6 +59,7 @@ struct LineEditorTests {
     @Test("a secret is neither echoed nor kept in history")
     func secret() async throws {
         let file = folder.appendingPathComponent("history/secret")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let terminal = EditorHarness(historyFile: file)
         terminal.type("hunter2\r")
         #expect(await terminal.editor.readSecret(prompt: "Password: ") == "hunter2")
@@ -96,7 +99,7 @@ struct LineEditorTests {
         #expect(terminal.output == "before\n")
         terminal.type("draft")
         let reading = Task { await terminal.editor.readLine(prompt: "> ") }
-        while !terminal.output.hasSuffix("> draft") { await Task.yield() }
+        await terminal.log.waitFor("> draft")
         terminal.editor.printAbove("news")
         #expect(terminal.output.hasSuffix("\r\u{1B}[Knews\n\r\u{1B}[K> draft"))
         terminal.type("\r")

@@ -6,16 +6,17 @@ import MessageAIApp
 /// lets a test wait until some text has been printed.
 @MainActor
 final class TestTerminal {
-    private(set) var output = ""
+    private let log = OutputLog()
     private(set) var errors = ""
-    private var pendingInput: [String]
+    private var pendingInput: [String] = []
     private let lines: AsyncStream<String>
     private let linesContinuation: AsyncStream<String>.Continuation
-    private var waiters: [(text: String, continuation: CheckedContinuation<Void, Never>)] = []
     let stateDirectory: URL
 
-    init(input: [String] = []) {
-        pendingInput = input
+    /// What the last `run` printed.
+    var output: String { log.text }
+
+    init() {
         (lines, linesContinuation) = AsyncStream.makeStream()
         stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-tests-\(UUID().uuidString)")
     }
@@ -26,19 +27,16 @@ final class TestTerminal {
         ["MESSAGEAI_STATE_DIR": stateDirectory.path, "MESSAGEAI_AUTH_BCRYPT_COST": "4", "HOME": stateDirectory.path]
     }
 
-    /// Runs one command line; returns its exit code.
+    /// Runs one command line, split at spaces; returns its exit code.
     func run(_ arguments: String, environment extra: [String: String] = [:]) async -> Int32 {
-        output = ""
-        errors = ""
-        return await Launcher.run(arguments: arguments.split(separator: " ").map(String.init),
-                                  environment: environment.merging(extra) { $1 }, console: console)
+        await run(arguments: arguments.split(separator: " ").map(String.init), environment: extra)
     }
 
     /// Runs arguments given as a list (for values with spaces).
-    func run(arguments: [String]) async -> Int32 {
-        output = ""
+    func run(arguments: [String], environment extra: [String: String] = [:]) async -> Int32 {
+        log.clear()
         errors = ""
-        return await Launcher.run(arguments: arguments, environment: environment, console: console)
+        return await Launcher.run(arguments: arguments, environment: environment.merging(extra) { $1 }, console: console)
     }
 
     /// Feeds one line to a running REPL.
@@ -48,15 +46,12 @@ final class TestTerminal {
     func endInput() { linesContinuation.finish() }
 
     /// Waits until `text` has been printed (since the last `run`).
-    func waitFor(_ text: String) async {
-        if output.contains(text) { return }
-        await withCheckedContinuation { waiters.append((text, $0)) }
-    }
+    func waitFor(_ text: String) async { await log.waitFor(text) }
 
     var console: Console {
         Console(
             isInteractive: false, usesColor: false,
-            write: { [unowned self] in append($0) },
+            write: { [log] in log.append($0) },
             writeError: { [unowned self] in errors += $0 },
             readLine: { [unowned self] in pendingInput.isEmpty ? nil : pendingInput.removeFirst() },
             readSecret: { [unowned self] _ in pendingInput.isEmpty ? nil : pendingInput.removeFirst() },
@@ -66,11 +61,4 @@ final class TestTerminal {
     }
 
     func setInput(_ lines: [String]) { pendingInput = lines }
-
-    private func append(_ text: String) {
-        output += text
-        let ready = waiters.filter { output.contains($0.text) }
-        waiters.removeAll { output.contains($0.text) }
-        ready.forEach { $0.continuation.resume() }
-    }
 }
