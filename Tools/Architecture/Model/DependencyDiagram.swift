@@ -3,7 +3,7 @@ public struct DependencyDiagram: Sendable {
     /// Edges: each checked target and what it depends on (targets, then other packages' products).
     public let edges: [(target: String, dependencies: [String])]
 
-    /// The edges of `graph`'s checked targets, in declaration order.
+    /// The edges of `graph`'s checked targets, in the order `swift package describe` lists them.
     public init(graph: PackageGraph) {
         edges = graph.targets.filter(\.role.isChecked).map { target in
             (target.name, target.targetDependencies + target.productDependencies)

@@ -17,6 +17,10 @@ public enum ModuleRole: Equatable, Sendable {
     /// `Tools/*` and `Tests/*`: outside the layer rules.
     case tooling
 
+    /// Folders of `Modules/` that hold no feature, and the parts of a feature's folder: names a
+    /// feature cannot take.
+    public static let reservedFolderNames: Set<String> = ["Kernel", "Container", "App", "Infrastructure", "Frontends", "Core", "Views", "Live"]
+
     /// The role of a target at `path` (relative to the package root).
     public init(path: String) {
         let parts = path.split(separator: "/").map(String.init)

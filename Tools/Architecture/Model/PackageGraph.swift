@@ -2,7 +2,7 @@ import Foundation
 
 /// The package's targets and their dependencies.
 public struct PackageGraph: Decodable, Sendable {
-    /// Every target, in the order the package declares them.
+    /// Every target, in the order `swift package describe` lists them.
     public let targets: [PackageTarget]
 
     /// Creates a graph (tests build graphs by hand).

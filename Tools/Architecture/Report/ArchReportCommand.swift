@@ -12,7 +12,8 @@ struct ArchReportCommand: AsyncParsableCommand {
             Coverage comes from the last `swift test --enable-code-coverage` (pass --run-tests to run it first, \
             which rebuilds everything with coverage on: several minutes). --build-cores builds each feature core \
             alone from a clean scratch folder and lists the modules it compiled. --check exits 1 when a target \
-            (coverage ≥ 90%, view models ≤ 300 lines, cores free of other packages) is missed.
+            (coverage ≥ \(Int(coverageTarget))%, view models ≤ \(ArchitectureMetrics.viewModelLimit) lines, cores free of \
+            other packages) is missed.
             """)
 
     @Option(help: "The package root.") var package = "."

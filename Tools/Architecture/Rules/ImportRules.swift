@@ -13,11 +13,12 @@ struct ImportRules {
 
     let graph: PackageGraph
 
-    /// Violations of the `import` declarations of `file`.
+    /// Violations of the `import` declarations of `file`, wherever they stand (inside `#if` too).
     func check(_ file: SourceFile) -> [Violation] {
-        file.tree.statements.compactMap { statement -> Violation? in
-            guard case .decl(let decl) = statement.item, let imported = decl.as(ImportDeclSyntax.self),
-                  let module = imported.path.first?.name.text,
+        let imports = ImportCollector(viewMode: .sourceAccurate)
+        imports.walk(file.tree)
+        return imports.found.compactMap { imported in
+            guard let module = imported.path.first?.name.text,
                   let (rule, message) = problem(importer: file.target, imports: module) else { return nil }
             return file.violation(rule, at: imported, message)
         }
@@ -37,7 +38,8 @@ struct ImportRules {
         }
     }
 
-    /// The rule `importer` breaks by importing `module`, if any.
+    /// The rule `importer` breaks by importing `module`, if any. Every role has its list of
+    /// what it may depend on, so a new kind of target is checked by default.
     func problem(importer: PackageTarget, imports module: String) -> (RuleID, String)? {
         let role = importer.role
         let importedRole = graph.role(of: module)
@@ -47,21 +49,45 @@ struct ImportRules {
         if case .featureLive = importedRole, role != .compositionRoot, role != .tooling {
             return (.liveImports, "only composition roots (Modules/Container, Modules/App, Apps/) import live targets like \(module)")
         }
+        guard !Self.toolchainModules.contains(module), !mayImport(role, importedRole, module) else { return nil }
         switch role {
-        case .featureCore where importedRole != .kernel && !Self.toolchainModules.contains(module):
+        case .featureCore:
             return (.coreImports, "a feature core imports only Kernel and the standard library, not \(module)")
-        case .featureViews(let feature) where !viewMayImport(module, role: importedRole, feature: feature):
+        case .featureViews:
             return (.viewImports, "views import only Kernel, their feature core, the front-end kits and ArgumentParser, not \(module)")
-        default:
+        case .kernel:
+            return (.layerImports, "the kernel imports only the standard library, not \(module)")
+        case .featureLive:
+            return (.layerImports, "a live target imports only its feature core, Kernel, infrastructure and other packages, not \(module)")
+        case .infrastructure, .frontendKit:
+            return (.layerImports, "shared infrastructure and front-end kits import only Kernel, their own layer and other packages, not \(module)")
+        case .compositionRoot, .tooling:
             return nil
         }
     }
 
-    private func viewMayImport(_ module: String, role: ModuleRole?, feature: String) -> Bool {
-        switch role {
-        case .kernel, .frontendKit, .featureCore(feature): true
-        case nil: Self.toolchainModules.contains(module) || Self.viewPackages.contains(module)
+    /// What each role may depend on beside the toolchain (`nil`: another package's module).
+    private func mayImport(_ role: ModuleRole, _ imported: ModuleRole?, _ module: String) -> Bool {
+        switch (role, imported) {
+        case (.compositionRoot, _), (.tooling, _): true
+        case (.featureCore, .kernel): true
+        case (.featureViews(let feature), .featureCore(let core)), (.featureLive(let feature), .featureCore(let core)): feature == core
+        case (.featureViews, .kernel), (.featureViews, .frontendKit): true
+        case (.featureViews, nil): Self.viewPackages.contains(module)
+        case (.featureLive, .kernel), (.featureLive, .infrastructure), (.featureLive, nil): true
+        case (.infrastructure, .kernel), (.infrastructure, .infrastructure), (.infrastructure, nil): true
+        case (.frontendKit, .kernel), (.frontendKit, .frontendKit), (.frontendKit, nil): true
         default: false
         }
+    }
+}
+
+/// Every `import` of a file, nested ones included.
+private final class ImportCollector: SyntaxVisitor {
+    var found: [ImportDeclSyntax] = []
+
+    override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
+        found.append(node)
+        return .skipChildren
     }
 }

@@ -8,6 +8,10 @@ public enum RuleID: String, CaseIterable, Sendable {
     case viewImports = "imports.views-no-infrastructure"
     /// Only composition roots import live targets.
     case liveImports = "imports.live-only-in-roots"
+    /// The other layers keep to their own: the kernel imports only the standard library; live
+    /// targets their core, the kernel and infrastructure; infrastructure and front-end kits the
+    /// kernel and their own layer (other packages allowed where noted).
+    case layerImports = "imports.layer-order"
     /// View models are `@MainActor`.
     case viewModelMainActor = "viewmodel.main-actor"
     /// View models are `@Observable`.

@@ -1,9 +1,10 @@
+import ArchitectureModel
 import SwiftSyntax
 
 /// The seeds' view-model rules, for every class named `…ViewModel`.
 struct ViewModelRules {
     /// The most lines a view model may span.
-    static let maxLines = 300
+    static let maxLines = ArchitectureMetrics.viewModelLimit
     /// Calls and types that format for, or write to, a terminal: the view's business.
     static let uiNames: Set<String> = [
         "print", "debugPrint", "FileHandle", "DateFormatter", "ISO8601DateFormatter", "NumberFormatter",

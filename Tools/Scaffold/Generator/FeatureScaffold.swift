@@ -3,9 +3,6 @@ import Foundation
 
 /// Writes a complete feature plugin into a package, and takes it out again.
 public struct FeatureScaffold {
-    /// Names a feature may not take: the folders beside the features.
-    static let reservedNames: Set<String> = ["Kernel", "Container", "App", "Infrastructure", "Frontends", "Core", "Views", "Live"]
-
     /// The feature's name, UpperCamelCase (`Notes`).
     public let name: String
 
@@ -16,7 +13,7 @@ public struct FeatureScaffold {
               name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw ToolError("'\(name)' is not a feature name: use 2–40 ASCII letters and digits, starting with a capital (e.g. Notes)")
         }
-        guard !Self.reservedNames.contains(name) else { throw ToolError("'\(name)' is reserved for a shared folder of Modules/") }
+        guard !ModuleRole.reservedFolderNames.contains(name) else { throw ToolError("'\(name)' is reserved for a shared folder of Modules/") }
         self.name = name
     }
 
