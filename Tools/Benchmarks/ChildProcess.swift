@@ -15,6 +15,11 @@ struct ChildProcess: AsyncParsableCommand {
         @Option var token: String
         @Option var conversation: String
 
+        /// The command-line options that give a child this identity.
+        static func arguments(path: String, as session: Session, in conversation: ConversationID) -> [String] {
+            ["--path", path, "--user", session.userID.rawValue, "--token", session.token, "--conversation", conversation.rawValue]
+        }
+
         @MainActor func container() async throws -> AppContainer {
             try await World.container(path: path, sessions: InMemorySessionStore(Session(userID: UserID(user), email: "", token: token)))
         }

@@ -42,8 +42,7 @@ struct LiveBench: AsyncParsableCommand {
         let world = try await World()
         defer { world.remove() }
         let (me, other, conversation) = try await world.pair()
-        let listener = try Child(Child.selfPath, ["child", "listen", "--path", world.path, "--user", other.userID.rawValue,
-                                                  "--token", other.token, "--conversation", conversation.rawValue])
+        let listener = try Child(Child.selfPath, ["child", "listen"] + ChildProcess.Identity.arguments(path: world.path, as: other, in: conversation))
         var lines = listener.lines.makeAsyncIterator()
         _ = await lines.next(isolation: #isolation)
         for index in 0..<count {
@@ -84,8 +83,8 @@ struct ConcurrentBench: AsyncParsableCommand {
         let (me, _, conversation) = try await world.pair()
         let start = ContinuousClock.now
         let children = try (0..<processes).map { _ in
-            try Child(Child.selfPath, ["child", "send", "--path", world.path, "--user", me.userID.rawValue, "--token", me.token,
-                                       "--conversation", conversation.rawValue, "--count", "\(count)"])
+            try Child(Child.selfPath, ["child", "send", "--count", "\(count)"]
+                      + ChildProcess.Identity.arguments(path: world.path, as: me, in: conversation))
         }
         var iterators = children.map { $0.lines.makeAsyncIterator() }
         var errors = 0
@@ -111,8 +110,8 @@ struct KillBench: AsyncParsableCommand {
             let world = try await World()
             defer { world.remove() }
             let (me, _, conversation) = try await world.pair()
-            let sender = try Child(Child.selfPath, ["child", "send", "--acks", "--path", world.path, "--user", me.userID.rawValue,
-                                                    "--token", me.token, "--conversation", conversation.rawValue, "--count", "1000000"])
+            let sender = try Child(Child.selfPath, ["child", "send", "--acks", "--count", "1000000"]
+                                   + ChildProcess.Identity.arguments(path: world.path, as: me, in: conversation))
             var acknowledged: [String] = []
             var lines = sender.lines.makeAsyncIterator()
             while acknowledged.count < after, let line = await lines.next(isolation: #isolation) { acknowledged.append(line) }
