@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Identifiers are opaque strings. New ones are random, so clients can create them before the
 /// server has seen them (a message id doubles as its idempotency key): 15 characters of
-/// `0-9a-v`, 75 random bits. Fifteen bytes is the most a Swift string keeps inline, so new ids
-/// are never allocated, retained or released, which lists of thousands of rows feel.
+/// `0-9a-v`, 75 random bits. Fifteen bytes is the most a Swift string keeps inline, so reading,
+/// hashing and copying new ids allocates nothing, which lists of thousands of rows feel.
 public struct Identifier<Tag>: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
     /// The identifier as stored and sent.
     public let rawValue: String

@@ -54,7 +54,7 @@ final class ConversationListScreen: REPLScreen {
         await context.present(model.list) { rows in
             guard rows != shown else { return }
             shown = rows
-            ConversationText.rows(rows, console: context.console).forEach(context.show)
+            ConversationText.rows(rows, console: context.console, startHint: "/new USER").forEach(context.show)
         }
     }
 }

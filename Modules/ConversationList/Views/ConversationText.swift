@@ -11,8 +11,9 @@ enum ConversationText {
         return "\(number). \(title)\(summary.isGroup ? " [group]" : "")\(unread)" + console.styled(preview, .dim)
     }
 
-    static func rows(_ summaries: [ConversationSummary], console: Console) -> [String] {
-        guard !summaries.isEmpty else { return ["No conversations yet. Start one with `chats new USER`."] }
+    /// Numbered rows, or for no conversations a line pointing at `startHint` (each front end's own command).
+    static func rows(_ summaries: [ConversationSummary], console: Console, startHint: String) -> [String] {
+        guard !summaries.isEmpty else { return ["No conversations yet. Start one with `\(startHint)`."] }
         return summaries.enumerated().map { row($1, number: $0 + 1, console: console) }
     }
 }

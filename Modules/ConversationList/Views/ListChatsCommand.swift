@@ -12,6 +12,6 @@ struct ListChatsCommand: FeatureCommand {
         let model = try context.factory(ConversationListFactory.self).makeConversationListViewModel()
         await model.load()
         let rows = try context.require(model.list)
-        try context.emitEach(rows, text: ConversationText.rows(rows, console: context.console))
+        try context.emitEach(rows, text: ConversationText.rows(rows, console: context.console, startHint: "messageai chats new USER"))
     }
 }

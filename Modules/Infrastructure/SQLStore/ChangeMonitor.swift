@@ -5,8 +5,8 @@ import Synchronization
 
 /// Tells subscribers that the database changed, whichever process committed.
 ///
-/// While anyone subscribes, it looks every `interval` at the WAL file's size and modification
-/// time (one `stat` call); only when they moved does it read `PRAGMA data_version` on a
+/// While anyone subscribes, it looks every `interval` at the WAL file's inode, size and
+/// modification time (one `stat` call); only when they moved does it read `PRAGMA data_version` on a
 /// connection of its own, which changes when another connection commits. No table is re-read;
 /// subscribers then read only rows past their own cursor. Commits made through this process's
 /// `SQLDatabase.write` tick at once.
@@ -68,7 +68,7 @@ public final class ChangeMonitor: Sendable {
         }
     }
 
-    /// Size and modification time of a file, or `nil` when it does not exist.
+    /// Inode, size and modification time of a file, or `nil` when it does not exist.
     private static func fileState(_ path: String) -> [Int]? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
