@@ -7,7 +7,7 @@ import PackageDescription
 /// (target `<Name>Live`: implementations over shared infrastructure).
 /// Adding a feature: `swift run new-feature NAME` (README, "Adding a feature").
 let features: [(name: String, live: [Target.Dependency]?)] = [
-    ("Auth", ["SQLStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")]),
+    ("Auth", ["SQLStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "Crypto", package: "swift-crypto")]),
     ("Profile", ["SQLStore"]),
     ("ConversationList", ["SQLStore"]),
     ("Chat", ["SQLStore"]),
@@ -23,12 +23,18 @@ var targets: [Target] = [
     .target(name: "CLIKit", dependencies: ["Kernel", argumentParser], path: "Modules/Frontends/CLIKit"),
     .target(name: "REPLKit", dependencies: ["Kernel", "CLIKit"], path: "Modules/Frontends/REPLKit"),
     .target(
-        name: "AppContainer",
-        dependencies: ["Kernel", "SQLStore", .product(name: "Configuration", package: "swift-configuration"),
-                       .product(name: "SystemPackage", package: "swift-system")]
+        name: "ServiceGraph",
+        dependencies: ["Kernel", "SQLStore"]
             + features.flatMap { feature in
                 [Target.Dependency(stringLiteral: feature.name)] + (feature.live == nil ? [] : [.init(stringLiteral: "\(feature.name)Live")])
             },
+        path: "Modules/ServiceGraph"
+    ),
+    .target(
+        name: "AppContainer",
+        dependencies: ["Kernel", "ServiceGraph", .product(name: "Configuration", package: "swift-configuration"),
+                       .product(name: "SystemPackage", package: "swift-system")]
+            + features.map { .init(stringLiteral: $0.name) },
         path: "Modules/Container"
     ),
     .target(
@@ -40,7 +46,7 @@ var targets: [Target] = [
     .executableTarget(name: "messageai", dependencies: ["MessageAIApp"], path: "Apps/messageai"),
     .executableTarget(
         name: "messageai-bench",
-        dependencies: ["Kernel", "AppContainer", "Chat", "ConversationList", argumentParser,
+        dependencies: ["Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ConversationList", argumentParser,
                        .product(name: "GRDB", package: "GRDB.swift")],
         path: "Tools/Benchmarks"
     ),
@@ -54,7 +60,8 @@ var targets: [Target] = [
     .executableTarget(name: "new-feature", dependencies: ["FeatureScaffold", argumentParser], path: "Tools/Scaffold/Main"),
     .target(name: "TestSupport", dependencies: ["Kernel"], path: "Tests/TestSupport"),
     .testTarget(name: "KernelTests", dependencies: ["Kernel"], path: "Tests/KernelTests"),
-    .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer"] + features.map { .init(stringLiteral: $0.name) },
+    .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "ServiceGraph", "SQLStore",
+                                                      .product(name: "GRDB", package: "GRDB.swift")] + features.map { .init(stringLiteral: $0.name) },
                 path: "Tests/ContractTests"),
     .testTarget(name: "SQLiteTests", dependencies: ["Kernel", "SQLStore", .product(name: "GRDB", package: "GRDB.swift")],
                 path: "Tests/SQLiteTests"),
@@ -92,6 +99,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: targets,

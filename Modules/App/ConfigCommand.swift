@@ -18,7 +18,7 @@ struct ConfigCommand: ParsableCommand {
     }
 
     @MainActor func show(_ settings: Settings, console: Console) throws {
-        let rows = settings.entries.map { Row(key: $0.key.name, value: settings.effectiveValue($0.key.name), source: $0.entry.source) }
+        let rows = settings.entries.map { Row(key: $0.key.name, value: settings.effectiveValue($0.key), source: $0.entry.source) }
         let width = rows.map(\.key.count).max() ?? 0
         if global.json {
             for row in rows { console.print(try JSONLines.encode(row)) }

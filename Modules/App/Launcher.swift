@@ -52,7 +52,7 @@ public enum Launcher {
         if let plugin = FeatureRegistry.plugin(owning: type(of: command)), !settings.enables(plugin.featureName) {
             throw AppError(.usage, "the \(plugin.featureName) feature is disabled by the 'features' setting")
         }
-        let container = try AppContainer(settings: settings)
+        let container = try await AppContainer(settings: settings)
         let context = CLIContext(console: console, json: command.global.json, lookup: ContainerLookup(container: container),
                                  container: container)
         try await command.run(in: context)
@@ -62,8 +62,8 @@ public enum Launcher {
     /// REPL on a terminal and the help otherwise.
     private static func startsREPL(_ global: GlobalOptions, environment: [String: String], console: Console) async throws -> Bool {
         let settings = try await settings(global, environment: environment)
-        let frontend = settings.entries.first { $0.key.name == "frontend" }?.entry
-        return frontend?.source == "default" ? console.isInteractive : frontend?.value == "repl"
+        let frontend = settings.entry(.frontend)
+        return frontend.source == "default" ? console.isInteractive : frontend.value == "repl"
     }
 
     private static func settings(_ global: GlobalOptions, environment: [String: String]) async throws -> Settings {

@@ -4,50 +4,61 @@ import ConversationList
 import Foundation
 import Kernel
 import Profile
+import ServiceGraph
 // new-feature adds imports above this line
 
-/// The composition root: builds the configured backend's services once and makes every view
-/// model from them. The CLI, the REPL and the tests each build their own; nothing is global.
+/// The composition root of the CLI and the REPL: opens the service graph from the settings,
+/// keeps this device's session, and makes every view model with the services of whoever is
+/// signed in here. The CLI, the REPL and the tests each build their own; nothing is global.
 @MainActor
 public final class AppContainer {
     /// The configuration it was built from.
     public let settings: Settings
-    /// The current profile's session.
+    /// What the process shares: storage, change feed, caches.
+    public let graph: ServiceGraph
+    /// This device's session of the current profile.
     public let sessions: any SessionStore
-    /// Sign-up, sign-in, sessions.
+    /// Sign-up, sign-in, the session on this device.
     public let auth: any AuthService
-    /// Profiles and people search.
-    public let profiles: any ProfileService
-    /// The conversation list.
-    public let conversations: any ConversationListService
-    /// Messages.
-    public let chat: any ChatService
+    private var current: (token: String?, services: ServiceSet)?
     private var sharedServices: [ObjectIdentifier: Any] = [:]
 
-    /// Builds the services of `settings.backend`.
+    /// Opens the graph of `settings.backend`.
     /// - Parameters:
-    ///   - sessions: where the session is kept; by default a per-profile file in the state directory.
-    ///   - clock: the time source (tests pass a fixed one).
+    ///   - sessions: where the session is kept; by default the profile's session file (the
+    ///     memory backend, whose accounts live as long as the process, keeps it in memory).
+    ///   - clock: the time source (tests pass one they control).
     /// - Throws: `AppError(.unavailable)` when the backend cannot be opened.
-    public init(settings: Settings, sessions: (any SessionStore)? = nil, clock: any WallClock = SystemWallClock()) throws {
+    public init(settings: Settings, sessions: (any SessionStore)? = nil, clock: any WallClock = SystemWallClock()) async throws {
         self.settings = settings
-        let sessions = sessions ?? FileSessionStore(file: settings.sessionFile)
+        var options = settings.graphOptions
+        options.clock = clock
+        graph = try ServiceGraph(options)
+        let sessions = sessions ?? (settings.backend == .memory ? InMemorySessionStore() : FileSessionStore(file: settings.sessionFile))
         self.sessions = sessions
-        let services: ServiceSet
-        switch settings.backend {
-        case .memory:
-            services = MemoryBackend.makeServices(settings: settings, sessions: sessions, clock: clock)
-            if !settings.enables("auth"), try sessions.load() == nil { try sessions.save(MemoryBackend.demoSession) }
-        case .sqlite:
-            services = try SQLiteBackend.makeServices(settings: settings, sessions: sessions, clock: clock)
-        case .remote:
-            throw AppError(.unavailable, "the remote backend is not available yet; use --backend sqlite or memory")
+        auth = SessionAuthService(accounts: graph.accounts, store: sessions)
+        if !settings.enables("auth"), try sessions.load() == nil, let demo = await graph.demoSession() {
+            try sessions.save(Session(demo))
         }
-        auth = services.auth
-        profiles = services.profiles
-        conversations = services.conversations
-        chat = services.chat
     }
+
+    /// The services of whoever is signed in on this device. They are made again only when this
+    /// process signs in or out: another process signing in on the same profile changes nothing
+    /// here, and a session revoked elsewhere makes every call fail with "not signed in".
+    public var services: ServiceSet {
+        let token = (try? sessions.load())?.token
+        if let current, current.token == token { return current.services }
+        let services = graph.services(for: graph.caller(token: token))
+        current = (token, services)
+        return services
+    }
+
+    /// Profiles and people search, for the signed-in user.
+    public var profiles: any ProfileService { services.profiles }
+    /// The conversation list, for the signed-in user.
+    public var conversations: any ConversationListService { services.conversations }
+    /// Messages, for the signed-in user.
+    public var chat: any ChatService { services.chat }
 
     /// The one instance of a service that has no backend-specific implementation (a feature made
     /// by `new-feature` starts with its in-memory service only), made on first use.

@@ -1,5 +1,7 @@
+import ServiceGraph
+
 /// One configuration key: its name, default, meaning and check.
-public struct SettingKey: Sendable {
+public struct SettingKey: Sendable, Equatable {
     /// Dotted key (`memory.latencyMs`); as a flag `--memory-latency-ms`, in the environment
     /// `MESSAGEAI_MEMORY_LATENCY_MS`, in a file as nested keys.
     public let name: String
@@ -10,31 +12,52 @@ public struct SettingKey: Sendable {
     /// Checks a value; returns the reason it is wrong, or `nil`.
     let check: @Sendable (String) -> String?
 
-    init(_ name: String, default defaultValue: String?, _ summary: String, check: @escaping @Sendable (String) -> String? = { _ in nil }) {
+    public static func == (lhs: SettingKey, rhs: SettingKey) -> Bool { lhs.name == rhs.name }
+
+    private init(_ name: String, default defaultValue: String?, _ summary: String, check: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.name = name
         self.defaultValue = defaultValue
         self.summary = summary
         self.check = check
     }
 
-    /// Every key the application reads.
+    /// Service implementations: memory, sqlite or remote.
+    public static let backend = SettingKey("backend", default: Backend.sqlite.rawValue, "service implementations: memory, sqlite or remote",
+                                           check: oneOf(Backend.allCases.map(\.rawValue)))
+    /// The front end that runs when no subcommand is given.
+    public static let frontend = SettingKey("frontend", default: "repl",
+                                            "front end when no subcommand is given: repl or cli (default: repl on a terminal, else cli)",
+                                            check: oneOf(["repl", "cli"]))
+    /// The enabled features.
+    public static let features = SettingKey("features", default: "all", "comma-separated features to enable, or all")
+    /// The identity profile.
+    public static let profile = SettingKey("profile", default: "default", "identity profile; each keeps its own session and history",
+                                           check: { value in value.isEmpty || value.contains("/") || value.hasPrefix(".") ? "must be a plain name" : nil })
+    /// The SQLite file.
+    public static let sqlitePath = SettingKey("sqlite.path", default: nil,
+                                              "sqlite backend: the database file (default $XDG_DATA_HOME/messageai/messageai.sqlite)")
+    /// Where sessions and history live.
+    public static let stateDir = SettingKey("state.dir", default: nil, "sessions and REPL history (default $XDG_STATE_HOME/messageai)")
+    /// bcrypt cost of new password hashes.
+    public static let bcryptCost = SettingKey("auth.bcryptCost", default: "12", "bcrypt cost for new password hashes (4–31)", check: integer(4...31))
+    /// Days a session may go unused before it ends.
+    public static let sessionIdleDays = SettingKey("auth.sessionIdleDays", default: "30", "days a session may go unused before it ends (1–365)",
+                                                   check: integer(1...365))
+    /// Memory backend: delay added to every call.
+    public static let memoryLatencyMs = SettingKey("memory.latencyMs", default: "0", "memory backend: delay added to every call, ms",
+                                                   check: integer(0...60_000))
+    /// Memory backend: share of calls that fail.
+    public static let memoryFailureRate = SettingKey("memory.failureRate", default: "0", "memory backend: share of calls that fail, 0–1", check: { value in
+        Double(value).map { (0...1).contains($0) } == true ? nil : "must be a number from 0 to 1"
+    })
+    /// Memory backend: how long mock users take to answer.
+    public static let memoryPeerDelayMs = SettingKey("memory.peerDelayMs", default: "1200", "memory backend: how long mock users take to answer, ms",
+                                                     check: integer(0...600_000))
+
+    /// Every key the application reads, in the order `messageai config` lists them.
     public static let all: [SettingKey] = [
-        SettingKey("backend", default: Backend.sqlite.rawValue, "service implementations: memory, sqlite or remote",
-                   check: oneOf(Backend.allCases.map(\.rawValue))),
-        SettingKey("frontend", default: "repl", "front end when no subcommand is given: repl or cli (default: repl on a terminal, else cli)", check: oneOf(["repl", "cli"])),
-        SettingKey("features", default: "all", "comma-separated features to enable, or all"),
-        SettingKey("profile", default: "default", "identity profile; each keeps its own session and history", check: { value in
-            value.isEmpty || value.contains("/") || value.hasPrefix(".") ? "must be a plain name" : nil
-        }),
-        SettingKey("sqlite.path", default: nil, "sqlite backend: the database file (default $XDG_DATA_HOME/messageai/messageai.sqlite)"),
-        SettingKey("state.dir", default: nil, "sessions and REPL history (default $XDG_STATE_HOME/messageai)"),
-        SettingKey("auth.bcryptCost", default: "12", "bcrypt cost for new password hashes (4–31)", check: integer(4...31)),
-        SettingKey("memory.latencyMs", default: "0", "memory backend: delay added to every call, ms", check: integer(0...60_000)),
-        SettingKey("memory.failureRate", default: "0", "memory backend: share of calls that fail, 0–1", check: { value in
-            Double(value).map { (0...1).contains($0) } == true ? nil : "must be a number from 0 to 1"
-        }),
-        SettingKey("memory.peerDelayMs", default: "1200", "memory backend: how long mock users take to answer, ms",
-                   check: integer(0...600_000)),
+        backend, frontend, features, profile, sqlitePath, stateDir, bcryptCost, sessionIdleDays, memoryLatencyMs, memoryFailureRate,
+        memoryPeerDelayMs,
     ]
 
     private static func oneOf(_ allowed: [String]) -> @Sendable (String) -> String? {

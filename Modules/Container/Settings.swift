@@ -1,5 +1,6 @@
 import Foundation
 import Kernel
+import ServiceGraph
 
 /// The effective configuration: each key's value and the source it came from.
 public struct Settings: Sendable {
@@ -16,18 +17,21 @@ public struct Settings: Sendable {
     /// The environment the process was started with (for XDG paths).
     public let environment: [String: String]
 
-    /// The value of `key` (its default when no source sets it).
-    public func value(_ key: String) -> String? {
-        entries.first { $0.key.name == key }?.entry.value
+    /// The entry of `key`: its value (its default when no source sets it) and where that came from.
+    public func entry(_ key: SettingKey) -> Entry {
+        entries.first { $0.key == key }?.entry ?? Entry(value: key.defaultValue, source: "default")
     }
 
+    /// The value of `key` (its default when no source sets it).
+    public func value(_ key: SettingKey) -> String? { entry(key).value }
+
     /// The backend.
-    public var backend: Backend { Backend(rawValue: value("backend") ?? "") ?? .sqlite }
+    public var backend: Backend { Backend(rawValue: value(.backend) ?? "") ?? .sqlite }
     /// The identity profile.
-    public var profile: String { value("profile") ?? "default" }
+    public var profile: String { value(.profile) ?? "default" }
     /// The `features` setting, lower case: feature names, or `all`.
     public var features: Set<String> {
-        Set((value("features") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        Set((value(.features) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
     }
 
     /// True when the `features` setting enables `feature` (by name, or by `all`).
@@ -36,14 +40,22 @@ public struct Settings: Sendable {
     }
     /// Simulated latency and failures of the memory backend.
     public var memoryConditions: SimulatedConditions {
-        SimulatedConditions(latency: .milliseconds(int("memory.latencyMs")), failureRate: Double(value("memory.failureRate") ?? "") ?? 0)
+        SimulatedConditions(latency: .milliseconds(int(.memoryLatencyMs)), failureRate: Double(value(.memoryFailureRate) ?? "") ?? 0)
     }
-    /// Whole-number value of `key` (keys are checked when loaded, so this cannot fail for them).
-    public func int(_ key: String) -> Int { Int(value(key) ?? "") ?? 0 }
+    /// Whole-number value of `key` (values are checked when loaded, so this cannot fail for the
+    /// keys that take numbers).
+    public func int(_ key: SettingKey) -> Int { Int(value(key) ?? "") ?? 0 }
+
+    /// What the service graph is opened with.
+    public var graphOptions: GraphOptions {
+        GraphOptions(backend: backend, sqlitePath: sqlitePath, bcryptCost: int(.bcryptCost),
+                     sessionIdleLimit: Double(int(.sessionIdleDays)) * 86_400, memoryConditions: memoryConditions,
+                     peerDelay: .milliseconds(int(.memoryPeerDelayMs)))
+    }
 
     /// Where sessions and history live: `state.dir`, else `$XDG_STATE_HOME/messageai`, else `~/.local/state/messageai`.
     public var stateDirectory: URL {
-        if let dir = value("state.dir") { return URL(fileURLWithPath: dir, isDirectory: true) }
+        if let dir = value(.stateDir) { return URL(fileURLWithPath: dir, isDirectory: true) }
         return xdgDirectory("XDG_STATE_HOME", fallback: ".local/state")
     }
 
@@ -56,14 +68,14 @@ public struct Settings: Sendable {
     /// The SQLite file: `sqlite.path`, else `$XDG_DATA_HOME/messageai/messageai.sqlite`, else
     /// `~/.local/share/messageai/messageai.sqlite`.
     public var sqlitePath: String {
-        value("sqlite.path") ?? xdgDirectory("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("messageai.sqlite").path
+        value(.sqlitePath) ?? xdgDirectory("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("messageai.sqlite").path
     }
 
     /// The value `key` takes effect with: its own, or for the paths their XDG default.
-    public func effectiveValue(_ key: String) -> String? {
+    public func effectiveValue(_ key: SettingKey) -> String? {
         switch key {
-        case "sqlite.path": sqlitePath
-        case "state.dir": stateDirectory.path
+        case .sqlitePath: sqlitePath
+        case .stateDir: stateDirectory.path
         default: value(key)
         }
     }

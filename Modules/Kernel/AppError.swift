@@ -47,6 +47,9 @@ public struct AppError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The session is missing or has expired.
+    /// No conversation has this id (the same words from every feature that looks one up).
+    public static func noConversation(_ id: ConversationID) -> AppError { AppError(.notFound, "no conversation '\(id)'") }
+
+    /// The session is missing, revoked or has expired.
     public static let notSignedIn = AppError(.notSignedIn, "not signed in; run `messageai login` or `messageai signup`")
 }

@@ -1,4 +1,5 @@
 import AppContainer
+import Auth
 import ArgumentParser
 import Chat
 import Foundation

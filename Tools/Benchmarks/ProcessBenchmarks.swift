@@ -1,4 +1,5 @@
 import AppContainer
+import Auth
 import ArgumentParser
 import Foundation
 import Kernel

@@ -1,4 +1,5 @@
 import AppContainer
+import Auth
 import Chat
 import ConversationList
 import Foundation
@@ -22,7 +23,7 @@ final class World {
     static func container(path: String, sessions: any SessionStore) async throws -> AppContainer {
         let settings = try await SettingsLoader.load(commandLine: ["backend": "sqlite", "sqlite.path": path, "auth.bcryptCost": "4"],
                                                      configFile: nil, environment: [:])
-        return try AppContainer(settings: settings, sessions: sessions)
+        return try await AppContainer(settings: settings, sessions: sessions)
     }
 
     /// Signs up a user; the world's session is then theirs.

@@ -1,6 +1,6 @@
 import SQLStore
 
-/// Auth's tables: accounts with password hashes, and the sessions they signed in.
+/// Auth's tables: accounts with password hashes, and their sessions by token digest.
 public enum AuthSchema {
     /// Auth's migrations, oldest first.
     public static let migrations = [
@@ -16,6 +16,18 @@ public enum AuthSchema {
                 user_id TEXT NOT NULL REFERENCES auth_accounts(id),
                 created_at REAL NOT NULL
             );
+            """),
+        // Sessions keep only a digest of their token and end after an idle time. Tokens kept in
+        // plain text before this step are dropped: everyone signs in again once.
+        SchemaMigration(feature: "auth", version: 2, sql: """
+            DROP TABLE auth_sessions;
+            CREATE TABLE auth_sessions (
+                token_digest TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES auth_accounts(id),
+                created_at REAL NOT NULL,
+                last_used_at REAL NOT NULL
+            );
+            CREATE INDEX auth_sessions_by_user ON auth_sessions(user_id);
             """),
     ]
 }

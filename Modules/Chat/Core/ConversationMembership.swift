@@ -8,12 +8,12 @@ public protocol ConversationMembership: Sendable {
 }
 
 extension ConversationMembership {
-    /// Checks that `user` may read and post in the conversation.
+    /// Checks that `user` may read and post in the conversation, and returns its members.
     /// - Throws: `.notFound` for an unknown conversation, `.forbidden` for a non-member.
-    public func requireMember(_ user: UserID, of conversationID: ConversationID) async throws {
-        guard let members = try await members(of: conversationID) else {
-            throw AppError(.notFound, "no conversation '\(conversationID)'")
-        }
-        guard members.contains(user) else { throw AppError(.forbidden, "you are not a member of conversation \(conversationID)") }
+    @discardableResult
+    public func requireMember(_ user: UserID, of conversationID: ConversationID) async throws -> [UserID] {
+        guard let members = try await members(of: conversationID) else { throw AppError.noConversation(conversationID) }
+        guard members.contains(user) else { throw ChatRules.notMember(conversationID) }
+        return members
     }
 }

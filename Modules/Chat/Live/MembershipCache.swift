@@ -2,22 +2,21 @@ import Chat
 import Kernel
 import Synchronization
 
-/// Remembers confirmed memberships, so that a burst of sends does not ask the list for each one.
-/// Only positive answers are kept: members are never removed from a conversation.
-final class MembershipCache: Sendable {
+/// Remembers the members of conversations already looked up, so that a burst of sends and the
+/// live fan-out do not ask the list for each message. Members never change after a
+/// conversation is created, so entries never go stale; unknown conversations are not kept.
+/// One per process, shared by every caller's services.
+public final class MembershipCache: ConversationMembership {
     private let membership: any ConversationMembership
-    private let confirmed = Mutex<Set<String>>([])
+    private let known = Mutex<[ConversationID: [UserID]]>([:])
 
-    init(_ membership: any ConversationMembership) { self.membership = membership }
+    /// Creates a cache in front of `membership`.
+    public init(_ membership: any ConversationMembership) { self.membership = membership }
 
-    func requireMember(_ user: UserID, of conversationID: ConversationID) async throws {
-        let key = "\(user.rawValue)|\(conversationID.rawValue)"
-        if confirmed.withLock({ $0.contains(key) }) { return }
-        try await membership.requireMember(user, of: conversationID)
-        confirmed.withLock { _ = $0.insert(key) }
-    }
-
-    func isMember(_ user: UserID, of conversationID: ConversationID) async -> Bool {
-        (try? await requireMember(user, of: conversationID)) != nil
+    public func members(of conversationID: ConversationID) async throws -> [UserID]? {
+        if let members = known.withLock({ $0[conversationID] }) { return members }
+        guard let members = try await membership.members(of: conversationID) else { return nil }
+        known.withLock { $0[conversationID] = members }
+        return members
     }
 }

@@ -1,58 +1,38 @@
 import Foundation
 import Kernel
 
-/// Conversations kept in process memory: the memory backend and unit tests.
-public actor InMemoryConversationListService: ConversationListService, ConversationDirectory {
-    private var conversations: [ConversationID: Conversation]
-    private let builder: SummaryBuilder
-    private let activity: any ActivitySource
-    private let sessions: any SessionStore
-    private let clock: any WallClock
-    private let conditions: SimulatedConditions
-    private let created = Broadcaster<Conversation>()
+/// One caller's view of the memory backend's conversations.
+public struct InMemoryConversationListService: ConversationListService {
+    private let store: InMemoryConversationStore
+    private let caller: Caller
 
-    /// Creates the service with seeded conversations.
-    public init(
-        conversations: [Conversation] = [],
-        users: any UserDirectory,
-        activity: any ActivitySource,
-        sessions: any SessionStore,
-        clock: any WallClock = SystemWallClock(),
-        conditions: SimulatedConditions = .none
-    ) {
-        self.conversations = Dictionary(uniqueKeysWithValues: conversations.map { ($0.id, $0) })
-        builder = SummaryBuilder(users: users, activity: activity)
-        self.activity = activity
-        self.sessions = sessions
-        self.clock = clock
-        self.conditions = conditions
+    /// Creates the service for `caller` over the shared store.
+    public init(store: InMemoryConversationStore, caller: Caller) {
+        self.store = store
+        self.caller = caller
     }
 
     public func conversations() async throws -> [ConversationSummary] {
-        try await conditions.apply()
-        let me = try sessions.requireSession().userID
-        return try await builder.summaries(of: conversations.values.filter { $0.memberIDs.contains(me) }, for: me)
+        let me = try await authorize()
+        return try await store.builder.summaries(of: await store.conversations(of: me), for: me)
     }
 
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {
-        try await conditions.apply()
-        let me = try sessions.requireSession().userID
-        try await builder.checkDirect(from: me, with: userID)
-        let existing = conversations.values.first { !$0.isGroup && Set($0.memberIDs) == [me, userID] }
-        return try await summary(of: existing ?? insert(title: nil, members: [me, userID]), for: me)
+        let me = try await authorize()
+        try await store.builder.checkDirect(from: me, with: userID)
+        return try await store.builder.summary(of: await store.direct(between: me, and: userID), for: me)
     }
 
     public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
-        try await conditions.apply()
-        let me = try sessions.requireSession().userID
-        let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs)
-        return try await summary(of: insert(title: title, members: members), for: me)
+        let me = try await authorize()
+        let (title, members) = try await store.builder.checkGroup(title: title, creator: me, adding: memberIDs)
+        return try await store.builder.summary(of: await store.insert(title: title, members: members), for: me)
     }
 
     public func changes() async throws -> AsyncStream<Void> {
-        let me = try sessions.requireSession().userID
-        let createdStream = created.subscribe()
-        let activityStream = try await activity.activityChanges()
+        let me = try await caller.id()
+        let createdStream = await store.createdConversations()
+        let activityStream = try await store.activity.activityChanges()
         return AsyncStream { continuation in
             let forwarders = [
                 Task {
@@ -66,18 +46,8 @@ public actor InMemoryConversationListService: ConversationListService, Conversat
         }
     }
 
-    public func members(of conversationID: ConversationID) async throws -> [UserID]? {
-        conversations[conversationID]?.memberIDs
-    }
-
-    private func insert(title: String?, members: [UserID]) -> Conversation {
-        let conversation = Conversation(id: .random(), title: title, memberIDs: members, createdAt: clock.now())
-        conversations[conversation.id] = conversation
-        created.send(conversation)
-        return conversation
-    }
-
-    private func summary(of conversation: Conversation, for reader: UserID) async throws -> ConversationSummary {
-        try await builder.summaries(of: [conversation], for: reader)[0]
+    private func authorize() async throws -> UserID {
+        try await store.conditions.apply()
+        return try await caller.id()
     }
 }

@@ -29,6 +29,12 @@ public struct SummaryBuilder: Sendable {
         })
     }
 
+    /// The row of one conversation as `reader` sees it.
+    public func summary(of conversation: Conversation, for reader: UserID) async throws -> ConversationSummary {
+        guard let row = try await summaries(of: [conversation], for: reader).first else { throw AppError.noConversation(conversation.id) }
+        return row
+    }
+
     /// Checks that `me` may start a one-to-one conversation with `other`.
     /// - Throws: `.invalidInput` for oneself, `.notFound` for an unknown user.
     public func checkDirect(from me: UserID, with other: UserID) async throws {

@@ -4,25 +4,24 @@ import GRDB
 import Kernel
 import SQLStore
 
-/// Conversations and members in the SQLite database. Titles and activity come through the same
-/// ports as in memory; `changes()` ticks on any commit to the file, from any process.
-public struct SQLConversationListService: ConversationListService, ConversationDirectory {
+/// One caller's view of the conversations in the SQLite database. Titles and activity come
+/// through the same ports as in memory; `changes()` ticks on any commit to the file, from any process.
+public struct SQLConversationListService: ConversationListService {
     private let database: SQLDatabase
     private let builder: SummaryBuilder
-    private let sessions: any SessionStore
+    private let caller: Caller
     private let clock: any WallClock
 
-    /// Creates the service over an open database and the two ports.
-    public init(database: SQLDatabase, users: any UserDirectory, activity: any ActivitySource,
-                sessions: any SessionStore, clock: any WallClock = SystemWallClock()) {
+    /// Creates the service for `caller` over an open database and the list's summary builder.
+    public init(database: SQLDatabase, builder: SummaryBuilder, caller: Caller, clock: any WallClock = SystemWallClock()) {
         self.database = database
-        builder = SummaryBuilder(users: users, activity: activity)
-        self.sessions = sessions
+        self.builder = builder
+        self.caller = caller
         self.clock = clock
     }
 
     public func conversations() async throws -> [ConversationSummary] {
-        let me = try sessions.requireSession().userID
+        let me = try await caller.id()
         let conversations = try await database.read { db in
             try Row.fetchCursor(db, sql: """
                 SELECT c.id, c.title, c.created_at, c.members
@@ -34,7 +33,7 @@ public struct SQLConversationListService: ConversationListService, ConversationD
     }
 
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {
-        let me = try sessions.requireSession().userID
+        let me = try await caller.id()
         try await builder.checkDirect(from: me, with: userID)
         let key = [me.rawValue, userID.rawValue].sorted().joined(separator: "|")
         let candidate = ConversationID.random()
@@ -50,7 +49,7 @@ public struct SQLConversationListService: ConversationListService, ConversationD
     }
 
     public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
-        let me = try sessions.requireSession().userID
+        let me = try await caller.id()
         let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs)
         let id = ConversationID.random()
         let now = clock.now()
@@ -63,16 +62,8 @@ public struct SQLConversationListService: ConversationListService, ConversationD
     }
 
     public func changes() async throws -> AsyncStream<Void> {
-        _ = try sessions.requireSession()
+        _ = try await caller.id()
         return database.changes.subscribe()
-    }
-
-    public func members(of conversationID: ConversationID) async throws -> [UserID]? {
-        try await database.read { db in
-            let ids = try String.fetchAll(db, sql: "SELECT user_id FROM conversation_members WHERE conversation_id = ?",
-                                          arguments: [conversationID.rawValue])
-            return ids.isEmpty ? nil : ids.map(UserID.init(rawValue:))
-        }
     }
 
     private func summary(of id: ConversationID, for reader: UserID) async throws -> ConversationSummary {
@@ -81,8 +72,8 @@ public struct SQLConversationListService: ConversationListService, ConversationD
                 SELECT id, title, created_at, members FROM conversations WHERE id = ?
                 """, arguments: [id.rawValue]).map(Self.conversation)
         }
-        guard let conversation else { throw AppError(.notFound, "no conversation '\(id)'") }
-        return try await builder.summaries(of: [conversation], for: reader)[0]
+        guard let conversation else { throw AppError.noConversation(id) }
+        return try await builder.summary(of: conversation, for: reader)
     }
 
     private static func insertMembers(_ members: [UserID], into id: ConversationID, _ db: Database) throws {

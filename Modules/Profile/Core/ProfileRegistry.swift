@@ -1,5 +1,13 @@
-/// Creating a profile at sign-up. Kept apart from `ProfileService` because no screen may call it.
+import Kernel
+
+/// What other features need of Profile, through the composition root and for no caller in
+/// particular: creating a new account's profile, and display names. Kept apart from
+/// `ProfileService` because no screen may call it.
 public protocol ProfileRegistry: Sendable {
     /// Creates the profile of a new user.
+    /// - Throws: `.conflict` if the user or the email already has one.
     func createProfile(_ profile: Profile) async throws
+
+    /// Display names of the given users; unknown ids are left out.
+    func displayNames(of ids: [UserID]) async throws -> [UserID: String]
 }

@@ -1,3 +1,4 @@
+import Kernel
 import Synchronization
 
 /// A session store that lives as long as the process.

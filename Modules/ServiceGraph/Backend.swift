@@ -1,4 +1,4 @@
-/// Which service implementations the container builds.
+/// Which service implementations the graph builds.
 public enum Backend: String, CaseIterable, Sendable {
     /// In-process services with seeded mock data.
     case memory

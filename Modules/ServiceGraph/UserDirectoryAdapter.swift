@@ -4,9 +4,9 @@ import Profile
 
 /// The list's titles come from Profile's display names.
 struct UserDirectoryAdapter: UserDirectory {
-    let profiles: any ProfileService
+    let registry: any ProfileRegistry
 
     func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
-        try await profiles.displayNames(of: ids)
+        try await registry.displayNames(of: ids)
     }
 }

@@ -1,5 +1,8 @@
-/// Keeps the current session of one profile. Auth writes it; every other service reads it to
-/// know who is acting. Implementations: in memory (tests, memory backend) and a per-profile file.
+import Kernel
+
+/// Keeps this device's session of one profile: the client side of Auth writes it, and the
+/// composition root reads its token to build services for that caller. Implementations: in
+/// memory (tests, memory backend) and a per-profile file.
 public protocol SessionStore: Sendable {
     /// The current session, if someone is signed in.
     func load() throws -> Session?

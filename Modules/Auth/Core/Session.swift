@@ -1,10 +1,12 @@
+import Kernel
+
 /// Who is signed in on this device: the user and the token the backend issued.
 public struct Session: Codable, Equatable, Sendable {
     /// The signed-in user.
     public let userID: UserID
     /// The user's email, shown by `whoami`.
     public let email: String
-    /// An opaque token the backend checks on each call.
+    /// The opaque token the account service issued; only its digest is stored there.
     public let token: String
 
     /// Creates a session.
@@ -12,5 +14,10 @@ public struct Session: Codable, Equatable, Sendable {
         self.userID = userID
         self.email = email
         self.token = token
+    }
+
+    /// The session a sign-in or sign-up issued.
+    public init(_ issued: IssuedSession) {
+        self.init(userID: issued.account.id, email: issued.account.email, token: issued.token)
     }
 }

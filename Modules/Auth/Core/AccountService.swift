@@ -1,0 +1,26 @@
+import Kernel
+
+/// The account side of Auth, the part a server hosts: accounts, password checks, and session
+/// tokens (issued, resolved, revoked). Implementations: `InMemoryAccountService`,
+/// `SQLAccountService`; all behave the same (see the contract suite).
+public protocol AccountService: Sendable {
+    /// Creates an account and its profile in one step, and issues a session for it.
+    /// - Throws: `.invalidInput` for a bad email, name or password; `.conflict` if the email is taken.
+    func signUp(email: String, displayName: String, password: String) async throws -> IssuedSession
+
+    /// Checks email and password and issues a new session.
+    /// - Throws: `.invalidCredentials` when the email or the password is wrong.
+    func signIn(email: String, password: String) async throws -> IssuedSession
+
+    /// The account a session token belongs to; using it restarts the session's idle time.
+    /// - Throws: `.notSignedIn` for an unknown, revoked or expired token.
+    func account(for token: String) async throws -> Account
+
+    /// Ends the session of `token`. An unknown token is already ended: nothing happens.
+    func revoke(token: String) async throws
+
+    /// Replaces the password of the token's account and ends every other session of it.
+    /// - Throws: `.notSignedIn` for a bad token; `.invalidCredentials` if `current` is wrong;
+    ///   `.invalidInput` if `new` breaks the password rule.
+    func changePassword(token: String, current: String, new: String) async throws
+}

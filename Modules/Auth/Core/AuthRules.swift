@@ -1,0 +1,35 @@
+import Foundation
+import Kernel
+
+/// Auth's rules and errors, written once for every implementation of `AccountService`.
+public enum AuthRules {
+    /// How long a session may go unused before it ends, unless configured otherwise.
+    public static let defaultIdleLimit: TimeInterval = 30 * 86_400
+
+    /// A sign-up's input, checked and normalised.
+    public static func signUp(email: String, displayName: String, password: String) throws -> (email: String, displayName: String) {
+        let email = try Validation.email(email)
+        let name = try Validation.displayName(displayName)
+        try Validation.password(password)
+        return (email, name)
+    }
+
+    /// The email as accounts are keyed, or the raw text when it is not an email (then no account
+    /// matches and the sign-in fails like a wrong password).
+    public static func signInKey(_ email: String) -> String { (try? Validation.email(email)) ?? email }
+
+    /// True when a session last used at `lastUsed` has been idle for longer than `limit` at `now`.
+    public static func hasExpired(lastUsed: Date, now: Date, limit: TimeInterval) -> Bool {
+        now.timeIntervalSince(lastUsed) > limit
+    }
+
+    /// A session's last use is written at most this often, so that resolving a token is a read.
+    public static let lastUseGranularity: TimeInterval = 60
+
+    /// The email is taken.
+    public static func emailTaken(_ email: String) -> AppError { AppError(.conflict, "an account with email \(email) already exists") }
+    /// Sign-in failed; which of the two was wrong is not told.
+    public static let wrongCredentials = AppError(.invalidCredentials, "wrong email or password")
+    /// The current password given to a password change is wrong.
+    public static let wrongCurrentPassword = AppError(.invalidCredentials, "the current password is wrong")
+}

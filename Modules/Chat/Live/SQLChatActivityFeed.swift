@@ -1,0 +1,35 @@
+import Chat
+import GRDB
+import Kernel
+import SQLStore
+
+/// Conversations' newest message and unread counts from the SQLite database, for the list.
+public struct SQLChatActivityFeed: ChatActivityFeed {
+    private let database: SQLDatabase
+
+    /// Creates the feed over an open database.
+    public init(database: SQLDatabase) { self.database = database }
+
+    public func activity(of conversationIDs: [ConversationID], for reader: UserID) async throws -> [ConversationID: ChatActivity] {
+        guard !conversationIDs.isEmpty else { return [:] }
+        let list = try JSONIDs.encode(conversationIDs)
+        return try await database.read { db in
+            var activity: [ConversationID: ChatActivity] = [:]
+            activity.reserveCapacity(conversationIDs.count)
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT \(MessageRows.columns), a.message_count - coalesce(r.read_count, 0)
+                FROM json_each(?) ids
+                JOIN chat_activity a ON a.conversation_id = ids.value
+                JOIN messages m ON m.seq = a.last_seq
+                LEFT JOIN chat_reads r ON r.conversation_id = a.conversation_id AND r.user_id = ?
+                """, arguments: [list, reader.rawValue])
+            while let row = try rows.next() {
+                let message = MessageRows.message(row)
+                activity[message.conversationID] = ChatActivity(lastMessage: message, unreadCount: max(0, row[5]))
+            }
+            return activity
+        }
+    }
+
+    public func activityChanges() async throws -> AsyncStream<Void> { database.changes.subscribe() }
+}

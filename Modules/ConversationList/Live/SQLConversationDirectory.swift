@@ -1,0 +1,20 @@
+import ConversationList
+import GRDB
+import Kernel
+import SQLStore
+
+/// Membership look-ups in the SQLite database, for other features.
+public struct SQLConversationDirectory: ConversationDirectory {
+    private let database: SQLDatabase
+
+    /// Creates the directory over an open database.
+    public init(database: SQLDatabase) { self.database = database }
+
+    public func members(of conversationID: ConversationID) async throws -> [UserID]? {
+        try await database.read { db in
+            let ids = try String.fetchAll(db, sql: "SELECT user_id FROM conversation_members WHERE conversation_id = ?",
+                                          arguments: [conversationID.rawValue])
+            return ids.isEmpty ? nil : ids.map(UserID.init(rawValue:))
+        }
+    }
+}

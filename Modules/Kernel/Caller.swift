@@ -1,0 +1,22 @@
+/// The user a set of services acts for.
+///
+/// Services never look a session up themselves: the service graph (on a client) or the server's
+/// edge builds them for a caller, and `id()` answers who that is. A caller made from a session
+/// token re-checks the token when its short cache runs out, so a session revoked elsewhere stops
+/// working within seconds; a caller made from an already verified id answers at once.
+public struct Caller: Sendable {
+    private let resolve: @Sendable () async throws -> UserID
+
+    /// A caller whose identity `resolve` establishes (and may refuse with `.notSignedIn`).
+    public init(resolve: @escaping @Sendable () async throws -> UserID) { self.resolve = resolve }
+
+    /// A caller whose id was verified where the request entered.
+    public static func verified(_ id: UserID) -> Caller { Caller { id } }
+
+    /// Nobody is signed in: every call is refused with `.notSignedIn`.
+    public static let signedOut = Caller { throw AppError.notSignedIn }
+
+    /// The caller's user id.
+    /// - Throws: `.notSignedIn` when the session behind the caller is missing, revoked or expired.
+    public func id() async throws -> UserID { try await resolve() }
+}

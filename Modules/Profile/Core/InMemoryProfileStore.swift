@@ -1,0 +1,52 @@
+import Kernel
+
+/// The profiles of the memory backend, shared by every caller's `InMemoryProfileService`.
+public actor InMemoryProfileStore: ProfileRegistry {
+    private var profiles: [UserID: Profile]
+    let conditions: SimulatedConditions
+
+    /// Creates the store with seeded profiles.
+    public init(profiles: [Profile] = [], conditions: SimulatedConditions = .none) {
+        self.profiles = Dictionary(uniqueKeysWithValues: profiles.map { ($0.id, $0) })
+        self.conditions = conditions
+    }
+
+    public func createProfile(_ profile: Profile) async throws {
+        guard profiles[profile.id] == nil, !profiles.values.contains(where: { $0.email == profile.email }) else {
+            throw ProfileRules.profileExists(profile)
+        }
+        profiles[profile.id] = profile
+    }
+
+    /// Display names of the given users; unknown ids are left out.
+    public func displayNames(of ids: [UserID]) -> [UserID: String] {
+        Dictionary(ids.compactMap { id in profiles[id].map { (id, $0.displayName) } }) { first, _ in first }
+    }
+
+    func profile(_ id: UserID) throws -> Profile {
+        guard let profile = profiles[id] else { throw ProfileRules.noOwnProfile }
+        return profile
+    }
+
+    func profile(matching idOrEmail: String) throws -> Profile {
+        let keys = ProfileRules.lookupKeys(idOrEmail)
+        guard let profile = profiles[keys.id] ?? profiles.values.first(where: { $0.email == keys.email }) else {
+            throw ProfileRules.noUser(idOrEmail)
+        }
+        return profile
+    }
+
+    func edit(_ id: UserID, displayName: String?, status: String?) throws -> Profile {
+        let profile = try ProfileRules.edited(try profile(id), displayName: displayName, status: status)
+        profiles[id] = profile
+        return profile
+    }
+
+    func search(_ prefix: String, limit: Int) -> [Profile] {
+        profiles.values
+            .filter { $0.displayName.lowercased().hasPrefix(prefix) || $0.email.hasPrefix(prefix) }
+            .sorted { ($0.displayName.lowercased(), $0.id) < ($1.displayName.lowercased(), $1.id) }
+            .prefix(max(limit, 0))
+            .map { $0 }
+    }
+}

@@ -1,0 +1,13 @@
+import Auth
+import Kernel
+
+/// What one backend brings to the graph: its account side, opened once, and cheap per-caller
+/// service sets over its shared resources.
+protocol GraphBackend: Sendable {
+    /// Accounts and sessions.
+    var accounts: any AccountService { get }
+    /// The services of one caller.
+    func services(for caller: Caller) -> ServiceSet
+    /// A session for the demo user without a password, where the backend has one (memory).
+    func demoSession() async -> IssuedSession?
+}

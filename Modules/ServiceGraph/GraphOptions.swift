@@ -1,0 +1,38 @@
+import Foundation
+import Kernel
+
+/// What a service graph is opened with. The client maps its settings to these; a server will
+/// map its own.
+public struct GraphOptions: Sendable {
+    /// Which implementations serve.
+    public var backend: Backend
+    /// The SQLite file of the `sqlite` backend.
+    public var sqlitePath: String
+    /// bcrypt cost of new password hashes.
+    public var bcryptCost: Int
+    /// How long a session may go unused before it ends.
+    public var sessionIdleLimit: TimeInterval
+    /// Latency and failures the memory backend adds on purpose.
+    public var memoryConditions: SimulatedConditions
+    /// How long the memory backend's mock users take to answer.
+    public var peerDelay: Duration
+    /// How long a verified session token is trusted before it is checked again: the most a
+    /// session revoked by another process keeps working here.
+    public var verificationCacheTime: Duration
+    /// The time source of every service (tests pass one they control).
+    public var clock: any WallClock
+
+    /// Creates options; the defaults are the product's.
+    public init(backend: Backend, sqlitePath: String, bcryptCost: Int = 12, sessionIdleLimit: TimeInterval = 30 * 86_400,
+                memoryConditions: SimulatedConditions = .none, peerDelay: Duration = .milliseconds(1_200),
+                verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock()) {
+        self.backend = backend
+        self.sqlitePath = sqlitePath
+        self.bcryptCost = bcryptCost
+        self.sessionIdleLimit = sessionIdleLimit
+        self.memoryConditions = memoryConditions
+        self.peerDelay = peerDelay
+        self.verificationCacheTime = verificationCacheTime
+        self.clock = clock
+    }
+}

@@ -1,0 +1,46 @@
+import Auth
+import AuthLive
+import Chat
+import ConversationList
+import Foundation
+import Kernel
+import Profile
+
+/// The in-memory stores over the seeded mock data (the seeds' "mock application"), shared by
+/// every caller's services. Everything, sessions included, lives as long as the process.
+final class MemoryBackend: GraphBackend {
+    private let accountService: InMemoryAccountService
+    private let profiles: InMemoryProfileStore
+    private let conversations: InMemoryConversationStore
+    private let chat: InMemoryChatStore
+
+    init(_ options: GraphOptions) {
+        let now = options.clock.now()
+        profiles = InMemoryProfileStore(profiles: MockData.profiles, conditions: options.memoryConditions)
+        accountService = InMemoryAccountService(
+            accounts: MockData.accounts, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(),
+            profiles: ProfileProvisioningAdapter(registry: profiles), clock: options.clock, idleLimit: options.sessionIdleLimit,
+            conditions: options.memoryConditions)
+        let feed = Deferred<any ChatActivityFeed>()
+        conversations = InMemoryConversationStore(
+            conversations: MockData.conversations(now: now), users: UserDirectoryAdapter(registry: profiles),
+            activity: ActivitySourceAdapter(feed: feed), clock: options.clock, conditions: options.memoryConditions)
+        chat = InMemoryChatStore(
+            messages: MockData.messages(now: now), membership: MembershipAdapter(directory: conversations), clock: options.clock,
+            conditions: options.memoryConditions,
+            peer: SimulatedPeer(userIDs: MockData.peers, delay: options.peerDelay, replies: MockData.replies))
+        feed.set(chat)
+    }
+
+    var accounts: any AccountService { accountService }
+
+    func services(for caller: Caller) -> ServiceSet {
+        ServiceSet(profiles: InMemoryProfileService(store: profiles, caller: caller),
+                   conversations: InMemoryConversationListService(store: conversations, caller: caller),
+                   chat: InMemoryChatService(store: chat, caller: caller))
+    }
+
+    func demoSession() async -> IssuedSession? {
+        await accountService.startSession(for: Account(id: MockData.ada.id, email: MockData.ada.email))
+    }
+}

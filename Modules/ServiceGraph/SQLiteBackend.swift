@@ -1,0 +1,48 @@
+import Auth
+import AuthLive
+import Chat
+import ChatLive
+import ConversationList
+import ConversationListLive
+import Foundation
+import Kernel
+import Profile
+import ProfileLive
+import SQLStore
+
+/// One SQLite file with every feature's migrations, and what the process shares over it: the
+/// change monitor, the message feed, the membership cache, the password hasher.
+final class SQLiteBackend: GraphBackend {
+    static let migrations = AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations
+        + ChatSchema.migrations
+
+    private let database: SQLDatabase
+    let accounts: any AccountService
+    private let builder: SummaryBuilder
+    private let membership: MembershipCache
+    private let feed: SQLMessageFeed
+    private let clock: any WallClock
+
+    init(_ options: GraphOptions) throws {
+        database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations)
+        clock = options.clock
+        accounts = SQLAccountService(
+            database: database, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(),
+            createProfile: { account, name, db in
+                try SQLProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), db)
+            },
+            clock: options.clock, idleLimit: options.sessionIdleLimit)
+        builder = SummaryBuilder(users: UserDirectoryAdapter(registry: SQLProfileRegistry(database: database)),
+                                 activity: ActivitySourceAdapter(feed: Deferred<any ChatActivityFeed>(SQLChatActivityFeed(database: database))))
+        membership = MembershipCache(MembershipAdapter(directory: SQLConversationDirectory(database: database)))
+        feed = SQLMessageFeed(database: database, membership: membership)
+    }
+
+    func services(for caller: Caller) -> ServiceSet {
+        ServiceSet(profiles: SQLProfileService(database: database, caller: caller),
+                   conversations: SQLConversationListService(database: database, builder: builder, caller: caller, clock: clock),
+                   chat: SQLChatService(database: database, membership: membership, feed: feed, caller: caller, clock: clock))
+    }
+
+    func demoSession() async -> IssuedSession? { nil }
+}

@@ -1,0 +1,43 @@
+import Auth
+import Kernel
+
+/// What a process shares, opened once: the backend's storage, change feed, caches and password
+/// hasher; and, from them, cheap service sets for one verified caller each. Has no UI actor:
+/// the CLI and the REPL build `AppContainer` on top of it, a server builds one set per connection.
+public final class ServiceGraph: Sendable {
+    /// What it was opened with.
+    public let options: GraphOptions
+    private let backend: any GraphBackend
+    private let verifier: SessionVerifier
+
+    /// Opens the configured backend.
+    /// - Throws: `AppError(.unavailable)` when it cannot be opened (the database file is a
+    ///   folder, not SQLite, corrupt…; the remote backend is not built yet).
+    public init(_ options: GraphOptions) throws {
+        self.options = options
+        switch options.backend {
+        case .memory: backend = MemoryBackend(options)
+        case .sqlite: backend = try SQLiteBackend(options)
+        case .remote: throw AppError(.unavailable, "the remote backend is not available yet; use --backend sqlite or memory")
+        }
+        verifier = SessionVerifier(accounts: backend.accounts, cacheTime: options.verificationCacheTime)
+    }
+
+    /// Accounts and sessions: sign-up, sign-in, token look-up and revocation.
+    public var accounts: any AccountService { backend.accounts }
+
+    /// The caller a session token stands for (`nil`: nobody). The token is checked on first use
+    /// and again whenever the verification cache time has passed.
+    public func caller(token: String?) -> Caller {
+        guard let token else { return .signedOut }
+        let verifier = verifier
+        return Caller { try await verifier.userID(for: token) }
+    }
+
+    /// The services of `caller`.
+    public func services(for caller: Caller) -> ServiceSet { backend.services(for: caller) }
+
+    /// A session for the demo user, issued without a password: the memory backend's, when Auth
+    /// is not among the enabled features. `nil` on other backends.
+    public func demoSession() async -> IssuedSession? { await backend.demoSession() }
+}

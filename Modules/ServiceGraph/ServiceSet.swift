@@ -1,0 +1,14 @@
+import ConversationList
+import Chat
+import Profile
+
+/// The services of one caller, wired to each other. Cheap to build: everything heavy is the
+/// graph's, shared by every set.
+public struct ServiceSet: Sendable {
+    /// Profiles and people search.
+    public let profiles: any ProfileService
+    /// The conversation list.
+    public let conversations: any ConversationListService
+    /// Messages.
+    public let chat: any ChatService
+}

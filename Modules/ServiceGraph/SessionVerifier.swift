@@ -1,0 +1,46 @@
+import Auth
+import Kernel
+import Synchronization
+
+/// Resolves session tokens to users through the account service, trusting an answer for a
+/// short time so that a burst of calls costs one look-up, and no longer, so that a revocation
+/// made by another process takes effect here within that time.
+final class SessionVerifier: Sendable {
+    private struct Verified {
+        let userID: UserID
+        let at: ContinuousClock.Instant
+    }
+
+    /// Verified tokens kept at most; past it the oldest half is dropped.
+    private static let capacity = 10_000
+
+    private let accounts: any AccountService
+    private let cacheTime: Duration
+    private let verified = Mutex<[String: Verified]>([:])
+
+    init(accounts: any AccountService, cacheTime: Duration) {
+        self.accounts = accounts
+        self.cacheTime = cacheTime
+    }
+
+    /// The user of `token`.
+    /// - Throws: `.notSignedIn` for an unknown, revoked or expired token.
+    func userID(for token: String) async throws -> UserID {
+        let now = ContinuousClock.now
+        if let hit = verified.withLock({ $0[token] }), now - hit.at < cacheTime { return hit.userID }
+        do {
+            let account = try await accounts.account(for: token)
+            verified.withLock { cache in
+                if cache.count >= Self.capacity {
+                    cache = cache.filter { now - $0.value.at < cacheTime }
+                    if cache.count >= Self.capacity { cache.removeAll() }
+                }
+                cache[token] = Verified(userID: account.id, at: now)
+            }
+            return account.id
+        } catch {
+            verified.withLock { $0[token] = nil }
+            throw error
+        }
+    }
+}
