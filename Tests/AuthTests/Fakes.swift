@@ -9,13 +9,22 @@ struct PlainHasher: PasswordHasher {
     func verify(_ password: String, against hash: String) async -> Bool { hash == "hashed:" + password }
 }
 
+/// A readable stand-in for SHA-256: tests can see what the store keeps.
+struct MarkedDigest: TokenDigest {
+    func digest(_ token: String) -> String { "digest:" + token }
+}
+
 /// Records the profiles sign-up asks for.
 final class RecordingProvisioning: ProfileProvisioning {
     private let created = Mutex<[String]>([])
     var names: [String] { created.withLock { $0 } }
     func createProfile(for account: Account, displayName: String) async throws {
+        if displayName == Self.refusedName { throw AppError(.conflict, "refused on purpose") }
         created.withLock { $0.append(displayName) }
     }
+
+    /// A display name whose profile creation fails, to show sign-up is all or nothing.
+    static let refusedName = "Refused"
 }
 
 /// An auth service whose sign-in and sign-up answer through a gate.

@@ -1,152 +1,203 @@
-import AppContainer
 import Chat
 import ConversationList
 import Kernel
 import Profile
+import ServiceGraph
 import Testing
 
-/// The behaviour every backend must share. Each scenario runs against every backend.
-@MainActor
+/// The behaviour every backend must share. Each scenario runs against every backend, with
+/// services built per user from their session token, as a server builds them per connection.
 @Suite("Backend contract", .timeLimit(.minutes(1)))
 struct BackendContractTests {
-    nonisolated static let backends: [Backend] = [.memory, .sqlite]
+    static let backends: [Backend] = [.memory, .sqlite]
 
     @Test("sign-up, sign-in, sign-out and duplicate emails", arguments: backends)
     func accounts(_ backend: Backend) async throws {
-        let harness = try await BackendHarness(backend)
+        let harness = try BackendHarness(backend)
+        defer { harness.remove() }
         let ada = try await harness.signUp("Ada")
-        #expect(try await harness.auth.currentAccount()?.id == ada.id)
-        await #expect(throws: AppError.self) { try await harness.auth.signUp(email: ada.email.uppercased(), displayName: "X", password: "password-x") }
-        try await harness.auth.signOut()
-        #expect(try await harness.auth.currentAccount() == nil)
-        await #expect(throws: AppError(.invalidCredentials, "wrong email or password")) {
-            try await harness.auth.signIn(email: ada.email, password: "password-wrong")
+        #expect(try await harness.accounts.account(for: ada.token).id == ada.id)
+        await #expect(throws: AppError.self) {
+            try await harness.accounts.signUp(email: ada.email.uppercased(), displayName: "X", password: "password-x")
         }
-        #expect(try await harness.auth.signIn(email: ada.email, password: "password-Ada").id == ada.id)
-        #expect(try await harness.profiles.myProfile().displayName == "Ada")
+        try await harness.accounts.revoke(token: ada.token)
+        await #expect(throws: AppError.notSignedIn) { try await harness.accounts.account(for: ada.token) }
+        await #expect(throws: AppError(.invalidCredentials, "wrong email or password")) {
+            try await harness.accounts.signIn(email: ada.email, password: "password-wrong")
+        }
+        let again = try await harness.accounts.signIn(email: ada.email, password: "password-Ada")
+        #expect(again.account.id == ada.id && again.token != ada.token)
+        let services = harness.graph.services(for: harness.graph.caller(token: again.token))
+        #expect(try await services.profiles.myProfile().displayName == "Ada")
+    }
+
+    @Test("a forged or revoked token reads and changes nothing", arguments: backends)
+    func forgedAndRevokedTokens(_ backend: Backend) async throws {
+        let harness = try BackendHarness(backend, verificationCacheTime: .zero)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let direct = try await harness.services(for: ada).conversations.startDirect(with: grace.id)
+        let forged = BackendHarness.User(id: ada.id, email: ada.email, token: String(ada.token.reversed()))
+        try await harness.accounts.revoke(token: grace.token)
+        for intruder in [forged, grace] {
+            let services = harness.services(for: intruder)
+            await #expect(throws: AppError.notSignedIn) { try await services.profiles.myProfile() }
+            await #expect(throws: AppError.notSignedIn) { try await services.profiles.updateMyProfile(displayName: "Mallory", status: nil) }
+            await #expect(throws: AppError.notSignedIn) { try await services.conversations.conversations() }
+            await #expect(throws: AppError.notSignedIn) { try await services.conversations.createGroup(title: "X", memberIDs: [ada.id]) }
+            await #expect(throws: AppError.notSignedIn) { try await services.chat.send(id: .random(), text: "hi", to: direct.id) }
+            await #expect(throws: AppError.notSignedIn) { try await services.chat.latestMessages(in: direct.id, limit: 5) }
+            await #expect(throws: AppError.notSignedIn) { try await services.chat.liveMessages(in: nil) }
+        }
+        let asAda = harness.services(for: ada)
+        #expect(try await asAda.chat.latestMessages(in: direct.id, limit: 5).messages.isEmpty)
+        #expect(try await asAda.conversations.conversations().map(\.id) == [direct.id])
+        #expect(try await asAda.profiles.profile(matching: ada.email).displayName == "Ada")
+    }
+
+    @Test("changing the password ends every other session of the user", arguments: backends)
+    func passwordChangeRevokesOthers(_ backend: Backend) async throws {
+        let harness = try BackendHarness(backend, verificationCacheTime: .zero)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada")
+        let laptop = try await harness.accounts.signIn(email: ada.email, password: "password-Ada")
+        try await harness.accounts.changePassword(token: ada.token, current: "password-Ada", new: "password-new")
+        await #expect(throws: AppError.notSignedIn) { try await harness.accounts.account(for: laptop.token) }
+        #expect(try await harness.services(for: ada).profiles.myProfile().id == ada.id)
+        _ = try await harness.accounts.signIn(email: ada.email, password: "password-new")
+    }
+
+    @Test("a session ends after its idle time; using it restarts the time", arguments: backends)
+    func idleExpiry(_ backend: Backend) async throws {
+        let harness = try BackendHarness(backend, verificationCacheTime: .zero, idleLimit: 3_600)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada")
+        harness.clock.advance(by: 3_000)
+        #expect(try await harness.services(for: ada).profiles.myProfile().id == ada.id)
+        harness.clock.advance(by: 3_000)
+        #expect(try await harness.services(for: ada).profiles.myProfile().id == ada.id)
+        harness.clock.advance(by: 3_601)
+        await #expect(throws: AppError.notSignedIn) { try await harness.services(for: ada).profiles.myProfile() }
+        await #expect(throws: AppError.notSignedIn) { try await harness.accounts.account(for: ada.token) }
     }
 
     @Test("profiles: edit, see others' edits, search by prefix", arguments: backends)
     func profiles(_ backend: Backend) async throws {
-        let harness = try await BackendHarness(backend)
+        let harness = try BackendHarness(backend)
+        defer { harness.remove() }
         let ada = try await harness.signUp("Ada")
         let grace = try await harness.signUp("Grace")
-        try await harness.act(as: ada) {
-            _ = try await harness.profiles.updateMyProfile(displayName: "Ada L.", status: "Computing 🧮")
-        }
-        try await harness.act(as: grace) {
-            let seen = try await harness.profiles.profile(matching: ada.email)
-            #expect(seen.displayName == "Ada L." && seen.status == "Computing 🧮")
-            #expect(try await harness.profiles.search("ada l", limit: 10).map(\.id).contains(ada.id))
-            #expect(try await harness.profiles.search(String(grace.email.prefix(9)), limit: 10).map(\.id) == [grace.id])
-        }
-    }
-
-    @Test("a second profile for the same user is a conflict, not a storage error", arguments: backends)
-    func profileConflict(_ backend: Backend) async throws {
-        let harness = try await BackendHarness(backend)
-        let ada = try await harness.signUp("Ada")
-        let registry = try #require(harness.profiles as? any ProfileRegistry)
-        let error = await #expect(throws: AppError.self) {
-            try await registry.createProfile(Profile(id: ada.id, email: ada.email, displayName: "Ada again"))
-        }
-        #expect(error?.kind == .conflict)
+        _ = try await harness.services(for: ada).profiles.updateMyProfile(displayName: "Ada L.", status: "Computing 🧮")
+        let asGrace = harness.services(for: grace).profiles
+        let seen = try await asGrace.profile(matching: ada.email)
+        #expect(seen.displayName == "Ada L." && seen.status == "Computing 🧮")
+        #expect(try await asGrace.search("ada l", limit: 10).map(\.id).contains(ada.id))
+        #expect(try await asGrace.search(String(grace.email.prefix(9)), limit: 10).map(\.id) == [grace.id])
     }
 
     @Test("conversations: one-to-one is found again, groups include the creator, titles per reader", arguments: backends)
     func conversations(_ backend: Backend) async throws {
-        let harness = try await BackendHarness(backend)
+        let harness = try BackendHarness(backend)
+        defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), alan = try await harness.signUp("Alan")
-        let direct = try await harness.act(as: ada) { try await harness.conversations.startDirect(with: grace.id) }
+        let direct = try await harness.services(for: ada).conversations.startDirect(with: grace.id)
         #expect(direct.title == "Grace" && !direct.isGroup)
-        let group = try await harness.act(as: alan) {
-            try await harness.conversations.createGroup(title: "Engines", memberIDs: [ada.id])
-        }
-        try await harness.act(as: grace) {
-            #expect(try await harness.conversations.startDirect(with: ada.id).id == direct.id)
-            let rows = try await harness.conversations.conversations()
-            #expect(rows.map(\.id) == [direct.id] && rows[0].title == "Ada")
-        }
-        try await harness.act(as: ada) {
-            let ids = try await harness.conversations.conversations().map(\.id)
-            #expect(Set(ids) == [direct.id, group.id])
-        }
+        let group = try await harness.services(for: alan).conversations.createGroup(title: "Engines", memberIDs: [ada.id])
+        let asGrace = harness.services(for: grace).conversations
+        #expect(try await asGrace.startDirect(with: ada.id).id == direct.id)
+        let rows = try await asGrace.conversations()
+        #expect(rows.map(\.id) == [direct.id] && rows[0].title == "Ada")
+        let ids = try await harness.services(for: ada).conversations.conversations().map(\.id)
+        #expect(Set(ids) == [direct.id, group.id])
     }
 
     @Test("send, live receive, list order and unread counts", arguments: backends)
     func liveMessagesAndUnread(_ backend: Backend) async throws {
-        let harness = try await BackendHarness(backend)
+        let harness = try BackendHarness(backend)
+        defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
-        let direct = try await harness.act(as: ada) { try await harness.conversations.startDirect(with: grace.id) }
-        let group = try await harness.act(as: ada) { try await harness.conversations.createGroup(title: "Later", memberIDs: [grace.id]) }
-        var live = try await harness.act(as: grace) { try await harness.chat.liveMessages(in: direct.id).makeAsyncIterator() }
-        var listChanges = try await harness.act(as: grace) { try await harness.conversations.changes().makeAsyncIterator() }
-        try await harness.act(as: ada) {
-            for text in ["one", "two", "three"] { _ = try await harness.chat.send(id: .random(), text: text, to: direct.id) }
-        }
-        let first = await live.next(isolation: #isolation), second = await live.next(isolation: #isolation)
+        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
+        let direct = try await asAda.conversations.startDirect(with: grace.id)
+        let group = try await asAda.conversations.createGroup(title: "Later", memberIDs: [grace.id])
+        var live = try await asGrace.chat.liveMessages(in: direct.id).makeAsyncIterator()
+        var everywhere = try await asGrace.chat.liveMessages(in: nil).makeAsyncIterator()
+        var listChanges = try await asGrace.conversations.changes().makeAsyncIterator()
+        for text in ["one", "two", "three"] { _ = try await asAda.chat.send(id: .random(), text: text, to: direct.id) }
+        let first = await live.next(), second = await live.next()
         #expect([first?.text, second?.text] == ["one", "two"])
-        let listChanged = await listChanges.next(isolation: #isolation) != nil
+        #expect(await everywhere.next()?.text == "one")
+        let listChanged = await listChanges.next() != nil
         #expect(listChanged)
-        try await harness.act(as: grace) {
-            let rows = try await harness.conversations.conversations()
-            #expect(rows.map(\.id) == [direct.id, group.id])
-            #expect(rows[0].unreadCount == 3 && rows[0].lastMessage?.text == "three" && rows[0].lastMessage?.senderID == ada.id)
-            try await harness.chat.markRead(direct.id)
-            #expect(try await harness.conversations.conversations()[0].unreadCount == 0)
-        }
-        let adaRows = try await harness.act(as: ada) { try await harness.conversations.conversations() }
-        #expect(adaRows[0].unreadCount == 0)
+        let rows = try await asGrace.conversations.conversations()
+        #expect(rows.map(\.id) == [direct.id, group.id])
+        #expect(rows[0].unreadCount == 3 && rows[0].lastMessage?.text == "three" && rows[0].lastMessage?.senderID == ada.id)
+        try await asGrace.chat.markRead(direct.id)
+        #expect(try await asGrace.conversations.conversations()[0].unreadCount == 0)
+        #expect(try await asAda.conversations.conversations()[0].unreadCount == 0)
+    }
+
+    @Test("live readers of all conversations get only their own conversations' messages", arguments: backends)
+    func liveFanOut(_ backend: Backend) async throws {
+        let harness = try BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
+        let asAda = harness.services(for: ada)
+        let secret = try await asAda.conversations.startDirect(with: grace.id)
+        let open = try await asAda.conversations.startDirect(with: eve.id)
+        var eveHears = try await harness.services(for: eve).chat.liveMessages(in: nil).makeAsyncIterator()
+        _ = try await asAda.chat.send(id: .random(), text: "for grace", to: secret.id)
+        _ = try await asAda.chat.send(id: .random(), text: "for eve", to: open.id)
+        #expect(await eveHears.next()?.text == "for eve")
     }
 
     @Test("history pages back by cursor, newest page first", arguments: backends)
     func paging(_ backend: Backend) async throws {
-        let harness = try await BackendHarness(backend)
+        let harness = try BackendHarness(backend)
+        defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
-        let direct = try await harness.act(as: ada) { try await harness.conversations.startDirect(with: grace.id) }
-        try await harness.act(as: ada) {
-            for index in 0..<120 { _ = try await harness.chat.send(id: .random(), text: "m\(index)", to: direct.id) }
+        let asAda = harness.services(for: ada)
+        let direct = try await asAda.conversations.startDirect(with: grace.id)
+        for index in 0..<120 { _ = try await asAda.chat.send(id: .random(), text: "m\(index)", to: direct.id) }
+        let chat = harness.services(for: grace).chat
+        var page = try await chat.latestMessages(in: direct.id, limit: 50)
+        var seen = page.messages.map(\.text)
+        while page.hasOlder {
+            page = try await chat.messages(in: direct.id, before: page.messages[0].id, limit: 50)
+            seen = page.messages.map(\.text) + seen
         }
-        try await harness.act(as: grace) {
-            var page = try await harness.chat.latestMessages(in: direct.id, limit: 50)
-            var seen = page.messages.map(\.text)
-            while page.hasOlder {
-                page = try await harness.chat.messages(in: direct.id, before: page.messages[0].id, limit: 50)
-                seen = page.messages.map(\.text) + seen
-            }
-            #expect(seen == (0..<120).map { "m\($0)" })
-        }
+        #expect(seen == (0..<120).map { "m\($0)" })
     }
 
     @Test("sending an id twice stores one message; text round-trips exactly", arguments: backends)
     func idempotentSendAndUnicode(_ backend: Backend) async throws {
-        let harness = try await BackendHarness(backend)
+        let harness = try BackendHarness(backend)
+        defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
-        let direct = try await harness.act(as: ada) { try await harness.conversations.startDirect(with: grace.id) }
+        let asAda = harness.services(for: ada)
+        let direct = try await asAda.conversations.startDirect(with: grace.id)
         let text = "héllo 👩🏽‍💻 שלום e\u{301} 'quoted' \"double\"; DROP TABLE messages; --\nsecond line\t%_"
         let id = MessageID.random()
-        try await harness.act(as: ada) {
-            let first = try await harness.chat.send(id: id, text: text, to: direct.id)
-            let second = try await harness.chat.send(id: id, text: text, to: direct.id)
-            #expect(first == second)
+        let first = try await asAda.chat.send(id: id, text: text, to: direct.id)
+        #expect(try await asAda.chat.send(id: id, text: text, to: direct.id) == first)
+        await #expect(throws: AppError(.conflict, "message id \(id) is already used by another message")) {
+            try await asAda.chat.send(id: id, text: "other text", to: direct.id)
         }
-        try await harness.act(as: grace) {
-            let messages = try await harness.chat.latestMessages(in: direct.id, limit: 50).messages
-            #expect(messages.map(\.id) == [id] && messages[0].text == text)
-        }
+        let messages = try await harness.services(for: grace).chat.latestMessages(in: direct.id, limit: 50).messages
+        #expect(messages.map(\.id) == [id] && messages[0].text == text)
     }
 
     @Test("only members read or post", arguments: backends)
     func membership(_ backend: Backend) async throws {
-        let harness = try await BackendHarness(backend)
+        let harness = try BackendHarness(backend)
+        defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
-        let direct = try await harness.act(as: ada) { try await harness.conversations.startDirect(with: grace.id) }
-        try await harness.act(as: eve) {
-            await #expect(throws: AppError.self) { try await harness.chat.send(id: .random(), text: "hi", to: direct.id) }
-            await #expect(throws: AppError.self) { try await harness.chat.latestMessages(in: direct.id, limit: 5) }
-            await #expect(throws: AppError.self) { try await harness.chat.liveMessages(in: direct.id) }
-            let rows = try await harness.conversations.conversations()
-            #expect(rows.isEmpty)
-        }
+        let direct = try await harness.services(for: ada).conversations.startDirect(with: grace.id)
+        let asEve = harness.services(for: eve)
+        let refused = ChatRules.notMember(direct.id)
+        await #expect(throws: refused) { try await asEve.chat.send(id: .random(), text: "hi", to: direct.id) }
+        await #expect(throws: refused) { try await asEve.chat.latestMessages(in: direct.id, limit: 5) }
+        await #expect(throws: refused) { try await asEve.chat.liveMessages(in: direct.id) }
+        await #expect(throws: AppError.noConversation(ConversationID("nope"))) { try await asEve.chat.latestMessages(in: ConversationID("nope"), limit: 5) }
+        #expect(try await asEve.conversations.conversations().isEmpty)
     }
 }

@@ -1,51 +1,48 @@
-import AppContainer
 import Auth
 import Chat
 import ConversationList
 import Foundation
 import Kernel
 import Profile
+import ServiceGraph
+import TestSupport
 
-/// One backend under test: a container over it, and users who take turns acting. Each act runs
-/// with that user's session in the container's session store.
-@MainActor
-final class BackendHarness {
-    struct User {
+/// One backend under test, the way a server will use it: a service graph, and users who each
+/// get the services built for them from their session token.
+final class BackendHarness: Sendable {
+    struct User: Sendable {
         let id: UserID
         let email: String
-        let session: Session
+        let token: String
     }
 
-    let container: AppContainer
-    private let sessions = InMemorySessionStore()
+    let graph: ServiceGraph
+    let clock: TestClock
+    let folder: URL
 
-    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-contract-\(UUID().uuidString)")
-
-    init(_ backend: Backend) async throws {
-        let settings = try await SettingsLoader.load(
-            commandLine: ["backend": backend.rawValue, "auth.bcryptCost": "4", "memory.peerDelayMs": "600000",
-                          "sqlite.path": folder.appendingPathComponent("contract.sqlite").path],
-            configFile: nil, environment: [:])
-        container = try AppContainer(settings: settings, sessions: sessions)
+    /// Opens `backend` over a new scratch folder, or over the database of `sharing` (a second
+    /// process on the same file).
+    init(_ backend: Backend, sharing other: BackendHarness? = nil, verificationCacheTime: Duration = .seconds(2),
+         idleLimit: TimeInterval = 30 * 86_400) throws {
+        folder = other?.folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-contract-\(UUID().uuidString)")
+        clock = other?.clock ?? TestClock(Date())
+        graph = try ServiceGraph(GraphOptions(
+            backend: backend, sqlitePath: folder.appendingPathComponent("contract.sqlite").path, bcryptCost: 4,
+            sessionIdleLimit: idleLimit, peerDelay: .seconds(600), verificationCacheTime: verificationCacheTime, clock: clock))
     }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    /// Removes the scratch folder.
+    func remove() { try? FileManager.default.removeItem(at: folder) }
 
-    var auth: any AuthService { container.auth }
-    var profiles: any ProfileService { container.profiles }
-    var conversations: any ConversationListService { container.conversations }
-    var chat: any ChatService { container.chat }
+    var accounts: any AccountService { graph.accounts }
 
     /// Signs up a new user with a unique email and password `password-<name>`.
     func signUp(_ name: String) async throws -> User {
         let email = "\(name.lowercased())-\(UUID().uuidString.prefix(8))@example.com"
-        let account = try await auth.signUp(email: email, displayName: name, password: "password-\(name)")
-        return User(id: account.id, email: account.email, session: try sessions.requireSession())
+        let issued = try await accounts.signUp(email: email, displayName: name, password: "password-\(name)")
+        return User(id: issued.account.id, email: issued.account.email, token: issued.token)
     }
 
-    /// Runs `body` as `user`.
-    func act<T>(as user: User, _ body: () async throws -> T) async throws -> T {
-        sessions.save(user.session)
-        return try await body()
-    }
+    /// The services of `user`, built from their token.
+    func services(for user: User) -> ServiceSet { graph.services(for: graph.caller(token: user.token)) }
 }

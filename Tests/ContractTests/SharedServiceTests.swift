@@ -8,15 +8,19 @@ private final class CountingService: Sendable {}
 @Suite("Container")
 @MainActor
 struct SharedServiceTests {
+    func memoryContainer() async throws -> AppContainer {
+        try await AppContainer(settings: try await SettingsLoader.load(commandLine: ["backend": "memory"], configFile: nil, environment: [:]))
+    }
+
     @Test("a shared service is made once per container and handed out again; another container makes its own")
     func sharedService() async throws {
-        let first = try await BackendHarness(.memory).container
+        let first = try await memoryContainer()
         var made = 0
         let make = { made += 1; return CountingService() }
         let service = first.sharedService(make)
         #expect(first.sharedService(make) === service)
         #expect(made == 1)
-        let second = try await BackendHarness(.memory).container
+        let second = try await memoryContainer()
         #expect(second.sharedService(make) !== service)
         #expect(made == 2)
     }

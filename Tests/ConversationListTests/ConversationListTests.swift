@@ -9,14 +9,14 @@ import Testing
 struct ConversationListTests {
     let ada = UserID("u-ada"), grace = UserID("u-grace"), alan = UserID("u-alan")
     let start = Date(timeIntervalSince1970: 1_000_000)
-    let sessions = InMemorySessionStore(Session(userID: UserID("u-ada"), email: "ada@example.com", token: "t"))
     let activity = ManualActivity()
 
     func makeService(_ conversations: [Conversation] = []) -> InMemoryConversationListService {
-        InMemoryConversationListService(
+        let store = InMemoryConversationStore(
             conversations: conversations,
             users: FixedDirectory(names: [ada: "Ada", grace: "Grace Hopper", alan: "Alan Turing"]),
-            activity: activity, sessions: sessions, clock: FixedClock(date: start))
+            activity: activity, clock: FixedClock(date: start))
+        return InMemoryConversationListService(store: store, caller: .verified(ada))
     }
 
     func preview(_ text: String, at offset: TimeInterval) -> MessagePreview {

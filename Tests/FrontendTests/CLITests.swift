@@ -6,9 +6,10 @@ import Testing
 struct CLITests {
     let terminal = TestTerminal()
 
-    func signIn() async {
-        terminal.setInput(["password123"])
-        #expect(await terminal.run("login --email ada@example.com --password-stdin --backend memory") == 0)
+    /// The memory backend keeps sessions only as long as its process; without the Auth feature
+    /// each run signs the demo user (Ada) in, so one-shot commands can use the seeded data.
+    func signIn() {
+        terminal.extraEnvironment["MESSAGEAI_FEATURES"] = "profile,conversationlist,chat"
     }
 
     func jsonLines() throws -> [[String: Any]] {
@@ -32,20 +33,39 @@ struct CLITests {
         #expect(terminal.errors.contains("not signed in"))
     }
 
-    @Test("login reads the password from stdin, wrong passwords exit 78, and the session persists per profile")
-    func login() async {
+    @Test("login reads the password from stdin, wrong passwords exit 78, and the session persists per profile (sqlite)")
+    func login() async throws {
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("signup --email ada@example.com --name Ada --password-stdin") == 0)
+        #expect(await terminal.run("logout") == 0)
         terminal.setInput(["not-the-password"])
-        #expect(await terminal.run("login --email ada@example.com --password-stdin --backend memory") == 78)
-        await signIn()
-        #expect(terminal.output == "Signed in as ada@example.com (u-ada).\n")
-        #expect(await terminal.run("--backend memory whoami") == 0)
+        #expect(await terminal.run("login --email ada@example.com --password-stdin") == 78)
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("login --email ada@example.com --password-stdin") == 0)
+        #expect(terminal.output.hasPrefix("Signed in as ada@example.com ("))
+        #expect(await terminal.run("whoami") == 0)
         #expect(terminal.output.contains("ada@example.com"))
-        #expect(await terminal.run("--backend memory --profile other whoami") == 77)
-        let session = terminal.stateDirectory.appendingPathComponent("sessions/default-memory.json")
+        #expect(await terminal.run("--profile other whoami") == 77)
+        let session = terminal.stateDirectory.appendingPathComponent("sessions/default-sqlite.json")
         let mode = try? FileManager.default.attributesOfItem(atPath: session.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        #expect(await terminal.run("logout --backend memory") == 0)
-        #expect(await terminal.run("whoami --backend memory") == 77)
+        #expect(await terminal.run("logout") == 0)
+        #expect(await terminal.run("whoami") == 77)
+    }
+
+    @Test("a forged session file is refused (77) and a copied token stops working once its session signs out (sqlite)")
+    func forgedSessionFile() async throws {
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("signup --email ada@example.com --name Ada --password-stdin --json") == 0)
+        let adaID = try #require(try jsonLines().first?["id"] as? String)
+        let sessionFile = terminal.stateDirectory.appendingPathComponent("sessions/default-sqlite.json")
+        let stolen = try Data(contentsOf: sessionFile)
+        #expect(await terminal.run("logout") == 0)
+        try Data(#"{"userID":"\#(adaID)","email":"ada@example.com","token":"forged"}"#.utf8).write(to: sessionFile)
+        #expect(await terminal.run("chats") == 77)
+        #expect(await terminal.run(arguments: ["profile", "set", "--status", "hacked"]) == 77)
+        try stolen.write(to: sessionFile)
+        #expect(await terminal.run("chats") == 77)
     }
 
     @Test("a password is never read from a non-terminal without --password-stdin")
@@ -67,7 +87,7 @@ struct CLITests {
 
     @Test("chats: text rows and JSON rows with stable fields")
     func chats() async throws {
-        await signIn()
+        signIn()
         #expect(await terminal.run("chats --backend memory") == 0)
         #expect(terminal.output.hasPrefix("1. Engine room [group]"))
         #expect(await terminal.run("--json chats --backend memory") == 0)
@@ -80,7 +100,7 @@ struct CLITests {
 
     @Test("send, history and read; names resolve, unknown conversations exit 66")
     func sendAndHistory() async throws {
-        await signIn()
+        signIn()
         #expect(await terminal.run(arguments: ["send", "Engine room", "hello engines", "--backend", "memory", "--json"]) == 0)
         let sent = try #require(try jsonLines().first)
         #expect(sent["state"] as? String == "sent" && sent["conversationId"] as? String == "c-engine")
@@ -99,7 +119,7 @@ struct CLITests {
 
     @Test("send - reads the text from standard input")
     func sendFromStdin() async throws {
-        await signIn()
+        signIn()
         terminal.setInput(["first line", "second line"])
         #expect(await terminal.run("send grace - --backend memory --json") == 0)
         #expect(try jsonLines().first?["text"] as? String == "first line\nsecond line")
@@ -107,7 +127,7 @@ struct CLITests {
 
     @Test("profile and users commands")
     func profiles() async {
-        await signIn()
+        signIn()
         #expect(await terminal.run("profile show grace@example.com --backend memory") == 0)
         #expect(terminal.output.contains("Grace Hopper <grace@example.com>"))
         #expect(await terminal.run(arguments: ["profile", "set", "--status", "Counting", "--backend", "memory"]) == 0)
@@ -121,15 +141,15 @@ struct CLITests {
     @Test("config shows each value's source; bad values name their key")
     func config() async throws {
         #expect(await terminal.run("config --profile work", environment: ["MESSAGEAI_MEMORY_LATENCY_MS": "5"]) == 0)
-        #expect(terminal.output.contains("profile             work  (command line)"))
-        #expect(terminal.output.contains("memory.latencyMs    5  (environment)"))
-        #expect(terminal.output.contains("backend             sqlite  (default)"))
-        #expect(terminal.output.contains("sqlite.path         \(terminal.stateDirectory.path)/.local/share/messageai/messageai.sqlite  (default)"))
+        #expect(terminal.output.contains("profile               work  (command line)"))
+        #expect(terminal.output.contains("memory.latencyMs      5  (environment)"))
+        #expect(terminal.output.contains("backend               sqlite  (default)"))
+        #expect(terminal.output.contains("sqlite.path           \(terminal.stateDirectory.path)/.local/share/messageai/messageai.sqlite  (default)"))
         let file = terminal.stateDirectory.appendingPathComponent("config.yaml")
         try FileManager.default.createDirectory(at: terminal.stateDirectory, withIntermediateDirectories: true)
         try "backend: memory\nmemory:\n  failureRate: 0.5\n".write(to: file, atomically: true, encoding: .utf8)
         #expect(await terminal.run("config --config \(file.path)") == 0)
-        #expect(terminal.output.contains("memory.failureRate  0.5  (\(file.path))"))
+        #expect(terminal.output.contains("memory.failureRate    0.5  (\(file.path))"))
         #expect(await terminal.run("config --backend carrier-pigeon") == 64)
         #expect(terminal.errors.contains("configuration key 'backend'"))
         #expect(await terminal.run("config --config /nonexistent.yaml") == 64)

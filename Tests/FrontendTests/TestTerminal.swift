@@ -23,8 +23,12 @@ final class TestTerminal {
 
     deinit { try? FileManager.default.removeItem(at: stateDirectory) }
 
+    /// Set for every later run (e.g. the features that sign the memory backend's demo user in).
+    var extraEnvironment: [String: String] = [:]
+
     var environment: [String: String] {
         ["MESSAGEAI_STATE_DIR": stateDirectory.path, "MESSAGEAI_AUTH_BCRYPT_COST": "4", "HOME": stateDirectory.path]
+            .merging(extraEnvironment) { $1 }
     }
 
     /// Runs one command line, split at spaces; returns its exit code.

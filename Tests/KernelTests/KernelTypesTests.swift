@@ -1,5 +1,6 @@
 import Foundation
 import Kernel
+import Synchronization
 import Testing
 
 @Suite("Kernel types")
@@ -50,14 +51,25 @@ struct KernelTypesTests {
         try await SimulatedConditions(latency: .zero, failureRate: 0).apply()
     }
 
-    @Test("the in-memory session store keeps and clears a session")
-    func sessionStore() throws {
-        let store = InMemorySessionStore()
-        #expect(throws: AppError.notSignedIn) { try store.requireSession() }
-        let session = Session(userID: UserID("u"), email: "u@x.io", token: "t")
-        store.save(session)
-        #expect(try store.requireSession() == session)
-        store.save(nil)
-        #expect(store.load() == nil)
+    @Test("a caller answers its id while its check passes and refuses when it fails")
+    func caller() async throws {
+        #expect(try await Caller.verified(UserID("u")).id() == UserID("u"))
+        await #expect(throws: AppError.notSignedIn) { try await Caller.signedOut.id() }
+    }
+
+    @Test("a guarded stream ends at the first value after the caller's session ended")
+    func guardedStream() async throws {
+        let valid = Mutex(true)
+        let caller = Caller {
+            guard valid.withLock({ $0 }) else { throw AppError.notSignedIn }
+            return UserID("u")
+        }
+        let (source, feed) = AsyncStream<Int>.makeStream()
+        var received = caller.guarding(source).makeAsyncIterator()
+        feed.yield(1)
+        #expect(await received.next() == 1)
+        valid.withLock { $0 = false }
+        feed.yield(2)
+        #expect(await received.next() == nil)
     }
 }

@@ -17,11 +17,12 @@ final class GatedProfileService: ProfileService {
 
 @Suite("Profile")
 struct ProfileTests {
-    let sessions = InMemorySessionStore(Session(userID: UserID("u-ada"), email: "ada@example.com", token: "t"))
     let ada = Profile(id: UserID("u-ada"), email: "ada@example.com", displayName: "Ada Lovelace")
     let grace = Profile(id: UserID("u-grace"), email: "grace@example.com", displayName: "Grace Hopper", status: "Debugging")
 
-    var service: InMemoryProfileService { InMemoryProfileService(profiles: [ada, grace], sessions: sessions) }
+    var service: InMemoryProfileService {
+        InMemoryProfileService(store: InMemoryProfileStore(profiles: [ada, grace]), caller: .verified(ada.id))
+    }
 
     @Test("users are found by id or email, case-insensitively; unknown is not found")
     func lookUp() async throws {
@@ -50,7 +51,7 @@ struct ProfileTests {
 
     @Test("reading profiles needs a session")
     func needsSession() async {
-        let service = InMemoryProfileService(profiles: [ada], sessions: InMemorySessionStore())
+        let service = InMemoryProfileService(store: InMemoryProfileStore(profiles: [ada]), caller: .signedOut)
         await #expect(throws: AppError.notSignedIn) { try await service.myProfile() }
     }
 

@@ -1,0 +1,44 @@
+import Foundation
+import Kernel
+import ServiceGraph
+import Testing
+
+/// What only the SQLite backend can show: the file never holds a usable token, and a session
+/// revoked through one process stops working in another.
+@Suite("SQLite sessions", .timeLimit(.minutes(1)))
+struct SessionStorageTests {
+    @Test("the database keeps a digest of each token, never the token")
+    func onlyDigests() async throws {
+        let harness = try BackendHarness(.sqlite)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada")
+        let laptop = try await harness.accounts.signIn(email: ada.email, password: "password-Ada")
+        let files = try FileManager.default.contentsOfDirectory(at: harness.folder, includingPropertiesForKeys: nil)
+        let bytes = try files.filter { $0.lastPathComponent.hasPrefix("contract.sqlite") }.map { try Data(contentsOf: $0) }
+        #expect(!bytes.isEmpty)
+        for token in [ada.token, laptop.token] {
+            #expect(!bytes.contains { $0.range(of: Data(token.utf8)) != nil }, "a token is stored in plain text")
+        }
+    }
+
+    @Test("a session revoked by one process stops working in another within the verification time")
+    func revokedElsewhere() async throws {
+        let first = try BackendHarness(.sqlite)
+        defer { first.remove() }
+        let second = try BackendHarness(.sqlite, sharing: first)
+        let ada = try await first.signUp("Ada")
+        let elsewhere = second.services(for: ada)
+        #expect(try await elsewhere.profiles.myProfile().id == ada.id)
+        let revoked = ContinuousClock.now
+        try await first.accounts.revoke(token: ada.token)
+        // The other process trusts its last check for up to 2 s (GraphOptions.verificationCacheTime);
+        // look until it refuses, and fail past 5 s.
+        while (try? await elsewhere.profiles.myProfile()) != nil {
+            #expect(ContinuousClock.now - revoked < .seconds(5), "still accepted 5 s after revocation")
+            if ContinuousClock.now - revoked >= .seconds(5) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(ContinuousClock.now - revoked < .seconds(5))
+        await #expect(throws: AppError.notSignedIn) { try await elsewhere.chat.liveMessages(in: nil) }
+    }
+}
