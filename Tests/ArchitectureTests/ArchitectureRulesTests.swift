@@ -21,7 +21,13 @@ struct ArchitectureRulesTests {
             "\(core)/ThingViewModel.swift": good,
             "\(core)/ThingService.swift": RuleFixtures.goodService,
             "\(core)/InMemoryThingService.swift": RuleFixtures.goodInMemoryService,
-            "Modules/Container/Wiring.swift": "import ChatLive\nimport Chat\n",
+            "Modules/ServiceGraph/Wiring.swift": "import ChatLive\nimport ChatRemote\nimport Chat\nimport GRDB\n",
+            "Modules/Container/Container.swift": "import ServiceGraph\nimport Chat\nimport REPLKit\n",
+            "Modules/Chat/API/ChatRoutes.swift": "import Chat\nimport Kernel\nimport Foundation\n",
+            "Modules/Chat/Remote/Client.swift": "import Chat\nimport ChatAPI\nimport APIClient\nimport AsyncHTTPClient\n",
+            "Modules/Chat/Server/Routes.swift": "import Chat\nimport ChatAPI\nimport Hummingbird\n",
+            "Modules/Server/Application.swift": "import ServiceGraph\nimport ChatServer\nimport Hummingbird\n",
+            "Modules/Chat/Live/PostgresThingService.swift": "import Chat\n\nstruct PostgresThingService: ThingService {}\n",
         ], expected: []),
         RuleCase(rule: "imports.core-only-kernel", sources: ["\(core)/Store.swift": "import Foundation\nimport GRDB\n"],
                  expected: ["\(core)/Store.swift:2: imports.core-only-kernel: a feature core imports only Kernel and the standard library, not GRDB"]),
@@ -29,8 +35,30 @@ struct ArchitectureRulesTests {
                  expected: ["\(core)/Names.swift:2: imports.no-cross-feature: Chat imports Profile of feature Profile; features meet only through ports and the composition root"]),
         RuleCase(rule: "imports.views-no-infrastructure", sources: ["Modules/Chat/Views/ChatScreen.swift": "import CLIKit\nimport Chat\nimport SQLStore\n"],
                  expected: ["Modules/Chat/Views/ChatScreen.swift:3: imports.views-no-infrastructure: views import only Kernel, their feature core, the front-end kits and ArgumentParser, not SQLStore"]),
-        RuleCase(rule: "imports.live-only-in-roots", sources: ["Modules/Chat/Views/ChatScreen.swift": "import ChatLive\n"],
-                 expected: ["Modules/Chat/Views/ChatScreen.swift:1: imports.live-only-in-roots: only composition roots (Modules/Container, Modules/App, Apps/) import live targets like ChatLive"]),
+        RuleCase(rule: "imports.live-only-in-graph", sources: [
+            "Modules/Chat/Views/ChatScreen.swift": "import ChatLive\n",
+            "Modules/Container/Wiring.swift": "import ChatRemote\n",
+        ], expected: [
+            "Modules/Chat/Views/ChatScreen.swift:1: imports.live-only-in-graph: only the service graph (Modules/ServiceGraph) imports implementation targets like ChatLive",
+            "Modules/Container/Wiring.swift:1: imports.live-only-in-graph: only the service graph (Modules/ServiceGraph) imports implementation targets like ChatRemote",
+        ]),
+        RuleCase(rule: "imports.layer-order (API, remote, server routes, graph, server root)", sources: [
+            "Modules/Chat/API/ChatRoutes.swift": "import Chat\nimport SQLStore\n",
+            "Modules/Chat/Remote/RemoteThing.swift": "import Chat\nimport AppContainer\n",
+            "Modules/Chat/Server/Routes.swift": "import ChatAPI\nimport ChatLive\n",
+            "Modules/ServiceGraph/Wiring.swift": "import Chat\nimport REPLKit\n",
+            "Modules/Server/Application.swift": "import ServiceGraph\nimport ChatLive\nimport REPLKit\nimport AppContainer\n",
+        ], expected: [
+            "Modules/Chat/API/ChatRoutes.swift:2: imports.layer-order: a wire contract imports only its feature core, Kernel and the standard library, not SQLStore",
+            "Modules/Chat/Remote/RemoteThing.swift:2: imports.layer-order: a remote implementation imports only its feature core and API, Kernel, infrastructure and other packages, not AppContainer",
+            "Modules/Chat/Server/Routes.swift:2: imports.live-only-in-graph: only the service graph (Modules/ServiceGraph) imports implementation targets like ChatLive",
+            "Modules/Server/Application.swift:2: imports.live-only-in-graph: only the service graph (Modules/ServiceGraph) imports implementation targets like ChatLive",
+            "Modules/Server/Application.swift:3: imports.layer-order: the server's composition root imports only Kernel, feature cores, APIs and server routes, the service graph, infrastructure and other packages, not REPLKit",
+            "Modules/Server/Application.swift:4: imports.layer-order: the server's composition root imports only Kernel, feature cores, APIs and server routes, the service graph, infrastructure and other packages, not AppContainer",
+            "Modules/ServiceGraph/Wiring.swift:2: imports.layer-order: the service graph imports only Kernel, feature cores and implementations, infrastructure and other packages, not REPLKit",
+        ]),
+        RuleCase(rule: "imports.no-cross-feature (server routes)", sources: ["Modules/Chat/Server/Routes.swift": "import ChatAPI\nimport Profile\n"],
+                 expected: ["Modules/Chat/Server/Routes.swift:2: imports.no-cross-feature: Chat imports Profile of feature Profile; features meet only through ports and the composition root"]),
         RuleCase(rule: "imports.layer-order (kernel, infrastructure, kits, live)", sources: [
             "Modules/Kernel/Clock.swift": "import Foundation\nimport GRDB\n",
             "Modules/Infrastructure/SQLStore/Store.swift": "import GRDB\nimport Chat\n",
@@ -63,7 +91,7 @@ struct ArchitectureRulesTests {
             "\(core)/ThingViewModel.swift": good.replacingOccurrences(of: "    public func load", with: String(repeating: "    // padding\n", count: 290) + "    public func load"),
         ], expected: ["\(core)/ThingViewModel.swift:5: viewmodel.max-lines: ThingViewModel is 304 lines (at most 300); split it by concern"]),
         RuleCase(rule: "service.protocol", sources: ["\(core)/ThingService.swift": "public struct ThingService {}\n"],
-                 expected: ["\(core)/ThingService.swift:1: service.protocol: ThingService is a concrete struct; declare the service as a protocol and name implementations InMemory…/SQL…/Remote…"]),
+                 expected: ["\(core)/ThingService.swift:1: service.protocol: ThingService is a concrete struct; declare the service as a protocol and name implementations InMemory…/SQL…/Remote…/Postgres…"]),
         RuleCase(rule: "service.sendable", sources: [
             "\(core)/ThingService.swift": RuleFixtures.goodService.replacingOccurrences(of: ": Sendable", with: ""),
             "\(core)/InMemoryThingService.swift": RuleFixtures.goodInMemoryService,
@@ -81,7 +109,7 @@ struct ArchitectureRulesTests {
             "\(core)/ThingService.swift": RuleFixtures.goodService,
             "\(core)/InMemoryThingService.swift": RuleFixtures.goodInMemoryService,
             "Modules/Chat/Live/FastThingService.swift": "import Chat\n\nstruct FastThingService: ThingService {}\n",
-        ], expected: ["Modules/Chat/Live/FastThingService.swift:3: naming.service-impl: FastThingService implements ThingService; name it InMemoryThingService or SQLThingService or RemoteThingService"]),
+        ], expected: ["Modules/Chat/Live/FastThingService.swift:3: naming.service-impl: FastThingService implements ThingService; name it InMemoryThingService or SQLThingService or RemoteThingService or PostgresThingService"]),
         RuleCase(rule: "naming.in-memory-impl", sources: ["\(core)/ThingService.swift": RuleFixtures.goodService],
                  expected: ["\(core)/ThingService.swift:4: naming.in-memory-impl: ThingService has no InMemoryThingService in Chat; every service has a mock beside it"]),
         RuleCase(rule: "naming.view-model", sources: ["\(core)/ThingStore.swift": "import Observation\n\n@Observable\nfinal class ThingStore {}\n"],
@@ -116,6 +144,19 @@ struct ArchitectureRulesTests {
         ])
     }
 
+    @Test("a target in a folder with no role is a violation, whatever it imports")
+    func unassignedFolder() {
+        let graph = PackageGraph(targets: RuleFixtures.graph.targets + [
+            PackageTarget(name: "ChatRemotes", path: "Modules/Chat/Remotes", targetDependencies: ["AppContainer"]),
+            PackageTarget(name: "Helpers", path: "Apps/helpers"),
+        ])
+        let manifest = "let targets = [\n    .target(name: \"ChatRemotes\", path: \"Modules/Chat/Remotes\"),\n    .executableTarget(name: \"Helpers\"),\n]\n"
+        #expect(RuleFixtures.check([:], graph: graph, manifest: manifest) == [
+            "Package.swift:2: layout.target-role: target 'ChatRemotes' in Modules/Chat/Remotes has no role; put it in a folder arch-check knows or give the folder a role in ModuleRole",
+            "Package.swift:3: layout.target-role: target 'Helpers' in Apps/helpers has no role; put it in a folder arch-check knows or give the folder a role in ModuleRole",
+        ])
+    }
+
     @Test("targets are classified by their folder")
     func roles() {
         #expect(ModuleRole(path: "Modules/Kernel") == .kernel)
@@ -124,8 +165,17 @@ struct ArchitectureRulesTests {
         #expect(ModuleRole(path: "Modules/Chat/Live") == .featureLive("Chat"))
         #expect(ModuleRole(path: "Modules/Infrastructure/SQLStore") == .infrastructure)
         #expect(ModuleRole(path: "Modules/Frontends/REPLKit") == .frontendKit)
-        #expect(ModuleRole(path: "Modules/Container") == .compositionRoot)
-        #expect(ModuleRole(path: "Apps/messageai") == .compositionRoot)
+        #expect(ModuleRole(path: "Modules/Chat/API") == .featureAPI("Chat"))
+        #expect(ModuleRole(path: "Modules/Chat/Remote") == .featureRemote("Chat"))
+        #expect(ModuleRole(path: "Modules/Chat/Server") == .featureServer("Chat"))
+        #expect(ModuleRole(path: "Modules/ServiceGraph") == .serviceGraph)
+        #expect(ModuleRole(path: "Modules/Container") == .clientRoot)
+        #expect(ModuleRole(path: "Apps/messageai") == .clientRoot)
+        #expect(ModuleRole(path: "Modules/Server") == .serverRoot)
+        #expect(ModuleRole(path: "Apps/messageai-server") == .serverRoot)
+        #expect(ModuleRole(path: "Modules/Chat/Remotes") == .unassigned)
+        #expect(ModuleRole(path: "Modules/Gateway") == .unassigned)
         #expect(ModuleRole(path: "Tools/Benchmarks") == .tooling)
+        #expect(ModuleRole(path: "Tests/ChatTests") == .tooling)
     }
 }

@@ -11,7 +11,15 @@ enum RuleFixtures {
         PackageTarget(name: "Profile", path: "Modules/Profile/Core", targetDependencies: ["Kernel"]),
         PackageTarget(name: "SQLStore", path: "Modules/Infrastructure/SQLStore", productDependencies: ["GRDB"]),
         PackageTarget(name: "CLIKit", path: "Modules/Frontends/CLIKit", productDependencies: ["ArgumentParser"]),
-        PackageTarget(name: "AppContainer", path: "Modules/Container", targetDependencies: ["Chat", "ChatLive"]),
+        PackageTarget(name: "ChatAPI", path: "Modules/Chat/API", targetDependencies: ["Kernel", "Chat"]),
+        PackageTarget(name: "ChatRemote", path: "Modules/Chat/Remote", targetDependencies: ["Kernel", "Chat", "ChatAPI", "APIClient"]),
+        PackageTarget(name: "ChatServer", path: "Modules/Chat/Server", targetDependencies: ["Kernel", "Chat", "ChatAPI"]),
+        PackageTarget(name: "APIClient", path: "Modules/Infrastructure/APIClient"),
+        PackageTarget(name: "REPLKit", path: "Modules/Frontends/REPLKit", targetDependencies: ["Kernel"]),
+        PackageTarget(name: "ServiceGraph", path: "Modules/ServiceGraph", targetDependencies: ["Chat", "ChatLive", "ChatRemote"]),
+        PackageTarget(name: "AppContainer", path: "Modules/Container", targetDependencies: ["Chat", "ServiceGraph"]),
+        PackageTarget(name: "MessageAIServer", path: "Modules/Server", targetDependencies: ["ServiceGraph", "ChatServer"]),
+        PackageTarget(name: "messageai-server", path: "Apps/messageai-server", targetDependencies: ["MessageAIServer"]),
         PackageTarget(name: "ChatTests", path: "Tests/ChatTests", targetDependencies: ["ChatLive"]),
     ])
 

@@ -1,7 +1,6 @@
 import Kernel
 
 // arch-check: allow naming.service-impl: the client side of Auth is one implementation over every backend's AccountService, named for what it adds (the device's session), not for a backend.
-// arch-check: allow naming.in-memory-impl: the client side needs no mock of its own; over InMemoryAccountService and InMemorySessionStore it is the in-memory one.
 /// The client side of Auth: signs in through an `AccountService` and keeps the issued session
 /// in this device's `SessionStore`.
 public struct SessionAuthService: AuthService {

@@ -6,12 +6,15 @@ public enum RuleID: String, CaseIterable, Sendable {
     case crossFeature = "imports.no-cross-feature"
     /// Views import only the kernel, their own core, the front-end kits and ArgumentParser.
     case viewImports = "imports.views-no-infrastructure"
-    /// Only composition roots import live targets.
-    case liveImports = "imports.live-only-in-roots"
-    /// The other layers keep to their own: the kernel imports only the standard library; live
-    /// targets their core, the kernel and infrastructure; infrastructure and front-end kits the
-    /// kernel and their own layer (other packages allowed where noted).
+    /// Only the service graph imports implementation targets (live, remote).
+    case liveImports = "imports.live-only-in-graph"
+    /// The other layers keep to their own: the kernel imports only the standard library; a
+    /// feature's live, API, remote and server targets their own core (and API), the kernel and
+    /// infrastructure; infrastructure and front-end kits the kernel and their own layer; the
+    /// graph no front end; the server's root no client target (other packages allowed where noted).
     case layerImports = "imports.layer-order"
+    /// Every target under `Modules/` and `Apps/` sits in a folder that has a role.
+    case targetRole = "layout.target-role"
     /// View models are `@MainActor`.
     case viewModelMainActor = "viewmodel.main-actor"
     /// View models are `@Observable`.
@@ -32,7 +35,7 @@ public enum RuleID: String, CaseIterable, Sendable {
     case serviceUIState = "service.no-ui-state"
     /// A service protocol's requirements return no storage or wire types.
     case servicePlainTypes = "service.plain-returns"
-    /// An implementation of `XService` is `InMemoryXService`, `SQLXService` or `RemoteXService`.
+    /// An implementation of `XService` is `InMemoryXService`, `SQLXService`, `RemoteXService` or `PostgresXService`.
     case implementationName = "naming.service-impl"
     /// Every service protocol of a feature core has an in-memory implementation beside it.
     case inMemoryImplementation = "naming.in-memory-impl"

@@ -6,7 +6,7 @@ import SwiftSyntax
 /// implementations live in different targets.
 struct ServiceRules {
     /// Prefixes of a service implementation, one per backend.
-    static let implementationPrefixes = ["InMemory", "SQL", "Remote"]
+    static let implementationPrefixes = ["InMemory", "SQL", "Remote", "Postgres"]
     /// Storage and wire types a service must not hand out.
     static let storageNames: Set<String> = [
         "Row", "Database", "DatabaseQueue", "DatabasePool", "Statement", "Data", "ByteBuffer",
@@ -47,7 +47,7 @@ struct ServiceRules {
             let prefixed = Self.implementationPrefixes.contains(where: type.name.hasPrefix)
             return [file.violation(prefixed ? .implementationName : .serviceProtocol, at: type.node, prefixed
                 ? "\(type.name) implements no …Service protocol"
-                : "\(type.name) is a concrete \(type.kind); declare the service as a protocol and name implementations InMemory…/SQL…/Remote…")]
+                : "\(type.name) is a concrete \(type.kind); declare the service as a protocol and name implementations InMemory…/SQL…/Remote…/Postgres…")]
         }
         var found: [Violation] = []
         if !allowed.contains(type.name) {
