@@ -25,7 +25,7 @@ final class BackendHarness: Sendable {
     init(_ backend: Backend, sharing other: BackendHarness? = nil, verificationCacheTime: Duration = .seconds(2),
          idleLimit: TimeInterval = 30 * 86_400) throws {
         folder = other?.folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-contract-\(UUID().uuidString)")
-        clock = other?.clock ?? TestClock(Date())
+        clock = other?.clock ?? TestClock()
         graph = try ServiceGraph(GraphOptions(
             backend: backend, sqlitePath: folder.appendingPathComponent("contract.sqlite").path, bcryptCost: 4,
             sessionIdleLimit: idleLimit, peerDelay: .seconds(600), verificationCacheTime: verificationCacheTime, clock: clock))

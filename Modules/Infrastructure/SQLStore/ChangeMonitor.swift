@@ -5,38 +5,43 @@ import Synchronization
 
 /// Tells subscribers that the database changed, whichever process committed.
 ///
-/// While anyone subscribes, it looks every `interval` at the WAL file's inode, size and
-/// modification time (one `stat` call); only when they moved does it read `PRAGMA data_version` on a
-/// connection of its own, which changes when another connection commits. No table is re-read;
+/// While anyone subscribes, it sleeps until the file's folder reports a write to the database
+/// or its WAL (inotify on Linux; a 40 ms look elsewhere) and then reads `PRAGMA data_version` on
+/// a connection of its own, which changes when another connection commits. No table is re-read;
 /// subscribers then read only rows past their own cursor. Commits made through this process's
 /// `SQLDatabase.write` tick at once.
 public final class ChangeMonitor: Sendable {
-    /// How often another process's commits are looked for.
-    public static let interval = Duration.milliseconds(40)
+    /// How often another process's commits are looked for where the file cannot be watched.
+    public static let pollInterval = Duration.milliseconds(40)
+    /// Where it can be watched, the longest a missed wake-up could delay a tick.
+    public static let idleWake = Duration.seconds(1)
+    /// A write is seen a moment before its commit is visible; looks again after these delays.
+    private static let settleDelays: [Duration] = [.milliseconds(1), .milliseconds(5), .milliseconds(20)]
 
     private let connection: DatabaseQueue
-    private let walPath: String
+    private let path: String
     private let ticks = Broadcaster<Void>(bufferSize: 1)
-    private let poller = Mutex<Task<Void, Never>?>(nil)
+    private let watcher = Mutex<Task<Void, Never>?>(nil)
 
     init(path: String) throws {
         var configuration = GRDB.Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(1)
         connection = try DatabaseQueue(path: path, configuration: configuration)
-        walPath = path + "-wal"
+        self.path = path
     }
 
-    deinit { poller.withLock { $0?.cancel() } }
+    deinit { watcher.withLock { $0?.cancel() } }
 
     /// Ticks after each change; the stream coalesces ticks a slow reader has not taken yet.
     public func subscribe() -> AsyncStream<Void> {
-        poller.withLock { task in
+        watcher.withLock { task in
             let stream = ticks.subscribe()
             if task == nil {
                 // The baseline is read before returning, so a commit right after `subscribe()` ticks.
                 let baseline = try? connection.read(Self.dataVersion)
-                task = Task { [weak self] in await self?.poll(from: baseline) }
+                let source = WakeSource(watching: path)
+                task = Task { [weak self] in await self?.watch(source, from: baseline) }
             }
             return stream
         }
@@ -44,28 +49,41 @@ public final class ChangeMonitor: Sendable {
 
     func notifyLocalChange() { ticks.send(()) }
 
-    private func poll(from baseline: Int?) async {
+    private func watch(_ source: WakeSource, from baseline: Int?) async {
+        defer { source.stop() }
         var last = baseline
-        // No WAL baseline yet: the first look always asks SQLite, so a commit made between
-        // `subscribe()` and this task's start is not missed.
-        var walState: [Int]? = [-1]
-        while !Task.isCancelled {
-            try? await Task.sleep(for: Self.interval)
-            let stopped = poller.withLock { task in
+        var walState: [Int]?
+        // The first look always asks SQLite: a commit made between `subscribe()` and the start of
+        // the watch raised no event.
+        var wakes = source.wakes.makeAsyncIterator()
+        var woken = true
+        while woken, !Task.isCancelled {
+            let stopped = watcher.withLock { task in
                 guard ticks.subscriberCount == 0 else { return false }
                 task = nil
                 return true
             }
             if stopped { return }
-            let state = Self.fileState(walPath)
-            guard state != walState else { continue }
-            walState = state
+            let state = Self.fileState(path + "-wal")
+            if state != walState || last == nil {
+                walState = state
+                last = await settledVersion(after: last)
+            }
+            woken = await wakes.next() != nil
+        }
+    }
+
+    /// The data version once it differs from `last` (ticking then), or `last` when it stays.
+    private func settledVersion(after last: Int?) async -> Int? {
+        for delay in [Duration.zero] + Self.settleDelays {
+            if delay > .zero { try? await Task.sleep(for: delay) }
             guard let version = try? await connection.read(Self.dataVersion) else { continue }
             if version != last {
-                last = version
                 ticks.send(())
+                return version
             }
         }
+        return last
     }
 
     /// Inode, size and modification time of a file, or `nil` when it does not exist.
@@ -77,5 +95,34 @@ public final class ChangeMonitor: Sendable {
 
     private static func dataVersion(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+    }
+}
+
+/// What wakes the monitor: writes in the database's folder where inotify exists, else a timer.
+private struct WakeSource: Sendable {
+    let wakes: AsyncStream<Void>
+    let stop: @Sendable () -> Void
+
+    init(watching path: String) {
+        let file = URL(fileURLWithPath: path)
+        #if canImport(Glibc)
+        if let watcher = FileChangeWatcher(folder: file.deletingLastPathComponent().path,
+                                           names: [file.lastPathComponent, file.lastPathComponent + "-wal"],
+                                           idleWake: ChangeMonitor.idleWake) {
+            wakes = watcher.wakes
+            stop = { watcher.stopNow() }
+            return
+        }
+        #endif
+        let (wakes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let timer = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: ChangeMonitor.pollInterval)
+                continuation.yield()
+            }
+            continuation.finish()
+        }
+        self.wakes = wakes
+        stop = { timer.cancel() }
     }
 }

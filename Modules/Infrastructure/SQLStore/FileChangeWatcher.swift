@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+import Foundation
+import Synchronization
+
+/// Wakes when files of one folder are written, through Linux's inotify, and also every
+/// `idleWake` so that a reader never waits forever on an event it could have missed. A thread
+/// of its own blocks in `poll`, so waiting costs no CPU.
+final class FileChangeWatcher: Sendable {
+    /// One value per wake-up; wake-ups that arrive while the reader is busy are coalesced.
+    let wakes: AsyncStream<Void>
+    private let stopWriter: Int32
+    private let stopped = Mutex(false)
+
+    /// Starts watching `names` in `folder`; `nil` when inotify is unavailable.
+    init?(folder: String, names: Set<String>, idleWake: Duration) {
+        let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard inotify >= 0 else { return nil }
+        let mask = UInt32(IN_MODIFY) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
+        var stop: [Int32] = [0, 0]
+        guard inotify_add_watch(inotify, folder, mask) >= 0, pipe(&stop) == 0 else {
+            close(inotify)
+            return nil
+        }
+        stopWriter = stop[1]
+        let (wakes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.wakes = wakes
+        let stopReader = stop[0]
+        let timeout = Int32(idleWake.components.seconds * 1_000 + idleWake.components.attoseconds / 1_000_000_000_000_000)
+        let thread = Thread {
+            Self.watch(inotify, stop: stopReader, names: names, timeout: timeout, continuation)
+            close(inotify)
+            close(stopReader)
+            continuation.finish()
+        }
+        thread.name = "messageai.file-watcher"
+        thread.start()
+    }
+
+    deinit { stopNow() }
+
+    /// Ends the watching thread and the `wakes` stream (once; later calls do nothing).
+    func stopNow() {
+        guard stopped.withLock({ was in defer { was = true }; return !was }) else { return }
+        var byte: UInt8 = 1
+        _ = write(stopWriter, &byte, 1)
+        close(stopWriter)
+    }
+
+    private static func watch(_ inotify: Int32, stop: Int32, names: Set<String>, timeout: Int32,
+                              _ continuation: AsyncStream<Void>.Continuation) {
+        var buffer = [UInt8](repeating: 0, count: 8_192)
+        var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let ready = poll(&descriptors, 2, timeout)
+            if ready < 0, errno == EINTR { continue }
+            guard ready >= 0, descriptors[1].revents == 0 else { return }
+            if ready == 0 {
+                continuation.yield()
+                continue
+            }
+            var matched = false
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+                guard count > 0 else { break }
+                matched = matched || Self.names(in: buffer[..<count]).contains(where: names.contains)
+            }
+            if matched { continuation.yield() }
+        }
+    }
+
+    /// The file names of the inotify events in `bytes`.
+    private static func names(in bytes: ArraySlice<UInt8>) -> [String] {
+        let header = MemoryLayout<inotify_event>.size
+        var names: [String] = []
+        var offset = bytes.startIndex
+        while offset + header <= bytes.endIndex {
+            let length = bytes[(offset + 12)..<(offset + 16)].withUnsafeBytes { Int($0.loadUnaligned(as: UInt32.self)) }
+            let name = bytes[(offset + header)..<min(offset + header + length, bytes.endIndex)].prefix { $0 != 0 }
+            names.append(String(decoding: name, as: UTF8.self))
+            offset += header + length
+        }
+        return names
+    }
+}
+#endif
