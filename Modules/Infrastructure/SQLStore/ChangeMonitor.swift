@@ -6,17 +6,18 @@ import Synchronization
 /// Tells subscribers that the database changed, whichever process committed.
 ///
 /// While anyone subscribes, it sleeps until the file's folder reports a write to the database
-/// or its WAL (inotify on Linux; a 40 ms look elsewhere) and then reads `PRAGMA data_version` on
-/// a connection of its own, which changes when another connection commits. No table is re-read;
-/// subscribers then read only rows past their own cursor. Commits made through this process's
-/// `SQLDatabase.write` tick at once.
+/// or its WAL (inotify on Linux, with a settle and an idle wake; a 40 ms look elsewhere) and
+/// then reads `PRAGMA data_version` on a connection of its own, which changes when another
+/// connection commits. No table is re-read; subscribers then read only rows past their own
+/// cursor. Commits made through this process's `SQLDatabase.write` tick at once.
 public final class ChangeMonitor: Sendable {
     /// How often another process's commits are looked for where the file cannot be watched.
     public static let pollInterval = Duration.milliseconds(40)
+    /// Where it can be watched: a write is seen a moment before its commit is visible, so it
+    /// looks once more this long after the last write of a burst.
+    public static let settleWake = Duration.milliseconds(2)
     /// Where it can be watched, the longest a missed wake-up could delay a tick.
     public static let idleWake = Duration.seconds(1)
-    /// A write is seen a moment before its commit is visible; looks again after these delays.
-    private static let settleDelays: [Duration] = [.milliseconds(1), .milliseconds(5), .milliseconds(20)]
 
     private let connection: DatabaseQueue
     private let path: String
@@ -52,9 +53,8 @@ public final class ChangeMonitor: Sendable {
     private func watch(_ source: WakeSource, from baseline: Int?) async {
         defer { source.stop() }
         var last = baseline
-        var walState: [Int]?
-        // The first look always asks SQLite: a commit made between `subscribe()` and the start of
-        // the watch raised no event.
+        // The first look is at once: a commit made between `subscribe()` and the start of the
+        // watch raised no event.
         var wakes = source.wakes.makeAsyncIterator()
         var woken = true
         while woken, !Task.isCancelled {
@@ -64,33 +64,12 @@ public final class ChangeMonitor: Sendable {
                 return true
             }
             if stopped { return }
-            let state = Self.fileState(path + "-wal")
-            if state != walState || last == nil {
-                walState = state
-                last = await settledVersion(after: last)
+            if let version = try? await connection.read(Self.dataVersion), version != last {
+                last = version
+                ticks.send(())
             }
             woken = await wakes.next() != nil
         }
-    }
-
-    /// The data version once it differs from `last` (ticking then), or `last` when it stays.
-    private func settledVersion(after last: Int?) async -> Int? {
-        for delay in [Duration.zero] + Self.settleDelays {
-            if delay > .zero { try? await Task.sleep(for: delay) }
-            guard let version = try? await connection.read(Self.dataVersion) else { continue }
-            if version != last {
-                ticks.send(())
-                return version
-            }
-        }
-        return last
-    }
-
-    /// Inode, size and modification time of a file, or `nil` when it does not exist.
-    private static func fileState(_ path: String) -> [Int]? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return [Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec, Int(info.st_ino)]
     }
 
     private static func dataVersion(_ db: Database) throws -> Int {
@@ -108,7 +87,7 @@ private struct WakeSource: Sendable {
         #if canImport(Glibc)
         if let watcher = FileChangeWatcher(folder: file.deletingLastPathComponent().path,
                                            names: [file.lastPathComponent, file.lastPathComponent + "-wal"],
-                                           idleWake: ChangeMonitor.idleWake) {
+                                           settle: ChangeMonitor.settleWake, idleWake: ChangeMonitor.idleWake) {
             wakes = watcher.wakes
             stop = { watcher.stopNow() }
             return

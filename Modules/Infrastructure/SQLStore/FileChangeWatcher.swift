@@ -3,9 +3,11 @@ import Glibc
 import Foundation
 import Synchronization
 
-/// Wakes when files of one folder are written, through Linux's inotify, and also every
-/// `idleWake` so that a reader never waits forever on an event it could have missed. A thread
-/// of its own blocks in `poll`, so waiting costs no CPU.
+/// Wakes when files of one folder are written, through Linux's inotify; once more `settle`
+/// after the last of a burst of writes (a write is seen a moment before what it completes, such
+/// as a commit, is visible to readers); and every `idleWake`, so that a reader never waits
+/// forever on an event it could have missed. A thread of its own blocks in `poll`, so waiting
+/// costs no CPU.
 final class FileChangeWatcher: Sendable {
     /// One value per wake-up; wake-ups that arrive while the reader is busy are coalesced.
     let wakes: AsyncStream<Void>
@@ -13,7 +15,7 @@ final class FileChangeWatcher: Sendable {
     private let stopped = Mutex(false)
 
     /// Starts watching `names` in `folder`; `nil` when inotify is unavailable.
-    init?(folder: String, names: Set<String>, idleWake: Duration) {
+    init?(folder: String, names: Set<String>, settle: Duration, idleWake: Duration) {
         let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotify >= 0 else { return nil }
         let mask = UInt32(IN_MODIFY) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
@@ -26,9 +28,9 @@ final class FileChangeWatcher: Sendable {
         let (wakes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.wakes = wakes
         let stopReader = stop[0]
-        let timeout = Int32(idleWake.components.seconds * 1_000 + idleWake.components.attoseconds / 1_000_000_000_000_000)
+        let (settleMs, idleMs) = (Self.milliseconds(settle), Self.milliseconds(idleWake))
         let thread = Thread {
-            Self.watch(inotify, stop: stopReader, names: names, timeout: timeout, continuation)
+            Self.watch(inotify, stop: stopReader, names: names, settle: settleMs, idle: idleMs, continuation)
             close(inotify)
             close(stopReader)
             continuation.finish()
@@ -47,15 +49,17 @@ final class FileChangeWatcher: Sendable {
         close(stopWriter)
     }
 
-    private static func watch(_ inotify: Int32, stop: Int32, names: Set<String>, timeout: Int32,
+    private static func watch(_ inotify: Int32, stop: Int32, names: Set<String>, settle: Int32, idle: Int32,
                               _ continuation: AsyncStream<Void>.Continuation) {
         var buffer = [UInt8](repeating: 0, count: 8_192)
         var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+        var settling = false
         while true {
-            let ready = poll(&descriptors, 2, timeout)
+            let ready = poll(&descriptors, 2, settling ? settle : idle)
             if ready < 0, errno == EINTR { continue }
             guard ready >= 0, descriptors[1].revents == 0 else { return }
             if ready == 0 {
+                settling = false
                 continuation.yield()
                 continue
             }
@@ -65,8 +69,15 @@ final class FileChangeWatcher: Sendable {
                 guard count > 0 else { break }
                 matched = matched || Self.names(in: buffer[..<count]).contains(where: names.contains)
             }
-            if matched { continuation.yield() }
+            if matched {
+                settling = true
+                continuation.yield()
+            }
         }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        Int32(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// The file names of the inotify events in `bytes`.
