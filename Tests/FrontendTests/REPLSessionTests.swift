@@ -33,6 +33,31 @@ struct REPLSessionTests {
         #expect(terminal.output.contains("Signed in as ada@example.com."))
     }
 
+    @Test("a REPL keeps its identity when another terminal signs in on its profile, and stops once its session is ended elsewhere (sqlite)")
+    func identityAcrossTerminals() async {
+        let other = TestTerminal(sharing: terminal)
+        other.setInput(["password-ada"])
+        #expect(await other.run("signup --email ada@example.com --name Ada --password-stdin") == 0)
+        other.setInput(["password-bob"])
+        #expect(await other.run("--profile bob signup --email bob@example.com --name Bob --password-stdin") == 0)
+        let terminal = terminal
+        let repl = Task { await terminal.run("repl") }
+        await terminal.waitFor("No conversations yet")
+        other.setInput(["password-bob"])
+        #expect(await other.run("login --email bob@example.com --password-stdin") == 0)
+        terminal.type("/whoami")
+        await terminal.waitFor("ada@example.com (")
+        other.setInput(["password-ada"])
+        #expect(await other.run("--profile laptop login --email ada@example.com --password-stdin") == 0)
+        other.setInput(["password-ada", "password-ada-2"])
+        #expect(await other.run("--profile laptop passwd --password-stdin") == 0)
+        terminal.type("/whoami")
+        await terminal.waitFor("error: not signed in")
+        terminal.type("/quit")
+        #expect(await repl.value == 0)
+        #expect(!terminal.output.contains("bob@example.com"))
+    }
+
     @Test("help, unknown commands and invalid messages are answered, not fatal")
     func errors() async {
         let repl = startREPL(" --features chat,conversationlist,profile")

@@ -16,12 +16,18 @@ final class TestTerminal {
     /// What the last `run` printed.
     var output: String { log.text }
 
-    init() {
+    private let ownsState: Bool
+
+    /// A terminal with a state folder (and home) of its own, or another terminal on the same
+    /// machine: `sharing` its folder, so both use the same database and session files.
+    init(sharing other: TestTerminal? = nil) {
         (lines, linesContinuation) = AsyncStream.makeStream()
-        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-tests-\(UUID().uuidString)")
+        stateDirectory = other?.stateDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-tests-\(UUID().uuidString)")
+        ownsState = other == nil
     }
 
-    deinit { try? FileManager.default.removeItem(at: stateDirectory) }
+    deinit { if ownsState { try? FileManager.default.removeItem(at: stateDirectory) } }
 
     /// Set for every later run (e.g. the features that sign the memory backend's demo user in).
     var extraEnvironment: [String: String] = [:]

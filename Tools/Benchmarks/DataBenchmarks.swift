@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kernel
+import ServiceGraph
 
 /// Acknowledged sends per second from one process into one conversation, one call per message.
 struct SendBench: AsyncParsableCommand {
@@ -92,6 +93,43 @@ struct StorageBench: AsyncParsableCommand {
             try Seeder.checkpoint(world.path)
             let full = try FileManager.default.attributesOfItem(atPath: world.path)[.size] as? Int ?? 0
             print("storage \(size) messages of 100 characters: \(full) bytes, \(Stats.format(Double(full - empty) / Double(size), 1)) bytes/message")
+        }
+    }
+}
+
+/// Send → live receipt inside one process while many other users' live readers are open: with
+/// the fan-out by conversation and member, unrelated readers should cost a message nothing.
+struct FanOutBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "fanout",
+                                                    abstract: "In-process live delivery with many unrelated live readers open.")
+    @Option(parsing: .upToNextOption, help: "Numbers of unrelated live readers to try.") var readers: [Int] = [0, 1_000]
+    @Option(help: "Messages per try.") var count = 300
+
+    @MainActor func run() async throws {
+        for readerCount in readers {
+            let world = try await World()
+            defer { world.remove() }
+            let (me, other, conversation) = try await world.pair()
+            let graph = world.container.graph
+            var listeners: [Task<Void, Never>] = []
+            for index in 0..<readerCount {
+                let stranger = try await world.user("Stranger\(index)")
+                let stream = try await graph.services(for: graph.caller(token: stranger.token)).chat.liveMessages(in: nil)
+                listeners.append(Task { for await _ in stream {} })
+            }
+            let sender = graph.services(for: graph.caller(token: me.token)).chat
+            var received = try await graph.services(for: graph.caller(token: other.token)).chat.liveMessages(in: conversation)
+                .makeAsyncIterator()
+            var latencies: [Double] = []
+            for index in 0..<count {
+                latencies.append(try await Stats.time {
+                    _ = try await sender.send(id: .random(), text: "fan \(index)", to: conversation)
+                    _ = await received.next(isolation: #isolation)
+                } * 1_000)
+            }
+            listeners.forEach { $0.cancel() }
+            print("fanout: \(readerCount) unrelated live readers: send → receipt p50 \(Stats.format(Stats.percentile(latencies, 0.5), 3)) ms, "
+                + "p99 \(Stats.format(Stats.percentile(latencies, 0.99), 3)) ms (\(count) messages)")
         }
     }
 }

@@ -8,6 +8,6 @@ struct Bench: AsyncParsableCommand {
         commandName: "messageai-bench",
         abstract: "Measure the SQLite backend.",
         subcommands: [SendBench.self, HistoryBench.self, ListBench.self, StorageBench.self, StartupBench.self,
-                      LiveBench.self, ConcurrentBench.self, KillBench.self, ChildProcess.self]
+                      LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ChildProcess.self]
     )
 }

@@ -12,7 +12,7 @@ struct ArchCheckCommand: AsyncParsableCommand {
             Reads the package graph (`swift package describe --type json`) and parses every source file of \
             Modules/ and Apps/ with swift-syntax. Prints each violation as `path:line: rule-id: message` and \
             exits 1 when there is one. Exempt a place with a comment on or just above the reported line: \
-            `// arch-check: allow RULE-ID: the reason`. The rules are listed with --rules and explained in the README.
+            `// arch-check: allow RULE-ID: the reason`. The rules are listed with --rules and explained in docs/tools.md.
             """)
 
     @Option(help: "The package root.") var package = "."
