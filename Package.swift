@@ -32,8 +32,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "AppContainer",
-        dependencies: ["Kernel", "ServiceGraph", .product(name: "Configuration", package: "swift-configuration"),
-                       .product(name: "SystemPackage", package: "swift-system")]
+        dependencies: ["Kernel", "ServiceGraph", "CLIKit", .product(name: "Configuration", package: "swift-configuration")]
             + features.map { .init(stringLiteral: $0.name) },
         path: "Modules/Container"
     ),
@@ -96,7 +95,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: [.defaults, "YAML"]),
-        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),

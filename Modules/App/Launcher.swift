@@ -19,9 +19,13 @@ public enum Launcher {
                 command = try RootCommand.parseAsRoot(["repl"] + movingGlobalOptionsLast(arguments))
             }
             if !(command is any FeatureCommand || command is ConfigCommand) { try command.run() }
+        } catch let error as AppError {
+            return report(error, console: console)
         } catch {
             let code = RootCommand.exitCode(for: error)
-            let message = RootCommand.fullMessage(for: error)
+            // ArgumentParser's messages quote what was typed: shown like any other outside text.
+            let message = RootCommand.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { TerminalText.line(String($0)) }.joined(separator: "\n")
             code == .success ? console.print(message) : console.printError(message)
             return code.rawValue
         }
@@ -33,14 +37,19 @@ public enum Launcher {
             }
             return 0
         } catch {
-            let error = AppError(error)
-            console.printError(console.styled("error: ", .red) + error.message)
-            return ExitStatus.code(for: error.kind)
+            return report(AppError(error), console: console)
         }
+    }
+
+    /// Prints `error` as one line on standard error; returns its exit code.
+    private static func report(_ error: AppError, console: Console) -> Int32 {
+        console.printError(console.styled("error: ", .red) + TerminalText.line(error.message))
+        return ExitStatus.code(for: error.kind)
     }
 
     /// The process entry point.
     public static func main() async -> Never {
+        TerminalState.install()
         let environment = ProcessInfo.processInfo.environment
         let code = await run(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
                              console: StandardConsole.make(environment: environment))
@@ -66,8 +75,16 @@ public enum Launcher {
         return frontend.source == "default" ? console.isInteractive : frontend.value == "repl"
     }
 
+    /// The settings, with the `features` names checked against the registry (the loader does
+    /// not know which features exist).
     private static func settings(_ global: GlobalOptions, environment: [String: String]) async throws -> Settings {
-        try await SettingsLoader.load(commandLine: global.configurationOverrides, configFile: global.config, environment: environment)
+        let settings = try await SettingsLoader.load(commandLine: global.configurationOverrides, configFile: global.config, environment: environment)
+        let known = FeatureRegistry.plugins.map { $0.featureName.lowercased() }
+        if let unknown = settings.features.first(where: { $0 != "all" && !known.contains($0) }) {
+            throw AppError(.usage, "configuration key 'features' (from \(settings.entry(.features).source)): unknown feature "
+                + "\(AppError.quoting(unknown)); the features are \(known.joined(separator: ", ")) (or all)")
+        }
+        return settings
     }
 
     /// Moves the global options given before the subcommand to the end, where the subcommand's

@@ -1,8 +1,11 @@
 import CLIKit
 import Foundation
+import Kernel
 import REPLKit
 
-/// The console over the process's standard streams.
+/// The console over the process's standard streams. Output is written with `write(2)`: a
+/// closed pipe or a full disk ends the process with one line on standard error and exit code
+/// 74, never a crash. Input is read in bounded amounts.
 @MainActor
 enum StandardConsole {
     static func make(environment: [String: String]) -> Console {
@@ -10,18 +13,67 @@ enum StandardConsole {
         return Console(
             isInteractive: interactive,
             usesColor: isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"].map(\.isEmpty) != false && environment["TERM"] != "dumb",
-            write: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-            writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
-            readLine: { Swift.readLine(strippingNewline: true) },
+            write: { text in write(text, to: STDOUT_FILENO) },
+            writeError: { text in write(text, to: STDERR_FILENO) },
+            readLine: readLine,
             readSecret: readWithoutEcho,
+            readInput: readInput,
             lines: TerminalInput.lines,
             bytes: TerminalInput.bytes
         )
     }
 
-    /// Reads a line from the terminal with echo turned off.
+    /// Writes all of `text` to `descriptor`, or ends the process when it cannot.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { outputFailed(descriptor, errno: errno) }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    private static func outputFailed(_ descriptor: Int32, errno code: Int32) -> Never {
+        if descriptor != STDERR_FILENO {
+            let line = "error: cannot write to standard output: \(String(cString: strerror(code)))\n"
+            _ = line.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+        }
+        TerminalState.restore()
+        exit(ExitStatus.outputFailed)
+    }
+
+    /// One line of standard input, read a byte at a time so nothing past it is consumed.
+    private static func readLine() -> InputLine? {
+        var splitter = LineSplitter()
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { return splitter.end() }
+            if let line = splitter.feed(byte) { return line }
+        }
+    }
+
+    /// Standard input up to `limit` bytes (less at its end).
+    private static func readInput(limit: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var filled = 0
+        while filled < limit {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { read(STDIN_FILENO, $0 + filled, limit - filled) } ?? 0
+            }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { throw AppError(.unavailable, "cannot read standard input: \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            filled += count
+        }
+        return Array(bytes[..<filled])
+    }
+
+    /// Reads a line from the terminal with echo turned off; Ctrl-C puts echo back (see `TerminalState`).
     private static func readWithoutEcho(prompt: String) -> String? {
-        FileHandle.standardError.write(Data(prompt.utf8))
+        write(prompt, to: STDERR_FILENO)
         var saved = termios()
         let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
         if canHide {
@@ -31,8 +83,8 @@ enum StandardConsole {
         }
         defer {
             if canHide { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-            FileHandle.standardError.write(Data("\n".utf8))
+            write("\n", to: STDERR_FILENO)
         }
-        return Swift.readLine(strippingNewline: true)
+        return try? readLine()?.get()
     }
 }

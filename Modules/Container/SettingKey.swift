@@ -39,7 +39,8 @@ public struct SettingKey: Sendable, Equatable {
     /// Where sessions and history live.
     public static let stateDir = SettingKey("state.dir", default: nil, "sessions and REPL history (default $XDG_STATE_HOME/messageai)")
     /// bcrypt cost of new password hashes.
-    public static let bcryptCost = SettingKey("auth.bcryptCost", default: "12", "bcrypt cost for new password hashes (4–31)", check: integer(4...31))
+    public static let bcryptCost = SettingKey("auth.bcryptCost", default: "12", "bcrypt cost for new password hashes (4–14)",
+                                              check: integer(GraphOptions.bcryptCosts))
     /// Days a session may go unused before it ends.
     public static let sessionIdleDays = SettingKey("auth.sessionIdleDays", default: "30", "days a session may go unused before it ends (1–365)",
                                                    check: integer(1...365))

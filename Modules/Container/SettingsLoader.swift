@@ -1,7 +1,7 @@
 import Configuration
 import Foundation
+import CLIKit
 import Kernel
-import SystemPackage
 
 /// Builds `Settings` from, in order of precedence: command-line options, `MESSAGEAI_*`
 /// environment variables, a config file (YAML or JSON), and the defaults. Parsing of the
@@ -15,23 +15,23 @@ public enum SettingsLoader {
     ///   - environment: the process environment.
     /// - Throws: `AppError(.usage)` naming the key or file that is wrong.
     public static func load(commandLine: [String: String], configFile: String?, environment: [String: String]) async throws -> Settings {
-        var providers: [(name: String, provider: any ConfigProvider)] = [
+        var sources: [(name: String, snapshot: any ConfigSnapshot)] = [
             ("command line", InMemoryProvider(name: "command line", values: commandLine.reduce(into: [:]) { values, pair in
                 values[AbsoluteConfigKey(pair.key.split(separator: ".").map(String.init))] = ConfigValue(.string(pair.value), isSecret: false)
-            })),
-            ("environment", EnvironmentVariablesProvider(environmentVariables: prefixed(environment))),
+            }).snapshot()),
+            ("environment", EnvironmentVariablesProvider(environmentVariables: prefixed(environment)).snapshot()),
         ]
         let explicitFile = configFile ?? environment["MESSAGEAI_CONFIG"]
         let path = explicitFile ?? defaultConfigPath(environment)
-        if let file = try await fileProvider(path: path, required: explicitFile != nil) { providers.append((path, file)) }
+        if let file = try fileSnapshot(path: path, required: explicitFile != nil) { sources.append((path, file)) }
 
         var entries: [(key: SettingKey, entry: Settings.Entry)] = []
         for key in SettingKey.all {
             let absolute = AbsoluteConfigKey(key.name.split(separator: ".").map(String.init))
-            let found = providers.lazy.compactMap { source in lookup(absolute, in: source.provider).map { ($0, source.name) } }.first
+            let found = sources.lazy.compactMap { source in lookup(absolute, in: source.snapshot).map { ($0, source.name) } }.first
             let entry = found.map { Settings.Entry(value: $0.0, source: $0.1) } ?? Settings.Entry(value: key.defaultValue, source: "default")
             if let value = entry.value, let problem = key.check(value) {
-                throw AppError(.usage, "configuration key '\(key.name)' (from \(entry.source)): '\(value)' \(problem)")
+                throw AppError(.usage, "configuration key '\(key.name)' (from \(entry.source)): \(AppError.quoting(value)) \(problem)")
             }
             entries.append((key, entry))
         }
@@ -52,25 +52,33 @@ public enum SettingsLoader {
         return base + "/messageai/config.yaml"
     }
 
-    private static func fileProvider(path: String, required: Bool) async throws -> (any ConfigProvider)? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+    /// Largest config file read.
+    static let maxConfigBytes = 65_536
+
+    /// The config file at `path`, read once, bounded, and checked before it is parsed.
+    private static func fileSnapshot(path: String, required: Bool) throws -> (any ConfigSnapshot)? {
+        guard let bytes = try RegularFile.read(path, what: "config file", maxBytes: maxConfigBytes, kind: .usage) else {
             if required { throw AppError(.usage, "config file \(path) does not exist") }
             return nil
         }
-        guard !isDirectory.boolValue else { throw AppError(.usage, "config file \(path) is a directory") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw AppError(.usage, "config file \(path) is not UTF-8 text") }
         do {
-            if path.hasSuffix(".json") { return try await FileProvider<JSONSnapshot>(filePath: FilePath(path)) }
-            return try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))
+            if path.hasSuffix(".json") {
+                return try JSONSnapshot(data: bytes.span.bytes, providerName: path, parsingOptions: .default)
+            }
+            if let problem = ConfigFileGuard.problem(inYAML: text) { throw AppError(.usage, "config file \(path) \(problem)") }
+            return try YAMLSnapshot(data: bytes.span.bytes, providerName: path, parsingOptions: .default)
+        } catch let error as AppError {
+            throw error
         } catch {
-            throw AppError(.usage, "config file \(path) cannot be read: \(error)")
+            throw AppError(.usage, "config file \(path) cannot be read: \(String(describing: error).prefix(200))")
         }
     }
 
-    /// The value of `key` in one provider, as text, whatever type the source wrote it as.
-    private static func lookup(_ key: AbsoluteConfigKey, in provider: any ConfigProvider) -> String? {
+    /// The value of `key` in one source, as text, whatever type the source wrote it as.
+    private static func lookup(_ key: AbsoluteConfigKey, in source: any ConfigSnapshot) -> String? {
         for type in [ConfigType.string, .int, .double, .bool, .stringArray] {
-            guard let content = try? provider.value(forKey: key, type: type).value?.content else { continue }
+            guard let content = try? source.value(forKey: key, type: type).value?.content else { continue }
             switch content {
             case .string(let value): return value
             case .int(let value): return String(value)

@@ -48,7 +48,19 @@ public struct AppError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// No conversation has this id (the same words from every feature that looks one up).
-    public static func noConversation(_ id: ConversationID) -> AppError { AppError(.notFound, "no conversation '\(id)'") }
+    public static func noConversation(_ id: ConversationID) -> AppError { AppError(.notFound, "no conversation \(quoting(id.rawValue))") }
+
+    /// Longest piece of someone's input an error message repeats, in characters.
+    public static let maxQuotedLength = 40
+
+    /// `text` in quotes for an error message, cut to 40 characters (and as many bytes as
+    /// 40 plain characters take, four each) with an ellipsis, so a message stays one short line
+    /// whatever was typed.
+    public static func quoting(_ text: String) -> String {
+        var cut = Substring(text.prefix(maxQuotedLength))
+        while cut.utf8.count > maxQuotedLength * 4 { cut = cut.dropLast() }
+        return "'" + cut + (cut.count < text.count ? "…" : "") + "'"
+    }
 
     /// The session is missing, revoked or has expired.
     public static let notSignedIn = AppError(.notSignedIn, "not signed in; run `messageai login` or `messageai signup`")

@@ -1,90 +1,115 @@
 import Foundation
 
-/// The validation rules shared by every backend, so that all of them accept and reject the same input.
+/// The validation rules shared by every backend, so that all of them accept and reject the same
+/// input. Every limit is in characters and in UTF-8 bytes: one character can carry any number
+/// of combining marks, so a character count alone bounds nothing.
 public enum Validation {
-    /// Longest display name, in characters.
-    public static let maxDisplayNameLength = 64
-    /// Longest status line, in characters.
-    public static let maxStatusLength = 140
+    /// Longest display name: characters, and UTF-8 bytes.
+    public static let maxDisplayNameLength = 64, maxDisplayNameBytes = 256
+    /// Longest status line: characters, and UTF-8 bytes.
+    public static let maxStatusLength = 140, maxStatusBytes = 560
+    /// Longest group title: characters, and UTF-8 bytes.
+    public static let maxTitleLength = 64, maxTitleBytes = 256
+    /// Longest message text after trimming: characters, and UTF-8 bytes.
+    public static let maxMessageLength = 4_000, maxMessageBytes = 16_000
+    /// Longest email address, in bytes (RFC 5321's path limit).
+    public static let maxEmailBytes = 254
+    /// Longest people-search query: characters, and UTF-8 bytes.
+    public static let maxSearchLength = 64, maxSearchBytes = 256
     /// Shortest password, in characters.
     public static let minPasswordLength = 8
-    /// Longest message text after trimming, in characters.
-    public static let maxMessageLength = 4_000
-    /// Longest group title, in characters.
-    public static let maxTitleLength = 64
+    /// Longest password, in UTF-8 bytes: bcrypt reads no further, so a longer one would be
+    /// cut without telling anyone.
+    public static let maxPasswordBytes = 72
 
     /// Trims and lower-cases an email address and checks its shape (`local@domain.tld`).
     public static func email(_ raw: String) throws -> String {
+        guard raw.utf8.count <= maxEmailBytes + 64 else { throw AppError(.invalidInput, "an email address is at most \(maxEmailBytes) bytes") }
         let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
-              !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              !email.contains(where: { $0.isWhitespace || $0.isControlCharacter })
-        else { throw AppError(.invalidInput, "'\(raw)' is not an email address") }
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+              email.utf8.count <= maxEmailBytes,
+              !email.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.isControl || $0.isInvisibleOrDirectional })
+        else { throw AppError(.invalidInput, "\(AppError.quoting(raw)) is not an email address") }
         return email
     }
 
-    /// Trims a display name and checks it is 1–64 characters with no control characters.
+    /// Trims a display name and checks it is 1–64 characters (256 bytes) of visible text: no
+    /// control, invisible or direction-changing characters, so that two names that look the
+    /// same are the same.
     public static func displayName(_ raw: String) throws -> String {
-        try line(raw, field: "display name", allowEmpty: false, maxLength: maxDisplayNameLength)
+        try line(raw, field: "display name", allowEmpty: false, maxLength: maxDisplayNameLength, maxBytes: maxDisplayNameBytes)
     }
 
-    /// Trims a status line and checks it is at most 140 characters with no control characters.
+    /// Trims a status line and checks it is at most 140 characters (560 bytes) of visible text.
     public static func status(_ raw: String) throws -> String {
-        try line(raw, field: "status", allowEmpty: true, maxLength: maxStatusLength)
+        try line(raw, field: "status", allowEmpty: true, maxLength: maxStatusLength, maxBytes: maxStatusBytes)
     }
 
-    /// Trims a group title and checks it is 1–64 characters with no control characters.
+    /// Trims a group title and checks it is 1–64 characters (256 bytes) of visible text.
     public static func title(_ raw: String) throws -> String {
-        try line(raw, field: "title", allowEmpty: false, maxLength: maxTitleLength)
+        try line(raw, field: "title", allowEmpty: false, maxLength: maxTitleLength, maxBytes: maxTitleBytes)
     }
 
-    /// A people-search query as both backends match it: trimmed, lower-cased, not empty.
+    /// A people-search query as every backend matches it: trimmed, lower-cased, not empty, at
+    /// most 64 characters (256 bytes), no control characters.
     public static func searchPrefix(_ raw: String) throws -> String {
-        let prefix = raw.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !prefix.isEmpty else { throw AppError(.invalidInput, "search query is empty") }
-        return prefix
+        let prefix = try line(raw, field: "search query", allowEmpty: false, maxLength: maxSearchLength, maxBytes: maxSearchBytes)
+        return prefix.lowercased()
     }
 
-    /// Checks a password is long enough. Passwords are never trimmed or echoed.
+    /// Checks a new password: 8 characters to 72 bytes, no NUL (bcrypt would end the password
+    /// there). Passwords are never trimmed or echoed.
     public static func password(_ password: String) throws {
         guard password.count >= minPasswordLength else {
             throw AppError(.invalidInput, "password must be at least \(minPasswordLength) characters")
         }
+        guard password.utf8.count <= maxPasswordBytes else {
+            throw AppError(.invalidInput, "password must be at most \(maxPasswordBytes) bytes (bcrypt reads no further)")
+        }
+        guard !password.utf8.contains(0) else { throw AppError(.invalidInput, "password must not contain a NUL character") }
     }
 
-    /// Trims message text and checks it is 1–4,000 characters; newlines and tabs are allowed,
-    /// other control characters are not.
+    /// True for a password that could ever have been accepted: a sign-in with any other is
+    /// refused without being checked.
+    public static func isPossiblePassword(_ password: String) -> Bool {
+        (try? Self.password(password)) != nil
+    }
+
+    /// Trims message text and checks it is 1–4,000 characters and at most 16,000 bytes; line
+    /// breaks (CR LF becomes LF) and tabs are allowed, other control characters are not.
     public static func messageText(_ raw: String) throws -> String {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard raw.utf8.count <= maxMessageBytes * 2 else { throw tooLong("message", bytes: raw.utf8.count, limit: maxMessageBytes) }
+        let text = raw.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw AppError(.invalidInput, "message is empty") }
+        guard text.utf8.count <= maxMessageBytes else { throw tooLong("message", bytes: text.utf8.count, limit: maxMessageBytes) }
         guard text.count <= maxMessageLength else {
             throw AppError(.invalidInput, "message is \(text.count) characters; the limit is \(maxMessageLength)")
         }
-        guard !text.contains(where: { $0.isControlCharacter && $0 != "\n" && $0 != "\t" && $0 != "\r\n" }) else {
+        guard !text.unicodeScalars.contains(where: { $0.isControl && $0 != "\n" && $0 != "\t" }) else {
             throw AppError(.invalidInput, "message contains control characters")
         }
         return text
     }
 
-    private static func line(_ raw: String, field: String, allowEmpty: Bool, maxLength: Int) throws -> String {
+    private static func line(_ raw: String, field: String, allowEmpty: Bool, maxLength: Int, maxBytes: Int) throws -> String {
+        guard raw.utf8.count <= maxBytes * 2 else { throw tooLong(field, bytes: raw.utf8.count, limit: maxBytes) }
         let value = raw.trimmingCharacters(in: .whitespaces)
         if value.isEmpty && !allowEmpty { throw AppError(.invalidInput, "\(field) is empty") }
+        guard value.utf8.count <= maxBytes else { throw tooLong(field, bytes: value.utf8.count, limit: maxBytes) }
         guard value.count <= maxLength else {
             throw AppError(.invalidInput, "\(field) is \(value.count) characters; the limit is \(maxLength)")
         }
-        guard !value.contains(where: \.isControlCharacter) else {
+        guard !value.unicodeScalars.contains(where: \.isControl) else {
             throw AppError(.invalidInput, "\(field) contains control characters")
+        }
+        guard !value.unicodeScalars.contains(where: \.isInvisibleOrDirectional) else {
+            throw AppError(.invalidInput, "\(field) contains invisible or direction-changing characters")
         }
         return value
     }
-}
 
-extension Character {
-    /// True for C0/C1 control characters and DEL (line breaks included): Unicode's category Cc,
-    /// which is exactly U+0000–001F and U+007F–009F (a range check; the category look-up was a
-    /// measurable share of a send).
-    var isControlCharacter: Bool {
-        unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    private static func tooLong(_ field: String, bytes: Int, limit: Int) -> AppError {
+        AppError(.invalidInput, "\(field) is \(bytes) bytes; the limit is \(limit)")
     }
 }

@@ -1,3 +1,4 @@
+import AuthLive
 import Foundation
 import Kernel
 
@@ -10,6 +11,8 @@ public struct GraphOptions: Sendable {
     public var sqlitePath: String
     /// bcrypt cost of new password hashes.
     public var bcryptCost: Int
+    /// The bcrypt costs accepted: each step doubles the time; 14 takes about four times 12's.
+    public static let bcryptCosts = BcryptPasswordHasher.costs
     /// How long a session may go unused before it ends.
     public var sessionIdleLimit: TimeInterval
     /// Latency and failures the memory backend adds on purpose.

@@ -41,6 +41,6 @@ final class MemoryBackend: GraphBackend {
     }
 
     func demoSession() async -> IssuedSession? {
-        await accountService.startSession(for: Account(id: MockData.ada.id, email: MockData.ada.email))
+        await accountService.startSession(for: MockData.demoAccount)
     }
 }

@@ -11,7 +11,7 @@ enum MockData {
     /// bcrypt (cost 10) of `password123`, so that seeding costs no hashing time.
     private static let passwordHash = "$2b$10$VmFKVp0qnFgdq8A8Jst2d.E6yKg0zkjseS0MtBVYrwMj5kJ8fxmcG"
 
-    static let ada = Profile(id: UserID("u-ada"), email: "ada@example.com", displayName: "Ada Lovelace", status: "Analysing engines")
+    static let ada = Profile(id: demoAccount.id, email: demoAccount.email, displayName: "Ada Lovelace", status: "Analysing engines")
     static let grace = Profile(id: UserID("u-grace"), email: "grace@example.com", displayName: "Grace Hopper", status: "Debugging")
     static let alan = Profile(id: UserID("u-alan"), email: "alan@example.com", displayName: "Alan Turing")
 
@@ -26,8 +26,13 @@ enum MockData {
     ]
 
     static var accounts: [StoredAccount] {
-        profiles.map { StoredAccount(account: Account(id: $0.id, email: $0.email), passwordHash: passwordHash) }
+        profiles.compactMap { profile in
+            profile.email.map { StoredAccount(account: Account(id: profile.id, email: $0), passwordHash: passwordHash) }
+        }
     }
+
+    /// The demo user's account, signed in when Auth is not among the enabled features.
+    static let demoAccount = Account(id: UserID("u-ada"), email: "ada@example.com")
 
     static func conversations(now: Date) -> [Conversation] {
         [

@@ -6,7 +6,7 @@ import TestSupport
 /// A reversible stand-in for bcrypt, so tests run fast.
 struct PlainHasher: PasswordHasher {
     func hash(_ password: String) async -> String { "hashed:" + password }
-    func verify(_ password: String, against hash: String) async -> Bool { hash == "hashed:" + password }
+    func verify(_ password: String, against hash: String?) async -> Bool { hash == "hashed:" + password }
 }
 
 /// A readable stand-in for SHA-256: tests can see what the store keeps.

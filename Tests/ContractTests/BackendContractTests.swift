@@ -81,7 +81,7 @@ struct BackendContractTests {
         await #expect(throws: AppError.notSignedIn) { try await harness.accounts.account(for: ada.token) }
     }
 
-    @Test("profiles: edit, see others' edits, search by prefix", arguments: backends)
+    @Test("profiles: edit, see others' edits, search by name prefix or whole email; others' emails only to who asked by them", arguments: backends)
     func profiles(_ backend: Backend) async throws {
         let harness = try BackendHarness(backend)
         defer { harness.remove() }
@@ -92,7 +92,10 @@ struct BackendContractTests {
         let seen = try await asGrace.profile(matching: ada.email)
         #expect(seen.displayName == "Ada L." && seen.status == "Computing 🧮")
         #expect(try await asGrace.search("ada l", limit: 10).map(\.id).contains(ada.id))
-        #expect(try await asGrace.search(String(grace.email.prefix(9)), limit: 10).map(\.id) == [grace.id])
+        #expect(try await asGrace.search(grace.email, limit: 10).map(\.id) == [grace.id])
+        #expect(try await asGrace.search(String(ada.email.prefix(9)), limit: 10).isEmpty)
+        #expect(try await asGrace.profile(matching: ada.id.rawValue).email == nil)
+        #expect(try await asGrace.profile(matching: ada.email).email == ada.email)
     }
 
     @Test("conversations: one-to-one is found again, groups include the creator, titles per reader", arguments: backends)

@@ -105,7 +105,10 @@ struct ConversationListTests {
             _ = try model.resolve("team")
             Issue.record("ambiguous reference resolved")
         } catch let error as AppError {
-            #expect(error.kind == .conflict && error.message.contains("Team A (c1)") && error.message.contains("Team B (c2)"))
+            #expect(error == AppError(.conflict, "'team' could mean 2 conversations: 1. 'Team A' (c1), 2. 'Team B' (c2); use the number or the id"))
+        }
+        for number in ["0", "4", "-1", "-9223372036854775808", "9223372036854775807", "99999999999999999999"] {
+            #expect(throws: AppError.self) { try model.resolve(number) }
         }
     }
 

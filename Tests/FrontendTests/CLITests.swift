@@ -134,7 +134,9 @@ struct CLITests {
         #expect(terminal.output.contains("status: Counting"))
         #expect(await terminal.run("profile set --backend memory") == 64)
         #expect(await terminal.run("users search al --backend memory") == 0)
-        #expect(terminal.output.contains("Alan Turing <alan@example.com>"))
+        #expect(terminal.output == "Alan Turing  u-alan\n")
+        #expect(await terminal.run("users search al --limit 51 --backend memory") == 64)
+        #expect(await terminal.run("users search al --limit 0 --backend memory") == 64)
         #expect(await terminal.run("chats new nobody@example.com --backend memory") == 66)
     }
 

@@ -9,8 +9,8 @@ final class TestTerminal {
     private let log = OutputLog()
     private(set) var errors = ""
     private var pendingInput: [String] = []
-    private let lines: AsyncStream<String>
-    private let linesContinuation: AsyncStream<String>.Continuation
+    private let lines: AsyncStream<InputLine>
+    private let linesContinuation: AsyncStream<InputLine>.Continuation
     let stateDirectory: URL
 
     /// What the last `run` printed.
@@ -50,7 +50,7 @@ final class TestTerminal {
     }
 
     /// Feeds one line to a running REPL.
-    func type(_ line: String) { linesContinuation.yield(line) }
+    func type(_ line: String) { linesContinuation.yield(.text(line)) }
 
     /// Ends the REPL's input.
     func endInput() { linesContinuation.finish() }
@@ -63,8 +63,13 @@ final class TestTerminal {
             isInteractive: false, usesColor: false,
             write: { [log] in log.append($0) },
             writeError: { [unowned self] in errors += $0 },
-            readLine: { [unowned self] in pendingInput.isEmpty ? nil : pendingInput.removeFirst() },
+            readLine: { [unowned self] in pendingInput.isEmpty ? nil : .text(pendingInput.removeFirst()) },
             readSecret: { [unowned self] _ in pendingInput.isEmpty ? nil : pendingInput.removeFirst() },
+            readInput: { [unowned self] limit in
+                let bytes = Array(pendingInput.map { $0 + "\n" }.joined().utf8.prefix(limit))
+                pendingInput = []
+                return bytes
+            },
             lines: { [unowned self] in lines },
             bytes: { AsyncStream { $0.finish() } }
         )

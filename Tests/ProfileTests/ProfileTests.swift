@@ -24,20 +24,28 @@ struct ProfileTests {
         InMemoryProfileService(store: InMemoryProfileStore(profiles: [ada, grace]), caller: .verified(ada.id))
     }
 
-    @Test("users are found by id or email, case-insensitively; unknown is not found")
+    /// Grace as others see her unless they asked for her email.
+    var graceWithoutEmail: Profile { Profile(id: grace.id, email: nil, displayName: grace.displayName, status: grace.status) }
+
+    @Test("users are found by id or email, case-insensitively; the email shows only to a look-up by it")
     func lookUp() async throws {
         let service = self.service
-        #expect(try await service.profile(matching: "u-grace") == grace)
+        #expect(try await service.profile(matching: "u-grace") == graceWithoutEmail)
         #expect(try await service.profile(matching: "GRACE@example.com") == grace)
-        await #expect(throws: AppError.self) { try await service.profile(matching: "nobody@example.com") }
+        #expect(try await service.profile(matching: "u-ada") == ada)
+        await #expect(throws: AppError(.notFound, "no user 'nobody@example.com'")) { try await service.profile(matching: "nobody@example.com") }
     }
 
-    @Test("search matches name or email prefixes, sorted by name")
+    @Test("search matches name prefixes or a whole email, never an email's start; 1–50 results")
     func search() async throws {
         let service = self.service
-        #expect(try await service.search("g", limit: 10) == [grace])
-        #expect(try await service.search("ADA@", limit: 10) == [ada])
+        #expect(try await service.search("g", limit: 10) == [graceWithoutEmail])
+        #expect(try await service.search("GRACE@", limit: 10).isEmpty)
+        #expect(try await service.search("grace@example.com", limit: 10) == [grace])
         await #expect(throws: AppError.self) { try await service.search("  ", limit: 10) }
+        for limit in [0, -1, 51, Int.max, Int.min] {
+            await #expect(throws: AppError.self) { try await service.search("g", limit: limit) }
+        }
     }
 
     @Test("editing validates name and status and keeps the other field")

@@ -18,6 +18,13 @@ public enum AuthRules {
     /// matches and the sign-in fails like a wrong password).
     public static func signInKey(_ email: String) -> String { (try? Validation.email(email)) ?? email }
 
+    /// The stored hash a sign-in checks `password` against: none (a check that only spends the
+    /// time) when the password could never have been set — it holds a NUL, or is longer than
+    /// bcrypt reads, where bcrypt would compare only a part of it.
+    public static func hashToCheck(_ password: String, stored: String?) -> String? {
+        Validation.isPossiblePassword(password) ? stored : nil
+    }
+
     /// True when a session last used at `lastUsed` has been idle for longer than `limit` at `now`.
     public static func hasExpired(lastUsed: Date, now: Date, limit: TimeInterval) -> Bool {
         now.timeIntervalSince(lastUsed) > limit

@@ -56,7 +56,8 @@ public actor InMemoryAccountService: AccountService {
 
     public func signIn(email: String, password: String) async throws -> IssuedSession {
         try await conditions.apply()
-        guard let stored = accounts[AuthRules.signInKey(email)], await hasher.verify(password, against: stored.passwordHash) else {
+        let stored = accounts[AuthRules.signInKey(email)]
+        guard await hasher.verify(password, against: AuthRules.hashToCheck(password, stored: stored?.passwordHash)), let stored else {
             throw AuthRules.wrongCredentials
         }
         return startSession(for: stored.account)
@@ -81,7 +82,7 @@ public actor InMemoryAccountService: AccountService {
 
     public func changePassword(token: String, current: String, new: String) async throws {
         let account = try await account(for: token)
-        guard let stored = accounts[account.email], await hasher.verify(current, against: stored.passwordHash) else {
+        guard await hasher.verify(current, against: AuthRules.hashToCheck(current, stored: accounts[account.email]?.passwordHash)) else {
             throw AuthRules.wrongCurrentPassword
         }
         try Validation.password(new)

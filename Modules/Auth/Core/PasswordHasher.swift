@@ -3,6 +3,7 @@
 public protocol PasswordHasher: Sendable {
     /// A salted hash of `password`, safe to store.
     func hash(_ password: String) async -> String
-    /// True when `password` matches `hash`.
-    func verify(_ password: String, against hash: String) async -> Bool
+    /// True when `password` matches `hash`. With no hash (no such account) it takes as long as
+    /// a real check and answers false, so that a sign-in does not tell which emails exist.
+    func verify(_ password: String, against hash: String?) async -> Bool
 }

@@ -3,12 +3,25 @@ import HummingbirdBcrypt
 
 /// bcrypt password hashes (`$2b$…`). Cost 12 by default; lower costs are for tests only.
 public struct BcryptPasswordHasher: PasswordHasher {
-    private let cost: UInt8
+    /// The costs a hasher takes: 4 (tests) to 14 (about four times 12's time).
+    public static let costs = 4...14
 
-    /// Creates a hasher with the given cost (4–31).
-    public init(cost: Int = 12) { self.cost = UInt8(clamping: cost) }
+    private let cost: UInt8
+    /// A well-formed hash of the same cost that no password matches: checked when there is no
+    /// account, so that an unknown email costs the same time as a wrong password.
+    private let standIn: String
+
+    /// Creates a hasher with the given cost, kept within `costs`.
+    public init(cost: Int = 12) {
+        self.cost = UInt8(min(max(cost, Self.costs.lowerBound), Self.costs.upperBound))
+        let digits = self.cost < 10 ? "0\(self.cost)" : "\(self.cost)"
+        standIn = "$2b$\(digits)$" + String(repeating: "N", count: 53)
+    }
 
     public func hash(_ password: String) async -> String { Bcrypt.hash(password, cost: cost) }
 
-    public func verify(_ password: String, against hash: String) async -> Bool { Bcrypt.verify(password, hash: hash) }
+    public func verify(_ password: String, against hash: String?) async -> Bool {
+        let matches = Bcrypt.verify(password, hash: hash ?? standIn)
+        return hash != nil && matches
+    }
 }

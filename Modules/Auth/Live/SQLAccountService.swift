@@ -49,9 +49,11 @@ public struct SQLAccountService: AccountService {
         let email = AuthRules.signInKey(email)
         let stored = try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT id, password_hash FROM auth_accounts WHERE email = ?", arguments: [email])
-                .map { (id: UserID($0[0] as String), hash: $0[1] as String) }
+                .map { (id: UserID(try $0.decode(String.self, atIndex: 0)), hash: try $0.decode(String.self, atIndex: 1)) }
         }
-        guard let stored, await hasher.verify(password, against: stored.hash) else { throw AuthRules.wrongCredentials }
+        guard await hasher.verify(password, against: AuthRules.hashToCheck(password, stored: stored?.hash)), let stored else {
+            throw AuthRules.wrongCredentials
+        }
         let token = SessionToken.generate()
         let (tokenDigest, now) = (digest.digest(token), clock.now())
         try await database.write { db in try Self.insertSession(tokenDigest, for: stored.id, at: now, db) }
@@ -64,7 +66,7 @@ public struct SQLAccountService: AccountService {
             try Row.fetchOne(db, sql: """
                 SELECT a.id, a.email, s.last_used_at FROM auth_sessions s JOIN auth_accounts a ON a.id = s.user_id WHERE s.token_digest = ?
                 """, arguments: [tokenDigest])
-                .map { (account: Account(id: UserID($0[0] as String), email: $0[1]), lastUsed: $0[2] as Date) }
+                .map { (account: Account(id: UserID(try $0.decode(String.self, atIndex: 0)), email: try $0.decode(atIndex: 1)), lastUsed: try $0.decode(Date.self, atIndex: 2)) }
         }
         guard let found else { throw AppError.notSignedIn }
         if AuthRules.hasExpired(lastUsed: found.lastUsed, now: now, limit: idleLimit) {
@@ -89,7 +91,7 @@ public struct SQLAccountService: AccountService {
         let hash = try await database.read { db in
             try String.fetchOne(db, sql: "SELECT password_hash FROM auth_accounts WHERE id = ?", arguments: [account.id.rawValue])
         }
-        guard let hash, await hasher.verify(current, against: hash) else { throw AuthRules.wrongCurrentPassword }
+        guard await hasher.verify(current, against: AuthRules.hashToCheck(current, stored: hash)) else { throw AuthRules.wrongCurrentPassword }
         try Validation.password(new)
         let (newHash, kept) = (await hasher.hash(new), digest.digest(token))
         try await database.write { db in

@@ -9,9 +9,11 @@ enum MessageRows {
     static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at"
 
     /// A message from a row whose first columns are `columns` (by position: much faster than by name).
-    static func message(_ row: Row) -> Message {
-        Message(id: MessageID(row[0] as String), conversationID: ConversationID(row[1] as String),
-                senderID: UserID(row[2] as String), text: row[3], sentAt: date(milliseconds: row[4]))
+    /// - Throws: GRDB's `RowDecodingError` for a damaged row (a NULL or a wrong type).
+    static func message(_ row: Row) throws -> Message {
+        Message(id: MessageID(try row.decode(String.self, atIndex: 0)), conversationID: ConversationID(try row.decode(String.self, atIndex: 1)),
+                senderID: UserID(try row.decode(String.self, atIndex: 2)), text: try row.decode(atIndex: 3),
+                sentAt: date(milliseconds: try row.decode(atIndex: 4)))
     }
 
     /// Message times are stored as whole milliseconds since 1970, exactly.

@@ -54,7 +54,7 @@ public struct SQLChatService: ChatService {
             guard db.changesCount > 0 else {
                 let existing = try Row.fetchOne(db, sql: "SELECT \(MessageRows.columns) FROM messages m WHERE id = ?", arguments: [id.rawValue])
                 guard let existing else { throw AppError(.internal, "message \(id) was neither stored nor found") }
-                return try ChatRules.resent(MessageRows.message(existing), conversationID: conversationID, sender: me, text: text)
+                return try ChatRules.resent(try MessageRows.message(existing), conversationID: conversationID, sender: me, text: text)
             }
             try db.cachedStatement(sql: """
                 INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
@@ -92,8 +92,8 @@ public struct SQLChatService: ChatService {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT \(MessageRows.columns), m.position FROM messages m WHERE conversation_id = ? AND position < ? ORDER BY position DESC LIMIT ?
                 """, arguments: [conversationID.rawValue, position, max(limit, 0)])
-            let oldest: Int? = rows.last?[5]
-            return MessagePage(messages: rows.reversed().map(MessageRows.message), hasOlder: (oldest ?? 1) > 1)
+            let oldest = try rows.last?.decode(Int.self, atIndex: 5)
+            return MessagePage(messages: try rows.reversed().map(MessageRows.message), hasOlder: (oldest ?? 1) > 1)
         }
     }
 

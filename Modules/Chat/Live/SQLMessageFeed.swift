@@ -56,6 +56,6 @@ public final class SQLMessageFeed: MessageFeed {
     /// Messages past `cursor`, and the cursor to use next.
     private static func messages(after cursor: Int, _ db: Database) throws -> (messages: [Message], cursor: Int) {
         let rows = try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns), m.seq FROM messages m WHERE seq > ? ORDER BY seq", arguments: [cursor])
-        return (rows.map(MessageRows.message), rows.last?[5] ?? cursor)
+        return (try rows.map(MessageRows.message), try rows.last?.decode(Int.self, atIndex: 5) ?? cursor)
     }
 }

@@ -11,8 +11,8 @@ enum MessageText {
         case .pending: console.styled(" (sending…)", .dim)
         case .failed: console.styled(" (failed — /retry)", .red)
         }
-        let body = message.text.replacingOccurrences(of: "\n", with: "\n    ")
-        return console.styled("[\(TextFormat.time(message.sentAt))]", .dim) + " " + console.styled(sender, .bold) + ": " + body + marker
+        let body = TerminalText.message(message.text)
+        return console.styled("[\(TextFormat.time(message.sentAt))]", .dim) + " " + console.styled(TerminalText.line(sender), .bold) + ": " + body + marker
     }
 
     /// Lines for `messages`, naming senders from `names` ("You" for `me`).

@@ -8,11 +8,11 @@ struct SendCommand: FeatureCommand {
     static let configuration = CommandConfiguration(commandName: "send", abstract: "Send a message.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Conversation id, title or person's name.") var chat: String
-    @Argument(help: "The text; - reads it from standard input.") var text: String
+    @Argument(help: "The text; - reads it from standard input (UTF-8, at most 16,000 bytes).") var text: String
 
     func run(in context: CLIContext) async throws {
         let id = try await context.lookup.conversationID(for: chat)
-        let body = text == "-" ? Array(sequence(state: context.console) { $0.readLine() }).joined(separator: "\n") : text
+        let body = text == "-" ? try context.console.readAll(maxBytes: Validation.maxMessageBytes + 2) : text
         let model = try context.factory(ChatFactory.self).makeChatViewModel(conversationID: id)
         await model.send(body)
         if let error = model.inputError { throw error }

@@ -11,7 +11,11 @@ struct TailCommand: FeatureCommand {
         discussion: "Runs until interrupted (Ctrl-C) or until --count messages have arrived.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Conversation id, title or name; all your conversations when left out.") var chat: String?
-    @Option(help: "Stop after this many messages.") var count: Int?
+    @Option(help: "Stop after this many messages (at least 1).") var count: Int?
+
+    func validate() throws {
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+    }
 
     func run(in context: CLIContext) async throws {
         var id: ConversationID?

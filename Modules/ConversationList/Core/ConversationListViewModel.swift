@@ -65,22 +65,9 @@ public final class ConversationListViewModel {
         await startConversation(with: userIDs[0])
     }
 
-    /// Resolves what a person typed to a conversation: a list number from 1, an id, a title (or
-    /// a person's name) matching exactly one row, else the start of exactly one title; all
-    /// case-insensitive.
-    /// - Throws: `.notFound`, or `.conflict` listing the candidates when several match.
+    /// Resolves what a person typed to a conversation of the loaded list (`ConversationReference`).
+    /// - Throws: `.notFound`, or `.conflict` listing the candidates when it could mean several.
     public func resolve(_ reference: String) throws -> ConversationSummary {
-        let rows = list.value ?? []
-        if let number = Int(reference), rows.indices.contains(number - 1) { return rows[number - 1] }
-        if let row = rows.first(where: { $0.id.rawValue == reference }) { return row }
-        var matches = rows.filter { $0.title.caseInsensitiveCompare(reference) == .orderedSame }
-        if matches.isEmpty { matches = rows.filter { $0.title.lowercased().hasPrefix(reference.lowercased()) } }
-        switch matches.count {
-        case 1: return matches[0]
-        case 0: throw AppError(.notFound, "no conversation '\(reference)'")
-        default:
-            let candidates = matches.map { "\($0.title) (\($0.id))" }.joined(separator: ", ")
-            throw AppError(.conflict, "'\(reference)' matches \(matches.count) conversations: \(candidates)")
-        }
+        try ConversationReference.resolve(reference, in: list.value ?? [])
     }
 }

@@ -86,8 +86,10 @@ public struct SQLConversationListService: ConversationListService {
     private static func memberList(_ members: [UserID]) -> String { members.map(\.rawValue).joined(separator: ",") }
 
     /// A conversation from a row of `id, title, created_at, members` (positional: much faster than by name).
-    private static func conversation(_ row: Row) -> Conversation {
-        let members = (row[3] as String).utf8.split(separator: UInt8(ascii: ",")).map { UserID(String(decoding: $0, as: UTF8.self)) }
-        return Conversation(id: ConversationID(row[0] as String), title: row[1], memberIDs: members, createdAt: row[2])
+    /// - Throws: GRDB's `RowDecodingError` for a damaged row (a NULL or a wrong type).
+    private static func conversation(_ row: Row) throws -> Conversation {
+        let members = try row.decode(String.self, atIndex: 3).utf8.split(separator: UInt8(ascii: ",")).map { UserID(String(decoding: $0, as: UTF8.self)) }
+        return Conversation(id: ConversationID(try row.decode(String.self, atIndex: 0)), title: try row.decode(atIndex: 1), memberIDs: members,
+                            createdAt: try row.decode(atIndex: 2))
     }
 }

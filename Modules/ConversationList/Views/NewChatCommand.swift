@@ -22,6 +22,6 @@ struct NewChatCommand: FeatureCommand {
         let model = try context.factory(ConversationListFactory.self).makeConversationListViewModel()
         await model.startConversation(with: ids, title: title)
         let summary = try context.require(model.created)
-        try context.emit(summary, text: ["\(summary.title)  \(summary.id)"])
+        try context.emit(summary, text: [TerminalText.line(summary.title) + "  \(summary.id)"])
     }
 }

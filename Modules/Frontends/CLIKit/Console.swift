@@ -1,4 +1,5 @@
 import Foundation
+import Kernel
 
 /// The front ends' only door to the terminal: output, errors, input lines and secrets.
 /// Tests build one over strings; the app builds one over the process's standard streams.
@@ -10,9 +11,10 @@ public final class Console {
     public let usesColor: Bool
     private let write: @MainActor (String) -> Void
     private let writeError: @MainActor (String) -> Void
-    private let readInputLine: @MainActor () -> String?
+    private let readInputLine: @MainActor () -> InputLine?
     private let readSecretLine: @MainActor (String) -> String?
-    private let lines: @MainActor () -> AsyncStream<String>
+    private let readInput: @MainActor (Int) throws -> [UInt8]
+    private let lines: @MainActor () -> AsyncStream<InputLine>
     private let bytes: @MainActor () -> AsyncStream<UInt8>
 
     /// Creates a console from its channels.
@@ -21,9 +23,10 @@ public final class Console {
         usesColor: Bool,
         write: @escaping @MainActor (String) -> Void,
         writeError: @escaping @MainActor (String) -> Void,
-        readLine: @escaping @MainActor () -> String?,
+        readLine: @escaping @MainActor () -> InputLine?,
         readSecret: @escaping @MainActor (String) -> String?,
-        lines: @escaping @MainActor () -> AsyncStream<String>,
+        readInput: @escaping @MainActor (Int) throws -> [UInt8],
+        lines: @escaping @MainActor () -> AsyncStream<InputLine>,
         bytes: @escaping @MainActor () -> AsyncStream<UInt8>
     ) {
         self.isInteractive = isInteractive
@@ -32,6 +35,7 @@ public final class Console {
         self.writeError = writeError
         readInputLine = readLine
         readSecretLine = readSecret
+        self.readInput = readInput
         self.lines = lines
         self.bytes = bytes
     }
@@ -46,13 +50,28 @@ public final class Console {
     public func printError(_ line: String) { writeError(line + "\n") }
 
     /// Reads one line of input without its line break; `nil` at end of input.
-    public func readLine() -> String? { readInputLine() }
+    /// - Throws: `.invalidInput` for a line longer than `InputLine.maxBytes` or not UTF-8.
+    public func readLine() throws -> String? { try readInputLine()?.get() }
+
+    /// Reads standard input to its end as UTF-8 text, refusing it, without reading on, once it
+    /// is longer than `maxBytes`.
+    /// - Throws: `.invalidInput` when it is longer or not UTF-8; `.unavailable` when it cannot be read.
+    public func readAll(maxBytes: Int) throws -> String {
+        let bytes = try readInput(maxBytes + 1)
+        guard bytes.count <= maxBytes else {
+            throw AppError(.invalidInput, "standard input is longer than \(maxBytes) bytes; nothing was sent")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw AppError(.invalidInput, "standard input is not valid UTF-8 text; nothing was sent")
+        }
+        return text
+    }
 
     /// Reads a secret: without echo on a terminal (after `prompt`), as a plain line otherwise.
     public func readSecret(prompt: String) -> String? { readSecretLine(prompt) }
 
     /// Input as lines, read without blocking the main actor (the scripted REPL).
-    public func inputLines() -> AsyncStream<String> { lines() }
+    public func inputLines() -> AsyncStream<InputLine> { lines() }
 
     /// Input as bytes, read without blocking the main actor (the line editor).
     public func inputBytes() -> AsyncStream<UInt8> { bytes() }

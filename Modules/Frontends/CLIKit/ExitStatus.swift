@@ -16,4 +16,9 @@ public enum ExitStatus {
         case .invalidCredentials: 78
         }
     }
+
+    /// Standard output or standard error could not be written (a closed pipe, a full disk).
+    public static let outputFailed: Int32 = 74
+    /// Interrupted by Ctrl-C (SIGINT), after the terminal was put back as it was.
+    public static let interrupted: Int32 = 130
 }

@@ -6,7 +6,7 @@ extension CLIContext {
     /// - Throws: `.usage` when there is no terminal and no `--password-stdin`.
     public func readPassword(fromStdin: Bool, prompt: String = "Password: ") throws -> String {
         let password = if fromStdin {
-            console.readLine()
+            try console.readLine()
         } else if console.isInteractive {
             console.readSecret(prompt: prompt)
         } else {

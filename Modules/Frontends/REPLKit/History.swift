@@ -1,3 +1,4 @@
+import CLIKit
 import Foundation
 
 /// Lines entered before, newest last, browsed with up/down and kept in a file across runs.
@@ -7,13 +8,26 @@ final class History {
     private var cursor: Int
     private var draft = ""
     private let file: URL?
-    private let limit = 1_000
+    private static let limit = 1_000
+
+    /// Largest history file read; a larger one, or something else than a regular file at the
+    /// path, leaves the session without history, and the file as it is.
+    static let maxBytes = 4 * 1_024 * 1_024
 
     init(file: URL?) {
-        self.file = file
-        let saved = file.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
-        entries = saved.split(separator: "\n").map(String.init)
-        cursor = entries.count
+        var usable = file
+        var saved: [String] = []
+        if let file {
+            do {
+                let bytes = try RegularFile.read(file.path, what: "history", maxBytes: Self.maxBytes, kind: .unavailable)
+                saved = bytes.map { String(decoding: $0, as: UTF8.self).split(separator: "\n").suffix(Self.limit).map(String.init) } ?? []
+            } catch {
+                usable = nil
+            }
+        }
+        self.file = usable
+        entries = saved
+        cursor = saved.count
     }
 
     func resetCursor() { cursor = entries.count }
@@ -33,7 +47,7 @@ final class History {
 
     func add(_ line: String) {
         if entries.last != line { entries.append(line) }
-        entries = Array(entries.suffix(limit))
+        entries = Array(entries.suffix(Self.limit))
         cursor = entries.count
         save()
     }

@@ -44,8 +44,10 @@ public struct KeyDecoder {
         default: 1
         }
         guard pending.count >= expected else { return nil }
-        let text = String(decoding: pending, as: UTF8.self)
-        return text.first.map(Key.character) ?? .unknown
+        // A C1 control (U+0080–009F) is never text to insert.
+        guard let text = String(validating: pending, as: UTF8.self), let character = text.first,
+              !character.unicodeScalars.contains(where: \.isControl) else { return .unknown }
+        return .character(character)
     }
 
     private func decodeEscape() -> Key? {

@@ -5,6 +5,10 @@ public struct LineBuffer: Equatable, Sendable {
     /// Cursor position, 0…count.
     public private(set) var cursor = 0
 
+    /// Most characters a line holds; typing or pasting past it is refused. (Characters as keys
+    /// arrive, one Unicode scalar each, so a line stays within about four times as many bytes.)
+    public static let maxCharacters = 16_384
+
     /// Creates a buffer holding `text` with the cursor at its end.
     public init(_ text: String = "") { replace(with: text) }
 
@@ -22,6 +26,7 @@ public struct LineBuffer: Equatable, Sendable {
     public mutating func apply(_ key: Key) -> Bool {
         switch key {
         case .character(let character):
+            guard characters.count < Self.maxCharacters else { return false }
             characters.insert(character, at: cursor)
             cursor += 1
         case .backspace where cursor > 0:

@@ -1,3 +1,4 @@
+import CLIKit
 import Foundation
 
 /// Line editing on a terminal: cursor keys, home/end, word delete, Ctrl-U/K, history with
@@ -93,7 +94,17 @@ public final class LineEditor: REPLInput {
             if let entry = history.next() { buffer.replace(with: entry) }
         case .tab where !isSecret: complete()
         case .clearScreen: write("\u{1B}[H\u{1B}[2J")
-        default: buffer.apply(key)
+        case .character(let character) where buffer.cursor == buffer.characters.count:
+            // Typing (or pasting) at the end of the line writes just the new character, so a
+            // long paste costs time in proportion to its length, not to its square.
+            guard buffer.apply(key) else {
+                write("\u{7}")
+                return nil
+            }
+            if !isSecret { write(String(character)) }
+            return nil
+        default:
+            if !buffer.apply(key), case .character = key { write("\u{7}") }
         }
         redraw()
         return nil
@@ -112,7 +123,7 @@ public final class LineEditor: REPLInput {
         if common.count > word.count {
             buffer.completeCurrentWord(with: common)
         } else if lastKeyWasTab {
-            write("\r\u{1B}[K" + candidates.joined(separator: "  ") + "\n")
+            write("\r\u{1B}[K" + candidates.map(TerminalText.line).joined(separator: "  ") + "\n")
         }
     }
 

@@ -36,7 +36,7 @@ public final class REPLContext {
     public func show(_ line: String) { input.printAbove(line) }
 
     /// Prints an error above the prompt, in red on a terminal.
-    public func showError(_ error: AppError) { input.printAbove(console.styled("error: \(error.message)", .red)) }
+    public func showError(_ error: AppError) { input.printAbove(console.styled("error: " + TerminalText.line(error.message), .red)) }
 
     /// The usual way to show an outcome: a loaded value goes to `body`, a failure is shown as an
     /// error, and idle (cancelled) or loading shows nothing.

@@ -1,3 +1,4 @@
+import CLIKit
 import Foundation
 
 /// Standard input read on a background thread, as bytes or as lines, so that reading never
@@ -15,11 +16,22 @@ public enum TerminalInput {
         return stream
     }
 
-    /// The lines of standard input without line breaks; finishes at end of input.
-    public static func lines() -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream<String>.makeStream()
+    /// The lines of standard input without line breaks, each at most `InputLine.maxBytes`;
+    /// finishes at end of input.
+    public static func lines() -> AsyncStream<InputLine> {
+        let (stream, continuation) = AsyncStream<InputLine>.makeStream()
         let reader = Thread {
-            while let line = Swift.readLine(strippingNewline: true) { continuation.yield(line) }
+            var splitter = LineSplitter()
+            var chunk = [UInt8](repeating: 0, count: 4_096)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                for byte in chunk[..<count] {
+                    if let line = splitter.feed(byte) { continuation.yield(line) }
+                }
+            }
+            if let last = splitter.end() { continuation.yield(last) }
             continuation.finish()
         }
         reader.start()

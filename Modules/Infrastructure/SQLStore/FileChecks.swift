@@ -11,6 +11,9 @@ enum FileChecks {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw failure(path, "is a directory, not a database file") }
+            var info = stat()
+            // A FIFO or a device would make the read below wait or never end.
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw failure(path, "is not a regular file") }
             guard FileManager.default.isReadableFile(atPath: path) else { throw failure(path, "cannot be read (permission denied)") }
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }

@@ -28,7 +28,7 @@ public final class SQLDatabase: Sendable {
         do {
             let openLock = try OpenLock(path: path)
             defer { openLock.release() }
-            try Self.refuseNewerSchema(path, migrator: migrator)
+            try Self.refuseForeignOrNewer(path, migrator: migrator)
             pool = try DatabasePool(path: path, configuration: configuration)
             try migrator.migrate(pool)
             changes = try ChangeMonitor(path: path)
@@ -71,19 +71,24 @@ public final class SQLDatabase: Sendable {
 
     /// Looks at an existing file through a read-only connection, so that a file this version
     /// must not open (newer schema, corrupt) is refused before anything could write to it.
-    private static func refuseNewerSchema(_ path: String, migrator: DatabaseMigrator) throws {
+    private static func refuseForeignOrNewer(_ path: String, migrator: DatabaseMigrator) throws {
         guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 else { return }
         var configuration = GRDB.Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
         let probe = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? probe.close() }
-        let superseded = try probe.read { db in
-            // Another process may have created the file and not migrated it yet.
-            try db.tableExists("grdb_migrations") && migrator.hasBeenSuperseded(db)
-        }
-        if superseded {
-            throw AppError(.unavailable, "database \(path) was written by a newer version of MessageAI; upgrade messageai to open it")
+        let ours = Set(migrator.migrations)
+        try probe.read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            // Another process may have created the file and not migrated it yet: no tables at all.
+            guard !tables.isEmpty else { return }
+            let applied = tables.contains("grdb_migrations") ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
+            // Opening would switch another program's file to WAL: refuse it before anything is written.
+            guard !ours.isDisjoint(with: applied) else { throw FileChecks.failure(path, "belongs to another program (it has no MessageAI tables)") }
+            if try migrator.hasBeenSuperseded(db) {
+                throw AppError(.unavailable, "database \(path) was written by a newer version of MessageAI; upgrade messageai to open it")
+            }
         }
     }
 

@@ -16,8 +16,8 @@ enum SQLErrors {
     }
 
     /// Runs `operation`, retrying with backoff while the database is busy (12 retries, about
-    /// 8.6 s in all, on top of SQLite's own busy timeout). A database still busy after them, or a
-    /// full disk, leaves as an `AppError` for people; other SQLite errors pass unchanged.
+    /// 8.6 s in all, on top of SQLite's own busy timeout). A database still busy after them, a
+    /// full disk, a damaged file or row leave as an `AppError` for people; other errors pass unchanged.
     static func retryingBusy<T>(_ operation: () async throws -> T) async throws -> T {
         var delay = Duration.milliseconds(5)
         var retries = 0
@@ -31,6 +31,10 @@ enum SQLErrors {
                 delay = min(delay * 2, .seconds(2))
             } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
                 throw AppError(.unavailable, "the disk is full; nothing was saved")
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+                throw AppError(.unavailable, "the database is damaged (\(error.message ?? "corrupt")); nothing was changed")
+            } catch is RowDecodingError {
+                throw AppError(.unavailable, "the database holds a damaged row (a missing or mistyped value); it cannot be read")
             }
         }
     }

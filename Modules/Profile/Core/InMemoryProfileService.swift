@@ -18,8 +18,8 @@ public struct InMemoryProfileService: ProfileService {
 
     public func profile(matching idOrEmail: String) async throws -> Profile {
         try await store.conditions.apply()
-        _ = try await caller.id()
-        return try await store.profile(matching: idOrEmail)
+        let me = try await caller.id()
+        return ProfileRules.seen(try await store.profile(matching: idOrEmail), by: me, asking: idOrEmail)
     }
 
     public func updateMyProfile(displayName: String?, status: String?) async throws -> Profile {
@@ -29,8 +29,10 @@ public struct InMemoryProfileService: ProfileService {
 
     public func search(_ query: String, limit: Int) async throws -> [Profile] {
         try await store.conditions.apply()
-        _ = try await caller.id()
-        return await store.search(try Validation.searchPrefix(query), limit: limit)
+        let me = try await caller.id()
+        let prefix = try Validation.searchPrefix(query)
+        try ProfileRules.checkSearchLimit(limit)
+        return await store.search(prefix, limit: limit).map { ProfileRules.seen($0, by: me, asking: prefix) }
     }
 
     public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {

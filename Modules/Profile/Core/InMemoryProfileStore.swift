@@ -44,7 +44,7 @@ public actor InMemoryProfileStore: ProfileRegistry {
 
     func search(_ prefix: String, limit: Int) -> [Profile] {
         profiles.values
-            .filter { $0.displayName.lowercased().hasPrefix(prefix) || $0.email.hasPrefix(prefix) }
+            .filter { ProfileRules.matches($0, search: prefix) }
             .sorted { ($0.displayName.lowercased(), $0.id) < ($1.displayName.lowercased(), $1.id) }
             .prefix(max(limit, 0))
             .map { $0 }

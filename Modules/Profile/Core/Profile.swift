@@ -4,15 +4,16 @@ import Kernel
 public struct Profile: Codable, Equatable, Sendable {
     /// The user.
     public let id: UserID
-    /// The user's email (lower case).
-    public let email: String
+    /// The user's email (lower case). Others see it only when they looked the user up by
+    /// exactly this email (`ProfileRules.seen`), so the directory cannot be harvested.
+    public var email: String?
     /// The name shown in conversations, 1–64 characters.
     public var displayName: String
     /// A short status line, at most 140 characters; empty when unset.
     public var status: String
 
     /// Creates a profile value.
-    public init(id: UserID, email: String, displayName: String, status: String = "") {
+    public init(id: UserID, email: String?, displayName: String, status: String = "") {
         self.id = id
         self.email = email
         self.displayName = displayName

@@ -16,11 +16,38 @@ public enum ProfileRules {
         return (UserID(key), key.lowercased())
     }
 
+    /// Most results one people search returns.
+    public static let maxSearchResults = 50
+
+    /// Checks how many results a search asks for.
+    /// - Throws: `.invalidInput` outside 1–50.
+    public static func checkSearchLimit(_ limit: Int) throws {
+        guard (1...maxSearchResults).contains(limit) else {
+            throw AppError(.invalidInput, "a search returns 1 to \(maxSearchResults) results, not \(limit)")
+        }
+    }
+
+    /// True when a stored profile matches a search: its display name starts with `prefix`, or
+    /// its email is exactly `prefix` (emails are never matched by their start, so that they
+    /// cannot be guessed a letter at a time).
+    public static func matches(_ profile: Profile, search prefix: String) -> Bool {
+        profile.displayName.lowercased().hasPrefix(prefix) || profile.email == prefix
+    }
+
+    /// What `viewer` sees of `profile`: all of it when it is theirs, else the email only when
+    /// `query` (a look-up or search) is exactly that email.
+    public static func seen(_ profile: Profile, by viewer: UserID, asking query: String?) -> Profile {
+        guard profile.id != viewer, profile.email != query?.trimmingCharacters(in: .whitespaces).lowercased() else { return profile }
+        var shown = profile
+        shown.email = nil
+        return shown
+    }
+
     /// No user matches a reference.
-    public static func noUser(_ reference: String) -> AppError { AppError(.notFound, "no user '\(reference)'") }
+    public static func noUser(_ reference: String) -> AppError { AppError(.notFound, "no user \(AppError.quoting(reference))") }
     /// The user already has a profile.
     public static func profileExists(_ profile: Profile) -> AppError {
-        AppError(.conflict, "a profile for \(profile.email) already exists")
+        AppError(.conflict, "a profile for \(profile.email ?? profile.id.rawValue) already exists")
     }
     /// The caller's account has no profile (it was deleted): the session is of no use.
     public static let noOwnProfile = AppError.notSignedIn

@@ -32,7 +32,7 @@ public struct SQLProfileRegistry: ProfileRegistry {
             names.reserveCapacity(ids.count)
             let rows = try Row.fetchCursor(db, sql: "SELECT p.id, p.display_name FROM json_each(?) ids JOIN profiles p ON p.id = ids.value",
                                            arguments: [list])
-            while let row = try rows.next() { names[UserID(row[0] as String)] = row[1] }
+            while let row = try rows.next() { names[UserID(try row.decode(String.self, atIndex: 0))] = try row.decode(atIndex: 1) }
             return names
         }
     }

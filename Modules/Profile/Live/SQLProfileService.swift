@@ -21,14 +21,14 @@ public struct SQLProfileService: ProfileService {
     }
 
     public func profile(matching idOrEmail: String) async throws -> Profile {
-        _ = try await caller.id()
+        let me = try await caller.id()
         let keys = ProfileRules.lookupKeys(idOrEmail)
         let found = try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM profiles WHERE id = ? OR email = ? ORDER BY id = ? DESC LIMIT 1",
                              arguments: [keys.id.rawValue, keys.email, keys.id.rawValue]).map(Self.profile)
         }
         guard let found else { throw ProfileRules.noUser(idOrEmail) }
-        return found
+        return ProfileRules.seen(found, by: me, asking: idOrEmail)
     }
 
     /// Reads, checks and writes in one transaction, so that two edits of different fields both survive.
@@ -43,15 +43,16 @@ public struct SQLProfileService: ProfileService {
     }
 
     public func search(_ query: String, limit: Int) async throws -> [Profile] {
-        _ = try await caller.id()
+        let me = try await caller.id()
         let prefix = try Validation.searchPrefix(query)
+        try ProfileRules.checkSearchLimit(limit)
         return try await database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT \(Self.columns) FROM profiles
-                WHERE substr(name_key, 1, length(:prefix)) = :prefix OR substr(email, 1, length(:prefix)) = :prefix
+                WHERE substr(name_key, 1, length(:prefix)) = :prefix OR email = :prefix
                 ORDER BY name_key, id LIMIT :limit
-                """, arguments: ["prefix": prefix, "limit": max(limit, 0)]).map(Self.profile)
-        }
+                """, arguments: ["prefix": prefix, "limit": limit]).map(Self.profile)
+        }.map { ProfileRules.seen($0, by: me, asking: prefix) }
     }
 
     public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
@@ -68,7 +69,8 @@ public struct SQLProfileService: ProfileService {
 
     private static let columns = "id, email, display_name, status"
 
-    private static func profile(_ row: Row) -> Profile {
-        Profile(id: UserID(row[0] as String), email: row[1], displayName: row[2], status: row[3])
+    private static func profile(_ row: Row) throws -> Profile {
+        Profile(id: UserID(try row.decode(String.self, atIndex: 0)), email: try row.decode(String.self, atIndex: 1),
+                displayName: try row.decode(atIndex: 2), status: try row.decode(atIndex: 3))
     }
 }

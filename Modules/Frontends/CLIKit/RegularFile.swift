@@ -1,0 +1,44 @@
+import Foundation
+import Kernel
+
+/// Reads a file that a path names only when it is a regular file, and only up to a size: a
+/// FIFO, a device or a folder given as a config, session or history path is refused at once
+/// instead of hanging or reading without end.
+public enum RegularFile {
+    /// The file's bytes; `nil` when nothing is at `path`.
+    /// - Parameters:
+    ///   - what: how error messages name the file ("config file").
+    ///   - maxBytes: the largest file accepted.
+    /// - Throws: `AppError` of `kind` when the path is not a regular file, is larger than
+    ///   `maxBytes`, or cannot be read.
+    public static func read(_ path: String, what: String, maxBytes: Int, kind: AppError.Kind) throws -> [UInt8]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw AppError(kind, "\(what) \(path) cannot be read: \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw AppError(kind, "\(what) \(path) is not a regular file") }
+        guard Int(info.st_size) <= maxBytes else {
+            throw AppError(kind, "\(what) \(path) is \(info.st_size) bytes; the most accepted is \(maxBytes)")
+        }
+        // O_NONBLOCK: if the path was swapped for a FIFO since the check, opening does not wait.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw AppError(kind, "\(what) \(path) cannot be read: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
+        var filled = 0
+        while filled <= maxBytes {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { Foundation.read(descriptor, $0 + filled, maxBytes + 1 - filled) } ?? 0
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                if count < 0 { throw AppError(kind, "\(what) \(path) cannot be read: \(String(cString: strerror(errno)))") }
+                break
+            }
+            filled += count
+        }
+        guard filled <= maxBytes else { throw AppError(kind, "\(what) \(path) is larger than \(maxBytes) bytes") }
+        return Array(bytes[..<filled])
+    }
+}
