@@ -58,7 +58,7 @@ var targets: [Target] = [
     .target(name: "FeatureScaffold", dependencies: ["ArchitectureModel"], path: "Tools/Scaffold/Generator"),
     .executableTarget(name: "new-feature", dependencies: ["FeatureScaffold", argumentParser], path: "Tools/Scaffold/Main"),
     .target(name: "TestSupport", dependencies: ["Kernel"], path: "Tests/TestSupport"),
-    .testTarget(name: "KernelTests", dependencies: ["Kernel"], path: "Tests/KernelTests"),
+    .testTarget(name: "KernelTests", dependencies: ["Kernel", "TestSupport"], path: "Tests/KernelTests"),
     .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "ServiceGraph", "SQLStore",
                                                       .product(name: "GRDB", package: "GRDB.swift")] + features.map { .init(stringLiteral: $0.name) },
                 path: "Tests/ContractTests"),
@@ -66,7 +66,8 @@ var targets: [Target] = [
                 path: "Tests/SQLiteTests"),
     .testTarget(name: "ArchitectureTests", dependencies: ["ArchitectureModel", "ArchitectureRules", "FeatureScaffold"],
                 path: "Tests/ArchitectureTests"),
-    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "CLIKit", "REPLKit"], path: "Tests/FrontendTests"),
+    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "CLIKit", "REPLKit", "Kernel", "TestSupport",
+                                                      .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/FrontendTests"),
 ]
 
 for feature in features {

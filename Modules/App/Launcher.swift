@@ -23,10 +23,13 @@ public enum Launcher {
             return report(error, console: console)
         } catch {
             let code = RootCommand.exitCode(for: error)
-            // ArgumentParser's messages quote what was typed: shown like any other outside text.
-            let message = RootCommand.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
-                .map { TerminalText.line(String($0)) }.joined(separator: "\n")
-            code == .success ? console.print(message) : console.printError(message)
+            if code == .success {
+                console.print(RootCommand.fullMessage(for: error))
+            } else {
+                // One line, like every other error; ArgumentParser's messages quote what was typed.
+                let message = RootCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid command line"
+                console.printError(console.styled("error: ", .red) + TerminalText.line(message) + " (see `messageai --help`)")
+            }
             return code.rawValue
         }
         do {

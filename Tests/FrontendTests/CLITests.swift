@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import Kernel
 import Testing
 
 @MainActor
@@ -66,6 +68,29 @@ struct CLITests {
         #expect(await terminal.run(arguments: ["profile", "set", "--status", "hacked"]) == 77)
         try stolen.write(to: sessionFile)
         #expect(await terminal.run("chats") == 77)
+    }
+
+    @Test("another person's message cannot forge a line on your screen, and stored controls show as codes (sqlite)")
+    func forgedLines() async throws {
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("signup --email ada@example.com --name Ada --password-stdin") == 0)
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("--profile m signup --email m@example.com --name Mallory --password-stdin") == 0)
+        #expect(await terminal.run("--profile m chats new ada@example.com") == 0)
+        #expect(await terminal.run(arguments: ["--profile", "m", "send", "Ada", "ok\r\n2. Bank [group] (3 unread)"]) == 0)
+        #expect(await terminal.run("chats") == 0)
+        let rows = terminal.output.split(separator: "\n")
+        #expect(rows.count == 1 && rows[0].hasPrefix("1. Mallory (1 unread)  ") && rows[0].hasSuffix("  ok …"))
+        #expect(await terminal.run("history mallory") == 0)
+        #expect(terminal.output.hasSuffix("] Mallory: ok\n    2. Bank [group] (3 unread)\n"))
+        let database = try DatabaseQueue(path: terminal.stateDirectory.appendingPathComponent(".local/share/messageai/messageai.sqlite").path)
+        try await database.write { db in
+            try db.execute(sql: "UPDATE messages SET text = ?", arguments: ["\u{1B}[2J\rPWNED\u{202E}"])
+        }
+        #expect(await terminal.run("history mallory") == 0)
+        #expect(terminal.output.hasSuffix("] Mallory: ␛[2J␍PWNED<U+202E>\n"))
+        #expect(await terminal.run("chats") == 0)
+        #expect(!terminal.output.unicodeScalars.contains { $0.isControl && $0 != "\n" })
     }
 
     @Test("a password is never read from a non-terminal without --password-stdin")
