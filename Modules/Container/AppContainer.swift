@@ -46,9 +46,12 @@ public final class AppContainer {
     /// process signs in or out: another process signing in on the same profile changes nothing
     /// here, and a session revoked elsewhere makes every call fail with "not signed in".
     public var services: ServiceSet {
-        let token = (try? sessions.load())?.token
+        let session = Result { try sessions.load() }
+        let token = (try? session.get())??.token
         if let current, current.token == token { return current.services }
-        let services = graph.services(for: graph.caller(token: token))
+        // A session file that cannot be used (damaged, not a regular file) says why on every call.
+        let caller = if case .failure(let error) = session { Caller { throw error } } else { graph.caller(token: token) }
+        let services = graph.services(for: caller)
         current = (token, services)
         return services
     }

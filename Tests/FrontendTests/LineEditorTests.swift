@@ -36,6 +36,30 @@ struct LineEditorTests {
         #expect(terminal.output.hasSuffix("\r\n"))
     }
 
+    @Test("a pasted line costs output in proportion to its length, and stops with a bell at the line limit")
+    func longPaste() async {
+        let terminal = EditorHarness()
+        let pasted = String(repeating: "x", count: LineBuffer.maxCharacters + 100)
+        terminal.type(pasted + "\r")
+        let line = await terminal.editor.readLine(prompt: "> ")
+        #expect(line?.count == LineBuffer.maxCharacters)
+        #expect(terminal.output.utf8.count < 2 * pasted.utf8.count, "wrote \(terminal.output.utf8.count) bytes for a \(pasted.utf8.count)-byte paste")
+        #expect(terminal.output.filter { $0 == "\u{7}" }.count == 100)
+    }
+
+    @Test("a history path that is a FIFO is left alone: the editor starts, reads, and writes no history there")
+    func historyFIFO() async throws {
+        let file = folder.appendingPathComponent("fifo-history")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(mkfifo(file.path, 0o600) == 0)
+        let terminal = EditorHarness(historyFile: file)
+        terminal.type("hello\r")
+        #expect(await terminal.editor.readLine(prompt: "> ") == "hello")
+        var info = stat()
+        #expect(stat(file.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    }
+
     @Test("up and down browse history, newest first, back to the draft; history survives a new editor, private to its owner")
     func history() async throws {
         let file = folder.appendingPathComponent("history/default")
