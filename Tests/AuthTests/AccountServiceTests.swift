@@ -60,6 +60,19 @@ struct AccountServiceTests {
         _ = try await auth.signUp(email: "eve@example.com", displayName: "Eve", password: "password3")
     }
 
+    @Test("an unknown email, a NUL or an over-long password cost a password check all the same, and fail alike")
+    func uniformSignInCost() async throws {
+        let hasher = CountingHasher()
+        let accounts = InMemoryAccountService(hasher: hasher, digest: MarkedDigest(), profiles: provisioning)
+        _ = try await accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password1")
+        let attempts = [("nobody@example.com", "password1"), ("ada@example.com", "wrong-password"), ("ada@example.com", "\0\0\0\0\0\0\0\0"),
+                        ("ada@example.com", "password1" + String(repeating: "x", count: 80)), ("not an email", "password1")]
+        for (email, password) in attempts {
+            await #expect(throws: AuthRules.wrongCredentials) { try await accounts.signIn(email: email, password: password) }
+        }
+        #expect(hasher.checks == attempts.count)
+    }
+
     @Test("bad input is refused before anything is stored")
     func badInput() async {
         for (email, name, password) in [("nope", "Ada", "password1"), ("a@b.io", "", "password1"), ("a@b.io", "Ada", "short")] {

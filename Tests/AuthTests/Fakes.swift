@@ -9,6 +9,17 @@ struct PlainHasher: PasswordHasher {
     func verify(_ password: String, against hash: String?) async -> Bool { hash == "hashed:" + password }
 }
 
+/// Counts password checks, with or without a stored hash.
+final class CountingHasher: PasswordHasher {
+    private let count = Mutex(0)
+    var checks: Int { count.withLock { $0 } }
+    func hash(_ password: String) async -> String { "hashed:" + password }
+    func verify(_ password: String, against hash: String?) async -> Bool {
+        count.withLock { $0 += 1 }
+        return hash == "hashed:" + password
+    }
+}
+
 /// A readable stand-in for SHA-256: tests can see what the store keeps.
 struct MarkedDigest: TokenDigest {
     func digest(_ token: String) -> String { "digest:" + token }

@@ -98,6 +98,21 @@ struct BackendContractTests {
         #expect(try await asGrace.profile(matching: ada.email).email == ada.email)
     }
 
+    @Test("two edits of different fields at once both survive", arguments: backends)
+    func concurrentEdits(_ backend: Backend) async throws {
+        let harness = try BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada")
+        let profiles = harness.services(for: ada).profiles
+        for round in 0..<20 {
+            async let renamed = profiles.updateMyProfile(displayName: "Ada \(round)", status: nil)
+            async let restated = profiles.updateMyProfile(displayName: nil, status: "status \(round)")
+            _ = try await (renamed, restated)
+            let profile = try await profiles.myProfile()
+            #expect(profile.displayName == "Ada \(round)" && profile.status == "status \(round)")
+        }
+    }
+
     @Test("conversations: one-to-one is found again, groups include the creator, titles per reader", arguments: backends)
     func conversations(_ backend: Backend) async throws {
         let harness = try BackendHarness(backend)
