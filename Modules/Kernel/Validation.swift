@@ -80,7 +80,8 @@ public enum Validation {
     /// breaks (CR LF becomes LF) and tabs are allowed, other control characters are not.
     public static func messageText(_ raw: String) throws -> String {
         guard raw.utf8.count <= maxMessageBytes * 2 else { throw tooLong("message", bytes: raw.utf8.count, limit: maxMessageBytes) }
-        let text = raw.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        let unified = raw.utf8.contains(UInt8(ascii: "\r")) ? raw.replacingOccurrences(of: "\r\n", with: "\n") : raw
+        let text = unified.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw AppError(.invalidInput, "message is empty") }
         guard text.utf8.count <= maxMessageBytes else { throw tooLong("message", bytes: text.utf8.count, limit: maxMessageBytes) }
         guard text.count <= maxMessageLength else {
