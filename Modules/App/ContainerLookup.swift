@@ -24,7 +24,7 @@ struct ContainerLookup: FrontendLookup {
         let profile = container.makeProfileViewModel(subject: reference)
         await profile.load()
         if let error = profile.profile.error { throw error }
-        guard let id = profile.profile.value?.id else { throw AppError(.notFound, "no user '\(reference)'") }
+        guard let id = profile.profile.value?.id else { throw AppError(.notFound, "no user \(AppError.quoting(reference))") }
         return id
     }
 

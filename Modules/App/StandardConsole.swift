@@ -52,6 +52,8 @@ enum StandardConsole {
             if count < 0, errno == EINTR { continue }
             guard count == 1 else { return splitter.end() }
             if let line = splitter.feed(byte) { return line }
+            // One line is all that is wanted: an endless one (`< /dev/zero`) is refused, not read on.
+            if splitter.isOverflowing { return splitter.end() }
         }
     }
 

@@ -52,9 +52,10 @@ public final class FileSessionStore: SessionStore {
             guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
                 throw AppError(.unavailable, "cannot write the session file in \(folder.path)")
             }
+            defer { try? FileManager.default.removeItem(at: temporary) }
             let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
             try handle.write(contentsOf: try JSONEncoder().encode(session))
-            try handle.close()
             guard rename(temporary.path, file.path) == 0 else {
                 throw AppError(.unavailable, "cannot save the session in \(file.path): \(String(cString: strerror(errno)))")
             }

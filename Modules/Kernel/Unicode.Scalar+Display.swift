@@ -20,6 +20,13 @@ extension Unicode.Scalar {
         }
     }
 
+    /// Characters that show as a blank but are not the plain space: no-break and other-width
+    /// spaces, line and paragraph separators, the Ogham and ideographic spaces, the blank Braille
+    /// pattern. Names refuse them, so that a trailing one cannot tell two names apart.
+    public var isLookAlikeSpace: Bool {
+        (properties.isWhitespace && self != " ") || value == 0x2800 || value == 0x3164
+    }
+
     /// The bidirectional embeddings, overrides and isolates (U+202A–202E, U+2066–2069): they
     /// reorder the rest of a line, including text that is not theirs, so front ends never
     /// write them raw, not even inside a message.

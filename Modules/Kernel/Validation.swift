@@ -70,12 +70,6 @@ public enum Validation {
         guard !password.utf8.contains(0) else { throw AppError(.invalidInput, "password must not contain a NUL character") }
     }
 
-    /// True for a password that could ever have been accepted: a sign-in with any other is
-    /// refused without being checked.
-    public static func isPossiblePassword(_ password: String) -> Bool {
-        (try? Self.password(password)) != nil
-    }
-
     /// Trims message text and checks it is 1–4,000 characters and at most 16,000 bytes; line
     /// breaks (CR LF becomes LF) and tabs are allowed, other control characters are not.
     public static func messageText(_ raw: String) throws -> String {
@@ -104,10 +98,11 @@ public enum Validation {
         guard !value.unicodeScalars.contains(where: \.isControl) else {
             throw AppError(.invalidInput, "\(field) contains control characters")
         }
-        guard !value.unicodeScalars.contains(where: \.isInvisibleOrDirectional) else {
-            throw AppError(.invalidInput, "\(field) contains invisible or direction-changing characters")
+        guard !value.unicodeScalars.contains(where: { $0.isInvisibleOrDirectional || $0.isLookAlikeSpace }) else {
+            throw AppError(.invalidInput, "\(field) contains invisible, blank or direction-changing characters")
         }
-        return value
+        // "Bob  Smith" and "Bob Smith" look alike: one space between words.
+        return value.split(separator: " ").joined(separator: " ")
     }
 
     private static func tooLong(_ field: String, bytes: Int, limit: Int) -> AppError {

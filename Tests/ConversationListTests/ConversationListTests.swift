@@ -107,6 +107,14 @@ struct ConversationListTests {
         } catch let error as AppError {
             #expect(error == AppError(.conflict, "'team' could mean 2 conversations: 1. 'Team A' (c1), 2. 'Team B' (c2); use the number or the id"))
         }
+        let numbered = [
+            ConversationSummary(conversation: Conversation(id: ConversationID("c1"), title: "Team", memberIDs: [ada], createdAt: start), title: "Team",
+                                activity: .none),
+            ConversationSummary(conversation: Conversation(id: ConversationID("c2"), title: nil, memberIDs: [ada, grace], createdAt: start),
+                                title: "1st Person", activity: .none),
+        ]
+        #expect(throws: AppError.self) { try ConversationReference.resolve("1", in: numbered) }
+        #expect(try ConversationReference.resolve("2", in: numbered).id == ConversationID("c2"))
         for number in ["0", "4", "-1", "-9223372036854775808", "9223372036854775807", "99999999999999999999"] {
             #expect(throws: AppError.self) { try model.resolve(number) }
         }

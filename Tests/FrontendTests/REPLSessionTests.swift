@@ -72,7 +72,7 @@ struct REPLSessionTests {
         terminal.endInput()
         #expect(await repl.value == 0)
         #expect(terminal.errors.isEmpty)
-        #expect(terminal.output.contains("error: unknown command /frobnicate"))
+        #expect(terminal.output.contains("error: unknown command '/frobnicate'"))
         #expect(terminal.output.contains("error: no conversation 'nobody'"))
         #expect(terminal.output.contains("error: message is 4001 characters; the limit is 4000"))
         #expect(!terminal.output.contains("/login"))
@@ -95,7 +95,7 @@ struct REPLSessionTests {
         terminal.type("/whoami")
         terminal.endInput()
         #expect(await repl.value == 0)
-        #expect(terminal.output.contains("error: unknown command /whoami"))
+        #expect(terminal.output.contains("error: unknown command '/whoami'"))
     }
 
     @Test("at sign-in: plain text gets a hint, /signup creates the account; /whoami names it")

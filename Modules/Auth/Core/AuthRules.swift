@@ -19,10 +19,11 @@ public enum AuthRules {
     public static func signInKey(_ email: String) -> String { (try? Validation.email(email)) ?? email }
 
     /// The stored hash a sign-in checks `password` against: none (a check that only spends the
-    /// time) when the password could never have been set — it holds a NUL, or is longer than
-    /// bcrypt reads, where bcrypt would compare only a part of it.
+    /// time) when the password holds a NUL, where bcrypt would stop reading. A password longer
+    /// than 72 bytes is still checked (as bcrypt does, on its first 72 bytes): new passwords
+    /// cannot be that long, but accounts made before the rule may have one.
     public static func hashToCheck(_ password: String, stored: String?) -> String? {
-        Validation.isPossiblePassword(password) ? stored : nil
+        password.utf8.contains(0) ? nil : stored
     }
 
     /// True when a session last used at `lastUsed` has been idle for longer than `limit` at `now`.

@@ -57,7 +57,9 @@ public actor InMemoryAccountService: AccountService {
     public func signIn(email: String, password: String) async throws -> IssuedSession {
         try await conditions.apply()
         let stored = accounts[AuthRules.signInKey(email)]
-        guard await hasher.verify(password, against: AuthRules.hashToCheck(password, stored: stored?.passwordHash)), let stored else {
+        guard await hasher.verify(password, against: AuthRules.hashToCheck(password, stored: stored?.passwordHash)), let stored,
+              // Still the password just checked: a change made during the check wins.
+              accounts[stored.account.email]?.passwordHash == stored.passwordHash else {
             throw AuthRules.wrongCredentials
         }
         return startSession(for: stored.account)

@@ -56,7 +56,16 @@ public struct SQLAccountService: AccountService {
         }
         let token = SessionToken.generate()
         let (tokenDigest, now) = (digest.digest(token), clock.now())
-        try await database.write { db in try Self.insertSession(tokenDigest, for: stored.id, at: now, db) }
+        // Only if the password is still the one just checked: a change committed during the
+        // bcrypt check must not leave a session issued on the old password.
+        let issued = try await database.write { db in
+            try db.execute(sql: """
+                INSERT INTO auth_sessions (token_digest, user_id, created_at, last_used_at)
+                SELECT ?, id, ?, ? FROM auth_accounts WHERE id = ? AND password_hash = ?
+                """, arguments: [tokenDigest, now, now, stored.id.rawValue, stored.hash])
+            return db.changesCount > 0
+        }
+        guard issued else { throw AuthRules.wrongCredentials }
         return IssuedSession(account: Account(id: stored.id, email: email), token: token)
     }
 

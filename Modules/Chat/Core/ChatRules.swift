@@ -18,6 +18,6 @@ public enum ChatRules {
 
     /// A paging cursor names no message of the conversation.
     public static func noMessage(_ id: MessageID, in conversationID: ConversationID) -> AppError {
-        AppError(.notFound, "no message '\(id)' in conversation \(conversationID)")
+        AppError(.notFound, "no message \(AppError.quoting(id.rawValue)) in conversation \(AppError.quoting(conversationID.rawValue))")
     }
 }

@@ -53,9 +53,11 @@ public final class SQLMessageFeed: MessageFeed {
         }
     }
 
-    /// Messages past `cursor`, and the cursor to use next.
+    /// Messages past `cursor`, and the cursor to use next. A damaged row is passed over (the
+    /// cursor moves past it), so one bad row cannot stop live delivery for good.
     private static func messages(after cursor: Int, _ db: Database) throws -> (messages: [Message], cursor: Int) {
         let rows = try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns), m.seq FROM messages m WHERE seq > ? ORDER BY seq", arguments: [cursor])
-        return (try rows.map(MessageRows.message), try rows.last?.decode(Int.self, atIndex: 5) ?? cursor)
+        let next = rows.compactMap { try? $0.decode(Int.self, atIndex: 5) }.max() ?? cursor
+        return (rows.compactMap { try? MessageRows.message($0) }, max(next, cursor))
     }
 }

@@ -32,7 +32,11 @@ struct TailCommand: FeatureCommand {
         let printer = Task { for await _ in Observations({ model.received.count }) { try? await printNew() } }
         await model.run(limit: count)
         printer.cancel()
+        // The printer may be half-way through a batch: let it finish, so nothing prints twice or out of order.
+        await printer.value
         try await printNew()
         if let error = model.connection.error { throw error }
+        // The feed ends early only when the session ended (revoked elsewhere): say so.
+        if count.map({ printed < $0 }) ?? true, try await context.lookup.currentUserID() == nil { throw AppError.notSignedIn }
     }
 }

@@ -3,11 +3,13 @@ import Kernel
 /// The rule that turns what a person typed into one conversation of their list, written once
 /// for the CLI and the REPL.
 ///
-/// In order: a list number (1…count); a conversation id; otherwise every conversation whose
-/// title (a group's title, or the other person's name) starts with the text, compared without
-/// case. An exact title is one of those: when "Bob" and "Bob Smith" both exist, `bob` could
-/// mean either and is an error listing both with their numbers and ids, never a silent pick,
-/// since anyone can start a chat with you under any name.
+/// A reference can mean: the conversation at that list number (1…count), the conversation with
+/// that id, and every conversation whose title (a group's title, or the other person's name)
+/// starts with it, compared without case. It resolves only when all of these together name
+/// exactly one conversation. An exact title is no exception: when "Bob" and "Bob Smith" both
+/// exist, `bob` could mean either, and when someone is named "1", `1` could mean them or the
+/// first row. Such a reference is an error listing the candidates with their numbers and ids,
+/// never a silent pick, since anyone can start a chat with you under any name.
 public enum ConversationReference {
     /// Candidates listed in an ambiguity error, at most.
     public static let maxCandidatesShown = 5
@@ -16,10 +18,11 @@ public enum ConversationReference {
     /// - Throws: `.notFound` when none matches, `.conflict` when several could be meant.
     public static func resolve(_ reference: String, in rows: [ConversationSummary]) throws -> ConversationSummary {
         let text = reference.trimmingCharacters(in: .whitespaces)
-        if let number = Int(text), number >= 1, number <= rows.count { return rows[number - 1] }
-        if let row = rows.first(where: { $0.id.rawValue == text }) { return row }
         let key = text.lowercased()
-        let matches = rows.enumerated().filter { !key.isEmpty && $0.element.title.lowercased().hasPrefix(key) }
+        let number = Int(text).flatMap { (1...max(rows.count, 1)).contains($0) ? $0 - 1 : nil }
+        let matches = rows.enumerated().filter { offset, row in
+            offset == number || row.id.rawValue == text || (!key.isEmpty && row.title.lowercased().hasPrefix(key))
+        }
         switch matches.count {
         case 1: return matches[0].element
         case 0: throw AppError(.notFound, "no conversation \(AppError.quoting(reference))")

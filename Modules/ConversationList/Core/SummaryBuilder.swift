@@ -53,7 +53,7 @@ public struct SummaryBuilder: Sendable {
 
     private func requireUsers(_ ids: [UserID]) async throws {
         let names = try await users.displayNames(of: ids)
-        if let missing = ids.first(where: { names[$0] == nil }) { throw AppError(.notFound, "no user '\(missing)'") }
+        if let missing = ids.first(where: { names[$0] == nil }) { throw AppError(.notFound, "no user \(AppError.quoting(missing.rawValue))") }
     }
 
     private func directTitle(_ conversation: Conversation, reader: UserID, names: [UserID: String]) -> String {

@@ -19,6 +19,10 @@ public struct LineSplitter: Sendable {
         return finish()
     }
 
+    /// True once the current line is past the limit: a caller reading one line may stop there
+    /// instead of reading the rest of an endless line.
+    public var isOverflowing: Bool { overflow > 0 }
+
     /// The last line when input ends without a line break, if there is one.
     public mutating func end() -> InputLine? {
         current.isEmpty && overflow == 0 ? nil : finish()

@@ -24,7 +24,8 @@ public enum TerminalState {
             source.setEventHandler {
                 restore()
                 _ = "\n".withCString { write(STDERR_FILENO, $0, 1) }
-                exit(128 + number)
+                // _exit: other threads are still running; nothing buffered is left to flush.
+                _exit(128 + number)
             }
             source.resume()
             return source

@@ -11,14 +11,14 @@ public enum TerminalText {
     /// One line of text: a name, a title, a status, a preview, an error message. Line breaks
     /// are shown as ␊ rather than broken.
     public static func line(_ text: String) -> String {
-        render(text) { $0.isControl || $0.isDirectionalOverride || $0.isInvisibleOrDirectional }
+        render(text) { $0.isControl || $0.isDirectionalOverride || $0.isInvisibleOrDirectional || $0.isLineSeparator }
     }
 
     /// A message body: each line break starts an indented continuation line, a tab reads as
     /// four spaces; other controls and bidirectional overrides are shown as codes. Invisible
     /// joiners stay (emoji sequences need them).
     public static func message(_ text: String, indent: String = "    ") -> String {
-        render(text, lineBreak: "\n" + indent) { $0.isControl || $0.isDirectionalOverride }
+        render(text, lineBreak: "\n" + indent) { $0.isControl || $0.isDirectionalOverride || $0.isLineSeparator }
     }
 
     private static func render(_ text: String, lineBreak: String? = nil, shown: (Unicode.Scalar) -> Bool) -> String {
@@ -46,6 +46,11 @@ public enum TerminalText {
         default: "<U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4) + ">"
         }
     }
+}
+
+private extension Unicode.Scalar {
+    /// U+2028 and U+2029, which some terminals break lines at.
+    var isLineSeparator: Bool { value == 0x2028 || value == 0x2029 }
 }
 
 private extension String {

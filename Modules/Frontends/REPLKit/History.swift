@@ -45,7 +45,12 @@ final class History {
         return cursor == entries.count ? draft : entries[cursor]
     }
 
+    /// Longest line kept, in bytes: with at most `limit` entries the file stays well under
+    /// `maxBytes`, so it can always be read back.
+    static let maxEntryBytes = 2_048
+
     func add(_ line: String) {
+        guard line.utf8.count <= Self.maxEntryBytes else { return }
         if entries.last != line { entries.append(line) }
         entries = Array(entries.suffix(Self.limit))
         cursor = entries.count

@@ -113,7 +113,8 @@ public final class LineEditor: REPLInput {
     private func complete() {
         guard let completer else { return }
         let word = buffer.currentWord
-        let candidates = completer(word).filter { $0.lowercased().hasPrefix(word.lowercased()) }
+        // Only candidates that print as they are: a title holding controls is never typed into the line.
+        let candidates = completer(word).filter { $0.lowercased().hasPrefix(word.lowercased()) && TerminalText.line($0) == $0 }
         guard let first = candidates.first else { return }
         if candidates.count == 1 {
             buffer.completeCurrentWord(with: first + " ")

@@ -54,7 +54,7 @@ public final class REPLHost {
         if let command = availableCommands().first(where: { $0.name == name }) {
             await command.run(arguments)
         } else {
-            context.showError(AppError(.usage, "unknown command /\(name); /help lists the commands"))
+            context.showError(AppError(.usage, "unknown command \(AppError.quoting("/" + name)); /help lists the commands"))
         }
     }
 

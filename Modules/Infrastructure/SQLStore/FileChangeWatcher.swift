@@ -24,6 +24,7 @@ final class FileChangeWatcher: Sendable {
             close(inotify)
             return nil
         }
+        stop.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
         stopWriter = stop[1]
         let (wakes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.wakes = wakes
