@@ -20,6 +20,13 @@ struct ContainerLookup: FrontendLookup {
         return try list.resolve(reference).id
     }
 
+    func mostRecentConversation() async throws -> ConversationID? {
+        let list = container.makeConversationListViewModel()
+        await list.load()
+        if let error = list.list.error { throw error }
+        return list.list.value?.first?.id
+    }
+
     func userID(for reference: String) async throws -> UserID {
         let profile = container.makeProfileViewModel(subject: reference)
         await profile.load()

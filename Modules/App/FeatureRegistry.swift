@@ -6,6 +6,7 @@ import ChatViews
 import ConversationListViews
 import ProfileViews
 import REPLKit
+import Synchronization
 // new-feature adds imports above this line
 
 /// The feature plugins, in the order their commands are listed. Adding a feature is an import and
@@ -26,6 +27,21 @@ enum FeatureRegistry {
     /// The plugins enabled by the `features` setting.
     static func enabled(by settings: Settings) -> [any Plugin.Type] {
         plugins.filter { settings.enables($0.featureName) }
+    }
+
+    /// The features whose commands the command line offers (and `--help` lists): set by the
+    /// launcher from the settings before it parses; `nil` (all) until then.
+    static let offered = Mutex<Set<String>?>(nil)
+
+    /// The plugins whose commands the command line offers.
+    static var offeredPlugins: [any Plugin.Type] {
+        let names = offered.withLock { $0 }
+        return plugins.filter { names?.contains($0.featureName) ?? true }
+    }
+
+    /// The plugin with a top-level command named `name`, offered or not.
+    static func plugin(withCommand name: String) -> (any Plugin.Type)? {
+        plugins.first { plugin in plugin.commands.contains { $0.configuration.commandName == name } }
     }
 
     /// The plugin whose command tree holds `command`.

@@ -13,6 +13,9 @@ public enum Launcher {
     /// ArgumentParser runs them: they end by throwing the text to show.
     public static func run(arguments: [String], environment: [String: String], console: Console) async -> Int32 {
         var command: any ParsableCommand
+        let scanned = GlobalOptions.scan(arguments)
+        let offered = try? await settings(overrides: scanned.overrides, config: scanned.config, environment: environment)
+        FeatureRegistry.offered.withLock { $0 = offered.map { settings in Set(FeatureRegistry.enabled(by: settings).map { $0.featureName }) } }
         do {
             command = try RootCommand.parseAsRoot(movingGlobalOptionsLast(arguments))
             if let root = command as? RootCommand, try await startsREPL(root.global, environment: environment, console: console) {
@@ -23,6 +26,10 @@ public enum Launcher {
             return report(error, console: console)
         } catch {
             let code = RootCommand.exitCode(for: error)
+            if let name = movingGlobalOptionsLast(arguments).first, let plugin = FeatureRegistry.plugin(withCommand: name),
+               !FeatureRegistry.offeredPlugins.contains(where: { $0 == plugin }) {
+                return report(AppError(.usage, "the \(plugin.featureName) feature is disabled by the 'features' setting"), console: console)
+            }
             if code == .success {
                 console.print(RootCommand.fullMessage(for: error))
             } else {
@@ -81,7 +88,11 @@ public enum Launcher {
     /// The settings, with the `features` names checked against the registry (the loader does
     /// not know which features exist).
     private static func settings(_ global: GlobalOptions, environment: [String: String]) async throws -> Settings {
-        let settings = try await SettingsLoader.load(commandLine: global.configurationOverrides, configFile: global.config, environment: environment)
+        try await settings(overrides: global.configurationOverrides, config: global.config, environment: environment)
+    }
+
+    private static func settings(overrides: [String: String], config: String?, environment: [String: String]) async throws -> Settings {
+        let settings = try await SettingsLoader.load(commandLine: overrides, configFile: config, environment: environment)
         let known = FeatureRegistry.plugins.map { $0.featureName.lowercased() }
         if let unknown = settings.features.first(where: { $0 != "all" && !known.contains($0) }) {
             throw AppError(.usage, "configuration key 'features' (from \(settings.entry(.features).source)): unknown feature "

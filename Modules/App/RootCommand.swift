@@ -16,7 +16,7 @@ struct RootCommand: ParsableCommand {
                 70 internal error, 74 output could not be written, 76 not a member, 77 not signed in, 78 wrong email or password; \
                 129/130/143 ended by SIGHUP/Ctrl-C/SIGTERM (the terminal is put back as it was).
                 """,
-            subcommands: FeatureRegistry.plugins.flatMap { $0.commands } + [ConfigCommand.self, ReplSubcommand.self]
+            subcommands: FeatureRegistry.offeredPlugins.flatMap { $0.commands } + [ConfigCommand.self, ReplSubcommand.self]
         )
     }
     @OptionGroup var global: GlobalOptions

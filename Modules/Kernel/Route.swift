@@ -9,4 +9,7 @@ public enum Route: Hashable, Sendable {
     case conversation(ConversationID)
     /// A profile: the signed-in user's (`nil`) or someone else's.
     case profile(UserID?)
+    /// The home screen of a feature, by its name: what `new-feature` gives a feature that the
+    /// cases above do not describe.
+    case feature(String)
 }

@@ -22,7 +22,7 @@ struct FeatureScaffoldTests {
             PackageTarget(name: "NotesViews", path: "Modules/Notes/Views", targetDependencies: ["Kernel", "Notes", "CLIKit", "REPLKit"]),
         ])
         let sources = scaffold.files.filter { $0.key.hasPrefix("Modules/") }
-        #expect(sources.count == 7)
+        #expect(sources.count == 8)
         #expect(RuleFixtures.check(sources, graph: graph) == [])
     }
 
@@ -64,6 +64,10 @@ struct FeatureScaffoldTests {
         let tests = String(decoding: try await ToolProcess.run(["sh", "-c", "swift test --skip-build --filter ScaffoldSampleTests 2>&1"], in: copy.root),
                            as: UTF8.self)
         #expect(tests.contains("Test run with 3 tests in 1 suite passed"), "\(tests.suffix(1_000))")
+        // The new feature alone starts on its own screen, and a typed line adds an item.
+        let alone = String(decoding: try await ToolProcess.run(["sh", "-c", "printf 'First item\\n/quit\\n' | HOME=$(mktemp -d) "
+            + ".build/debug/messageai repl --backend memory --features scaffoldsample 2>&1"], in: copy.root), as: UTF8.self)
+        #expect(alone.hasPrefix("ScaffoldSample: type a line to add an item") && alone.contains("1. First item"), "\(alone.prefix(1_000))")
 
         _ = try scaffold.remove(from: copy.root)
         #expect(try copy.snapshot() == before)

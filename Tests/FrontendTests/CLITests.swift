@@ -182,6 +182,13 @@ struct CLITests {
         #expect(await terminal.run("config --config /nonexistent.yaml") == 64)
     }
 
+    @Test("--help lists only the enabled features' commands")
+    func helpOfEnabledFeatures() async {
+        #expect(await terminal.run("--features chat --help") == 0)
+        for command in ["send", "history", "read", "tail", "config", "repl"] { #expect(terminal.output.contains("  \(command) "), "missing \(command)") }
+        for command in ["signup", "login", "chats", "profile", "users"] { #expect(!terminal.output.contains("  \(command) "), "listed \(command)") }
+    }
+
     @Test("a disabled feature's commands refuse to run")
     func disabledFeature() async {
         #expect(await terminal.run("chats --backend memory --features auth,chat") == 64)

@@ -58,6 +58,24 @@ struct REPLSessionTests {
         #expect(!terminal.output.contains("bob@example.com"))
     }
 
+    @Test("each feature alone starts on a screen of its own, and /help lists only enabled commands", arguments: [
+        ("chat", "Alan Turing: Bombe is humming along.", ["/chat", "/more"], ["/open", "/profile", "/login"]),
+        ("profile", "Ada Lovelace <ada@example.com>", ["/profile", "/name"], ["/open", "/chat", "/login"]),
+        ("auth", "Welcome to MessageAI. /login EMAIL to sign in", ["/login", "/signup"], ["/open", "/chat", "/profile"]),
+        ("conversationlist", "1. Engine room [group]", ["/open", "/new"], ["/chat", "/profile", "/login"]),
+    ])
+    func featureAlone(feature: String, screen: String, listed: [String], unlisted: [String]) async {
+        let repl = startREPL(" --features \(feature)")
+        await terminal.waitFor(screen)
+        terminal.type("/help")
+        terminal.type("/quit")
+        #expect(await repl.value == 0)
+        #expect(!terminal.output.contains("error:"), "\(terminal.output)")
+        let help = terminal.output.split(separator: "\n").filter { $0.hasPrefix("  /") }.map { String($0.dropFirst(2).prefix { $0 != " " }) }
+        for command in listed { #expect(help.contains(command), "\(feature): \(command) missing") }
+        for command in unlisted { #expect(!help.contains(command), "\(feature): \(command) listed") }
+    }
+
     @Test("help, unknown commands and invalid messages are answered, not fatal")
     func errors() async {
         let repl = startREPL(" --features chat,conversationlist,profile")

@@ -16,6 +16,11 @@ public enum AuthFeature: CLIPlugin, REPLPlugin {
         route == .signIn ? SignInScreen(context: context) : nil
     }
 
+    /// Sign-in first when nobody is signed in; alone, the sign-in screen (which tells who is signed in).
+    @MainActor public static func start(signedIn: Bool, context: REPLContext) async -> REPLStart? {
+        REPLStart(.signIn, rank: signedIn ? 0 : 100)
+    }
+
     @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
         [
             REPLCommand("whoami", summary: "show the signed-in account") {  _ in
@@ -31,7 +36,7 @@ public enum AuthFeature: CLIPlugin, REPLPlugin {
                 await model.signOut()
                 if let error = model.lastAction.error { return context.showError(error) }
                 context.show("Signed out.")
-                context.navigate(.reset(.signIn))
+                context.navigate(.home)
             },
         ]
     }

@@ -4,6 +4,7 @@ import Kernel
 import REPLKit
 
 /// The REPL's first screen when nobody is signed in: `/login EMAIL` or `/signup EMAIL NAME`.
+/// With Auth alone and someone signed in, it says who (and `/login` switches).
 @MainActor
 final class SignInScreen: REPLScreen {
     let prompt = "sign in> "
@@ -29,6 +30,11 @@ final class SignInScreen: REPLScreen {
     }
 
     func enter() async {
+        let session = context.factory(AuthFactory.self).makeSessionViewModel()
+        await session.load()
+        if let account = session.account.value ?? nil {
+            return context.show("Signed in as \(account.email). /logout to sign out, /login EMAIL to switch, /help for more.")
+        }
         context.show("Welcome to MessageAI. /login EMAIL to sign in, /signup EMAIL NAME to create an account, /help for more.")
     }
 
@@ -46,7 +52,7 @@ final class SignInScreen: REPLScreen {
         }
         await context.present(model.state) { account in
             context.show("Signed in as \(account.email).")
-            context.navigate(.reset(.conversations))
+            context.navigate(.home)
         }
     }
 }

@@ -17,6 +17,12 @@ public enum ChatFeature: CLIPlugin, REPLPlugin {
         return ChatScreen(context: context, conversationID: id)
     }
 
+    /// Without the list, the most recent conversation (`/chat` switches).
+    @MainActor public static func start(signedIn: Bool, context: REPLContext) async -> REPLStart? {
+        guard signedIn, let id = try? await context.lookup.mostRecentConversation() else { return nil }
+        return REPLStart(.conversation(id), rank: 20)
+    }
+
     @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
         [REPLCommand("chat", arguments: "ID|NAME", summary: "open a conversation by id, title or name") { reference in
             do {

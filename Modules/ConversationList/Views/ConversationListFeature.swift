@@ -14,6 +14,11 @@ public enum ConversationListFeature: CLIPlugin, REPLPlugin {
         route == .conversations ? ConversationListScreen(context: context) : nil
     }
 
+    /// The list is home once signed in.
+    @MainActor public static func start(signedIn: Bool, context: REPLContext) async -> REPLStart? {
+        signedIn ? REPLStart(.conversations, rank: 30) : nil
+    }
+
     @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
         [
             REPLCommand("new", arguments: "USER", summary: "open or start a one-to-one conversation") { user in

@@ -9,6 +9,8 @@ public protocol FrontendLookup {
     /// The conversation a person means: an id, a title or a person's name matching exactly one.
     /// - Throws: `.notFound`, or `.conflict` listing the candidates.
     func conversationID(for reference: String) async throws -> ConversationID
+    /// The signed-in user's most recently active conversation, or `nil` when they have none.
+    func mostRecentConversation() async throws -> ConversationID?
     /// The user a person means: a user id or an email address.
     func userID(for reference: String) async throws -> UserID
     /// Display names of users; unknown ids are left out.

@@ -21,6 +21,8 @@ public final class REPLContext {
         case reset(Route)
         /// Return to the previous screen.
         case back
+        /// The start screen the enabled features offer (after signing in or out).
+        case home
     }
 
     init(console: Console, lookup: any FrontendLookup, input: any REPLInput, container: AnyObject,

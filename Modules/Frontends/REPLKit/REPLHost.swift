@@ -15,6 +15,9 @@ public final class REPLHost {
     private var screen: (any REPLScreen)?
     private var pendingNavigation: REPLContext.Navigation?
     private var shouldQuit = false
+    /// Whether someone was signed in when the current screen was shown: the features' commands
+    /// are offered only then.
+    private var signedIn = false
 
     /// Creates a host over the enabled features' plugins.
     public init(plugins: [any REPLPlugin.Type], input: any REPLInput, console: Console, lookup: any FrontendLookup,
@@ -30,8 +33,7 @@ public final class REPLHost {
 
     /// Runs until `/quit` or end of input.
     public func run() async {
-        let signedIn = (try? await context.lookup.currentUserID()) != nil
-        await show(.reset(signedIn ? .conversations : .signIn))
+        await show(.home)
         while !shouldQuit, let line = await input.readLine(prompt: console.styled(screen?.prompt ?? "> ", .bold)) {
             await dispatch(line)
             if let navigation = pendingNavigation {
@@ -60,7 +62,7 @@ public final class REPLHost {
 
     private func availableCommands() -> [REPLCommand] {
         var commands = screen?.commands ?? []
-        if routes.last != .signIn { commands += plugins.flatMap { $0.commands(context: context) } }
+        if signedIn { commands += plugins.flatMap { $0.commands(context: context) } }
         return commands + [
             REPLCommand("help", summary: "list the commands") { [unowned self] _ in showHelp() },
             REPLCommand("back", summary: "go back to the previous screen") { [unowned self] _ in
@@ -78,12 +80,21 @@ public final class REPLHost {
     }
 
     private func show(_ navigation: REPLContext.Navigation) async {
+        signedIn = (try? await context.lookup.currentUserID()) != nil
         switch navigation {
         case .push(let route): routes.append(route)
         case .reset(let route): routes = [route]
         case .back:
             guard routes.count > 1 else { return context.show("(nothing to go back to)") }
             routes.removeLast()
+        case .home:
+            guard let start = await home() else {
+                screen?.leave()
+                screen = nil
+                return context.showError(AppError(.notSignedIn, "no enabled feature has a screen to start on; sign in with `messageai login` "
+                    + "or enable more features (/help lists what works)"))
+            }
+            routes = [start]
         }
         guard let route = routes.last else { return }
         screen?.leave()
@@ -93,6 +104,15 @@ public final class REPLHost {
         } else {
             context.showError(AppError(.usage, "no enabled feature shows \(route); check the 'features' setting"))
         }
+    }
+
+    /// The start screen: the enabled features' offer of highest rank.
+    private func home() async -> Route? {
+        var best: REPLStart?
+        for plugin in plugins {
+            if let offer = await plugin.start(signedIn: signedIn, context: context), offer.rank > best?.rank ?? .min { best = offer }
+        }
+        return best?.route
     }
 
     private func completions(for word: String) -> [String] {

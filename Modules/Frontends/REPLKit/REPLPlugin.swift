@@ -8,8 +8,12 @@ public protocol REPLPlugin {
     @MainActor static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)?
     /// Commands available on every screen once signed in.
     @MainActor static func commands(context: REPLContext) -> [REPLCommand]
+    /// The screen this feature offers to start on (and to return to with `/home`), given
+    /// whether someone is signed in; `nil` when it has none to offer.
+    @MainActor static func start(signedIn: Bool, context: REPLContext) async -> REPLStart?
 }
 
 extension REPLPlugin {
     @MainActor public static func commands(context: REPLContext) -> [REPLCommand] { [] }
+    @MainActor public static func start(signedIn: Bool, context: REPLContext) async -> REPLStart? { nil }
 }

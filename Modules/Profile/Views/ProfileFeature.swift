@@ -15,6 +15,11 @@ public enum ProfileFeature: CLIPlugin, REPLPlugin {
         return ProfileScreen(context: context, subject: subject)
     }
 
+    /// Alone, one's own profile.
+    @MainActor public static func start(signedIn: Bool, context: REPLContext) async -> REPLStart? {
+        signedIn ? REPLStart(.profile(nil), rank: 10) : nil
+    }
+
     @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
         [
             REPLCommand("profile", arguments: "[USER]", summary: "show your profile (or a user's by email or id)") { user in
@@ -29,7 +34,7 @@ public enum ProfileFeature: CLIPlugin, REPLPlugin {
                 let model = context.factory(ProfileFactory.self).makeUserSearchViewModel()
                 await model.search(query)
                 await context.present(model.results) { results in
-                    if results.isEmpty { return context.show("No users match '\(query)'.") }
+                    if results.isEmpty { return context.show("No users match \(TerminalText.line(AppError.quoting(query))).") }
                     results.map(ProfileText.row).forEach(context.show)
                 }
             },

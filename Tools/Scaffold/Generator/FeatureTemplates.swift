@@ -12,6 +12,7 @@ enum FeatureTemplates {
         "Modules/__Name__/Core/__Name__Factory.swift": factory,
         "Modules/__Name__/Views/__Name__Command.swift": command,
         "Modules/__Name__/Views/__Name__Feature.swift": feature,
+        "Modules/__Name__/Views/__Name__Screen.swift": screen,
         "Tests/__Name__Tests/__Name__ViewModelTests.swift": tests,
     ]
 
@@ -143,7 +144,7 @@ enum FeatureTemplates {
                     await model.load()
                 }
                 let items = try context.require(model.items)
-                try context.emitEach(items, text: items.map { "\\($0.id). \\($0.title)" })
+                try context.emitEach(items, text: items.map { "\\($0.id). " + TerminalText.line($0.title) })
             }
         }
 
@@ -162,7 +163,14 @@ enum FeatureTemplates {
 
             public static let commands: [any ParsableCommand.Type] = [__Name__Command.self]
 
-            @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? { nil }
+            @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {
+                route == .feature(featureName) ? __Name__Screen(context: context) : nil
+            }
+
+            /// Alone (or before the list and chat), the feature's own screen.
+            @MainActor public static func start(signedIn: Bool, context: REPLContext) async -> REPLStart? {
+                REPLStart(.feature(featureName), rank: 5)
+            }
 
             @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
                 [
@@ -175,10 +183,49 @@ enum FeatureTemplates {
                             if let error = model.added.error { return context.showError(error) }
                         }
                         await context.present(model.items) { items in
-                            items.map { "\\($0.id). \\($0.title)" }.forEach(context.show)
+                            items.map { "\\($0.id). " + TerminalText.line($0.title) }.forEach(context.show)
                         }
                     },
                 ]
+            }
+        }
+
+        """
+
+    static let screen = """
+        import CLIKit
+        import Kernel
+        import REPLKit
+        import __Name__
+
+        /// __Name__'s REPL screen: its items; a line typed here adds one.
+        @MainActor
+        final class __Name__Screen: REPLScreen {
+            let prompt = "__name__> "
+            private let context: REPLContext
+            private let model: __Name__ViewModel
+
+            init(context: REPLContext) {
+                self.context = context
+                model = context.factory(__Name__Factory.self).make__Name__ViewModel()
+            }
+
+            func enter() async {
+                context.show("__Name__: type a line to add an item, /help for more.")
+                await model.load()
+                await show()
+            }
+
+            func handle(_ line: String) async {
+                await model.add(title: line)
+                if let error = model.added.error { return context.showError(error) }
+                await show()
+            }
+
+            private func show() async {
+                await context.present(model.items) { items in
+                    items.map { "\\($0.id). " + TerminalText.line($0.title) }.forEach(context.show)
+                }
             }
         }
 
