@@ -27,6 +27,20 @@ struct ContainerLookup: FrontendLookup {
         return list.list.value?.first?.id
     }
 
+    func unreadConversations() async throws -> [UnreadConversation] {
+        try await container.conversations.conversations().enumerated().compactMap { offset, row in
+            row.unreadCount > 0 ? UnreadConversation(number: offset + 1, id: row.id, title: row.title, unread: row.unreadCount) : nil
+        }
+    }
+
+    func listChanges() async throws -> AsyncStream<Void> {
+        try await container.conversations.changes()
+    }
+
+    func conversationTitle(_ id: ConversationID) async throws -> String? {
+        try await container.conversations.conversations().first { $0.id == id }?.title
+    }
+
     func userID(for reference: String) async throws -> UserID {
         let profile = container.makeProfileViewModel(subject: reference)
         await profile.load()

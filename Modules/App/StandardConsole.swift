@@ -19,8 +19,16 @@ enum StandardConsole {
             readSecret: readWithoutEcho,
             readInput: readInput,
             lines: TerminalInput.lines,
-            bytes: TerminalInput.bytes
+            bytes: TerminalInput.bytes,
+            columns: columns()
         )
+    }
+
+    /// The terminal's width, or 80 when standard output is not a terminal.
+    private static func columns() -> Int {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 
     /// Writes all of `text` to `descriptor`, or ends the process when it cannot.

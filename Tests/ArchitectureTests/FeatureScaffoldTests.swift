@@ -67,7 +67,7 @@ struct FeatureScaffoldTests {
         // The new feature alone starts on its own screen, and a typed line adds an item.
         let alone = String(decoding: try await ToolProcess.run(["sh", "-c", "printf 'First item\\n/quit\\n' | HOME=$(mktemp -d) "
             + ".build/debug/messageai repl --backend memory --features scaffoldsample 2>&1"], in: copy.root), as: UTF8.self)
-        #expect(alone.hasPrefix("ScaffoldSample: type a line to add an item") && alone.contains("1. First item"), "\(alone.prefix(1_000))")
+        #expect(alone.hasPrefix("ScaffoldSample: type a line to add an item") && alone.contains("2. First item"), "\(alone.prefix(1_000))")
 
         _ = try scaffold.remove(from: copy.root)
         #expect(try copy.snapshot() == before)

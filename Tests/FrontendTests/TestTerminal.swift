@@ -17,11 +17,17 @@ final class TestTerminal {
     var output: String { log.text }
 
     private let ownsState: Bool
+    private let interactive: Bool
+    private let keys: AsyncStream<UInt8>
+    private let keysContinuation: AsyncStream<UInt8>.Continuation
 
     /// A terminal with a state folder (and home) of its own, or another terminal on the same
-    /// machine: `sharing` its folder, so both use the same database and session files.
-    init(sharing other: TestTerminal? = nil) {
+    /// machine: `sharing` its folder, so both use the same database and session files. An
+    /// `interactive` one runs the REPL's line editor, fed with `press(_:)`.
+    init(sharing other: TestTerminal? = nil, interactive: Bool = false) {
         (lines, linesContinuation) = AsyncStream.makeStream()
+        (keys, keysContinuation) = AsyncStream.makeStream()
+        self.interactive = interactive
         stateDirectory = other?.stateDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-tests-\(UUID().uuidString)")
         ownsState = other == nil
@@ -52,6 +58,9 @@ final class TestTerminal {
     /// Feeds one line to a running REPL.
     func type(_ line: String) { linesContinuation.yield(.text(line)) }
 
+    /// Feeds key bytes to an interactive terminal's line editor.
+    func press(_ text: String) { Array(text.utf8).forEach { keysContinuation.yield($0) } }
+
     /// Ends the REPL's input.
     func endInput() { linesContinuation.finish() }
 
@@ -60,7 +69,7 @@ final class TestTerminal {
 
     var console: Console {
         Console(
-            isInteractive: false, usesColor: false,
+            isInteractive: interactive, usesColor: false,
             write: { [log] in log.append($0) },
             writeError: { [unowned self] in errors += $0 },
             readLine: { [unowned self] in pendingInput.isEmpty ? nil : .text(pendingInput.removeFirst()) },
@@ -71,7 +80,7 @@ final class TestTerminal {
                 return bytes
             },
             lines: { [unowned self] in lines },
-            bytes: { AsyncStream { $0.finish() } }
+            bytes: { [keys] in keys }
         )
     }
 

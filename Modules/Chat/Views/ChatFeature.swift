@@ -24,12 +24,22 @@ public enum ChatFeature: CLIPlugin, REPLPlugin {
     }
 
     @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
-        [REPLCommand("chat", arguments: "ID|NAME", summary: "open a conversation by id, title or name") { reference in
-            do {
-                context.navigate(.push(.conversation(try await context.lookup.conversationID(for: reference))))
-            } catch {
-                context.showError(AppError(error))
-            }
-        }]
+        [
+            REPLCommand("chat", arguments: "ID|NAME", summary: "open a conversation by id, title or name") { reference in
+                do {
+                    context.navigate(.push(.conversation(try await context.lookup.conversationID(for: reference))))
+                } catch {
+                    context.showError(AppError(error))
+                }
+            },
+            REPLCommand("next", summary: "open the next conversation with unread messages") { _ in
+                do {
+                    guard let next = try await context.lookup.unreadConversations().first else { return context.show("No unread messages.") }
+                    context.navigate(.push(.conversation(next.id)))
+                } catch {
+                    context.showError(AppError(error))
+                }
+            },
+        ]
     }
 }

@@ -5,11 +5,15 @@ import Observation
 import REPLKit
 
 /// One conversation in the REPL: history, live messages above the prompt, plain text sends,
-/// `/more` pages back, `/retry` resends the last failed message. Marks read while open.
+/// `/more` pages back, `/retry` resends the last failed message. Marks read while open. The
+/// prompt names the conversation; a marker line separates what was read from what is new.
 @MainActor
 final class ChatScreen: REPLScreen {
-    let prompt = "chat> "
+    private(set) var prompt = "chat> "
     private let context: REPLContext
+    private let conversationID: ConversationID
+    /// Messages from others not yet read when the screen opened: where the marker goes.
+    private var unreadAtOpen = 0
     private let model: ChatViewModel
     private var live: Task<Void, Never>?
     private var printed: [MessageID: Message.DeliveryState] = [:]
@@ -18,6 +22,7 @@ final class ChatScreen: REPLScreen {
 
     init(context: REPLContext, conversationID: ConversationID) {
         self.context = context
+        self.conversationID = conversationID
         model = context.factory(ChatFactory.self).makeChatViewModel(conversationID: conversationID)
     }
 
@@ -33,6 +38,8 @@ final class ChatScreen: REPLScreen {
 
     func enter() async {
         me = try? await context.lookup.currentUserID()
+        if let title = try? await context.lookup.conversationTitle(conversationID) { prompt = TerminalText.line(title) + "> " }
+        unreadAtOpen = (try? await context.lookup.unreadConversations().first { $0.id == conversationID }?.unread) ?? 0
         await model.start()
         if model.timeline.value?.messages.isEmpty == true {
             context.show(context.console.styled("(no messages yet: type to send, /back to leave)", .dim))
@@ -60,8 +67,12 @@ final class ChatScreen: REPLScreen {
         await context.present(state) { timeline in
             let fresh = timeline.messages.filter { $0.state != .pending && printed[$0.id] != $0.state }
             guard !fresh.isEmpty else { return }
-            if printed.isEmpty { context.show(context.console.styled("(/more for older messages, /back to leave)", .dim)) }
-            await show(fresh)
+            if printed.isEmpty {
+                context.show(context.console.styled("(/more for older messages, /back to leave)", .dim))
+                await showMarkingNew(fresh)
+            } else {
+                await show(fresh)
+            }
             if let error = model.lastSendError, fresh.contains(where: { $0.state == .failed }) { context.showError(error) }
             if fresh.contains(where: { $0.senderID != me && $0.state == .sent }) { await model.markRead() }
         }
@@ -74,6 +85,19 @@ final class ChatScreen: REPLScreen {
             context.show(context.console.styled("— \(count) older —", .dim))
             await show(Array((model.timeline.value?.messages ?? []).prefix(count)))
         }
+    }
+
+    /// The first messages shown, with a marker line before the first one not read yet.
+    private func showMarkingNew(_ messages: [Message]) async {
+        var fromOthers = 0
+        let firstNew = messages.lastIndex { message in
+            if message.senderID != me { fromOthers += 1 }
+            return fromOthers == unreadAtOpen && message.senderID != me
+        }
+        guard unreadAtOpen > 0, let firstNew else { return await show(messages) }
+        await show(Array(messages[..<firstNew]))
+        context.show(context.console.styled("——— \(unreadAtOpen) new ———", .yellow))
+        await show(Array(messages[firstNew...]))
     }
 
     private func show(_ messages: [Message]) async {

@@ -9,6 +9,8 @@ public final class Console {
     public let isInteractive: Bool
     /// True when output may carry ANSI colours (a terminal, and no `NO_COLOR`).
     public let usesColor: Bool
+    /// The terminal's width in columns (80 when it is not a terminal).
+    public let columns: Int
     private let write: @MainActor (String) -> Void
     private let writeError: @MainActor (String) -> Void
     private let readInputLine: @MainActor () -> InputLine?
@@ -27,10 +29,12 @@ public final class Console {
         readSecret: @escaping @MainActor (String) -> String?,
         readInput: @escaping @MainActor (Int) throws -> [UInt8],
         lines: @escaping @MainActor () -> AsyncStream<InputLine>,
-        bytes: @escaping @MainActor () -> AsyncStream<UInt8>
+        bytes: @escaping @MainActor () -> AsyncStream<UInt8>,
+        columns: Int = 80
     ) {
         self.isInteractive = isInteractive
         self.usesColor = usesColor
+        self.columns = columns
         self.write = write
         self.writeError = writeError
         readInputLine = readLine

@@ -11,6 +11,13 @@ public protocol FrontendLookup {
     func conversationID(for reference: String) async throws -> ConversationID
     /// The signed-in user's most recently active conversation, or `nil` when they have none.
     func mostRecentConversation() async throws -> ConversationID?
+    /// The signed-in user's conversations with unread messages, in list order.
+    func unreadConversations() async throws -> [UnreadConversation]
+    /// Ticks whenever the signed-in user's list may have changed (a message, a read marker, a
+    /// new conversation).
+    func listChanges() async throws -> AsyncStream<Void>
+    /// A conversation's title as the signed-in user sees it, or `nil` when it is not theirs.
+    func conversationTitle(_ id: ConversationID) async throws -> String?
     /// The user a person means: a user id or an email address.
     func userID(for reference: String) async throws -> UserID
     /// Display names of users; unknown ids are left out.

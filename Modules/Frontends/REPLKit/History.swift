@@ -49,6 +49,15 @@ final class History {
     /// `maxBytes`, so it can always be read back.
     static let maxEntryBytes = 2_048
 
+    /// The newest entry before `index` (all entries when `nil`) that contains `query`, ignoring
+    /// case, and where it is: what Ctrl-R finds.
+    func search(_ query: String, before index: Int? = nil) -> (index: Int, entry: String)? {
+        let end = min(index ?? entries.count, entries.count)
+        guard !query.isEmpty, end > 0 else { return nil }
+        let found = entries[..<end].lastIndex { $0.range(of: query, options: .caseInsensitive) != nil }
+        return found.map { ($0, entries[$0]) }
+    }
+
     func add(_ line: String) {
         guard line.utf8.count <= Self.maxEntryBytes else { return }
         if entries.last != line { entries.append(line) }

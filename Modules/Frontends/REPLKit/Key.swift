@@ -5,6 +5,6 @@ public enum Key: Equatable, Sendable {
     case left, right, up, down, home, end
     case wordLeft, wordRight
     case deleteWordBackward, killToStart, killToEnd
-    case interrupt, endOfInput, clearScreen
+    case interrupt, endOfInput, clearScreen, reverseSearch, cancel
     case unknown
 }

@@ -29,6 +29,8 @@ public struct KeyDecoder {
         case 0x0C: return .clearScreen
         case 0x0E: return .down
         case 0x10: return .up
+        case 0x12: return .reverseSearch
+        case 0x07: return .cancel
         case 0x15: return .killToStart
         case 0x17: return .deleteWordBackward
         case 0x00..<0x20: return .unknown

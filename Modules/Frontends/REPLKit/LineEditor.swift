@@ -17,6 +17,17 @@ public final class LineEditor: REPLInput {
     private var isEditing = false
     private var isSecret = false
     private var lastKeyWasTab = false
+    private var status = ""
+    /// Ctrl-R's state while searching the history: what is typed, and the match shown.
+    private var search: (query: String, match: (index: Int, entry: String)?)?
+
+    public var showsStatus: Bool { true }
+
+    public func setStatus(_ status: String) {
+        guard status != self.status else { return }
+        self.status = status
+        if isEditing { redraw() }
+    }
 
     /// Creates an editor over the terminal's bytes, writing with `write`, keeping history in
     /// `historyFile` (if given).
@@ -78,6 +89,13 @@ public final class LineEditor: REPLInput {
     /// Handles a key; returns an outcome when the line is finished.
     private func handle(_ key: Key) -> Outcome? {
         defer { lastKeyWasTab = key == .tab }
+        if search != nil {
+            switch handleSearch(key) {
+            case .consumed: return nil
+            case .submit(let line): return .submit(line)
+            case .passThrough: break
+            }
+        }
         switch key {
         case .enter:
             write("\r\n")
@@ -93,6 +111,7 @@ public final class LineEditor: REPLInput {
         case .down where !isSecret:
             if let entry = history.next() { buffer.replace(with: entry) }
         case .tab where !isSecret: complete()
+        case .reverseSearch where !isSecret: search = ("", nil)
         case .clearScreen: write("\u{1B}[H\u{1B}[2J")
         case .character(let character) where buffer.cursor == buffer.characters.count:
             // Typing (or pasting) at the end of the line writes just the new character, so a
@@ -128,9 +147,47 @@ public final class LineEditor: REPLInput {
         }
     }
 
+    private enum SearchStep { case consumed, submit(String), passThrough }
+
+    /// What a key does during a Ctrl-R search: typing narrows it, Ctrl-R finds an older match,
+    /// Enter runs the match, Ctrl-G or Ctrl-C cancel, any other key keeps the match as the line
+    /// and is then handled as usual.
+    private func handleSearch(_ key: Key) -> SearchStep {
+        guard var current = search else { return .passThrough }
+        switch key {
+        case .character(let character):
+            current.query.append(character)
+            current.match = history.search(current.query) ?? current.match
+        case .backspace:
+            current.query = String(current.query.dropLast())
+            current.match = history.search(current.query)
+        case .reverseSearch:
+            current.match = history.search(current.query, before: current.match?.index) ?? current.match
+        case .cancel, .interrupt:
+            search = nil
+            redraw()
+            return .consumed
+        case .enter:
+            search = nil
+            write("\r\n")
+            return .submit(current.match?.entry ?? buffer.text)
+        default:
+            search = nil
+            if let entry = current.match?.entry { buffer.replace(with: entry) }
+            return .passThrough
+        }
+        search = current
+        redraw()
+        return .consumed
+    }
+
     private func redraw() {
+        if let search {
+            let shown = "(reverse-i-search)`" + TerminalText.line(search.query) + "': " + TerminalText.line(search.match?.entry ?? "")
+            return write("\r\u{1B}[K" + shown)
+        }
         let shown = isSecret ? "" : buffer.text
         let back = isSecret ? 0 : buffer.characters.count - buffer.cursor
-        write("\r\u{1B}[K" + prompt + shown + (back > 0 ? "\u{1B}[\(back)D" : ""))
+        write("\r\u{1B}[K" + (status.isEmpty ? "" : status + " ") + prompt + shown + (back > 0 ? "\u{1B}[\(back)D" : ""))
     }
 }

@@ -18,6 +18,7 @@ public final class REPLHost {
     /// Whether someone was signed in when the current screen was shown: the features' commands
     /// are offered only then.
     private var signedIn = false
+    private var hotlist: Task<Void, Never>?
 
     /// Creates a host over the enabled features' plugins.
     public init(plugins: [any REPLPlugin.Type], input: any REPLInput, console: Console, lookup: any FrontendLookup,
@@ -41,6 +42,7 @@ public final class REPLHost {
                 await show(navigation)
             }
         }
+        hotlist?.cancel()
         screen?.leave()
     }
 
@@ -72,10 +74,22 @@ public final class REPLHost {
         ]
     }
 
+    /// The commands in two columns that never run into each other: a usage too wide for the
+    /// column gets a line of its own, and summaries wrap to the terminal's width.
     private func showHelp() {
-        for command in availableCommands() {
-            let usage = "/\(command.name)" + (command.arguments.isEmpty ? "" : " \(command.arguments)")
-            context.show("  " + console.styled(usage.padding(toLength: 24, withPad: " ", startingAt: 0), .cyan) + command.summary)
+        let commands = availableCommands().map { ("/\($0.name)" + ($0.arguments.isEmpty ? "" : " \($0.arguments)"), $0.summary) }
+        let column = min(commands.map(\.0.count).max() ?? 0, 28) + 4
+        let width = max(console.columns - column, 20)
+        for (usage, summary) in commands {
+            let lines = HelpLayout.wrap(summary, width: width)
+            let pad = String(repeating: " ", count: column)
+            if usage.count + 4 > column {
+                context.show("  " + console.styled(usage, .cyan))
+                lines.forEach { context.show(pad + $0) }
+            } else {
+                context.show("  " + console.styled(usage.padding(toLength: column - 2, withPad: " ", startingAt: 0), .cyan) + (lines.first ?? ""))
+                lines.dropFirst().forEach { context.show(pad + $0) }
+            }
         }
     }
 
@@ -97,12 +111,32 @@ public final class REPLHost {
             routes = [start]
         }
         guard let route = routes.last else { return }
+        followHotlist(excluding: route)
         screen?.leave()
         screen = plugins.lazy.compactMap { $0.screen(for: route, context: self.context) }.first
         if let screen {
             await screen.enter()
         } else {
             context.showError(AppError(.usage, "no enabled feature shows \(route); check the 'features' setting"))
+        }
+    }
+
+    /// Keeps the hotlist shown with the prompt current: the other conversations with unread
+    /// messages, as `[number: title count]`. Only where a status can be shown (a terminal).
+    private func followHotlist(excluding route: Route) {
+        hotlist?.cancel()
+        guard input.showsStatus, signedIn else { return input.setStatus("") }
+        let current: ConversationID? = if case .conversation(let id) = route { id } else { nil }
+        hotlist = Task { [weak self, context, console] in
+            guard let changes = try? await context?.lookup.listChanges() else { return }
+            var ticks = changes.makeAsyncIterator()
+            repeat {
+                guard let unread = try? await context?.lookup.unreadConversations(), !Task.isCancelled else { continue }
+                let entries = unread.filter { $0.id != current }.map { entry in
+                    "[\(entry.number): \(HelpLayout.shortened(TerminalText.line(entry.title), to: 20)) \(entry.unread)]"
+                }
+                self?.input.setStatus(entries.isEmpty ? "" : console.styled(entries.joined(separator: " "), .yellow))
+            } while await ticks.next() != nil && !Task.isCancelled
         }
     }
 

@@ -10,4 +10,13 @@ public protocol REPLInput: AnyObject {
     func printAbove(_ text: String)
     /// Supplies tab completions for the word being typed.
     var completer: (@MainActor (String) -> [String])? { get set }
+    /// True when a status (the hotlist) can be shown with the prompt: a terminal, not a script.
+    var showsStatus: Bool { get }
+    /// Shows `status` before the prompt, redrawing the line being edited.
+    func setStatus(_ status: String)
+}
+
+extension REPLInput {
+    public var showsStatus: Bool { false }
+    public func setStatus(_ status: String) {}
 }

@@ -1,0 +1,22 @@
+import Kernel
+
+/// A conversation with messages the signed-in user has not read, as the REPL's hotlist and
+/// `/next` show it.
+public struct UnreadConversation: Equatable, Sendable {
+    /// Its number in the conversation list (from 1).
+    public let number: Int
+    /// The conversation.
+    public let id: ConversationID
+    /// Its title as the user sees it (a group's title, or the other person's name).
+    public let title: String
+    /// How many messages from others the user has not read.
+    public let unread: Int
+
+    /// Creates an entry.
+    public init(number: Int, id: ConversationID, title: String, unread: Int) {
+        self.number = number
+        self.id = id
+        self.title = title
+        self.unread = unread
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+
+/// The REPL as a home, driven through its line editor as on a terminal: the prompt names the
+/// place, the hotlist follows unread messages live, `/next` opens them with a marker line,
+/// `/help` keeps its columns apart.
+@MainActor
+@Suite("REPL home", .timeLimit(.minutes(1)))
+struct REPLHomeTests {
+    let terminal = TestTerminal(interactive: true)
+
+    @Test("a reply arriving elsewhere shows in the hotlist; /next opens it with a marker; the prompt names the place")
+    func hotlistAndMarker() async {
+        let terminal = terminal
+        let repl = Task {
+            await terminal.run("repl --backend memory --features profile,conversationlist,chat",
+                               environment: ["MESSAGEAI_MEMORY_PEER_DELAY_MS": "300", "MESSAGEAI_STATE_DIR": terminal.stateDirectory.path])
+        }
+        await terminal.waitFor("chats> ")
+        terminal.press("/open engine\r")
+        await terminal.waitFor("Engine room> ")
+        terminal.press("hello everyone\r/back\r")
+        await terminal.waitFor("[1: Engine room 1] chats> ")
+        terminal.press("/next\r")
+        await terminal.waitFor("——— 1 new ———")
+        await terminal.waitFor("Engine room> ")
+        terminal.press("\u{4}")
+        #expect(await repl.value == 0)
+        let output = terminal.output
+        let marker = output.range(of: "——— 1 new ———")
+        let reply = output.range(of: "Grace Hopper: Interesting! Tell me more.", options: .backwards)
+        let mine = output.range(of: "You: hello everyone", options: .backwards)
+        #expect(marker != nil && reply != nil && mine != nil)
+        if let marker, let reply, let mine { #expect(mine.upperBound < marker.lowerBound && marker.upperBound < reply.lowerBound) }
+    }
+
+    @Test("Ctrl-R finds an earlier line by what it contains, and Enter runs it")
+    func reverseSearch() async {
+        let terminal = terminal
+        let repl = Task { await terminal.run("repl --backend memory --features profile,conversationlist,chat") }
+        await terminal.waitFor("chats> ")
+        terminal.press("/search grace\r")
+        await terminal.waitFor("Grace Hopper  u-grace")
+        terminal.press("/search alan\r")
+        await terminal.waitFor("Alan Turing  u-alan")
+        terminal.press("\u{12}gra")
+        await terminal.waitFor("(reverse-i-search)`gra': /search grace")
+        terminal.press("\r")
+        await terminal.waitFor("Grace Hopper  u-grace\n")
+        terminal.press("\u{4}")
+        #expect(await repl.value == 0)
+        #expect(terminal.output.components(separatedBy: "Grace Hopper  u-grace").count == 3)
+    }
+
+    @Test("/help keeps usage and summary apart whatever their widths")
+    func helpColumns() async {
+        let terminal = terminal
+        let repl = Task { await terminal.run("repl --backend memory --features profile,conversationlist,chat") }
+        await terminal.waitFor("chats> ")
+        terminal.press("/help\r")
+        await terminal.waitFor("/quit")
+        terminal.press("\u{4}")
+        #expect(await repl.value == 0)
+        // Each line as it ends up on screen: what follows the last "return, clear line".
+        let rows = terminal.output.components(separatedBy: "\n").map { $0.components(separatedBy: "\r\u{1B}[K").last ?? "" }
+            .filter { $0.hasPrefix("  /") }
+        #expect(rows.contains { $0.hasPrefix("  /group TITLE: USER, USER…") && $0.hasSuffix("  create a group") })
+        // Usage and summary are at least two spaces apart, and summaries start in one column.
+        #expect(rows.allSatisfy { $0.dropFirst(2).contains("  ") && $0.count <= 80 }, "\(rows)")
+        #expect(Set(rows.compactMap(summaryColumn)).count == 1, "\(rows)")
+    }
+
+    /// Where a help row's summary starts: after the first run of two or more spaces past the indent.
+    private func summaryColumn(_ row: String) -> Int? {
+        let characters = Array(row)
+        guard let gap = (2..<max(2, characters.count - 1)).first(where: { characters[$0] == " " && characters[$0 + 1] == " " }) else { return nil }
+        return characters[gap...].firstIndex { $0 != " " }
+    }
+}
