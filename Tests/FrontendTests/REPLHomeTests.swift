@@ -69,6 +69,21 @@ struct REPLHomeTests {
         #expect(Set(rows.compactMap(summaryColumn)).count == 1, "\(rows)")
     }
 
+    @Test("on a narrow terminal, /help puts each summary under its usage, wrapped to the width")
+    func helpWraps() async {
+        let narrow = TestTerminal(columns: 44)
+        let repl = Task { await narrow.run("repl --backend memory --features profile,conversationlist,chat") }
+        await narrow.waitFor("1. Engine room")
+        narrow.type("/help")
+        narrow.type("/quit")
+        #expect(await repl.value == 0)
+        let lines = narrow.output.components(separatedBy: "\n")
+        let help = lines.drop { !$0.hasPrefix("  /") }.prefix { !$0.isEmpty }
+        #expect(help.allSatisfy { $0.count <= 44 }, "\(help)")
+        let continued = help.filter { !$0.hasPrefix("  /") }
+        #expect(!continued.isEmpty && continued.allSatisfy { $0.hasPrefix(String(repeating: " ", count: 6)) }, "\(help)")
+    }
+
     /// Where a help row's summary starts: after the first run of two or more spaces past the indent.
     private func summaryColumn(_ row: String) -> Int? {
         let characters = Array(row)

@@ -18,13 +18,15 @@ final class TestTerminal {
 
     private let ownsState: Bool
     private let interactive: Bool
+    private let columns: Int
     private let keys: AsyncStream<UInt8>
     private let keysContinuation: AsyncStream<UInt8>.Continuation
 
     /// A terminal with a state folder (and home) of its own, or another terminal on the same
     /// machine: `sharing` its folder, so both use the same database and session files. An
     /// `interactive` one runs the REPL's line editor, fed with `press(_:)`.
-    init(sharing other: TestTerminal? = nil, interactive: Bool = false) {
+    init(sharing other: TestTerminal? = nil, interactive: Bool = false, columns: Int = 80) {
+        self.columns = columns
         (lines, linesContinuation) = AsyncStream.makeStream()
         (keys, keysContinuation) = AsyncStream.makeStream()
         self.interactive = interactive
@@ -80,7 +82,8 @@ final class TestTerminal {
                 return bytes
             },
             lines: { [unowned self] in lines },
-            bytes: { [keys] in keys }
+            bytes: { [keys] in keys },
+            columns: columns
         )
     }
 

@@ -75,14 +75,15 @@ public final class REPLHost {
     }
 
     /// The commands in two columns that never run into each other: a usage too wide for the
-    /// column gets a line of its own, and summaries wrap to the terminal's width.
+    /// column gets a line of its own, and summaries wrap to the terminal's width; on a terminal
+    /// too narrow for two columns, each summary goes under its usage.
     private func showHelp() {
         let commands = availableCommands().map { ("/\($0.name)" + ($0.arguments.isEmpty ? "" : " \($0.arguments)"), $0.summary) }
-        let column = min(commands.map(\.0.count).max() ?? 0, 28) + 4
-        let width = max(console.columns - column, 20)
+        let widest = min(commands.map(\.0.count).max() ?? 0, 28) + 4
+        let column = console.columns - widest >= 20 ? widest : 6
+        let pad = String(repeating: " ", count: column)
         for (usage, summary) in commands {
-            let lines = HelpLayout.wrap(summary, width: width)
-            let pad = String(repeating: " ", count: column)
+            let lines = HelpLayout.wrap(summary, width: console.columns - column)
             if usage.count + 4 > column {
                 context.show("  " + console.styled(usage, .cyan))
                 lines.forEach { context.show(pad + $0) }
