@@ -8,13 +8,14 @@ import Testing
 struct REPLHomeTests {
     let terminal = TestTerminal(interactive: true)
 
+    /// The REPL on the memory backend's mock data, without Auth so that Ada is signed in.
+    func startREPL(on terminal: TestTerminal, environment: [String: String] = [:]) -> Task<Int32, Never> {
+        Task { await terminal.run("repl --backend memory --features profile,conversationlist,chat", environment: environment) }
+    }
+
     @Test("a reply arriving elsewhere shows in the hotlist; /next opens it with a marker; the prompt names the place")
     func hotlistAndMarker() async {
-        let terminal = terminal
-        let repl = Task {
-            await terminal.run("repl --backend memory --features profile,conversationlist,chat",
-                               environment: ["MESSAGEAI_MEMORY_PEER_DELAY_MS": "300", "MESSAGEAI_STATE_DIR": terminal.stateDirectory.path])
-        }
+        let repl = startREPL(on: terminal, environment: ["MESSAGEAI_MEMORY_PEER_DELAY_MS": "300"])
         await terminal.waitFor("chats> ")
         terminal.press("/open engine\r")
         await terminal.waitFor("Engine room> ")
@@ -35,8 +36,7 @@ struct REPLHomeTests {
 
     @Test("Ctrl-R finds an earlier line by what it contains, and Enter runs it")
     func reverseSearch() async {
-        let terminal = terminal
-        let repl = Task { await terminal.run("repl --backend memory --features profile,conversationlist,chat") }
+        let repl = startREPL(on: terminal)
         await terminal.waitFor("chats> ")
         terminal.press("/search grace\r")
         await terminal.waitFor("Grace Hopper  u-grace")
@@ -53,8 +53,7 @@ struct REPLHomeTests {
 
     @Test("/help keeps usage and summary apart whatever their widths")
     func helpColumns() async {
-        let terminal = terminal
-        let repl = Task { await terminal.run("repl --backend memory --features profile,conversationlist,chat") }
+        let repl = startREPL(on: terminal)
         await terminal.waitFor("chats> ")
         terminal.press("/help\r")
         await terminal.waitFor("/quit")
@@ -72,7 +71,7 @@ struct REPLHomeTests {
     @Test("on a narrow terminal, /help puts each summary under its usage, wrapped to the width")
     func helpWraps() async {
         let narrow = TestTerminal(columns: 44)
-        let repl = Task { await narrow.run("repl --backend memory --features profile,conversationlist,chat") }
+        let repl = startREPL(on: narrow)
         await narrow.waitFor("1. Engine room")
         narrow.type("/help")
         narrow.type("/quit")
