@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// The terminal is left as it was however `messageai` is stopped: a real process on a
+/// pseudo-terminal, its settings read from the test's side.
+@Suite("Terminal restore", .serialized, .timeLimit(.minutes(1)))
+struct TerminalRestoreTests {
+    /// A pseudo-terminal: the test reads and writes `controller`; the process gets `device`.
+    struct PseudoTerminal {
+        let controller: Int32
+        let device: Int32
+
+        /// Linux's pseudo-terminal ioctls (`posix_openpt` and friends are not in the Glibc module).
+        private static let getNumber: UInt = 0x8004_5430, setLock: UInt = 0x4004_5431
+
+        init() throws {
+            controller = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+            var unlock: Int32 = 0, number: UInt32 = 0
+            guard controller >= 0, ioctl(controller, Self.setLock, &unlock) == 0, ioctl(controller, Self.getNumber, &number) == 0 else {
+                throw POSIXError(.ENODEV)
+            }
+            device = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+            guard device >= 0 else { throw POSIXError(.ENODEV) }
+        }
+
+        /// The device's local modes (echo, canonical input).
+        var localModes: tcflag_t {
+            var settings = termios()
+            tcgetattr(device, &settings)
+            return settings.c_lflag
+        }
+
+        /// Reads from the controller until `text` has appeared or 10 s have passed.
+        func waitFor(_ text: String) -> String {
+            var seen = ""
+            let deadline = Date().addingTimeInterval(10)
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            var poller = pollfd(fd: controller, events: Int16(POLLIN), revents: 0)
+            while !seen.contains(text), Date() < deadline {
+                guard poll(&poller, 1, 100) > 0 else { continue }
+                let count = buffer.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) }
+                if count > 0 { seen += String(decoding: buffer[..<count], as: UTF8.self) }
+            }
+            return seen
+        }
+
+        func close() {
+            Glibc.close(controller)
+            Glibc.close(device)
+        }
+    }
+
+    func start(_ arguments: [String], on terminal: PseudoTerminal) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai")
+        process.arguments = arguments
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-pty-\(UUID().uuidString)")
+        process.environment = ["HOME": home.path, "TERM": "xterm", "NO_COLOR": "1", "MESSAGEAI_AUTH_BCRYPT_COST": "4"]
+        let handle = FileHandle(fileDescriptor: terminal.device, closeOnDealloc: false)
+        process.standardInput = handle
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        return process
+    }
+
+    @Test("Ctrl-C at a password prompt ends with 130 and echo back on")
+    func interruptAtPasswordPrompt() throws {
+        let terminal = try PseudoTerminal()
+        defer { terminal.close() }
+        let process = try start(["login", "--email", "ada@example.com"], on: terminal)
+        #expect(terminal.waitFor("Password:").contains("Password:"))
+        #expect(terminal.localModes & tcflag_t(ECHO) == 0, "echo is off while the password is typed")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(terminal.localModes & tcflag_t(ECHO) != 0)
+    }
+
+    @Test("SIGTERM and SIGHUP to the REPL in raw mode end with 143 and 129 and the terminal cooked again", arguments: [(SIGTERM, 143), (SIGHUP, 129)] as [(Int32, Int32)])
+    func signalToREPL(signal: Int32, status: Int32) throws {
+        let terminal = try PseudoTerminal()
+        defer { terminal.close() }
+        let process = try start(["repl", "--backend", "memory", "--features", "profile,conversationlist,chat"], on: terminal)
+        #expect(terminal.waitFor("chats> ").contains("chats> "))
+        #expect(terminal.localModes & tcflag_t(ICANON) == 0, "raw mode while editing")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == status)
+        #expect(terminal.localModes & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO))
+    }
+}
