@@ -67,23 +67,14 @@ enum StandardConsole {
 
     /// Standard input up to `limit` bytes (less at its end).
     private static func readInput(limit: Int) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: limit)
-        var filled = 0
-        while filled < limit {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                buffer.baseAddress.map { read(STDIN_FILENO, $0 + filled, limit - filled) } ?? 0
-            }
-            if count < 0, errno == EINTR { continue }
-            if count < 0 { throw AppError(.unavailable, "cannot read standard input: \(String(cString: strerror(errno)))") }
-            if count == 0 { break }
-            filled += count
+        guard let bytes = RegularFile.readUpTo(limit, from: STDIN_FILENO) else {
+            throw AppError(.unavailable, "cannot read standard input: \(String(cString: strerror(errno)))")
         }
-        return Array(bytes[..<filled])
+        return bytes
     }
 
     /// Reads a line from the terminal with echo turned off; Ctrl-C puts echo back (see `TerminalState`).
     private static func readWithoutEcho(prompt: String) -> String? {
-        write(prompt, to: STDERR_FILENO)
         var saved = termios()
         let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
         if canHide {
@@ -91,6 +82,8 @@ enum StandardConsole {
             hidden.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden)
         }
+        // The prompt only once echo is off, so nothing typed after it is ever shown.
+        write(prompt, to: STDERR_FILENO)
         defer {
             if canHide { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
             write("\n", to: STDERR_FILENO)

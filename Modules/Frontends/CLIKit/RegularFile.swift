@@ -25,20 +25,27 @@ public enum RegularFile {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw AppError(kind, "\(what) \(path) cannot be read: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
+        guard let bytes = readUpTo(maxBytes + 1, from: descriptor) else {
+            throw AppError(kind, "\(what) \(path) cannot be read: \(String(cString: strerror(errno)))")
+        }
+        guard bytes.count <= maxBytes else { throw AppError(kind, "\(what) \(path) is larger than \(maxBytes) bytes") }
+        return bytes
+    }
+
+    /// Up to `limit` bytes from `descriptor` (fewer at its end), or `nil` on a read error
+    /// (`errno` says which): never more, however much is there.
+    public static func readUpTo(_ limit: Int, from descriptor: Int32) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: limit)
         var filled = 0
-        while filled <= maxBytes {
+        while filled < limit {
             let count = bytes.withUnsafeMutableBytes { buffer in
-                buffer.baseAddress.map { Foundation.read(descriptor, $0 + filled, maxBytes + 1 - filled) } ?? 0
+                buffer.baseAddress.map { Foundation.read(descriptor, $0 + filled, limit - filled) } ?? 0
             }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                if count < 0 { throw AppError(kind, "\(what) \(path) cannot be read: \(String(cString: strerror(errno)))") }
-                break
-            }
+            if count < 0 { return nil }
+            if count == 0 { break }
             filled += count
         }
-        guard filled <= maxBytes else { throw AppError(kind, "\(what) \(path) is larger than \(maxBytes) bytes") }
         return Array(bytes[..<filled])
     }
 }

@@ -1,4 +1,4 @@
-/// Text layout for the REPL's own lines: words wrapped to a width, titles shortened.
+/// Text layout for the REPL's own lines: words wrapped to a width.
 enum HelpLayout {
     /// `text` in lines of at most `width` characters, broken at spaces (a word longer than the
     /// width gets a line of its own).
@@ -13,10 +13,5 @@ enum HelpLayout {
             line += (line.isEmpty ? "" : " ") + word
         }
         return lines + (line.isEmpty ? [] : [line])
-    }
-
-    /// `text` cut to `limit` characters with an ellipsis.
-    static func shortened(_ text: String, to limit: Int) -> String {
-        text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
 }

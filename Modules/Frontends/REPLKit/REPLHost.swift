@@ -134,7 +134,7 @@ public final class REPLHost {
             repeat {
                 guard let unread = try? await context?.lookup.unreadConversations(), !Task.isCancelled else { continue }
                 let entries = unread.filter { $0.id != current }.map { entry in
-                    "[\(entry.number): \(HelpLayout.shortened(TerminalText.line(entry.title), to: 20)) \(entry.unread)]"
+                    "[\(entry.number): \(TextFormat.preview(TerminalText.line(entry.title), limit: 20)) \(entry.unread)]"
                 }
                 self?.input.setStatus(entries.isEmpty ? "" : console.styled(entries.joined(separator: " "), .yellow))
             } while await ticks.next() != nil && !Task.isCancelled
