@@ -6,7 +6,6 @@ import ChatViews
 import ConversationListViews
 import ProfileViews
 import REPLKit
-import Synchronization
 // new-feature adds imports above this line
 
 /// The feature plugins, in the order their commands are listed. Adding a feature is an import and
@@ -29,14 +28,14 @@ enum FeatureRegistry {
         plugins.filter { settings.enables($0.featureName) }
     }
 
-    /// The features whose commands the command line offers (and `--help` lists): set by the
-    /// launcher from the settings before it parses; `nil` (all) until then.
-    static let offered = Mutex<Set<String>?>(nil)
+    /// The features whose commands the command line offers (and `--help` lists), for the run
+    /// under way: the launcher sets it from the settings around parsing; `nil` offers all. Task-
+    /// local, so that runs side by side (tests) do not see each other's.
+    @TaskLocal static var offered: Set<String>?
 
     /// The plugins whose commands the command line offers.
     static var offeredPlugins: [any Plugin.Type] {
-        let names = offered.withLock { $0 }
-        return plugins.filter { names?.contains($0.featureName) ?? true }
+        plugins.filter { offered?.contains($0.featureName) ?? true }
     }
 
     /// The plugin with a top-level command named `name`, offered or not.

@@ -12,10 +12,17 @@ public enum Launcher {
     /// Commands that are not feature commands (help, a group without a default) run as
     /// ArgumentParser runs them: they end by throwing the text to show.
     public static func run(arguments: [String], environment: [String: String], console: Console) async -> Int32 {
-        var command: any ParsableCommand
         let scanned = GlobalOptions.scan(arguments)
-        let offered = try? await settings(overrides: scanned.overrides, config: scanned.config, environment: environment)
-        FeatureRegistry.offered.withLock { $0 = offered.map { settings in Set(FeatureRegistry.enabled(by: settings).map { $0.featureName }) } }
+        let settings = try? await settings(overrides: scanned.overrides, config: scanned.config, environment: environment)
+        let offered = settings.map { Set(FeatureRegistry.enabled(by: $0).map { $0.featureName }) }
+        return await FeatureRegistry.$offered.withValue(offered) {
+            await parseAndRun(arguments: arguments, environment: environment, console: console)
+        }
+    }
+
+    /// `run` once the features the command line offers are known.
+    private static func parseAndRun(arguments: [String], environment: [String: String], console: Console) async -> Int32 {
+        var command: any ParsableCommand
         do {
             command = try RootCommand.parseAsRoot(movingGlobalOptionsLast(arguments))
             if let root = command as? RootCommand, try await startsREPL(root.global, environment: environment, console: console) {

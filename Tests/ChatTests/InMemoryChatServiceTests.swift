@@ -21,7 +21,7 @@ struct InMemoryChatServiceTests {
 
     @Test("sending the same id twice stores one message; reusing an id for other text is a conflict")
     func idempotentSend() async throws {
-        let (store, service) = makeService()
+        let (_, service) = makeService()
         let id = MessageID.random()
         let first = try await service.send(id: id, text: " hello ", to: direct)
         let again = try await service.send(id: id, text: "hello", to: direct)
@@ -32,7 +32,7 @@ struct InMemoryChatServiceTests {
 
     @Test("only members read or post; unknown conversations are not found")
     func membership() async {
-        let (store, service) = makeService()
+        let (_, service) = makeService()
         await #expect(throws: AppError(.forbidden, "you are not a member of conversation c-others")) {
             try await service.send(id: .random(), text: "hi", to: self.others)
         }
@@ -44,7 +44,7 @@ struct InMemoryChatServiceTests {
 
     @Test("pages go back by cursor until the first message")
     func paging() async throws {
-        let (store, service) = makeService(messages: makeHistory(120, in: direct, from: grace))
+        let (_, service) = makeService(messages: makeHistory(120, in: direct, from: grace))
         let newest = try await service.latestMessages(in: direct, limit: 50)
         #expect(newest.messages.map(\.id.rawValue) == (70..<120).map { "m\($0)" } && newest.hasOlder)
         let middle = try await service.messages(in: direct, before: newest.messages[0].id, limit: 50)
@@ -74,7 +74,7 @@ struct InMemoryChatServiceTests {
 
     @Test("live messages arrive in order; the all-conversations feed skips others' conversations")
     func live() async throws {
-        let (store, service) = makeService()
+        let (_, service) = makeService()
         var feed = try await service.liveMessages(in: nil).makeAsyncIterator()
         act(as: grace)
         _ = try await service.send(id: .random(), text: "private", to: others)
@@ -84,7 +84,7 @@ struct InMemoryChatServiceTests {
 
     @Test("a simulated peer answers a message in its conversation")
     func simulatedPeer() async throws {
-        let (store, service) = makeService(peer: SimulatedPeer(userIDs: [grace], delay: .zero, replies: ["pong"]))
+        let (_, service) = makeService(peer: SimulatedPeer(userIDs: [grace], delay: .zero, replies: ["pong"]))
         var live = try await service.liveMessages(in: direct).makeAsyncIterator()
         _ = try await service.send(id: .random(), text: "ping", to: direct)
         #expect(await live.next()?.text == "ping")

@@ -94,7 +94,12 @@ final class ChatScreen: REPLScreen {
             if message.senderID != me { fromOthers += 1 }
             return fromOthers == unreadAtOpen && message.senderID != me
         }
-        guard unreadAtOpen > 0, let firstNew else { return await show(messages) }
+        guard unreadAtOpen > 0 else { return await show(messages) }
+        guard let firstNew else {
+            // More is new than was loaded: all of it.
+            context.show(context.console.styled("——— \(unreadAtOpen) new (/more for the rest) ———", .yellow))
+            return await show(messages)
+        }
         await show(Array(messages[..<firstNew]))
         context.show(context.console.styled("——— \(unreadAtOpen) new ———", .yellow))
         await show(Array(messages[firstNew...]))

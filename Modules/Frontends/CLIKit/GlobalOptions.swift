@@ -30,12 +30,12 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     }
 
     /// The global options' values found anywhere in `arguments` (`--name value` or
-    /// `--name=value`), without parsing the rest: what the launcher needs before it knows which
-    /// commands to offer.
+    /// `--name=value`) before a `--`, without parsing the rest: what the launcher needs before it
+    /// knows which commands to offer.
     public static func scan(_ arguments: [String]) -> (overrides: [String: String], config: String?) {
         var values: [String: String] = [:]
         var index = arguments.startIndex
-        while index < arguments.endIndex {
+        while index < arguments.endIndex, arguments[index] != "--" {
             let argument = arguments[index]
             let name = String(argument.prefix { $0 != "=" })
             if valueOptionNames.contains(name) {

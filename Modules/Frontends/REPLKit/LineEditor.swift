@@ -62,6 +62,7 @@ public final class LineEditor: REPLInput {
         self.prompt = prompt
         isSecret = secret
         buffer = LineBuffer()
+        search = nil
         history.resetCursor()
         isEditing = true
         defer { isEditing = false }
@@ -157,7 +158,8 @@ public final class LineEditor: REPLInput {
         switch key {
         case .character(let character):
             current.query.append(character)
-            current.match = history.search(current.query) ?? current.match
+            // Narrowing keeps to the match shown or older ones, as in bash.
+            current.match = history.search(current.query, before: current.match.map { $0.index + 1 })
         case .backspace:
             current.query = String(current.query.dropLast())
             current.match = history.search(current.query)
@@ -169,8 +171,10 @@ public final class LineEditor: REPLInput {
             return .consumed
         case .enter:
             search = nil
+            if let entry = current.match?.entry { buffer.replace(with: entry) }
+            redraw()
             write("\r\n")
-            return .submit(current.match?.entry ?? buffer.text)
+            return .submit(buffer.text)
         default:
             search = nil
             if let entry = current.match?.entry { buffer.replace(with: entry) }
@@ -183,7 +187,8 @@ public final class LineEditor: REPLInput {
 
     private func redraw() {
         if let search {
-            let shown = "(reverse-i-search)`" + TerminalText.line(search.query) + "': " + TerminalText.line(search.match?.entry ?? "")
+            let label = search.match == nil && !search.query.isEmpty ? "(failing reverse-i-search)`" : "(reverse-i-search)`"
+            let shown = label + TerminalText.line(search.query) + "': " + TerminalText.line(search.match?.entry ?? "")
             return write("\r\u{1B}[K" + shown)
         }
         let shown = isSecret ? "" : buffer.text

@@ -104,6 +104,9 @@ public final class REPLHost {
             routes.removeLast()
         case .home:
             guard let start = await home() else {
+                hotlist?.cancel()
+                input.setStatus("")
+                routes = []
                 screen?.leave()
                 screen = nil
                 return context.showError(AppError(.notSignedIn, "no enabled feature has a screen to start on; sign in with `messageai login` "
@@ -126,8 +129,11 @@ public final class REPLHost {
     /// messages, as `[number: title count]`. Only where a status can be shown (a terminal).
     private func followHotlist(excluding route: Route) {
         hotlist?.cancel()
-        guard input.showsStatus, signedIn else { return input.setStatus("") }
+        // Cleared at once: the last screen's hotlist may list the conversation now open.
+        input.setStatus("")
+        guard input.showsStatus, signedIn else { return }
         let current: ConversationID? = if case .conversation(let id) = route { id } else { nil }
+        let room = max(console.columns / 2, 20)
         hotlist = Task { [weak self, context, console] in
             guard let changes = try? await context?.lookup.listChanges() else { return }
             var ticks = changes.makeAsyncIterator()
@@ -136,7 +142,9 @@ public final class REPLHost {
                 let entries = unread.filter { $0.id != current }.map { entry in
                     "[\(entry.number): \(TextFormat.preview(TerminalText.line(entry.title), limit: 20)) \(entry.unread)]"
                 }
-                self?.input.setStatus(entries.isEmpty ? "" : console.styled(entries.joined(separator: " "), .yellow))
+                // At most half the width: a status that wrapped would break the line's redraws.
+                let status = TextFormat.preview(entries.joined(separator: " "), limit: room)
+                self?.input.setStatus(entries.isEmpty ? "" : console.styled(status, .yellow))
             } while await ticks.next() != nil && !Task.isCancelled
         }
     }

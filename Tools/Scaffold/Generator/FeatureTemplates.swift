@@ -167,7 +167,7 @@ enum FeatureTemplates {
                 route == .feature(featureName) ? __Name__Screen(context: context) : nil
             }
 
-            /// Alone (or before the list and chat), the feature's own screen.
+            /// The feature's own screen: where it starts alone, after any of the built-in features' screens.
             @MainActor public static func start(signedIn: Bool, context: REPLContext) async -> REPLStart? {
                 REPLStart(.feature(featureName), rank: 5)
             }
