@@ -21,10 +21,7 @@ struct ContainerLookup: FrontendLookup {
     }
 
     func mostRecentConversation() async throws -> ConversationID? {
-        let list = container.makeConversationListViewModel()
-        await list.load()
-        if let error = list.list.error { throw error }
-        return list.list.value?.first?.id
+        try await container.conversations.conversations().first?.id
     }
 
     func unreadConversations() async throws -> [UnreadConversation] {

@@ -1,3 +1,4 @@
+import Auth
 import AuthLive
 import Foundation
 import Kernel
@@ -26,7 +27,7 @@ public struct GraphOptions: Sendable {
     public var clock: any WallClock
 
     /// Creates options; the defaults are the product's.
-    public init(backend: Backend, sqlitePath: String, bcryptCost: Int = 12, sessionIdleLimit: TimeInterval = 30 * 86_400,
+    public init(backend: Backend, sqlitePath: String, bcryptCost: Int = 12, sessionIdleLimit: TimeInterval = AuthRules.defaultIdleLimit,
                 memoryConditions: SimulatedConditions = .none, peerDelay: Duration = .milliseconds(1_200),
                 verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock()) {
         self.backend = backend

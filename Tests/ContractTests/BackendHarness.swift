@@ -23,7 +23,7 @@ final class BackendHarness: Sendable {
     /// Opens `backend` over a new scratch folder, or over the database of `sharing` (a second
     /// process on the same file).
     init(_ backend: Backend, sharing other: BackendHarness? = nil, verificationCacheTime: Duration = .seconds(2),
-         idleLimit: TimeInterval = 30 * 86_400) throws {
+         idleLimit: TimeInterval = AuthRules.defaultIdleLimit) throws {
         folder = other?.folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-contract-\(UUID().uuidString)")
         clock = other?.clock ?? TestClock()
         graph = try ServiceGraph(GraphOptions(

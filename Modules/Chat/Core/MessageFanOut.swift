@@ -53,11 +53,4 @@ public final class MessageFanOut: Sendable {
         }
         for reader in readers { reader.yield(message) }
     }
-
-    /// The number of live readers.
-    public var readerCount: Int {
-        state.withLock { state in
-            state.byConversation.values.reduce(0) { $0 + $1.count } + state.byMember.values.reduce(0) { $0 + $1.count }
-        }
-    }
 }

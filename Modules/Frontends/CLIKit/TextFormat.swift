@@ -10,6 +10,21 @@ public enum TextFormat {
         return date.formatted(.dateTime.month(.abbreviated).day()) + " " + clock
     }
 
+    /// `text` in lines of at most `width` characters, broken at spaces (a word longer than the
+    /// width gets a line of its own).
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + (line.isEmpty ? [] : [line])
+    }
+
     /// The first line of `text`, cut to `limit` characters with an ellipsis.
     public static func preview(_ text: String, limit: Int = 40) -> String {
         let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""

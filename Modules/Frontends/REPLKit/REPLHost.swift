@@ -83,7 +83,7 @@ public final class REPLHost {
         let column = console.columns - widest >= 20 ? widest : 6
         let pad = String(repeating: " ", count: column)
         for (usage, summary) in commands {
-            let lines = HelpLayout.wrap(summary, width: console.columns - column)
+            let lines = TextFormat.wrap(summary, width: console.columns - column)
             if usage.count + 4 > column {
                 context.show("  " + console.styled(usage, .cyan))
                 lines.forEach { context.show(pad + $0) }
