@@ -14,17 +14,31 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
     // new-feature adds features above this line
 ]
 
+/// The features served by `messageai-server`: each has `API/` (target `<Name>API`: its wire
+/// contract), `Remote/` (`<Name>Remote`: the remote service) and `Server/` (`<Name>Server`: its routes).
+let wireFeatures = ["Auth", "Profile", "ConversationList", "Chat"]
+
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
 
 var targets: [Target] = [
     .target(name: "Kernel", path: "Modules/Kernel"),
     .target(name: "SQLStore", dependencies: ["Kernel", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Modules/Infrastructure/SQLStore"),
+    .target(name: "RemoteClient",
+            dependencies: ["Kernel", logging, .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")],
+            path: "Modules/Infrastructure/RemoteClient"),
+    .target(name: "ServerSupport",
+            dependencies: ["Kernel", logging, hummingbird, .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
+            path: "Modules/Infrastructure/ServerSupport"),
     .target(name: "CLIKit", dependencies: ["Kernel", argumentParser], path: "Modules/Frontends/CLIKit"),
     .target(name: "REPLKit", dependencies: ["Kernel", "CLIKit"], path: "Modules/Frontends/REPLKit"),
     .target(
         name: "ServiceGraph",
-        dependencies: ["Kernel", "SQLStore"]
+        dependencies: ["Kernel", "SQLStore", "RemoteClient"] + wireFeatures.map { .init(stringLiteral: "\($0)Remote") }
             + features.flatMap { feature in
                 [Target.Dependency(stringLiteral: feature.name)] + (feature.live == nil ? [] : [.init(stringLiteral: "\(feature.name)Live")])
             },
@@ -43,6 +57,18 @@ var targets: [Target] = [
         path: "Modules/App"
     ),
     .executableTarget(name: "messageai", dependencies: ["MessageAIApp"], path: "Apps/messageai"),
+    .target(
+        name: "MessageAIServer",
+        dependencies: ["Kernel", "ServiceGraph", "ServerSupport", logging, hummingbird,
+                       .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                       .product(name: "HummingbirdTLS", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                       .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOWebSocket", package: "swift-nio"),
+                       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                       .product(name: "Configuration", package: "swift-configuration")]
+            + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API"), .init(stringLiteral: "\($0)Server")] },
+        path: "Modules/Server"
+    ),
+    .executableTarget(name: "messageai-server", dependencies: ["MessageAIServer", argumentParser], path: "Apps/messageai-server"),
     .executableTarget(
         name: "messageai-bench",
         dependencies: ["Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ConversationList", argumentParser,
@@ -66,9 +92,22 @@ var targets: [Target] = [
                 path: "Tests/SQLiteTests"),
     .testTarget(name: "ArchitectureTests", dependencies: ["ArchitectureModel", "ArchitectureRules", "FeatureScaffold"],
                 path: "Tests/ArchitectureTests"),
+    .testTarget(name: "ServerTests",
+                dependencies: ["MessageAIServer", "ServiceGraph", "Kernel", "TestSupport", hummingbird]
+                    + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API")] },
+                path: "Tests/ServerTests"),
     .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "CLIKit", "REPLKit", "Kernel", "TestSupport",
                                                       .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/FrontendTests"),
 ]
+
+for feature in wireFeatures {
+    let core = Target.Dependency(stringLiteral: feature), api = Target.Dependency(stringLiteral: "\(feature)API")
+    targets += [
+        .target(name: "\(feature)API", dependencies: ["Kernel", core], path: "Modules/\(feature)/API"),
+        .target(name: "\(feature)Remote", dependencies: ["Kernel", core, api, "RemoteClient"], path: "Modules/\(feature)/Remote"),
+        .target(name: "\(feature)Server", dependencies: ["Kernel", core, api, "ServerSupport", hummingbird], path: "Modules/\(feature)/Server"),
+    ]
+}
 
 for feature in features {
     targets += [
@@ -89,6 +128,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "messageai", targets: ["messageai"]),
+        .executable(name: "messageai-server", targets: ["messageai-server"]),
         .executable(name: "arch-check", targets: ["arch-check"]),
         .executable(name: "new-feature", targets: ["new-feature"]),
         .executable(name: "arch-report", targets: ["arch-report"]),
@@ -100,6 +140,13 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -19,6 +19,9 @@ public struct AppError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidCredentials
         /// The signed-in user may not do this (e.g. not a member of the conversation).
         case forbidden
+        /// Too many attempts in a short time (sign-ins to one account or from one address); try
+        /// again later.
+        case rateLimited
         /// The backend cannot be reached or opened.
         case unavailable
         /// A bug or an unexpected failure.

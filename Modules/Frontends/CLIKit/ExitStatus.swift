@@ -10,6 +10,7 @@ public enum ExitStatus {
         case .notFound: 66
         case .conflict: 67
         case .unavailable: 69
+        case .rateLimited: 75
         case .internal: 70
         case .forbidden: 76
         case .notSignedIn: 77

@@ -1,5 +1,4 @@
 import Foundation
-import Kernel
 
 /// Reads a file that a path names only when it is a regular file, and only up to a size: a
 /// FIFO, a device or a folder given as a config, session or history path is refused at once

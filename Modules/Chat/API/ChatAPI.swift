@@ -1,0 +1,26 @@
+import Chat
+import Kernel
+
+/// Chat's wire contract. A message is sent with `PUT` to its own id, chosen by the client, so a
+/// retried send stores one message.
+public enum ChatAPI {
+    /// A conversation's newest messages, or those just before a message.
+    public static let history = Endpoint<NoContent, MessagePageReply>(
+        .get, "/v1/conversations/{conversation}/messages", "A page of history, oldest first: the newest, or those before a message",
+        query: [QueryParameter("limit", .integer(1...maxPage), "messages on the page (default 50)"),
+                QueryParameter("before", .identifier, "the id of the message the page ends before")])
+    /// Stores a message under the client's id; the same id again returns the stored message.
+    public static let send = Endpoint<SendRequest, Message>(
+        .put, "/v1/conversations/{conversation}/messages/{message}", "Send a message with the client's id (idempotent)")
+    /// Marks every message of the conversation as read by the caller.
+    public static let markRead = Endpoint<NoContent, NoContent>(
+        .post, "/v1/conversations/{conversation}/read", "Mark the conversation read", successStatus: 204)
+
+    /// Largest page of history.
+    public static let maxPage = 500
+    /// A page's size when the request gives none.
+    public static let defaultPage = 50
+
+    /// Every Chat endpoint.
+    public static let endpoints = [history.description, send.description, markRead.description]
+}

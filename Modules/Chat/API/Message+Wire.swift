@@ -1,0 +1,9 @@
+import Chat
+import Kernel
+
+extension Message: WireType {
+    public static let schema = WireSchema.object([
+        ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier),
+        ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp), ("state", .enumeration(["pending", "sent", "failed"])),
+    ], required: ["id", "conversationID", "senderID", "text", "sentAt", "state"])
+}

@@ -1,0 +1,14 @@
+import Chat
+import Kernel
+
+/// Event: a message was stored in one of the reader's conversations.
+public struct MessageEvent: WireEvent, Equatable {
+    public static let type = "chat.message"
+
+    public let message: Message
+
+    /// The event for `message`.
+    public init(_ message: Message) { self.message = message }
+
+    public static let schema = WireSchema.object([("message", Message.schema)], required: ["message"])
+}

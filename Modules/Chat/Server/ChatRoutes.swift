@@ -1,0 +1,39 @@
+import Chat
+import ChatAPI
+import Kernel
+import ServerSupport
+
+/// Chat's routes and its live event, each answered by the caller's `ChatService`.
+public struct ChatRoutes: Sendable {
+    private let service: @Sendable (Caller) -> any ChatService
+
+    /// Creates the routes; `service` builds the chat service of a caller.
+    public init(service: @escaping @Sendable (Caller) -> any ChatService) { self.service = service }
+
+    /// Registers every Chat endpoint.
+    public func add(to routes: APIRoutes) {
+        let service = service
+        routes.add(ChatAPI.history) { call in
+            let conversation: ConversationID = try call.id("conversation")
+            let limit = try call.query("limit", in: 1...ChatAPI.maxPage, default: ChatAPI.defaultPage)
+            let chat = service(call.caller)
+            if let before = call.query("before") {
+                return MessagePageReply(try await chat.messages(in: conversation, before: MessageID(before), limit: limit))
+            }
+            return MessagePageReply(try await chat.latestMessages(in: conversation, limit: limit))
+        }
+        routes.add(ChatAPI.send) { call in
+            try await service(call.caller).send(id: try call.id("message"), text: call.body.text,
+                                                to: try call.id("conversation"))
+        }
+        routes.add(ChatAPI.markRead) { call in
+            try await service(call.caller).markRead(try call.id("conversation"))
+            return NoContent()
+        }
+    }
+
+    /// The caller's `MessageEvent`s (every conversation they are a member of), for the events socket.
+    public func events(for caller: Caller) async throws -> AsyncStream<MessageEvent> {
+        try await service(caller).liveMessages(in: nil).mapped(MessageEvent.init)
+    }
+}

@@ -1,0 +1,28 @@
+import ConversationList
+import ConversationListAPI
+import Kernel
+import ServerSupport
+
+/// ConversationList's routes and its live event, each answered by the caller's
+/// `ConversationListService`.
+public struct ConversationListRoutes: Sendable {
+    private let service: @Sendable (Caller) -> any ConversationListService
+
+    /// Creates the routes; `service` builds the conversation list service of a caller.
+    public init(service: @escaping @Sendable (Caller) -> any ConversationListService) { self.service = service }
+
+    /// Registers every ConversationList endpoint.
+    public func add(to routes: APIRoutes) {
+        let service = service
+        routes.add(ConversationListAPI.list) { call in ConversationListReply(try await service(call.caller).conversations()) }
+        routes.add(ConversationListAPI.direct) { call in try await service(call.caller).startDirect(with: call.body.userID) }
+        routes.add(ConversationListAPI.group) { call in
+            try await service(call.caller).createGroup(title: call.body.title, memberIDs: call.body.memberIDs)
+        }
+    }
+
+    /// The caller's `ConversationsChanged` events, for the events socket.
+    public func events(for caller: Caller) async throws -> AsyncStream<ConversationsChanged> {
+        try await service(caller).changes().mapped { ConversationsChanged() }
+    }
+}

@@ -1,0 +1,23 @@
+import Hummingbird
+import HummingbirdWebSocket
+
+/// The request context of every route: Hummingbird's core context, the WebSocket hand-over, the
+/// client's address (for rate limits) and the body limit.
+public struct APIRequestContext: RequestContext, WebSocketRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let webSocket: WebSocketHandlerReference<Self>
+    /// The client's IP address, or `unknown`.
+    public let clientAddress: String
+
+    /// Largest request body read, in bytes: a message of 4,000 characters that each need
+    /// `\uXXXX` escaping fits, with room.
+    public static let maxBodyBytes = 256 * 1_024
+
+    public var maxUploadSize: Int { Self.maxBodyBytes }
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import Kernel
+
+/// Registers endpoints on the router: decodes the body with the wire format, finds the caller
+/// from the bearer token, runs the handler, encodes its reply with the endpoint's status; and
+/// remembers what it registered, so the API document can be checked against the router.
+public final class APIRoutes {
+    /// The router the server serves.
+    public let router: Router<APIRequestContext>
+    private let callerForToken: @Sendable (String?) -> Caller
+    /// The endpoints registered so far.
+    public private(set) var endpoints: [EndpointDescription] = []
+
+    /// Creates the builder; `caller` turns a bearer token (or none) into the caller.
+    public init(router: Router<APIRequestContext>, caller: @escaping @Sendable (String?) -> Caller) {
+        self.router = router
+        callerForToken = caller
+    }
+
+    /// Serves `endpoint` with `handler`.
+    public func add<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, handler: @escaping @Sendable (APICall<Body>) async throws -> Reply) {
+        endpoints.append(endpoint.description)
+        let path = RouterPath(endpoint.path.replacing(/\{(\w+)\}/) { ":" + $0.output.1 })
+        let callerForToken = callerForToken
+        router.on(path, method: HTTPRequest.Method(rawValue: endpoint.method.rawValue) ?? .get) { request, context in
+            let token = Self.bearerToken(of: request)
+            let body: Body = try await Self.decode(request, context: context)
+            let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
+            let call = APICall(body: body, caller: endpoint.needsSession ? callerForToken(token) : .signedOut, token: token,
+                               clientAddress: context.clientAddress, parameters: context.parameters, queryItems: query)
+            return try WireResponse.make(try await handler(call), status: endpoint.successStatus)
+        }
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header; `nil` when absent or of another scheme.
+    public static func bearerToken(of request: Request) -> String? {
+        guard let header = request.headers[.authorization], header.count <= 256, header.lowercased().hasPrefix("bearer ") else { return nil }
+        let token = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    private static func decode<Body: WireType>(_ request: Request, context: APIRequestContext) async throws -> Body {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        if let empty = NoContent() as? Body { return empty }
+        do {
+            return try WireFormat.decoder().decode(Body.self, from: Data(buffer.readableBytesView))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw AppError(.invalidInput, "the request body has no \(AppError.quoting(key.stringValue))")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw AppError(.invalidInput, "the request body's \(AppError.quoting(field)) has the wrong type")
+        } catch {
+            throw AppError(.invalidInput, "the request body is not the JSON this endpoint takes")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Hummingbird
+import Kernel
+import Logging
+
+/// Turns every failure into the API's error body (`WireError`) with its status: `AppError`s by
+/// their kind, Hummingbird's own refusals (no such route, body too large) by their status, and
+/// anything else into a 500 whose details go to the log, not to the client.
+public struct ErrorMiddleware: RouterMiddleware {
+    public typealias Context = APIRequestContext
+
+    /// Creates the middleware.
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as AppError {
+            return try WireResponse.make(WireError(error), status: WireError.status(for: error.kind))
+        } catch let refusal as RetryLater {
+            return try WireResponse.make(WireError(refusal.error), status: 429, headers: [.retryAfter: "\(refusal.seconds)"])
+        } catch let error as HTTPError {
+            let status = Int(error.status.code)
+            let kind = WireError.kind(for: status)
+            let message = Self.message(for: status, request: request) ?? error.body ?? error.status.reasonPhrase
+            return try WireResponse.make(WireError(AppError(kind, message)), status: status == 500 ? 500 : status, headers: error.headers)
+        } catch {
+            context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
+            return try WireResponse.make(WireError(AppError(.internal, "the server failed; the failure is in its log")), status: 500)
+        }
+    }
+
+    private static func message(for status: Int, request: Request) -> String? {
+        switch status {
+        case 404: "no route \(request.method) \(AppError.quoting(request.uri.path))"
+        case 413: "the request body is larger than \(APIRequestContext.maxBodyBytes) bytes"
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import Hummingbird
+import Kernel
+
+/// Responses with wire-encoded JSON bodies.
+enum WireResponse {
+    /// `value` as JSON with `status`, or an empty body for `NoContent`.
+    static func make<Value: WireType>(_ value: Value, status: Int, headers: HTTPFields = [:]) throws -> Response {
+        var headers = headers
+        guard Value.self != NoContent.self else { return Response(status: .init(code: status), headers: headers) }
+        headers[.contentType] = "application/json; charset=utf-8"
+        let data = try WireFormat.encoder().encode(value)
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,26 @@
+/// The rules of the events socket, `GET /v1/events` upgraded to a WebSocket: the server sends
+/// JSON text frames (`EventFrame`) for the session in the `Authorization` header and closes with
+/// one of these codes when it ends the socket itself.
+public enum EventSocketProtocol {
+    /// Where the socket is opened.
+    public static let path = "/v1/events"
+    /// Largest frame either side accepts, in bytes.
+    public static let maxFrameBytes = 64 * 1_024
+    /// Close code: the session was revoked or expired; the client signs in again.
+    public static let sessionEnded: UInt16 = 4_401
+    /// Close code: the client read too slowly and its queue of events overflowed; it reconnects.
+    public static let tooSlow: UInt16 = 4_408
+    /// Events queued for one connection before it counts as too slow.
+    public static let queueLimit = 1_024
+}
+
+/// Event: the server has subscribed the socket to every stream of the session; anything stored
+/// from now on will arrive. The first frame of every socket.
+public struct SocketReady: WireEvent, Equatable {
+    public static let type = "socket.ready"
+
+    /// The event.
+    public init() {}
+
+    public static let schema = WireSchema.object([], required: [])
+}

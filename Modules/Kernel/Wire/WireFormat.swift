@@ -1,0 +1,26 @@
+import Foundation
+
+/// How bodies and frames are encoded, the same on both ends: JSON, times as whole milliseconds
+/// since 1970 (what SQLite stores, so a time survives the round trip exactly).
+public enum WireFormat {
+    /// A new encoder of wire values.
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Int64((date.timeIntervalSince1970 * 1_000).rounded()))
+        }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// A new decoder of wire values.
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let milliseconds = try decoder.singleValueContainer().decode(Int64.self)
+            return Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
+        }
+        return decoder
+    }
+}

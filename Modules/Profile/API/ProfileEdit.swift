@@ -1,0 +1,18 @@
+import Kernel
+
+/// The body of a profile edit; a missing field is left as it is.
+public struct ProfileEdit: WireType, Equatable {
+    public let displayName: String?
+    public let status: String?
+
+    /// Creates the body.
+    public init(displayName: String?, status: String?) {
+        self.displayName = displayName
+        self.status = status
+    }
+
+    public static let schema = WireSchema.object([
+        ("displayName", .string(minLength: 1, maxLength: Validation.maxDisplayNameLength)),
+        ("status", .string(maxLength: Validation.maxStatusLength)),
+    ], required: [])
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import HummingbirdWebSocket
+import Kernel
+import Logging
+import NIOSSL
+import ServiceGraph
+import ServiceLifecycle
+
+/// The server's composition root: opens the service graph over the SQLite file (the same feature
+/// SQL implementations as the `sqlite` backend), serves the routes over HTTP(S) and WebSocket,
+/// and shuts down gracefully on SIGTERM or SIGINT.
+public struct MessageAIServer: Sendable {
+    /// Longest a graceful shutdown may take before the server stops anyway.
+    public static let shutdownLimit: Duration = .seconds(8)
+
+    private let settings: ServerSettings
+    private let logger: Logger
+
+    /// Prepares a server with `settings`.
+    public init(settings: ServerSettings) {
+        self.settings = settings
+        var logger = Logger(label: "messageai-server")
+        logger.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
+        self.logger = logger
+    }
+
+    /// Runs until SIGTERM or SIGINT, then stops accepting, finishes requests in flight, closes
+    /// sockets with "going away" and returns.
+    /// - Throws: `AppError(.unavailable)` when the database cannot be opened or the port not bound.
+    public func run() async throws {
+        try FileManager.default.createDirectory(atPath: (settings.sqlitePath as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let graph = try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost))
+        let routes = try ServerRoutes(graph: graph)
+        let scheme = settings.tlsCertificate == nil ? "http" : "https"
+        let host = settings.host, logger = logger
+        let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(ws: .init(maxFrameSize: EventSocketProtocol.maxFrameBytes))
+        var server = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: routes.router, configuration: webSocket)
+        if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
+            server = try .tls(server, tlsConfiguration: try Self.tls(certificate: certificate, key: key))
+        }
+        let app = Application(
+            router: routes.router, server: server, configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                logger.notice("listening on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+            },
+            logger: logger)
+        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = Self.shutdownLimit
+        try await ServiceGroup(configuration: configuration).run()
+        logger.notice("stopped")
+    }
+
+    private static func tls(certificate: String, key: String) throws -> TLSConfiguration {
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+            return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+        } catch {
+            throw AppError(.usage, "cannot load the TLS certificate \(certificate) or key \(key): \(error)")
+        }
+    }
+}

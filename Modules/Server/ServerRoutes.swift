@@ -1,0 +1,49 @@
+import AuthServer
+import ChatServer
+import ConversationListServer
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Kernel
+import ProfileServer
+import ServerSupport
+import ServiceGraph
+
+/// Every route of the server over one service graph: the four features' endpoints, the API
+/// document and the events socket, behind the error middleware.
+public struct ServerRoutes {
+    /// The router to serve.
+    public let router: Router<APIRequestContext>
+    /// The endpoints registered, in the order the document lists them.
+    public let endpoints: [EndpointDescription]
+
+    /// Registers everything over `graph`; `sessionCheck` is how often an events socket checks
+    /// that its session still stands.
+    public init(graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionCheck: Duration = .seconds(1)) throws {
+        let router = Router(context: APIRequestContext.self)
+        router.middlewares.add(ErrorMiddleware())
+        let caller: @Sendable (Request) -> Caller = { graph.caller(token: APIRoutes.bearerToken(of: $0)) }
+        let routes = APIRoutes(router: router) { token in graph.caller(token: token) }
+        let chat = ChatRoutes { graph.services(for: $0).chat }
+        let conversations = ConversationListRoutes { graph.services(for: $0).conversations }
+        AuthRoutes(accounts: graph.accounts, limits: signInLimits).add(to: routes)
+        ProfileRoutes { graph.services(for: $0).profiles }.add(to: routes)
+        conversations.add(to: routes)
+        chat.add(to: routes)
+        endpoints = routes.endpoints
+
+        let document = try OpenAPIDocument.json(for: endpoints)
+        router.get(RouterPath(OpenAPIDocument.path)) { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
+        }
+        router.ws(RouterPath(EventSocketProtocol.path)) { request, _ in
+            _ = try await caller(request).id()
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            let connection = EventConnection(caller: caller(context.request), chat: chat, conversations: conversations,
+                                             sessionCheck: sessionCheck)
+            try await connection.run(inbound: inbound, outbound: outbound)
+        }
+        self.router = router
+    }
+}
