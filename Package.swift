@@ -29,7 +29,8 @@ var targets: [Target] = [
     .target(name: "RemoteClient",
             dependencies: ["Kernel", logging, .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")],
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "NIOWebSocket", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")],
             path: "Modules/Infrastructure/RemoteClient"),
     .target(name: "ServerSupport",
             dependencies: ["Kernel", logging, hummingbird, .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
@@ -46,7 +47,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "AppContainer",
-        dependencies: ["Kernel", "ServiceGraph", "CLIKit", .product(name: "Configuration", package: "swift-configuration")]
+        dependencies: ["Kernel", "ServiceGraph", "RemoteClient", "CLIKit", .product(name: "Configuration", package: "swift-configuration")]
             + features.map { .init(stringLiteral: $0.name) },
         path: "Modules/Container"
     ),

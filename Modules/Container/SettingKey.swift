@@ -36,6 +36,14 @@ public struct SettingKey: Sendable, Equatable {
     /// The SQLite file.
     public static let sqlitePath = SettingKey("sqlite.path", default: nil,
                                               "sqlite backend: the database file (default $XDG_DATA_HOME/messageai/messageai.sqlite)")
+    /// The server of the remote backend.
+    public static let remoteURL = SettingKey("remote.url", default: nil, "remote backend: the server, http://host:port or https://host:port")
+    /// How long the remote backend waits for the server.
+    public static let remoteTimeoutSeconds = SettingKey("remote.timeoutSeconds", default: "10",
+                                                        "remote backend: seconds to wait for the server (1–300)", check: integer(1...300))
+    /// Certificates the remote backend trusts besides the system's.
+    public static let remoteCertificates = SettingKey("remote.certificates", default: nil,
+                                                      "remote backend: PEM file of certificates to trust besides the system's (a self-signed server)")
     /// Where sessions and history live.
     public static let stateDir = SettingKey("state.dir", default: nil, "sessions and REPL history (default $XDG_STATE_HOME/messageai)")
     /// bcrypt cost of new password hashes.
@@ -57,7 +65,7 @@ public struct SettingKey: Sendable, Equatable {
 
     /// Every key the application reads, in the order `messageai config` lists them.
     public static let all: [SettingKey] = [
-        backend, frontend, features, profile, sqlitePath, stateDir, bcryptCost, sessionIdleDays, memoryLatencyMs, memoryFailureRate,
+        backend, frontend, features, profile, sqlitePath, remoteURL, remoteTimeoutSeconds, remoteCertificates, stateDir, bcryptCost, sessionIdleDays, memoryLatencyMs, memoryFailureRate,
         memoryPeerDelayMs,
     ]
 

@@ -1,5 +1,6 @@
 import Foundation
 import Kernel
+import RemoteClient
 import ServiceGraph
 
 /// The effective configuration: each key's value and the source it came from.
@@ -50,7 +51,8 @@ public struct Settings: Sendable {
     public var graphOptions: GraphOptions {
         GraphOptions(backend: backend, sqlitePath: sqlitePath, bcryptCost: int(.bcryptCost),
                      sessionIdleLimit: Double(int(.sessionIdleDays)) * 86_400, memoryConditions: memoryConditions,
-                     peerDelay: .milliseconds(int(.memoryPeerDelayMs)))
+                     peerDelay: .milliseconds(int(.memoryPeerDelayMs)), remoteURL: value(.remoteURL),
+                     remoteTimeout: .seconds(int(.remoteTimeoutSeconds)), remoteCertificates: value(.remoteCertificates))
     }
 
     /// Where sessions and history live: `state.dir`, else `$XDG_STATE_HOME/messageai`, else `~/.local/state/messageai`.
@@ -59,10 +61,11 @@ public struct Settings: Sendable {
         return xdgDirectory("XDG_STATE_HOME", fallback: ".local/state")
     }
 
-    /// The file keeping this profile's session with this backend.
+    /// The file keeping this profile's session with this backend (for remote: with this server).
     public var sessionFile: URL {
-        stateDirectory.appendingPathComponent("sessions", isDirectory: true)
-            .appendingPathComponent("\(profile)-\(backend.rawValue).json")
+        let server = backend == .remote ? (try? ServerAddress(value(.remoteURL) ?? "")).map { "-" + $0.fileName } ?? "" : ""
+        return stateDirectory.appendingPathComponent("sessions", isDirectory: true)
+            .appendingPathComponent("\(profile)-\(backend.rawValue)\(server).json")
     }
 
     /// The SQLite file: `sqlite.path`, else `$XDG_DATA_HOME/messageai/messageai.sqlite`, else

@@ -6,9 +6,15 @@
 /// working within seconds; a caller made from an already verified id answers at once.
 public struct Caller: Sendable {
     private let resolve: @Sendable () async throws -> UserID
+    /// The session token the caller was made from, if any: what a remote service forwards to the
+    /// server, which verifies it itself.
+    public let token: String?
 
     /// A caller whose identity `resolve` establishes (and may refuse with `.notSignedIn`).
-    public init(resolve: @escaping @Sendable () async throws -> UserID) { self.resolve = resolve }
+    public init(token: String? = nil, resolve: @escaping @Sendable () async throws -> UserID) {
+        self.token = token
+        self.resolve = resolve
+    }
 
     /// A caller whose id was verified where the request entered.
     public static func verified(_ id: UserID) -> Caller { Caller { id } }

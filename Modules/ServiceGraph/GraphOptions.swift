@@ -3,8 +3,7 @@ import AuthLive
 import Foundation
 import Kernel
 
-/// What a service graph is opened with. The client maps its settings to these; a server will
-/// map its own.
+/// What a service graph is opened with. The client maps its settings to these; the server maps its own.
 public struct GraphOptions: Sendable {
     /// Which implementations serve.
     public var backend: Backend
@@ -25,11 +24,18 @@ public struct GraphOptions: Sendable {
     public var verificationCacheTime: Duration
     /// The time source of every service (tests pass one they control).
     public var clock: any WallClock
+    /// The server of the `remote` backend (`http://host:port` or `https://…`).
+    public var remoteURL: String?
+    /// How long the remote backend waits for the server.
+    public var remoteTimeout: Duration
+    /// A PEM file of certificates the remote backend trusts besides the system's.
+    public var remoteCertificates: String?
 
     /// Creates options; the defaults are the product's.
     public init(backend: Backend, sqlitePath: String, bcryptCost: Int = 12, sessionIdleLimit: TimeInterval = AuthRules.defaultIdleLimit,
                 memoryConditions: SimulatedConditions = .none, peerDelay: Duration = .milliseconds(1_200),
-                verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock()) {
+                verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock(), remoteURL: String? = nil,
+                remoteTimeout: Duration = .seconds(10), remoteCertificates: String? = nil) {
         self.backend = backend
         self.sqlitePath = sqlitePath
         self.bcryptCost = bcryptCost
@@ -38,5 +44,8 @@ public struct GraphOptions: Sendable {
         self.peerDelay = peerDelay
         self.verificationCacheTime = verificationCacheTime
         self.clock = clock
+        self.remoteURL = remoteURL
+        self.remoteTimeout = remoteTimeout
+        self.remoteCertificates = remoteCertificates
     }
 }

@@ -12,13 +12,13 @@ public final class ServiceGraph: Sendable {
 
     /// Opens the configured backend.
     /// - Throws: `AppError(.unavailable)` when it cannot be opened (the database file is a
-    ///   folder, not SQLite, corrupt…; the remote backend is not built yet).
+    ///   folder, not SQLite, corrupt…); `AppError(.usage)` for a remote backend without a usable URL.
     public init(_ options: GraphOptions) throws {
         self.options = options
         switch options.backend {
         case .memory: backend = MemoryBackend(options)
         case .sqlite: backend = try SQLiteBackend(options)
-        case .remote: throw AppError(.unavailable, "the remote backend is not available yet; use --backend sqlite or memory")
+        case .remote: backend = try RemoteBackend(options)
         }
         verifier = SessionVerifier(accounts: backend.accounts, cacheTime: options.verificationCacheTime)
     }
@@ -31,7 +31,7 @@ public final class ServiceGraph: Sendable {
     public func caller(token: String?) -> Caller {
         guard let token else { return .signedOut }
         let verifier = verifier
-        return Caller { try await verifier.userID(for: token) }
+        return Caller(token: token) { try await verifier.userID(for: token) }
     }
 
     /// The services of `caller`.

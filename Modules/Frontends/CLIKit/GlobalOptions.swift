@@ -8,6 +8,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(help: "Backend: memory, sqlite or remote (config key 'backend').")
     public var backend: String?
 
+    @Option(help: "Server of the remote backend, http://host:port or https://host:port (config key 'remote.url').")
+    public var server: String?
+
     @Option(help: "Configuration file (YAML or JSON). Default: $XDG_CONFIG_HOME/messageai/config.yaml if present.")
     public var config: String?
 
@@ -26,6 +29,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         values["backend"] = backend
         values["profile"] = profile
         values["features"] = features
+        values["remote.url"] = server
         return values
     }
 
@@ -48,14 +52,14 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             }
             index += 1
         }
-        let overrides = ["--backend": "backend", "--profile": "profile", "--features": "features"].reduce(into: [String: String]()) { result, pair in
+        let overrides = ["--backend": "backend", "--profile": "profile", "--features": "features", "--server": "remote.url"].reduce(into: [String: String]()) { result, pair in
             if let value = values[pair.key] { result[pair.value] = value }
         }
         return (overrides, values["--config"])
     }
 
     /// The names of the options, so that the launcher can accept them before the subcommand.
-    public static let valueOptionNames: Set<String> = ["--backend", "--config", "--profile", "--features"]
+    public static let valueOptionNames: Set<String> = ["--backend", "--server", "--config", "--profile", "--features"]
     /// The flags among the options.
     public static let flagNames: Set<String> = ["--json"]
 }

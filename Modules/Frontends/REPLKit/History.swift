@@ -1,5 +1,6 @@
 import CLIKit
 import Foundation
+import Kernel
 
 /// Lines entered before, newest last, browsed with up/down and kept in a file across runs.
 @MainActor

@@ -1,0 +1,46 @@
+import Chat
+import ChatAPI
+import Kernel
+import RemoteClient
+
+/// One caller's messages on the MessageAI server.
+public struct RemoteChatService: ChatService {
+    private let connection: RemoteConnection
+    private let caller: Caller
+
+    /// Creates the service for `caller` over the process's connection.
+    public init(connection: RemoteConnection, caller: Caller) {
+        self.connection = connection
+        self.caller = caller
+    }
+
+    public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
+        try await page(conversationID, query: ["limit": String(limit)])
+    }
+
+    public func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage {
+        try await page(conversationID, query: ["limit": String(limit), "before": messageID.rawValue])
+    }
+
+    public func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+        try await connection.call(ChatAPI.send, path: ["conversation": conversationID.rawValue, "message": id.rawValue],
+                                  body: SendRequest(text: text), as: caller)
+    }
+
+    public func markRead(_ conversationID: ConversationID) async throws {
+        _ = try await connection.call(ChatAPI.markRead, path: ["conversation": conversationID.rawValue], body: NoContent(), as: caller)
+    }
+
+    /// Subscribes first, then (for one conversation) checks that the caller may read it, so no
+    /// message falls between the check and the subscription.
+    public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
+        let messages = try await connection.events(MessageEvent.self, as: caller).mapped(\.message)
+        guard let conversationID else { return messages }
+        _ = try await latestMessages(in: conversationID, limit: 1)
+        return messages.compactMapped { $0.conversationID == conversationID ? $0 : nil }
+    }
+
+    private func page(_ conversationID: ConversationID, query: [String: String]) async throws -> MessagePage {
+        try await connection.call(ChatAPI.history, path: ["conversation": conversationID.rawValue], query: query, body: NoContent(), as: caller).page
+    }
+}

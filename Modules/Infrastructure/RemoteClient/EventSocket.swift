@@ -1,0 +1,161 @@
+import Foundation
+import HummingbirdWSClient
+import Kernel
+import Logging
+import NIOWebSocket
+
+/// The one events socket of a session token in this process. Opens on the first subscription,
+/// hands each frame to the subscribers of its type, and reconnects after a drop with full-jitter
+/// exponential backoff (0.5 s doubling to 20 s); ends every stream when the server says the
+/// session has ended.
+public actor EventSocket {
+    private struct Subscriber {
+        let types: Set<String>
+        let continuation: AsyncStream<Data>.Continuation
+    }
+
+    private enum State {
+        case idle, connecting, ready
+        case ended(AppError)
+    }
+
+    private let connection: RemoteConnection
+    private let token: String
+    private var subscribers: [Int: Subscriber] = [:]
+    private var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    private var nextID = 0
+    private var state = State.idle
+    private var runner: Task<Void, Never>?
+
+    init(connection: RemoteConnection, token: String) {
+        self.connection = connection
+        self.token = token
+    }
+
+    /// The frames whose `type` is one of `types`, from the moment the server has subscribed
+    /// the socket: this returns only then, so nothing stored afterwards is missed. Subscribing to
+    /// `SocketReady.type` also yields a frame after each reconnection.
+    /// - Throws: `.unavailable` when the server cannot be reached within the timeout;
+    ///   `.notSignedIn` when the session has ended.
+    public func subscribe(_ types: Set<String>) async throws -> AsyncStream<Data> {
+        if case .ended(let error) = state { throw error }
+        let (stream, continuation) = AsyncStream<Data>.makeStream()
+        let id = takeID()
+        subscribers[id] = Subscriber(types: types, continuation: continuation)
+        continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
+        if runner == nil {
+            state = .connecting
+            runner = Task { await self.run() }
+        }
+        do {
+            try await ready()
+        } catch {
+            unsubscribe(id)
+            throw error
+        }
+        return stream
+    }
+
+    private func unsubscribe(_ id: Int) {
+        subscribers[id] = nil
+    }
+
+    private func takeID() -> Int {
+        nextID += 1
+        return nextID
+    }
+
+    /// Returns once the socket is ready; fails after the connection's timeout.
+    private func ready() async throws {
+        switch state {
+        case .ready: return
+        case .ended(let error): throw error
+        case .idle, .connecting: break
+        }
+        let id = takeID()
+        let timeout = connection.timeout, server = connection.server
+        let timer = Task {
+            try await Task.sleep(for: timeout)
+            self.fail(waiter: id, with: AppError(.unavailable, "cannot reach the server at \(server): no events socket within \(timeout.components.seconds) s"))
+        }
+        defer { timer.cancel() }
+        try await withCheckedThrowingContinuation { waiters[id] = $0 }
+    }
+
+    private func fail(waiter id: Int, with error: AppError) {
+        waiters.removeValue(forKey: id)?.resume(throwing: error)
+    }
+
+    private func failWaiters(_ error: AppError) {
+        let pending = waiters
+        waiters = [:]
+        pending.values.forEach { $0.resume(throwing: error) }
+    }
+
+    private func receive(_ text: String) {
+        let data = Data(text.utf8)
+        guard let header = try? WireFormat.decoder().decode(EventFrameHeader.self, from: data) else { return }
+        if header.type == SocketReady.type {
+            let reconnected = { if case .ready = state { false } else { true } }()
+            state = .ready
+            let pending = waiters
+            waiters = [:]
+            pending.values.forEach { $0.resume() }
+            guard reconnected else { return }
+        }
+        for subscriber in subscribers.values where subscriber.types.contains(header.type) { subscriber.continuation.yield(data) }
+    }
+
+    private func dropped(_ error: AppError) {
+        if case .ended = state { return }
+        state = .connecting
+        failWaiters(error)
+    }
+
+    private func end(_ error: AppError) {
+        state = .ended(error)
+        failWaiters(error)
+        subscribers.values.forEach { $0.continuation.finish() }
+        subscribers = [:]
+    }
+
+    private func run() async {
+        var failures = 0
+        let logger = Logger(label: "messageai.events")
+        var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
+        configuration.additionalHeaders[.authorization] = "Bearer \(token)"
+        let url = connection.server.webSocketURL(EventSocketProtocol.path)
+        let tls = connection.server.scheme == "https" ? connection.tls : nil
+        while !Task.isCancelled {
+            do {
+                let close = try await WebSocketClient.connect(url: url, configuration: configuration, tlsConfiguration: tls, logger: logger) { inbound, _, _ in
+                    for try await message in inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes) {
+                        if case .text(let text) = message { await self.receive(text) }
+                    }
+                }
+                if close?.closeCode == .unknown(EventSocketProtocol.sessionEnded) {
+                    end(AppError.notSignedIn)
+                    return
+                }
+                if case .ready = state { failures = 0 }
+                dropped(connection.unreachable("the events socket closed"))
+            } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
+                if await connection.status(of: EventSocketProtocol.path, token: token) == 401 {
+                    end(AppError.notSignedIn)
+                    return
+                }
+                dropped(connection.unreachable("the server refused the events socket"))
+            } catch {
+                dropped(connection.unreachable(RemoteConnection.reason(error)))
+            }
+            if subscribers.isEmpty {
+                state = .idle
+                runner = nil
+                return
+            }
+            failures += 1
+            let ceiling = min(20.0, 0.5 * pow(2, Double(min(failures - 1, 10))))
+            try? await Task.sleep(for: .seconds(Double.random(in: 0...ceiling)))
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import AsyncHTTPClient
+import Foundation
+import Kernel
+import NIOCore
+import NIOHTTP1
+
+extension RemoteConnection {
+    /// Largest answer body read, in bytes.
+    public static let maxReplyBytes = 64 * 1_024 * 1_024
+
+    /// Calls `endpoint` and decodes its reply; a failure answer becomes the `AppError` the server
+    /// sent, and a server that cannot be reached in time an `.unavailable` naming it.
+    public func call<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, path: [String: String] = [:], query: [String: String] = [:],
+                                  body: Body, token: String?) async throws -> Reply {
+        var url = server.url(endpoint.path(path))
+        if !query.isEmpty {
+            var parts = URLComponents()
+            parts.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+            url += "?" + (parts.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+        }
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: endpoint.method.rawValue)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if Body.self != NoContent.self {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try WireFormat.encoder().encode(body)))
+        }
+        let (status, bytes) = try await exchange(request)
+        guard (200..<300).contains(status) else {
+            let failure = (try? WireFormat.decoder().decode(WireError.self, from: bytes))
+                ?? WireError(AppError(WireError.kind(for: status), "the server answered \(status)"))
+            throw failure.appError(status: status)
+        }
+        if let empty = NoContent() as? Reply { return empty }
+        do {
+            return try WireFormat.decoder().decode(Reply.self, from: bytes)
+        } catch {
+            throw AppError(.unavailable, "the server at \(server) answered in a form this client does not understand; is it a MessageAI server of this version?")
+        }
+    }
+
+    /// The status of a plain `GET` of `path` with `token`, or `nil` when there is no answer.
+    func status(of path: String, token: String) async -> Int? {
+        var request = HTTPClientRequest(url: server.url(path))
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        return try? await exchange(request).0
+    }
+
+    private func exchange(_ request: HTTPClientRequest) async throws -> (Int, Data) {
+        let seconds = timeout.components.seconds
+        do {
+            let response = try await http.execute(request, timeout: .seconds(max(1, seconds)))
+            let body = try await response.body.collect(upTo: Self.maxReplyBytes)
+            return (Int(response.status.code), Data(body.readableBytesView))
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw unreachable("no answer within \(seconds) s")
+        } catch is NIOTooManyBytesError {
+            throw AppError(.unavailable, "the server at \(server) sent an answer larger than \(Self.maxReplyBytes) bytes")
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw unreachable(Self.reason(error))
+        }
+    }
+
+    /// A short reason for a connection failure.
+    static func reason(_ error: any Error) -> String {
+        let text = String(describing: error)
+        if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("ECONNREFUSED") { return "connection refused" }
+        if text.lowercased().contains("timeout") || text.contains("timedOut") { return "timed out" }
+        if text.contains("NIOSSL") || text.contains("handshake") || text.contains("certificate") { return "TLS failed (\(text.prefix(120)))" }
+        if text.contains("NXDOMAIN") || text.contains("resolve") { return "the host name does not resolve" }
+        return String(text.prefix(160))
+    }
+}
+
+extension RemoteConnection {
+    /// Calls `endpoint` with the session token of `caller`.
+    /// - Throws: `.notSignedIn` when the caller has no token, and whatever `call` throws.
+    public func call<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, path: [String: String] = [:], query: [String: String] = [:],
+                                  body: Body, as caller: Caller) async throws -> Reply {
+        guard let token = caller.token else { throw AppError.notSignedIn }
+        return try await call(endpoint, path: path, query: query, body: body, token: token)
+    }
+
+    /// The events of type `Event` for `caller`'s session, decoded; with `resyncs`, an event is
+    /// also made up after each reconnection (`resync`), for readers that reload what they show.
+    public func events<Event: WireEvent>(_: Event.Type, as caller: Caller, resync: Event? = nil) async throws -> AsyncStream<Event> {
+        guard let token = caller.token else { throw AppError.notSignedIn }
+        let frames = try await events(token: token).subscribe(resync == nil ? [Event.type] : [Event.type, SocketReady.type])
+        let decoder = WireFormat.decoder()
+        return frames.compactMapped { frame in (try? decoder.decode(EventFrame<Event>.self, from: frame).event) ?? resync }
+    }
+}

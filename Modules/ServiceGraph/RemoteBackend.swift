@@ -1,0 +1,30 @@
+import Auth
+import AuthRemote
+import ChatRemote
+import ConversationListRemote
+import Kernel
+import ProfileRemote
+import RemoteClient
+
+/// The MessageAI server: every service is a remote one over the process's shared connection.
+final class RemoteBackend: GraphBackend {
+    private let connection: RemoteConnection
+    let accounts: any AccountService
+
+    init(_ options: GraphOptions) throws {
+        guard let url = options.remoteURL else {
+            throw AppError(.usage, "the remote backend needs a server: --server URL (or remote.url, MESSAGEAI_REMOTE_URL)")
+        }
+        connection = try RemoteConnection(server: try ServerAddress(url), timeout: options.remoteTimeout,
+                                          trustedCertificates: options.remoteCertificates)
+        accounts = RemoteAccountService(connection: connection)
+    }
+
+    func services(for caller: Caller) -> ServiceSet {
+        ServiceSet(profiles: RemoteProfileService(connection: connection, caller: caller),
+                   conversations: RemoteConversationListService(connection: connection, caller: caller),
+                   chat: RemoteChatService(connection: connection, caller: caller))
+    }
+
+    func demoSession() async -> IssuedSession? { nil }
+}
