@@ -24,7 +24,7 @@ public final class ServiceGraph: Sendable {
     }
 
     /// Accounts and sessions: sign-up, sign-in, token look-up and revocation.
-    public var accounts: any AccountService { backend.accounts }
+    public var accounts: any AccountService { VerifiedAccounts(accounts: backend.accounts, verifier: verifier) }
 
     /// The caller a session token stands for (`nil`: nobody). The token is checked on first use
     /// and again whenever the verification cache time has passed.

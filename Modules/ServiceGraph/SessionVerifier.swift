@@ -43,4 +43,14 @@ final class SessionVerifier: Sendable {
             throw error
         }
     }
+
+    /// Forgets `token`: it was revoked here, so it must not be trusted from the cache.
+    func forget(token: String) {
+        verified.withLock { $0[token] = nil }
+    }
+
+    /// Forgets every token of `userID` but `kept`: the user's other sessions were ended here.
+    func forget(user userID: UserID, except kept: String) {
+        verified.withLock { cache in cache = cache.filter { $0.key == kept || $0.value.userID != userID } }
+    }
 }

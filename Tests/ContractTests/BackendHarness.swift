@@ -19,20 +19,33 @@ final class BackendHarness: Sendable {
     let graph: ServiceGraph
     let clock: TestClock
     let folder: URL
+    /// The server of the remote backend: a real `messageai-server` process over a SQLite file in
+    /// the scratch folder.
+    let server: ServerProcess?
 
-    /// Opens `backend` over a new scratch folder, or over the database of `sharing` (a second
-    /// process on the same file).
+    /// Opens `backend` over a new scratch folder, or over the database (or server) of `sharing`
+    /// (a second process on the same file or server).
     init(_ backend: Backend, sharing other: BackendHarness? = nil, verificationCacheTime: Duration = .seconds(2),
-         idleLimit: TimeInterval = AuthRules.defaultIdleLimit) throws {
+         idleLimit: TimeInterval = AuthRules.defaultIdleLimit) async throws {
         folder = other?.folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-contract-\(UUID().uuidString)")
         clock = other?.clock ?? TestClock()
+        let database = folder.appendingPathComponent("contract.sqlite").path
+        if backend == .remote, other?.server == nil {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            server = try await ServerProcess(databasePath: database)
+        } else {
+            server = other?.server
+        }
         graph = try ServiceGraph(GraphOptions(
-            backend: backend, sqlitePath: folder.appendingPathComponent("contract.sqlite").path, bcryptCost: 4,
-            sessionIdleLimit: idleLimit, peerDelay: .seconds(600), verificationCacheTime: verificationCacheTime, clock: clock))
+            backend: backend, sqlitePath: database, bcryptCost: 4, sessionIdleLimit: idleLimit, peerDelay: .seconds(600),
+            verificationCacheTime: verificationCacheTime, clock: clock, remoteURL: server?.url))
     }
 
-    /// Removes the scratch folder.
-    func remove() { try? FileManager.default.removeItem(at: folder) }
+    /// Stops the server, if any, and removes the scratch folder.
+    func remove() {
+        server?.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
 
     var accounts: any AccountService { graph.accounts }
 

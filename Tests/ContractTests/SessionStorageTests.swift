@@ -9,7 +9,7 @@ import Testing
 struct SessionStorageTests {
     @Test("the database keeps a digest of each token, never the token")
     func onlyDigests() async throws {
-        let harness = try BackendHarness(.sqlite)
+        let harness = try await BackendHarness(.sqlite)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada")
         let laptop = try await harness.accounts.signIn(email: ada.email, password: "password-Ada")
@@ -23,9 +23,9 @@ struct SessionStorageTests {
 
     @Test("a session revoked by one process stops working in another within the verification time")
     func revokedElsewhere() async throws {
-        let first = try BackendHarness(.sqlite)
+        let first = try await BackendHarness(.sqlite)
         defer { first.remove() }
-        let second = try BackendHarness(.sqlite, sharing: first)
+        let second = try await BackendHarness(.sqlite, sharing: first)
         let ada = try await first.signUp("Ada")
         let elsewhere = second.services(for: ada)
         #expect(try await elsewhere.profiles.myProfile().id == ada.id)

@@ -41,13 +41,17 @@ struct SignUpKillTests {
             return process
         }
 
-        // One undisturbed sign-up measures how long the whole process takes; kills then land anywhere in it.
-        let started = ContinuousClock.now
-        #expect(try await signUp(-1).terminationStatus == 0)
-        let whole = ContinuousClock.now - started
+        // Undisturbed sign-ups measure how long the whole process takes (the fastest of three, as
+        // other tests may load the machine); kills then land anywhere in it.
+        var whole = Duration.seconds(60)
+        for index in 1...3 {
+            let started = ContinuousClock.now
+            #expect(try await signUp(-index).terminationStatus == 0)
+            whole = min(whole, ContinuousClock.now - started)
+        }
         var killed = 0
         for index in 0..<Self.rounds {
-            let process = try await signUp(index, killAfter: whole * Double.random(in: 0.3...1.1))
+            let process = try await signUp(index, killAfter: whole * Double.random(in: 0.2...1.0))
             if process.terminationReason == .uncaughtSignal { killed += 1 }
         }
         #expect(killed > 0, "no run was killed before it finished")
@@ -64,7 +68,7 @@ struct SignUpKillTests {
         let complete = try await database.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM auth_accounts a JOIN profiles p ON p.id = a.id WHERE a.email LIKE 'k%@example.com'")
         }
-        #expect(complete == Self.rounds + 1)
+        #expect(complete == Self.rounds + 3)
         let graph = try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: folder.appendingPathComponent("kill.sqlite").path))
         for index in 0..<Self.rounds {
             _ = try await graph.accounts.signIn(email: "k\(index)@example.com", password: "password-\(index)")

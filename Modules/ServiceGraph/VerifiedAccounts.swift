@@ -1,0 +1,31 @@
+import Auth
+import Kernel
+
+/// The backend's account service, with the graph's verification cache kept in step: a session
+/// revoked or ended through this graph is refused here at once, not after the cache time (which
+/// still bounds revocations made by other processes).
+struct VerifiedAccounts: AccountService {
+    let accounts: any AccountService
+    let verifier: SessionVerifier
+
+    func signUp(email: String, displayName: String, password: String) async throws -> IssuedSession {
+        try await accounts.signUp(email: email, displayName: displayName, password: password)
+    }
+
+    func signIn(email: String, password: String) async throws -> IssuedSession {
+        try await accounts.signIn(email: email, password: password)
+    }
+
+    func account(for token: String) async throws -> Account { try await accounts.account(for: token) }
+
+    func revoke(token: String) async throws {
+        try await accounts.revoke(token: token)
+        verifier.forget(token: token)
+    }
+
+    func changePassword(token: String, current: String, new: String) async throws {
+        let user = try await verifier.userID(for: token)
+        try await accounts.changePassword(token: token, current: current, new: new)
+        verifier.forget(user: user, except: token)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+
+/// A real `messageai-server` process for a test: started on a free port over a SQLite file,
+/// ready once its first log line names its URL; killed (-9) or stopped (SIGTERM) on demand and
+/// started again on the same port and file.
+public final class ServerProcess: Sendable {
+    /// The server's URL (`http://127.0.0.1:<port>`, or https with TLS).
+    public let url: String
+    /// The port it listens on.
+    public let port: Int
+    /// Its database file.
+    public let databasePath: String
+    private let arguments: [String]
+    private let process: Mutex<Process>
+    private let output: LogBuffer
+
+    /// The built server next to the test bundle.
+    public static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai-server")
+    }
+
+    /// Starts a server over `databasePath` on a free port (or `port`), with a cheap bcrypt cost.
+    public init(databasePath: String, port: Int = 0, arguments: [String] = []) async throws {
+        self.databasePath = databasePath
+        self.arguments = arguments
+        let output = LogBuffer()
+        let (process, url) = try await Self.launch(databasePath: databasePath, port: port, arguments: arguments, output: output)
+        self.process = Mutex(process)
+        self.output = output
+        self.url = url
+        self.port = Int(url.split(separator: ":").last ?? "") ?? 0
+    }
+
+    /// Everything the server has written so far.
+    public var log: String { output.text.withLock { $0 } }
+
+    /// Kills the server at once (SIGKILL) and waits for it to be gone.
+    public func kill9() {
+        let process = process.withLock { $0 }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Sends SIGTERM and waits; returns the exit status and how long it took.
+    public func terminate() -> (status: Int32, took: Duration) {
+        let process = process.withLock { $0 }
+        let start = ContinuousClock.now
+        process.terminate()
+        process.waitUntilExit()
+        return (process.terminationStatus, ContinuousClock.now - start)
+    }
+
+    /// Starts the server again on the same port and file, after `kill9` or `terminate`.
+    public func restart() async throws {
+        let (process, _) = try await Self.launch(databasePath: databasePath, port: port, arguments: arguments, output: output)
+        self.process.withLock { $0 = process }
+    }
+
+    /// Stops the server if it still runs.
+    public func stop() {
+        let process = process.withLock { $0 }
+        if process.isRunning { kill9() }
+    }
+
+    private static func launch(databasePath: String, port: Int, arguments: [String], output: LogBuffer) async throws -> (Process, String) {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw ServerProcessError("build messageai-server first (swift build)")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--port", String(port), "--sqlite-path", databasePath, "--bcrypt-cost", "4", "--log-level", "notice"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let (lines, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                continuation.finish()
+                return
+            }
+            output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            continuation.yield()
+        }
+        try process.run()
+        let url = try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask {
+                for await _ in lines {
+                    if let match = output.text.withLock({ $0 }).firstMatch(of: /listening on (https?:\/\/[0-9.]+:[0-9]+)/) { return String(match.output.1) }
+                }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(30))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let url else {
+            process.terminate()
+            throw ServerProcessError("messageai-server did not start: \(output.text.withLock { $0 }.suffix(500))")
+        }
+        return (process, url)
+    }
+}
+
+/// What a server process has written.
+private final class LogBuffer: Sendable {
+    let text = Mutex("")
+}
+
+/// Why a test server could not be started.
+public struct ServerProcessError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(_ description: String) { self.description = description }
+}
