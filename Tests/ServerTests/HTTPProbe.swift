@@ -1,0 +1,52 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// Raw HTTP requests to a test server, for what a well-behaved client never sends.
+struct HTTPProbe {
+    struct Answer {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+
+        /// The body as JSON, or `nil`.
+        var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
+        /// `error.kind` of an error body.
+        var errorKind: String? { (json?["error"] as? [String: Any])?["kind"] as? String }
+    }
+
+    let base: String
+
+    func send(_ method: String, _ path: String, token: String? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws -> Answer {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = .init(rawValue: method)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 16 * 1_024 * 1_024)
+        return Answer(status: Int(response.status.code),
+                      headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }),
+                      body: Data(bytes.readableBytesView))
+    }
+
+    func send(_ method: String, _ path: String, token: String? = nil, json: [String: Any]) async throws -> Answer {
+        try await send(method, path, token: token, body: try JSONSerialization.data(withJSONObject: json))
+    }
+
+    /// Signs a new user up; returns the id and token.
+    func signUp(_ name: String) async throws -> (id: String, token: String) {
+        let answer = try await send("POST", "/v1/auth/signup", json: [
+            "email": "\(name.lowercased())-\(UUID().uuidString.prefix(8))@example.com", "displayName": name, "password": "password-\(name)",
+        ])
+        guard answer.status == 201, let token = answer.json?["token"] as? String,
+              let id = (answer.json?["account"] as? [String: Any])?["id"] as? String else {
+            throw ProbeError(description: "sign-up answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
+        }
+        return (id, token)
+    }
+}
+
+struct ProbeError: Error, CustomStringConvertible {
+    let description: String
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+
+/// One client machine for a test: its own state directory (sessions, history), running real
+/// `messageai` processes against a server, as a person on another computer would.
+struct Machine: Sendable {
+    struct Run: Sendable {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    let state: URL
+    let server: String
+    /// Environment variables set beside the state directory.
+    var environment: [String: String] = [:]
+
+    static var messageai: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai")
+    }
+
+    init(_ name: String, in folder: URL, server: String) {
+        state = folder.appendingPathComponent("machine-\(name)")
+        self.server = server
+    }
+
+    private func process(_ arguments: [String]) -> Process {
+        let process = Process()
+        process.executableURL = Self.messageai
+        process.arguments = ["--backend", "remote", "--server", server] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "MESSAGEAI_STATE_DIR": state.path, "XDG_CONFIG_HOME": state.path, "NO_COLOR": "1",
+        ].merging(environment) { $1 }) { $1 }
+        return process
+    }
+
+    /// Runs `messageai` to its end with `input` on standard input.
+    func run(_ arguments: [String], input: String = "") async throws -> Run {
+        let process = process(arguments)
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        async let out = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }.value
+        async let err = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }.value
+        let (outData, errData) = await (out, err)
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Signs up `name` on this machine (password `password-<name>`); returns the user id.
+    func signUp(_ name: String) async throws -> String {
+        let run = try await run(["signup", "--email", "\(name.lowercased())@example.com", "--name", name, "--password-stdin"],
+                                input: "password-\(name)\n")
+        guard run.status == 0, let id = run.stdout.firstMatch(of: /\(([0-9a-z]+)\)/)?.output.1 else {
+            throw ProbeError(description: "signup \(name) exited \(run.status): \(run.stderr)")
+        }
+        return String(id)
+    }
+
+    /// Starts a long-running `messageai` (such as `tail`) whose output lines arrive one by one.
+    func start(_ arguments: [String]) throws -> Running {
+        let process = process(arguments)
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stdout
+        process.standardInput = FileHandle.nullDevice
+        let lines = Lines()
+        let pending = Mutex("")
+        stdout.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                Task { await lines.finish() }
+                return
+            }
+            let complete = pending.withLock { text -> [String] in
+                text += String(decoding: data, as: UTF8.self)
+                var parts = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                text = parts.removeLast()
+                return parts
+            }
+            Task { await lines.push(complete) }
+        }
+        try process.run()
+        return Running(process: process, lines: lines)
+    }
+
+    /// A `messageai` process that keeps running.
+    struct Running: Sendable {
+        let process: Process
+        let lines: Lines
+
+        /// The next line it prints, or `nil` once it has ended or `limit` has passed.
+        func nextLine(within limit: Duration = .seconds(15)) async -> String? { await lines.next(within: limit) }
+
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+
+    /// Lines a process printed, handed out in order to one reader.
+    actor Lines {
+        private var buffered: [String] = []
+        private var ended = false
+        private var waiter: (id: Int, continuation: CheckedContinuation<String?, Never>)?
+        private var waits = 0
+
+        func push(_ lines: [String]) {
+            buffered += lines
+            hand()
+        }
+
+        func finish() {
+            ended = true
+            hand()
+        }
+
+        func next(within limit: Duration) async -> String? {
+            if !buffered.isEmpty { return buffered.removeFirst() }
+            if ended { return nil }
+            waits += 1
+            let id = waits
+            let timer = Task {
+                try await Task.sleep(for: limit)
+                self.expire(id)
+            }
+            defer { timer.cancel() }
+            return await withCheckedContinuation { waiter = (id, $0) }
+        }
+
+        private func hand() {
+            guard let waiter, !buffered.isEmpty || ended else { return }
+            self.waiter = nil
+            waiter.continuation.resume(returning: buffered.isEmpty ? nil : buffered.removeFirst())
+        }
+
+        private func expire(_ id: Int) {
+            guard let waiter, waiter.id == id else { return }
+            self.waiter = nil
+            waiter.continuation.resume(returning: nil)
+        }
+    }
+}

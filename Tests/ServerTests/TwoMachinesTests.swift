@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// People on different machines chat through a real server: each client is `messageai` with
+/// its own state directory, over real sockets.
+@Suite("Two machines, one server", .timeLimit(.minutes(2)))
+struct TwoMachinesTests {
+    @Test("sign up, start a chat, receive live, see unread, mark read; a third user is refused")
+    func chatAcrossMachines() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-machines-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path)
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let ada = Machine("ada", in: folder, server: server.url), grace = Machine("grace", in: folder, server: server.url)
+        let eve = Machine("eve", in: folder, server: server.url)
+        _ = try await ada.signUp("Ada")
+        _ = try await grace.signUp("Grace")
+        _ = try await eve.signUp("Eve")
+        #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
+
+        let tail = try grace.start(["tail"])
+        defer { tail.stop() }
+        // `tail` prints nothing until a message arrives: Ada sends until the first one shows, so
+        // the rest is sent once Grace's events socket certainly stands.
+        var first: String?
+        for attempt in 0..<50 where first == nil {
+            #expect(try await ada.run(["send", "Grace", "probe \(attempt)"]).status == 0)
+            first = await tail.nextLine(within: .milliseconds(300))
+        }
+        #expect(first?.contains("Ada: probe") == true)
+        for text in ["hello from Ada's machine", "second"] {
+            #expect(try await ada.run(["send", "Grace", text]).status == 0)
+        }
+        var received: [String] = []
+        while received.count < 2, let line = await tail.nextLine() {
+            if !line.contains("probe") { received.append(line) }
+        }
+        #expect(received.map { $0.contains("Ada: hello from Ada's machine") || $0.contains("Ada: second") } == [true, true])
+
+        let rows = try await grace.run(["chats", "--json"])
+        let row = try #require(rows.stdout.split(separator: "\n").first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect((row["unreadCount"] as? Int ?? 0) >= 3 && row["title"] as? String == "Ada")
+        #expect(try await grace.run(["read", "Ada"]).status == 0)
+        let after = try await grace.run(["chats", "--json"]).stdout
+        #expect(after.contains("\"unreadCount\":0"))
+
+        // Eve cannot name the conversation from her machine (it is not in her list), and the
+        // server refuses her token on it.
+        let conversation = try #require(row["id"] as? String)
+        let unseen = try await eve.run(["history", conversation])
+        #expect(unseen.status == 66 && unseen.stderr.split(separator: "\n").count == 1, "eve's history: \(unseen.stderr)")
+        let probe = HTTPProbe(base: server.url)
+        let signIn = try await probe.send("POST", "/v1/auth/signin", json: ["email": "eve@example.com", "password": "password-Eve"])
+        let eveToken = try #require(signIn.json?["token"] as? String)
+        for (method, path, body) in [("GET", "/v1/conversations/\(conversation)/messages", nil),
+                                     ("PUT", "/v1/conversations/\(conversation)/messages/evemessage1", Data(#"{"text":"let me in"}"#.utf8)),
+                                     ("POST", "/v1/conversations/\(conversation)/read", nil)] {
+            let answer = try await probe.send(method, path, token: eveToken, body: body)
+            #expect(answer.status == 403 && answer.errorKind == "forbidden", "\(method) \(path): \(answer.status)")
+        }
+        #expect(try await grace.run(["history", "Ada"]).stdout.contains("let me in") == false)
+    }
+
+    @Test("a server that is not there: one line naming its URL, exit 69, within the timeout")
+    func unreachable() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-unreachable-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A listening socket that never answers: connects, then silence.
+        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(silent) }
+        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try #require(withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length) } } == 0)
+        try #require(listen(silent, 8) == 0)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(silent, $0, &length) } }
+        let silentURL = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+
+        for (url, reason) in [("http://127.0.0.1:1", "connection refused"), (silentURL, "no answer within 2 s")] {
+            var machine = Machine("nobody", in: folder, server: url)
+            machine.environment["MESSAGEAI_REMOTE_TIMEOUT_SECONDS"] = "2"
+            let started = ContinuousClock.now
+            let run = try await machine.run(["login", "--email", "a@example.com", "--password-stdin"], input: "password-a\n")
+            #expect(ContinuousClock.now - started < .seconds(6))
+            #expect(run.status == 69, "\(url): \(run.stderr)")
+            #expect(run.stderr == "error: cannot reach the server at \(url): \(reason)\n")
+        }
+    }
+}
