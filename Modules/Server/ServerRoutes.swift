@@ -16,6 +16,8 @@ public struct ServerRoutes {
     public let router: Router<APIRequestContext>
     /// The endpoints registered, in the order the document lists them.
     public let endpoints: [EndpointDescription]
+    /// The OpenAPI document served at `/v1/openapi.json`.
+    public let document: Data
 
     /// Registers everything over `graph`; `sessionCheck` is how often an events socket checks
     /// that its session still stands.
@@ -33,6 +35,7 @@ public struct ServerRoutes {
         endpoints = routes.endpoints
 
         let document = try OpenAPIDocument.json(for: endpoints)
+        self.document = document
         router.get(RouterPath(OpenAPIDocument.path)) { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
         }

@@ -1,6 +1,7 @@
 import Auth
 import Kernel
 
+// arch-check: allow naming.service-impl: a decorator over whichever backend's AccountService that keeps the graph's verification cache in step; not a backend of its own.
 /// The backend's account service, with the graph's verification cache kept in step: a session
 /// revoked or ended through this graph is refused here at once, not after the cache time (which
 /// still bounds revocations made by other processes).

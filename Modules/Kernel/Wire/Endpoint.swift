@@ -47,47 +47,6 @@ public struct Endpoint<Body: WireType, Reply: WireType>: Sendable {
     }
 }
 
-/// An endpoint as the API document lists it, whatever its body types.
-public struct EndpointDescription: Sendable {
-    public let method: WireMethod
-    public let path: String
-    public let summary: String
-    public let query: [QueryParameter]
-    public let needsSession: Bool
-    public let successStatus: Int
-    /// The request body's schema; `nil` when it takes none.
-    public let body: WireSchema?
-    /// The reply body's schema; `nil` when it sends none.
-    public let reply: WireSchema?
-
-    /// The `{name}` parameters of a path template, in order.
-    public static func parameters(in path: String) -> [String] {
-        path.split(separator: "/").compactMap { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? String(part.dropFirst().dropLast()) : nil
-        }
-    }
-}
-
-/// A query parameter an endpoint reads.
-public struct QueryParameter: Sendable {
-    /// Its name.
-    public let name: String
-    /// The shape of its value.
-    public let schema: WireSchema
-    /// Whether a request must carry it.
-    public let required: Bool
-    /// What it means.
-    public let summary: String
-
-    /// Declares a parameter.
-    public init(_ name: String, _ schema: WireSchema, required: Bool = false, _ summary: String) {
-        self.name = name
-        self.schema = schema
-        self.required = required
-        self.summary = summary
-    }
-}
-
 extension CharacterSet {
     /// Characters a path parameter keeps as they are: the unreserved ones of RFC 3986.
     static let wirePathValue = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")

@@ -13,14 +13,3 @@ public enum EventSocketProtocol {
     /// Events queued for one connection before it counts as too slow.
     public static let queueLimit = 1_024
 }
-
-/// Event: the server has subscribed the socket to every stream of the session; anything stored
-/// from now on will arrive. The first frame of every socket.
-public struct SocketReady: WireEvent, Equatable {
-    public static let type = "socket.ready"
-
-    /// The event.
-    public init() {}
-
-    public static let schema = WireSchema.object([], required: [])
-}

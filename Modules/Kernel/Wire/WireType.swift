@@ -3,11 +3,3 @@ public protocol WireType: Codable, Sendable {
     /// Its shape on the wire.
     static var schema: WireSchema { get }
 }
-
-/// The body of a request or reply that has none.
-public struct NoContent: WireType, Equatable {
-    /// The empty value.
-    public init() {}
-
-    public static let schema = WireSchema.object([], required: [])
-}

@@ -1,0 +1,5 @@
+/// The part of a frame every reader looks at first, to know which event follows.
+public struct EventFrameHeader: Decodable, Sendable {
+    /// The event's type name.
+    public let type: String
+}

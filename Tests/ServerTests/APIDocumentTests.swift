@@ -1,0 +1,30 @@
+import AuthAPI
+import ChatAPI
+import ConversationListAPI
+import Foundation
+import Hummingbird
+import Kernel
+import MessageAIServer
+import ProfileAPI
+import ServiceGraph
+import Testing
+
+/// The API document says what the server really serves.
+@Suite("API document")
+struct APIDocumentTests {
+    @Test("the OpenAPI document lists exactly the routes the router has")
+    func documentMatchesRouter() throws {
+        let routes = try ServerRoutes(graph: try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: "/dev/null")))
+        let served = Set(routes.router.routes.map { route in
+            "\(route.method.rawValue) " + route.path.description.replacing(/:(\w+)/) { "{\($0.output.1)}" }
+        })
+        let document = try #require(try JSONSerialization.jsonObject(with: routes.document) as? [String: Any])
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
+        #expect(documented == served)
+        let declared = AuthAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints
+        // Every declared endpoint, the document itself and the events socket.
+        #expect(served.count == declared.count + 2)
+    }
+}
