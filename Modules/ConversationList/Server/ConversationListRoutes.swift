@@ -17,7 +17,8 @@ public struct ConversationListRoutes: Sendable {
         routes.add(ConversationListAPI.list) { call in ConversationListReply(try await service(call.caller).conversations()) }
         routes.add(ConversationListAPI.direct) { call in try await service(call.caller).startDirect(with: call.body.userID) }
         routes.add(ConversationListAPI.group) { call in
-            try await service(call.caller).createGroup(title: call.body.title, memberIDs: call.body.memberIDs)
+            try await service(call.caller).createGroup(title: call.body.title,
+                                                       memberIDs: try call.atMost(GroupRequest.maxMembers, call.body.memberIDs, field: "memberIDs"))
         }
     }
 

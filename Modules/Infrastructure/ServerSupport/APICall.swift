@@ -31,6 +31,13 @@ public struct APICall<Body: WireType>: Sendable {
         return Identifier(raw)
     }
 
+    /// `items`, checked to hold at most `limit` of them.
+    /// - Throws: `.invalidInput` naming `field` when there are more.
+    public func atMost<Item>(_ limit: Int, _ items: [Item], field: String) throws -> [Item] {
+        guard items.count <= limit else { throw AppError(.invalidInput, "\(field) has \(items.count) entries; the limit is \(limit)") }
+        return items
+    }
+
     /// The query parameter `name`, if given.
     public func query(_ name: String) -> String? { queryItems[name] }
 

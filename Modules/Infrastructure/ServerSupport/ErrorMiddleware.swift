@@ -1,6 +1,7 @@
 import Hummingbird
 import Kernel
 import Logging
+import NIOCore
 
 /// Turns every failure into the API's error body (`WireError`) with its status: `AppError`s by
 /// their kind, Hummingbird's own refusals (no such route, body too large) by their status, and
@@ -18,6 +19,8 @@ public struct ErrorMiddleware: RouterMiddleware {
             return try WireResponse.make(WireError(error), status: WireError.status(for: error.kind))
         } catch let refusal as RetryLater {
             return try WireResponse.make(WireError(refusal.error), status: 429, headers: [.retryAfter: "\(refusal.seconds)"])
+        } catch is NIOTooManyBytesError {
+            return try WireResponse.make(WireError(AppError(.invalidInput, Self.message(for: 413, request: request) ?? "")), status: 413)
         } catch let error as HTTPError {
             let status = Int(error.status.code)
             let kind = WireError.kind(for: status)

@@ -22,7 +22,7 @@ public struct ProfileRoutes: Sendable {
             let limit = try call.query("limit", in: 1...ProfileRules.maxSearchResults, default: ProfileAPI.defaultSearchLimit)
             return ProfileList(try await service(call.caller).search(try Self.required("q", of: call), limit: limit))
         }
-        routes.add(ProfileAPI.names) { call in DisplayNames(try await service(call.caller).displayNames(of: call.body.ids)) }
+        routes.add(ProfileAPI.names) { call in DisplayNames(try await service(call.caller).displayNames(of: try call.atMost(NameQuery.maxIDs, call.body.ids, field: "ids"))) }
     }
 
     private static func required<Body>(_ name: String, of call: APICall<Body>) throws -> String {
