@@ -4,13 +4,12 @@ import Foundation
 import HummingbirdWebSocket
 import Kernel
 import NIOWebSocket
-import ServiceLifecycle
 import Synchronization
 
 /// One client's events socket: subscribes to the caller's streams, then writes their events in
 /// order through a bounded queue and its own writer, so a client that stops reading fills only
 /// its own queue and is closed as too slow instead of holding anyone else up. Also closes the
-/// socket when the session ends and when the server shuts down.
+/// socket when the session ends and, through `OpenSockets`, when the server shuts down.
 struct EventConnection: Sendable {
     /// Why the server closed the socket.
     private enum Ending: Sendable {
@@ -26,6 +25,7 @@ struct EventConnection: Sendable {
     }
 
     let caller: Caller
+    let sockets: OpenSockets
     let chat: ChatRoutes
     let conversations: ConversationListRoutes
     /// How often the session is checked again.
@@ -43,21 +43,19 @@ struct EventConnection: Sendable {
         }
         let messages = try await chat.events(for: caller)
         let changes = try await conversations.events(for: caller)
-        try await withGracefulShutdownHandler {
-            try await withThrowingTaskGroup { group in
-                group.addTask { for await event in messages { enqueue(Self.encode(event)) } }
-                group.addTask { for await event in changes { enqueue(Self.encode(event)) } }
-                group.addTask { try await watchSession(end: end) }
-                group.addTask {
-                    for try await _ in inbound {}
-                    queued.finish()
-                }
-                try await outbound.write(.text(Self.encode(SocketReady())))
-                for await frame in queue { try await outbound.write(.text(frame)) }
-                group.cancelAll()
+        let key = sockets.add { end(.shuttingDown) }
+        defer { sockets.remove(key) }
+        try await withThrowingTaskGroup { group in
+            group.addTask { for await event in messages { enqueue(Self.encode(event)) } }
+            group.addTask { for await event in changes { enqueue(Self.encode(event)) } }
+            group.addTask { try await watchSession(end: end) }
+            group.addTask {
+                for try await _ in inbound {}
+                queued.finish()
             }
-        } onGracefulShutdown: {
-            end(.shuttingDown)
+            try await outbound.write(.text(Self.encode(SocketReady())))
+            for await frame in queue { try await outbound.write(.text(frame)) }
+            group.cancelAll()
         }
         if let reason = ending.withLock({ $0 }) {
             try? await outbound.close(reason.frame.0, reason: reason.frame.1)

@@ -49,7 +49,7 @@ public struct MessageAIServer: Sendable {
                 logger.notice("listening on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)")
             },
             logger: logger)
-        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var configuration = ServiceGroupConfiguration(services: [app, routes.sockets], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = Self.shutdownLimit
         try await ServiceGroup(configuration: configuration).run()
         logger.notice("stopped")

@@ -18,6 +18,9 @@ public struct ServerRoutes {
     public let endpoints: [EndpointDescription]
     /// The OpenAPI document served at `/v1/openapi.json`.
     public let document: Data
+    /// The open events sockets; run it as a service after the server's, so that a shutdown
+    /// closes them first.
+    let sockets = OpenSockets()
 
     /// Registers everything over `graph`; `sessionCheck` is how often an events socket checks
     /// that its session still stands.
@@ -39,12 +42,13 @@ public struct ServerRoutes {
         router.get(RouterPath(OpenAPIDocument.path)) { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
         }
+        let sockets = sockets
         router.ws(RouterPath(EventSocketProtocol.path)) { request, _ in
             _ = try await caller(request).id()
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            let connection = EventConnection(caller: caller(context.request), chat: chat, conversations: conversations,
-                                             sessionCheck: sessionCheck)
+            let connection = EventConnection(caller: caller(context.request), sockets: sockets, chat: chat,
+                                             conversations: conversations, sessionCheck: sessionCheck)
             try await connection.run(inbound: inbound, outbound: outbound)
         }
         self.router = router

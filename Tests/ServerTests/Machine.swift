@@ -68,7 +68,7 @@ struct Machine: Sendable {
         process.standardOutput = stdout
         process.standardError = stdout
         process.standardInput = FileHandle.nullDevice
-        let lines = Lines()
+        let lines = Inbox<String>()
         let pending = Mutex("")
         stdout.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
@@ -92,7 +92,7 @@ struct Machine: Sendable {
     /// A `messageai` process that keeps running.
     struct Running: Sendable {
         let process: Process
-        let lines: Lines
+        let lines: Inbox<String>
 
         /// The next line it prints, or `nil` once it has ended or `limit` has passed.
         func nextLine(within limit: Duration = .seconds(15)) async -> String? { await lines.next(within: limit) }
@@ -100,49 +100,6 @@ struct Machine: Sendable {
         func stop() {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
-        }
-    }
-
-    /// Lines a process printed, handed out in order to one reader.
-    actor Lines {
-        private var buffered: [String] = []
-        private var ended = false
-        private var waiter: (id: Int, continuation: CheckedContinuation<String?, Never>)?
-        private var waits = 0
-
-        func push(_ lines: [String]) {
-            buffered += lines
-            hand()
-        }
-
-        func finish() {
-            ended = true
-            hand()
-        }
-
-        func next(within limit: Duration) async -> String? {
-            if !buffered.isEmpty { return buffered.removeFirst() }
-            if ended { return nil }
-            waits += 1
-            let id = waits
-            let timer = Task {
-                try await Task.sleep(for: limit)
-                self.expire(id)
-            }
-            defer { timer.cancel() }
-            return await withCheckedContinuation { waiter = (id, $0) }
-        }
-
-        private func hand() {
-            guard let waiter, !buffered.isEmpty || ended else { return }
-            self.waiter = nil
-            waiter.continuation.resume(returning: buffered.isEmpty ? nil : buffered.removeFirst())
-        }
-
-        private func expire(_ id: Int) {
-            guard let waiter, waiter.id == id else { return }
-            self.waiter = nil
-            waiter.continuation.resume(returning: nil)
         }
     }
 }
