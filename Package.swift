@@ -65,6 +65,7 @@ var targets: [Target] = [
                        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                        .product(name: "HummingbirdTLS", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                        .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOWebSocket", package: "swift-nio"),
+                       .product(name: "NIOCore", package: "swift-nio"),
                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                        .product(name: "Configuration", package: "swift-configuration")]
             + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API"), .init(stringLiteral: "\($0)Server")] },

@@ -5,6 +5,7 @@ import HummingbirdTLS
 import HummingbirdWebSocket
 import Kernel
 import Logging
+import NIOCore
 import NIOSSL
 import ServiceGraph
 import ServiceLifecycle
@@ -31,8 +32,12 @@ public struct MessageAIServer: Sendable {
     /// sockets with "going away" and returns.
     /// - Throws: `AppError(.unavailable)` when the database cannot be opened or the port not bound.
     public func run() async throws {
-        try FileManager.default.createDirectory(atPath: (settings.sqlitePath as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: settings.sqlitePath).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw AppError(.unavailable, "cannot create the folder \(folder.path) for the database")
+        }
         let graph = try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost))
         let routes = try ServerRoutes(graph: graph)
         let scheme = settings.tlsCertificate == nil ? "http" : "https"
@@ -51,7 +56,11 @@ public struct MessageAIServer: Sendable {
             logger: logger)
         var configuration = ServiceGroupConfiguration(services: [app, routes.sockets], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = Self.shutdownLimit
-        try await ServiceGroup(configuration: configuration).run()
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch let error as IOError {
+            throw AppError(.unavailable, "cannot serve on \(settings.host):\(settings.port): \(String(cString: strerror(error.errnoCode)))")
+        }
         logger.notice("stopped")
     }
 

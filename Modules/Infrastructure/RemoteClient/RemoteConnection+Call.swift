@@ -67,9 +67,13 @@ extension RemoteConnection {
     static func reason(_ error: any Error) -> String {
         let text = String(describing: error)
         if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("ECONNREFUSED") { return "connection refused" }
+        if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("CERTIFICATE_VERIFY") {
+            return "TLS failed: its certificate is not trusted here (trust it with remote.certificates)"
+        }
+        if text.contains("NIOSSL") || text.contains("handshake") { return "TLS failed" }
+        if text.contains("remoteConnectionClosed") { return "it closed the connection (is it an https server, reached with http?)" }
         if text.lowercased().contains("timeout") || text.contains("timedOut") { return "timed out" }
-        if text.contains("NIOSSL") || text.contains("handshake") || text.contains("certificate") { return "TLS failed (\(text.prefix(120)))" }
-        if text.contains("NXDOMAIN") || text.contains("resolve") { return "the host name does not resolve" }
+        if text.contains("NXDOMAIN") || text.contains("resolve") || text.contains("getaddrinfo") { return "the host name does not resolve" }
         return String(text.prefix(160))
     }
 }

@@ -38,8 +38,10 @@ public final class RemoteConnection: Sendable {
                     throw AppError(.usage, "the certificate file \(trustedCertificates) cannot be read as PEM certificates")
                 }
             }
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                    configuration: .init(tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10))))
+            var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
+            // A refused connection is an answer: say so at once rather than retry until the timeout.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             clients[trustedCertificates ?? ""] = (client, tls)
             return (client, tls)
         }

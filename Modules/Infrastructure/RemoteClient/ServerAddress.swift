@@ -19,6 +19,9 @@ public struct ServerAddress: Sendable, Hashable, CustomStringConvertible {
               parts.user == nil, parts.password == nil, parts.query == nil, parts.fragment == nil, ["", "/"].contains(parts.path) else {
             throw AppError(.usage, "the server URL \(AppError.quoting(url)) is not http://host:port or https://host:port")
         }
+        if scheme == "https", host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) {
+            throw AppError(.usage, "name an https server by its host name, not by the address \(host): certificates are checked by name")
+        }
         self.scheme = scheme
         self.host = host
         port = parts.port ?? (scheme == "https" ? 443 : 80)
