@@ -26,9 +26,10 @@ public struct ServerRoutes {
     /// that its session still stands.
     public init(graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionCheck: Duration = .seconds(1)) throws {
         let router = Router(context: APIRequestContext.self)
-        router.middlewares.add(ErrorMiddleware())
+        let table = RouteTable()
+        router.middlewares.add(ErrorMiddleware(routes: table))
         let caller: @Sendable (Request) -> Caller = { graph.caller(token: APIRoutes.bearerToken(of: $0)) }
-        let routes = APIRoutes(router: router) { token in graph.caller(token: token) }
+        let routes = APIRoutes(router: router, table: table) { token in graph.caller(token: token) }
         let chat = ChatRoutes { graph.services(for: $0).chat }
         let conversations = ConversationListRoutes { graph.services(for: $0).conversations }
         AuthRoutes(accounts: graph.accounts, limits: signInLimits).add(to: routes)
@@ -42,6 +43,8 @@ public struct ServerRoutes {
         router.get(RouterPath(OpenAPIDocument.path)) { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
         }
+        table.add("GET", OpenAPIDocument.path)
+        table.add("GET", EventSocketProtocol.path)
         let sockets = sockets
         router.ws(RouterPath(EventSocketProtocol.path)) { request, _ in
             _ = try await caller(request).id()

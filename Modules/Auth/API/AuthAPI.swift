@@ -12,7 +12,7 @@ public enum AuthAPI {
         .post, "/v1/auth/signin", "Sign in with email and password; returns a session token (rate-limited)", needsSession: false)
     /// The account of the token; using it restarts the session's idle time.
     public static let session = Endpoint<NoContent, Account>(.get, "/v1/auth/session", "The account the session token belongs to")
-    /// Ends the session of the token.
+    /// Ends the session of the token (401 when it has already ended).
     public static let signOut = Endpoint<NoContent, NoContent>(.delete, "/v1/auth/session", "End this session", successStatus: 204)
     /// Changes the password; every other session of the user ends.
     public static let changePassword = Endpoint<PasswordChange, NoContent>(

@@ -27,7 +27,9 @@ public struct AuthRoutes: Sendable {
         }
         routes.add(AuthAPI.session) { call in try await accounts.account(for: try Self.token(of: call)) }
         routes.add(AuthAPI.signOut) { call in
-            try await accounts.revoke(token: try Self.token(of: call))
+            let token = try Self.token(of: call)
+            _ = try await accounts.account(for: token)
+            try await accounts.revoke(token: token)
             return NoContent()
         }
         routes.add(AuthAPI.changePassword) { call in

@@ -8,19 +8,23 @@ import Kernel
 public final class APIRoutes {
     /// The router the server serves.
     public let router: Router<APIRequestContext>
+    /// Every method and path served, for the 405 answers.
+    public let table: RouteTable
     private let callerForToken: @Sendable (String?) -> Caller
     /// The endpoints registered so far.
     public private(set) var endpoints: [EndpointDescription] = []
 
     /// Creates the builder; `caller` turns a bearer token (or none) into the caller.
-    public init(router: Router<APIRequestContext>, caller: @escaping @Sendable (String?) -> Caller) {
+    public init(router: Router<APIRequestContext>, table: RouteTable, caller: @escaping @Sendable (String?) -> Caller) {
         self.router = router
+        self.table = table
         callerForToken = caller
     }
 
     /// Serves `endpoint` with `handler`.
     public func add<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, handler: @escaping @Sendable (APICall<Body>) async throws -> Reply) {
         endpoints.append(endpoint.description)
+        table.add(endpoint.method.rawValue, endpoint.path)
         let path = RouterPath(endpoint.path.replacing(/\{(\w+)\}/) { ":" + $0.output.1 })
         let callerForToken = callerForToken
         router.on(path, method: HTTPRequest.Method(rawValue: endpoint.method.rawValue) ?? .get) { request, context in

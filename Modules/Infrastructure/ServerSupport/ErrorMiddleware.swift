@@ -4,13 +4,16 @@ import Logging
 import NIOCore
 
 /// Turns every failure into the API's error body (`WireError`) with its status: `AppError`s by
-/// their kind, Hummingbird's own refusals (no such route, body too large) by their status, and
+/// their kind, Hummingbird's own refusals (no such route, body too large) by their status, a
+/// method a path does not serve as 405 with `Allow`, and
 /// anything else into a 500 whose details go to the log, not to the client.
 public struct ErrorMiddleware: RouterMiddleware {
     public typealias Context = APIRequestContext
 
-    /// Creates the middleware.
-    public init() {}
+    private let routes: RouteTable
+
+    /// Creates the middleware; `routes` tells a path with other methods from an unknown one.
+    public init(routes: RouteTable) { self.routes = routes }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -21,6 +24,10 @@ public struct ErrorMiddleware: RouterMiddleware {
             return try WireResponse.make(WireError(refusal.error), status: 429, headers: [.retryAfter: "\(refusal.seconds)"])
         } catch is NIOTooManyBytesError {
             return try WireResponse.make(WireError(AppError(.invalidInput, Self.message(for: 413, request: request) ?? "")), status: 413)
+        } catch let error as HTTPError where error.status == .notFound && !routes.methods(at: request.uri.path).isEmpty {
+            let allowed = routes.methods(at: request.uri.path)
+            let refusal = AppError(.usage, "\(request.method) is not served at \(AppError.quoting(request.uri.path)); it takes \(allowed.joined(separator: ", "))")
+            return try WireResponse.make(WireError(refusal), status: 405, headers: [.allow: allowed.joined(separator: ", ")])
         } catch let error as HTTPError {
             let status = Int(error.status.code)
             let kind = WireError.kind(for: status)

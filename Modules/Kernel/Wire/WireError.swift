@@ -47,7 +47,8 @@ public struct WireError: WireType, Equatable {
         case 400, 413, 414, 431: .invalidInput
         case 401: .notSignedIn
         case 403: .forbidden
-        case 404, 405: .notFound
+        case 404: .notFound
+        case 405: .usage
         case 409: .conflict
         case 429: .rateLimited
         case 502, 503, 504: .unavailable

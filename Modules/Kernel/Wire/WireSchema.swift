@@ -2,8 +2,9 @@
 /// source of the schemas in the server's OpenAPI document. Kept beside each wire type so the
 /// description and the type change together (a test encodes samples against it).
 public indirect enum WireSchema: Sendable, Equatable {
-    /// A string of `minLength`…`maxLength` characters (`nil`: no bound); `format` as in JSON Schema.
-    case string(minLength: Int? = nil, maxLength: Int? = nil, format: String? = nil)
+    /// A string of `minLength`…`maxLength` characters (`nil`: no bound); `format` and `pattern`
+    /// as in JSON Schema.
+    case string(minLength: Int? = nil, maxLength: Int? = nil, format: String? = nil, pattern: String? = nil)
     /// One of the given strings.
     case enumeration([String])
     /// A whole number within `range`.
@@ -19,14 +20,14 @@ public indirect enum WireSchema: Sendable, Equatable {
     /// `schema`, or `null`.
     case nullable(WireSchema)
 
-    /// An identifier: 1–64 characters.
-    public static let identifier = WireSchema.string(minLength: 1, maxLength: 64)
+    /// An identifier: 1–64 letters, digits, `-`, `_` or `.`.
+    public static let identifier = WireSchema.string(minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9._-]+$")
     /// A time, in whole milliseconds since 1970.
     public static let timestamp = WireSchema.integer(0...Int(Int32.max) * 1_000)
 
     public static func == (lhs: WireSchema, rhs: WireSchema) -> Bool {
         switch (lhs, rhs) {
-        case let (.string(a, b, c), .string(d, e, f)): a == d && b == e && c == f
+        case let (.string(a, b, c, p), .string(d, e, f, q)): a == d && b == e && c == f && p == q
         case let (.enumeration(a), .enumeration(b)): a == b
         case let (.integer(a), .integer(b)): a == b
         case (.boolean, .boolean): true
@@ -41,18 +42,20 @@ public indirect enum WireSchema: Sendable, Equatable {
     /// ready for `JSONSerialization`.
     public var jsonSchema: [String: Any] {
         switch self {
-        case let .string(minLength, maxLength, format):
+        case let .string(minLength, maxLength, format, pattern):
             var schema: [String: Any] = ["type": "string"]
             if let minLength { schema["minLength"] = minLength }
             if let maxLength { schema["maxLength"] = maxLength }
             if let format { schema["format"] = format }
+            if let pattern { schema["pattern"] = pattern }
             return schema
         case let .enumeration(values): return ["type": "string", "enum": values]
         case let .integer(range): return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
         case .boolean: return ["type": "boolean"]
         case let .array(element, maxItems): return ["type": "array", "items": element.jsonSchema, "maxItems": maxItems]
         case let .object(properties, required):
-            return ["type": "object", "additionalProperties": false, "required": required,
+            // Unknown fields are ignored, so that older servers and newer clients get along.
+            return ["type": "object", "required": required,
                     "properties": Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.schema.jsonSchema as Any) })]
         case let .map(value): return ["type": "object", "additionalProperties": value.jsonSchema]
         case let .nullable(inner):

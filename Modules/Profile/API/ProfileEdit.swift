@@ -12,7 +12,7 @@ public struct ProfileEdit: WireType, Equatable {
     }
 
     public static let schema = WireSchema.object([
-        ("displayName", .string(minLength: 1, maxLength: Validation.maxDisplayNameLength)),
-        ("status", .string(maxLength: Validation.maxStatusLength)),
+        ("displayName", .nullable(.string(minLength: 1, maxLength: Validation.maxDisplayNameLength))),
+        ("status", .nullable(.string(maxLength: Validation.maxStatusLength))),
     ], required: [])
 }
