@@ -48,7 +48,7 @@ public actor InMemoryAccountService: AccountService {
         signingUp.insert(email)
         defer { signingUp.remove(email) }
         let account = Account(id: .random(), email: email)
-        let hash = await hasher.hash(password)
+        let hash = try await hasher.hash(password)
         try await profiles.createProfile(for: account, displayName: name)
         accounts[email] = StoredAccount(account: account, passwordHash: hash)
         return startSession(for: account)
@@ -57,7 +57,7 @@ public actor InMemoryAccountService: AccountService {
     public func signIn(email: String, password: String) async throws -> IssuedSession {
         try await conditions.apply()
         let stored = accounts[AuthRules.signInKey(email)]
-        guard await hasher.verify(password, against: AuthRules.hashToCheck(password, stored: stored?.passwordHash)), let stored,
+        guard try await hasher.verify(password, against: AuthRules.hashToCheck(password, stored: stored?.passwordHash)), let stored,
               // Still the password just checked: a change made during the check wins.
               accounts[stored.account.email]?.passwordHash == stored.passwordHash else {
             throw AuthRules.wrongCredentials
@@ -84,11 +84,11 @@ public actor InMemoryAccountService: AccountService {
 
     public func changePassword(token: String, current: String, new: String) async throws {
         let account = try await account(for: token)
-        guard await hasher.verify(current, against: AuthRules.hashToCheck(current, stored: accounts[account.email]?.passwordHash)) else {
+        guard try await hasher.verify(current, against: AuthRules.hashToCheck(current, stored: accounts[account.email]?.passwordHash)) else {
             throw AuthRules.wrongCurrentPassword
         }
         try Validation.password(new)
-        accounts[account.email]?.passwordHash = await hasher.hash(new)
+        accounts[account.email]?.passwordHash = try await hasher.hash(new)
         let kept = digest.digest(token)
         sessions = sessions.filter { $0.key == kept || $0.value.userID != account.id }
     }

@@ -32,7 +32,7 @@ public struct SQLAccountService: AccountService {
     public func signUp(email: String, displayName: String, password: String) async throws -> IssuedSession {
         let (email, name) = try AuthRules.signUp(email: email, displayName: displayName, password: password)
         let account = Account(id: .random(), email: email)
-        let hash = await hasher.hash(password)
+        let hash = try await hasher.hash(password)
         let token = SessionToken.generate()
         let (tokenDigest, now, createProfile) = (digest.digest(token), clock.now(), createProfile)
         try await database.write { db in
@@ -51,7 +51,7 @@ public struct SQLAccountService: AccountService {
             try Row.fetchOne(db, sql: "SELECT id, password_hash FROM auth_accounts WHERE email = ?", arguments: [email])
                 .map { (id: UserID(try $0.decode(String.self, atIndex: 0)), hash: try $0.decode(String.self, atIndex: 1)) }
         }
-        guard await hasher.verify(password, against: AuthRules.hashToCheck(password, stored: stored?.hash)), let stored else {
+        guard try await hasher.verify(password, against: AuthRules.hashToCheck(password, stored: stored?.hash)), let stored else {
             throw AuthRules.wrongCredentials
         }
         let token = SessionToken.generate()
@@ -100,9 +100,9 @@ public struct SQLAccountService: AccountService {
         let hash = try await database.read { db in
             try String.fetchOne(db, sql: "SELECT password_hash FROM auth_accounts WHERE id = ?", arguments: [account.id.rawValue])
         }
-        guard await hasher.verify(current, against: AuthRules.hashToCheck(current, stored: hash)) else { throw AuthRules.wrongCurrentPassword }
+        guard try await hasher.verify(current, against: AuthRules.hashToCheck(current, stored: hash)) else { throw AuthRules.wrongCurrentPassword }
         try Validation.password(new)
-        let (newHash, kept) = (await hasher.hash(new), digest.digest(token))
+        let (newHash, kept) = (try await hasher.hash(new), digest.digest(token))
         try await database.write { db in
             try db.execute(sql: "UPDATE auth_accounts SET password_hash = ? WHERE id = ?", arguments: [newHash, account.id.rawValue])
             try db.execute(sql: "DELETE FROM auth_sessions WHERE user_id = ? AND token_digest != ?", arguments: [account.id.rawValue, kept])
