@@ -42,6 +42,10 @@ public struct MessageAIServer: Sendable {
         let routes = try ServerRoutes(graph: graph)
         let scheme = settings.tlsCertificate == nil ? "http" : "https"
         let host = settings.host, logger = logger
+        // Hummingbird's own start-up line (info) would come before ours, which names the URL:
+        // the framework logs from notice up.
+        var frameworkLogger = logger
+        frameworkLogger.logLevel = max(logger.logLevel, .notice)
         let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(ws: .init(maxFrameSize: EventSocketProtocol.maxFrameBytes))
         var server = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: routes.router, configuration: webSocket)
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
@@ -53,7 +57,7 @@ public struct MessageAIServer: Sendable {
                 let port = channel.localAddress?.port ?? 0
                 logger.notice("listening on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)")
             },
-            logger: logger)
+            logger: frameworkLogger)
         var configuration = ServiceGroupConfiguration(services: [app, routes.sockets], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = Self.shutdownLimit
         do {
