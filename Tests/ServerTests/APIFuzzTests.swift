@@ -14,17 +14,13 @@ struct APIFuzzTests {
     @Test("generated requests to every route: no 5xx, the server keeps running")
     func fuzzEveryRoute() async throws {
         let tool = try Self.installed()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path)
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        let user = try await HTTPProbe(base: server.url).signUp("Fuzz")
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let server = world.server
+        let user = try await world.probe.signUp("Fuzz")
         let (status, output) = try Self.run(tool, ["run", server.url + "/v1/openapi.json", "--checks", "not_a_server_error",
                                                    "--header", "Authorization: Bearer \(user.token)", "--max-examples", "40",
-                                                   "--workers", "2", "--seed", "20261122", "--no-color"], in: folder)
+                                                   "--workers", "2", "--seed", "20261122", "--no-color"], in: world.folder)
         let summary = output.split(separator: "\n").filter { $0.contains("generated") || $0.contains("Selected") || $0.contains("Tested") }
         print("schemathesis: " + summary.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
         #expect(status == 0, "schemathesis found failures:\n\(output.suffix(4_000))")

@@ -8,14 +8,9 @@ import TestSupport
 struct HostileRequestTests {
     @Test("bad requests are 4xx with an error body and change nothing")
     func badRequests() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-hostile-http-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path)
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        let probe = HTTPProbe(base: server.url)
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let probe = world.probe
         let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace"), eve = try await probe.signUp("Eve")
         let direct = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id])
         let conversation = try #require(direct.json?["id"] as? String)
@@ -72,14 +67,9 @@ struct HostileRequestTests {
 
     @Test("sign-in is rate-limited per account: 429 with Retry-After, other accounts unaffected")
     func signInRateLimit() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-ratelimit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path)
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        let probe = HTTPProbe(base: server.url)
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let probe = world.probe
         _ = try await probe.signUp("Ada")
         let grace = try await probe.send("POST", "/v1/auth/signup", json: ["email": "grace@example.com", "displayName": "Grace", "password": "password-Grace"])
         #expect(grace.status == 201)

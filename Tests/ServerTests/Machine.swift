@@ -61,6 +61,18 @@ struct Machine: Sendable {
         return String(id)
     }
 
+    /// Sends `text` followed by an attempt number to `chat` until `reader` (a running `tail`)
+    /// prints it, and returns the line: `tail` says nothing while it connects, so the first
+    /// message that arrives shows its events socket stands.
+    func sendUntilSeen(_ text: String, to chat: String, by reader: Running) async throws -> String? {
+        for attempt in 0..<50 {
+            let sent = try await run(["send", chat, "\(text) \(attempt)"])
+            guard sent.status == 0 else { throw ProbeError(description: "send exited \(sent.status): \(sent.stderr)") }
+            if let line = await reader.nextLine(within: .milliseconds(300)) { return line }
+        }
+        return nil
+    }
+
     /// Starts a long-running `messageai` (such as `tail`) whose output lines arrive one by one.
     func start(_ arguments: [String]) throws -> Running {
         let process = process(arguments)

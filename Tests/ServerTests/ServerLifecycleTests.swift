@@ -11,30 +11,9 @@ import TestSupport
 /// end while their sockets are open.
 @Suite("Server lifecycle", .timeLimit(.minutes(3)))
 struct ServerLifecycleTests {
-    /// A scratch folder with a running server, and a remote graph pointed at it.
-    struct World {
-        let folder: URL
-        let server: ServerProcess
-        let graph: ServiceGraph
-        let probe: HTTPProbe
-
-        init() async throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-lifecycle-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path)
-            graph = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: server.url))
-            probe = HTTPProbe(base: server.url)
-        }
-
-        func remove() {
-            server.stop()
-            try? FileManager.default.removeItem(at: folder)
-        }
-    }
-
     @Test("SIGTERM: sockets are closed with 'going away', the server exits 0 within 10 s")
     func gracefulShutdown() async throws {
-        let world = try await World()
+        let world = try await ServerWorld()
         defer { world.remove() }
         let ada = try await world.probe.signUp("Ada")
         var configuration = WebSocketClientConfiguration()
@@ -57,26 +36,28 @@ struct ServerLifecycleTests {
 
     @Test("a revoked session's events socket is closed within 5 s")
     func revokedSocketCloses() async throws {
-        let world = try await World()
+        let world = try await ServerWorld()
         defer { world.remove() }
+        let graph = try world.remoteGraph()
         let ada = try await world.probe.signUp("Ada")
-        let live = try await world.graph.services(for: world.graph.caller(token: ada.token)).chat.liveMessages(in: nil)
+        let live = try await graph.services(for: graph.caller(token: ada.token)).chat.liveMessages(in: nil)
         let revoked = ContinuousClock.now
         #expect(try await world.probe.send("DELETE", "/v1/auth/session", token: ada.token).status == 204)
         for await _ in live {}
         #expect(ContinuousClock.now - revoked < .seconds(5))
         await #expect(throws: AppError.notSignedIn) {
-            try await world.graph.services(for: world.graph.caller(token: ada.token)).chat.liveMessages(in: nil)
+            try await graph.services(for: graph.caller(token: ada.token)).chat.liveMessages(in: nil)
         }
     }
 
     @Test("killed (-9) right after acknowledged sends: nothing acknowledged is lost, clients reconnect on their own")
     func killAndRestart() async throws {
-        let world = try await World()
+        let world = try await ServerWorld()
         defer { world.remove() }
+        let graph = try world.remoteGraph()
         let ada = try await world.probe.signUp("Ada"), grace = try await world.probe.signUp("Grace")
-        let asAda = world.graph.services(for: world.graph.caller(token: ada.token))
-        let asGrace = world.graph.services(for: world.graph.caller(token: grace.token))
+        let asAda = graph.services(for: graph.caller(token: ada.token))
+        let asGrace = graph.services(for: graph.caller(token: grace.token))
         let direct = try await asAda.conversations.startDirect(with: UserID(grace.id))
         let live = Inbox.collecting(try await asGrace.chat.liveMessages(in: direct.id))
         var acknowledged: [MessageID] = []

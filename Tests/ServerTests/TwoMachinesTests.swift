@@ -8,15 +8,9 @@ import TestSupport
 struct TwoMachinesTests {
     @Test("sign up, start a chat, receive live, see unread, mark read; a third user is refused")
     func chatAcrossMachines() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-machines-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path)
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        let ada = Machine("ada", in: folder, server: server.url), grace = Machine("grace", in: folder, server: server.url)
-        let eve = Machine("eve", in: folder, server: server.url)
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let ada = world.machine("ada"), grace = world.machine("grace"), eve = world.machine("eve")
         _ = try await ada.signUp("Ada")
         _ = try await grace.signUp("Grace")
         _ = try await eve.signUp("Eve")
@@ -24,13 +18,7 @@ struct TwoMachinesTests {
 
         let tail = try grace.start(["tail"])
         defer { tail.stop() }
-        // `tail` prints nothing until a message arrives: Ada sends until the first one shows, so
-        // the rest is sent once Grace's events socket certainly stands.
-        var first: String?
-        for attempt in 0..<50 where first == nil {
-            #expect(try await ada.run(["send", "Grace", "probe \(attempt)"]).status == 0)
-            first = await tail.nextLine(within: .milliseconds(300))
-        }
+        let first = try await ada.sendUntilSeen("probe", to: "Grace", by: tail)
         #expect(first?.contains("Ada: probe") == true)
         for text in ["hello from Ada's machine", "second"] {
             #expect(try await ada.run(["send", "Grace", text]).status == 0)
@@ -53,7 +41,7 @@ struct TwoMachinesTests {
         let conversation = try #require(row["id"] as? String)
         let unseen = try await eve.run(["history", conversation])
         #expect(unseen.status == 66 && unseen.stderr.split(separator: "\n").count == 1, "eve's history: \(unseen.stderr)")
-        let probe = HTTPProbe(base: server.url)
+        let probe = world.probe
         let signIn = try await probe.send("POST", "/v1/auth/signin", json: ["email": "eve@example.com", "password": "password-Eve"])
         let eveToken = try #require(signIn.json?["token"] as? String)
         for (method, path, body) in [("GET", "/v1/conversations/\(conversation)/messages", nil),

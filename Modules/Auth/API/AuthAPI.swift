@@ -19,6 +19,6 @@ public enum AuthAPI {
         .post, "/v1/auth/password", "Change the password; ends every other session of the user", successStatus: 204)
 
     /// Every Auth endpoint.
-    public static let endpoints = [signUp.description, signIn.description, session.description, signOut.description,
-                                   changePassword.description]
+    public static let endpoints = [signUp.spec, signIn.spec, session.spec, signOut.spec,
+                                   changePassword.spec]
 }

@@ -22,5 +22,5 @@ public enum ChatAPI {
     public static let defaultPage = 50
 
     /// Every Chat endpoint.
-    public static let endpoints = [history.description, send.description, markRead.description]
+    public static let endpoints = [history.spec, send.spec, markRead.spec]
 }

@@ -13,5 +13,5 @@ public enum ConversationListAPI {
         .post, "/v1/conversations/groups", "Create a group; the caller is always a member", successStatus: 201)
 
     /// Every ConversationList endpoint.
-    public static let endpoints = [list.description, direct.description, group.description]
+    public static let endpoints = [list.spec, direct.spec, group.spec]
 }

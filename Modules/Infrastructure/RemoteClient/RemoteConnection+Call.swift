@@ -19,7 +19,7 @@ extension RemoteConnection {
             url += "?" + (parts.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
         }
         var request = HTTPClientRequest(url: url)
-        request.method = HTTPMethod(rawValue: endpoint.method.rawValue)
+        request.method = HTTPMethod(rawValue: endpoint.spec.method.rawValue)
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if Body.self != NoContent.self {
             request.headers.add(name: "Content-Type", value: "application/json")

@@ -1,10 +1,16 @@
 /// An endpoint as the API document lists it, whatever its body types.
 public struct EndpointDescription: Sendable {
+    /// The method.
     public let method: WireMethod
+    /// The path template.
     public let path: String
+    /// One line on what it does.
     public let summary: String
+    /// The query parameters it reads.
     public let query: [QueryParameter]
+    /// Whether it needs a session token (`Authorization: Bearer …`).
     public let needsSession: Bool
+    /// The status of success.
     public let successStatus: Int
     /// The request body's schema; `nil` when it takes none.
     public let body: WireSchema?

@@ -23,5 +23,5 @@ public enum ProfileAPI {
     public static let defaultSearchLimit = 20
 
     /// Every Profile endpoint.
-    public static let endpoints = [mine.description, edit.description, lookup.description, search.description, names.description]
+    public static let endpoints = [mine.spec, edit.spec, lookup.spec, search.spec, names.spec]
 }
