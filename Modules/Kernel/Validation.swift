@@ -87,6 +87,21 @@ public enum Validation {
         return text
     }
 
+    /// Checks an identifier given from outside (a path, a script's `--id`): 1–64 ASCII letters,
+    /// digits, `-`, `_` or `.`, so it is safe in a URL, a file name and a terminal.
+    /// - Throws: `.invalidInput` naming `field`.
+    public static func identifier<Tag>(_ raw: String, field: String) throws -> Identifier<Tag> {
+        guard (1...maxIdentifierBytes).contains(raw.utf8.count), raw.utf8.allSatisfy({ byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || [0x2D, 0x2E, 0x5F].contains(byte)
+        }) else {
+            throw AppError(.invalidInput, "\(field) \(AppError.quoting(raw)) is not an id: 1–\(maxIdentifierBytes) letters, digits, '-', '_' or '.'")
+        }
+        return Identifier(raw)
+    }
+
+    /// Longest identifier, in bytes.
+    public static let maxIdentifierBytes = 64
+
     private static func line(_ raw: String, field: String, allowEmpty: Bool, maxLength: Int, maxBytes: Int) throws -> String {
         guard raw.utf8.count <= maxBytes * 2 else { throw tooLong(field, bytes: raw.utf8.count, limit: maxBytes) }
         let value = raw.trimmingCharacters(in: .whitespaces)

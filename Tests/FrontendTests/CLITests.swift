@@ -142,6 +142,26 @@ struct CLITests {
         #expect(await terminal.run("send grace  --backend memory") == 64)
     }
 
+    @Test("send --id: a retried send is stored once and prints the stored message; another text under the id is a conflict (sqlite)")
+    func sendWithID() async throws {
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("signup --email ada@example.com --name Ada --password-stdin") == 0)
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("--profile grace signup --email grace@example.com --name Grace --password-stdin") == 0)
+        #expect(await terminal.run("chats new grace@example.com") == 0)
+        #expect(await terminal.run(arguments: ["send", "Grace", "only once", "--id", "script-42", "--json"]) == 0)
+        let first = try #require(try jsonLines().first)
+        #expect(await terminal.run(arguments: ["send", "Grace", "only once", "--id", "script-42", "--json"]) == 0)
+        let again = try #require(try jsonLines().first)
+        #expect(first["id"] as? String == "script-42" && again["id"] as? String == "script-42")
+        #expect(first["sentAt"] as? String == again["sentAt"] as? String, "the retry prints the stored message")
+        #expect(await terminal.run("history Grace --json") == 0)
+        #expect(try jsonLines().filter { $0["text"] as? String == "only once" }.count == 1)
+        #expect(await terminal.run(arguments: ["send", "Grace", "different text", "--id", "script-42"]) == 67)
+        #expect(await terminal.run(arguments: ["send", "Grace", "bad id", "--id", "no spaces"]) == 65)
+        #expect(terminal.errors.contains("--id 'no spaces' is not an id"))
+    }
+
     @Test("send - reads the text from standard input")
     func sendFromStdin() async throws {
         signIn()

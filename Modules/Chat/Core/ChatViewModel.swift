@@ -78,12 +78,13 @@ public final class ChatViewModel {
     }
 
     /// Sends text: it shows at once as pending, then as sent or failed. Text that breaks the
-    /// rules is refused with `inputError` and nothing is sent.
-    public func send(_ text: String) async {
+    /// rules is refused with `inputError` and nothing is sent. A caller that retries on its own
+    /// (a script) passes the same `id` each time: the message is stored once.
+    public func send(_ text: String, id: MessageID = .random()) async {
         do {
             let text = try Validation.messageText(text)
             inputError = nil
-            await deliver(MessageID.random(), text: text)
+            await deliver(id, text: text)
         } catch {
             inputError = AppError(error)
         }

@@ -3,21 +3,25 @@ import CLIKit
 import Chat
 import Kernel
 
-/// `messageai send CHAT TEXT`
+/// `messageai send CHAT TEXT [--id ID]`
 struct SendCommand: FeatureCommand {
-    static let configuration = CommandConfiguration(commandName: "send", abstract: "Send a message.")
+    static let configuration = CommandConfiguration(
+        commandName: "send", abstract: "Send a message.",
+        discussion: "With --id a script chooses the message's id: sending again with the same id (after a timeout, a crash) stores it once and prints the stored message.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Conversation id, title or person's name.") var chat: String
     @Argument(help: "The text; - reads it from standard input (UTF-8, at most 16,000 bytes).") var text: String
+    @Option(help: "The message's id (1–64 letters, digits, '-', '_', '.'); default: a new random one.") var id: String?
 
     func run(in context: CLIContext) async throws {
-        let id = try await context.lookup.conversationID(for: chat)
+        let messageID: MessageID = try id.map { try Validation.identifier($0, field: "--id") } ?? .random()
+        let conversation = try await context.lookup.conversationID(for: chat)
         let body = text == "-" ? try context.console.readAll(maxBytes: Validation.maxMessageBytes + 2) : text
-        let model = try context.factory(ChatFactory.self).makeChatViewModel(conversationID: id)
-        await model.send(body)
+        let model = try context.factory(ChatFactory.self).makeChatViewModel(conversationID: conversation)
+        await model.send(body, id: messageID)
         if let error = model.inputError { throw error }
         if let error = model.lastSendError { throw error }
-        guard let message = model.timeline.value?.messages.last, message.state == .sent else {
+        guard let message = model.timeline.value?.messages.first(where: { $0.id == messageID }), message.state == .sent else {
             throw AppError(.internal, "the message was not acknowledged")
         }
         try context.emit(message, text: ["Sent \(message.id)."])

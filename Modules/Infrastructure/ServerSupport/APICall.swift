@@ -23,13 +23,7 @@ public struct APICall<Body: WireType>: Sendable {
 
     /// The path parameter `name` as an identifier.
     /// - Throws: `.invalidInput` unless it is 1–64 letters, digits, `-`, `_` or `.`.
-    public func id<Tag>(_ name: String) throws -> Identifier<Tag> {
-        let raw = try path(name)
-        guard (1...64).contains(raw.utf8.count), raw.utf8.allSatisfy({ byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || [0x2D, 0x2E, 0x5F].contains(byte)
-        }) else { throw AppError(.invalidInput, "\(name) \(AppError.quoting(raw)) is not an id") }
-        return Identifier(raw)
-    }
+    public func id<Tag>(_ name: String) throws -> Identifier<Tag> { try Validation.identifier(try path(name), field: name) }
 
     /// `items`, checked to hold at most `limit` of them.
     /// - Throws: `.invalidInput` naming `field` when there are more.
