@@ -3,6 +3,7 @@ import ConversationListServer
 import Foundation
 import HummingbirdWebSocket
 import Kernel
+import NIOCore
 import NIOWebSocket
 import Synchronization
 
@@ -25,18 +26,33 @@ struct EventConnection: Sendable {
     }
 
     let caller: Caller
+    /// The connection under the socket: closed outright when a slow client cannot even take
+    /// the close frame.
+    let channel: any Channel
     let sockets: OpenSockets
     let chat: ChatRoutes
     let conversations: ConversationListRoutes
     /// How often the session is checked again.
     let sessionCheck: Duration
+    /// How long a too-slow client has to take its close frame before the connection is cut.
+    static let closeGrace: Duration = .seconds(2)
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let (queue, queued) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(EventSocketProtocol.queueLimit))
         let ending = Mutex<Ending?>(nil)
+        let channel = channel
         let end: @Sendable (Ending) -> Void = { reason in
-            ending.withLock { $0 = $0 ?? reason }
+            let first = ending.withLock { current in
+                defer { current = current ?? reason }
+                return current == nil
+            }
             queued.finish()
+            guard first, reason == .tooSlow else { return }
+            // A client that stopped reading may not take the close frame either.
+            Task {
+                try await Task.sleep(for: Self.closeGrace)
+                channel.close(promise: nil)
+            }
         }
         let enqueue: @Sendable (String) -> Void = { frame in
             if case .dropped = queued.yield(frame) { end(.tooSlow) }
@@ -54,7 +70,7 @@ struct EventConnection: Sendable {
                 queued.finish()
             }
             try await outbound.write(.text(Self.encode(SocketReady())))
-            for await frame in queue { try await outbound.write(.text(frame)) }
+            for await frame in queue where ending.withLock({ $0 }) != .tooSlow { try await outbound.write(.text(frame)) }
             group.cancelAll()
         }
         if let reason = ending.withLock({ $0 }) {

@@ -50,8 +50,8 @@ public struct ServerRoutes {
             _ = try await caller(request).id()
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            let connection = EventConnection(caller: caller(context.request), sockets: sockets, chat: chat,
-                                             conversations: conversations, sessionCheck: sessionCheck)
+            let connection = EventConnection(caller: caller(context.request), channel: context.requestContext.channel, sockets: sockets,
+                                             chat: chat, conversations: conversations, sessionCheck: sessionCheck)
             try await connection.run(inbound: inbound, outbound: outbound)
         }
         self.router = router

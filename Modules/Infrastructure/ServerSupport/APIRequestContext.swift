@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdWebSocket
+import NIOCore
 
 /// The request context of every route: Hummingbird's core context, the WebSocket hand-over, the
 /// client's address (for rate limits) and the body limit.
@@ -8,6 +9,8 @@ public struct APIRequestContext: RequestContext, WebSocketRequestContext {
     public let webSocket: WebSocketHandlerReference<Self>
     /// The client's IP address, or `unknown`.
     public let clientAddress: String
+    /// The connection, to be closed outright when a client stops reading.
+    public let channel: any Channel
 
     /// Largest request body read, in bytes: a message of 4,000 characters that each need
     /// `\uXXXX` escaping fits, with room.
@@ -19,5 +22,6 @@ public struct APIRequestContext: RequestContext, WebSocketRequestContext {
         coreContext = .init(source: source)
         webSocket = .init()
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        channel = source.channel
     }
 }
