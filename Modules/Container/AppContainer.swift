@@ -98,8 +98,8 @@ extension AppContainer: ChatFactory {
         ChatViewModel(service: chat, conversationID: conversationID)
     }
 
-    public func makeLiveFeedViewModel(conversationID: ConversationID?) -> LiveFeedViewModel {
-        LiveFeedViewModel(service: chat, conversationID: conversationID)
+    public func makeLiveFeedViewModel(conversationID: ConversationID?, after: EventCursor?) -> LiveFeedViewModel {
+        LiveFeedViewModel(service: chat, conversationID: conversationID, after: after)
     }
 }
 

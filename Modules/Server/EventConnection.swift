@@ -1,3 +1,4 @@
+import ChatAPI
 import ChatServer
 import ConversationListServer
 import Foundation
@@ -26,6 +27,8 @@ struct EventConnection: Sendable {
     }
 
     let caller: Caller
+    /// The cursor the client resumes after (`?after=`), if any.
+    let after: EventCursor?
     /// The connection under the socket: closed outright when a slow client cannot even take
     /// the close frame.
     let channel: any Channel
@@ -57,7 +60,15 @@ struct EventConnection: Sendable {
         let enqueue: @Sendable (String) -> Void = { frame in
             if case .dropped = queued.yield(frame) { end(.tooSlow) }
         }
-        let messages = try await chat.events(for: caller)
+        var reset = false
+        let messages: AsyncStream<MessageEvent>
+        do {
+            messages = try await chat.events(for: caller, after: after)
+        } catch let error as AppError where error.kind == .invalidInput && after != nil {
+            // Not this store's cursor: live from now on, and the client reloads.
+            reset = true
+            messages = try await chat.events(for: caller, after: nil)
+        }
         let changes = try await conversations.events(for: caller)
         let key = sockets.add { end(.shuttingDown) }
         defer { sockets.remove(key) }
@@ -70,6 +81,7 @@ struct EventConnection: Sendable {
                 queued.finish()
             }
             try await outbound.write(.text(Self.encode(SocketReady())))
+            if reset { try await outbound.write(.text(Self.encode(SocketReset()))) }
             for await frame in queue where ending.withLock({ $0 }) != .tooSlow { try await outbound.write(.text(frame)) }
             group.cancelAll()
         }

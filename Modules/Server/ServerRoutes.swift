@@ -48,12 +48,20 @@ public struct ServerRoutes {
         let sockets = sockets
         router.ws(RouterPath(EventSocketProtocol.path)) { request, _ in
             _ = try await caller(request).id()
+            _ = try Self.resumeCursor(of: request)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            let connection = EventConnection(caller: caller(context.request), channel: context.requestContext.channel, sockets: sockets,
-                                             chat: chat, conversations: conversations, sessionCheck: sessionCheck)
+            let connection = EventConnection(caller: caller(context.request), after: try Self.resumeCursor(of: context.request),
+                                             channel: context.requestContext.channel, sockets: sockets, chat: chat,
+                                             conversations: conversations, sessionCheck: sessionCheck)
             try await connection.run(inbound: inbound, outbound: outbound)
         }
         self.router = router
+    }
+
+    /// The `after` cursor of an events socket request, if any.
+    /// - Throws: `.invalidInput` for one that is not a cursor.
+    private static func resumeCursor(of request: Request) throws -> EventCursor? {
+        try request.uri.queryParameters["after"].map { try EventCursor(parsing: String($0)) }
     }
 }

@@ -21,6 +21,7 @@ final class SQLiteBackend: GraphBackend {
     private let builder: SummaryBuilder
     private let membership: MembershipCache
     private let feed: SQLMessageFeed
+    private let epoch: String
     private let clock: any WallClock
 
     init(_ options: GraphOptions) throws {
@@ -35,13 +36,14 @@ final class SQLiteBackend: GraphBackend {
         builder = SummaryBuilder(users: UserDirectoryAdapter(registry: SQLProfileRegistry(database: database)),
                                  activity: ActivitySourceAdapter(feed: Deferred<any ChatActivityFeed>(SQLChatActivityFeed(database: database))))
         membership = MembershipCache(MembershipAdapter(directory: SQLConversationDirectory(database: database)))
-        feed = SQLMessageFeed(database: database, membership: membership)
+        epoch = try ChatSchema.epoch(of: database)
+        feed = SQLMessageFeed(database: database, membership: membership, epoch: epoch)
     }
 
     func services(for caller: Caller) -> ServiceSet {
         ServiceSet(profiles: SQLProfileService(database: database, caller: caller),
                    conversations: SQLConversationListService(database: database, builder: builder, caller: caller, clock: clock),
-                   chat: SQLChatService(database: database, membership: membership, feed: feed, caller: caller, clock: clock))
+                   chat: SQLChatService(database: database, epoch: epoch, membership: membership, feed: feed, caller: caller, clock: clock))
     }
 
     func demoSession() async -> IssuedSession? { nil }

@@ -54,6 +54,8 @@ final class ScriptedChatService: ChatService {
     func markRead(_ conversationID: ConversationID) async throws {}
 
     func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { live.subscribe() }
+
+    func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] { [] }
 }
 
 func makeHistory(_ count: Int, in conversation: ConversationID, from sender: UserID) -> [Message] {

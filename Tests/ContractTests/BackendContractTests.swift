@@ -171,6 +171,35 @@ struct BackendContractTests {
         #expect(await eveHears.next()?.text == "for eve")
     }
 
+    @Test("a live reader resumes after its cursor: exactly what came after, no gap, no repeat", arguments: backends)
+    func resumeAfterCursor(_ backend: Backend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
+        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
+        let direct = try await asAda.conversations.startDirect(with: grace.id)
+        let other = try await asAda.conversations.startDirect(with: eve.id)
+        var sent: [Message] = []
+        // More than one catch-up read returns at once, with someone else's messages between.
+        for index in 0..<(ChatRules.catchUpLimit + 100) {
+            sent.append(try await asAda.chat.send(id: .random(), text: "m\(index)", to: direct.id))
+            if index % 50 == 0 { _ = try await asAda.chat.send(id: .random(), text: "not for grace", to: other.id) }
+        }
+        let cursor = try #require(sent[9].cursor)
+        #expect(sent.map(\.cursor) == sent.map(\.cursor).sorted { ($0?.position ?? 0) < ($1?.position ?? 0) })
+        var resumed = try await asGrace.chat.liveMessages(in: nil, after: cursor).makeAsyncIterator()
+        var inOne = try await asGrace.chat.liveMessages(in: direct.id, after: cursor).makeAsyncIterator()
+        for index in 0..<2 { sent.append(try await asAda.chat.send(id: .random(), text: "live \(index)", to: direct.id)) }
+        var got: [MessageID] = [], gotInOne: [MessageID] = []
+        while got.count < sent.count - 10, let message = await resumed.next() { got.append(message.id) }
+        while gotInOne.count < sent.count - 10, let message = await inOne.next() { gotInOne.append(message.id) }
+        #expect(got == sent.dropFirst(10).map(\.id))
+        #expect(gotInOne == got)
+        let foreign = EventCursor(epoch: "elsewhere", position: 1)
+        await #expect(throws: ChatRules.foreignCursor(foreign)) { try await asGrace.chat.liveMessages(in: nil, after: foreign) }
+        await #expect(throws: ChatRules.notMember(other.id)) { try await asGrace.chat.messages(after: cursor, in: other.id, limit: 5) }
+    }
+
     @Test("history pages back by cursor, newest page first", arguments: backends)
     func paging(_ backend: Backend) async throws {
         let harness = try await BackendHarness(backend)

@@ -16,11 +16,18 @@ public enum ChatAPI {
     public static let markRead = Endpoint<NoContent, NoContent>(
         .post, "/v1/conversations/{conversation}/read", "Mark the conversation read", successStatus: 204)
 
+    /// Stored messages after a cursor: what a live reader missed while away.
+    public static let catchUp = Endpoint<NoContent, MessageList>(
+        .get, "/v1/messages", "Stored messages after a cursor, oldest first, in all the caller's conversations or one",
+        query: [QueryParameter("after", .string(minLength: 3, maxLength: 36), required: true, "the cursor of the last message seen"),
+                QueryParameter("conversation", .identifier, "only this conversation"),
+                QueryParameter("limit", .integer(1...ChatRules.catchUpLimit), "most messages (default and most: 500)")])
+
     /// Largest page of history.
     public static let maxPage = 500
     /// A page's size when the request gives none.
     public static let defaultPage = 50
 
     /// Every Chat endpoint.
-    public static let endpoints = [history.spec, send.spec, markRead.spec]
+    public static let endpoints = [history.spec, send.spec, markRead.spec, catchUp.spec]
 }

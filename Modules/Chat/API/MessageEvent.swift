@@ -7,6 +7,8 @@ public struct MessageEvent: WireEvent, Equatable {
 
     public let message: Message
 
+    public var cursor: EventCursor? { message.cursor }
+
     /// The event for `message`.
     public init(_ message: Message) { self.message = message }
 

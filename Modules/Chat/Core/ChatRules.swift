@@ -11,6 +11,15 @@ public enum ChatRules {
         return existing
     }
 
+    /// A cursor this store did not give out (another database, or one replaced since): the
+    /// reader starts over instead of guessing where it was.
+    public static func foreignCursor(_ cursor: EventCursor) -> AppError {
+        AppError(.invalidInput, "cursor \(cursor) is from another store; start again without it and reload")
+    }
+
+    /// Most messages a catch-up read returns at once.
+    public static let catchUpLimit = 500
+
     /// The caller is not a member of the conversation.
     public static func notMember(_ conversationID: ConversationID) -> AppError {
         AppError(.forbidden, "you are not a member of conversation \(conversationID)")

@@ -19,6 +19,12 @@ public protocol ChatService: Sendable {
     func markRead(_ conversationID: ConversationID) async throws
 
     /// New messages as they are stored, in one conversation or (with `nil`) in every conversation
-    /// the signed-in user is a member of.
+    /// the signed-in user is a member of. `liveMessages(in:after:)` resumes after a cursor.
     func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message>
+
+    /// Stored messages after `cursor`, oldest first, at most `limit`: in one conversation or
+    /// (with `nil`) in every conversation the signed-in user is a member of. What a live reader
+    /// missed while it was away.
+    /// - Throws: `.invalidInput` when the cursor is of another store (`ChatRules.foreignCursor`).
+    func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message]
 }

@@ -38,6 +38,13 @@ public struct InMemoryChatService: ChatService {
         return caller.guarding(await store.subscribe(conversation: conversationID, member: me))
     }
 
+    public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
+        try await store.conditions.apply()
+        let me = try await caller.id()
+        if let conversationID { try await store.membership.requireMember(me, of: conversationID) }
+        return try await store.messages(after: cursor, in: conversationID, for: me, limit: min(max(limit, 0), ChatRules.catchUpLimit))
+    }
+
     @discardableResult
     private func authorize(_ conversationID: ConversationID) async throws -> (me: UserID, members: [UserID]) {
         try await store.conditions.apply()

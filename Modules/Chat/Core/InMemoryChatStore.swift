@@ -6,6 +6,10 @@ import Kernel
 public actor InMemoryChatStore: ChatActivityFeed, MessageFeed {
     private var timelines: [ConversationID: [Message]] = [:]
     private var index: [MessageID: Message] = [:]
+    /// Every message in the order stored: a message's cursor is its place here, from 1.
+    private var log: [Message] = []
+    /// This store's epoch: a new one per process, so a cursor from another run is refused.
+    private let epoch = EventCursor.newEpoch()
     /// Per conversation and reader: how many messages of the timeline the reader has read.
     private var readMarkers: [ConversationID: [UserID: Int]] = [:]
     /// Seeded messages count as read by everyone.
@@ -27,7 +31,9 @@ public actor InMemoryChatStore: ChatActivityFeed, MessageFeed {
         conditions: SimulatedConditions = .none,
         peer: SimulatedPeer = .none
     ) {
-        for message in messages {
+        for var message in messages {
+            message.cursor = EventCursor(epoch: epoch, position: Int64(log.count + 1))
+            log.append(message)
             timelines[message.conversationID, default: []].append(message)
             index[message.id] = message
         }
@@ -83,8 +89,26 @@ public actor InMemoryChatStore: ChatActivityFeed, MessageFeed {
         readMarkers[conversationID]?[reader] ?? seededCounts[conversationID] ?? 0
     }
 
+    /// Messages after `cursor` in `conversationID`, or in any conversation `member` belongs to.
+    func messages(after cursor: EventCursor, in conversationID: ConversationID?, for member: UserID, limit: Int) async throws -> [Message] {
+        guard cursor.epoch == epoch else { throw ChatRules.foreignCursor(cursor) }
+        var found: [Message] = []
+        var members: [ConversationID: Bool] = [:]
+        for message in log.dropFirst(Int(clamping: cursor.position)) where found.count < limit {
+            guard conversationID.map({ $0 == message.conversationID }) ?? true else { continue }
+            if members[message.conversationID] == nil {
+                members[message.conversationID] = (try? await membership.requireMember(member, of: message.conversationID)) != nil
+            }
+            if members[message.conversationID] == true { found.append(message) }
+        }
+        return found
+    }
+
     /// Stores a message; sending one marks the conversation read for its sender.
     private func append(_ message: Message, members: [UserID]) -> Message {
+        var message = message
+        message.cursor = EventCursor(epoch: epoch, position: Int64(log.count + 1))
+        log.append(message)
         timelines[message.conversationID, default: []].append(message)
         index[message.id] = message
         readMarkers[message.conversationID, default: [:]][message.senderID] = timelines[message.conversationID]?.count

@@ -12,11 +12,14 @@ public final class LiveFeedViewModel {
 
     private let service: any ChatService
     private let conversationID: ConversationID?
+    private let after: EventCursor?
 
-    /// Creates a feed of one conversation, or of all the user's when `conversationID` is `nil`.
-    public init(service: any ChatService, conversationID: ConversationID?) {
+    /// Creates a feed of one conversation, or of all the user's when `conversationID` is `nil`;
+    /// with `after`, it starts with the messages stored after that cursor.
+    public init(service: any ChatService, conversationID: ConversationID?, after: EventCursor? = nil) {
         self.service = service
         self.conversationID = conversationID
+        self.after = after
     }
 
     /// Listens until the calling task is cancelled, or until `limit` messages have arrived.
@@ -24,7 +27,7 @@ public final class LiveFeedViewModel {
         connection = .loading
         let stream: AsyncStream<Message>
         do {
-            stream = try await service.liveMessages(in: conversationID)
+            stream = try await service.liveMessages(in: conversationID, after: after)
         } catch {
             connection = await .from { throw error }
             return

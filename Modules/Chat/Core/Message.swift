@@ -25,14 +25,19 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     public let sentAt: Date
     /// Delivery state; always `.sent` for messages that come from a service.
     public var state: DeliveryState
+    /// Where the message stands in the store's order of every message: a live reader that comes
+    /// back with it gets exactly the messages after it. `nil` until stored.
+    public var cursor: EventCursor?
 
     /// Creates a message value.
-    public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, state: DeliveryState = .sent) {
+    public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, state: DeliveryState = .sent,
+                cursor: EventCursor? = nil) {
         self.id = id
         self.conversationID = conversationID
         self.senderID = senderID
         self.text = text
         self.sentAt = sentAt
         self.state = state
+        self.cursor = cursor
     }
 }

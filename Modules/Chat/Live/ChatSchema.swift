@@ -1,3 +1,4 @@
+import Kernel
 import SQLStore
 
 /// Chat's tables.
@@ -8,6 +9,8 @@ import SQLStore
 /// - `chat_activity`: per conversation, its message count and newest message.
 /// - `chat_reads`: per reader and conversation, how many messages they have read. Sending marks
 ///   the conversation read for the sender, so unread = count − read.
+/// - `chat_epoch`: one random value made with the database: with `seq` it makes the cursors a
+///   live reader resumes from (`EventCursor`), which a copy of another database cannot match.
 public enum ChatSchema {
     /// Chat's migrations, oldest first.
     public static let migrations = [
@@ -34,5 +37,18 @@ public enum ChatSchema {
                 PRIMARY KEY (user_id, conversation_id)
             ) WITHOUT ROWID;
             """),
+        SchemaMigration(feature: "chat", version: 2, sql: """
+            CREATE TABLE chat_epoch (epoch TEXT NOT NULL);
+            INSERT INTO chat_epoch (epoch) VALUES (lower(hex(randomblob(5))));
+            """),
     ]
+
+    /// The database's epoch (see `chat_epoch`).
+    /// - Throws: `AppError(.unavailable)` when it is missing (a damaged file).
+    public static func epoch(of database: SQLDatabase) throws -> String {
+        guard let epoch = try database.pool.read({ db in try String.fetchOne(db, sql: "SELECT epoch FROM chat_epoch") }) else {
+            throw AppError(.unavailable, "the database \(database.path) has no chat epoch; it is damaged")
+        }
+        return epoch
+    }
 }

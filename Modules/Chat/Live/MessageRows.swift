@@ -5,15 +5,20 @@ import Kernel
 
 /// How a message is read from the `messages` table, for every query of Chat's SQL side.
 enum MessageRows {
-    /// The columns `message(_:)` reads, in its order, for `SELECT`s over `messages m`.
-    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at"
+    /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`; a
+    /// query's own columns start at index `count`.
+    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq"
+    /// How many `columns` there are.
+    static let count = 6
 
-    /// A message from a row whose first columns are `columns` (by position: much faster than by name).
+    /// A message from a row whose first columns are `columns` (by position: much faster than by
+    /// name), with its cursor in `epoch` (none without one: a list preview needs none).
     /// - Throws: GRDB's `RowDecodingError` for a damaged row (a NULL or a wrong type).
-    static func message(_ row: Row) throws -> Message {
+    static func message(_ row: Row, epoch: String?) throws -> Message {
         Message(id: MessageID(try row.decode(String.self, atIndex: 0)), conversationID: ConversationID(try row.decode(String.self, atIndex: 1)),
                 senderID: UserID(try row.decode(String.self, atIndex: 2)), text: try row.decode(atIndex: 3),
-                sentAt: date(milliseconds: try row.decode(atIndex: 4)))
+                sentAt: date(milliseconds: try row.decode(atIndex: 4)),
+                cursor: try epoch.map { EventCursor(epoch: $0, position: try row.decode(Int64.self, atIndex: 5)) })
     }
 
     /// Message times are stored as whole milliseconds since 1970, exactly.

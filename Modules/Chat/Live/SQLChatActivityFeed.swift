@@ -24,8 +24,8 @@ public struct SQLChatActivityFeed: ChatActivityFeed {
                 LEFT JOIN chat_reads r ON r.conversation_id = a.conversation_id AND r.user_id = ?
                 """, arguments: [list, reader.rawValue])
             while let row = try rows.next() {
-                let message = try MessageRows.message(row)
-                activity[message.conversationID] = ChatActivity(lastMessage: message, unreadCount: max(0, try row.decode(Int.self, atIndex: 5)))
+                let message = try MessageRows.message(row, epoch: nil)
+                activity[message.conversationID] = ChatActivity(lastMessage: message, unreadCount: max(0, try row.decode(Int.self, atIndex: MessageRows.count)))
             }
             return activity
         }

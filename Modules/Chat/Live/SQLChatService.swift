@@ -13,12 +13,14 @@ public struct SQLChatService: ChatService {
     private let feed: any MessageFeed
     private let caller: Caller
     private let clock: any WallClock
+    private let epoch: String
 
-    /// Creates the service for `caller` over an open database, the (cached) membership port and
-    /// the process's message feed.
-    public init(database: SQLDatabase, membership: any ConversationMembership, feed: any MessageFeed, caller: Caller,
+    /// Creates the service for `caller` over an open database (whose epoch is `epoch`,
+    /// `ChatSchema.epoch`), the (cached) membership port and the process's message feed.
+    public init(database: SQLDatabase, epoch: String, membership: any ConversationMembership, feed: any MessageFeed, caller: Caller,
                 clock: any WallClock = SystemWallClock()) {
         self.database = database
+        self.epoch = epoch
         self.membership = membership
         self.feed = feed
         self.caller = caller
@@ -44,6 +46,7 @@ public struct SQLChatService: ChatService {
         let me = try await authorize(conversationID)
         let text = try Validation.messageText(text)
         let sentAt = Int((clock.now().timeIntervalSince1970 * 1_000).rounded(.down))
+        let epoch = epoch
         return try await database.write { db in
             let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
                                              arguments: [conversationID.rawValue]) ?? 0) + 1
@@ -54,14 +57,16 @@ public struct SQLChatService: ChatService {
             guard db.changesCount > 0 else {
                 let existing = try Row.fetchOne(db, sql: "SELECT \(MessageRows.columns) FROM messages m WHERE id = ?", arguments: [id.rawValue])
                 guard let existing else { throw AppError(.internal, "message \(id) was neither stored nor found") }
-                return try ChatRules.resent(try MessageRows.message(existing), conversationID: conversationID, sender: me, text: text)
+                return try ChatRules.resent(try MessageRows.message(existing, epoch: epoch), conversationID: conversationID, sender: me, text: text)
             }
             try db.cachedStatement(sql: """
                 INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
                 ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
                 """).execute(arguments: [conversationID.rawValue, position, db.lastInsertedRowID])
+            let cursor = EventCursor(epoch: epoch, position: db.lastInsertedRowID)
             try Self.setRead(position, by: me, in: conversationID, db)
-            return Message(id: id, conversationID: conversationID, senderID: me, text: text, sentAt: MessageRows.date(milliseconds: sentAt))
+            return Message(id: id, conversationID: conversationID, senderID: me, text: text, sentAt: MessageRows.date(milliseconds: sentAt),
+                           cursor: cursor)
         }
     }
 
@@ -80,6 +85,26 @@ public struct SQLChatService: ChatService {
         return caller.guarding(try await feed.subscribe(conversation: conversationID, member: me))
     }
 
+    public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
+        let me = try await caller.id()
+        if let conversationID { try await membership.requireMember(me, of: conversationID) }
+        guard cursor.epoch == epoch else { throw ChatRules.foreignCursor(cursor) }
+        let (epoch, limit) = (epoch, min(max(limit, 0), ChatRules.catchUpLimit))
+        return try await database.read { db in
+            let rows = if let conversationID {
+                try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns) FROM messages m WHERE m.conversation_id = ? AND m.seq > ? ORDER BY m.seq LIMIT ?",
+                                 arguments: [conversationID.rawValue, cursor.position, limit])
+            } else {
+                try Row.fetchAll(db, sql: """
+                    SELECT \(MessageRows.columns) FROM messages m
+                    JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = ?
+                    WHERE m.seq > ? ORDER BY m.seq LIMIT ?
+                    """, arguments: [me.rawValue, cursor.position, limit])
+            }
+            return try rows.map { try MessageRows.message($0, epoch: epoch) }
+        }
+    }
+
     @discardableResult
     private func authorize(_ conversationID: ConversationID) async throws -> UserID {
         let me = try await caller.id()
@@ -92,8 +117,8 @@ public struct SQLChatService: ChatService {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT \(MessageRows.columns), m.position FROM messages m WHERE conversation_id = ? AND position < ? ORDER BY position DESC LIMIT ?
                 """, arguments: [conversationID.rawValue, position, max(limit, 0)])
-            let oldest = try rows.last?.decode(Int.self, atIndex: 5)
-            return MessagePage(messages: try rows.reversed().map(MessageRows.message), hasOlder: (oldest ?? 1) > 1)
+            let oldest = try rows.last?.decode(Int.self, atIndex: MessageRows.count)
+            return MessagePage(messages: try rows.reversed().map { try MessageRows.message($0, epoch: epoch) }, hasOlder: (oldest ?? 1) > 1)
         }
     }
 

@@ -10,13 +10,16 @@ import Synchronization
 public final class SQLMessageFeed: MessageFeed {
     private let database: SQLDatabase
     private let membership: any ConversationMembership
+    private let epoch: String
     private let fanOut = MessageFanOut()
     private let reader = Mutex<Task<Void, Never>?>(nil)
 
-    /// Creates the feed; its reader starts with the first subscription.
-    public init(database: SQLDatabase, membership: any ConversationMembership) {
+    /// Creates the feed of the database whose epoch is `epoch` (`ChatSchema.epoch`); its reader
+    /// starts with the first subscription.
+    public init(database: SQLDatabase, membership: any ConversationMembership, epoch: String) {
         self.database = database
         self.membership = membership
+        self.epoch = epoch
     }
 
     deinit { reader.withLock { $0?.cancel() } }
@@ -32,19 +35,19 @@ public final class SQLMessageFeed: MessageFeed {
         if reader.withLock({ $0 != nil }) { return }
         let ticks = database.changes.subscribe()
         let start = try await database.read(MessageRows.newestSeq)
-        let (database, membership, fanOut) = (database, membership, fanOut)
+        let (database, membership, fanOut, epoch) = (database, membership, fanOut, epoch)
         reader.withLock { task in
             guard task == nil else { return }
-            task = Task { await Self.read(from: start, ticks: ticks, database, membership, fanOut) }
+            task = Task { await Self.read(from: start, ticks: ticks, epoch: epoch, database, membership, fanOut) }
         }
     }
 
-    private static func read(from start: Int, ticks: AsyncStream<Void>, _ database: SQLDatabase,
+    private static func read(from start: Int, ticks: AsyncStream<Void>, epoch: String, _ database: SQLDatabase,
                              _ membership: any ConversationMembership, _ fanOut: MessageFanOut) async {
         var cursor = start
         for await _ in ticks {
             let after = cursor
-            guard let batch = try? await database.read({ db in try Self.messages(after: after, db) }) else { continue }
+            guard let batch = try? await database.read({ db in try Self.messages(after: after, epoch: epoch, db) }) else { continue }
             cursor = batch.cursor
             for message in batch.messages {
                 guard let members = try? await membership.members(of: message.conversationID) else { continue }
@@ -55,9 +58,9 @@ public final class SQLMessageFeed: MessageFeed {
 
     /// Messages past `cursor`, and the cursor to use next. A damaged row is passed over (the
     /// cursor moves past it), so one bad row cannot stop live delivery for good.
-    private static func messages(after cursor: Int, _ db: Database) throws -> (messages: [Message], cursor: Int) {
-        let rows = try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns), m.seq FROM messages m WHERE seq > ? ORDER BY seq", arguments: [cursor])
+    private static func messages(after cursor: Int, epoch: String, _ db: Database) throws -> (messages: [Message], cursor: Int) {
+        let rows = try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns) FROM messages m WHERE seq > ? ORDER BY seq", arguments: [cursor])
         let next = rows.compactMap { try? $0.decode(Int.self, atIndex: 5) }.max() ?? cursor
-        return (rows.compactMap { try? MessageRows.message($0) }, max(next, cursor))
+        return (rows.compactMap { try? MessageRows.message($0, epoch: epoch) }, max(next, cursor))
     }
 }

@@ -40,6 +40,12 @@ public struct RemoteChatService: ChatService {
         return messages.compactMapped { $0.conversationID == conversationID ? $0 : nil }
     }
 
+    public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
+        var query = ["after": cursor.description, "limit": String(min(max(limit, 1), ChatRules.catchUpLimit))]
+        query["conversation"] = conversationID?.rawValue
+        return try await connection.call(ChatAPI.catchUp, query: query, body: NoContent(), as: caller).messages
+    }
+
     private func page(_ conversationID: ConversationID, query: [String: String]) async throws -> MessagePage {
         try await connection.call(ChatAPI.history, path: ["conversation": conversationID.rawValue], query: query, body: NoContent(), as: caller).page
     }

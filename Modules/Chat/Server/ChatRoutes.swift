@@ -26,14 +26,22 @@ public struct ChatRoutes: Sendable {
             try await service(call.caller).send(id: try call.id("message"), text: call.body.text,
                                                 to: try call.id("conversation"))
         }
+        routes.add(ChatAPI.catchUp) { call in
+            let cursor = try EventCursor(parsing: call.query("after") ?? "")
+            let conversation: ConversationID? = try call.query("conversation").map { try Validation.identifier($0, field: "conversation") }
+            let limit = try call.query("limit", in: 1...ChatRules.catchUpLimit, default: ChatRules.catchUpLimit)
+            return MessageList(try await service(call.caller).messages(after: cursor, in: conversation, limit: limit))
+        }
         routes.add(ChatAPI.markRead) { call in
             try await service(call.caller).markRead(try call.id("conversation"))
             return NoContent()
         }
     }
 
-    /// The caller's `MessageEvent`s (every conversation they are a member of), for the events socket.
-    public func events(for caller: Caller) async throws -> AsyncStream<MessageEvent> {
-        try await service(caller).liveMessages(in: nil).mapped(MessageEvent.init)
+    /// The caller's `MessageEvent`s (every conversation they are a member of), for the events
+    /// socket: those stored after `cursor` first, when given, then live ones.
+    /// - Throws: `.invalidInput` for a cursor of another store.
+    public func events(for caller: Caller, after cursor: EventCursor?) async throws -> AsyncStream<MessageEvent> {
+        try await service(caller).liveMessages(in: nil, after: cursor).mapped(MessageEvent.init)
     }
 }

@@ -4,23 +4,27 @@ import Chat
 import Kernel
 import Observation
 
-/// `messageai tail [CHAT] [--count N]`
+/// `messageai tail [CHAT] [--count N] [--since CURSOR]`
 struct TailCommand: FeatureCommand {
     static let configuration = CommandConfiguration(
         commandName: "tail", abstract: "Print messages as they arrive.",
-        discussion: "Runs until interrupted (Ctrl-C) or until --count messages have arrived.")
+        discussion: """
+        Runs until interrupted (Ctrl-C) or until --count messages have arrived. With --json each message         carries its "cursor"; --since CURSOR first prints the messages stored after it, then live ones:         a script that stopped resumes with no gap and no repeat.
+        """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Conversation id, title or name; all your conversations when left out.") var chat: String?
     @Option(help: "Stop after this many messages (at least 1).") var count: Int?
+    @Option(help: ArgumentHelp("Start right after this cursor (as tail --json prints it).", valueName: "cursor")) var since: String?
 
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
     }
 
     func run(in context: CLIContext) async throws {
+        let cursor = try since.map(EventCursor.init(parsing:))
         var id: ConversationID?
         if let chat { id = try await context.lookup.conversationID(for: chat) }
-        let model = try context.factory(ChatFactory.self).makeLiveFeedViewModel(conversationID: id)
+        let model = try context.factory(ChatFactory.self).makeLiveFeedViewModel(conversationID: id, after: cursor)
         let me = try await context.lookup.currentUserID()
         var printed = 0
         func printNew() async throws {

@@ -6,7 +6,8 @@ import NIOWebSocket
 
 /// The one events socket of a session token in this process. Opens on the first subscription,
 /// hands each frame to the subscribers of its type, and reconnects after a drop with full-jitter
-/// exponential backoff (0.5 s doubling to 20 s); ends every stream when the server says the
+/// exponential backoff (0.5 s doubling to 20 s), asking for what came after the last cursor it
+/// received, so no message is missed or repeated; ends every stream when the server says the
 /// session has ended.
 public actor EventSocket {
     private struct Subscriber {
@@ -26,6 +27,8 @@ public actor EventSocket {
     private var nextID = 0
     private var state = State.idle
     private var runner: Task<Void, Never>?
+    /// The cursor of the last frame that had one: a reconnection resumes after it.
+    private var lastCursor: EventCursor?
 
     init(connection: RemoteConnection, token: String) {
         self.connection = connection
@@ -95,6 +98,14 @@ public actor EventSocket {
     private func receive(_ text: String) {
         let data = Data(text.utf8)
         guard let header = try? WireFormat.decoder().decode(EventFrameHeader.self, from: data) else { return }
+        if let cursor = header.cursor { lastCursor = cursor }
+        if header.type == SocketReset.type {
+            // The server did not know the cursor: what was missed is unknown, so readers reload.
+            lastCursor = nil
+            let resync = Data(#"{"type":"\#(SocketReady.type)","event":{}}"#.utf8)
+            for subscriber in subscribers.values where subscriber.types.contains(SocketReady.type) { subscriber.continuation.yield(resync) }
+            return
+        }
         if header.type == SocketReady.type {
             let reconnected = { if case .ready = state { false } else { true } }()
             state = .ready
@@ -124,9 +135,9 @@ public actor EventSocket {
         let logger = Logger(label: "messageai.events")
         var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
         configuration.additionalHeaders[.authorization] = "Bearer \(token)"
-        let url = connection.server.webSocketURL(EventSocketProtocol.path)
         let tls = connection.server.scheme == "https" ? connection.tls : nil
         while !Task.isCancelled {
+            let url = connection.server.webSocketURL(EventSocketProtocol.path + (lastCursor.map { "?after=\($0)" } ?? ""))
             do {
                 let close = try await WebSocketClient.connect(url: url, configuration: configuration, tlsConfiguration: tls, logger: logger) { inbound, _, _ in
                     for try await message in inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes) {

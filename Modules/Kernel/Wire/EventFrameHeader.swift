@@ -2,4 +2,6 @@
 public struct EventFrameHeader: Decodable, Sendable {
     /// The event's type name.
     public let type: String
+    /// The event's cursor, if it has one.
+    public let cursor: EventCursor?
 }

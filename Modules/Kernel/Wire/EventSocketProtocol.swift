@@ -2,7 +2,7 @@
 /// JSON text frames (`EventFrame`) for the session in the `Authorization` header and closes with
 /// one of these codes when it ends the socket itself.
 public enum EventSocketProtocol {
-    /// Where the socket is opened.
+    /// Where the socket is opened; `?after=<cursor>` resumes after the last cursor received.
     public static let path = "/v1/events"
     /// Largest frame either side accepts, in bytes.
     public static let maxFrameBytes = 64 * 1_024

@@ -1,0 +1,12 @@
+import Chat
+import Kernel
+
+/// Messages after a cursor, oldest first.
+public struct MessageList: WireType, Equatable {
+    public let messages: [Message]
+
+    /// Creates the reply.
+    public init(_ messages: [Message]) { self.messages = messages }
+
+    public static let schema = WireSchema.object([("messages", .array(Message.schema, maxItems: ChatRules.catchUpLimit))], required: ["messages"])
+}
