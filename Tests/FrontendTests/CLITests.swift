@@ -162,6 +162,26 @@ struct CLITests {
         #expect(terminal.errors.contains("--id 'no spaces' is not an id"))
     }
 
+    @Test("tail --json prints each message's cursor; tail --since resumes right after it (sqlite)")
+    func tailSince() async throws {
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("signup --email ada@example.com --name Ada --password-stdin") == 0)
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("--profile grace signup --email grace@example.com --name Grace --password-stdin") == 0)
+        #expect(await terminal.run("chats new grace@example.com") == 0)
+        var cursors: [String] = []
+        for text in ["one", "two", "three"] {
+            #expect(await terminal.run(arguments: ["send", "Grace", text, "--json"]) == 0)
+            cursors.append(try #require(try jsonLines().first?["cursor"] as? String))
+        }
+        #expect(await terminal.run(arguments: ["--profile", "grace", "tail", "--since", cursors[0], "--count", "2", "--json"]) == 0)
+        let resumed = try jsonLines()
+        #expect(resumed.map { $0["text"] as? String } == ["two", "three"] && resumed.map { $0["cursor"] as? String } == Array(cursors[1...]))
+        #expect(await terminal.run(arguments: ["tail", "--since", "elsewhere.1", "--count", "1"]) == 65)
+        #expect(terminal.errors.contains("is from another store"))
+        #expect(await terminal.run(arguments: ["tail", "--since", "not a cursor", "--count", "1"]) == 65)
+    }
+
     @Test("send - reads the text from standard input")
     func sendFromStdin() async throws {
         signIn()
