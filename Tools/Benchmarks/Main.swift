@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `swift run -c release messageai-bench <benchmark>`: the SQLite backend's figures, measured.
+/// `swift run -c release messageai-bench <benchmark>`: the SQLite backend's and the server's figures, measured.
 /// Each benchmark runs several times and prints medians; see the README's "Performance".
 @main
 struct Bench: AsyncParsableCommand {
@@ -8,6 +8,6 @@ struct Bench: AsyncParsableCommand {
         commandName: "messageai-bench",
         abstract: "Measure the SQLite backend.",
         subcommands: [SendBench.self, HistoryBench.self, ListBench.self, StorageBench.self, StartupBench.self,
-                      LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ChildProcess.self]
+                      LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ServerBench.self, ChildProcess.self]
     )
 }

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Chat
+import Foundation
+import Kernel
+import ServiceGraph
+import Synchronization
+
+/// The server's figures: a real `messageai-server` process, and this process as the load
+/// generator, both on loopback; clients are the real remote services (HTTP for sends, one events
+/// WebSocket per receiving user).
+struct ServerBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server", abstract: "Latency, throughput and fan-out through messageai-server.",
+        discussion: "Build both first: swift build -c release --product messageai-server --product messageai-bench")
+    @Option(help: "The server executable.") var server = ".build/release/messageai-server"
+    @Option(help: "latency, throughput or fanout.") var mode = "latency"
+    @Option(help: "Runs; the median run is reported.") var runs = 3
+    @Option(help: "Seconds each run sends for.") var seconds = 5
+
+    func run() async throws {
+        var results: [Result] = []
+        for _ in 0..<runs {
+            let world = try await ServerFixture(executable: server)
+            defer { world.stop() }
+            switch mode {
+            case "latency": results.append(try await latency(world, pairs: 10, perSecond: 200))
+            case "throughput": results.append(try await throughput(world, pairs: 50))
+            case "fanout": results.append(try await fanOut(world, members: 50, messages: 200))
+            default: throw ValidationError("mode must be latency, throughput or fanout")
+            }
+            print("  run: \(results.last?.line ?? "")")
+        }
+        let median = results.sorted { $0.key < $1.key }[results.count / 2]
+        print("server \(mode) (median of \(runs) runs): \(median.line)")
+    }
+
+    struct Result {
+        let key: Double
+        let line: String
+    }
+
+    /// Send → receive latency: `pairs` one-to-one conversations, `perSecond` messages in all.
+    func latency(_ world: ServerFixture, pairs: Int, perSecond: Int) async throws -> Result {
+        let conversations = try await world.pairs(pairs)
+        let clock = Arrivals()
+        try await world.listen(conversations.map(\.receiver), arrivals: clock)
+        let interval = Duration.seconds(Double(pairs) / Double(perSecond))
+        let count = perSecond * seconds / pairs
+        try await withThrowingTaskGroup { group in
+            for pair in conversations {
+                group.addTask {
+                    for index in 0..<count {
+                        let id = MessageID.random()
+                        clock.sent(id)
+                        _ = try await pair.sender.chat.send(id: id, text: "latency \(index)", to: pair.conversation)
+                        try await Task.sleep(for: interval)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let latencies = try await clock.latencies(expecting: count * pairs)
+        let p50 = Stats.percentile(latencies, 0.5), p99 = Stats.percentile(latencies, 0.99)
+        return Result(key: p50, line: "\(latencies.count) messages, \(pairs) pairs at \(perSecond)/s: p50 \(Stats.format(p50, 2)) ms, "
+            + "p99 \(Stats.format(p99, 2)) ms, max \(Stats.format(latencies.max() ?? .nan, 1)) ms")
+    }
+
+    /// Acknowledged (committed) sends per second, `pairs` senders at once, every message delivered.
+    func throughput(_ world: ServerFixture, pairs: Int) async throws -> Result {
+        let conversations = try await world.pairs(pairs)
+        let clock = Arrivals()
+        try await world.listen(conversations.map(\.receiver), arrivals: clock)
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let started = ContinuousClock.now
+        let sent = try await withThrowingTaskGroup(of: Int.self) { group in
+            for pair in conversations {
+                group.addTask {
+                    var count = 0
+                    while ContinuousClock.now < deadline {
+                        let id = MessageID.random()
+                        clock.sent(id)
+                        _ = try await pair.sender.chat.send(id: id, text: "throughput \(count)", to: pair.conversation)
+                        count += 1
+                    }
+                    return count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let elapsed = (ContinuousClock.now - started) / .seconds(1)
+        let delivered = try await clock.latencies(expecting: sent).count
+        let rate = Double(sent) / elapsed
+        return Result(key: rate, line: "\(sent) acknowledged sends from \(pairs) senders in \(Stats.format(elapsed, 1)) s: "
+            + "\(Int(rate)) messages/s, \(delivered) delivered")
+    }
+
+    /// One sender, a group of `members`: time until all the others have each message.
+    func fanOut(_ world: ServerFixture, members: Int, messages: Int) async throws -> Result {
+        let users = try await world.users(members)
+        let group = try await users[0].conversations.createGroup(title: "Fan-out", memberIDs: users.dropFirst().map(\.id))
+        let clock = Arrivals()
+        try await world.listen(Array(users.dropFirst()), arrivals: clock)
+        var spans: [Double] = []
+        for index in 0..<messages {
+            let id = MessageID.random()
+            clock.sent(id)
+            _ = try await users[0].chat.send(id: id, text: "fan-out \(index)", to: group.id)
+            spans.append(try await clock.lastArrival(of: id, count: members - 1))
+        }
+        let p50 = Stats.percentile(spans, 0.5)
+        return Result(key: p50, line: "\(messages) messages to a group of \(members): all \(members - 1) others have it after p50 "
+            + "\(Stats.format(p50, 2)) ms, p99 \(Stats.format(Stats.percentile(spans, 0.99), 2)) ms")
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Chat
+import ConversationList
+import Foundation
+import Kernel
+import ServiceGraph
+import Synchronization
+
+/// A `messageai-server` child over a scratch SQLite file, and users signed up on it, each with
+/// the remote services a client process would have.
+struct ServerFixture {
+    struct User: Sendable {
+        let id: UserID
+        let services: ServiceSet
+        var chat: any ChatService { services.chat }
+        var conversations: any ConversationListService { services.conversations }
+    }
+
+    struct Pair: Sendable {
+        let sender: User
+        let receiver: User
+        let conversation: ConversationID
+    }
+
+    let folder: URL
+    let child: Child
+    let graph: ServiceGraph
+
+    /// Starts the server and waits for its first log line (its URL).
+    init(executable: String) async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-server-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        child = try Child(executable, ["--port", "0", "--sqlite-path", folder.appendingPathComponent("server.sqlite").path,
+                                       "--bcrypt-cost", "4", "--log-level", "notice"], mergingErrors: true)
+        var url: String?
+        for await line in child.lines {
+            if let match = line.firstMatch(of: /listening on (https?:\/\/[0-9.]+:[0-9]+)/) {
+                url = String(match.output.1)
+                break
+            }
+        }
+        guard let url else { throw ValidationError("the server did not start") }
+        graph = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: url))
+    }
+
+    func stop() {
+        child.process.terminate()
+        child.process.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// `count` new users.
+    func users(_ count: Int) async throws -> [User] {
+        var users: [User] = []
+        for index in 0..<count {
+            let issued = try await graph.accounts.signUp(email: "u\(index)-\(UUID().uuidString.prefix(6))@example.com",
+                                                         displayName: "User \(index)", password: "password-\(index)")
+            users.append(User(id: issued.account.id, services: graph.services(for: graph.caller(token: issued.token))))
+        }
+        return users
+    }
+
+    /// `count` one-to-one conversations between new users.
+    func pairs(_ count: Int) async throws -> [Pair] {
+        let users = try await users(count * 2)
+        var pairs: [Pair] = []
+        for index in 0..<count {
+            let sender = users[index * 2], receiver = users[index * 2 + 1]
+            let conversation = try await sender.conversations.startDirect(with: receiver.id)
+            pairs.append(Pair(sender: sender, receiver: receiver, conversation: conversation.id))
+        }
+        return pairs
+    }
+
+    /// Each user's live messages, their arrivals noted in `arrivals` (subscribed before this returns).
+    func listen(_ users: [User], arrivals: Arrivals) async throws {
+        for user in users {
+            let stream = try await user.chat.liveMessages(in: nil)
+            Task { for await message in stream { arrivals.arrived(message.id) } }
+        }
+    }
+}
+
+/// When each message was sent and when each copy arrived, in milliseconds.
+final class Arrivals: Sendable {
+    private struct State {
+        var sent: [MessageID: ContinuousClock.Instant] = [:]
+        var latencies: [MessageID: [Double]] = [:]
+        var total = 0
+    }
+
+    private let state = Mutex(State())
+
+    func sent(_ id: MessageID) { state.withLock { $0.sent[id] = .now } }
+
+    func arrived(_ id: MessageID) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            guard let sent = state.sent[id] else { return }
+            state.latencies[id, default: []].append((now - sent) / .milliseconds(1))
+            state.total += 1
+        }
+    }
+
+    /// Every latency, once `count` copies have arrived (or after 60 s, what there is).
+    func latencies(expecting count: Int) async throws -> [Double] {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while state.withLock({ $0.total }) < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        return state.withLock { $0.latencies.values.flatMap { $0 } }
+    }
+
+    /// The latency of the last of `count` copies of `id`.
+    func lastArrival(of id: MessageID, count: Int) async throws -> Double {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while (state.withLock { $0.latencies[id]?.count ?? 0 }) < count, ContinuousClock.now < deadline { try await Task.sleep(for: .microseconds(200)) }
+        return state.withLock { $0.latencies[id]?.max() ?? .nan }
+    }
+}
