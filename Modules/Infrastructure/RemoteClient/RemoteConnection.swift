@@ -41,6 +41,8 @@ public final class RemoteConnection: Sendable {
             var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
             // A refused connection is an answer: say so at once rather than retry until the timeout.
             configuration.connectionPool.retryConnectionEstablishment = false
+            // One process may send for several people at once (a load generator, a bot).
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             clients[trustedCertificates ?? ""] = (client, tls)
             return (client, tls)
