@@ -17,8 +17,14 @@ struct ReplSubcommand: FeatureCommand {
         } else {
             ScriptedInput(lines: context.console.inputLines(), console: context.console)
         }
+        await container.keepUnsentMessages()
         let host = REPLHost(plugins: FeatureRegistry.enabled(by: container.settings), input: input,
                             console: context.console, lookup: context.lookup, container: container)
         await host.run()
+        // What was typed while the server was away goes out now if it can; what cannot waits
+        // in the outbox for the next run.
+        if let outbox = container.outbox, await !outbox.drained(within: .seconds(2)) {
+            context.console.printError("Unsent messages wait in the outbox until the server is back (the next `messageai` REPL sends them).")
+        }
     }
 }

@@ -20,6 +20,9 @@ public final class AppContainer {
     public let sessions: any SessionStore
     /// Sign-up, sign-in, the session on this device.
     public let auth: any AuthService
+    /// This device's unsent messages (remote backend only); used once `keepUnsentMessages()` is called.
+    public let outbox: Outbox?
+    private var keepsUnsent = false
     private var current: (token: String?, services: ServiceSet)?
     private var sharedServices: [ObjectIdentifier: Any] = [:]
 
@@ -37,6 +40,7 @@ public final class AppContainer {
         let sessions = sessions ?? (settings.backend == .memory ? InMemorySessionStore() : FileSessionStore(file: settings.sessionFile))
         self.sessions = sessions
         auth = SessionAuthService(accounts: graph.accounts, store: sessions)
+        outbox = settings.backend == .remote ? Outbox(store: FileOutboxStore(file: settings.outboxFile)) : nil
         if !settings.enables("auth"), try sessions.load() == nil, let demo = await graph.demoSession() {
             try sessions.save(Session(demo))
         }
@@ -51,9 +55,23 @@ public final class AppContainer {
         if let current, current.token == token { return current.services }
         // A session file that cannot be used (damaged, not a regular file) says why on every call.
         let caller = if case .failure(let error) = session { Caller { throw error } } else { graph.caller(token: token) }
-        let services = graph.services(for: caller)
+        var services = graph.services(for: caller)
+        if keepsUnsent, let outbox {
+            services = ServiceSet(profiles: services.profiles, conversations: services.conversations,
+                                  chat: OutboxChatService(base: services.chat, outbox: outbox))
+        }
         current = (token, services)
         return services
+    }
+
+    /// From now on, a message that cannot be sent because the server is unreachable is kept in
+    /// this device's outbox and sent when it is back (the REPL's way; the CLI fails instead, so a
+    /// script knows). Starts sending what an earlier run kept.
+    public func keepUnsentMessages() async {
+        guard outbox != nil, !keepsUnsent else { return }
+        keepsUnsent = true
+        current = nil
+        if let chat = chat as? OutboxChatService { await chat.resume() }
     }
 
     /// Profiles and people search, for the signed-in user.

@@ -41,28 +41,7 @@ public final class FileSessionStore: SessionStore {
     }
 
     private func write(_ session: Session?) throws {
-        do {
-            guard let session else {
-                if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
-                return
-            }
-            let folder = file.deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw AppError(.unavailable, "cannot write the session file in \(folder.path)")
-            }
-            defer { try? FileManager.default.removeItem(at: temporary) }
-            let handle = try FileHandle(forWritingTo: temporary)
-            defer { try? handle.close() }
-            try handle.write(contentsOf: try JSONEncoder().encode(session))
-            guard rename(temporary.path, file.path) == 0 else {
-                throw AppError(.unavailable, "cannot save the session in \(file.path): \(String(cString: strerror(errno)))")
-            }
-        } catch let error as AppError {
-            throw error
-        } catch {
-            throw AppError(.unavailable, "cannot save the session in \(file.path): \(error.localizedDescription)")
-        }
+        guard let session else { return try PrivateFile.remove(file) }
+        try PrivateFile.write(try JSONEncoder().encode(session), to: file, what: "the session")
     }
 }

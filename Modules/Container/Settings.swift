@@ -63,9 +63,18 @@ public struct Settings: Sendable {
 
     /// The file keeping this profile's session with this backend (for remote: with this server).
     public var sessionFile: URL {
+        stateDirectory.appendingPathComponent("sessions", isDirectory: true).appendingPathComponent("\(fileStem).json")
+    }
+
+    /// The file keeping this profile's unsent messages for the remote backend's server.
+    public var outboxFile: URL {
+        stateDirectory.appendingPathComponent("outbox", isDirectory: true).appendingPathComponent("\(fileStem).json")
+    }
+
+    /// `<profile>-<backend>`, and for remote `-<host>_<port>`: what is kept per profile and server.
+    private var fileStem: String {
         let server = backend == .remote ? (try? ServerAddress(value(.remoteURL) ?? "")).map { "-" + $0.fileName } ?? "" : ""
-        return stateDirectory.appendingPathComponent("sessions", isDirectory: true)
-            .appendingPathComponent("\(profile)-\(backend.rawValue)\(server).json")
+        return "\(profile)-\(backend.rawValue)\(server)"
     }
 
     /// The SQLite file: `sqlite.path`, else `$XDG_DATA_HOME/messageai/messageai.sqlite`, else

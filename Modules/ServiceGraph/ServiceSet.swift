@@ -11,4 +11,11 @@ public struct ServiceSet: Sendable {
     public let conversations: any ConversationListService
     /// Messages.
     public let chat: any ChatService
+
+    /// A set of these services.
+    public init(profiles: any ProfileService, conversations: any ConversationListService, chat: any ChatService) {
+        self.profiles = profiles
+        self.conversations = conversations
+        self.chat = chat
+    }
 }

@@ -76,10 +76,10 @@ struct Machine: Sendable {
     /// Starts a long-running `messageai` (such as `tail`) whose output lines arrive one by one.
     func start(_ arguments: [String]) throws -> Running {
         let process = process(arguments)
-        let stdout = Pipe()
+        let stdout = Pipe(), stdin = Pipe()
         process.standardOutput = stdout
         process.standardError = stdout
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = stdin
         let lines = Inbox<String>()
         let pending = Mutex("")
         stdout.fileHandleForReading.readabilityHandler = { handle in
@@ -98,18 +98,32 @@ struct Machine: Sendable {
             Task { await lines.push(complete) }
         }
         try process.run()
-        return Running(process: process, lines: lines)
+        return Running(process: process, lines: lines, input: stdin.fileHandleForWriting)
     }
 
     /// A `messageai` process that keeps running.
     struct Running: Sendable {
         let process: Process
         let lines: Inbox<String>
+        let input: FileHandle
+
+        /// Types `line` (a REPL's standard input).
+        func type(_ line: String) { input.write(Data((line + "\n").utf8)) }
+
+        /// Reads lines until one contains `text`; returns it, or `nil` after `limit`.
+        func waitFor(_ text: String, within limit: Duration = .seconds(15)) async -> String? {
+            let deadline = ContinuousClock.now + limit
+            while ContinuousClock.now < deadline, let line = await nextLine(within: deadline - ContinuousClock.now) {
+                if line.contains(text) { return line }
+            }
+            return nil
+        }
 
         /// The next line it prints, or `nil` once it has ended or `limit` has passed.
         func nextLine(within limit: Duration = .seconds(15)) async -> String? { await lines.next(within: limit) }
 
         func stop() {
+            try? input.close()
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }

@@ -7,6 +7,9 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     public enum DeliveryState: String, Codable, Sendable {
         /// Shown locally, not yet acknowledged.
         case pending
+        /// The server could not be reached: kept in this device's outbox and sent with the same
+        /// id when it is back.
+        case queued
         /// Stored by the backend.
         case sent
         /// The send failed; it can be retried with the same id.
@@ -28,6 +31,8 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// Where the message stands in the store's order of every message: a live reader that comes
     /// back with it gets exactly the messages after it. `nil` until stored.
     public var cursor: EventCursor?
+    /// Why a send failed, when the backend said (a queued message the server later refused).
+    public var failureReason: String?
 
     /// Creates a message value.
     public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, state: DeliveryState = .sent,

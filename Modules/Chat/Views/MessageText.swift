@@ -9,7 +9,8 @@ enum MessageText {
         let marker = switch message.state {
         case .sent: ""
         case .pending: console.styled(" (sending…)", .dim)
-        case .failed: console.styled(" (failed — /retry)", .red)
+        case .queued: console.styled(" (queued: sent when the server is back)", .yellow)
+        case .failed: console.styled(message.failureReason.map { " (not sent: \(TerminalText.line($0)))" } ?? " (failed — /retry)", .red)
         }
         let body = TerminalText.message(message.text)
         return console.styled("[\(TextFormat.time(message.sentAt))]", .dim) + " " + console.styled(TerminalText.line(sender), .bold) + ": " + body + marker
@@ -17,6 +18,10 @@ enum MessageText {
 
     /// Lines for `messages`, naming senders from `names` ("You" for `me`).
     static func lines(_ messages: [Message], names: [UserID: String], me: UserID?, console: Console) -> [String] {
-        messages.map { line($0, sender: $0.senderID == me ? "You" : names[$0.senderID] ?? $0.senderID.rawValue, console: console) }
+        messages.map { message in
+            // Not stored yet (sending, queued): this device's own, before the backend names the sender.
+            let mine = message.senderID == me || message.state == .pending || message.state == .queued
+            return line(message, sender: mine ? "You" : names[message.senderID] ?? message.senderID.rawValue, console: console)
+        }
     }
 }

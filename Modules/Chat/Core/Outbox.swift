@@ -1,0 +1,94 @@
+import Kernel
+
+/// Messages typed while the server could not be reached: kept (in an `OutboxStore`, so they
+/// survive the process), sent in order with their own ids once it can be, so none is stored
+/// twice; the server's refusals come back as failed messages with the reason.
+public actor Outbox {
+    private let store: any OutboxStore
+    private var kept: [Message]?
+    private var flusher: Task<Void, Never>?
+    private let results = Broadcaster<Message>()
+    private var emptied: [CheckedContinuation<Void, Never>] = []
+
+    /// An outbox over `store`.
+    public init(store: any OutboxStore) { self.store = store }
+
+    /// The kept messages, oldest first.
+    public func messages() throws -> [Message] {
+        if let kept { return kept }
+        let loaded = try store.load()
+        kept = loaded
+        return loaded
+    }
+
+    /// Keeps `message` (as `.queued`) until it is sent.
+    public func keep(_ message: Message) throws -> Message {
+        var queued = message
+        queued.state = .queued
+        var all = try messages()
+        all.removeAll { $0.id == message.id }
+        all.append(queued)
+        try store.save(all)
+        kept = all
+        return queued
+    }
+
+    /// What became of kept messages: each as stored, or failed with the server's reason.
+    public func outcomes() -> AsyncStream<Message> { results.subscribe() }
+
+    /// Starts sending the kept messages through `send`, unless it runs already; while the server
+    /// cannot be reached it tries again after a random wait up to 0.5 s, doubling to 20 s.
+    public func flush(through send: @escaping @Sendable (Message) async throws -> Message) {
+        guard flusher == nil else { return }
+        flusher = Task { await self.sendAll(through: send) }
+    }
+
+    /// Waits until nothing is kept, or for `limit`; returns whether nothing is kept.
+    public func drained(within limit: Duration) async -> Bool {
+        if (try? messages().isEmpty) ?? true { return true }
+        let timer = Task {
+            try await Task.sleep(for: limit)
+            self.wakeWaiters()
+        }
+        defer { timer.cancel() }
+        await withCheckedContinuation { emptied.append($0) }
+        return (try? messages().isEmpty) ?? true
+    }
+
+    private func sendAll(through send: @Sendable (Message) async throws -> Message) async {
+        var failures = 0
+        while let next = (try? messages())?.first {
+            do {
+                results.send(try await send(next))
+                remove(next)
+                failures = 0
+            } catch let error as AppError where error.kind == .unavailable {
+                failures += 1
+                let ceiling = min(20.0, 0.5 * Double(1 << min(failures - 1, 6)))
+                try? await Task.sleep(for: .seconds(Double.random(in: 0...ceiling)))
+            } catch {
+                var failed = next
+                failed.state = .failed
+                failed.failureReason = AppError(error).message
+                results.send(failed)
+                remove(next)
+            }
+            if Task.isCancelled { break }
+        }
+        flusher = nil
+        wakeWaiters()
+    }
+
+    private func remove(_ message: Message) {
+        guard var all = try? messages() else { return }
+        all.removeAll { $0.id == message.id }
+        try? store.save(all)
+        kept = all
+    }
+
+    private func wakeWaiters() {
+        let waiting = emptied
+        emptied = []
+        waiting.forEach { $0.resume() }
+    }
+}

@@ -1,0 +1,30 @@
+import Chat
+import Foundation
+import Kernel
+
+/// This device's unsent messages for one profile and server, in a JSON file only its owner can
+/// read (`state.dir/outbox/<profile>-remote-<host>_<port>.json`).
+public struct FileOutboxStore: OutboxStore {
+    /// The outbox file.
+    public let file: URL
+
+    /// Creates a store over `file`.
+    public init(file: URL) { self.file = file }
+
+    /// Largest outbox file read: 1,000 messages of the largest size.
+    static let maxBytes = 40 * 1_024 * 1_024
+
+    public func load() throws -> [Message] {
+        guard let bytes = try RegularFile.read(file.path, what: "the outbox", maxBytes: Self.maxBytes, kind: .unavailable) else { return [] }
+        do {
+            return try JSONDecoder().decode([Message].self, from: Data(bytes))
+        } catch {
+            throw AppError(.unavailable, "the outbox \(file.path) is damaged; move it away to start a new one")
+        }
+    }
+
+    public func save(_ messages: [Message]) throws {
+        guard !messages.isEmpty else { return try PrivateFile.remove(file) }
+        try PrivateFile.write(try JSONEncoder().encode(messages), to: file, what: "the outbox")
+    }
+}

@@ -1,0 +1,53 @@
+import Chat
+import Foundation
+import Kernel
+import Synchronization
+import Testing
+
+/// The outbox keeps messages it cannot send, sends each once when it can, and reports refusals.
+@Suite("Outbox", .timeLimit(.minutes(1)))
+struct OutboxUnitTests {
+    final class MemoryStore: OutboxStore {
+        let saved = Mutex<[Message]>([])
+        func load() throws -> [Message] { saved.withLock { $0 } }
+        func save(_ messages: [Message]) throws { saved.withLock { $0 = messages } }
+    }
+
+    static func message(_ text: String) -> Message {
+        Message(id: .random(), conversationID: ConversationID("c1"), senderID: UserID(""), text: text, sentAt: .now)
+    }
+
+    @Test("unreachable, then reachable: each kept message is sent once, in order, and leaves the store")
+    func sendsWhenBack() async throws {
+        let store = MemoryStore()
+        let outbox = Outbox(store: store)
+        let first = try await outbox.keep(Self.message("one")), second = try await outbox.keep(Self.message("two"))
+        #expect(first.state == .queued && store.saved.withLock { $0.map(\.text) } == ["one", "two"])
+        let attempts = Mutex<[String]>([])
+        var outcomes = await outbox.outcomes().makeAsyncIterator()
+        await outbox.flush { message in
+            let count = attempts.withLock { $0.append(message.text); return $0.count }
+            if count == 1 { throw AppError(.unavailable, "down") }
+            var sent = message
+            sent.state = .sent
+            return sent
+        }
+        let done = [await outcomes.next(), await outcomes.next()]
+        #expect(done.map { $0?.id } == [first.id, second.id] && done.allSatisfy { $0?.state == .sent })
+        #expect(attempts.withLock { $0 } == ["one", "one", "two"])
+        #expect(await outbox.drained(within: .seconds(5)))
+        #expect(store.saved.withLock { $0.isEmpty })
+    }
+
+    @Test("a refusal fails the message with the server's reason and drops it from the outbox")
+    func refusalFails() async throws {
+        let store = MemoryStore()
+        let outbox = Outbox(store: store)
+        let kept = try await outbox.keep(Self.message("late"))
+        var outcomes = await outbox.outcomes().makeAsyncIterator()
+        await outbox.flush { _ in throw AppError(.forbidden, "you are not a member of conversation c1") }
+        let failed = await outcomes.next()
+        #expect(failed?.id == kept.id && failed?.state == .failed && failed?.failureReason == "you are not a member of conversation c1")
+        #expect(await outbox.drained(within: .seconds(5)) && store.saved.withLock { $0.isEmpty })
+    }
+}
