@@ -32,12 +32,15 @@ struct ServerCommand: AsyncParsableCommand {
     var bcryptCost: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).")
     var logLevel: String?
+    @Option(help: "Sign-ups one client address may make at once, then one every 3 s (default 20).")
+    var signUpBurst: String?
     @Option(help: ArgumentHelp("A JSON file of settings.", valueName: "file"))
     var config: String?
 
     func run() async throws {
         let given: [(String, String?)] = [("host", host), ("port", port), ("sqlite.path", sqlitePath), ("tls.cert", tlsCert),
-                                          ("tls.key", tlsKey), ("auth.bcryptCost", bcryptCost), ("log.level", logLevel)]
+                                          ("tls.key", tlsKey), ("auth.bcryptCost", bcryptCost), ("log.level", logLevel),
+                                          ("auth.signUpBurst", signUpBurst)]
         do {
             let settings = try ServerSettings.load(commandLine: given.reduce(into: [:]) { $0[$1.0] = $1.1 }, configFile: config,
                                                    environment: ProcessInfo.processInfo.environment)

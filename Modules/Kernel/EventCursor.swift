@@ -2,7 +2,7 @@
 /// store is replaced) and a position that only grows. A reader that comes back with its last
 /// cursor gets exactly what came after it; a cursor of another epoch is refused, never guessed at.
 /// Written `<epoch>.<position>` (`k3v9q2a1.1042`).
-public struct EventCursor: Sendable, Hashable, Codable, CustomStringConvertible, Comparable {
+public struct EventCursor: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The store's identity: 1–16 letters and digits.
     public let epoch: String
     /// The position in the store's order of every message; at least 0.
@@ -30,7 +30,8 @@ public struct EventCursor: Sendable, Hashable, Codable, CustomStringConvertible,
     /// A new random epoch for a new store.
     public static func newEpoch() -> String { String(Identifier<EventCursor>.random().rawValue.prefix(10)) }
 
-    public static func < (lhs: EventCursor, rhs: EventCursor) -> Bool { lhs.position < rhs.position }
+    /// Whether this cursor comes after `other` in the same store.
+    public func follows(_ other: EventCursor) -> Bool { epoch == other.epoch && position > other.position }
 
     public init(from decoder: any Decoder) throws {
         try self.init(parsing: try decoder.singleValueContainer().decode(String.self))

@@ -15,13 +15,14 @@ import Synchronization
 struct EventConnection: Sendable {
     /// Why the server closed the socket.
     private enum Ending: Sendable {
-        case tooSlow, sessionEnded, shuttingDown
+        case tooSlow, sessionEnded, shuttingDown, streamEnded
 
         var frame: (WebSocketErrorCode, String) {
             switch self {
             case .tooSlow: (.unknown(EventSocketProtocol.tooSlow), "too slow: reconnect")
             case .sessionEnded: (.unknown(EventSocketProtocol.sessionEnded), "session ended")
             case .shuttingDown: (.goingAway, "server shutting down")
+            case .streamEnded: (.unexpectedServerError, "stream ended: reconnect")
             }
         }
     }
@@ -50,7 +51,7 @@ struct EventConnection: Sendable {
                 return current == nil
             }
             queued.finish()
-            guard first, reason == .tooSlow else { return }
+            guard first, reason == .tooSlow || reason == .shuttingDown else { return }
             // A client that stopped reading may not take the close frame either.
             Task {
                 try await Task.sleep(for: Self.closeGrace)
@@ -73,7 +74,12 @@ struct EventConnection: Sendable {
         let key = sockets.add { end(.shuttingDown) }
         defer { sockets.remove(key) }
         try await withThrowingTaskGroup { group in
-            group.addTask { for await event in messages { enqueue(Self.encode(event)) } }
+            group.addTask {
+                for await event in messages { enqueue(Self.encode(event)) }
+                // The store's stream ended under the socket (a failed read, a replaced store):
+                // the client reconnects and resumes after its last cursor.
+                end(.streamEnded)
+            }
             group.addTask { for await event in changes { enqueue(Self.encode(event)) } }
             group.addTask { try await watchSession(end: end) }
             group.addTask {

@@ -1,3 +1,4 @@
+import AuthServer
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -7,6 +8,7 @@ import Kernel
 import Logging
 import NIOCore
 import NIOSSL
+import ServerSupport
 import ServiceGraph
 import ServiceLifecycle
 
@@ -39,14 +41,18 @@ public struct MessageAIServer: Sendable {
             throw AppError(.unavailable, "cannot create the folder \(folder.path) for the database")
         }
         let graph = try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost))
-        let routes = try ServerRoutes(graph: graph)
+        let routes = try ServerRoutes(graph: graph, signInLimits: SignInLimits(
+            signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))))
         let scheme = settings.tlsCertificate == nil ? "http" : "https"
         let host = settings.host, logger = logger
         // Hummingbird's own start-up line (info) would come before ours, which names the URL:
         // the framework logs from notice up.
         var frameworkLogger = logger
         frameworkLogger.logLevel = max(logger.logLevel, .notice)
-        let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(ws: .init(maxFrameSize: EventSocketProtocol.maxFrameBytes))
+        // A connection that sends no request for a minute is closed: silent connections cannot
+        // pile up (events sockets are pinged every 30 s, so they are never idle that long).
+        let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(http1: .init(idleTimeout: .seconds(60)),
+                                                                   ws: .init(maxFrameSize: EventSocketProtocol.maxFrameBytes))
         var server = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: routes.router, configuration: webSocket)
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
             server = try .tls(server, tlsConfiguration: try Self.tls(certificate: certificate, key: key))

@@ -10,17 +10,21 @@ final class OpenSockets: Service, Sendable {
         var closers: [Int: @Sendable () -> Void] = [:]
         var next = 0
         var emptied: [CheckedContinuation<Void, Never>] = []
+        /// Shutting down: a socket that opens now is closed at once.
+        var closing = false
     }
 
     private let registry = Mutex(Registry())
 
     /// Registers a socket's way to close itself; returns the key to remove it with.
     func add(_ close: @escaping @Sendable () -> Void) -> Int {
-        registry.withLock { registry in
+        let (key, closing) = registry.withLock { registry in
             registry.next += 1
             registry.closers[registry.next] = close
-            return registry.next
+            return (registry.next, registry.closing)
         }
+        if closing { close() }
+        return key
     }
 
     /// Removes a socket that has ended.
@@ -38,17 +42,16 @@ final class OpenSockets: Service, Sendable {
     /// two seconds, when a client does not answer the close).
     func run() async throws {
         try? await gracefulShutdown()
-        let closers = registry.withLock { Array($0.closers.values) }
-        closers.forEach { $0() }
-        await withTaskGroup { group in
-            group.addTask { await self.untilEmpty() }
-            group.addTask { try? await Task.sleep(for: .seconds(2)) }
-            await group.next()
-            group.cancelAll()
+        let closers = registry.withLock { registry in
+            registry.closing = true
+            return Array(registry.closers.values)
         }
-    }
-
-    private func untilEmpty() async {
+        closers.forEach { $0() }
+        let timer = Task {
+            try await Task.sleep(for: .seconds(2))
+            self.wakeWaiters()
+        }
+        defer { timer.cancel() }
         await withCheckedContinuation { continuation in
             let done = registry.withLock { registry -> Bool in
                 if registry.closers.isEmpty { return true }
@@ -57,5 +60,13 @@ final class OpenSockets: Service, Sendable {
             }
             if done { continuation.resume() }
         }
+    }
+
+    private func wakeWaiters() {
+        let waiting = registry.withLock { registry in
+            defer { registry.emptied = [] }
+            return registry.emptied
+        }
+        waiting.forEach { $0.resume() }
     }
 }

@@ -20,6 +20,8 @@ public struct ServerSettings: Sendable {
     public var bcryptCost = 12
     /// Log level: trace, debug, info, notice, warning, error or critical.
     public var logLevel = "info"
+    /// Sign-ups one client address may make at once (then one every 3 s).
+    public var signUpBurst = 20
 
     /// The keys a config file or the environment may set, with what they mean.
     public static let keys: [(name: String, summary: String)] = [
@@ -30,6 +32,7 @@ public struct ServerSettings: Sendable {
         ("tls.key", "PEM private key of tls.cert"),
         ("auth.bcryptCost", "bcrypt cost of new password hashes, 4–14 (default 12)"),
         ("log.level", "trace, debug, info, notice, warning, error or critical (default info)"),
+        ("auth.signUpBurst", "sign-ups one client address may make at once, then one every 3 s, 1–100000 (default 20)"),
     ]
 
     /// Settings with every default.
@@ -82,6 +85,7 @@ public struct ServerSettings: Sendable {
         settings.tlsKey = value("tls.key")
         settings.bcryptCost = try integer("auth.bcryptCost", 4...14) ?? settings.bcryptCost
         settings.logLevel = value("log.level") ?? settings.logLevel
+        settings.signUpBurst = try integer("auth.signUpBurst", 1...100_000) ?? settings.signUpBurst
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(settings.logLevel) else {
             throw AppError(.usage, "log.level must be trace, debug, info, notice, warning, error or critical, not \(AppError.quoting(settings.logLevel))")
         }

@@ -31,7 +31,7 @@ struct ServerFixture {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-server-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         child = try Child(executable, ["--port", "0", "--sqlite-path", folder.appendingPathComponent("server.sqlite").path,
-                                       "--bcrypt-cost", "4", "--log-level", "notice"], mergingErrors: true)
+                                       "--bcrypt-cost", "4", "--log-level", "notice", "--sign-up-burst", "10000"], mergingErrors: true)
         var url: String?
         for await line in child.lines {
             if let match = line.firstMatch(of: /listening on (https?:\/\/[0-9.]+:[0-9]+)/) {

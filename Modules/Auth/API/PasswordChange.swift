@@ -2,7 +2,9 @@ import Kernel
 
 /// The body of a password change.
 public struct PasswordChange: WireType, Equatable {
+    /// The password now in use.
     public let current: String
+    /// The password to use from now on.
     public let new: String
 
     /// Creates the body.

@@ -3,7 +3,9 @@ import Kernel
 
 /// What sign-up and sign-in answer: the account and its new session token.
 public struct SessionReply: WireType, Equatable {
+    /// The signed-in account.
     public let account: Account
+    /// The new session token (64 hex digits).
     public let token: String
 
     /// The reply for an issued session.

@@ -2,7 +2,9 @@ import Kernel
 
 /// The body of a sign-in.
 public struct SignInRequest: WireType, Equatable {
+    /// The account's email.
     public let email: String
+    /// Its password.
     public let password: String
 
     /// Creates the body.

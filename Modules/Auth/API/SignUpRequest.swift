@@ -2,8 +2,11 @@ import Kernel
 
 /// The body of a sign-up.
 public struct SignUpRequest: WireType, Equatable {
+    /// The new account's email.
     public let email: String
+    /// The name others see.
     public let displayName: String
+    /// The password (8 characters to 72 bytes).
     public let password: String
 
     /// Creates the body.

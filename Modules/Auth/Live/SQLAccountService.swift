@@ -83,7 +83,7 @@ public struct SQLAccountService: AccountService {
             throw AppError.notSignedIn
         }
         if now.timeIntervalSince(found.lastUsed) > AuthRules.lastUseGranularity {
-            try await database.write { db in
+            try await database.write(notifying: false) { db in
                 try db.execute(sql: "UPDATE auth_sessions SET last_used_at = ? WHERE token_digest = ?", arguments: [now, tokenDigest])
             }
         }

@@ -19,7 +19,8 @@ public struct AuthRoutes: Sendable {
     public func add(to routes: APIRoutes) {
         let accounts = accounts, limits = limits
         routes.add(AuthAPI.signUp) { call in
-            SessionReply(try await accounts.signUp(email: call.body.email, displayName: call.body.displayName, password: call.body.password))
+            try limits.admitSignUp(address: call.clientAddress)
+            return SessionReply(try await accounts.signUp(email: call.body.email, displayName: call.body.displayName, password: call.body.password))
         }
         routes.add(AuthAPI.signIn) { call in
             try limits.admit(email: call.body.email, address: call.clientAddress)

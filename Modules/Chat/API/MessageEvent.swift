@@ -5,8 +5,10 @@ import Kernel
 public struct MessageEvent: WireEvent, Equatable {
     public static let type = "chat.message"
 
+    /// The stored message.
     public let message: Message
 
+    /// The message's cursor: a reconnecting client resumes after it.
     public var cursor: EventCursor? { message.cursor }
 
     /// The event for `message`.

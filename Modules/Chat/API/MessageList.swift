@@ -3,6 +3,7 @@ import Kernel
 
 /// Messages after a cursor, oldest first.
 public struct MessageList: WireType, Equatable {
+    /// The messages, oldest first.
     public let messages: [Message]
 
     /// Creates the reply.

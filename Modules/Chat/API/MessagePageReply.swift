@@ -3,7 +3,9 @@ import Kernel
 
 /// A page of history.
 public struct MessagePageReply: WireType, Equatable {
+    /// The page, oldest first.
     public let messages: [Message]
+    /// Whether older messages exist.
     public let hasOlder: Bool
 
     /// The reply for `page`.

@@ -2,6 +2,7 @@ import Kernel
 
 /// The body of a send.
 public struct SendRequest: WireType, Equatable {
+    /// The message text.
     public let text: String
 
     /// Creates the body.

@@ -17,7 +17,7 @@ extension ChatService {
                 while true {
                     for message in page {
                         continuation.yield(message)
-                        last = max(last, message.cursor ?? last)
+                        if let cursor = message.cursor, cursor.follows(last) { last = cursor }
                     }
                     guard page.count == limit else { break }
                     // A failed read ends the stream rather than skip what it could not read.
@@ -27,7 +27,15 @@ extension ChatService {
                     }
                     page = next
                 }
-                for await message in live where message.cursor.map({ $0 > last }) ?? true { continuation.yield(message) }
+                for await message in live {
+                    guard let cursor = message.cursor else {
+                        continuation.yield(message)
+                        continue
+                    }
+                    // Of another epoch: the store was replaced under the reader, who must start over.
+                    guard cursor.epoch == last.epoch else { break }
+                    if cursor.follows(last) { continuation.yield(message) }
+                }
                 continuation.finish()
             }
             continuation.onTermination = { _ in forwarder.cancel() }

@@ -91,7 +91,7 @@ public actor InMemoryChatStore: ChatActivityFeed, MessageFeed {
 
     /// Messages after `cursor` in `conversationID`, or in any conversation `member` belongs to.
     func messages(after cursor: EventCursor, in conversationID: ConversationID?, for member: UserID, limit: Int) async throws -> [Message] {
-        guard cursor.epoch == epoch else { throw ChatRules.foreignCursor(cursor) }
+        guard cursor.epoch == epoch, cursor.position <= Int64(log.count) else { throw ChatRules.foreignCursor(cursor) }
         var found: [Message] = []
         var members: [ConversationID: Bool] = [:]
         for message in log.dropFirst(Int(clamping: cursor.position)) where found.count < limit {

@@ -2,7 +2,9 @@ import Kernel
 
 /// Messages typed while the server could not be reached: kept (in an `OutboxStore`, so they
 /// survive the process), sent in order with their own ids once it can be, so none is stored
-/// twice; the server's refusals come back as failed messages with the reason.
+/// twice; the server's refusals come back as failed messages with the reason. Passing failures
+/// (unreachable, rate-limited, a server error) are tried again later; a session that has ended
+/// keeps them for the next sign-in.
 public actor Outbox {
     private let store: any OutboxStore
     private var kept: [Message]?
@@ -20,6 +22,9 @@ public actor Outbox {
         kept = loaded
         return loaded
     }
+
+    /// Whether messages are kept: a new one goes behind them, to keep their order.
+    public func isEmpty() -> Bool { (try? messages().isEmpty) ?? true }
 
     /// Keeps `message` (as `.queued`) until it is sent.
     public func keep(_ message: Message) throws -> Message {
@@ -62,10 +67,13 @@ public actor Outbox {
                 results.send(try await send(next))
                 remove(next)
                 failures = 0
-            } catch let error as AppError where error.kind == .unavailable {
+            } catch let error as AppError where [.unavailable, .rateLimited, .internal].contains(error.kind) {
+                // For now: try again later.
                 failures += 1
-                let ceiling = min(20.0, 0.5 * Double(1 << min(failures - 1, 6)))
-                try? await Task.sleep(for: .seconds(Double.random(in: 0...ceiling)))
+                try? await Task.sleep(for: Backoff.delay(afterFailures: failures))
+            } catch let error as AppError where error.kind == .notSignedIn {
+                // Kept for when this profile signs in again.
+                break
             } catch {
                 var failed = next
                 failed.state = .failed

@@ -31,16 +31,22 @@ public struct OutboxChatService: ChatService {
     }
 
     public func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+        // Behind messages already kept, so that they go out in the order typed.
+        guard await outbox.isEmpty() else { return try await keep(id: id, text: text, in: conversationID) }
         do {
             return try await base.send(id: id, text: text, to: conversationID)
         } catch let error as AppError where error.kind == .unavailable {
-            // Checked as the server would check it, so that only a reachable server's refusal
-            // (not being a member any more, say) can fail it later.
-            let text = try Validation.messageText(text)
-            let queued = try await outbox.keep(Message(id: id, conversationID: conversationID, senderID: UserID(""), text: text, sentAt: .now))
-            await resume()
-            return queued
+            return try await keep(id: id, text: text, in: conversationID)
         }
+    }
+
+    private func keep(id: MessageID, text: String, in conversationID: ConversationID) async throws -> Message {
+        // Checked as the server would check it, so that only a reachable server's refusal (not
+        // being a member any more, say) can fail it later.
+        let text = try Validation.messageText(text)
+        let queued = try await outbox.keep(Message(id: id, conversationID: conversationID, senderID: UserID(""), text: text, sentAt: .now))
+        await resume()
+        return queued
     }
 
     public func markRead(_ conversationID: ConversationID) async throws { try await base.markRead(conversationID) }

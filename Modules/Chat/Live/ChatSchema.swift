@@ -41,6 +41,8 @@ public enum ChatSchema {
             CREATE TABLE chat_epoch (epoch TEXT NOT NULL);
             INSERT INTO chat_epoch (epoch) VALUES (lower(hex(randomblob(5))));
             """),
+        // Catch-up of one conversation after a cursor.
+        SchemaMigration(feature: "chat", version: 3, sql: "CREATE INDEX messages_by_conversation_seq ON messages(conversation_id, seq);"),
     ]
 
     /// The database's epoch (see `chat_epoch`).

@@ -91,6 +91,8 @@ public struct SQLChatService: ChatService {
         guard cursor.epoch == epoch else { throw ChatRules.foreignCursor(cursor) }
         let (epoch, limit) = (epoch, min(max(limit, 0), ChatRules.catchUpLimit))
         return try await database.read { db in
+            // A position this store has not reached: a cursor of a copy restored from elsewhere.
+            guard cursor.position <= Int64(try MessageRows.newestSeq(db)) else { throw ChatRules.foreignCursor(cursor) }
             let rows = if let conversationID {
                 try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns) FROM messages m WHERE m.conversation_id = ? AND m.seq > ? ORDER BY m.seq LIMIT ?",
                                  arguments: [conversationID.rawValue, cursor.position, limit])

@@ -18,7 +18,8 @@ public struct ChatRoutes: Sendable {
             let limit = try call.query("limit", in: 1...ChatAPI.maxPage, default: ChatAPI.defaultPage)
             let chat = service(call.caller)
             if let before = call.query("before") {
-                return MessagePageReply(try await chat.messages(in: conversation, before: MessageID(before), limit: limit))
+                let message: MessageID = try Validation.identifier(before, field: "before")
+                return MessagePageReply(try await chat.messages(in: conversation, before: message, limit: limit))
             }
             return MessagePageReply(try await chat.latestMessages(in: conversation, limit: limit))
         }

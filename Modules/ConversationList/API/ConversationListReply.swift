@@ -6,6 +6,7 @@ public struct ConversationListReply: WireType, Equatable {
     /// Longest list the client accepts.
     public static let maxConversations = 100_000
 
+    /// The rows, most recent activity first.
     public let conversations: [ConversationSummary]
 
     /// Creates the reply.

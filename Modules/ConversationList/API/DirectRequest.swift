@@ -2,6 +2,7 @@ import Kernel
 
 /// The body of a request for the one-to-one conversation with a user.
 public struct DirectRequest: WireType, Equatable {
+    /// The other person.
     public let userID: UserID
 
     /// Creates the body.

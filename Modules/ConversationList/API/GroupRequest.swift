@@ -5,7 +5,9 @@ public struct GroupRequest: WireType, Equatable {
     /// Most members one request may add.
     public static let maxMembers = 1_000
 
+    /// The group's title.
     public let title: String
+    /// The members besides the caller.
     public let memberIDs: [UserID]
 
     /// Creates the body.

@@ -133,7 +133,8 @@ public actor EventSocket {
     private func run() async {
         var failures = 0
         let logger = Logger(label: "messageai.events")
-        var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
+        // Pings find a connection that died without a word (a sleeping laptop, a NAT timeout).
+        var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes, autoPing: .enabled(timePeriod: .seconds(20)))
         configuration.additionalHeaders[.authorization] = "Bearer \(token)"
         let tls = connection.server.scheme == "https" ? connection.tls : nil
         while !Task.isCancelled {
@@ -165,8 +166,7 @@ public actor EventSocket {
                 return
             }
             failures += 1
-            let ceiling = min(20.0, 0.5 * pow(2, Double(min(failures - 1, 10))))
-            try? await Task.sleep(for: .seconds(Double.random(in: 0...ceiling)))
+            try? await Task.sleep(for: Backoff.delay(afterFailures: failures))
         }
     }
 }

@@ -17,7 +17,7 @@ public final class RemoteConnection: Sendable {
     let tls: TLSConfiguration
     private let sockets = Mutex<[String: EventSocket]>([:])
 
-    /// HTTP clients by trusted-certificate file, made once per process and never shut down:
+    /// HTTP clients by timeout and trusted-certificate file, made once per process and never shut down:
     /// they live as long as the process does.
     private static let clients = Mutex<[String: (HTTPClient, TLSConfiguration)]>([:])
 
@@ -29,7 +29,8 @@ public final class RemoteConnection: Sendable {
         self.server = server
         self.timeout = timeout
         (http, tls) = try Self.clients.withLock { clients in
-            if let made = clients[trustedCertificates ?? ""] { return made }
+            let key = "\(timeout)|\(trustedCertificates ?? "")"
+            if let made = clients[key] { return made }
             var tls = TLSConfiguration.makeClientConfiguration()
             if let trustedCertificates {
                 do {
@@ -38,13 +39,16 @@ public final class RemoteConnection: Sendable {
                     throw AppError(.usage, "the certificate file \(trustedCertificates) cannot be read as PEM certificates")
                 }
             }
-            var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
+            // Reads time out too: a server that stops half-way through an answer does not hang the client.
+            let wait = TimeAmount.seconds(max(1, timeout.components.seconds))
+            var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
+                                                         timeout: .init(connect: wait, read: wait))
             // A refused connection is an answer: say so at once rather than retry until the timeout.
             configuration.connectionPool.retryConnectionEstablishment = false
             // One process may send for several people at once (a load generator, a bot).
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            clients[trustedCertificates ?? ""] = (client, tls)
+            clients[key] = (client, tls)
             return (client, tls)
         }
     }

@@ -40,8 +40,9 @@ public final class SQLDatabase: Sendable {
     }
 
     /// Runs `body` in an IMMEDIATE transaction, retrying while another process holds the write
-    /// lock past the busy timeout, then tells local watchers at once.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// lock past the busy timeout, then tells local watchers at once (unless `notifying` is
+    /// false: bookkeeping no reader shows, such as a session's last use).
+    public func write<T: Sendable>(notifying: Bool = true, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let result = try await SQLErrors.retryingBusy {
             try await self.pool.writeWithoutTransaction { db in
                 var value: T?
@@ -52,7 +53,7 @@ public final class SQLDatabase: Sendable {
                 return value!
             }
         }
-        changes.notifyLocalChange()
+        if notifying { changes.notifyLocalChange() }
         return result
     }
 

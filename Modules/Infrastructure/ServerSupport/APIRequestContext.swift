@@ -5,7 +5,9 @@ import NIOCore
 /// The request context of every route: Hummingbird's core context, the WebSocket hand-over, the
 /// client's address (for rate limits) and the body limit.
 public struct APIRequestContext: RequestContext, WebSocketRequestContext {
+    /// Hummingbird's per-request storage.
     public var coreContext: CoreRequestContextStorage
+    /// Where the WebSocket route hands its handler over for the upgrade.
     public let webSocket: WebSocketHandlerReference<Self>
     /// The client's IP address, or `unknown`.
     public let clientAddress: String
@@ -16,6 +18,7 @@ public struct APIRequestContext: RequestContext, WebSocketRequestContext {
     /// `\uXXXX` escaping fits, with room.
     public static let maxBodyBytes = 256 * 1_024
 
+    /// `maxBodyBytes`.
     public var maxUploadSize: Int { Self.maxBodyBytes }
 
     public init(source: ApplicationRequestContextSource) {

@@ -9,7 +9,7 @@ public final class APIRoutes {
     /// The router the server serves.
     public let router: Router<APIRequestContext>
     /// Every method and path served, for the 405 answers.
-    public let table: RouteTable
+    private let table: RouteTable
     private let callerForToken: @Sendable (String?) -> Caller
     /// The endpoints registered so far.
     public private(set) var endpoints: [EndpointDescription] = []

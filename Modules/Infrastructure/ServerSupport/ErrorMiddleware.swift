@@ -32,7 +32,7 @@ public struct ErrorMiddleware: RouterMiddleware {
             let status = Int(error.status.code)
             let kind = WireError.kind(for: status)
             let message = Self.message(for: status, request: request) ?? error.body ?? error.status.reasonPhrase
-            return try WireResponse.make(WireError(AppError(kind, message)), status: status == 500 ? 500 : status, headers: error.headers)
+            return try WireResponse.make(WireError(AppError(kind, message)), status: status, headers: error.headers)
         } catch {
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
             return try WireResponse.make(WireError(AppError(.internal, "the server failed; the failure is in its log")), status: 500)

@@ -19,12 +19,10 @@ public struct Endpoint<Body: WireType, Reply: WireType>: Sendable {
     /// The path with each `{name}` replaced by `values[name]`, percent-encoded.
     public func path(_ values: [String: String]) -> String {
         EndpointDescription.parameters(in: spec.path).reduce(spec.path) { path, name in
-            path.replacingOccurrences(of: "{\(name)}", with: (values[name] ?? "").addingPercentEncoding(withAllowedCharacters: .wirePathValue) ?? "")
+            path.replacingOccurrences(of: "{\(name)}", with: (values[name] ?? "").addingPercentEncoding(withAllowedCharacters: Self.kept) ?? "")
         }
     }
-}
 
-extension CharacterSet {
     /// Characters a path parameter keeps as they are: the unreserved ones of RFC 3986.
-    static let wirePathValue = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    private static var kept: CharacterSet { CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~") }
 }

@@ -8,5 +8,6 @@ public protocol WireEvent: WireType {
 }
 
 extension WireEvent {
+    /// None: only messages have cursors.
     public var cursor: EventCursor? { nil }
 }

@@ -2,6 +2,7 @@ import Kernel
 
 /// Display names by user id; unknown ids are left out.
 public struct DisplayNames: WireType, Equatable {
+    /// Display names by user id.
     public let names: [String: String]
 
     /// Creates the reply.

@@ -5,6 +5,7 @@ public struct NameQuery: WireType, Equatable {
     /// Most ids one request may ask for; the client splits longer lists.
     public static let maxIDs = 1_000
 
+    /// The users asked about.
     public let ids: [UserID]
 
     /// Creates the body.

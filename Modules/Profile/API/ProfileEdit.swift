@@ -2,7 +2,9 @@ import Kernel
 
 /// The body of a profile edit; a missing field is left as it is.
 public struct ProfileEdit: WireType, Equatable {
+    /// The new display name, or `nil` to keep it.
     public let displayName: String?
+    /// The new status, or `nil` to keep it.
     public let status: String?
 
     /// Creates the body.

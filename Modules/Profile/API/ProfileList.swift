@@ -3,6 +3,7 @@ import Profile
 
 /// A list of profiles: search results.
 public struct ProfileList: WireType, Equatable {
+    /// The profiles found, by name.
     public let profiles: [Profile]
 
     /// Creates the list.
