@@ -86,7 +86,9 @@ struct EventConnection: Sendable {
                 for try await _ in inbound {}
                 queued.finish()
             }
-            try await outbound.write(.text(Self.encode(SocketReady())))
+            // Read after subscribing: a message stored in between comes live, none falls between.
+            let newest = after == nil ? try? await chat.newestCursor(for: caller) : nil
+            try await outbound.write(.text(Self.encode(SocketReady(cursor: newest ?? nil))))
             if reset { try await outbound.write(.text(Self.encode(SocketReset()))) }
             for await frame in queue where ending.withLock({ $0 }) != .tooSlow { try await outbound.write(.text(frame)) }
             group.cancelAll()

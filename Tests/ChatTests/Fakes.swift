@@ -56,6 +56,8 @@ final class ScriptedChatService: ChatService {
     func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { live.subscribe() }
 
     func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] { [] }
+
+    func newestCursor() async throws -> EventCursor? { nil }
 }
 
 func makeHistory(_ count: Int, in conversation: ConversationID, from sender: UserID) -> [Message] {

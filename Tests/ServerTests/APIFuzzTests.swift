@@ -20,7 +20,7 @@ struct APIFuzzTests {
         let user = try await world.probe.signUp("Fuzz")
         let (status, output) = try Self.run(tool, ["run", server.url + "/v1/openapi.json", "--checks", "not_a_server_error",
                                                    "--header", "Authorization: Bearer \(user.token)", "--max-examples", "40",
-                                                   "--workers", "2", "--seed", "20261122", "--no-color"], in: world.folder)
+                                                   "--workers", "1", "--seed", "20261122", "--no-color"], in: world.folder)
         let summary = output.split(separator: "\n").filter { $0.contains("generated") || $0.contains("Selected") || $0.contains("Tested") }
         print("schemathesis: " + summary.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
         #expect(status == 0, "schemathesis found failures:\n\(output.suffix(4_000))")

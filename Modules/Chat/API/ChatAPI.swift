@@ -19,9 +19,13 @@ public enum ChatAPI {
     /// Stored messages after a cursor: what a live reader missed while away.
     public static let catchUp = Endpoint<NoContent, MessageList>(
         .get, "/v1/messages", "Stored messages after a cursor, oldest first, in all the caller's conversations or one",
-        query: [QueryParameter("after", .string(minLength: 3, maxLength: 36), required: true, "the cursor of the last message seen"),
+        query: [QueryParameter("after", .cursor, required: true, "the cursor of the last message seen"),
                 QueryParameter("conversation", .identifier, "only this conversation"),
                 QueryParameter("limit", .integer(1...ChatRules.catchUpLimit), "most messages (default and most: 500)")])
+
+    /// The cursor of the newest message in the caller's conversations.
+    public static let newest = Endpoint<NoContent, CursorReply>(
+        .get, "/v1/messages/newest", "The cursor of the newest message in the caller's conversations (null for none)")
 
     /// Largest page of history.
     public static let maxPage = 500
@@ -29,5 +33,5 @@ public enum ChatAPI {
     public static let defaultPage = 50
 
     /// Every Chat endpoint.
-    public static let endpoints = [history.spec, send.spec, markRead.spec, catchUp.spec]
+    public static let endpoints = [history.spec, send.spec, markRead.spec, catchUp.spec, newest.spec]
 }

@@ -5,6 +5,6 @@ extension Message: WireType {
     public static let schema = WireSchema.object([
         ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier),
         ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp), ("state", .enumeration(["pending", "queued", "sent", "failed"])),
-        ("cursor", .string(minLength: 3, maxLength: 36)), ("failureReason", .string(maxLength: 1_000)),
+        ("cursor", .cursor), ("failureReason", .string(maxLength: 1_000)),
     ], required: ["id", "conversationID", "senderID", "text", "sentAt", "state"])
 }

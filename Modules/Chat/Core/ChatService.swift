@@ -27,4 +27,8 @@ public protocol ChatService: Sendable {
     /// missed while it was away.
     /// - Throws: `.invalidInput` when the cursor is of another store (`ChatRules.foreignCursor`).
     func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message]
+
+    /// The cursor of the newest message in the signed-in user's conversations (`nil` for none):
+    /// where a reader that has seen everything stands, so that it can resume from there.
+    func newestCursor() async throws -> EventCursor?
 }

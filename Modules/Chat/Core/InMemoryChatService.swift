@@ -45,6 +45,11 @@ public struct InMemoryChatService: ChatService {
         return try await store.messages(after: cursor, in: conversationID, for: me, limit: min(max(limit, 0), ChatRules.catchUpLimit))
     }
 
+    public func newestCursor() async throws -> EventCursor? {
+        try await store.conditions.apply()
+        return try await store.newestCursor(for: try await caller.id())
+    }
+
     @discardableResult
     private func authorize(_ conversationID: ConversationID) async throws -> (me: UserID, members: [UserID]) {
         try await store.conditions.apply()

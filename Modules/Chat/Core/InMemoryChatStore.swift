@@ -104,6 +104,14 @@ public actor InMemoryChatStore: ChatActivityFeed, MessageFeed {
         return found
     }
 
+    /// The cursor of the newest message in a conversation `member` belongs to.
+    func newestCursor(for member: UserID) async -> EventCursor? {
+        for message in log.reversed() where (try? await membership.requireMember(member, of: message.conversationID)) != nil {
+            return message.cursor
+        }
+        return nil
+    }
+
     /// Stores a message; sending one marks the conversation read for its sender.
     private func append(_ message: Message, members: [UserID]) -> Message {
         var message = message

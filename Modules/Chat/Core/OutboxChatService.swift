@@ -65,4 +65,6 @@ public struct OutboxChatService: ChatService {
     public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
         try await base.messages(after: cursor, in: conversationID, limit: limit)
     }
+
+    public func newestCursor() async throws -> EventCursor? { try await base.newestCursor() }
 }

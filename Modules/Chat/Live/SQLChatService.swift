@@ -107,6 +107,16 @@ public struct SQLChatService: ChatService {
         }
     }
 
+    public func newestCursor() async throws -> EventCursor? {
+        let me = try await caller.id()
+        let epoch = epoch
+        return try await database.read { db in
+            try Int64.fetchOne(db, sql: """
+                SELECT max(a.last_seq) FROM conversation_members c JOIN chat_activity a ON a.conversation_id = c.conversation_id WHERE c.user_id = ?
+                """, arguments: [me.rawValue]).map { EventCursor(epoch: epoch, position: $0) }
+        }
+    }
+
     @discardableResult
     private func authorize(_ conversationID: ConversationID) async throws -> UserID {
         let me = try await caller.id()

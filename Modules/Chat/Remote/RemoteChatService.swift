@@ -46,6 +46,10 @@ public struct RemoteChatService: ChatService {
         return try await connection.call(ChatAPI.catchUp, query: query, body: NoContent(), as: caller).messages
     }
 
+    public func newestCursor() async throws -> EventCursor? {
+        try await connection.call(ChatAPI.newest, body: NoContent(), as: caller).cursor
+    }
+
     private func page(_ conversationID: ConversationID, query: [String: String]) async throws -> MessagePage {
         try await connection.call(ChatAPI.history, path: ["conversation": conversationID.rawValue], query: query, body: NoContent(), as: caller).page
     }

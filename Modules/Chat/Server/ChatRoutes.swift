@@ -33,11 +33,15 @@ public struct ChatRoutes: Sendable {
             let limit = try call.query("limit", in: 1...ChatRules.catchUpLimit, default: ChatRules.catchUpLimit)
             return MessageList(try await service(call.caller).messages(after: cursor, in: conversation, limit: limit))
         }
+        routes.add(ChatAPI.newest) { call in CursorReply(try await service(call.caller).newestCursor()) }
         routes.add(ChatAPI.markRead) { call in
             try await service(call.caller).markRead(try call.id("conversation"))
             return NoContent()
         }
     }
+
+    /// The cursor of the caller's newest message, for a socket's `socket.ready`.
+    public func newestCursor(for caller: Caller) async throws -> EventCursor? { try await service(caller).newestCursor() }
 
     /// The caller's `MessageEvent`s (every conversation they are a member of), for the events
     /// socket: those stored after `cursor` first, when given, then live ones.

@@ -98,7 +98,9 @@ public actor EventSocket {
     private func receive(_ text: String) {
         let data = Data(text.utf8)
         guard let header = try? WireFormat.decoder().decode(EventFrameHeader.self, from: data) else { return }
-        if let cursor = header.cursor { lastCursor = cursor }
+        // A ready frame's cursor only starts a client that has none: when resuming, the frames
+        // being replayed come before it.
+        if let cursor = header.cursor, header.type != SocketReady.type || lastCursor == nil { lastCursor = cursor }
         if header.type == SocketReset.type {
             // The server did not know the cursor: what was missed is unknown, so readers reload.
             lastCursor = nil

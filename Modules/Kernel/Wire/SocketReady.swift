@@ -3,8 +3,12 @@
 public struct SocketReady: WireEvent, Equatable {
     public static let type = "socket.ready"
 
-    /// The event.
-    public init() {}
+    /// Where the client stands when it did not ask to resume: the newest message of its
+    /// conversations at subscription, so that a reconnection asks for what came after it.
+    public let cursor: EventCursor?
 
-    public static let schema = WireSchema.object([], required: [])
+    /// The event.
+    public init(cursor: EventCursor? = nil) { self.cursor = cursor }
+
+    public static let schema = WireSchema.object([("cursor", .nullable(.cursor))], required: [])
 }

@@ -22,6 +22,8 @@ public indirect enum WireSchema: Sendable, Equatable {
 
     /// An identifier: 1–64 letters, digits, `-`, `_` or `.`.
     public static let identifier = WireSchema.string(minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9._-]+$")
+    /// An event cursor, `<epoch>.<position>`.
+    public static let cursor = WireSchema.string(minLength: 3, maxLength: 36, pattern: "^[A-Za-z0-9]+[.][0-9]+$")
     /// A time, in whole milliseconds since 1970.
     public static let timestamp = WireSchema.integer(0...Int(Int32.max) * 1_000)
 
