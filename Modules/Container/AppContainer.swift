@@ -20,8 +20,10 @@ public final class AppContainer {
     public let sessions: any SessionStore
     /// Sign-up, sign-in, the session on this device.
     public let auth: any AuthService
-    /// This device's unsent messages (remote backend only); used once `keepUnsentMessages()` is called.
-    public let outbox: Outbox?
+    /// Where this device keeps unsent messages (remote backend only), used once
+    /// `keepUnsentMessages()` is called.
+    private let outboxStore: (any OutboxStore)?
+    private var outboxes: [UserID: Outbox] = [:]
     private var keepsUnsent = false
     private var current: (token: String?, services: ServiceSet)?
     private var sharedServices: [ObjectIdentifier: Any] = [:]
@@ -40,7 +42,7 @@ public final class AppContainer {
         let sessions = sessions ?? (settings.backend == .memory ? InMemorySessionStore() : FileSessionStore(file: settings.sessionFile))
         self.sessions = sessions
         auth = SessionAuthService(accounts: graph.accounts, store: sessions)
-        outbox = settings.backend == .remote ? Outbox(store: FileOutboxStore(file: settings.outboxFile)) : nil
+        outboxStore = settings.backend == .remote ? FileOutboxStore(file: settings.outboxFile) : nil
         if !settings.enables("auth"), try sessions.load() == nil, let demo = await graph.demoSession() {
             try sessions.save(Session(demo))
         }
@@ -64,11 +66,20 @@ public final class AppContainer {
         return services
     }
 
+    /// The unsent messages of whoever is signed in here (remote backend only).
+    public var outbox: Outbox? {
+        guard let outboxStore, let owner = (try? sessions.load())??.userID else { return nil }
+        if let outbox = outboxes[owner] { return outbox }
+        let outbox = Outbox(store: outboxStore, owner: owner)
+        outboxes[owner] = outbox
+        return outbox
+    }
+
     /// From now on, a message that cannot be sent because the server is unreachable is kept in
     /// this device's outbox and sent when it is back (the REPL's way; the CLI fails instead, so a
     /// script knows). Starts sending what an earlier run kept.
     public func keepUnsentMessages() async {
-        guard outbox != nil, !keepsUnsent else { return }
+        guard outboxStore != nil, !keepsUnsent else { return }
         keepsUnsent = true
         current = nil
         if let chat = chat as? OutboxChatService { await chat.resume() }

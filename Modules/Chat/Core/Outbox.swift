@@ -7,16 +7,25 @@ import Kernel
 /// keeps them for the next sign-in.
 public actor Outbox {
     private let store: any OutboxStore
+    /// Whose messages this outbox sends: the store may hold other users' of the same profile,
+    /// which wait for them to sign in again.
+    private let owner: UserID
+    /// Every message of the store, whoever's.
     private var kept: [Message]?
     private var flusher: Task<Void, Never>?
     private let results = Broadcaster<Message>()
     private var emptied: [CheckedContinuation<Void, Never>] = []
 
-    /// An outbox over `store`.
-    public init(store: any OutboxStore) { self.store = store }
+    /// The outbox of `owner` over `store`.
+    public init(store: any OutboxStore, owner: UserID) {
+        self.store = store
+        self.owner = owner
+    }
 
-    /// The kept messages, oldest first.
-    public func messages() throws -> [Message] {
+    /// The owner's kept messages, oldest first.
+    public func messages() throws -> [Message] { try all().filter { $0.senderID == owner } }
+
+    private func all() throws -> [Message] {
         if let kept { return kept }
         let loaded = try store.load()
         kept = loaded
@@ -26,15 +35,15 @@ public actor Outbox {
     /// Whether messages are kept: a new one goes behind them, to keep their order.
     public func isEmpty() -> Bool { (try? messages().isEmpty) ?? true }
 
-    /// Keeps `message` (as `.queued`) until it is sent.
+    /// Keeps `message` (as `.queued`, sent by the owner) until it is sent.
     public func keep(_ message: Message) throws -> Message {
-        var queued = message
-        queued.state = .queued
-        var all = try messages()
-        all.removeAll { $0.id == message.id }
-        all.append(queued)
-        try store.save(all)
-        kept = all
+        let queued = Message(id: message.id, conversationID: message.conversationID, senderID: owner, text: message.text,
+                             sentAt: message.sentAt, state: .queued)
+        var everything = try all()
+        everything.removeAll { $0.id == message.id }
+        everything.append(queued)
+        try store.save(everything)
+        kept = everything
         return queued
     }
 
@@ -88,10 +97,10 @@ public actor Outbox {
     }
 
     private func remove(_ message: Message) {
-        guard var all = try? messages() else { return }
-        all.removeAll { $0.id == message.id }
-        try? store.save(all)
-        kept = all
+        guard var everything = try? all() else { return }
+        everything.removeAll { $0.id == message.id }
+        try? store.save(everything)
+        kept = everything
     }
 
     private func wakeWaiters() {
