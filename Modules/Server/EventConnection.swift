@@ -71,7 +71,7 @@ struct EventConnection: Sendable {
             messages = try await chat.events(for: caller, after: nil)
         }
         let changes = try await conversations.events(for: caller)
-        let key = sockets.add { end(.shuttingDown) }
+        let key = sockets.add(for: try await caller.id()) { end(.shuttingDown) }
         defer { sockets.remove(key) }
         try await withThrowingTaskGroup { group in
             group.addTask {

@@ -1,3 +1,4 @@
+import Kernel
 import ServiceLifecycle
 import Synchronization
 
@@ -8,6 +9,7 @@ import Synchronization
 final class OpenSockets: Service, Sendable {
     private struct Registry {
         var closers: [Int: @Sendable () -> Void] = [:]
+        var owners: [Int: UserID] = [:]
         var next = 0
         var emptied: [CheckedContinuation<Void, Never>] = []
         /// Shutting down: a socket that opens now is closed at once.
@@ -16,11 +18,15 @@ final class OpenSockets: Service, Sendable {
 
     private let registry = Mutex(Registry())
 
-    /// Registers a socket's way to close itself; returns the key to remove it with.
-    func add(_ close: @escaping @Sendable () -> Void) -> Int {
+    /// The open sockets of `user`.
+    func count(of user: UserID) -> Int { registry.withLock { registry in registry.owners.values.count { $0 == user } } }
+
+    /// Registers a socket of `user` and its way to close itself; returns the key to remove it with.
+    func add(for user: UserID, _ close: @escaping @Sendable () -> Void) -> Int {
         let (key, closing) = registry.withLock { registry in
             registry.next += 1
             registry.closers[registry.next] = close
+            registry.owners[registry.next] = user
             return (registry.next, registry.closing)
         }
         if closing { close() }
@@ -31,6 +37,7 @@ final class OpenSockets: Service, Sendable {
     func remove(_ key: Int) {
         let waiting = registry.withLock { registry -> [CheckedContinuation<Void, Never>] in
             registry.closers[key] = nil
+            registry.owners[key] = nil
             guard registry.closers.isEmpty else { return [] }
             defer { registry.emptied = [] }
             return registry.emptied

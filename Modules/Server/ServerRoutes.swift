@@ -47,8 +47,12 @@ public struct ServerRoutes {
         table.add("GET", EventSocketProtocol.path)
         let sockets = sockets
         router.ws(RouterPath(EventSocketProtocol.path)) { request, _ in
-            _ = try await caller(request).id()
+            let user = try await caller(request).id()
             _ = try Self.resumeCursor(of: request)
+            guard sockets.count(of: user) < EventSocketProtocol.socketsPerUser else {
+                throw RetryLater(AppError(.rateLimited, "this account has \(EventSocketProtocol.socketsPerUser) live connections open already; close one"),
+                                 seconds: 5)
+            }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let connection = EventConnection(caller: caller(context.request), after: try Self.resumeCursor(of: context.request),

@@ -1,4 +1,7 @@
 import Foundation
+import HummingbirdWSClient
+import Kernel
+import Logging
 import Testing
 import TestSupport
 
@@ -63,6 +66,37 @@ struct HostileRequestTests {
                     "\(name): \(answer.status) \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
         }
         #expect(try await state() == before)
+    }
+
+    @Test("an account may hold 8 events sockets; a ninth is refused with 429 before the upgrade")
+    func socketsPerAccount() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let ada = try await world.probe.signUp("Ada")
+        let configuration = {
+            var configuration = WebSocketClientConfiguration()
+            configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
+            return configuration
+        }()
+        let (opened, open) = AsyncStream<Void>.makeStream()
+        let url = world.server.url.replacing("http", with: "ws") + EventSocketProtocol.path
+        let sockets = (0..<EventSocketProtocol.socketsPerUser).map { _ in
+            Task {
+                try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "socket")) { inbound, _, _ in
+                    for try await _ in inbound { open.yield() }
+                }
+            }
+        }
+        defer { sockets.forEach { $0.cancel() } }
+        var ready = 0
+        for await _ in opened {
+            ready += 1
+            if ready == EventSocketProtocol.socketsPerUser { break }
+        }
+        let ninth = try await world.probe.send("GET", EventSocketProtocol.path, token: ada.token)
+        #expect(ninth.status == 429 && ninth.errorKind == "rateLimited" && ninth.headers["retry-after"] != nil)
+        let grace = try await world.probe.signUp("Grace")
+        #expect(try await world.probe.send("GET", EventSocketProtocol.path, token: grace.token).status == 200, "other accounts are not limited")
     }
 
     @Test("sign-in is rate-limited per account: 429 with Retry-After, other accounts unaffected")

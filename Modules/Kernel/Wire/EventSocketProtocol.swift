@@ -12,4 +12,6 @@ public enum EventSocketProtocol {
     public static let tooSlow: UInt16 = 4_408
     /// Events queued for one connection before it counts as too slow.
     public static let queueLimit = 1_024
+    /// Sockets one account may have open at once (each client process opens one).
+    public static let socketsPerUser = 8
 }
