@@ -71,7 +71,9 @@ extension RemoteConnection {
             return "TLS failed: its certificate is not trusted here (trust it with remote.certificates)"
         }
         if text.contains("NIOSSL") || text.contains("handshake") { return "TLS failed" }
-        if text.contains("remoteConnectionClosed") { return "it closed the connection (is it an https server, reached with http?)" }
+        if text.contains("remoteConnectionClosed") || text.contains("Connection reset by peer") {
+            return "it closed the connection (is it an https server, reached with http?)"
+        }
         if text.lowercased().contains("timeout") || text.contains("timedOut") { return "timed out" }
         if text.contains("NXDOMAIN") || text.contains("resolve") || text.contains("getaddrinfo") { return "the host name does not resolve" }
         return String(text.prefix(160))
