@@ -74,7 +74,7 @@ var targets: [Target] = [
     .executableTarget(name: "messageai-server", dependencies: ["MessageAIServer", argumentParser], path: "Apps/messageai-server"),
     .executableTarget(
         name: "messageai-bench",
-        dependencies: ["Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ConversationList", argumentParser,
+        dependencies: ["Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ConversationList", "TestSupport", argumentParser,
                        .product(name: "GRDB", package: "GRDB.swift")],
         path: "Tools/Benchmarks"
     ),

@@ -47,7 +47,7 @@ struct ServerCommand: AsyncParsableCommand {
             try await MessageAIServer(settings: settings).run()
         } catch let error as AppError {
             FileHandle.standardError.write(Data("messageai-server: error: \(error.message)\n".utf8))
-            throw ExitCode(error.kind == .usage ? 64 : 69)
+            throw ExitCode(error.kind.exitCode)
         }
     }
 }

@@ -61,7 +61,7 @@ public enum Launcher {
     /// Prints `error` as one line on standard error; returns its exit code.
     private static func report(_ error: AppError, console: Console) -> Int32 {
         console.printError(console.styled("error: ", .red) + TerminalText.line(error.message))
-        return ExitStatus.code(for: error.kind)
+        return error.kind.exitCode
     }
 
     /// The process entry point.

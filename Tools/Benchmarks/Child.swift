@@ -6,15 +6,13 @@ final class Child: @unchecked Sendable {
     let lines: AsyncStream<String>
     private let input = Pipe()
 
-    /// Starts `executable` with `arguments` and `environment` added to ours; with `mergingErrors`
-    /// its standard error comes in `lines` too (a server's log).
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], mergingErrors: Bool = false) throws {
+    /// Starts `executable` with `arguments` and `environment` added to ours.
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = output
-        if mergingErrors { process.standardError = output }
         process.standardInput = input
         let (stream, continuation) = AsyncStream<String>.makeStream()
         lines = stream

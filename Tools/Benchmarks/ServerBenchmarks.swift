@@ -11,8 +11,7 @@ import Synchronization
 struct ServerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server", abstract: "Latency, throughput and fan-out through messageai-server.",
-        discussion: "Build both first: swift build -c release --product messageai-server --product messageai-bench")
-    @Option(help: "The server executable.") var server = ".build/release/messageai-server"
+        discussion: "Build both first (the server beside this benchmark is used): swift build -c release --product messageai-server --product messageai-bench")
     @Option(help: "latency, throughput or fanout.") var mode = "latency"
     @Option(help: "Runs; the median run is reported.") var runs = 3
     @Option(help: "Seconds each run sends for.") var seconds = 5
@@ -20,7 +19,7 @@ struct ServerBench: AsyncParsableCommand {
     func run() async throws {
         var results: [Result] = []
         for _ in 0..<runs {
-            let world = try await ServerFixture(executable: server)
+            let world = try await ServerFixture()
             defer { world.stop() }
             switch mode {
             case "latency": results.append(try await latency(world, pairs: 10, perSecond: 200))

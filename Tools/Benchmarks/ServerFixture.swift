@@ -1,10 +1,10 @@
-import ArgumentParser
 import Chat
 import ConversationList
 import Foundation
 import Kernel
 import ServiceGraph
 import Synchronization
+import TestSupport
 
 /// A `messageai-server` child over a scratch SQLite file, and users signed up on it, each with
 /// the remote services a client process would have.
@@ -23,29 +23,22 @@ struct ServerFixture {
     }
 
     let folder: URL
-    let child: Child
+    let server: ServerProcess
     let graph: ServiceGraph
 
-    /// Starts the server and waits for its first log line (its URL).
-    init(executable: String) async throws {
+    /// Starts the `messageai-server` built beside this benchmark (as the tests do) and waits for
+    /// its first log line (its URL); every user signs up from this one address, so the sign-up
+    /// limit is lifted.
+    init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-server-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        child = try Child(executable, ["--port", "0", "--sqlite-path", folder.appendingPathComponent("server.sqlite").path,
-                                       "--bcrypt-cost", "4", "--log-level", "notice", "--sign-up-burst", "10000"], mergingErrors: true)
-        var url: String?
-        for await line in child.lines {
-            if let match = line.firstMatch(of: /listening on (https?:\/\/[0-9.]+:[0-9]+)/) {
-                url = String(match.output.1)
-                break
-            }
-        }
-        guard let url else { throw ValidationError("the server did not start") }
-        graph = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: url))
+        server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path,
+                                         arguments: ["--sign-up-burst", "100000"])
+        graph = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: server.url))
     }
 
     func stop() {
-        child.process.terminate()
-        child.process.waitUntilExit()
+        _ = server.terminate()
         try? FileManager.default.removeItem(at: folder)
     }
 

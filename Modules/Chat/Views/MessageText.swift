@@ -19,8 +19,8 @@ enum MessageText {
     /// Lines for `messages`, naming senders from `names` ("You" for `me`).
     static func lines(_ messages: [Message], names: [UserID: String], me: UserID?, console: Console) -> [String] {
         messages.map { message in
-            // Not stored yet (sending, queued): this device's own, before the backend names the sender.
-            let mine = message.senderID == me || message.state == .pending || message.state == .queued
+            // Sending: this device's own, before the backend names the sender.
+            let mine = message.senderID == me || message.state == .pending
             return line(message, sender: mine ? "You" : names[message.senderID] ?? message.senderID.rawValue, console: console)
         }
     }

@@ -104,7 +104,7 @@ public actor EventSocket {
         if header.type == SocketReset.type {
             // The server did not know the cursor: what was missed is unknown, so readers reload.
             lastCursor = nil
-            let resync = Data(#"{"type":"\#(SocketReady.type)","event":{}}"#.utf8)
+            guard let resync = try? WireFormat.encoder().encode(EventFrame(SocketReady())) else { return }
             for subscriber in subscribers.values where subscriber.types.contains(SocketReady.type) { subscriber.continuation.yield(resync) }
             return
         }
