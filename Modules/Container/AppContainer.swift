@@ -127,8 +127,8 @@ extension AppContainer: ChatFactory {
         ChatViewModel(service: chat, conversationID: conversationID)
     }
 
-    public func makeLiveFeedViewModel(conversationID: ConversationID?, after: EventCursor?) -> LiveFeedViewModel {
-        LiveFeedViewModel(service: chat, conversationID: conversationID, after: after)
+    public func makeLiveFeedViewModel(conversationID: ConversationID?, after: EventCursor?, changes: Bool) -> LiveFeedViewModel {
+        LiveFeedViewModel(service: chat, conversationID: conversationID, after: after, changes: changes)
     }
 }
 

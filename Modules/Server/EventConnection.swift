@@ -1,3 +1,4 @@
+import Chat
 import ChatAPI
 import ChatServer
 import ConversationListServer
@@ -62,20 +63,20 @@ struct EventConnection: Sendable {
             if case .dropped = queued.yield(frame) { end(.tooSlow) }
         }
         var reset = false
-        let messages: AsyncStream<MessageEvent>
+        let events: AsyncStream<UserEvent>
         do {
-            messages = try await chat.events(for: caller, after: after)
+            events = try await chat.events(for: caller, after: after)
         } catch let error as AppError where error.kind == .invalidInput && after != nil {
             // Not this store's cursor: live from now on, and the client reloads.
             reset = true
-            messages = try await chat.events(for: caller, after: nil)
+            events = try await chat.events(for: caller, after: nil)
         }
         let changes = try await conversations.events(for: caller)
         let key = sockets.add(for: try await caller.id()) { end(.shuttingDown) }
         defer { sockets.remove(key) }
         try await withThrowingTaskGroup { group in
             group.addTask {
-                for await event in messages { enqueue(Self.encode(event)) }
+                for await event in events { enqueue(Self.encode(event)) }
                 // The store's stream ended under the socket (a failed read, a replaced store):
                 // the client reconnects and resumes after its last cursor.
                 end(.streamEnded)
@@ -111,7 +112,11 @@ struct EventConnection: Sendable {
         }
     }
 
-    private static func encode<Event: WireEvent>(_ event: Event) -> String {
-        (try? String(decoding: WireFormat.encoder().encode(EventFrame(event)), as: UTF8.self)) ?? ""
+    private static func encode<Event: WireEvent>(_ event: Event) -> String { encode(frame: EventFrame(event)) }
+
+    private static func encode(_ event: UserEvent) -> String { encode(frame: event) }
+
+    private static func encode(frame: some Encodable) -> String {
+        (try? String(decoding: WireFormat.encoder().encode(frame), as: UTF8.self)) ?? ""
     }
 }

@@ -9,4 +9,6 @@ struct MembershipAdapter: ConversationMembership {
     func members(of conversationID: ConversationID) async throws -> [UserID]? {
         try await directory.members(of: conversationID)
     }
+
+    func contacts(of user: UserID) async throws -> [UserID] { try await directory.contacts(of: user) }
 }

@@ -16,7 +16,8 @@ final class MemoryBackend: GraphBackend {
 
     init(_ options: GraphOptions) {
         let now = options.clock.now()
-        profiles = InMemoryProfileStore(profiles: MockData.profiles, conditions: options.memoryConditions)
+        let journal = DeferredJournal()
+        profiles = InMemoryProfileStore(profiles: MockData.profiles, journal: journal, conditions: options.memoryConditions)
         accountService = InMemoryAccountService(
             accounts: MockData.accounts, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(),
             profiles: ProfileProvisioningAdapter(registry: profiles), clock: options.clock, idleLimit: options.sessionIdleLimit,
@@ -24,12 +25,13 @@ final class MemoryBackend: GraphBackend {
         let feed = Deferred<any ChatActivityFeed>()
         conversations = InMemoryConversationStore(
             conversations: MockData.conversations(now: now), users: UserDirectoryAdapter(registry: profiles),
-            activity: ActivitySourceAdapter(feed: feed), clock: options.clock, conditions: options.memoryConditions)
+            activity: ActivitySourceAdapter(feed: feed), journal: journal, clock: options.clock, conditions: options.memoryConditions)
         chat = InMemoryChatStore(
             messages: MockData.messages(now: now), membership: MembershipAdapter(directory: conversations), clock: options.clock,
             conditions: options.memoryConditions,
             peer: SimulatedPeer(userIDs: MockData.peers, delay: options.peerDelay, replies: MockData.replies))
         feed.set(chat)
+        journal.journal.set(chat)
     }
 
     var accounts: any AccountService { accountService }

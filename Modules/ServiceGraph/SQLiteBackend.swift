@@ -20,7 +20,7 @@ final class SQLiteBackend: GraphBackend {
     let accounts: any AccountService
     private let builder: SummaryBuilder
     private let membership: MembershipCache
-    private let feed: SQLMessageFeed
+    private let feed: SQLEventFeed
     private let epoch: String
     private let clock: any WallClock
 
@@ -37,7 +37,7 @@ final class SQLiteBackend: GraphBackend {
                                  activity: ActivitySourceAdapter(feed: Deferred<any ChatActivityFeed>(SQLChatActivityFeed(database: database))))
         membership = MembershipCache(MembershipAdapter(directory: SQLConversationDirectory(database: database)))
         epoch = try ChatSchema.epoch(of: database)
-        feed = SQLMessageFeed(database: database, membership: membership, epoch: epoch)
+        feed = SQLEventFeed(database: database, membership: membership, epoch: epoch)
     }
 
     func services(for caller: Caller) -> ServiceSet {

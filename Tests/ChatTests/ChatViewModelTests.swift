@@ -80,7 +80,7 @@ struct ChatViewModelTests {
         for await state in Observations({ model.connection }) where state == .loaded(true) { break }
         for message in makeHistory(3, in: conversation, from: UserID("u-grace")) { service.live.send(message) }
         await running.value
-        #expect(model.received.map(\.id) == [MessageID("m0"), MessageID("m1")])
+        #expect(model.received.compactMap(\.message?.id) == [MessageID("m0"), MessageID("m1")])
         #expect(model.connection == .idle)
     }
 }

@@ -7,6 +7,9 @@ import TestSupport
 struct FixedMembership: ConversationMembership {
     let members: [ConversationID: [UserID]]
     func members(of conversationID: ConversationID) async throws -> [UserID]? { members[conversationID] }
+    func contacts(of user: UserID) async throws -> [UserID] {
+        Array(Set(members.values.filter { $0.contains(user) }.flatMap(\.self)).subtracting([user]))
+    }
 }
 
 /// A chat service for view-model tests: history from a list, sends pass a gate and may fail a
@@ -56,6 +59,10 @@ final class ScriptedChatService: ChatService {
     func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { live.subscribe() }
 
     func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] { [] }
+
+    func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] { [] }
+
+    func liveEvents() async throws -> AsyncStream<UserEvent> { live.subscribe().mapped(UserEvent.message) }
 
     func newestCursor() async throws -> EventCursor? { nil }
 }

@@ -200,6 +200,49 @@ struct BackendContractTests {
         await #expect(throws: ChatRules.notMember(other.id)) { try await asGrace.chat.messages(after: cursor, in: other.id, limit: 5) }
     }
 
+    @Test("every change a user may see is one event stream: in one order, only theirs, resumable after any cursor", arguments: backends)
+    func oneEventStream(_ backend: Backend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
+        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace), asEve = harness.services(for: eve)
+        var live = try await asGrace.chat.liveEvents().makeAsyncIterator()
+        let direct = try await asAda.conversations.startDirect(with: grace.id)
+        _ = try await asAda.chat.send(id: .random(), text: "hi", to: direct.id)
+        try await asGrace.chat.markRead(direct.id)
+        try await asGrace.chat.markRead(direct.id)  // nothing new read: the marker does not move
+        _ = try await asAda.profiles.updateMyProfile(displayName: "Ada L.", status: nil)
+        // Not Grace's to see: a stranger's new name, a group without her, Ada's own read marker.
+        _ = try await asEve.profiles.updateMyProfile(displayName: "Eve X.", status: nil)
+        let group = try await asAda.conversations.createGroup(title: "Without Grace", memberIDs: [eve.id])
+        _ = try await asAda.chat.send(id: .random(), text: "not for grace", to: group.id)
+        try await asEve.chat.markRead(group.id)
+        _ = try await asGrace.profiles.updateMyProfile(displayName: "Grace H.", status: "here")
+        _ = try await asAda.chat.send(id: .random(), text: "bye", to: direct.id)
+
+        var events: [UserEvent] = []
+        while events.count < 6, let event = await live.next() { events.append(event) }
+        #expect(events.map(\.type) == ["conversation.added", "chat.message", "chat.read", "profile.renamed", "profile.renamed", "chat.message"])
+        #expect(events.map { $0.message?.text } == [nil, "hi", nil, nil, nil, "bye"])
+        #expect(events[3] == .change(.profileRenamed(ada.id, to: "Ada L."), cursor: try #require(events[3].cursor)))
+        #expect(events[4] == .change(.profileRenamed(grace.id, to: "Grace H."), cursor: try #require(events[4].cursor)))
+        #expect(events[2] == .change(.readMarkerMoved(in: direct.id, by: grace.id), cursor: try #require(events[2].cursor)))
+        let cursors = events.compactMap(\.cursor)
+        #expect(cursors.count == 6 && zip(cursors, cursors.dropFirst()).allSatisfy { $1.follows($0) })
+        #expect(try await asGrace.chat.newestCursor() == cursors.last)
+        for (index, cursor) in cursors.enumerated() {
+            #expect(try await asGrace.chat.events(after: cursor, limit: 100) == Array(events.dropFirst(index + 1)), "after \(cursor)")
+        }
+        var resumed = try await asGrace.chat.liveEvents(after: cursors[1]).makeAsyncIterator()
+        _ = try await asAda.chat.send(id: .random(), text: "later", to: direct.id)
+        var again: [UserEvent] = []
+        while again.count < 5, let event = await resumed.next() { again.append(event) }
+        #expect(Array(again.prefix(4)) == Array(events.dropFirst(2)) && again.last?.message?.text == "later")
+        // Eve shares a conversation with Ada now, so Ada's new name is hers to see as well.
+        #expect(try await asEve.chat.events(after: cursors[0], limit: 100).map(\.type)
+            == ["profile.renamed", "profile.renamed", "conversation.added", "chat.message", "chat.read"])
+    }
+
     @Test("history pages back by cursor, newest page first", arguments: backends)
     func paging(_ backend: Backend) async throws {
         let harness = try await BackendHarness(backend)

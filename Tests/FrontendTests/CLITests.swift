@@ -162,7 +162,7 @@ struct CLITests {
         #expect(terminal.errors.contains("--id 'no spaces' is not an id"))
     }
 
-    @Test("tail --json prints each message's cursor; tail --since resumes right after it (sqlite)")
+    @Test("tail --json prints every event with its cursor (schema v1); tail --since resumes right after it (sqlite)")
     func tailSince() async throws {
         terminal.setInput(["password123"])
         #expect(await terminal.run("signup --email ada@example.com --name Ada --password-stdin") == 0)
@@ -174,9 +174,14 @@ struct CLITests {
             #expect(await terminal.run(arguments: ["send", "Grace", text, "--json"]) == 0)
             cursors.append(try #require(try jsonLines().first?["cursor"] as? String))
         }
-        #expect(await terminal.run(arguments: ["--profile", "grace", "tail", "--since", cursors[0], "--count", "2", "--json"]) == 0)
+        #expect(await terminal.run("profile set --name Ada2") == 0)
+        #expect(await terminal.run(arguments: ["--profile", "grace", "tail", "--since", cursors[0], "--count", "3", "--json"]) == 0)
         let resumed = try jsonLines()
-        #expect(resumed.map { $0["text"] as? String } == ["two", "three"] && resumed.map { $0["cursor"] as? String } == Array(cursors[1...]))
+        #expect(resumed.map { $0["v"] as? Int } == [1, 1, 1])
+        #expect(resumed.map { $0["type"] as? String } == ["chat.message", "chat.message", "profile.renamed"])
+        #expect(resumed.map { (($0["event"] as? [String: Any])?["message"] as? [String: Any])?["text"] as? String } == ["two", "three", nil])
+        #expect(resumed.prefix(2).map { $0["cursor"] as? String } == Array(cursors[1...]))
+        #expect((resumed.last?["event"] as? [String: Any])?["displayName"] as? String == "Ada2")
         #expect(await terminal.run(arguments: ["tail", "--since", "elsewhere.1", "--count", "1"]) == 65)
         #expect(terminal.errors.contains("is from another store"))
         #expect(await terminal.run(arguments: ["tail", "--since", "not a cursor", "--count", "1"]) == 65)

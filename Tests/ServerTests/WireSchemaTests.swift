@@ -36,7 +36,11 @@ struct WireSchemaTests {
         ("DirectRequest", DirectRequest(userID: UserID("u2")), DirectRequest.schema),
         ("Message", message, Message.schema),
         ("MessagePageReply", MessagePageReply(MessagePage(messages: [message], hasOlder: true)), MessagePageReply.schema),
-        ("MessageEvent", MessageEvent(message), MessageEvent.schema),
+        ("UserEvent (message)", UserEvent.message(message), UserEvent.schema),
+        ("UserEvent (conversation added)", UserEvent.change(.conversationAdded(ConversationID("c1")), cursor: cursor), UserEvent.schema),
+        ("UserEvent (read marker)", UserEvent.change(.readMarkerMoved(in: ConversationID("c1"), by: UserID("u1")), cursor: cursor), UserEvent.schema),
+        ("UserEvent (renamed)", UserEvent.change(.profileRenamed(UserID("u2"), to: "Grace"), cursor: cursor), UserEvent.schema),
+        ("EventList", EventList([.change(.conversationAdded(ConversationID("c1")), cursor: cursor)]), EventList.schema),
         ("SendRequest", SendRequest(text: "hi"), SendRequest.schema),
         ("WireError", WireError(AppError(.forbidden, "no")), WireError.schema),
     ]
@@ -46,6 +50,19 @@ struct WireSchemaTests {
         let (_, value, schema) = try #require(Self.samples.first { $0.0 == name })
         let json = try JSONSerialization.jsonObject(with: try WireFormat.encoder().encode(value), options: .fragmentsAllowed)
         #expect(Self.problems(json, schema, at: name) == [])
+    }
+
+    static let cursor = EventCursor(epoch: "e1", position: 7)
+
+    @Test("every kind of event survives the wire, and an event of another version is refused")
+    func eventsRoundTrip() throws {
+        for sample in Self.samples.compactMap({ $0.1 as? UserEvent }) {
+            #expect(try WireFormat.decoder().decode(UserEvent.self, from: try WireFormat.encoder().encode(sample)) == sample)
+        }
+        let newer = Data(#"{"v":2,"type":"chat.read","cursor":"e1.7","event":{"conversationID":"c1","userID":"u1"}}"#.utf8)
+        #expect(throws: DecodingError.self) { try WireFormat.decoder().decode(UserEvent.self, from: newer) }
+        let incomplete = Data(#"{"v":1,"type":"chat.read","cursor":"e1.7","event":{"conversationID":"c1"}}"#.utf8)
+        #expect(throws: (any Error).self) { try WireFormat.decoder().decode(UserEvent.self, from: incomplete) }
     }
 
     @Test("a time survives the wire to the millisecond")

@@ -23,9 +23,15 @@ public enum ChatAPI {
                 QueryParameter("conversation", .identifier, "only this conversation"),
                 QueryParameter("limit", .integer(1...ChatRules.catchUpLimit), "most messages (default and most: 500)")])
 
-    /// The cursor of the newest message in the caller's conversations.
+    /// Every event the caller may see after a cursor: what a live reader missed while away.
+    public static let eventLog = Endpoint<NoContent, EventList>(
+        .get, "/v1/events/log", "Stored events after a cursor, oldest first: messages and the changes that concern the caller",
+        query: [QueryParameter("after", .cursor, required: true, "the cursor of the last event seen"),
+                QueryParameter("limit", .integer(1...ChatRules.catchUpLimit), "most events (default and most: 500)")])
+
+    /// The cursor of the newest event the caller may see.
     public static let newest = Endpoint<NoContent, CursorReply>(
-        .get, "/v1/messages/newest", "The cursor of the newest message in the caller's conversations (null for none)")
+        .get, "/v1/events/newest", "The cursor of the newest event the caller may see (null for none)")
 
     /// Largest page of history.
     public static let maxPage = 500
@@ -33,5 +39,5 @@ public enum ChatAPI {
     public static let defaultPage = 50
 
     /// Every Chat endpoint.
-    public static let endpoints = [history.spec, send.spec, markRead.spec, catchUp.spec, newest.spec]
+    public static let endpoints = [history.spec, send.spec, markRead.spec, catchUp.spec, eventLog.spec, newest.spec]
 }

@@ -5,7 +5,7 @@ import Kernel
 public protocol ChatFactory {
     /// One conversation's screen.
     func makeChatViewModel(conversationID: ConversationID) -> ChatViewModel
-    /// A live feed of one conversation, or of all the user's with `nil`; with `after`, starting
-    /// with the messages stored after that cursor.
-    func makeLiveFeedViewModel(conversationID: ConversationID?, after: EventCursor?) -> LiveFeedViewModel
+    /// A live feed of one conversation's messages, or of all the user's with `nil` (every event
+    /// with `changes`); with `after`, starting with those stored after that cursor.
+    func makeLiveFeedViewModel(conversationID: ConversationID?, after: EventCursor?, changes: Bool) -> LiveFeedViewModel
 }

@@ -28,7 +28,15 @@ public protocol ChatService: Sendable {
     /// - Throws: `.invalidInput` when the cursor is of another store (`ChatRules.foreignCursor`).
     func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message]
 
-    /// The cursor of the newest message in the signed-in user's conversations (`nil` for none):
-    /// where a reader that has seen everything stands, so that it can resume from there.
+    /// Every event the signed-in user may see (`UserEvent`: messages of their conversations and
+    /// the changes that concern them) stored after `cursor`, oldest first, at most `limit`.
+    /// - Throws: `.invalidInput` when the cursor is of another store (`ChatRules.foreignCursor`).
+    func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent]
+
+    /// The same events as they are stored, from now on. `liveEvents(after:)` resumes after a cursor.
+    func liveEvents() async throws -> AsyncStream<UserEvent>
+
+    /// The cursor of the newest event the signed-in user may see (`nil` for none): where a
+    /// reader that has seen everything stands, so that it can resume from there.
     func newestCursor() async throws -> EventCursor?
 }

@@ -5,6 +5,8 @@ import Kernel
 public protocol ConversationMembership: Sendable {
     /// Members of a conversation, or `nil` if it does not exist.
     func members(of conversationID: ConversationID) async throws -> [UserID]?
+    /// Everyone who shares at least one conversation with `user` (without `user`).
+    func contacts(of user: UserID) async throws -> [UserID]
 }
 
 extension ConversationMembership {
@@ -15,5 +17,23 @@ extension ConversationMembership {
         guard let members = try await members(of: conversationID) else { throw AppError.noConversation(conversationID) }
         guard members.contains(user) else { throw ChatRules.notMember(conversationID) }
         return members
+    }
+
+    /// Who may see `event`: the members of its conversation; for a read marker, the reader
+    /// alone; for a new name, the user renamed and their contacts.
+    public func audience(of event: UserEvent) async throws -> [UserID] {
+        switch event {
+        case .message(let message): return try await members(of: message.conversationID) ?? []
+        case .change(let change, _):
+            switch change.kind {
+            case .conversationAdded:
+                guard let conversationID = change.conversationID else { return [] }
+                return try await members(of: conversationID) ?? []
+            case .readMarkerMoved: return change.userID.map { [$0] } ?? []
+            case .profileRenamed:
+                guard let user = change.userID else { return [] }
+                return [user] + (try await contacts(of: user))
+            }
+        }
     }
 }

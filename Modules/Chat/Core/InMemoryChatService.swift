@@ -35,7 +35,18 @@ public struct InMemoryChatService: ChatService {
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
         let me = try await caller.id()
         if let conversationID { try await store.membership.requireMember(me, of: conversationID) }
-        return caller.guarding(await store.subscribe(conversation: conversationID, member: me))
+        return caller.guarding(await store.subscribe(conversation: conversationID, member: me).compactMapped(\.message))
+    }
+
+    public func liveEvents() async throws -> AsyncStream<UserEvent> {
+        let me = try await caller.id()
+        return caller.guarding(await store.subscribe(conversation: nil, member: me))
+    }
+
+    public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
+        try await store.conditions.apply()
+        let me = try await caller.id()
+        return try await store.events(after: cursor, for: me, limit: min(max(limit, 0), ChatRules.catchUpLimit))
     }
 
     public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {

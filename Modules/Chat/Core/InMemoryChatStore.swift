@@ -1,13 +1,14 @@
 import Foundation
 import Kernel
 
-/// The messages of the memory backend, shared by every caller's `InMemoryChatService`. With a
+/// The messages of the memory backend, shared by every caller's `InMemoryChatService`, and the
+/// journal of the other features' changes, so that both make one stream. With a
 /// `SimulatedPeer` its mock users answer messages after a delay.
-public actor InMemoryChatStore: ChatActivityFeed, MessageFeed {
+public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     private var timelines: [ConversationID: [Message]] = [:]
     private var index: [MessageID: Message] = [:]
-    /// Every message in the order stored: a message's cursor is its place here, from 1.
-    private var log: [Message] = []
+    /// Every event in the order stored: an event's cursor is its place here, from 1.
+    private var log: [UserEvent] = []
     /// This store's epoch: a new one per process, so a cursor from another run is refused.
     private let epoch = EventCursor.newEpoch()
     /// Per conversation and reader: how many messages of the timeline the reader has read.
@@ -20,7 +21,7 @@ public actor InMemoryChatStore: ChatActivityFeed, MessageFeed {
     let conditions: SimulatedConditions
     private let clock: any WallClock
     private let peer: SimulatedPeer
-    private let fanOut = MessageFanOut()
+    private let fanOut = EventFanOut()
     private let changed = Broadcaster<Void>()
 
     /// Creates the store with seeded messages (in order) that every member has read.
@@ -33,7 +34,7 @@ public actor InMemoryChatStore: ChatActivityFeed, MessageFeed {
     ) {
         for var message in messages {
             message.cursor = EventCursor(epoch: epoch, position: Int64(log.count + 1))
-            log.append(message)
+            log.append(.message(message))
             timelines[message.conversationID, default: []].append(message)
             index[message.id] = message
         }
@@ -64,12 +65,21 @@ public actor InMemoryChatStore: ChatActivityFeed, MessageFeed {
         return message
     }
 
+    /// Moves `reader`'s marker to the end of the conversation; a marker that moves is an event.
     func markRead(_ conversationID: ConversationID, by reader: UserID) {
-        readMarkers[conversationID, default: [:]][reader] = timelines[conversationID]?.count ?? 0
+        let count = timelines[conversationID]?.count ?? 0
+        guard count > marker(of: reader, in: conversationID) else { return }
+        readMarkers[conversationID, default: [:]][reader] = count
         changed.send(())
+        publish(.change(.readMarkerMoved(in: conversationID, by: reader), cursor: nextCursor()), to: [reader])
     }
 
-    public func subscribe(conversation conversationID: ConversationID?, member: UserID) -> AsyncStream<Message> {
+    public func record(_ change: StoreChange) async {
+        let event = UserEvent.change(change, cursor: nextCursor())
+        publish(event, to: (try? await membership.audience(of: event)) ?? [])
+    }
+
+    public func subscribe(conversation conversationID: ConversationID?, member: UserID) -> AsyncStream<UserEvent> {
         fanOut.subscribe(conversation: conversationID, member: member)
     }
 
@@ -91,10 +101,10 @@ public actor InMemoryChatStore: ChatActivityFeed, MessageFeed {
 
     /// Messages after `cursor` in `conversationID`, or in any conversation `member` belongs to.
     func messages(after cursor: EventCursor, in conversationID: ConversationID?, for member: UserID, limit: Int) async throws -> [Message] {
-        guard cursor.epoch == epoch, cursor.position <= Int64(log.count) else { throw ChatRules.foreignCursor(cursor) }
+        try check(cursor)
         var found: [Message] = []
         var members: [ConversationID: Bool] = [:]
-        for message in log.dropFirst(Int(clamping: cursor.position)) where found.count < limit {
+        for case .message(let message) in log.dropFirst(Int(clamping: cursor.position)) where found.count < limit {
             guard conversationID.map({ $0 == message.conversationID }) ?? true else { continue }
             if members[message.conversationID] == nil {
                 members[message.conversationID] = (try? await membership.requireMember(member, of: message.conversationID)) != nil
@@ -104,23 +114,44 @@ public actor InMemoryChatStore: ChatActivityFeed, MessageFeed {
         return found
     }
 
-    /// The cursor of the newest message in a conversation `member` belongs to.
-    func newestCursor(for member: UserID) async -> EventCursor? {
-        for message in log.reversed() where (try? await membership.requireMember(member, of: message.conversationID)) != nil {
-            return message.cursor
+    /// Every event after `cursor` that `member` may see.
+    func events(after cursor: EventCursor, for member: UserID, limit: Int) async throws -> [UserEvent] {
+        try check(cursor)
+        var found: [UserEvent] = []
+        for event in log.dropFirst(Int(clamping: cursor.position)) where found.count < limit {
+            if try await membership.audience(of: event).contains(member) { found.append(event) }
+        }
+        return found
+    }
+
+    /// The cursor of the newest event `member` may see.
+    func newestCursor(for member: UserID) async throws -> EventCursor? {
+        for event in log.reversed() where try await membership.audience(of: event).contains(member) {
+            return event.cursor
         }
         return nil
+    }
+
+    private func check(_ cursor: EventCursor) throws {
+        guard cursor.epoch == epoch, cursor.position <= Int64(log.count) else { throw ChatRules.foreignCursor(cursor) }
+    }
+
+    private func nextCursor() -> EventCursor { EventCursor(epoch: epoch, position: Int64(log.count + 1)) }
+
+    /// Appends `event` to the log and hands it to its live readers.
+    private func publish(_ event: UserEvent, to audience: [UserID]) {
+        log.append(event)
+        fanOut.publish(event, to: audience)
     }
 
     /// Stores a message; sending one marks the conversation read for its sender.
     private func append(_ message: Message, members: [UserID]) -> Message {
         var message = message
-        message.cursor = EventCursor(epoch: epoch, position: Int64(log.count + 1))
-        log.append(message)
+        message.cursor = nextCursor()
         timelines[message.conversationID, default: []].append(message)
         index[message.id] = message
         readMarkers[message.conversationID, default: [:]][message.senderID] = timelines[message.conversationID]?.count
-        fanOut.publish(message, to: members)
+        publish(.message(message), to: members)
         changed.send(())
         return message
     }

@@ -67,5 +67,9 @@ public struct OutboxChatService: ChatService {
         try await base.messages(after: cursor, in: conversationID, limit: limit)
     }
 
+    public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] { try await base.events(after: cursor, limit: limit) }
+
+    public func liveEvents() async throws -> AsyncStream<UserEvent> { try await base.liveEvents() }
+
     public func newestCursor() async throws -> EventCursor? { try await base.newestCursor() }
 }

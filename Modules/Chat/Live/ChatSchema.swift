@@ -3,7 +3,8 @@ import SQLStore
 
 /// Chat's tables.
 ///
-/// - `messages`: `sent_at` in whole milliseconds since 1970; `seq` (the rowid) orders all messages and is the cursor of live readers;
+/// - `messages`: `sent_at` in whole milliseconds since 1970; `seq` (the rowid, from the store's
+///   sequence, `SQLChangeLog`) orders all messages among the store's other changes and is the cursor of live readers;
 ///   `position` numbers a conversation's messages from 1, so a page is an index range whatever
 ///   the conversation's size.
 /// - `chat_activity`: per conversation, its message count and newest message.
@@ -43,6 +44,9 @@ public enum ChatSchema {
             """),
         // Catch-up of one conversation after a cursor.
         SchemaMigration(feature: "chat", version: 3, sql: "CREATE INDEX messages_by_conversation_seq ON messages(conversation_id, seq);"),
+        // Messages stored before the store had one sequence keep their numbers; the sequence goes on after them.
+        SchemaMigration(feature: "chat", version: 4,
+                        sql: "UPDATE store_sequence SET value = max(value, (SELECT coalesce(max(seq), 0) FROM messages));"),
     ]
 
     /// The database's epoch (see `chat_epoch`).

@@ -19,4 +19,7 @@ public final class MembershipCache: ConversationMembership {
         known.withLock { $0[conversationID] = members }
         return members
     }
+
+    /// Not cached: contacts grow with every new conversation.
+    public func contacts(of user: UserID) async throws -> [UserID] { try await membership.contacts(of: user) }
 }

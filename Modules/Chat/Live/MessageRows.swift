@@ -23,7 +23,4 @@ enum MessageRows {
 
     /// Message times are stored as whole milliseconds since 1970, exactly.
     static func date(milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1_000) }
-
-    /// The newest message's `seq` (0 for none): where a live reader starts.
-    static func newestSeq(_ db: Database) throws -> Int { try Int.fetchOne(db, sql: "SELECT max(seq) FROM messages") ?? 0 }
 }

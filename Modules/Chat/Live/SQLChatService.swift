@@ -6,18 +6,18 @@ import SQLStore
 
 /// One caller's view of the messages in the SQLite database. A send is acknowledged once its
 /// transaction has committed; live readers in any process get it through their process's
-/// `SQLMessageFeed`.
+/// `SQLEventFeed`.
 public struct SQLChatService: ChatService {
     private let database: SQLDatabase
     private let membership: any ConversationMembership
-    private let feed: any MessageFeed
+    private let feed: any EventFeed
     private let caller: Caller
     private let clock: any WallClock
     private let epoch: String
 
     /// Creates the service for `caller` over an open database (whose epoch is `epoch`,
     /// `ChatSchema.epoch`), the (cached) membership port and the process's message feed.
-    public init(database: SQLDatabase, epoch: String, membership: any ConversationMembership, feed: any MessageFeed, caller: Caller,
+    public init(database: SQLDatabase, epoch: String, membership: any ConversationMembership, feed: any EventFeed, caller: Caller,
                 clock: any WallClock = SystemWallClock()) {
         self.database = database
         self.epoch = epoch
@@ -48,22 +48,21 @@ public struct SQLChatService: ChatService {
         let sentAt = Int((clock.now().timeIntervalSince1970 * 1_000).rounded(.down))
         let epoch = epoch
         return try await database.write { db in
-            let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
-                                             arguments: [conversationID.rawValue]) ?? 0) + 1
-            try db.cachedStatement(sql: """
-                INSERT INTO messages (id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO NOTHING
-                """).execute(arguments: [id.rawValue, conversationID.rawValue, position, me.rawValue, text, sentAt])
-            guard db.changesCount > 0 else {
-                let existing = try Row.fetchOne(db, sql: "SELECT \(MessageRows.columns) FROM messages m WHERE id = ?", arguments: [id.rawValue])
-                guard let existing else { throw AppError(.internal, "message \(id) was neither stored nor found") }
+            if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(MessageRows.columns) FROM messages m WHERE id = ?"),
+                                               arguments: [id.rawValue]) {
                 return try ChatRules.resent(try MessageRows.message(existing, epoch: epoch), conversationID: conversationID, sender: me, text: text)
             }
+            let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
+                                             arguments: [conversationID.rawValue]) ?? 0) + 1
+            let seq = try SQLChangeLog.next(db)
+            try db.cachedStatement(sql: """
+                INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [seq, id.rawValue, conversationID.rawValue, position, me.rawValue, text, sentAt])
             try db.cachedStatement(sql: """
                 INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
                 ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
-                """).execute(arguments: [conversationID.rawValue, position, db.lastInsertedRowID])
-            let cursor = EventCursor(epoch: epoch, position: db.lastInsertedRowID)
+                """).execute(arguments: [conversationID.rawValue, position, seq])
+            let cursor = EventCursor(epoch: epoch, position: seq)
             try Self.setRead(position, by: me, in: conversationID, db)
             return Message(id: id, conversationID: conversationID, senderID: me, text: text, sentAt: MessageRows.date(milliseconds: sentAt),
                            cursor: cursor)
@@ -75,24 +74,41 @@ public struct SQLChatService: ChatService {
         try await database.write { db in
             let count = try Int.fetchOne(db, sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?",
                                          arguments: [conversationID.rawValue]) ?? 0
+            let read = try Int.fetchOne(db, sql: "SELECT read_count FROM chat_reads WHERE user_id = ? AND conversation_id = ?",
+                                        arguments: [me.rawValue, conversationID.rawValue]) ?? 0
+            guard count > read else { return }
             try Self.setRead(count, by: me, in: conversationID, db)
+            try SQLChangeLog.record(.readMarkerMoved(in: conversationID, by: me), db)
         }
     }
 
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
         let me = try await caller.id()
         if let conversationID { try await membership.requireMember(me, of: conversationID) }
-        return caller.guarding(try await feed.subscribe(conversation: conversationID, member: me))
+        return caller.guarding(try await feed.subscribe(conversation: conversationID, member: me).compactMapped(\.message))
+    }
+
+    public func liveEvents() async throws -> AsyncStream<UserEvent> {
+        caller.guarding(try await feed.subscribe(conversation: nil, member: try await caller.id()))
+    }
+
+    public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
+        let me = try await caller.id()
+        try checkEpoch(of: cursor)
+        let (epoch, limit) = (epoch, min(max(limit, 0), ChatRules.catchUpLimit))
+        return try await database.read { db in
+            try Self.checkReached(cursor, db)
+            return try EventRows.events(after: cursor.position, for: me, limit: limit, epoch: epoch, db)
+        }
     }
 
     public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
         let me = try await caller.id()
         if let conversationID { try await membership.requireMember(me, of: conversationID) }
-        guard cursor.epoch == epoch else { throw ChatRules.foreignCursor(cursor) }
+        try checkEpoch(of: cursor)
         let (epoch, limit) = (epoch, min(max(limit, 0), ChatRules.catchUpLimit))
         return try await database.read { db in
-            // A position this store has not reached: a cursor of a copy restored from elsewhere.
-            guard cursor.position <= Int64(try MessageRows.newestSeq(db)) else { throw ChatRules.foreignCursor(cursor) }
+            try Self.checkReached(cursor, db)
             let rows = if let conversationID {
                 try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns) FROM messages m WHERE m.conversation_id = ? AND m.seq > ? ORDER BY m.seq LIMIT ?",
                                  arguments: [conversationID.rawValue, cursor.position, limit])
@@ -110,11 +126,16 @@ public struct SQLChatService: ChatService {
     public func newestCursor() async throws -> EventCursor? {
         let me = try await caller.id()
         let epoch = epoch
-        return try await database.read { db in
-            try Int64.fetchOne(db, sql: """
-                SELECT max(a.last_seq) FROM conversation_members c JOIN chat_activity a ON a.conversation_id = c.conversation_id WHERE c.user_id = ?
-                """, arguments: [me.rawValue]).map { EventCursor(epoch: epoch, position: $0) }
-        }
+        return try await database.read { db in try EventRows.newest(for: me, db).map { EventCursor(epoch: epoch, position: $0) } }
+    }
+
+    private func checkEpoch(of cursor: EventCursor) throws {
+        guard cursor.epoch == epoch else { throw ChatRules.foreignCursor(cursor) }
+    }
+
+    /// A position this store has not reached: a cursor of a copy restored from elsewhere.
+    private static func checkReached(_ cursor: EventCursor, _ db: Database) throws {
+        guard cursor.position <= (try SQLChangeLog.newest(db)) else { throw ChatRules.foreignCursor(cursor) }
     }
 
     @discardableResult

@@ -34,7 +34,7 @@ public struct RemoteChatService: ChatService {
     /// Subscribes first, then (for one conversation) checks that the caller may read it, so no
     /// message falls between the check and the subscription.
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
-        let messages = try await connection.events(MessageEvent.self, as: caller).mapped(\.message)
+        let messages = try await connection.frames(UserEvent.self, types: [UserEvent.messageType], as: caller).compactMapped(\.message)
         guard let conversationID else { return messages }
         _ = try await latestMessages(in: conversationID, limit: 1)
         return messages.compactMapped { $0.conversationID == conversationID ? $0 : nil }
@@ -44,6 +44,15 @@ public struct RemoteChatService: ChatService {
         var query = ["after": cursor.description, "limit": String(min(max(limit, 1), ChatRules.catchUpLimit))]
         query["conversation"] = conversationID?.rawValue
         return try await connection.call(ChatAPI.catchUp, query: query, body: NoContent(), as: caller).messages
+    }
+
+    public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
+        let query = ["after": cursor.description, "limit": String(min(max(limit, 1), ChatRules.catchUpLimit))]
+        return try await connection.call(ChatAPI.eventLog, query: query, body: NoContent(), as: caller).events
+    }
+
+    public func liveEvents() async throws -> AsyncStream<UserEvent> {
+        try await connection.frames(UserEvent.self, types: UserEvent.types, as: caller)
     }
 
     public func newestCursor() async throws -> EventCursor? {

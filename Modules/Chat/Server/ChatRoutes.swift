@@ -33,6 +33,11 @@ public struct ChatRoutes: Sendable {
             let limit = try call.query("limit", in: 1...ChatRules.catchUpLimit, default: ChatRules.catchUpLimit)
             return MessageList(try await service(call.caller).messages(after: cursor, in: conversation, limit: limit))
         }
+        routes.add(ChatAPI.eventLog) { call in
+            let cursor = try EventCursor(parsing: call.query("after") ?? "")
+            let limit = try call.query("limit", in: 1...ChatRules.catchUpLimit, default: ChatRules.catchUpLimit)
+            return EventList(try await service(call.caller).events(after: cursor, limit: limit))
+        }
         routes.add(ChatAPI.newest) { call in CursorReply(try await service(call.caller).newestCursor()) }
         routes.add(ChatAPI.markRead) { call in
             try await service(call.caller).markRead(try call.id("conversation"))
@@ -40,13 +45,13 @@ public struct ChatRoutes: Sendable {
         }
     }
 
-    /// The cursor of the caller's newest message, for a socket's `socket.ready`.
+    /// The cursor of the caller's newest event, for a socket's `socket.ready`.
     public func newestCursor(for caller: Caller) async throws -> EventCursor? { try await service(caller).newestCursor() }
 
-    /// The caller's `MessageEvent`s (every conversation they are a member of), for the events
-    /// socket: those stored after `cursor` first, when given, then live ones.
+    /// Every event the caller may see, for the events socket: those stored after `cursor`
+    /// first, when given, then live ones.
     /// - Throws: `.invalidInput` for a cursor of another store.
-    public func events(for caller: Caller, after cursor: EventCursor?) async throws -> AsyncStream<MessageEvent> {
-        try await service(caller).liveMessages(in: nil, after: cursor).mapped(MessageEvent.init)
+    public func events(for caller: Caller, after cursor: EventCursor?) async throws -> AsyncStream<UserEvent> {
+        try await service(caller).liveEvents(after: cursor)
     }
 }

@@ -7,13 +7,17 @@ import Observation
 /// `messageai tail [CHAT] [--count N] [--since CURSOR]`
 struct TailCommand: FeatureCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tail", abstract: "Print messages as they arrive.",
+        commandName: "tail", abstract: "Print messages (with --json, every event) as they arrive.",
         discussion: """
-        Runs until interrupted (Ctrl-C) or until --count messages have arrived. With --json each message         carries its "cursor"; --since CURSOR first prints the messages stored after it, then live ones:         a script that stopped resumes with no gap and no repeat.
+        Runs until interrupted (Ctrl-C) or until --count messages have arrived. With --json it prints \
+        every event you may see, one JSON object per line (version 1, see docs/protocol.md): \
+        messages, conversations you were added to, your read markers and new names; each carries its \
+        "cursor". --since CURSOR first prints what was stored after it, then live events: a script \
+        that stopped resumes with no gap and no repeat.
         """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Conversation id, title or name; all your conversations when left out.") var chat: String?
-    @Option(help: "Stop after this many messages (at least 1).") var count: Int?
+    @Argument(help: "Conversation id, title or name: only its messages. All your conversations when left out.") var chat: String?
+    @Option(help: "Stop after this many messages (with --json, events); at least 1.") var count: Int?
     @Option(help: ArgumentHelp("Start right after this cursor (as tail --json prints it).", valueName: "cursor")) var since: String?
 
     func validate() throws {
@@ -24,14 +28,15 @@ struct TailCommand: FeatureCommand {
         let cursor = try since.map(EventCursor.init(parsing:))
         var id: ConversationID?
         if let chat { id = try await context.lookup.conversationID(for: chat) }
-        let model = try context.factory(ChatFactory.self).makeLiveFeedViewModel(conversationID: id, after: cursor)
+        let model = try context.factory(ChatFactory.self).makeLiveFeedViewModel(conversationID: id, after: cursor, changes: context.json)
         let me = try await context.lookup.currentUserID()
         var printed = 0
         func printNew() async throws {
             let fresh = Array(model.received.dropFirst(printed))
             printed += fresh.count
-            let names = context.json ? [:] : try await context.lookup.displayNames(of: Array(Set(fresh.map(\.senderID))))
-            try context.emitEach(fresh, text: MessageText.lines(fresh, names: names, me: me, console: context.console))
+            let messages = fresh.compactMap(\.message)
+            let names = context.json ? [:] : try await context.lookup.displayNames(of: Array(Set(messages.map(\.senderID))))
+            try context.emitEach(fresh, text: MessageText.lines(messages, names: names, me: me, console: context.console))
         }
         let printer = Task { for await _ in Observations({ model.received.count }) { try? await printNew() } }
         await model.run(limit: count)

@@ -17,4 +17,13 @@ public struct SQLConversationDirectory: ConversationDirectory {
             return ids.isEmpty ? nil : ids.map(UserID.init(rawValue:))
         }
     }
+
+    public func contacts(of user: UserID) async throws -> [UserID] {
+        try await database.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT o.user_id FROM conversation_members c JOIN conversation_members o ON o.conversation_id = c.conversation_id
+                WHERE c.user_id = ? AND o.user_id != c.user_id
+                """, arguments: [user.rawValue]).map(UserID.init(rawValue:))
+        }
+    }
 }

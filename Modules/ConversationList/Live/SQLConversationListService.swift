@@ -42,7 +42,10 @@ public struct SQLConversationListService: ConversationListService {
             try db.execute(sql: """
                 INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, NULL, ?, ?, ?) ON CONFLICT DO NOTHING
                 """, arguments: [candidate.rawValue, key, now, Self.memberList([me, userID])])
-            if db.changesCount > 0 { try Self.insertMembers([me, userID], into: candidate, db) }
+            if db.changesCount > 0 {
+                try Self.insertMembers([me, userID], into: candidate, db)
+                try SQLChangeLog.record(.conversationAdded(candidate), db)
+            }
             return try String.fetchOne(db, sql: "SELECT id FROM conversations WHERE direct_key = ?", arguments: [key]) ?? candidate.rawValue
         }
         return try await summary(of: ConversationID(id), for: me)
@@ -57,6 +60,7 @@ public struct SQLConversationListService: ConversationListService {
             try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, ?, NULL, ?, ?)",
                            arguments: [id.rawValue, title, now, Self.memberList(members)])
             try Self.insertMembers(members, into: id, db)
+            try SQLChangeLog.record(.conversationAdded(id), db)
         }
         return try await summary(of: id, for: me)
     }

@@ -89,6 +89,14 @@ extension RemoteConnection {
         return try await call(endpoint, path: path, query: query, body: body, token: token)
     }
 
+    /// The frames of the given `types` for `caller`'s session, decoded as `Frame`; a frame that
+    /// does not decode (a newer version's) is skipped.
+    public func frames<Frame: Decodable & Sendable>(_: Frame.Type, types: [String], as caller: Caller) async throws -> AsyncStream<Frame> {
+        guard let token = caller.token else { throw AppError.notSignedIn }
+        let decoder = WireFormat.decoder()
+        return try await events(token: token).subscribe(Set(types)).compactMapped { frame in try? decoder.decode(Frame.self, from: frame) }
+    }
+
     /// The events of type `Event` for `caller`'s session, decoded; with `resyncs`, an event is
     /// also made up after each reconnection (`resync`), for readers that reload what they show.
     public func events<Event: WireEvent>(_: Event.Type, as caller: Caller, resync: Event? = nil) async throws -> AsyncStream<Event> {

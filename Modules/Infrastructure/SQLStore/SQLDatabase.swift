@@ -64,7 +64,8 @@ public final class SQLDatabase: Sendable {
 
     private static func migrator(_ migrations: [SchemaMigration]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        for migration in migrations.sorted(by: { ($0.feature, $0.version) < ($1.feature, $1.version) }) {
+        // The store's own tables first: features' migrations may build on them.
+        for migration in SQLChangeLog.migrations + migrations.sorted(by: { ($0.feature, $0.version) < ($1.feature, $1.version) }) {
             migrator.registerMigration(migration.identifier, migrate: migration.apply)
         }
         return migrator

@@ -4,9 +4,11 @@ import Kernel
 public actor InMemoryProfileStore: ProfileRegistry {
     private var profiles: [UserID: Profile]
     let conditions: SimulatedConditions
+    private let journal: (any ChangeJournal)?
 
-    /// Creates the store with seeded profiles.
-    public init(profiles: [Profile] = [], conditions: SimulatedConditions = .none) {
+    /// Creates the store with seeded profiles; new names are recorded in `journal`, when given.
+    public init(profiles: [Profile] = [], journal: (any ChangeJournal)? = nil, conditions: SimulatedConditions = .none) {
+        self.journal = journal
         self.profiles = Dictionary(uniqueKeysWithValues: profiles.map { ($0.id, $0) })
         self.conditions = conditions
     }
@@ -36,9 +38,11 @@ public actor InMemoryProfileStore: ProfileRegistry {
         return profile
     }
 
-    func edit(_ id: UserID, displayName: String?, status: String?) throws -> Profile {
-        let profile = try ProfileRules.edited(try profile(id), displayName: displayName, status: status)
+    func edit(_ id: UserID, displayName: String?, status: String?) async throws -> Profile {
+        let old = try profile(id)
+        let profile = try ProfileRules.edited(old, displayName: displayName, status: status)
         profiles[id] = profile
+        if profile.displayName != old.displayName { await journal?.record(.profileRenamed(id, to: profile.displayName)) }
         return profile
     }
 

@@ -35,9 +35,11 @@ public struct SQLProfileService: ProfileService {
     public func updateMyProfile(displayName: String?, status: String?) async throws -> Profile {
         let me = try await caller.id()
         return try await database.write { db in
-            let profile = try ProfileRules.edited(try Self.own(me, db), displayName: displayName, status: status)
+            let old = try Self.own(me, db)
+            let profile = try ProfileRules.edited(old, displayName: displayName, status: status)
             try db.execute(sql: "UPDATE profiles SET display_name = ?, name_key = ?, status = ? WHERE id = ?",
                            arguments: [profile.displayName, profile.displayName.lowercased(), profile.status, profile.id.rawValue])
+            if profile.displayName != old.displayName { try SQLChangeLog.record(.profileRenamed(me, to: profile.displayName), db) }
             return profile
         }
     }

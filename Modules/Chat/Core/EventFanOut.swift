@@ -1,11 +1,11 @@
 import Kernel
 import Synchronization
 
-/// Hands each new message to the live readers of its conversation and of its members only, so
-/// the cost of a message does not grow with the number of readers elsewhere. Shared by every
-/// `MessageFeed`.
-public final class MessageFanOut: Sendable {
-    private typealias Continuation = AsyncStream<Message>.Continuation
+/// Hands each new event to the live readers of its conversation and of its audience only, so
+/// the cost of an event does not grow with the number of readers elsewhere. Shared by every
+/// `EventFeed`.
+public final class EventFanOut: Sendable {
+    private typealias Continuation = AsyncStream<UserEvent>.Continuation
 
     private struct State {
         var nextID = 0
@@ -16,12 +16,13 @@ public final class MessageFanOut: Sendable {
     private let state = Mutex(State())
     private let bufferSize: Int
 
-    /// Creates a fan-out whose readers buffer at most `bufferSize` undelivered messages each.
+    /// Creates a fan-out whose readers buffer at most `bufferSize` undelivered events each.
     public init(bufferSize: Int = 4_096) { self.bufferSize = bufferSize }
 
-    /// A reader of one conversation, or of all of `member`'s conversations when `conversationID` is `nil`.
-    public func subscribe(conversation conversationID: ConversationID?, member: UserID) -> AsyncStream<Message> {
-        let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .bufferingNewest(bufferSize))
+    /// A reader of one conversation's messages, or of every event of `member`'s when
+    /// `conversationID` is `nil`.
+    public func subscribe(conversation conversationID: ConversationID?, member: UserID) -> AsyncStream<UserEvent> {
+        let (stream, continuation) = AsyncStream<UserEvent>.makeStream(bufferingPolicy: .bufferingNewest(bufferSize))
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             if let conversationID {
@@ -45,12 +46,12 @@ public final class MessageFanOut: Sendable {
         return stream
     }
 
-    /// Delivers `message` to the readers of its conversation and of each of `members`.
-    public func publish(_ message: Message, to members: [UserID]) {
+    /// Delivers `event` to the readers of each of `audience` and, for a message, of its conversation.
+    public func publish(_ event: UserEvent, to audience: [UserID]) {
         let readers = state.withLock { state in
-            Array((state.byConversation[message.conversationID] ?? [:]).values)
-                + members.flatMap { (state.byMember[$0] ?? [:]).values }
+            Array((event.message.flatMap { state.byConversation[$0.conversationID] } ?? [:]).values)
+                + audience.flatMap { (state.byMember[$0] ?? [:]).values }
         }
-        for reader in readers { reader.yield(message) }
+        for reader in readers { reader.yield(event) }
     }
 }

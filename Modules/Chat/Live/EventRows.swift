@@ -1,0 +1,68 @@
+import Chat
+import GRDB
+import Kernel
+import SQLStore
+
+/// How the one stream of events is read from the `messages` and `store_changes` tables: both
+/// are numbered by the store's sequence, so the stream is the two merged by `seq`.
+enum EventRows {
+    /// Who may see a stored change, the rule of `ConversationMembership.audience(of:)` in SQL,
+    /// for a `WHERE` over `store_changes s` with the reader as `:me`.
+    private static let visibleToMe = """
+        ((s.kind = 'conversation.added' AND s.conversation_id IN (SELECT conversation_id FROM conversation_members WHERE user_id = :me))
+         OR (s.kind = 'chat.read' AND s.user_id = :me)
+         OR (s.kind = 'profile.renamed' AND (s.user_id = :me OR s.user_id IN (
+             SELECT o.user_id FROM conversation_members c JOIN conversation_members o ON o.conversation_id = c.conversation_id
+             WHERE c.user_id = :me))))
+        """
+
+    /// The events `reader` may see after `seq`, oldest first, at most `limit`.
+    static func events(after seq: Int64, for reader: UserID, limit: Int, epoch: String, _ db: Database) throws -> [UserEvent] {
+        let arguments: StatementArguments = ["me": reader.rawValue, "after": seq, "limit": limit]
+        let messages = try Row.fetchAll(db, sql: """
+            SELECT \(MessageRows.columns) FROM messages m
+            JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = :me
+            WHERE m.seq > :after ORDER BY m.seq LIMIT :limit
+            """, arguments: arguments)
+        let changes = try Row.fetchAll(db, sql: """
+            SELECT \(SQLChangeLog.columns) FROM store_changes s WHERE s.seq > :after AND \(visibleToMe) ORDER BY s.seq LIMIT :limit
+            """, arguments: arguments)
+        return Array(try merged(messages, changes, epoch: epoch).prefix(limit))
+    }
+
+    /// The newest `seq` of an event `reader` may see, if any.
+    static func newest(for reader: UserID, _ db: Database) throws -> Int64? {
+        let message = try Int64.fetchOne(db, sql: """
+            SELECT max(a.last_seq) FROM conversation_members c JOIN chat_activity a ON a.conversation_id = c.conversation_id WHERE c.user_id = :me
+            """, arguments: ["me": reader.rawValue])
+        let change = try Int64.fetchOne(db, sql: "SELECT max(s.seq) FROM store_changes s WHERE \(visibleToMe)", arguments: ["me": reader.rawValue])
+        return [message, change].compactMap { $0 }.max()
+    }
+
+    /// Every event after `seq`, whoever may see it, oldest first, and the `seq` to read after
+    /// next. A damaged row is passed over (the position moves past it), so one bad row cannot
+    /// stop live delivery for good.
+    static func all(after seq: Int64, epoch: String, _ db: Database) throws -> (events: [UserEvent], last: Int64) {
+        let messages = try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns) FROM messages m WHERE m.seq > ? ORDER BY m.seq", arguments: [seq])
+        let changes = try Row.fetchAll(db, sql: "SELECT \(SQLChangeLog.columns) FROM store_changes s WHERE s.seq > ? ORDER BY s.seq", arguments: [seq])
+        let last = (messages.compactMap { try? $0.decode(Int64.self, atIndex: 5) } + changes.compactMap { try? $0.decode(Int64.self, atIndex: 0) }).max()
+        return (try merged(messages, changes, epoch: epoch, skippingDamaged: true), max(last ?? seq, seq))
+    }
+
+    /// Message rows and change rows (each in `seq` order) as one list in `seq` order.
+    private static func merged(_ messages: [Row], _ changes: [Row], epoch: String, skippingDamaged: Bool = false) throws -> [UserEvent] {
+        var events: [UserEvent] = []
+        events.reserveCapacity(messages.count + changes.count)
+        for row in messages {
+            do { events.append(.message(try MessageRows.message(row, epoch: epoch))) } catch where skippingDamaged {}
+        }
+        for row in changes {
+            do {
+                let (seq, change) = try SQLChangeLog.change(row)
+                events.append(.change(change, cursor: EventCursor(epoch: epoch, position: seq)))
+            } catch where skippingDamaged {}
+        }
+        guard !changes.isEmpty, !messages.isEmpty else { return events }
+        return events.sorted { ($0.cursor?.position ?? 0) < ($1.cursor?.position ?? 0) }
+    }
+}

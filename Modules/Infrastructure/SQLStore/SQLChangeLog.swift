@@ -1,0 +1,65 @@
+import GRDB
+import Kernel
+
+/// The store-wide order of everything a user may see: one sequence that numbers messages (Chat's
+/// `messages.seq`) and `StoreChange`s alike, and the table of those changes. A feature records
+/// its change in the transaction that makes it, so a change is never stored without its event.
+///
+/// - `store_sequence`: one row, the last number handed out.
+/// - `store_changes`: `seq` from the sequence, the change's `kind` and fields.
+public enum SQLChangeLog {
+    /// The tables, migrated before any feature's.
+    static let migrations = [
+        SchemaMigration(feature: "store", version: 1, sql: """
+            CREATE TABLE store_sequence (value INTEGER NOT NULL);
+            INSERT INTO store_sequence (value) VALUES (0);
+            CREATE TABLE store_changes (
+                seq INTEGER PRIMARY KEY,
+                kind TEXT NOT NULL,
+                conversation_id TEXT,
+                user_id TEXT,
+                display_name TEXT
+            );
+            CREATE INDEX store_changes_by_conversation ON store_changes(conversation_id) WHERE conversation_id IS NOT NULL;
+            """),
+    ]
+
+    /// The next number of the store's order; call it inside the write transaction that stores
+    /// what it numbers.
+    public static func next(_ db: Database) throws -> Int64 {
+        guard let value = try Int64.fetchOne(db.cachedStatement(sql: "UPDATE store_sequence SET value = value + 1 RETURNING value")) else {
+            throw AppError(.unavailable, "the database has no store sequence; it is damaged")
+        }
+        return value
+    }
+
+    /// The last number handed out (0 for none): where a live reader starts, and past which no
+    /// cursor of this store can be.
+    public static func newest(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM store_sequence")) ?? 0
+    }
+
+    /// Records `change` with the next number, and returns that number.
+    @discardableResult
+    public static func record(_ change: StoreChange, _ db: Database) throws -> Int64 {
+        let seq = try next(db)
+        try db.cachedStatement(sql: "INSERT INTO store_changes (seq, kind, conversation_id, user_id, display_name) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [seq, change.kind.rawValue, change.conversationID?.rawValue, change.userID?.rawValue, change.displayName])
+        return seq
+    }
+
+    /// The columns `change(_:)` reads, for a `SELECT` from `store_changes`.
+    public static let columns = "seq, kind, conversation_id, user_id, display_name"
+
+    /// The change in a row of `columns`, with its number.
+    /// - Throws: when the row is damaged.
+    public static func change(_ row: Row) throws -> (seq: Int64, change: StoreChange) {
+        guard let kind = StoreChange.Kind(rawValue: try row.decode(String.self, atIndex: 1)) else {
+            throw AppError(.internal, "store change \(try row.decode(Int64.self, atIndex: 0)) is of an unknown kind")
+        }
+        let change = try StoreChange(stored: kind, conversationID: try row.decode(String?.self, atIndex: 2).map(ConversationID.init(rawValue:)),
+                                     userID: try row.decode(String?.self, atIndex: 3).map(UserID.init(rawValue:)),
+                                     displayName: try row.decode(String?.self, atIndex: 4))
+        return (try row.decode(Int64.self, atIndex: 0), change)
+    }
+}

@@ -1,0 +1,10 @@
+import Kernel
+
+/// The memory backend's change journal (Chat's store), handed to the stores made before it.
+struct DeferredJournal: ChangeJournal {
+    let journal = Deferred<any ChangeJournal>()
+
+    func record(_ change: StoreChange) async {
+        try? await journal.get().record(change)
+    }
+}
