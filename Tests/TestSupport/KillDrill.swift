@@ -1,0 +1,59 @@
+import Kernel
+import Synchronization
+
+/// Kills a server with SIGKILL and starts it again each time the count of acknowledged sends
+/// reaches one of the given marks, while the clients go on: what a crash in the middle of
+/// traffic does to delivery.
+public final class KillDrill: Sendable {
+    private struct State {
+        var acknowledged = 0
+        var marks: [Int]
+        var restarts: [Task<Void, any Error>] = []
+    }
+
+    private let server: ServerProcess
+    private let state: Mutex<State>
+
+    /// A drill that kills `server` when the `marks`-th sends have been acknowledged.
+    public init(server: ServerProcess, killingAt marks: [Int]) {
+        self.server = server
+        state = Mutex(State(marks: marks.sorted()))
+    }
+
+    /// Notes one acknowledged send; at a mark, kills the server and starts it again in the background.
+    public func acknowledged() {
+        let server = server
+        state.withLock { state in
+            state.acknowledged += 1
+            guard let mark = state.marks.first, state.acknowledged >= mark else { return }
+            state.marks.removeFirst()
+            state.restarts.append(Task.detached {
+                server.kill9()
+                try await server.restart()
+            })
+        }
+    }
+
+    /// Waits for the restarts begun so far; returns how many kills there were.
+    public func finish() async throws -> Int {
+        let restarts = state.withLock { $0.restarts }
+        for restart in restarts { try await restart.value }
+        return restarts.count
+    }
+
+    /// Runs `send` until it succeeds, waiting `Backoff` between attempts while the server is
+    /// unreachable; any other error is thrown. Returns the number of attempts.
+    @discardableResult
+    public static func untilAcknowledged(_ send: () async throws -> Void) async throws -> Int {
+        var failures = 0
+        while true {
+            do {
+                try await send()
+                return failures + 1
+            } catch let error as AppError where error.kind == .unavailable {
+                failures += 1
+                try await Task.sleep(for: min(Backoff.delay(afterFailures: failures), .seconds(1)))
+            }
+        }
+    }
+}
