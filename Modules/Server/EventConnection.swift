@@ -10,9 +10,10 @@ import NIOWebSocket
 import Synchronization
 
 /// One client's events socket: subscribes to the caller's streams, then writes their events in
-/// order through a bounded queue and its own writer, so a client that stops reading fills only
-/// its own queue and is closed as too slow instead of holding anyone else up. Also closes the
-/// socket when the session ends and, through `OpenSockets`, when the server shuts down.
+/// order through a queue bounded in bytes and its own writer. A client catching up is paced by
+/// its own socket; one that stops reading fills only its own queue and is closed as too slow
+/// (`EventSocketProtocol.slowAfter`) instead of holding anyone else up. Also closes the socket
+/// when the session ends and, through `OpenSockets`, when the server shuts down.
 struct EventConnection: Sendable {
     /// Why the server closed the socket.
     private enum Ending: Sendable {
@@ -43,7 +44,7 @@ struct EventConnection: Sendable {
     static let closeGrace: Duration = .seconds(2)
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let (queue, queued) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(EventSocketProtocol.queueLimit))
+        let queue = OutboundQueue(limit: EventSocketProtocol.queueBytes)
         let ending = Mutex<Ending?>(nil)
         let channel = channel
         let end: @Sendable (Ending) -> Void = { reason in
@@ -51,7 +52,7 @@ struct EventConnection: Sendable {
                 defer { current = current ?? reason }
                 return current == nil
             }
-            queued.finish()
+            queue.finish()
             guard first, reason == .tooSlow || reason == .shuttingDown else { return }
             // A client that stopped reading may not take the close frame either.
             Task {
@@ -59,8 +60,8 @@ struct EventConnection: Sendable {
                 channel.close(promise: nil)
             }
         }
-        let enqueue: @Sendable (String) -> Void = { frame in
-            if case .dropped = queued.yield(frame) { end(.tooSlow) }
+        let enqueue: @Sendable (String) async -> Void = { frame in
+            if await !queue.push(frame, patience: EventSocketProtocol.slowAfter) { end(.tooSlow) }
         }
         var reset = false
         let events: AsyncStream<UserEvent>
@@ -76,22 +77,23 @@ struct EventConnection: Sendable {
         defer { sockets.remove(key) }
         try await withThrowingTaskGroup { group in
             group.addTask {
-                for await event in events { enqueue(Self.encode(event)) }
-                // The store's stream ended under the socket (a failed read, a replaced store):
-                // the client reconnects and resumes after its last cursor.
+                for await event in events { await enqueue(Self.encode(event)) }
+                // The store's stream ended under the socket (a failed read, a replaced store, a
+                // reader so far behind that its live buffer overflowed): the client reconnects
+                // and resumes after its last cursor.
                 end(.streamEnded)
             }
-            group.addTask { for await event in changes { enqueue(Self.encode(event)) } }
+            group.addTask { for await event in changes { await enqueue(Self.encode(event)) } }
             group.addTask { try await watchSession(end: end) }
             group.addTask {
                 for try await _ in inbound {}
-                queued.finish()
+                queue.finish()
             }
             // Read after subscribing: a message stored in between comes live, none falls between.
             let newest = after == nil ? try? await chat.newestCursor(for: caller) : nil
             try await outbound.write(.text(Self.encode(SocketReady(cursor: newest ?? nil))))
             if reset { try await outbound.write(.text(Self.encode(SocketReset()))) }
-            for await frame in queue where ending.withLock({ $0 }) != .tooSlow { try await outbound.write(.text(frame)) }
+            while let frame = await queue.next(), ending.withLock({ $0 }) != .tooSlow { try await outbound.write(.text(frame)) }
             group.cancelAll()
         }
         if let reason = ending.withLock({ $0 }) {

@@ -32,6 +32,9 @@ public final class ServerProcess: Sendable {
         self.port = Int(url.split(separator: ":").last ?? "") ?? 0
     }
 
+    /// The running server's process id.
+    public var processIdentifier: Int32 { process.withLock { $0.processIdentifier } }
+
     /// Everything the server has written so far.
     public var log: String { output.text.withLock { $0 } }
 

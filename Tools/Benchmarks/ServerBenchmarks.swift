@@ -10,9 +10,9 @@ import Synchronization
 /// WebSocket per receiving user).
 struct ServerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "server", abstract: "Latency, throughput and fan-out through messageai-server.",
+        commandName: "server", abstract: "Latency, throughput, fan-out and recovery through messageai-server.",
         discussion: "Build both first (the server beside this benchmark is used): swift build -c release --product messageai-server --product messageai-bench")
-    @Option(help: "latency, throughput or fanout.") var mode = "latency"
+    @Option(help: "latency, throughput, fanout, kill, reconnect or idle.") var mode = "latency"
     @Option(help: "Runs; the median run is reported.") var runs = 3
     @Option(help: "Seconds each run sends for.") var seconds = 5
 
@@ -25,7 +25,10 @@ struct ServerBench: AsyncParsableCommand {
             case "latency": results.append(try await latency(world, pairs: 10, perSecond: 200))
             case "throughput": results.append(try await throughput(world, pairs: 50))
             case "fanout": results.append(try await fanOut(world, members: 50, messages: 200))
-            default: throw ValidationError("mode must be latency, throughput or fanout")
+            case "kill": results.append(try await killed(world, pairs: 50, total: 100_000))
+            case "reconnect": results.append(try await reconnectStorm(world, clients: 1_000, missed: 20))
+            case "idle": results.append(try await idleSockets(world, count: 10_000))
+            default: throw ValidationError("mode must be latency, throughput, fanout, kill, reconnect or idle")
             }
             print("  run: \(results.last?.line ?? "")")
         }

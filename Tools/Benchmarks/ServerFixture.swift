@@ -11,6 +11,7 @@ import TestSupport
 struct ServerFixture {
     struct User: Sendable {
         let id: UserID
+        let token: String
         let services: ServiceSet
         var chat: any ChatService { services.chat }
         var conversations: any ConversationListService { services.conversations }
@@ -42,15 +43,36 @@ struct ServerFixture {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// `count` new users.
+    /// `count` new users, signed up a few at a time.
     func users(_ count: Int) async throws -> [User] {
-        var users: [User] = []
-        for index in 0..<count {
+        let graph = graph
+        return try await ServerFixture.concurrently(count, width: 8) { index in
             let issued = try await graph.accounts.signUp(email: "u\(index)-\(UUID().uuidString.prefix(6))@example.com",
                                                          displayName: "User \(index)", password: "password-\(index)")
-            users.append(User(id: issued.account.id, services: graph.services(for: graph.caller(token: issued.token))))
+            return User(id: issued.account.id, token: issued.token, services: graph.services(for: graph.caller(token: issued.token)))
         }
-        return users
+    }
+
+    /// `work(0..<count)`, at most `width` at a time, results in index order.
+    static func concurrently<T: Sendable>(_ count: Int, width: Int, _ work: @escaping @Sendable (Int) async throws -> T) async throws -> [T] {
+        try await withThrowingTaskGroup(of: (Int, T).self) { group in
+            var results = [T?](repeating: nil, count: count)
+            for index in 0..<count {
+                if index >= width, let (done, value) = try await group.next() { results[done] = value }
+                group.addTask { (index, try await work(index)) }
+            }
+            for try await (done, value) in group { results[done] = value }
+            return results.compactMap(\.self)
+        }
+    }
+
+    /// The server's resident memory and open file descriptors, from `/proc`.
+    func serverFootprint() throws -> (bytes: Int, descriptors: Int) {
+        let pid = server.processIdentifier
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let kilobytes = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+        return (kilobytes * 1_024, descriptors)
     }
 
     /// `count` one-to-one conversations between new users.

@@ -2,8 +2,9 @@ import Kernel
 import Synchronization
 
 /// Hands each new event to the live readers of its conversation and of its audience only, so
-/// the cost of an event does not grow with the number of readers elsewhere. Shared by every
-/// `EventFeed`.
+/// the cost of an event does not grow with the number of readers elsewhere. A reader whose
+/// buffer is full is ended rather than skipped over: it resumes after its last cursor and
+/// loses nothing. Shared by every `EventFeed`.
 public final class EventFanOut: Sendable {
     private typealias Continuation = AsyncStream<UserEvent>.Continuation
 
@@ -17,12 +18,12 @@ public final class EventFanOut: Sendable {
     private let bufferSize: Int
 
     /// Creates a fan-out whose readers buffer at most `bufferSize` undelivered events each.
-    public init(bufferSize: Int = 4_096) { self.bufferSize = bufferSize }
+    public init(bufferSize: Int = 1_024) { self.bufferSize = bufferSize }
 
     /// A reader of one conversation's messages, or of every event of `member`'s when
     /// `conversationID` is `nil`.
     public func subscribe(conversation conversationID: ConversationID?, member: UserID) -> AsyncStream<UserEvent> {
-        let (stream, continuation) = AsyncStream<UserEvent>.makeStream(bufferingPolicy: .bufferingNewest(bufferSize))
+        let (stream, continuation) = AsyncStream<UserEvent>.makeStream(bufferingPolicy: .bufferingOldest(bufferSize))
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             if let conversationID {
@@ -52,6 +53,13 @@ public final class EventFanOut: Sendable {
             Array((event.message.flatMap { state.byConversation[$0.conversationID] } ?? [:]).values)
                 + audience.flatMap { (state.byMember[$0] ?? [:]).values }
         }
-        for reader in readers { reader.yield(event) }
+        for reader in readers where !reader.yield(event).accepted { reader.finish() }
+    }
+}
+
+extension AsyncStream.Continuation.YieldResult {
+    /// Whether the element was buffered for the reader.
+    fileprivate var accepted: Bool {
+        if case .enqueued = self { true } else { false }
     }
 }

@@ -1,0 +1,96 @@
+import Chat
+import Foundation
+import Kernel
+import ServiceGraph
+import TestSupport
+
+/// The server's recovery figures: sends through kill -9s, a reconnect storm, idle sockets held.
+extension ServerBench {
+    /// `pairs` senders send `total` messages in all while the server is killed (-9) and started
+    /// again twice; receivers listen live throughout. Judged by a `DeliveryLedger`.
+    func killed(_ world: ServerFixture, pairs: Int, total: Int) async throws -> Result {
+        let conversations = try await world.pairs(pairs)
+        let ledger = DeliveryLedger()
+        for pair in conversations {
+            let events = try await pair.receiver.chat.liveEvents()
+            Task { for await case .message(let message) in events { ledger.received(message.id, in: message.conversationID) } }
+        }
+        let drill = KillDrill(server: world.server, killingAt: [total / 3, total * 2 / 3])
+        let started = ContinuousClock.now
+        try await withThrowingTaskGroup { group in
+            for pair in conversations {
+                group.addTask {
+                    for index in 0..<(total / pairs) {
+                        let id = MessageID.random()
+                        try await KillDrill.untilAcknowledged { _ = try await pair.sender.chat.send(id: id, text: "k\(index)", to: pair.conversation) }
+                        ledger.acknowledged(id, in: pair.conversation)
+                        drill.acknowledged()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let kills = try await drill.finish()
+        await ledger.waitForArrivals(total / pairs * pairs, timeout: .seconds(120))
+        let elapsed = (ContinuousClock.now - started) / .seconds(1)
+        let verdict = ledger.verdict
+        return Result(key: elapsed, line: "\(verdict) through \(kills) kill -9s, in \(Stats.format(elapsed, 1)) s"
+            + (verdict.isPerfect ? "" : " — NOT PERFECT"))
+    }
+
+    /// `clients` receivers each miss `missed` messages while away, then all resume after their
+    /// cursors at once, through a fresh client connection (new sockets): time until every one
+    /// has caught up, and whether any message was lost or repeated.
+    func reconnectStorm(_ world: ServerFixture, clients: Int, missed: Int) async throws -> Result {
+        let senders = try await world.users(max(1, clients / 20))
+        let receivers = try await world.users(clients)
+        let conversations = try await ServerFixture.concurrently(clients, width: 16) { index in
+            try await senders[index % senders.count].conversations.startDirect(with: receivers[index].id).id
+        }
+        let cursors = try await ServerFixture.concurrently(clients, width: 16) { index in try await receivers[index].chat.newestCursor() }
+        let ledger = DeliveryLedger()
+        _ = try await ServerFixture.concurrently(clients, width: 32) { index in
+            for number in 0..<missed {
+                let message = try await senders[index % senders.count].chat.send(id: .random(), text: "missed \(number)", to: conversations[index])
+                ledger.acknowledged(message.id, in: message.conversationID)
+            }
+        }
+        let elsewhere = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: world.server.url))
+        let started = ContinuousClock.now
+        let spans = try await ServerFixture.concurrently(clients, width: clients) { index in
+            let chat = elsewhere.services(for: elsewhere.caller(token: receivers[index].token)).chat
+            var got = 0
+            for await case .message(let message) in try await chat.liveEvents(after: cursors[index]) {
+                ledger.received(message.id, in: message.conversationID)
+                got += 1
+                if got == missed { break }
+            }
+            return (ContinuousClock.now - started) / .seconds(1)
+        }
+        let verdict = ledger.verdict
+        let last = spans.max() ?? .nan
+        return Result(key: last, line: "\(clients) clients each \(missed) behind resumed at once: all caught up in \(Stats.format(last, 2)) s "
+            + "(p50 \(Stats.format(Stats.percentile(spans, 0.5), 2)) s); \(verdict)" + (verdict.isPerfect ? "" : " — NOT PERFECT"))
+    }
+
+    /// `count` authenticated events sockets opened and held: the server's memory and file
+    /// descriptors before and after.
+    func idleSockets(_ world: ServerFixture, count: Int) async throws -> Result {
+        let users = try await world.users(count)
+        let before = try world.serverFootprint()
+        var streams: [AsyncStream<UserEvent>] = []
+        streams.reserveCapacity(count)
+        for chunk in stride(from: 0, to: count, by: 200) {
+            streams += try await ServerFixture.concurrently(min(200, count - chunk), width: 200) { index in
+                try await users[chunk + index].chat.liveEvents()
+            }
+        }
+        // The sockets are open (each stream returned after its socket.ready); let the server settle.
+        try await Task.sleep(for: .seconds(2))
+        let after = try world.serverFootprint()
+        let perSocket = Double(after.bytes - before.bytes) / Double(count)
+        withExtendedLifetime(streams) {}
+        return Result(key: perSocket, line: "\(count) idle sockets held (\(after.descriptors - before.descriptors) more descriptors): server RSS "
+            + "\(before.bytes / 1_048_576) → \(after.bytes / 1_048_576) MiB, \(Stats.format(perSocket / 1_024, 1)) KiB per socket")
+    }
+}
