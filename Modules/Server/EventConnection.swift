@@ -1,7 +1,6 @@
 import Chat
 import ChatAPI
 import ChatServer
-import ConversationListServer
 import Foundation
 import HummingbirdWebSocket
 import Kernel
@@ -37,9 +36,6 @@ struct EventConnection: Sendable {
     let channel: any Channel
     let sockets: OpenSockets
     let chat: ChatRoutes
-    let conversations: ConversationListRoutes
-    /// How often the session is checked again.
-    let sessionCheck: Duration
     /// How long a too-slow client has to take its close frame before the connection is cut.
     static let closeGrace: Duration = .seconds(2)
 
@@ -72,8 +68,7 @@ struct EventConnection: Sendable {
             reset = true
             events = try await chat.events(for: caller, after: nil)
         }
-        let changes = try await conversations.events(for: caller)
-        let key = sockets.add(for: try await caller.id()) { end(.shuttingDown) }
+        let key = sockets.add(for: try await caller.id(), caller: caller, close: { end(.shuttingDown) }, expire: { end(.sessionEnded) })
         defer { sockets.remove(key) }
         try await withThrowingTaskGroup { group in
             group.addTask {
@@ -83,8 +78,6 @@ struct EventConnection: Sendable {
                 // and resumes after its last cursor.
                 end(.streamEnded)
             }
-            group.addTask { for await event in changes { await enqueue(Self.encode(event)) } }
-            group.addTask { try await watchSession(end: end) }
             group.addTask {
                 for try await _ in inbound {}
                 queue.finish()
@@ -98,19 +91,6 @@ struct EventConnection: Sendable {
         }
         if let reason = ending.withLock({ $0 }) {
             try? await outbound.close(reason.frame.0, reason: reason.frame.1)
-        }
-    }
-
-    /// Returns once the caller's session has ended.
-    private func watchSession(end: @Sendable (Ending) -> Void) async throws {
-        while true {
-            try await Task.sleep(for: sessionCheck)
-            do {
-                _ = try await caller.id()
-            } catch let error as AppError where error.kind == .notSignedIn {
-                end(.sessionEnded)
-                return
-            } catch {}
         }
     }
 

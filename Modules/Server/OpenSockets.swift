@@ -2,14 +2,21 @@ import Kernel
 import ServiceLifecycle
 import Synchronization
 
-/// The open events sockets, and the service that closes them first when the server shuts down:
-/// it runs after the HTTP server in the service group, so it is told to stop before it, and
-/// closes every socket with "going away" while the server still serves; the server then waits
-/// only for requests in flight.
+/// The open events sockets, and the service that watches them: every `sessionCheck` it checks
+/// each socket's session and ends those whose session has ended (one task for all sockets, not
+/// one each). When the server shuts down it closes them first: it runs after the HTTP server in
+/// the service group, so it is told to stop before it, and closes every socket with "going
+/// away" while the server still serves; the server then waits only for requests in flight.
 final class OpenSockets: Service, Sendable {
+    private struct Socket {
+        let owner: UserID
+        let caller: Caller
+        let close: @Sendable () -> Void
+        let expire: @Sendable () -> Void
+    }
+
     private struct Registry {
-        var closers: [Int: @Sendable () -> Void] = [:]
-        var owners: [Int: UserID] = [:]
+        var sockets: [Int: Socket] = [:]
         var next = 0
         var emptied: [CheckedContinuation<Void, Never>] = []
         /// Shutting down: a socket that opens now is closed at once.
@@ -17,16 +24,20 @@ final class OpenSockets: Service, Sendable {
     }
 
     private let registry = Mutex(Registry())
+    private let sessionCheck: Duration
+
+    /// Watches sockets' sessions every `sessionCheck`.
+    init(sessionCheck: Duration) { self.sessionCheck = sessionCheck }
 
     /// The open sockets of `user`.
-    func count(of user: UserID) -> Int { registry.withLock { registry in registry.owners.values.count { $0 == user } } }
+    func count(of user: UserID) -> Int { registry.withLock { registry in registry.sockets.values.count { $0.owner == user } } }
 
-    /// Registers a socket of `user` and its way to close itself; returns the key to remove it with.
-    func add(for user: UserID, _ close: @escaping @Sendable () -> Void) -> Int {
+    /// Registers a socket of `user`, whose session `caller` carries, with its ways to end: at
+    /// shutdown (`close`) and when the session has ended (`expire`). Returns the key to remove it with.
+    func add(for user: UserID, caller: Caller, close: @escaping @Sendable () -> Void, expire: @escaping @Sendable () -> Void) -> Int {
         let (key, closing) = registry.withLock { registry in
             registry.next += 1
-            registry.closers[registry.next] = close
-            registry.owners[registry.next] = user
+            registry.sockets[registry.next] = Socket(owner: user, caller: caller, close: close, expire: expire)
             return (registry.next, registry.closing)
         }
         if closing { close() }
@@ -36,9 +47,8 @@ final class OpenSockets: Service, Sendable {
     /// Removes a socket that has ended.
     func remove(_ key: Int) {
         let waiting = registry.withLock { registry -> [CheckedContinuation<Void, Never>] in
-            registry.closers[key] = nil
-            registry.owners[key] = nil
-            guard registry.closers.isEmpty else { return [] }
+            registry.sockets[key] = nil
+            guard registry.sockets.isEmpty else { return [] }
             defer { registry.emptied = [] }
             return registry.emptied
         }
@@ -48,10 +58,12 @@ final class OpenSockets: Service, Sendable {
     /// Waits for the shutdown, closes every socket and returns once all have ended (or after
     /// two seconds, when a client does not answer the close).
     func run() async throws {
+        let watcher = Task { await watchSessions() }
         try? await gracefulShutdown()
+        watcher.cancel()
         let closers = registry.withLock { registry in
             registry.closing = true
-            return Array(registry.closers.values)
+            return registry.sockets.values.map(\.close)
         }
         closers.forEach { $0() }
         let timer = Task {
@@ -61,11 +73,25 @@ final class OpenSockets: Service, Sendable {
         defer { timer.cancel() }
         await withCheckedContinuation { continuation in
             let done = registry.withLock { registry -> Bool in
-                if registry.closers.isEmpty { return true }
+                if registry.sockets.isEmpty { return true }
                 registry.emptied.append(continuation)
                 return false
             }
             if done { continuation.resume() }
+        }
+    }
+
+    /// Until cancelled: ends the sockets whose session has ended (revoked, expired).
+    private func watchSessions() async {
+        while (try? await Task.sleep(for: sessionCheck)) != nil {
+            let open = registry.withLock { $0.sockets.values.map { ($0.caller, $0.expire) } }
+            for (caller, expire) in open {
+                do {
+                    _ = try await caller.id()
+                } catch let error as AppError where error.kind == .notSignedIn {
+                    expire()
+                } catch {}
+            }
         }
     }
 

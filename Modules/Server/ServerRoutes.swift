@@ -20,21 +20,21 @@ public struct ServerRoutes {
     public let document: Data
     /// The open events sockets; run it as a service after the server's, so that a shutdown
     /// closes them first.
-    let sockets = OpenSockets()
+    let sockets: OpenSockets
 
     /// Registers everything over `graph`; `sessionCheck` is how often an events socket checks
     /// that its session still stands.
     public init(graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionCheck: Duration = .seconds(1)) throws {
+        sockets = OpenSockets(sessionCheck: sessionCheck)
         let router = Router(context: APIRequestContext.self)
         let table = RouteTable()
         router.middlewares.add(ErrorMiddleware(routes: table))
         let caller: @Sendable (Request) -> Caller = { graph.caller(token: APIRoutes.bearerToken(of: $0)) }
         let routes = APIRoutes(router: router, table: table) { token in graph.caller(token: token) }
         let chat = ChatRoutes { graph.services(for: $0).chat }
-        let conversations = ConversationListRoutes { graph.services(for: $0).conversations }
         AuthRoutes(accounts: graph.accounts, limits: signInLimits).add(to: routes)
         ProfileRoutes { graph.services(for: $0).profiles }.add(to: routes)
-        conversations.add(to: routes)
+        ConversationListRoutes { graph.services(for: $0).conversations }.add(to: routes)
         chat.add(to: routes)
         endpoints = routes.endpoints
 
@@ -56,8 +56,7 @@ public struct ServerRoutes {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let connection = EventConnection(caller: caller(context.request), after: try Self.resumeCursor(of: context.request),
-                                             channel: context.requestContext.channel, sockets: sockets, chat: chat,
-                                             conversations: conversations, sessionCheck: sessionCheck)
+                                             channel: context.requestContext.channel, sockets: sockets, chat: chat)
             try await connection.run(inbound: inbound, outbound: outbound)
         }
         self.router = router

@@ -26,9 +26,7 @@ public struct RemoteConversationListService: ConversationListService {
         try await connection.call(ConversationListAPI.group, body: GroupRequest(title: title, memberIDs: memberIDs), as: caller)
     }
 
-    /// Ticks on every change the server reports, and after each reconnection (what changed
-    /// while the socket was down is unknown, so readers reload).
-    public func changes() async throws -> AsyncStream<Void> {
-        try await connection.events(ConversationsChanged.self, as: caller, resync: ConversationsChanged()).mapped { _ in () }
-    }
+    /// Ticks on every event of the caller's (each may change the list: a message, a new
+    /// conversation, a read marker, a name) and after each reconnection, so readers reload.
+    public func changes() async throws -> AsyncStream<Void> { try await connection.ticks(as: caller) }
 }

@@ -21,21 +21,4 @@ public struct ConversationListRoutes: Sendable {
                                                        memberIDs: try call.atMost(GroupRequest.maxMembers, call.body.memberIDs, field: "memberIDs"))
         }
     }
-
-    /// The caller's `ConversationsChanged` events, for the events socket: at most one every
-    /// `interval` (the list service ticks on any change of the store, so on a busy server a
-    /// socket would otherwise get one per commit).
-    public func events(for caller: Caller, interval: Duration = .seconds(1)) async throws -> AsyncStream<ConversationsChanged> {
-        let changes = try await service(caller).changes()
-        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            let forwarder = Task {
-                for await _ in changes {
-                    continuation.yield(ConversationsChanged())
-                    try? await Task.sleep(for: interval)
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in forwarder.cancel() }
-        }
-    }
 }

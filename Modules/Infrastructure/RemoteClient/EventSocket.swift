@@ -11,8 +11,11 @@ import NIOWebSocket
 /// session has ended.
 public actor EventSocket {
     private struct Subscriber {
-        let types: Set<String>
+        /// The frame types it takes; `nil` for every frame after the ready one of a reconnection.
+        let types: Set<String>?
         let continuation: AsyncStream<Data>.Continuation
+
+        func takes(_ type: String) -> Bool { types?.contains(type) ?? true }
     }
 
     private enum State {
@@ -35,12 +38,12 @@ public actor EventSocket {
         self.token = token
     }
 
-    /// The frames whose `type` is one of `types`, from the moment the server has subscribed
-    /// the socket: this returns only then, so nothing stored afterwards is missed. Subscribing to
-    /// `SocketReady.type` also yields a frame after each reconnection.
+    /// The frames whose `type` is one of `types` (every frame with `nil`), from the moment the
+    /// server has subscribed the socket: this returns only then, so nothing stored afterwards is
+    /// missed. Subscribing to `SocketReady.type` also yields a frame after each reconnection.
     /// - Throws: `.unavailable` when the server cannot be reached within the timeout;
     ///   `.notSignedIn` when the session has ended.
-    public func subscribe(_ types: Set<String>) async throws -> AsyncStream<Data> {
+    public func subscribe(_ types: Set<String>?) async throws -> AsyncStream<Data> {
         if case .ended(let error) = state { throw error }
         let (stream, continuation) = AsyncStream<Data>.makeStream()
         let id = takeID()
@@ -105,7 +108,7 @@ public actor EventSocket {
             // The server did not know the cursor: what was missed is unknown, so readers reload.
             lastCursor = nil
             guard let resync = try? WireFormat.encoder().encode(EventFrame(SocketReady())) else { return }
-            for subscriber in subscribers.values where subscriber.types.contains(SocketReady.type) { subscriber.continuation.yield(resync) }
+            for subscriber in subscribers.values where subscriber.takes(SocketReady.type) { subscriber.continuation.yield(resync) }
             return
         }
         if header.type == SocketReady.type {
@@ -116,7 +119,7 @@ public actor EventSocket {
             pending.values.forEach { $0.resume() }
             guard reconnected else { return }
         }
-        for subscriber in subscribers.values where subscriber.types.contains(header.type) { subscriber.continuation.yield(data) }
+        for subscriber in subscribers.values where subscriber.takes(header.type) { subscriber.continuation.yield(data) }
     }
 
     private func dropped(_ error: AppError) {

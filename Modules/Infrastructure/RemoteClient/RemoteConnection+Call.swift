@@ -97,12 +97,10 @@ extension RemoteConnection {
         return try await events(token: token).subscribe(Set(types)).compactMapped { frame in try? decoder.decode(Frame.self, from: frame) }
     }
 
-    /// The events of type `Event` for `caller`'s session, decoded; with `resyncs`, an event is
-    /// also made up after each reconnection (`resync`), for readers that reload what they show.
-    public func events<Event: WireEvent>(_: Event.Type, as caller: Caller, resync: Event? = nil) async throws -> AsyncStream<Event> {
+    /// A tick for every frame of `caller`'s session and after each reconnection (what changed
+    /// while the socket was down is unknown); ticks that come while the reader is busy become one.
+    public func ticks(as caller: Caller) async throws -> AsyncStream<Void> {
         guard let token = caller.token else { throw AppError.notSignedIn }
-        let frames = try await events(token: token).subscribe(resync == nil ? [Event.type] : [Event.type, SocketReady.type])
-        let decoder = WireFormat.decoder()
-        return frames.compactMapped { frame in (try? decoder.decode(EventFrame<Event>.self, from: frame).event) ?? resync }
+        return try await events(token: token).subscribe(nil).mapped(bufferingPolicy: .bufferingNewest(1)) { _ in () }
     }
 }
