@@ -72,4 +72,22 @@ struct KernelTypesTests {
         feed.yield(2)
         #expect(await received.next() == nil)
     }
+
+    @Test("a mapped stream is pulled: the source's buffer limit holds, and a reader cancelled ends the source")
+    func mappedStreamIsPulled() async {
+        let (ended, end) = AsyncStream<Void>.makeStream()
+        let (source, feed) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingOldest(2))
+        feed.onTermination = { _ in end.yield() }
+        let doubled = source.mapped { $0 * 2 }
+        // Nothing drains the source ahead of the reader, so its limit of 2 drops the third.
+        #expect([feed.yield(1), feed.yield(2), feed.yield(3)].map { if case .dropped = $0 { true } else { false } } == [false, false, true])
+        let (firsts, first) = AsyncStream<Int>.makeStream()
+        let reader = Task { for await value in doubled { first.yield(value) } }
+        var got = firsts.makeAsyncIterator()
+        #expect(await got.next() == 2)
+        #expect(await got.next() == 4)
+        reader.cancel()
+        var endings = ended.makeAsyncIterator()
+        #expect(await endings.next() != nil, "the source was told its reader stopped")
+    }
 }

@@ -41,11 +41,13 @@ public actor EventSocket {
     /// The frames whose `type` is one of `types` (every frame with `nil`), from the moment the
     /// server has subscribed the socket: this returns only then, so nothing stored afterwards is
     /// missed. Subscribing to `SocketReady.type` also yields a frame after each reconnection.
+    /// `bufferingPolicy` is the buffer of frames the reader has not taken yet.
     /// - Throws: `.unavailable` when the server cannot be reached within the timeout;
     ///   `.notSignedIn` when the session has ended.
-    public func subscribe(_ types: Set<String>?) async throws -> AsyncStream<Data> {
+    public func subscribe(_ types: Set<String>?, bufferingPolicy: AsyncStream<Data>.Continuation.BufferingPolicy = .unbounded) async throws
+        -> AsyncStream<Data> {
         if case .ended(let error) = state { throw error }
-        let (stream, continuation) = AsyncStream<Data>.makeStream()
+        let (stream, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: bufferingPolicy)
         let id = takeID()
         subscribers[id] = Subscriber(types: types, continuation: continuation)
         continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }

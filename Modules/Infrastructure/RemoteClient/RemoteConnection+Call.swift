@@ -101,6 +101,6 @@ extension RemoteConnection {
     /// while the socket was down is unknown); ticks that come while the reader is busy become one.
     public func ticks(as caller: Caller) async throws -> AsyncStream<Void> {
         guard let token = caller.token else { throw AppError.notSignedIn }
-        return try await events(token: token).subscribe(nil).mapped(bufferingPolicy: .bufferingNewest(1)) { _ in () }
+        return try await events(token: token).subscribe(nil, bufferingPolicy: .bufferingNewest(1)).mapped { _ in () }
     }
 }
