@@ -11,7 +11,7 @@ import ProfileLive
 import SQLStore
 
 /// One SQLite file with every feature's migrations, and what the process shares over it: the
-/// change monitor, the message feed, the membership cache, the password hasher.
+/// change monitor, the event feed, the message writer, the membership cache, the password hasher.
 final class SQLiteBackend: GraphBackend {
     static let migrations = AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations
         + ChatSchema.migrations
@@ -21,6 +21,7 @@ final class SQLiteBackend: GraphBackend {
     private let builder: SummaryBuilder
     private let membership: MembershipCache
     private let feed: SQLEventFeed
+    private let writer: MessageWriter
     private let epoch: String
     private let clock: any WallClock
 
@@ -38,12 +39,14 @@ final class SQLiteBackend: GraphBackend {
         membership = MembershipCache(MembershipAdapter(directory: SQLConversationDirectory(database: database)))
         epoch = try ChatSchema.epoch(of: database)
         feed = SQLEventFeed(database: database, membership: membership, epoch: epoch)
+        writer = MessageWriter(database: database, epoch: epoch)
     }
 
     func services(for caller: Caller) -> ServiceSet {
         ServiceSet(profiles: SQLProfileService(database: database, caller: caller),
                    conversations: SQLConversationListService(database: database, builder: builder, caller: caller, clock: clock),
-                   chat: SQLChatService(database: database, epoch: epoch, membership: membership, feed: feed, caller: caller, clock: clock))
+                   chat: SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed, caller: caller,
+                                        clock: clock))
     }
 
     func demoSession() async -> IssuedSession? { nil }

@@ -279,6 +279,33 @@ struct BackendContractTests {
         #expect(messages.map(\.id) == [id] && messages[0].text == text)
     }
 
+    @Test("sends at once, repeats and a conflict among them: each stored once, only the conflict fails", arguments: backends)
+    func concurrentSends(_ backend: Backend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let asAda = harness.services(for: ada)
+        let direct = try await asAda.conversations.startDirect(with: grace.id)
+        let ids = (0..<150).map { _ in MessageID.random() }
+        // Every id twice with its own text, and the first id once more with other text.
+        let sends = ids.enumerated().flatMap { [($1, "m\($0)"), ($1, "m\($0)")] } + [(ids[0], "not m0")]
+        let outcomes = await withTaskGroup(of: (MessageID, String, Message?).self) { group in
+            for (id, text) in sends.shuffled() {
+                group.addTask { (id, text, try? await asAda.chat.send(id: id, text: text, to: direct.id)) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let stored = try await harness.services(for: grace).chat.latestMessages(in: direct.id, limit: 500).messages
+        #expect(stored.count == ids.count && Set(stored.map(\.id)) == Set(ids))
+        // Whichever text of the first id came first was stored; only the sends of the other failed.
+        let first = try #require(stored.first { $0.id == ids[0] }).text
+        let failed = outcomes.filter { $0.2 == nil }
+        #expect(!failed.isEmpty && failed.allSatisfy { $0.0 == ids[0] && $0.1 != first }, "\(failed.map(\.1))")
+        #expect(outcomes.allSatisfy { outcome in outcome.2.map { $0.text == outcome.1 && stored.contains($0) } ?? true })
+        let cursors = stored.compactMap(\.cursor)
+        #expect(cursors.count == ids.count && zip(cursors, cursors.dropFirst()).allSatisfy { $1.follows($0) })
+    }
+
     @Test("only members read or post", arguments: backends)
     func membership(_ backend: Backend) async throws {
         let harness = try await BackendHarness(backend)

@@ -9,6 +9,7 @@ import SQLStore
 /// `SQLEventFeed`.
 public struct SQLChatService: ChatService {
     private let database: SQLDatabase
+    private let writer: MessageWriter
     private let membership: any ConversationMembership
     private let feed: any EventFeed
     private let caller: Caller
@@ -16,10 +17,12 @@ public struct SQLChatService: ChatService {
     private let epoch: String
 
     /// Creates the service for `caller` over an open database (whose epoch is `epoch`,
-    /// `ChatSchema.epoch`), the (cached) membership port and the process's message feed.
-    public init(database: SQLDatabase, epoch: String, membership: any ConversationMembership, feed: any EventFeed, caller: Caller,
-                clock: any WallClock = SystemWallClock()) {
+    /// `ChatSchema.epoch`), the process's message writer, the (cached) membership port and the
+    /// process's event feed.
+    public init(database: SQLDatabase, epoch: String, writer: MessageWriter, membership: any ConversationMembership, feed: any EventFeed,
+                caller: Caller, clock: any WallClock = SystemWallClock()) {
         self.database = database
+        self.writer = writer
         self.epoch = epoch
         self.membership = membership
         self.feed = feed
@@ -46,27 +49,7 @@ public struct SQLChatService: ChatService {
         let me = try await authorize(conversationID)
         let text = try Validation.messageText(text)
         let sentAt = Int((clock.now().timeIntervalSince1970 * 1_000).rounded(.down))
-        let epoch = epoch
-        return try await database.write { db in
-            if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(MessageRows.columns) FROM messages m WHERE id = ?"),
-                                               arguments: [id.rawValue]) {
-                return try ChatRules.resent(try MessageRows.message(existing, epoch: epoch), conversationID: conversationID, sender: me, text: text)
-            }
-            let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
-                                             arguments: [conversationID.rawValue]) ?? 0) + 1
-            let seq = try SQLChangeLog.next(db)
-            try db.cachedStatement(sql: """
-                INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [seq, id.rawValue, conversationID.rawValue, position, me.rawValue, text, sentAt])
-            try db.cachedStatement(sql: """
-                INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
-                ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
-                """).execute(arguments: [conversationID.rawValue, position, seq])
-            let cursor = EventCursor(epoch: epoch, position: seq)
-            try Self.setRead(position, by: me, in: conversationID, db)
-            return Message(id: id, conversationID: conversationID, senderID: me, text: text, sentAt: MessageRows.date(milliseconds: sentAt),
-                           cursor: cursor)
-        }
+        return try await writer.store(MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me, sentAt: sentAt))
     }
 
     public func markRead(_ conversationID: ConversationID) async throws {
@@ -77,7 +60,7 @@ public struct SQLChatService: ChatService {
             let read = try Int.fetchOne(db, sql: "SELECT read_count FROM chat_reads WHERE user_id = ? AND conversation_id = ?",
                                         arguments: [me.rawValue, conversationID.rawValue]) ?? 0
             guard count > read else { return }
-            try Self.setRead(count, by: me, in: conversationID, db)
+            try ChatReads.set(count, by: me, in: conversationID, db)
             try SQLChangeLog.record(.readMarkerMoved(in: conversationID, by: me), db)
         }
     }
@@ -153,12 +136,5 @@ public struct SQLChatService: ChatService {
             let oldest = try rows.last?.decode(Int.self, atIndex: MessageRows.count)
             return MessagePage(messages: try rows.reversed().map { try MessageRows.message($0, epoch: epoch) }, hasOlder: (oldest ?? 1) > 1)
         }
-    }
-
-    private static func setRead(_ count: Int, by reader: UserID, in conversationID: ConversationID, _ db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO chat_reads (user_id, conversation_id, read_count) VALUES (?, ?, ?)
-            ON CONFLICT (user_id, conversation_id) DO UPDATE SET read_count = max(read_count, excluded.read_count)
-            """).execute(arguments: [reader.rawValue, conversationID.rawValue, count])
     }
 }

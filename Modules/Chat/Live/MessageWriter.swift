@@ -1,0 +1,111 @@
+import Chat
+import Foundation
+import GRDB
+import Kernel
+import SQLStore
+import Synchronization
+
+/// Stores the process's sends in batches ("group commit"): sends that arrive while a batch is
+/// being written wait and go together in the next transaction, and each send returns only once
+/// the transaction holding it has committed. Under load one commit carries many messages; alone,
+/// a send is a batch of one. One per database, shared by every caller's `SQLChatService`.
+public final class MessageWriter: Sendable {
+    /// A message to store, checked already.
+    struct Send: Sendable {
+        let id: MessageID
+        let text: String
+        let conversationID: ConversationID
+        let sender: UserID
+        /// Milliseconds since 1970.
+        let sentAt: Int
+    }
+
+    private typealias Waiting = (send: Send, reply: CheckedContinuation<Message, any Error>)
+
+    private struct State {
+        var waiting: [Waiting] = []
+        var writing = false
+    }
+
+    private let database: SQLDatabase
+    private let epoch: String
+    private let state = Mutex(State())
+    /// Most sends in one transaction.
+    private let batchLimit: Int
+
+    /// Creates the writer of the database whose epoch is `epoch` (`ChatSchema.epoch`).
+    public init(database: SQLDatabase, epoch: String, batchLimit: Int = 512) {
+        self.database = database
+        self.epoch = epoch
+        self.batchLimit = batchLimit
+    }
+
+    /// Stores `send` (or finds it stored: the same id again returns the stored message) and
+    /// returns it once committed.
+    /// - Throws: `.conflict` when the id is taken by another message; the store's errors.
+    func store(_ send: Send) async throws -> Message {
+        try await withCheckedThrowingContinuation { reply in
+            let start = state.withLock { state in
+                state.waiting.append((send, reply))
+                defer { state.writing = true }
+                return !state.writing
+            }
+            if start { Task { await self.drain() } }
+        }
+    }
+
+    /// Writes batches until no send waits.
+    private func drain() async {
+        while true {
+            let batch: [Waiting] = state.withLock { state in
+                let batch = Array(state.waiting.prefix(batchLimit))
+                state.waiting.removeFirst(batch.count)
+                if batch.isEmpty { state.writing = false }
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            let sends = batch.map(\.send)
+            let epoch = epoch
+            do {
+                let results = try await database.write { db in sends.map { send in Result { try Self.insertAlone(send, epoch: epoch, db) } } }
+                for (waiting, result) in zip(batch, results) { waiting.reply.resume(with: result) }
+            } catch {
+                batch.forEach { $0.reply.resume(throwing: error) }
+            }
+        }
+    }
+
+    /// `insert` in a savepoint of its own: a send that fails leaves nothing behind, and the
+    /// batch's other sends stand.
+    private static func insertAlone(_ send: Send, epoch: String, _ db: Database) throws -> Message {
+        var message: Message?
+        try db.inSavepoint {
+            message = try insert(send, epoch: epoch, db)
+            return .commit
+        }
+        guard let message else { throw AppError(.internal, "message \(send.id) was neither stored nor found") }
+        return message
+    }
+
+    /// Stores one message in the open transaction, or returns the stored one of the same id.
+    private static func insert(_ send: Send, epoch: String, _ db: Database) throws -> Message {
+        if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(MessageRows.columns) FROM messages m WHERE id = ?"),
+                                           arguments: [send.id.rawValue]) {
+            return try ChatRules.resent(try MessageRows.message(existing, epoch: epoch), conversationID: send.conversationID, sender: send.sender,
+                                        text: send.text)
+        }
+        let conversation = send.conversationID.rawValue
+        let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
+                                         arguments: [conversation]) ?? 0) + 1
+        let seq = try SQLChangeLog.next(db)
+        try db.cachedStatement(sql: "INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [seq, send.id.rawValue, conversation, position, send.sender.rawValue, send.text, send.sentAt])
+        try db.cachedStatement(sql: """
+            INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
+            ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
+            """).execute(arguments: [conversation, position, seq])
+        try ChatReads.set(position, by: send.sender, in: send.conversationID, db)
+        return Message(id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
+                       sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq))
+    }
+}
