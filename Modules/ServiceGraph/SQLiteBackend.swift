@@ -39,7 +39,7 @@ final class SQLiteBackend: GraphBackend {
         membership = MembershipCache(MembershipAdapter(directory: SQLConversationDirectory(database: database)))
         epoch = try ChatSchema.epoch(of: database)
         feed = SQLEventFeed(database: database, membership: membership, epoch: epoch)
-        writer = MessageWriter(database: database, epoch: epoch)
+        writer = MessageWriter(database: database, epoch: epoch, feed: feed)
     }
 
     func services(for caller: Caller) -> ServiceSet {

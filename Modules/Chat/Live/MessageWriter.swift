@@ -18,6 +18,8 @@ public final class MessageWriter: Sendable {
         let sender: UserID
         /// Milliseconds since 1970.
         let sentAt: Int
+        /// The conversation's members, who get the message live.
+        let members: [UserID]
     }
 
     private typealias Waiting = (send: Send, reply: CheckedContinuation<Message, any Error>)
@@ -29,14 +31,17 @@ public final class MessageWriter: Sendable {
 
     private let database: SQLDatabase
     private let epoch: String
+    private let feed: SQLEventFeed
     private let state = Mutex(State())
     /// Most sends in one transaction.
     private let batchLimit: Int
 
-    /// Creates the writer of the database whose epoch is `epoch` (`ChatSchema.epoch`).
-    public init(database: SQLDatabase, epoch: String, batchLimit: Int = 512) {
+    /// Creates the writer of the database whose epoch is `epoch` (`ChatSchema.epoch`); what
+    /// it stores goes live through `feed` at once.
+    public init(database: SQLDatabase, epoch: String, feed: SQLEventFeed, batchLimit: Int = 512) {
         self.database = database
         self.epoch = epoch
+        self.feed = feed
         self.batchLimit = batchLimit
     }
 
@@ -68,7 +73,11 @@ public final class MessageWriter: Sendable {
             let epoch = epoch
             do {
                 let results = try await database.write { db in sends.map { send in Result { try Self.insertAlone(send, epoch: epoch, db) } } }
-                for (waiting, result) in zip(batch, results) { waiting.reply.resume(with: result) }
+                feed.publishCommitted(zip(sends, results).compactMap { send, result in
+                    guard case .success(let stored) = result, stored.isNew else { return nil }
+                    return (stored.message, send.members)
+                })
+                for (waiting, result) in zip(batch, results) { waiting.reply.resume(with: result.map(\.message)) }
             } catch {
                 batch.forEach { $0.reply.resume(throwing: error) }
             }
@@ -77,22 +86,22 @@ public final class MessageWriter: Sendable {
 
     /// `insert` in a savepoint of its own: a send that fails leaves nothing behind, and the
     /// batch's other sends stand.
-    private static func insertAlone(_ send: Send, epoch: String, _ db: Database) throws -> Message {
-        var message: Message?
+    private static func insertAlone(_ send: Send, epoch: String, _ db: Database) throws -> (message: Message, isNew: Bool) {
+        var stored: (Message, Bool)?
         try db.inSavepoint {
-            message = try insert(send, epoch: epoch, db)
+            stored = try insert(send, epoch: epoch, db)
             return .commit
         }
-        guard let message else { throw AppError(.internal, "message \(send.id) was neither stored nor found") }
-        return message
+        guard let stored else { throw AppError(.internal, "message \(send.id) was neither stored nor found") }
+        return stored
     }
 
-    /// Stores one message in the open transaction, or returns the stored one of the same id.
-    private static func insert(_ send: Send, epoch: String, _ db: Database) throws -> Message {
+    /// Stores one message in the open transaction (new), or returns the stored one of the same id.
+    private static func insert(_ send: Send, epoch: String, _ db: Database) throws -> (Message, Bool) {
         if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(MessageRows.columns) FROM messages m WHERE id = ?"),
                                            arguments: [send.id.rawValue]) {
-            return try ChatRules.resent(try MessageRows.message(existing, epoch: epoch), conversationID: send.conversationID, sender: send.sender,
-                                        text: send.text)
+            return (try ChatRules.resent(try MessageRows.message(existing, epoch: epoch), conversationID: send.conversationID, sender: send.sender,
+                                         text: send.text), false)
         }
         let conversation = send.conversationID.rawValue
         let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
@@ -105,7 +114,7 @@ public final class MessageWriter: Sendable {
             ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
             """).execute(arguments: [conversation, position, seq])
         try ChatReads.set(position, by: send.sender, in: send.conversationID, db)
-        return Message(id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
-                       sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq))
+        return (Message(id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
+                        sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq)), true)
     }
 }

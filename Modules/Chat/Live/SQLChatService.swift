@@ -46,10 +46,12 @@ public struct SQLChatService: ChatService {
     }
 
     public func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
-        let me = try await authorize(conversationID)
+        let me = try await caller.id()
+        let members = try await membership.requireMember(me, of: conversationID)
         let text = try Validation.messageText(text)
         let sentAt = Int((clock.now().timeIntervalSince1970 * 1_000).rounded(.down))
-        return try await writer.store(MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me, sentAt: sentAt))
+        return try await writer.store(MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me, sentAt: sentAt,
+                                                         members: members))
     }
 
     public func markRead(_ conversationID: ConversationID) async throws {

@@ -6,13 +6,18 @@ import Synchronization
 
 /// The process's one reader of new events in the SQLite file: on each change tick (a commit
 /// by any process) it reads the messages and changes past its position once and fans them out
-/// by conversation and audience, so the cost of an event does not grow with the number of live readers.
+/// by conversation and audience, so the cost of an event does not grow with the number of live
+/// readers. Messages this process has just committed are handed out at once, without the
+/// read, when nothing else was committed between (`publishCommitted`); every event goes out
+/// once, in the store's order, whichever way it comes.
 public final class SQLEventFeed: EventFeed {
     private let database: SQLDatabase
     private let membership: any ConversationMembership
     private let epoch: String
     private let fanOut = EventFanOut()
     private let reader = Mutex<Task<Void, Never>?>(nil)
+    /// The position of the last event handed out; `nil` until the reader starts.
+    private let published = Mutex<Int64?>(nil)
 
     /// Creates the feed of the database whose epoch is `epoch` (`ChatSchema.epoch`); its reader
     /// starts with the first subscription.
@@ -29,29 +34,52 @@ public final class SQLEventFeed: EventFeed {
         return fanOut.subscribe(conversation: conversationID, member: member)
     }
 
+    /// Hands out `messages` (with their conversations' members), just committed by this
+    /// process in one transaction in this order, if they directly follow the last event handed
+    /// out; otherwise leaves them to the reader, which will find them in the file.
+    func publishCommitted(_ messages: [(message: Message, members: [UserID])]) {
+        guard let first = messages.first?.message.cursor?.position else { return }
+        let positions = messages.compactMap(\.message.cursor?.position)
+        guard positions.count == messages.count, zip(positions, positions.dropFirst()).allSatisfy({ $1 == $0 + 1 }) else { return }
+        published.withLock { position in
+            guard let current = position, first == current + 1 else { return }
+            for (message, members) in messages { fanOut.publish(.message(message), to: members) }
+            position = positions.last
+        }
+    }
+
     /// Starts the reader unless it runs. The change subscription comes before the cursor is
     /// read, and both before the first reader registers, so no commit falls between.
     private func startReader() async throws {
         if reader.withLock({ $0 != nil }) { return }
         let ticks = database.changes.subscribe()
         let start = try await database.read(SQLChangeLog.newest)
-        let (database, membership, fanOut, epoch) = (database, membership, fanOut, epoch)
         reader.withLock { task in
             guard task == nil else { return }
-            task = Task { await Self.read(from: start, ticks: ticks, epoch: epoch, database, membership, fanOut) }
+            published.withLock { $0 = start }
+            task = Task { [weak self] in await self?.read(from: start, ticks: ticks) }
         }
     }
 
-    private static func read(from start: Int64, ticks: AsyncStream<Void>, epoch: String, _ database: SQLDatabase,
-                             _ membership: any ConversationMembership, _ fanOut: EventFanOut) async {
+    private func read(from start: Int64, ticks: AsyncStream<Void>) async {
         var position = start
         for await _ in ticks {
-            let after = position
+            let (after, epoch) = (position, epoch)
             guard let batch = try? await database.read({ db in try EventRows.all(after: after, epoch: epoch, db) }) else { continue }
             position = batch.last
+            var audiences: [(UserEvent, [UserID])] = []
             for event in batch.events {
                 guard let audience = try? await membership.audience(of: event) else { continue }
-                fanOut.publish(event, to: audience)
+                audiences.append((event, audience))
+            }
+            published.withLock { published in
+                for (event, audience) in audiences {
+                    guard let seq = event.cursor?.position, seq > (published ?? 0) else { continue }
+                    fanOut.publish(event, to: audience)
+                    published = seq
+                }
+                // Past damaged rows too, so a later message of this process can take the quick way.
+                published = max(published ?? 0, batch.last)
             }
         }
     }
