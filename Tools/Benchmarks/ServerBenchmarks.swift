@@ -48,23 +48,28 @@ struct ServerBench: AsyncParsableCommand {
         try await world.listen(conversations.map(\.receiver), arrivals: clock)
         let interval = Duration.seconds(Double(pairs) / Double(perSecond))
         let count = perSecond * seconds / pairs
-        try await withThrowingTaskGroup { group in
+        let acks = try await withThrowingTaskGroup(of: [Double].self) { group in
             for pair in conversations {
                 group.addTask {
+                    var acks: [Double] = []
                     for index in 0..<count {
                         let id = MessageID.random()
+                        let start = ContinuousClock.now
                         clock.sent(id)
                         _ = try await pair.sender.chat.send(id: id, text: "latency \(index)", to: pair.conversation)
+                        acks.append((ContinuousClock.now - start) / .milliseconds(1))
                         try await Task.sleep(for: interval)
                     }
+                    return acks
                 }
             }
-            try await group.waitForAll()
+            return try await group.reduce(into: []) { $0 += $1 }
         }
         let latencies = try await clock.latencies(expecting: count * pairs)
         let p50 = Stats.percentile(latencies, 0.5), p99 = Stats.percentile(latencies, 0.99)
         return Result(key: p50, line: "\(latencies.count) messages, \(pairs) pairs at \(perSecond)/s: p50 \(Stats.format(p50, 2)) ms, "
-            + "p99 \(Stats.format(p99, 2)) ms, max \(Stats.format(latencies.max() ?? .nan, 1)) ms")
+            + "p99 \(Stats.format(p99, 2)) ms, max \(Stats.format(latencies.max() ?? .nan, 1)) ms (send acknowledged: p50 "
+            + "\(Stats.format(Stats.percentile(acks, 0.5), 2)) ms)")
     }
 
     /// Acknowledged (committed) sends per second, `pairs` senders at once, every message delivered.
