@@ -5,29 +5,15 @@ import Foundation
 import HummingbirdWebSocket
 import Kernel
 import NIOCore
-import NIOWebSocket
 import Synchronization
 
-/// One client's events socket: subscribes to the caller's streams, then writes their events in
-/// order through a queue bounded in bytes and its own writer. A client catching up is paced by
-/// its own socket; one that stops reading fills only its own queue and is closed as too slow
-/// (`EventSocketProtocol.slowAfter`) instead of holding anyone else up. Also closes the socket
-/// when the session ends and, through `OpenSockets`, when the server shuts down.
+/// One client's events socket. Its writer pulls the caller's events one at a time and writes
+/// each before taking the next, so a client catching up is paced by its own socket (the backlog
+/// is read a page at a time as it goes) and a client that stops reading holds up no one else:
+/// its live events wait in its own bounded buffer, and `OpenSockets` ends it as too slow once a
+/// write has waited `EventSocketProtocol.slowAfter`. Also ends the socket when the session ends
+/// and when the server shuts down.
 struct EventConnection: Sendable {
-    /// Why the server closed the socket.
-    private enum Ending: Sendable {
-        case tooSlow, sessionEnded, shuttingDown, streamEnded
-
-        var frame: (WebSocketErrorCode, String) {
-            switch self {
-            case .tooSlow: (.unknown(EventSocketProtocol.tooSlow), "too slow: reconnect")
-            case .sessionEnded: (.unknown(EventSocketProtocol.sessionEnded), "session ended")
-            case .shuttingDown: (.goingAway, "server shutting down")
-            case .streamEnded: (.unexpectedServerError, "stream ended: reconnect")
-            }
-        }
-    }
-
     let caller: Caller
     /// The cursor the client resumes after (`?after=`), if any.
     let after: EventCursor?
@@ -39,66 +25,90 @@ struct EventConnection: Sendable {
     /// How long a too-slow client has to take its close frame before the connection is cut.
     static let closeGrace: Duration = .seconds(2)
 
+    /// Runs the socket until the client leaves or the server ends it.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let queue = OutboundQueue(limit: EventSocketProtocol.queueBytes)
-        let ending = Mutex<Ending?>(nil)
+        let (events, reset) = try await subscribe()
+        // Read after subscribing: an event stored in between comes live, none falls between.
+        let newest = after == nil ? try? await chat.newestCursor(for: caller) : nil
+        let watch = WriteWatch()
+        let writer = Mutex<Task<Void, Never>?>(nil)
         let channel = channel
-        let end: @Sendable (Ending) -> Void = { reason in
-            let first = ending.withLock { current in
-                defer { current = current ?? reason }
-                return current == nil
-            }
-            queue.finish()
-            guard first, reason == .tooSlow || reason == .shuttingDown else { return }
-            // A client that stopped reading may not take the close frame either.
+        let end: @Sendable (SocketEnding) -> Void = { reason in
+            guard watch.end(reason) else { return }
+            writer.withLock { $0?.cancel() }
             Task {
+                try? await outbound.close(reason.frame.code, reason: reason.frame.reason)
+                guard reason.cutsAfterGrace else { return }
+                // A client that stopped reading may not take the close frame either.
                 try await Task.sleep(for: Self.closeGrace)
                 channel.close(promise: nil)
             }
         }
-        let enqueue: @Sendable (String) async -> Void = { frame in
-            if await !queue.push(frame, patience: EventSocketProtocol.slowAfter) { end(.tooSlow) }
+        let key = sockets.add(OpenSockets.Socket(owner: try await caller.id(), caller: caller, end: end, isStalled: watch.isStalled))
+        let writing = Task {
+            do {
+                try await watch.writing { try await outbound.write(.text(Self.encode(frame: EventFrame(SocketReady(cursor: newest ?? nil))))) }
+                if reset { try await watch.writing { try await outbound.write(.text(Self.encode(frame: EventFrame(SocketReset())))) } }
+                for await event in events { try await watch.writing { try await outbound.write(.text(Self.encode(frame: event))) } }
+                // The store's stream ended under the socket (not the socket under it): the
+                // client reconnects and resumes.
+                if !Task.isCancelled { end(.streamEnded) }
+            } catch {}
         }
-        var reset = false
-        let events: AsyncStream<UserEvent>
+        writer.withLock { $0 = writing }
+        // Ended before the writer was known (the server began shutting down): it stops now.
+        if watch.hasEnded { writing.cancel() }
+        defer {
+            sockets.remove(key)
+            writer.withLock { $0?.cancel() }
+        }
+        for try await _ in inbound {}
+    }
+
+    /// The caller's events after the client's cursor; for a cursor of another store, the live
+    /// events only, and `true`: the client is told to reload.
+    private func subscribe() async throws -> (AsyncStream<UserEvent>, reset: Bool) {
         do {
-            events = try await chat.events(for: caller, after: after)
+            return (try await chat.events(for: caller, after: after), false)
         } catch let error as AppError where error.kind == .invalidInput && after != nil {
-            // Not this store's cursor: live from now on, and the client reloads.
-            reset = true
-            events = try await chat.events(for: caller, after: nil)
-        }
-        let key = sockets.add(for: try await caller.id(), caller: caller, close: { end(.shuttingDown) }, expire: { end(.sessionEnded) })
-        defer { sockets.remove(key) }
-        try await withThrowingTaskGroup { group in
-            group.addTask {
-                for await event in events { await enqueue(Self.encode(event)) }
-                // The store's stream ended under the socket (a failed read, a replaced store, a
-                // reader so far behind that its live buffer overflowed): the client reconnects
-                // and resumes after its last cursor.
-                end(.streamEnded)
-            }
-            group.addTask {
-                for try await _ in inbound {}
-                queue.finish()
-            }
-            // Read after subscribing: a message stored in between comes live, none falls between.
-            let newest = after == nil ? try? await chat.newestCursor(for: caller) : nil
-            try await outbound.write(.text(Self.encode(SocketReady(cursor: newest ?? nil))))
-            if reset { try await outbound.write(.text(Self.encode(SocketReset()))) }
-            while let frame = await queue.next(), ending.withLock({ $0 }) != .tooSlow { try await outbound.write(.text(frame)) }
-            group.cancelAll()
-        }
-        if let reason = ending.withLock({ $0 }) {
-            try? await outbound.close(reason.frame.0, reason: reason.frame.1)
+            return (try await chat.events(for: caller, after: nil), true)
         }
     }
 
-    private static func encode<Event: WireEvent>(_ event: Event) -> String { encode(frame: EventFrame(event)) }
-
-    private static func encode(_ event: UserEvent) -> String { encode(frame: event) }
-
     private static func encode(frame: some Encodable) -> String {
         (try? String(decoding: WireFormat.encoder().encode(frame), as: UTF8.self)) ?? ""
+    }
+}
+
+/// When a connection's writer began the write it is in, and why the connection ends.
+private final class WriteWatch: Sendable {
+    private struct State {
+        var since: ContinuousClock.Instant?
+        var ending: SocketEnding?
+    }
+
+    private let state = Mutex(State())
+
+    /// Runs `write`, noting that a write is under way meanwhile.
+    func writing(_ write: () async throws -> Void) async throws {
+        state.withLock { $0.since = .now }
+        defer { state.withLock { $0.since = nil } }
+        try await write()
+    }
+
+    /// Whether a write has waited longer than `EventSocketProtocol.slowAfter`.
+    func isStalled() -> Bool {
+        state.withLock { $0.since.map { ContinuousClock.now - $0 > EventSocketProtocol.slowAfter } ?? false }
+    }
+
+    /// Whether the connection is ending.
+    var hasEnded: Bool { state.withLock { $0.ending != nil } }
+
+    /// Notes why the connection ends; true the first time only.
+    func end(_ reason: SocketEnding) -> Bool {
+        state.withLock { state in
+            defer { state.ending = state.ending ?? reason }
+            return state.ending == nil
+        }
     }
 }

@@ -2,17 +2,22 @@ import Kernel
 import ServiceLifecycle
 import Synchronization
 
-/// The open events sockets, and the service that watches them: every `sessionCheck` it checks
-/// each socket's session and ends those whose session has ended (one task for all sockets, not
-/// one each). When the server shuts down it closes them first: it runs after the HTTP server in
+/// The open events sockets, and the service that watches them: every `sessionCheck` it ends
+/// those whose session has ended or whose client has stopped reading (one task for all
+/// sockets, not one each). When the server shuts down it closes them first: it runs after the HTTP server in
 /// the service group, so it is told to stop before it, and closes every socket with "going
 /// away" while the server still serves; the server then waits only for requests in flight.
 final class OpenSockets: Service, Sendable {
-    private struct Socket {
+    /// An open socket, as the watcher sees it.
+    struct Socket: Sendable {
+        /// Whose it is.
         let owner: UserID
+        /// Its session.
         let caller: Caller
-        let close: @Sendable () -> Void
-        let expire: @Sendable () -> Void
+        /// Ends it, saying why.
+        let end: @Sendable (SocketEnding) -> Void
+        /// Whether its writer has waited too long for the client.
+        let isStalled: @Sendable () -> Bool
     }
 
     private struct Registry {
@@ -32,15 +37,14 @@ final class OpenSockets: Service, Sendable {
     /// The open sockets of `user`.
     func count(of user: UserID) -> Int { registry.withLock { registry in registry.sockets.values.count { $0.owner == user } } }
 
-    /// Registers a socket of `user`, whose session `caller` carries, with its ways to end: at
-    /// shutdown (`close`) and when the session has ended (`expire`). Returns the key to remove it with.
-    func add(for user: UserID, caller: Caller, close: @escaping @Sendable () -> Void, expire: @escaping @Sendable () -> Void) -> Int {
+    /// Registers a socket; returns the key to remove it with.
+    func add(_ socket: Socket) -> Int {
         let (key, closing) = registry.withLock { registry in
             registry.next += 1
-            registry.sockets[registry.next] = Socket(owner: user, caller: caller, close: close, expire: expire)
+            registry.sockets[registry.next] = socket
             return (registry.next, registry.closing)
         }
-        if closing { close() }
+        if closing { socket.end(.shuttingDown) }
         return key
     }
 
@@ -63,9 +67,9 @@ final class OpenSockets: Service, Sendable {
         watcher.cancel()
         let closers = registry.withLock { registry in
             registry.closing = true
-            return registry.sockets.values.map(\.close)
+            return registry.sockets.values.map(\.end)
         }
-        closers.forEach { $0() }
+        closers.forEach { $0(.shuttingDown) }
         let timer = Task {
             try await Task.sleep(for: .seconds(2))
             self.wakeWaiters()
@@ -81,15 +85,16 @@ final class OpenSockets: Service, Sendable {
         }
     }
 
-    /// Until cancelled: ends the sockets whose session has ended (revoked, expired).
+    /// Until cancelled: ends the sockets whose session has ended (revoked, expired) and those
+    /// whose client has stopped reading.
     private func watchSessions() async {
         while (try? await Task.sleep(for: sessionCheck)) != nil {
-            let open = registry.withLock { $0.sockets.values.map { ($0.caller, $0.expire) } }
-            for (caller, expire) in open {
+            for socket in registry.withLock({ Array($0.sockets.values) }) {
+                if socket.isStalled() { socket.end(.tooSlow) }
                 do {
-                    _ = try await caller.id()
+                    _ = try await socket.caller.id()
                 } catch let error as AppError where error.kind == .notSignedIn {
-                    expire()
+                    socket.end(.sessionEnded)
                 } catch {}
             }
         }

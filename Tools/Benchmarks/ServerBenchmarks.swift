@@ -15,6 +15,8 @@ struct ServerBench: AsyncParsableCommand {
     @Option(help: "latency, throughput, fanout, kill, reconnect or idle.") var mode = "latency"
     @Option(help: "Runs; the median run is reported.") var runs = 3
     @Option(help: "Seconds each run sends for.") var seconds = 5
+    @Option(help: "Sender→receiver pairs (latency: 10; throughput: 50).") var pairs: Int?
+    @Option(help: "Messages per second in all (latency).") var rate = 200
 
     func run() async throws {
         var results: [Result] = []
@@ -22,8 +24,8 @@ struct ServerBench: AsyncParsableCommand {
             let world = try await ServerFixture()
             defer { world.stop() }
             switch mode {
-            case "latency": results.append(try await latency(world, pairs: 10, perSecond: 200))
-            case "throughput": results.append(try await throughput(world, pairs: 50))
+            case "latency": results.append(try await latency(world, pairs: pairs ?? 10, perSecond: rate))
+            case "throughput": results.append(try await throughput(world, pairs: pairs ?? 50))
             case "fanout": results.append(try await fanOut(world, members: 50, messages: 200))
             case "kill": results.append(try await killed(world, pairs: 50, total: 100_000))
             case "reconnect": results.append(try await reconnectStorm(world, clients: 1_000, missed: 20))

@@ -1,0 +1,61 @@
+import Kernel
+
+/// What a reader resuming after a cursor gets, pulled one element at a time: the stored elements
+/// after the cursor, read a page at a time only when the reader has taken the previous page,
+/// then the live elements that follow the last one given. None is missed (the live subscription
+/// is taken before the first page is read) and none comes twice. Ends when a page cannot be
+/// read (rather than skip it) and when a live element is of another epoch (the store was replaced).
+final class ResumedEvents<Element: Sendable>: @unchecked Sendable {
+    // Unchecked: an `AsyncStream` has one reader at a time, which is the only caller of `next`.
+    private var page: [Element]
+    private var index = 0
+    private var last: EventCursor
+    private var catchingUp = true
+    private var liveReader: AsyncStream<Element>.Iterator
+    private let cursorOf: @Sendable (Element) -> EventCursor?
+    private let read: @Sendable (EventCursor) async throws -> [Element]
+
+    /// The stream: `first` (read after subscribing to `live`), then pages `read` gives after the
+    /// last cursor while pages come full (`ChatRules.catchUpLimit`), then `live`.
+    static func stream(live: AsyncStream<Element>, after cursor: EventCursor, first: [Element],
+                       cursor cursorOf: @escaping @Sendable (Element) -> EventCursor?,
+                       read: @escaping @Sendable (EventCursor) async throws -> [Element]) -> AsyncStream<Element> {
+        let resumed = ResumedEvents(live: live, after: cursor, first: first, cursor: cursorOf, read: read)
+        return AsyncStream { await resumed.next() }
+    }
+
+    private init(live: AsyncStream<Element>, after cursor: EventCursor, first: [Element],
+                 cursor cursorOf: @escaping @Sendable (Element) -> EventCursor?, read: @escaping @Sendable (EventCursor) async throws -> [Element]) {
+        page = first
+        last = cursor
+        liveReader = live.makeAsyncIterator()
+        self.cursorOf = cursorOf
+        self.read = read
+    }
+
+    private func next() async -> Element? {
+        while catchingUp {
+            if index < page.count {
+                let element = page[index]
+                index += 1
+                if let cursor = cursorOf(element), cursor.follows(last) { last = cursor }
+                return element
+            }
+            guard page.count == ChatRules.catchUpLimit else {
+                catchingUp = false
+                break
+            }
+            guard let more = try? await read(last) else { return nil }
+            (page, index) = (more, 0)
+        }
+        while let element = await liveReader.next() {
+            guard let cursor = cursorOf(element) else { return element }
+            guard cursor.epoch == last.epoch else { return nil }
+            if cursor.follows(last) {
+                last = cursor
+                return element
+            }
+        }
+        return nil
+    }
+}
