@@ -3,7 +3,8 @@ import Foundation
 import Kernel
 
 /// This device's unsent messages for one profile and server, in a JSON file only its owner can
-/// read (`state.dir/outbox/<profile>-remote-<host>_<port>.json`).
+/// read (`state.dir/outbox/<profile>-remote-<host>_<port>.json`), changed under a `FileLock`
+/// so that two REPLs of the profile never write over each other's messages.
 public struct FileOutboxStore: OutboxStore {
     /// The outbox file.
     public let file: URL
@@ -23,8 +24,11 @@ public struct FileOutboxStore: OutboxStore {
         }
     }
 
-    public func save(_ messages: [Message]) throws {
-        guard !messages.isEmpty else { return try PrivateFile.remove(file) }
-        try PrivateFile.write(try JSONEncoder().encode(messages), to: file, what: "the outbox")
+    public func update(_ change: ([Message]) throws -> [Message]) throws {
+        try FileLock.holding(file, what: "the outbox") {
+            let messages = try change(try load())
+            guard !messages.isEmpty else { return try PrivateFile.remove(file) }
+            try PrivateFile.write(try JSONEncoder().encode(messages), to: file, what: "the outbox")
+        }
     }
 }

@@ -10,7 +10,7 @@ struct OutboxUnitTests {
     final class MemoryStore: OutboxStore {
         let saved = Mutex<[Message]>([])
         func load() throws -> [Message] { saved.withLock { $0 } }
-        func save(_ messages: [Message]) throws { saved.withLock { $0 = messages } }
+        func update(_ change: ([Message]) throws -> [Message]) throws { try saved.withLock { $0 = try change($0) } }
     }
 
     static let ada = UserID("ada"), grace = UserID("grace")

@@ -10,8 +10,6 @@ public actor Outbox {
     /// Whose messages this outbox sends: the store may hold other users' of the same profile,
     /// which wait for them to sign in again.
     private let owner: UserID
-    /// Every message of the store, whoever's.
-    private var kept: [Message]?
     private var flusher: Task<Void, Never>?
     private let results = Broadcaster<Message>()
     private var emptied: [CheckedContinuation<Void, Never>] = []
@@ -22,15 +20,9 @@ public actor Outbox {
         self.owner = owner
     }
 
-    /// The owner's kept messages, oldest first.
-    public func messages() throws -> [Message] { try all().filter { $0.senderID == owner } }
-
-    private func all() throws -> [Message] {
-        if let kept { return kept }
-        let loaded = try store.load()
-        kept = loaded
-        return loaded
-    }
+    /// The owner's kept messages, oldest first, as the store has them now (another process of
+    /// the profile may have kept or sent some).
+    public func messages() throws -> [Message] { try store.load().filter { $0.senderID == owner } }
 
     /// Whether messages are kept: a new one goes behind them, to keep their order.
     public func isEmpty() -> Bool { (try? messages().isEmpty) ?? true }
@@ -39,11 +31,7 @@ public actor Outbox {
     public func keep(_ message: Message) throws -> Message {
         let queued = Message(id: message.id, conversationID: message.conversationID, senderID: owner, text: message.text,
                              sentAt: message.sentAt, state: .queued)
-        var everything = try all()
-        everything.removeAll { $0.id == message.id }
-        everything.append(queued)
-        try store.save(everything)
-        kept = everything
+        try store.update { kept in kept.filter { $0.id != message.id } + [queued] }
         return queued
     }
 
@@ -97,10 +85,7 @@ public actor Outbox {
     }
 
     private func remove(_ message: Message) {
-        guard var everything = try? all() else { return }
-        everything.removeAll { $0.id == message.id }
-        try? store.save(everything)
-        kept = everything
+        try? store.update { kept in kept.filter { $0.id != message.id } }
     }
 
     private func wakeWaiters() {
