@@ -44,6 +44,7 @@ struct ServerCommand: AsyncParsableCommand {
         do {
             let settings = try ServerSettings.load(commandLine: given.reduce(into: [:]) { $0[$1.0] = $1.1 }, configFile: config,
                                                    environment: ProcessInfo.processInfo.environment)
+            MemoryTuning.keepFreedMemory()
             try await MessageAIServer(settings: settings).run()
         } catch let error as AppError {
             FileHandle.standardError.write(Data("messageai-server: error: \(error.message)\n".utf8))

@@ -17,6 +17,7 @@ struct ServerBench: AsyncParsableCommand {
     @Option(help: "Seconds each run sends for.") var seconds = 5
     @Option(help: "Sender→receiver pairs (latency: 10; throughput: 50).") var pairs: Int?
     @Option(help: "Messages per second in all (latency).") var rate = 200
+    @Option(help: "Clients (reconnect: 1,000; idle: 10,000).") var clients: Int?
 
     func run() async throws {
         var results: [Result] = []
@@ -28,8 +29,8 @@ struct ServerBench: AsyncParsableCommand {
             case "throughput": results.append(try await throughput(world, pairs: pairs ?? 50))
             case "fanout": results.append(try await fanOut(world, members: 50, messages: 200))
             case "kill": results.append(try await killed(world, pairs: 50, total: 100_000))
-            case "reconnect": results.append(try await reconnectStorm(world, clients: 1_000, missed: 20))
-            case "idle": results.append(try await idleSockets(world, count: 10_000))
+            case "reconnect": results.append(try await reconnectStorm(world, clients: clients ?? 1_000, missed: 20))
+            case "idle": results.append(try await idleSockets(world, count: clients ?? 10_000))
             default: throw ValidationError("mode must be latency, throughput, fanout, kill, reconnect or idle")
             }
             print("  run: \(results.last?.line ?? "")")

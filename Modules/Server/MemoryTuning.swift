@@ -1,0 +1,24 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the server process asks glibc's allocator to keep freed memory. By default glibc serves
+/// allocations of 128 KiB and more with their own `mmap` and gives trimmed memory back to the
+/// kernel, so each request's buffers are mapped, faulted in and unmapped again: under load the
+/// kernel's page faults and TLB shootdowns cost a good part of the throughput
+/// (docs/performance.md). Keeping it costs resident memory the server would reuse anyway.
+public enum MemoryTuning {
+    /// Raises the `mmap` threshold to 4 MiB and the trim threshold to 256 MiB; does nothing
+    /// where the C library is not glibc. Call once, before serving.
+    public static func keepFreedMemory() {
+        #if canImport(Glibc)
+        // `mallopt` and its M_* macros are not in Swift's Glibc module: found by name, with
+        // glibc's values M_TRIM_THRESHOLD (-1) and M_MMAP_THRESHOLD (-3).
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "mallopt") else { return }
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        _ = mallopt(-1, 256 << 20)
+        _ = mallopt(-3, 4 << 20)
+        #endif
+    }
+}
