@@ -8,11 +8,9 @@ public enum EventSocketProtocol {
     public static let maxFrameBytes = 64 * 1_024
     /// Close code: the session was revoked or expired; the client signs in again.
     public static let sessionEnded: UInt16 = 4_401
-    /// Close code: the client read too slowly: its queue stayed full for `slowAfter`; it reconnects.
+    /// Close code: the client read too slowly: a write to it waited `slowAfter`; it reconnects.
     public static let tooSlow: UInt16 = 4_408
-    /// Bytes of frames queued for one connection; past it, the server waits for the client.
-    public static let queueBytes = 1_024 * 1_024
-    /// How long a connection's queue may stay full before the client counts as too slow.
+    /// How long a write to a client may wait before the client counts as too slow.
     public static let slowAfter: Duration = .seconds(2)
     /// Sockets one account may have open at once (each client process opens one).
     public static let socketsPerUser = 8
