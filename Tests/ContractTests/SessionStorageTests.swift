@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Kernel
 import ServiceGraph
 import Testing
@@ -40,5 +41,31 @@ struct SessionStorageTests {
         }
         #expect(ContinuousClock.now - revoked < .seconds(5))
         await #expect(throws: AppError.notSignedIn) { try await elsewhere.chat.liveMessages(in: nil) }
+    }
+
+    @Test("a database from before the one event sequence opens migrated: cursors go on after its messages")
+    func upgradeKeepsCursors() async throws {
+        let before = try await BackendHarness(.sqlite)
+        defer { before.remove() }
+        let ada = try await before.signUp("Ada"), grace = try await before.signUp("Grace")
+        let direct = try await before.services(for: ada).conversations.startDirect(with: grace.id)
+        let old = try await before.services(for: ada).chat.send(id: .random(), text: "old", to: direct.id)
+        // As the previous version left it: no store sequence, no recorded changes.
+        let file = before.folder.appendingPathComponent("contract.sqlite").path
+        let raw = try DatabaseQueue(path: file)
+        try await raw.write { db in
+            try db.execute(sql: """
+                DROP TABLE store_sequence; DROP TABLE store_changes;
+                DELETE FROM grdb_migrations WHERE identifier IN ('store-1', 'chat-4')
+                """)
+        }
+        try raw.close()
+
+        let after = try await BackendHarness(.sqlite, sharing: before)
+        let asGrace = after.services(for: grace)
+        let new = try await after.services(for: ada).chat.send(id: .random(), text: "new", to: direct.id)
+        let (oldCursor, newCursor) = (try #require(old.cursor), try #require(new.cursor))
+        #expect(newCursor.follows(oldCursor))
+        #expect(try await asGrace.chat.events(after: oldCursor, limit: 10).compactMap(\.message?.text) == ["new"])
     }
 }
