@@ -3,8 +3,8 @@ import Foundation
 import Kernel
 
 /// This device's unsent messages for one profile and server, in a JSON file only its owner can
-/// read (`state.dir/outbox/<profile>-remote-<host>_<port>.json`), changed under a `FileLock`
-/// so that two REPLs of the profile never write over each other's messages.
+/// read (`state.dir/outbox/<profile>-remote-<host>_<port>.json`), changed under a `FileLock` on
+/// `.<name>.lock` beside it, so that two REPLs of the profile never write over each other's messages.
 public struct FileOutboxStore: OutboxStore {
     /// The outbox file.
     public let file: URL
@@ -25,10 +25,18 @@ public struct FileOutboxStore: OutboxStore {
     }
 
     public func update(_ change: ([Message]) throws -> [Message]) throws {
-        try FileLock.holding(file, what: "the outbox") {
-            let messages = try change(try load())
-            guard !messages.isEmpty else { return try PrivateFile.remove(file) }
-            try PrivateFile.write(try JSONEncoder().encode(messages), to: file, what: "the outbox")
+        let folder = file.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let lockPath = folder.appendingPathComponent(".\(file.lastPathComponent).lock").path
+        let lock: FileLock
+        do {
+            lock = try FileLock(path: lockPath, creating: true)
+        } catch {
+            throw AppError(.unavailable, "cannot lock the outbox (\(lockPath)): \(error.reason)")
         }
+        defer { lock.release() }
+        let messages = try change(try load())
+        guard !messages.isEmpty else { return try PrivateFile.remove(file) }
+        try PrivateFile.write(try JSONEncoder().encode(messages), to: file, what: "the outbox")
     }
 }

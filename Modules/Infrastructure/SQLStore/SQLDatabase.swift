@@ -26,7 +26,10 @@ public final class SQLDatabase: Sendable {
         }
         let migrator = Self.migrator(migrations)
         do {
-            let openLock = try OpenLock(path: path)
+            // One process (and thread) at a time checks, creates and migrates the file: without
+            // it, processes starting together on a new file race to migrate it, and a read-only
+            // probe can see a half-created file.
+            let openLock = try Self.lockForOpening(path)
             defer { openLock.release() }
             try Self.refuseForeignOrNewer(path, migrator: migrator)
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -60,6 +63,15 @@ public final class SQLDatabase: Sendable {
     /// Runs `body` on a reader connection (a consistent snapshot).
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await SQLErrors.retryingBusy { try await self.pool.read(body) }
+    }
+
+    private static func lockForOpening(_ path: String) throws -> FileLock {
+        do {
+            return try FileLock(path: path)
+        } catch {
+            throw AppError(.unavailable, error.opening ? "database \(path) cannot be opened: \(error.reason)"
+                                                       : "database \(path) cannot be locked for opening: \(error.reason)")
+        }
     }
 
     private static func migrator(_ migrations: [SchemaMigration]) -> DatabaseMigrator {
