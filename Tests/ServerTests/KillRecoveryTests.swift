@@ -37,16 +37,9 @@ struct KillRecoveryTests {
         let attempts = try await withThrowingTaskGroup(of: Int.self) { group in
             for pair in pairs {
                 group.addTask {
-                    var attempts = 0
-                    for index in 0..<perPair {
-                        let id = MessageID.random()
-                        attempts += try await KillDrill.untilAcknowledged {
-                            _ = try await pair.sender.chat.send(id: id, text: "m\(index)", to: pair.conversation)
-                        }
-                        ledger.acknowledged(id, in: pair.conversation)
-                        drill.acknowledged()
+                    try await drill.send(perPair, in: pair.conversation, noting: ledger) { id, index in
+                        _ = try await pair.sender.chat.send(id: id, text: "m\(index)", to: pair.conversation)
                     }
-                    return attempts
                 }
             }
             return try await group.reduce(0, +)

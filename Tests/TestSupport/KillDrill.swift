@@ -21,7 +21,7 @@ public final class KillDrill: Sendable {
     }
 
     /// Notes one acknowledged send; at a mark, kills the server and starts it again in the background.
-    public func acknowledged() {
+    private func acknowledged() {
         let server = server
         state.withLock { state in
             state.acknowledged += 1
@@ -41,10 +41,24 @@ public final class KillDrill: Sendable {
         return restarts.count
     }
 
+    /// Sends `count` messages into `conversation` one after another, each with a new id through
+    /// `send` (given the id and the message's number) until acknowledged, noting each in `ledger`
+    /// and in this drill. Returns the number of attempts.
+    public func send(_ count: Int, in conversation: ConversationID, noting ledger: DeliveryLedger,
+                     _ send: (MessageID, Int) async throws -> Void) async throws -> Int {
+        var attempts = 0
+        for index in 0..<count {
+            let id = MessageID.random()
+            attempts += try await Self.untilAcknowledged { try await send(id, index) }
+            ledger.acknowledged(id, in: conversation)
+            acknowledged()
+        }
+        return attempts
+    }
+
     /// Runs `send` until it succeeds, waiting `Backoff` between attempts while the server is
     /// unreachable; any other error is thrown. Returns the number of attempts.
-    @discardableResult
-    public static func untilAcknowledged(_ send: () async throws -> Void) async throws -> Int {
+    private static func untilAcknowledged(_ send: () async throws -> Void) async throws -> Int {
         var failures = 0
         while true {
             do {

@@ -20,11 +20,8 @@ extension ServerBench {
         try await withThrowingTaskGroup { group in
             for pair in conversations {
                 group.addTask {
-                    for index in 0..<(total / pairs) {
-                        let id = MessageID.random()
-                        try await KillDrill.untilAcknowledged { _ = try await pair.sender.chat.send(id: id, text: "k\(index)", to: pair.conversation) }
-                        ledger.acknowledged(id, in: pair.conversation)
-                        drill.acknowledged()
+                    _ = try await drill.send(total / pairs, in: pair.conversation, noting: ledger) { id, index in
+                        _ = try await pair.sender.chat.send(id: id, text: "k\(index)", to: pair.conversation)
                     }
                 }
             }
