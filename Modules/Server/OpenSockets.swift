@@ -31,7 +31,7 @@ final class OpenSockets: Service, Sendable {
     private let registry = Mutex(Registry())
     private let sessionCheck: Duration
 
-    /// Watches sockets' sessions every `sessionCheck`.
+    /// Looks at every socket's session and writer every `sessionCheck`.
     init(sessionCheck: Duration) { self.sessionCheck = sessionCheck }
 
     /// The open sockets of `user`.
@@ -62,7 +62,7 @@ final class OpenSockets: Service, Sendable {
     /// Waits for the shutdown, closes every socket and returns once all have ended (or after
     /// two seconds, when a client does not answer the close).
     func run() async throws {
-        let watcher = Task { await watchSessions() }
+        let watcher = Task { await watch() }
         try? await gracefulShutdown()
         watcher.cancel()
         let closers = registry.withLock { registry in
@@ -87,7 +87,7 @@ final class OpenSockets: Service, Sendable {
 
     /// Until cancelled: ends the sockets whose session has ended (revoked, expired) and those
     /// whose client has stopped reading.
-    private func watchSessions() async {
+    private func watch() async {
         while (try? await Task.sleep(for: sessionCheck)) != nil {
             for socket in registry.withLock({ Array($0.sockets.values) }) {
                 if socket.isStalled() { socket.end(.tooSlow) }

@@ -22,8 +22,8 @@ public struct ServerRoutes {
     /// closes them first.
     let sockets: OpenSockets
 
-    /// Registers everything over `graph`; `sessionCheck` is how often an events socket checks
-    /// that its session still stands.
+    /// Registers everything over `graph`; `sessionCheck` is how often the open events sockets'
+    /// sessions are checked (`OpenSockets`).
     public init(graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionCheck: Duration = .seconds(1)) throws {
         sockets = OpenSockets(sessionCheck: sessionCheck)
         let router = Router(context: APIRequestContext.self)

@@ -45,7 +45,6 @@ public struct OutboxChatService: ChatService {
         // being a member any more, say) can fail it later.
         let text = try Validation.messageText(text)
         let queued = try await outbox.keep(Message(id: id, conversationID: conversationID, senderID: UserID(""), text: text, sentAt: .now))
-
         await resume()
         return queued
     }

@@ -45,7 +45,7 @@ enum EventRows {
     static func all(after seq: Int64, epoch: String, _ db: Database) throws -> (events: [UserEvent], last: Int64) {
         let messages = try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns) FROM messages m WHERE m.seq > ? ORDER BY m.seq", arguments: [seq])
         let changes = try Row.fetchAll(db, sql: "SELECT \(SQLChangeLog.columns) FROM store_changes s WHERE s.seq > ? ORDER BY s.seq", arguments: [seq])
-        let last = (messages.compactMap { try? $0.decode(Int64.self, atIndex: 5) } + changes.compactMap { try? $0.decode(Int64.self, atIndex: 0) }).max()
+        let last = (messages.compactMap { try? $0.decode(Int64.self, atIndex: MessageRows.seqIndex) } + changes.compactMap { try? $0.decode(Int64.self, atIndex: 0) }).max()
         return (try merged(messages, changes, epoch: epoch, skippingDamaged: true), max(last ?? seq, seq))
     }
 

@@ -11,7 +11,7 @@ import NIOWebSocket
 /// session has ended.
 public actor EventSocket {
     private struct Subscriber {
-        /// The frame types it takes; `nil` for every frame after the ready one of a reconnection.
+        /// The frame types it takes; `nil` for every frame.
         let types: Set<String>?
         let continuation: AsyncStream<Data>.Continuation
 
