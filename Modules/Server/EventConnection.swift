@@ -1,114 +1,260 @@
 import Chat
 import ChatAPI
-import ChatServer
 import Foundation
-import HummingbirdWebSocket
 import Kernel
 import NIOCore
+import NIOWebSocket
 import Synchronization
 
-/// One client's events socket. Its writer pulls the caller's events one at a time and writes
-/// each before taking the next, so a client catching up is paced by its own socket (the backlog
-/// is read a page at a time as it goes) and a client that stops reading holds up no one else:
-/// its live events wait in its own bounded buffer, and `OpenSockets` ends it as too slow once a
-/// write has waited `EventSocketProtocol.slowAfter`. Also ends the socket when the session ends
-/// and when the server shuts down.
-struct EventConnection: Sendable {
-    let caller: Caller
-    /// The cursor the client resumes after (`?after=`), if any.
-    let after: EventCursor?
-    /// The connection under the socket: closed outright when a slow client cannot even take
-    /// the close frame.
-    let channel: any Channel
-    let sockets: OpenSockets
-    let chat: ChatRoutes
-    /// How long a too-slow client has to take its close frame before the connection is cut.
-    static let closeGrace: Duration = .seconds(2)
+/// One client's events socket. While live it has no task of its own: the feed hands it each
+/// event on the publisher's thread and it queues the frame on the connection's event loop, so
+/// an idle socket costs only its channel. A short task writes what the socket starts with
+/// (`socket.ready`, then the events stored after the client's cursor, a page at a time as the
+/// client takes them) while live events wait, then goes. A client that stops reading holds up
+/// no one else: once a frame has waited `EventSocketProtocol.slowAfter` (`check(at:)`), or its
+/// queue passes `maxQueuedFrames` or `maxQueuedBytes`, it is closed as too slow.
+final class EventConnection: Sendable {
+    /// Most frames queued for a client before it counts as too slow.
+    static let maxQueuedFrames = 1_024
+    /// Most bytes queued for a client before it counts as too slow.
+    static let maxQueuedBytes = 8 * 1_024 * 1_024
+    /// How long a client has to take the close frame before the connection is cut.
+    static let closeGrace: TimeAmount = .seconds(2)
 
-    /// Runs the socket until the client leaves or the server ends it.
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let (events, reset) = try await subscribe()
-        // Read after subscribing: an event stored in between comes live, none falls between.
-        let newest = after == nil ? try? await chat.newestCursor(for: caller) : nil
-        let watch = WriteWatch()
-        let writer = Mutex<Task<Void, Never>?>(nil)
-        let channel = channel
-        let end: @Sendable (SocketEnding) -> Void = { reason in
-            guard watch.end(reason) else { return }
-            writer.withLock { $0?.cancel() }
-            Task {
-                try? await outbound.close(reason.frame.code, reason: reason.frame.reason)
-                guard reason.cutsAfterGrace else { return }
-                // A client that stopped reading may not take the close frame either.
-                try await Task.sleep(for: Self.closeGrace)
-                channel.close(promise: nil)
-            }
-        }
-        let key = sockets.add(OpenSockets.Socket(owner: try await caller.id(), caller: caller, end: end, isStalled: watch.isStalled))
-        let writing = Task {
-            do {
-                try await watch.writing { try await outbound.write(.text(Self.encode(frame: EventFrame(SocketReady(cursor: newest ?? nil))))) }
-                if reset { try await watch.writing { try await outbound.write(.text(Self.encode(frame: EventFrame(SocketReset())))) } }
-                for await event in events { try await watch.writing { try await outbound.write(.text(Self.encode(frame: event))) } }
-                // The store's stream ended under the socket (not the socket under it): the
-                // client reconnects and resumes.
-                if !Task.isCancelled { end(.streamEnded) }
-            } catch {}
-        }
-        writer.withLock { $0 = writing }
-        // Ended before the writer was known (the server began shutting down): it stops now.
-        if watch.hasEnded { writing.cancel() }
-        defer {
-            sockets.remove(key)
-            writer.withLock { $0?.cancel() }
-        }
-        for try await _ in inbound {}
+    private enum Phase {
+        /// Writing what the socket starts with; live events wait in `State.waiting`.
+        case starting
+        case live
+        case ended
     }
 
-    /// The caller's events after the client's cursor; for a cursor of another store, the live
-    /// events only, and `true`: the client is told to reload.
-    private func subscribe() async throws -> (AsyncStream<UserEvent>, reset: Bool) {
-        do {
-            return (try await chat.events(for: caller, after: after), false)
-        } catch let error as AppError where error.kind == .invalidInput && after != nil {
-            return (try await chat.events(for: caller, after: nil), true)
-        }
-    }
-
-    private static func encode(frame: some Encodable) -> String {
-        (try? String(decoding: WireFormat.encoder().encode(frame), as: UTF8.self)) ?? ""
-    }
-}
-
-/// When a connection's writer began the write it is in, and why the connection ends.
-private final class WriteWatch: Sendable {
     private struct State {
-        var since: ContinuousClock.Instant?
-        var ending: SocketEnding?
+        var phase = Phase.starting
+        var waiting: [UserEvent] = []
+        var gate = CursorGate(after: nil)
+        var queuedFrames = 0
+        var queuedBytes = 0
+        /// When the client last took a frame, or was given one with none queued.
+        var lastTaken = ContinuousClock.now
+        /// When the client last sent a frame (a ping, a pong).
+        var lastHeard = ContinuousClock.now
+        var pinged = false
+        var subscription: EventSubscription?
     }
 
+    /// The session the socket was opened with.
+    let caller: Caller
+    /// Whose socket it is.
+    let owner: UserID
+    private let channel: any Channel
+    private let sockets: OpenSockets
     private let state = Mutex(State())
 
-    /// Runs `write`, noting that a write is under way meanwhile.
-    func writing(_ write: () async throws -> Void) async throws {
-        state.withLock { $0.since = .now }
-        defer { state.withLock { $0.since = nil } }
-        try await write()
+    /// A connection for `owner` over the upgraded `channel`, registered in `sockets` until it closes.
+    init(caller: Caller, owner: UserID, channel: any Channel, sockets: OpenSockets) {
+        self.caller = caller
+        self.owner = owner
+        self.channel = channel
+        self.sockets = sockets
     }
 
-    /// Whether a write has waited longer than `EventSocketProtocol.slowAfter`.
-    func isStalled() -> Bool {
-        state.withLock { $0.since.map { ContinuousClock.now - $0 > EventSocketProtocol.slowAfter } ?? false }
-    }
-
-    /// Whether the connection is ending.
-    var hasEnded: Bool { state.withLock { $0.ending != nil } }
-
-    /// Notes why the connection ends; true the first time only.
-    func end(_ reason: SocketEnding) -> Bool {
-        state.withLock { state in
-            defer { state.ending = state.ending ?? reason }
-            return state.ending == nil
+    /// Subscribes to the owner's live events first, so none falls between; then writes
+    /// `socket.ready` (with `socket.reset` after a cursor of another store) and the events
+    /// stored after `after`, then lets the waiting live events through.
+    func start(feed: any EventFeed, chat: any ChatService, after: EventCursor?) {
+        sockets.add(self)
+        Task {
+            do {
+                let subscription = try await feed.subscribe(conversation: nil, member: owner) { [weak self] event in self?.offer(event) ?? false }
+                guard adopt(subscription) else { return }
+                try await writeStart(chat: chat, after: after)
+                goLive()
+            } catch {
+                end(.streamEnded)
+            }
         }
+    }
+
+    /// Ends the socket: sends the close frame that says why and cuts the connection if the
+    /// client has not closed it within `closeGrace`. Later calls do nothing.
+    func end(_ reason: SocketEnding) {
+        guard let subscription = stop() else { return }
+        subscription?.cancel()
+        let channel = channel
+        channel.eventLoop.execute {
+            channel.writeAndFlush(Self.closeFrame(reason.frame.code, reason: reason.frame.reason, allocator: channel.allocator), promise: nil)
+            channel.eventLoop.scheduleTask(in: Self.closeGrace) { channel.close(promise: nil) }
+        }
+    }
+
+    /// The client sent a close frame: true if it began the closing, so the server answers it.
+    func clientClosed() -> Bool {
+        guard let subscription = stop() else { return false }
+        subscription?.cancel()
+        return true
+    }
+
+    /// The channel closed.
+    func closed() {
+        if let subscription = stop() { subscription?.cancel() }
+        sockets.remove(self)
+    }
+
+    /// The client sent a frame: it is there.
+    func heard() {
+        state.withLock { state in
+            state.lastHeard = .now
+            state.pinged = false
+        }
+    }
+
+    /// Ends the socket if its client has stopped taking frames or answering; pings it when it
+    /// has been silent for `pingInterval`.
+    func check(at now: ContinuousClock.Instant, pingInterval: Duration) {
+        enum Action { case none, ping, end(SocketEnding) }
+        let action = state.withLock { state -> Action in
+            if case .ended = state.phase { return .none }
+            if state.queuedFrames > 0 && now - state.lastTaken > EventSocketProtocol.slowAfter { return .end(.tooSlow) }
+            let silence = now - state.lastHeard
+            if silence > pingInterval * 2 { return .end(.unanswered) }
+            guard silence > pingInterval, !state.pinged else { return .none }
+            state.pinged = true
+            return .ping
+        }
+        switch action {
+        case .none: break
+        case .end(let reason): end(reason)
+        case .ping: channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .ping, data: channel.allocator.buffer(capacity: 0)), promise: nil)
+        }
+    }
+
+    /// A close frame with `code` and `reason`.
+    static func closeFrame(_ code: WebSocketErrorCode, reason: String, allocator: ByteBufferAllocator) -> WebSocketFrame {
+        var data = allocator.buffer(capacity: 2 + reason.utf8.count)
+        data.write(webSocketErrorCode: code)
+        data.writeString(reason)
+        return WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+    }
+
+    /// Marks the socket ended; its subscription (itself optional) the first time, `nil` after.
+    @discardableResult
+    private func stop() -> EventSubscription?? {
+        state.withLock { state in
+            if case .ended = state.phase { return nil }
+            state.phase = .ended
+            state.waiting = []
+            return .some(state.subscription)
+        }
+    }
+
+    /// Keeps `subscription`, unless the socket ended meanwhile (then cancels it; false).
+    private func adopt(_ subscription: EventSubscription) -> Bool {
+        let kept = state.withLock { state in
+            if case .ended = state.phase { return false }
+            state.subscription = subscription
+            return true
+        }
+        if !kept { subscription.cancel() }
+        return kept
+    }
+
+    private func writeStart(chat: any ChatService, after: EventCursor?) async throws {
+        guard let after else {
+            try await write(EventFrame(SocketReady(cursor: try? await chat.newestCursor())))
+            return
+        }
+        var page: [UserEvent]
+        do {
+            page = try await chat.events(after: after, limit: ChatRules.catchUpLimit)
+        } catch let error as AppError where error.kind == .invalidInput {
+            // A cursor of another store: the client reloads what it shows, then goes on live.
+            try await write(EventFrame(SocketReady()))
+            try await write(EventFrame(SocketReset()))
+            return
+        }
+        state.withLock { $0.gate = CursorGate(after: after) }
+        try await write(EventFrame(SocketReady()))
+        while true {
+            let written = state.withLock { state in
+                page.filter { state.gate.admit($0.cursor) == .pass }.compactMap { queue($0, &state) }.last
+            }
+            try await written?.get()
+            guard page.count == ChatRules.catchUpLimit, let last = state.withLock({ $0.gate.last }) else { return }
+            page = try await chat.events(after: last, limit: ChatRules.catchUpLimit)
+        }
+    }
+
+    /// Queues `frame` and waits until the client's socket has taken it.
+    private func write(_ frame: some Encodable & Sendable) async throws {
+        guard let written = state.withLock({ queue(frame, &$0) }) else { throw ChannelError.ioOnClosedChannel }
+        try await written.get()
+    }
+
+    /// Lets the events that came while starting through, and every later one at once.
+    private func goLive() {
+        let ending = state.withLock { state -> SocketEnding? in
+            guard case .starting = state.phase else { return nil }
+            state.phase = .live
+            defer { state.waiting = [] }
+            for event in state.waiting {
+                if let ending = pass(event, &state) { return ending }
+            }
+            return nil
+        }
+        if let ending { end(ending) }
+    }
+
+    /// Takes a live event from the feed; false when the socket can take no more.
+    private func offer(_ event: UserEvent) -> Bool {
+        let (kept, ending) = state.withLock { state -> (Bool, SocketEnding?) in
+            switch state.phase {
+            case .ended: return (false, nil)
+            case .starting:
+                guard state.waiting.count < Self.maxQueuedFrames else { return (false, .tooSlow) }
+                state.waiting.append(event)
+                return (true, nil)
+            case .live:
+                let ending = pass(event, &state)
+                return (ending == nil, ending)
+            }
+        }
+        if let ending { end(ending) }
+        return kept
+    }
+
+    /// Queues a live event unless it was given already; why the socket must end, if it must.
+    private func pass(_ event: UserEvent, _ state: inout State) -> SocketEnding? {
+        switch state.gate.admit(event.cursor) {
+        case .pass: queue(event, &state) == nil ? .tooSlow : nil
+        case .repeated: nil
+        case .otherEpoch: .streamEnded
+        }
+    }
+
+    /// Queues `frame` for the event loop to encode and write, in the order queued; `nil` when
+    /// the queue is full. The future completes once the client's socket has taken the frame.
+    private func queue(_ frame: some Encodable & Sendable, _ current: inout State) -> EventLoopFuture<Void>? {
+        guard current.queuedFrames < Self.maxQueuedFrames else { return nil }
+        if current.queuedFrames == 0 { current.lastTaken = .now }
+        current.queuedFrames += 1
+        let channel = channel
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        channel.eventLoop.execute { [self] in
+            let text = (try? WireFormat.encoder().encode(frame)) ?? Data()
+            let tooMuch = state.withLock { state in
+                state.queuedBytes += text.count
+                return state.queuedBytes > Self.maxQueuedBytes
+            }
+            if tooMuch { end(.tooSlow) }
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(bytes: text)), promise: promise)
+            promise.futureResult.whenComplete { [self] _ in
+                state.withLock { state in
+                    state.queuedFrames -= 1
+                    state.queuedBytes -= text.count
+                    state.lastTaken = .now
+                }
+            }
+        }
+        return promise.futureResult
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
-import HummingbirdWebSocket
 import Kernel
 import Logging
 import NIOCore
@@ -50,10 +49,9 @@ public struct MessageAIServer: Sendable {
         var frameworkLogger = logger
         frameworkLogger.logLevel = max(logger.logLevel, .notice)
         // A connection that sends no request for a minute is closed: silent connections cannot
-        // pile up (events sockets are pinged every 30 s, so they are never idle that long).
-        let webSocket = HTTP1WebSocketUpgradeChannel.Configuration(http1: .init(idleTimeout: .seconds(60)),
-                                                                   ws: .init(maxFrameSize: EventSocketProtocol.maxFrameBytes))
-        var server = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: routes.router, configuration: webSocket)
+        // pile up (events sockets answer the pings they get, `OpenSockets`).
+        let admission = routes.admission
+        var server = HTTPServerBuilder { responder in EventSocketChannel(responder: responder, admission: admission, idleTimeout: .seconds(60)) }
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
             server = try .tls(server, tlsConfiguration: try Self.tls(certificate: certificate, key: key))
         }

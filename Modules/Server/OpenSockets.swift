@@ -3,26 +3,15 @@ import ServiceLifecycle
 import Synchronization
 
 /// The open events sockets, and the service that watches them: every `sessionCheck` it ends
-/// those whose session has ended or whose client has stopped reading (one task for all
-/// sockets, not one each). When the server shuts down it closes them first: it runs after the HTTP server in
-/// the service group, so it is told to stop before it, and closes every socket with "going
-/// away" while the server still serves; the server then waits only for requests in flight.
+/// those whose session has ended or whose client has stopped reading or answering, and pings
+/// the silent ones (one task for all sockets, not one each). When the server shuts down it
+/// closes them first: it runs after the HTTP server in the service group, so it is told to stop
+/// before it, and closes every socket with "going away" while the server still serves; the
+/// server then waits only for requests in flight.
 final class OpenSockets: Service, Sendable {
-    /// An open socket, as the watcher sees it.
-    struct Socket: Sendable {
-        /// Whose it is.
-        let owner: UserID
-        /// Its session.
-        let caller: Caller
-        /// Ends it, saying why.
-        let end: @Sendable (SocketEnding) -> Void
-        /// Whether its writer has waited too long for the client.
-        let isStalled: @Sendable () -> Bool
-    }
-
     private struct Registry {
-        var sockets: [Int: Socket] = [:]
-        var next = 0
+        var sockets: [ObjectIdentifier: EventConnection] = [:]
+        var perOwner: [UserID: Int] = [:]
         var emptied: [CheckedContinuation<Void, Never>] = []
         /// Shutting down: a socket that opens now is closed at once.
         var closing = false
@@ -30,28 +19,33 @@ final class OpenSockets: Service, Sendable {
 
     private let registry = Mutex(Registry())
     private let sessionCheck: Duration
+    private let pingInterval: Duration
 
-    /// Looks at every socket's session and writer every `sessionCheck`.
-    init(sessionCheck: Duration) { self.sessionCheck = sessionCheck }
-
-    /// The open sockets of `user`.
-    func count(of user: UserID) -> Int { registry.withLock { registry in registry.sockets.values.count { $0.owner == user } } }
-
-    /// Registers a socket; returns the key to remove it with.
-    func add(_ socket: Socket) -> Int {
-        let (key, closing) = registry.withLock { registry in
-            registry.next += 1
-            registry.sockets[registry.next] = socket
-            return (registry.next, registry.closing)
-        }
-        if closing { socket.end(.shuttingDown) }
-        return key
+    /// Looks at every socket every `sessionCheck`, pinging those silent for `pingInterval`.
+    init(sessionCheck: Duration, pingInterval: Duration = EventSocketProtocol.pingInterval) {
+        self.sessionCheck = sessionCheck
+        self.pingInterval = pingInterval
     }
 
-    /// Removes a socket that has ended.
-    func remove(_ key: Int) {
+    /// The open sockets of `user`.
+    func count(of user: UserID) -> Int { registry.withLock { $0.perOwner[user] ?? 0 } }
+
+    /// Registers a socket until `remove`.
+    func add(_ socket: EventConnection) {
+        let closing = registry.withLock { registry in
+            registry.sockets[ObjectIdentifier(socket)] = socket
+            registry.perOwner[socket.owner, default: 0] += 1
+            return registry.closing
+        }
+        if closing { socket.end(.shuttingDown) }
+    }
+
+    /// Removes a socket that has closed.
+    func remove(_ socket: EventConnection) {
         let waiting = registry.withLock { registry -> [CheckedContinuation<Void, Never>] in
-            registry.sockets[key] = nil
+            guard registry.sockets.removeValue(forKey: ObjectIdentifier(socket)) != nil else { return [] }
+            registry.perOwner[socket.owner, default: 1] -= 1
+            if registry.perOwner[socket.owner] == 0 { registry.perOwner[socket.owner] = nil }
             guard registry.sockets.isEmpty else { return [] }
             defer { registry.emptied = [] }
             return registry.emptied
@@ -65,11 +59,11 @@ final class OpenSockets: Service, Sendable {
         let watcher = Task { await watch() }
         try? await gracefulShutdown()
         watcher.cancel()
-        let closers = registry.withLock { registry in
+        let open = registry.withLock { registry in
             registry.closing = true
-            return registry.sockets.values.map(\.end)
+            return Array(registry.sockets.values)
         }
-        closers.forEach { $0(.shuttingDown) }
+        open.forEach { $0.end(.shuttingDown) }
         let timer = Task {
             try await Task.sleep(for: .seconds(2))
             self.wakeWaiters()
@@ -85,12 +79,13 @@ final class OpenSockets: Service, Sendable {
         }
     }
 
-    /// Until cancelled: ends the sockets whose session has ended (revoked, expired) and those
-    /// whose client has stopped reading.
+    /// Until cancelled: ends the sockets whose session has ended (revoked, expired), whose
+    /// client has stopped reading or answers no ping; pings the silent ones.
     private func watch() async {
         while (try? await Task.sleep(for: sessionCheck)) != nil {
+            let now = ContinuousClock.now
             for socket in registry.withLock({ Array($0.sockets.values) }) {
-                if socket.isStalled() { socket.end(.tooSlow) }
+                socket.check(at: now, pingInterval: pingInterval)
                 do {
                     _ = try await socket.caller.id()
                 } catch let error as AppError where error.kind == .notSignedIn {

@@ -3,7 +3,6 @@ import ChatServer
 import ConversationListServer
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
 import Kernel
 import ProfileServer
 import ServerSupport
@@ -21,6 +20,8 @@ public struct ServerRoutes {
     /// The open events sockets; run it as a service after the server's, so that a shutdown
     /// closes them first.
     let sockets: OpenSockets
+    /// Who may open an events socket, for the connections' upgrade.
+    let admission: EventSocketAdmission
 
     /// Registers everything over `graph`; `sessionCheck` is how often the open events sockets'
     /// sessions are checked (`OpenSockets`).
@@ -29,13 +30,11 @@ public struct ServerRoutes {
         let router = Router(context: APIRequestContext.self)
         let table = RouteTable()
         router.middlewares.add(ErrorMiddleware(routes: table))
-        let caller: @Sendable (Request) -> Caller = { graph.caller(token: APIRoutes.bearerToken(of: $0)) }
         let routes = APIRoutes(router: router, table: table) { token in graph.caller(token: token) }
-        let chat = ChatRoutes { graph.services(for: $0).chat }
         AuthRoutes(accounts: graph.accounts, limits: signInLimits).add(to: routes)
         ProfileRoutes { graph.services(for: $0).profiles }.add(to: routes)
         ConversationListRoutes { graph.services(for: $0).conversations }.add(to: routes)
-        chat.add(to: routes)
+        ChatRoutes { graph.services(for: $0).chat }.add(to: routes)
         endpoints = routes.endpoints
 
         let document = try OpenAPIDocument.json(for: endpoints)
@@ -45,26 +44,13 @@ public struct ServerRoutes {
         }
         table.add("GET", OpenAPIDocument.path)
         table.add("GET", EventSocketProtocol.path)
-        let sockets = sockets
-        router.ws(RouterPath(EventSocketProtocol.path)) { request, _ in
-            let user = try await caller(request).id()
-            _ = try Self.resumeCursor(of: request)
-            guard sockets.count(of: user) < EventSocketProtocol.socketsPerUser else {
-                throw RetryLater(AppError(.rateLimited, "this account has \(EventSocketProtocol.socketsPerUser) live connections open already; close one"),
-                                 seconds: 5)
-            }
-            return .upgrade([:])
-        } onUpgrade: { inbound, outbound, context in
-            let connection = EventConnection(caller: caller(context.request), after: try Self.resumeCursor(of: context.request),
-                                             channel: context.requestContext.channel, sockets: sockets, chat: chat)
-            try await connection.run(inbound: inbound, outbound: outbound)
+        let admission = try EventSocketAdmission(graph: graph, sockets: sockets)
+        self.admission = admission
+        // Reached by a request the upgrade refused (or one without an upgrade): says why.
+        router.get(RouterPath(EventSocketProtocol.path)) { request, _ -> Response in
+            _ = try await admission.admit(authorization: request.headers[.authorization], uri: request.uri.description)
+            throw HTTPError(.upgradeRequired, headers: [.upgrade: "websocket"], message: "\(EventSocketProtocol.path) is a WebSocket: open it with an upgrade")
         }
         self.router = router
-    }
-
-    /// The `after` cursor of an events socket request, if any.
-    /// - Throws: `.invalidInput` for one that is not a cursor.
-    private static func resumeCursor(of request: Request) throws -> EventCursor? {
-        try request.uri.queryParameters["after"].map { try EventCursor(parsing: String($0)) }
     }
 }

@@ -3,14 +3,17 @@ import NIOWebSocket
 
 /// Why the server ends an events socket, and the close frame that says so.
 enum SocketEnding: Sendable {
-    /// The client did not take a frame for `EventSocketProtocol.slowAfter`.
+    /// The client did not take its frames: one waited `EventSocketProtocol.slowAfter`, or more
+    /// queued up than `EventConnection` holds.
     case tooSlow
     /// The session was revoked or expired.
     case sessionEnded
     /// The server is stopping.
     case shuttingDown
-    /// The store's stream ended (a failed read, a replaced store, a reader too far behind).
+    /// The store's stream ended (a failed read, a replaced store).
     case streamEnded
+    /// The client answered no ping for twice `EventSocketProtocol.pingInterval`.
+    case unanswered
 
     var frame: (code: WebSocketErrorCode, reason: String) {
         switch self {
@@ -18,9 +21,7 @@ enum SocketEnding: Sendable {
         case .sessionEnded: (.unknown(EventSocketProtocol.sessionEnded), "session ended")
         case .shuttingDown: (.goingAway, "server shutting down")
         case .streamEnded: (.unexpectedServerError, "stream ended: reconnect")
+        case .unanswered: (.goingAway, "no answer to pings")
         }
     }
-
-    /// Whether the client may not even take the close frame, so the connection is cut after a grace.
-    var cutsAfterGrace: Bool { self == .tooSlow || self == .shuttingDown }
 }

@@ -1,4 +1,5 @@
 import Auth
+import Chat
 import Kernel
 
 /// What one backend brings to the graph: its account side, opened once, and cheap per-caller
@@ -8,6 +9,8 @@ protocol GraphBackend: Sendable {
     var accounts: any AccountService { get }
     /// The services of one caller.
     func services(for caller: Caller) -> ServiceSet
+    /// The process's one feed of new events, where the store is in this process (memory, SQLite).
+    var eventFeed: (any EventFeed)? { get }
     /// A session for the demo user without a password, where the backend has one (memory).
     func demoSession() async -> IssuedSession?
 }

@@ -42,6 +42,8 @@ final class MemoryBackend: GraphBackend {
                    chat: InMemoryChatService(store: chat, caller: caller))
     }
 
+    var eventFeed: (any EventFeed)? { chat }
+
     func demoSession() async -> IssuedSession? {
         await accountService.startSession(for: MockData.demoAccount)
     }

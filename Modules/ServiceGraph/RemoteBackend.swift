@@ -1,5 +1,6 @@
 import Auth
 import AuthRemote
+import Chat
 import ChatRemote
 import ConversationListRemote
 import Kernel
@@ -25,6 +26,8 @@ final class RemoteBackend: GraphBackend {
                    conversations: RemoteConversationListService(connection: connection, caller: caller),
                    chat: RemoteChatService(connection: connection, caller: caller))
     }
+
+    var eventFeed: (any EventFeed)? { nil }
 
     func demoSession() async -> IssuedSession? { nil }
 }

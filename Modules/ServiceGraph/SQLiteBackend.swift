@@ -49,5 +49,7 @@ final class SQLiteBackend: GraphBackend {
                                         clock: clock))
     }
 
+    var eventFeed: (any EventFeed)? { feed }
+
     func demoSession() async -> IssuedSession? { nil }
 }

@@ -1,4 +1,5 @@
 import Auth
+import Chat
 import Kernel
 
 /// What a process shares, opened once: the backend's storage, change feed, caches and password
@@ -36,6 +37,10 @@ public final class ServiceGraph: Sendable {
 
     /// The services of `caller`.
     public func services(for caller: Caller) -> ServiceSet { backend.services(for: caller) }
+
+    /// The process's feed of new events on the memory and SQLite backends (`nil` on the remote
+    /// one, whose events come from the server): a server pushes its sockets' events from it.
+    public var eventFeed: (any EventFeed)? { backend.eventFeed }
 
     /// A session for the demo user, issued without a password: the memory backend's, when Auth
     /// is not among the enabled features. `nil` on other backends.

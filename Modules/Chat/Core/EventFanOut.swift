@@ -2,64 +2,57 @@ import Kernel
 import Synchronization
 
 /// Hands each new event to the live readers of its conversation and of its audience only, so
-/// the cost of an event does not grow with the number of readers elsewhere. A reader whose
-/// buffer is full is ended rather than skipped over: it resumes after its last cursor and
-/// loses nothing. Shared by every `EventFeed`.
+/// the cost of an event does not grow with the number of readers elsewhere. Readers are called
+/// on the publisher's thread, one event at a time and in order, so they must only hand the
+/// event on (buffer it, queue a write); one that cannot take it returns `false` and is dropped:
+/// it resumes after its last cursor and loses nothing. Shared by every `EventFeed`.
 public final class EventFanOut: Sendable {
-    private typealias Continuation = AsyncStream<UserEvent>.Continuation
+    /// Takes one event; `false` when it can take no more, which ends its subscription.
+    public typealias Reader = @Sendable (UserEvent) -> Bool
+
+    /// What a reader listens to: one conversation's messages, or every event of one member's.
+    private enum Topic: Hashable {
+        case conversation(ConversationID)
+        case member(UserID)
+    }
 
     private struct State {
         var nextID = 0
-        var byConversation: [ConversationID: [Int: Continuation]] = [:]
-        var byMember: [UserID: [Int: Continuation]] = [:]
+        var readers: [Topic: [Int: Reader]] = [:]
+
+        mutating func remove(_ id: Int, from topic: Topic) {
+            readers[topic]?[id] = nil
+            if readers[topic]?.isEmpty == true { readers[topic] = nil }
+        }
     }
 
     private let state = Mutex(State())
-    private let bufferSize: Int
 
-    /// Creates a fan-out whose readers buffer at most `bufferSize` undelivered events each.
-    public init(bufferSize: Int = 1_024) { self.bufferSize = bufferSize }
+    /// Creates a fan-out with no readers.
+    public init() {}
 
-    /// A reader of one conversation's messages, or of every event of `member`'s when
-    /// `conversationID` is `nil`.
-    public func subscribe(conversation conversationID: ConversationID?, member: UserID) -> AsyncStream<UserEvent> {
-        let (stream, continuation) = AsyncStream<UserEvent>.makeStream(bufferingPolicy: .bufferingOldest(bufferSize))
+    /// Registers `reader` for one conversation's messages, or for every event of `member`'s when
+    /// `conversationID` is `nil`, until the subscription is cancelled or the reader refuses one.
+    public func subscribe(conversation conversationID: ConversationID?, member: UserID, reader: @escaping Reader) -> EventSubscription {
+        let topic = conversationID.map(Topic.conversation) ?? .member(member)
         let id = state.withLock { state in
             defer { state.nextID += 1 }
-            if let conversationID {
-                state.byConversation[conversationID, default: [:]][state.nextID] = continuation
-            } else {
-                state.byMember[member, default: [:]][state.nextID] = continuation
-            }
+            state.readers[topic, default: [:]][state.nextID] = reader
             return state.nextID
         }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { state in
-                if let conversationID {
-                    state.byConversation[conversationID]?[id] = nil
-                    if state.byConversation[conversationID]?.isEmpty == true { state.byConversation[conversationID] = nil }
-                } else {
-                    state.byMember[member]?[id] = nil
-                    if state.byMember[member]?.isEmpty == true { state.byMember[member] = nil }
-                }
-            }
-        }
-        return stream
+        return EventSubscription { [weak self] in self?.state.withLock { $0.remove(id, from: topic) } }
     }
 
     /// Delivers `event` to the readers of each of `audience` and, for a message, of its conversation.
     public func publish(_ event: UserEvent, to audience: [UserID]) {
+        let topics = (event.message.map { [Topic.conversation($0.conversationID)] } ?? []) + audience.map(Topic.member)
         let readers = state.withLock { state in
-            Array((event.message.flatMap { state.byConversation[$0.conversationID] } ?? [:]).values)
-                + audience.flatMap { (state.byMember[$0] ?? [:]).values }
+            topics.flatMap { topic in (state.readers[topic] ?? [:]).map { (topic, $0.key, $0.value) } }
         }
-        for reader in readers where !reader.yield(event).accepted { reader.finish() }
-    }
-}
-
-extension AsyncStream.Continuation.YieldResult {
-    /// Whether the element was buffered for the reader.
-    fileprivate var accepted: Bool {
-        if case .enqueued = self { true } else { false }
+        let refused = readers.filter { !$0.2(event) }
+        guard !refused.isEmpty else { return }
+        state.withLock { state in
+            for (topic, id, _) in refused { state.remove(id, from: topic) }
+        }
     }
 }

@@ -35,12 +35,12 @@ public struct InMemoryChatService: ChatService {
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
         let me = try await caller.id()
         if let conversationID { try await store.membership.requireMember(me, of: conversationID) }
-        return caller.guarding(await store.subscribe(conversation: conversationID, member: me).compactMapped(\.message))
+        return caller.guarding(try await store.subscribe(conversation: conversationID, member: me).compactMapped(\.message))
     }
 
     public func liveEvents() async throws -> AsyncStream<UserEvent> {
         let me = try await caller.id()
-        return caller.guarding(await store.subscribe(conversation: nil, member: me))
+        return caller.guarding(try await store.subscribe(conversation: nil, member: me))
     }
 
     public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {

@@ -79,8 +79,8 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         publish(event, to: (try? await membership.audience(of: event)) ?? [])
     }
 
-    public func subscribe(conversation conversationID: ConversationID?, member: UserID) -> AsyncStream<UserEvent> {
-        fanOut.subscribe(conversation: conversationID, member: member)
+    public func subscribe(conversation conversationID: ConversationID?, member: UserID, reader: @escaping EventFanOut.Reader) -> EventSubscription {
+        fanOut.subscribe(conversation: conversationID, member: member, reader: reader)
     }
 
     public func activity(of conversationIDs: [ConversationID], for reader: UserID) async throws -> [ConversationID: ChatActivity] {

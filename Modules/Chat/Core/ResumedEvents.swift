@@ -9,7 +9,7 @@ final class ResumedEvents<Element: Sendable>: @unchecked Sendable {
     // Unchecked: an `AsyncStream` has one reader at a time, which is the only caller of `next`.
     private var page: [Element]
     private var index = 0
-    private var last: EventCursor
+    private var gate: CursorGate
     private var catchingUp = true
     private var liveReader: AsyncStream<Element>.Iterator
     private let cursorOf: @Sendable (Element) -> EventCursor?
@@ -27,7 +27,7 @@ final class ResumedEvents<Element: Sendable>: @unchecked Sendable {
     private init(live: AsyncStream<Element>, after cursor: EventCursor, first: [Element],
                  cursor cursorOf: @escaping @Sendable (Element) -> EventCursor?, read: @escaping @Sendable (EventCursor) async throws -> [Element]) {
         page = first
-        last = cursor
+        gate = CursorGate(after: cursor)
         liveReader = live.makeAsyncIterator()
         self.cursorOf = cursorOf
         self.read = read
@@ -38,22 +38,21 @@ final class ResumedEvents<Element: Sendable>: @unchecked Sendable {
             if index < page.count {
                 let element = page[index]
                 index += 1
-                if let cursor = cursorOf(element), cursor.follows(last) { last = cursor }
+                _ = gate.admit(cursorOf(element))
                 return element
             }
             guard page.count == ChatRules.catchUpLimit else {
                 catchingUp = false
                 break
             }
-            guard let more = try? await read(last) else { return nil }
+            guard let last = gate.last, let more = try? await read(last) else { return nil }
             (page, index) = (more, 0)
         }
         while let element = await liveReader.next() {
-            guard let cursor = cursorOf(element) else { return element }
-            guard cursor.epoch == last.epoch else { return nil }
-            if cursor.follows(last) {
-                last = cursor
-                return element
+            switch gate.admit(cursorOf(element)) {
+            case .pass: return element
+            case .repeated: continue
+            case .otherEpoch: return nil
             }
         }
         return nil

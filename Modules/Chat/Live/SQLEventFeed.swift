@@ -29,9 +29,10 @@ public final class SQLEventFeed: EventFeed {
 
     deinit { reader.withLock { $0?.cancel() } }
 
-    public func subscribe(conversation conversationID: ConversationID?, member: UserID) async throws -> AsyncStream<UserEvent> {
+    public func subscribe(conversation conversationID: ConversationID?, member: UserID, reader: @escaping EventFanOut.Reader) async throws
+        -> EventSubscription {
         try await startReader()
-        return fanOut.subscribe(conversation: conversationID, member: member)
+        return fanOut.subscribe(conversation: conversationID, member: member, reader: reader)
     }
 
     /// Hands out `messages` (with their conversations' members), just committed by this

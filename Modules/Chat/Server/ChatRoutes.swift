@@ -3,7 +3,7 @@ import ChatAPI
 import Kernel
 import ServerSupport
 
-/// Chat's routes and its live event, each answered by the caller's `ChatService`.
+/// Chat's routes, each answered by the caller's `ChatService`.
 public struct ChatRoutes: Sendable {
     private let service: @Sendable (Caller) -> any ChatService
 
@@ -43,15 +43,5 @@ public struct ChatRoutes: Sendable {
             try await service(call.caller).markRead(try call.id("conversation"))
             return NoContent()
         }
-    }
-
-    /// The cursor of the caller's newest event, for a socket's `socket.ready`.
-    public func newestCursor(for caller: Caller) async throws -> EventCursor? { try await service(caller).newestCursor() }
-
-    /// Every event the caller may see, for the events socket: those stored after `cursor`
-    /// first, when given, then live ones.
-    /// - Throws: `.invalidInput` for a cursor of another store.
-    public func events(for caller: Caller, after cursor: EventCursor?) async throws -> AsyncStream<UserEvent> {
-        try await service(caller).liveEvents(after: cursor)
     }
 }

@@ -1,18 +1,13 @@
 import Hummingbird
-import HummingbirdWebSocket
 import NIOCore
 
-/// The request context of every route: Hummingbird's core context, the WebSocket hand-over, the
-/// client's address (for rate limits) and the body limit.
-public struct APIRequestContext: RequestContext, WebSocketRequestContext {
+/// The request context of every route: Hummingbird's core context, the client's address (for
+/// rate limits) and the body limit.
+public struct APIRequestContext: RequestContext {
     /// Hummingbird's per-request storage.
     public var coreContext: CoreRequestContextStorage
-    /// Where the WebSocket route hands its handler over for the upgrade.
-    public let webSocket: WebSocketHandlerReference<Self>
     /// The client's IP address, or `unknown`.
     public let clientAddress: String
-    /// The connection, to be closed outright when a client stops reading.
-    public let channel: any Channel
 
     /// Largest request body read, in bytes: a message of 4,000 characters that each need
     /// `\uXXXX` escaping fits, with room.
@@ -23,8 +18,6 @@ public struct APIRequestContext: RequestContext, WebSocketRequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        webSocket = .init()
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
-        channel = source.channel
     }
 }

@@ -38,8 +38,11 @@ public final class APIRoutes {
     }
 
     /// The token of an `Authorization: Bearer <token>` header; `nil` when absent or of another scheme.
-    public static func bearerToken(of request: Request) -> String? {
-        guard let header = request.headers[.authorization], header.count <= 256, header.lowercased().hasPrefix("bearer ") else { return nil }
+    public static func bearerToken(of request: Request) -> String? { bearerToken(inHeader: request.headers[.authorization]) }
+
+    /// The token of an `Authorization` header's value `header`, the same way.
+    public static func bearerToken(inHeader header: String?) -> String? {
+        guard let header, header.count <= 256, header.lowercased().hasPrefix("bearer ") else { return nil }
         let token = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
     }

@@ -18,22 +18,27 @@ public struct ErrorMiddleware: RouterMiddleware {
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as AppError {
-            return try WireResponse.make(WireError(error), status: WireError.status(for: error.kind))
-        } catch let refusal as RetryLater {
-            return try WireResponse.make(WireError(refusal.error), status: 429, headers: [.retryAfter: "\(refusal.seconds)"])
-        } catch is NIOTooManyBytesError {
+        } catch {
+            if let reply = ErrorReply(error) { return try reply.response() }
+            return try reply(to: error, request: request, context: context)
+        }
+    }
+
+    /// The answer to a failure that is not an API refusal: Hummingbird's, or the server's own.
+    private func reply(to error: any Error, request: Request, context: Context) throws -> Response {
+        switch error {
+        case is NIOTooManyBytesError:
             return try WireResponse.make(WireError(AppError(.invalidInput, Self.message(for: 413, request: request) ?? "")), status: 413)
-        } catch let error as HTTPError where error.status == .notFound && !routes.methods(at: request.uri.path).isEmpty {
+        case let error as HTTPError where error.status == .notFound && !routes.methods(at: request.uri.path).isEmpty:
             let allowed = routes.methods(at: request.uri.path)
             let refusal = AppError(.usage, "\(request.method) is not served at \(AppError.quoting(request.uri.path)); it takes \(allowed.joined(separator: ", "))")
             return try WireResponse.make(WireError(refusal), status: 405, headers: [.allow: allowed.joined(separator: ", ")])
-        } catch let error as HTTPError {
+        case let error as HTTPError:
             let status = Int(error.status.code)
             let kind = WireError.kind(for: status)
             let message = Self.message(for: status, request: request) ?? error.body ?? error.status.reasonPhrase
             return try WireResponse.make(WireError(AppError(kind, message)), status: status, headers: error.headers)
-        } catch {
+        default:
             context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
             return try WireResponse.make(WireError(AppError(.internal, "the server failed; the failure is in its log")), status: 500)
         }

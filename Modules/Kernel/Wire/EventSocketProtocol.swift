@@ -12,6 +12,9 @@ public enum EventSocketProtocol {
     public static let tooSlow: UInt16 = 4_408
     /// How long a write to a client may wait before the client counts as too slow.
     public static let slowAfter: Duration = .seconds(2)
+    /// How long the server lets a socket stay silent before it pings it; a socket that answers
+    /// nothing (no pong, no frame) for twice this long is closed as dead.
+    public static let pingInterval: Duration = .seconds(30)
     /// Sockets one account may have open at once (each client process opens one).
     public static let socketsPerUser = 8
 }

@@ -48,7 +48,7 @@ public struct WireError: WireType, Equatable {
         case 401: .notSignedIn
         case 403: .forbidden
         case 404: .notFound
-        case 405: .usage
+        case 405, 426: .usage
         case 409: .conflict
         case 429: .rateLimited
         case 502, 503, 504: .unavailable

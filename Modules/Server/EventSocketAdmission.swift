@@ -1,0 +1,57 @@
+import Chat
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Kernel
+import NIOCore
+import ServerSupport
+import ServiceGraph
+
+/// Who may open an events socket, and opening it. A signed-in caller may, with a well-formed
+/// `after` cursor if any, while the account has fewer than `EventSocketProtocol.socketsPerUser`
+/// sockets open. The upgrade asks before switching protocols; a request refused is answered by
+/// the router's `GET /v1/events`, which asks again and turns the refusal into the API's error.
+struct EventSocketAdmission: Sendable {
+    /// A caller let in.
+    struct Admitted: Sendable {
+        let caller: Caller
+        let owner: UserID
+        /// The cursor the client resumes after, if any.
+        let after: EventCursor?
+    }
+
+    private let graph: ServiceGraph
+    private let feed: any EventFeed
+    /// The open sockets.
+    let sockets: OpenSockets
+
+    /// Admits to sockets over `graph`'s store, registered in `sockets`.
+    /// - Throws: `.usage` for a graph without a store of its own (remote).
+    init(graph: ServiceGraph, sockets: OpenSockets) throws {
+        guard let feed = graph.eventFeed else { throw AppError(.usage, "the server needs a store of its own, not a remote backend") }
+        self.graph = graph
+        self.feed = feed
+        self.sockets = sockets
+    }
+
+    /// Checks a request to `path?query` with `authorization` as its `Authorization` header.
+    /// - Throws: `.notSignedIn` without a valid session; `.invalidInput` for a bad `after`;
+    ///   `RetryLater` when the account has all its sockets open.
+    func admit(authorization: String?, uri: String) async throws -> Admitted {
+        let caller = graph.caller(token: APIRoutes.bearerToken(inHeader: authorization))
+        let owner = try await caller.id()
+        let after = try URI(uri).queryParameters["after"].map { try EventCursor(parsing: String($0)) }
+        guard sockets.count(of: owner) < EventSocketProtocol.socketsPerUser else {
+            throw RetryLater(AppError(.rateLimited, "this account has \(EventSocketProtocol.socketsPerUser) live connections open already; close one"),
+                             seconds: 5)
+        }
+        return Admitted(caller: caller, owner: owner, after: after)
+    }
+
+    /// Runs the events socket of `admitted` on `channel`, just upgraded to WebSocket, until it closes.
+    func open(_ admitted: Admitted, on channel: any Channel) throws {
+        let connection = EventConnection(caller: admitted.caller, owner: admitted.owner, channel: channel, sockets: sockets)
+        try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection))
+        connection.start(feed: feed, chat: graph.services(for: admitted.caller).chat, after: admitted.after)
+    }
+}
