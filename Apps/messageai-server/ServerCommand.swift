@@ -34,13 +34,15 @@ struct ServerCommand: AsyncParsableCommand {
     var logLevel: String?
     @Option(help: "Sign-ups one client address may make at once, then one every 3 s (default 20).")
     var signUpBurst: String?
+    @Option(help: "Seconds an events socket may be silent before it is pinged; twice that unanswered closes it (default 30).")
+    var pingSeconds: String?
     @Option(help: ArgumentHelp("A JSON file of settings.", valueName: "file"))
     var config: String?
 
     func run() async throws {
         let given: [(String, String?)] = [("host", host), ("port", port), ("sqlite.path", sqlitePath), ("tls.cert", tlsCert),
                                           ("tls.key", tlsKey), ("auth.bcryptCost", bcryptCost), ("log.level", logLevel),
-                                          ("auth.signUpBurst", signUpBurst)]
+                                          ("auth.signUpBurst", signUpBurst), ("events.pingSeconds", pingSeconds)]
         do {
             let settings = try ServerSettings.load(commandLine: given.reduce(into: [:]) { $0[$1.0] = $1.1 }, configFile: config,
                                                    environment: ProcessInfo.processInfo.environment)

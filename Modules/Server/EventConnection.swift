@@ -38,7 +38,8 @@ final class EventConnection: Sendable {
         var lastTaken = ContinuousClock.now
         /// When the client last sent a frame (a ping, a pong).
         var lastHeard = ContinuousClock.now
-        var pinged = false
+        /// When the unanswered ping was sent, if one is.
+        var pinged: ContinuousClock.Instant?
         var subscription: EventSubscription?
     }
 
@@ -104,21 +105,20 @@ final class EventConnection: Sendable {
     func heard() {
         state.withLock { state in
             state.lastHeard = .now
-            state.pinged = false
+            state.pinged = nil
         }
     }
 
-    /// Ends the socket if its client has stopped taking frames or answering; pings it when it
-    /// has been silent for `pingInterval`.
+    /// Ends the socket if its client has stopped taking frames or has not answered a ping for
+    /// `pingInterval`; pings it when it has been silent for `pingInterval`.
     func check(at now: ContinuousClock.Instant, pingInterval: Duration) {
         enum Action { case none, ping, end(SocketEnding) }
         let action = state.withLock { state -> Action in
             if case .ended = state.phase { return .none }
             if state.queuedFrames > 0 && now - state.lastTaken > EventSocketProtocol.slowAfter { return .end(.tooSlow) }
-            let silence = now - state.lastHeard
-            if silence > pingInterval * 2 { return .end(.unanswered) }
-            guard silence > pingInterval, !state.pinged else { return .none }
-            state.pinged = true
+            if let pinged = state.pinged { return now - pinged > pingInterval ? .end(.unanswered) : .none }
+            guard now - state.lastHeard > pingInterval else { return .none }
+            state.pinged = now
             return .ping
         }
         switch action {

@@ -41,7 +41,7 @@ public struct MessageAIServer: Sendable {
         }
         let graph = try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost))
         let routes = try ServerRoutes(graph: graph, signInLimits: SignInLimits(
-            signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))))
+            signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))), pingInterval: .seconds(settings.pingSeconds))
         let scheme = settings.tlsCertificate == nil ? "http" : "https"
         let host = settings.host, logger = logger
         // Hummingbird's own start-up line (info) would come before ours, which names the URL:

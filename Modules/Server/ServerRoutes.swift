@@ -24,9 +24,10 @@ public struct ServerRoutes {
     let admission: EventSocketAdmission
 
     /// Registers everything over `graph`; `sessionCheck` is how often the open events sockets'
-    /// sessions are checked (`OpenSockets`).
-    public init(graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionCheck: Duration = .seconds(1)) throws {
-        sockets = OpenSockets(sessionCheck: sessionCheck)
+    /// sessions are checked, `pingInterval` how long one may be silent before it is pinged (`OpenSockets`).
+    public init(graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionCheck: Duration = .seconds(1),
+                pingInterval: Duration = EventSocketProtocol.pingInterval) throws {
+        sockets = OpenSockets(sessionCheck: sessionCheck, pingInterval: pingInterval)
         let router = Router(context: APIRequestContext.self)
         let table = RouteTable()
         router.middlewares.add(ErrorMiddleware(routes: table))

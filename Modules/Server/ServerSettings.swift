@@ -22,6 +22,9 @@ public struct ServerSettings: Sendable {
     public var logLevel = "info"
     /// Sign-ups one client address may make at once (then one every 3 s).
     public var signUpBurst = 20
+    /// Seconds an events socket may be silent before the server pings it; one silent for twice
+    /// as long is closed as dead.
+    public var pingSeconds = Int(EventSocketProtocol.pingInterval.components.seconds)
 
     /// The keys a config file or the environment may set, with what they mean.
     public static let keys: [(name: String, summary: String)] = [
@@ -33,6 +36,7 @@ public struct ServerSettings: Sendable {
         ("auth.bcryptCost", "bcrypt cost of new password hashes, 4–14 (default 12)"),
         ("log.level", "trace, debug, info, notice, warning, error or critical (default info)"),
         ("auth.signUpBurst", "sign-ups one client address may make at once, then one every 3 s, 1–100000 (default 20)"),
+        ("events.pingSeconds", "seconds an events socket may be silent before it is pinged; twice that unanswered closes it, 1–3600 (default 30)"),
     ]
 
     /// Settings with every default.
@@ -86,6 +90,7 @@ public struct ServerSettings: Sendable {
         settings.bcryptCost = try integer("auth.bcryptCost", 4...14) ?? settings.bcryptCost
         settings.logLevel = value("log.level") ?? settings.logLevel
         settings.signUpBurst = try integer("auth.signUpBurst", 1...100_000) ?? settings.signUpBurst
+        settings.pingSeconds = try integer("events.pingSeconds", 1...3_600) ?? settings.pingSeconds
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(settings.logLevel) else {
             throw AppError(.usage, "log.level must be trace, debug, info, notice, warning, error or critical, not \(AppError.quoting(settings.logLevel))")
         }

@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+
+/// A client that opens an events socket over a plain TCP connection and then says nothing, not
+/// even a pong: it only reads what the server sends, frame by frame, until the server closes.
+struct SilentSocket {
+    /// One frame from the server (unmasked, as a server sends them).
+    struct Frame {
+        let opcode: UInt8
+        let payload: [UInt8]
+    }
+
+    private let descriptor: Int32
+
+    /// Connects to `127.0.0.1:port` and asks for the events socket of `token`.
+    init(port: Int, token: String) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let request = "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+            + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: Bearer \(token)\r\n\r\n"
+        _ = request.withCString { write(descriptor, $0, strlen($0)) }
+    }
+
+    /// The frames the server sends until it closes the connection (`true`) or `limit` passes,
+    /// read on a thread of their own so that the blocking reads hold up no task.
+    func framesUntilClosed(limit: TimeInterval) async -> (frames: [Frame], closed: Bool) {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: readUntilClosed(limit: limit)) }.start()
+        }
+    }
+
+    private func readUntilClosed(limit: TimeInterval) -> (frames: [Frame], closed: Bool) {
+        var timeout = timeval(tv_sec: Int(limit), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        var closed = false
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count == 0 { closed = true }
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        Glibc.close(descriptor)
+        return (Self.frames(in: bytes), closed)
+    }
+
+    /// The frames after the HTTP response's head.
+    private static func frames(in bytes: [UInt8]) -> [Frame] {
+        let end = Array("\r\n\r\n".utf8)
+        guard var index = (0...max(0, bytes.count - end.count)).first(where: { Array(bytes[$0..<min($0 + 4, bytes.count)]) == end })
+        else { return [] }
+        index += end.count
+        var frames: [Frame] = []
+        while index + 2 <= bytes.count {
+            let opcode = bytes[index] & 0x0F
+            var length = Int(bytes[index + 1] & 0x7F)
+            index += 2
+            if length == 126, index + 2 <= bytes.count {
+                length = Int(bytes[index]) << 8 | Int(bytes[index + 1])
+                index += 2
+            }
+            guard length < 127, index + length <= bytes.count else { break }
+            frames.append(Frame(opcode: opcode, payload: Array(bytes[index..<index + length])))
+            index += length
+        }
+        return frames
+    }
+}
