@@ -44,24 +44,27 @@ struct ServerBench: AsyncParsableCommand {
         let line: String
     }
 
-    /// Send → receive latency: `pairs` one-to-one conversations, `perSecond` messages in all.
+    /// Send → receive latency: `pairs` one-to-one conversations, `perSecond` messages in all,
+    /// evenly spread: each pair sends every `pairs / perSecond` s, the pairs a fraction of that
+    /// apart, so that the server sees one message every `1 / perSecond` s rather than bursts.
     func latency(_ world: ServerFixture, pairs: Int, perSecond: Int) async throws -> Result {
         let conversations = try await world.pairs(pairs)
         let clock = Arrivals()
         try await world.listen(conversations.map(\.receiver), arrivals: clock)
         let interval = Duration.seconds(Double(pairs) / Double(perSecond))
         let count = perSecond * seconds / pairs
+        let start = ContinuousClock.now + .milliseconds(10)
         let acks = try await withThrowingTaskGroup(of: [Double].self) { group in
-            for pair in conversations {
+            for (place, pair) in conversations.enumerated() {
                 group.addTask {
                     var acks: [Double] = []
                     for index in 0..<count {
+                        try await Task.sleep(until: start + interval * index + interval * place / pairs)
                         let id = MessageID.random()
-                        let start = ContinuousClock.now
+                        let sent = ContinuousClock.now
                         clock.sent(id)
                         _ = try await pair.sender.chat.send(id: id, text: "latency \(index)", to: pair.conversation)
-                        acks.append((ContinuousClock.now - start) / .milliseconds(1))
-                        try await Task.sleep(for: interval)
+                        acks.append((ContinuousClock.now - sent) / .milliseconds(1))
                     }
                     return acks
                 }
