@@ -46,7 +46,9 @@ public final class MessageWriter: Sendable {
     }
 
     /// Stores `send` (or finds it stored: the same id again returns the stored message) and
-    /// returns it once committed.
+    /// returns it once committed. A send that finds the writer idle is written at once on its
+    /// own thread (no hop to another task or to the database's queue); sends that arrive
+    /// meanwhile wait and go in batches, written by a task of their own.
     /// - Throws: `.conflict` when the id is taken by another message; the store's errors.
     func store(_ send: Send) async throws -> Message {
         try await withCheckedThrowingContinuation { reply in
@@ -55,33 +57,64 @@ public final class MessageWriter: Sendable {
                 defer { state.writing = true }
                 return !state.writing
             }
-            if start { Task { await self.drain() } }
+            guard start else { return }
+            if let batch = nextBatch(), !write(batch) {
+                state.withLock { $0.waiting.insert(contentsOf: batch, at: 0) }
+            }
+            if state.withLock({ state in
+                state.writing = !state.waiting.isEmpty
+                return state.writing
+            }) {
+                Task { await self.drain() }
+            }
         }
     }
 
-    /// Writes batches until no send waits.
+    /// Writes batches until no send waits, retrying while the database is busy.
     private func drain() async {
-        while true {
-            let batch: [Waiting] = state.withLock { state in
-                let batch = Array(state.waiting.prefix(batchLimit))
-                state.waiting.removeFirst(batch.count)
-                if batch.isEmpty { state.writing = false }
-                return batch
-            }
-            guard !batch.isEmpty else { return }
+        while let batch = nextBatch() {
             let sends = batch.map(\.send)
             let epoch = epoch
             do {
                 let results = try await database.write { db in sends.map { send in Result { try Self.insertAlone(send, epoch: epoch, db) } } }
-                feed.publishCommitted(zip(sends, results).compactMap { send, result in
-                    guard case .success(let stored) = result, stored.isNew else { return nil }
-                    return (stored.message, send.members)
-                })
-                for (waiting, result) in zip(batch, results) { waiting.reply.resume(with: result.map(\.message)) }
+                finish(batch, results)
             } catch {
                 batch.forEach { $0.reply.resume(throwing: error) }
             }
         }
+    }
+
+    /// The next sends to write together; `nil` (and the writer idle) when none waits.
+    private func nextBatch() -> [Waiting]? {
+        state.withLock { state in
+            let batch = Array(state.waiting.prefix(batchLimit))
+            state.waiting.removeFirst(batch.count)
+            if batch.isEmpty { state.writing = false }
+            return batch.isEmpty ? nil : batch
+        }
+    }
+
+    /// Writes `batch` on this thread; false, with nothing written or answered, when the
+    /// database is busy (another process writes): the batch goes the retrying way.
+    private func write(_ batch: [Waiting]) -> Bool {
+        let sends = batch.map(\.send)
+        do {
+            finish(batch, try database.writeNow { db in sends.map { send in Result { try Self.insertAlone(send, epoch: epoch, db) } } })
+        } catch where SQLErrors.isBusy(error) {
+            return false
+        } catch {
+            batch.forEach { $0.reply.resume(throwing: error) }
+        }
+        return true
+    }
+
+    /// Hands the batch's new messages to the live feed and answers each send.
+    private func finish(_ batch: [Waiting], _ results: [Result<(message: Message, isNew: Bool), any Error>]) {
+        feed.publishCommitted(zip(batch, results).compactMap { waiting, result in
+            guard case .success(let stored) = result, stored.isNew else { return nil }
+            return (stored.message, waiting.send.members)
+        })
+        for (waiting, result) in zip(batch, results) { waiting.reply.resume(with: result.map(\.message)) }
     }
 
     /// `insert` in a savepoint of its own: a send that fails leaves nothing behind, and the

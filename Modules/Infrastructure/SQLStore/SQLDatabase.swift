@@ -60,6 +60,24 @@ public final class SQLDatabase: Sendable {
         return result
     }
 
+    /// `write`, on the calling thread, trying once: for a caller that would rather block its
+    /// thread for a commit than wait for two hops to the writer's queue and back. A busy
+    /// database is thrown as it is (`SQLErrors.isBusy`), for the caller to go the retrying way.
+    public func writeNow<T>(notifying: Bool = true, _ body: (Database) throws -> T) throws -> T {
+        let result = try SQLErrors.explained {
+            try pool.writeWithoutTransaction { db in
+                var value: T?
+                try db.inTransaction(.immediate) {
+                    value = try body(db)
+                    return .commit
+                }
+                return value!
+            }
+        }
+        if notifying { changes.notifyLocalChange() }
+        return result
+    }
+
     /// Runs `body` on a reader connection (a consistent snapshot).
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await SQLErrors.retryingBusy { try await self.pool.read(body) }
