@@ -49,14 +49,17 @@ final class EventConnection: Sendable {
     let owner: UserID
     private let channel: any Channel
     private let sockets: OpenSockets
+    private let frames: EventFrames
     private let state = Mutex(State())
 
-    /// A connection for `owner` over the upgraded `channel`, registered in `sockets` until it closes.
-    init(caller: Caller, owner: UserID, channel: any Channel, sockets: OpenSockets) {
+    /// A connection for `owner` over the upgraded `channel`, registered in `sockets` until it
+    /// closes; its live frames come from `frames`, shared by every connection.
+    init(caller: Caller, owner: UserID, channel: any Channel, sockets: OpenSockets, frames: EventFrames) {
         self.caller = caller
         self.owner = owner
         self.channel = channel
         self.sockets = sockets
+        self.frames = frames
     }
 
     /// Subscribes to the owner's live events first, so none falls between; then writes
@@ -176,7 +179,7 @@ final class EventConnection: Sendable {
         try await write(EventFrame(SocketReady()))
         while true {
             let written = state.withLock { state in
-                page.filter { state.gate.admit($0.cursor) == .pass }.compactMap { queue($0, &state) }.last
+                page.filter { state.gate.admit($0.cursor) == .pass }.compactMap { queue(EventFrames.text(of: $0), &state) }.last
             }
             try await written?.get()
             guard page.count == ChatRules.catchUpLimit, let last = state.withLock({ $0.gate.last }) else { return }
@@ -185,8 +188,9 @@ final class EventConnection: Sendable {
     }
 
     /// Queues `frame` and waits until the client's socket has taken it.
-    private func write(_ frame: some Encodable & Sendable) async throws {
-        guard let written = state.withLock({ queue(frame, &$0) }) else { throw ChannelError.ioOnClosedChannel }
+    private func write(_ frame: some Encodable) async throws {
+        let text = EventFrames.text(of: frame)
+        guard let written = state.withLock({ queue(text, &$0) }) else { throw ChannelError.ioOnClosedChannel }
         try await written.get()
     }
 
@@ -225,26 +229,23 @@ final class EventConnection: Sendable {
     /// Queues a live event unless it was given already; why the socket must end, if it must.
     private func pass(_ event: UserEvent, _ state: inout State) -> SocketEnding? {
         switch state.gate.admit(event.cursor) {
-        case .pass: queue(event, &state) == nil ? .tooSlow : nil
+        case .pass: queue(frames.text(of: event), &state) == nil ? .tooSlow : nil
         case .repeated: nil
         case .otherEpoch: .streamEnded
         }
     }
 
-    /// Queues `frame` for the event loop to encode and write, in the order queued; `nil` when
-    /// the queue is full. The future completes once the client's socket has taken the frame.
-    private func queue(_ frame: some Encodable & Sendable, _ current: inout State) -> EventLoopFuture<Void>? {
+    /// Queues the frame `text` for the event loop to write, in the order queued; `nil` when the
+    /// queue is full. The future completes once the client's socket has taken the frame.
+    private func queue(_ text: Data, _ current: inout State) -> EventLoopFuture<Void>? {
         guard current.queuedFrames < Self.maxQueuedFrames else { return nil }
         if current.queuedFrames == 0 { current.lastTaken = .now }
         current.queuedFrames += 1
+        current.queuedBytes += text.count
+        let tooMuch = current.queuedBytes > Self.maxQueuedBytes
         let channel = channel
         let promise = channel.eventLoop.makePromise(of: Void.self)
         channel.eventLoop.execute { [self] in
-            let text = (try? WireFormat.encoder().encode(frame)) ?? Data()
-            let tooMuch = state.withLock { state in
-                state.queuedBytes += text.count
-                return state.queuedBytes > Self.maxQueuedBytes
-            }
             if tooMuch { end(.tooSlow) }
             channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(bytes: text)), promise: promise)
             promise.futureResult.whenComplete { [self] _ in

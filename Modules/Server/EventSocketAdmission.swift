@@ -24,6 +24,7 @@ struct EventSocketAdmission: Sendable {
     private let feed: any EventFeed
     /// The open sockets.
     let sockets: OpenSockets
+    private let frames = EventFrames()
 
     /// Admits to sockets over `graph`'s store, registered in `sockets`.
     /// - Throws: `.usage` for a graph without a store of its own (remote).
@@ -50,7 +51,8 @@ struct EventSocketAdmission: Sendable {
 
     /// Runs the events socket of `admitted` on `channel`, just upgraded to WebSocket, until it closes.
     func open(_ admitted: Admitted, on channel: any Channel) throws {
-        let connection = EventConnection(caller: admitted.caller, owner: admitted.owner, channel: channel, sockets: sockets)
+        let connection = EventConnection(caller: admitted.caller, owner: admitted.owner, channel: channel, sockets: sockets,
+                                         frames: frames)
         try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection))
         connection.start(feed: feed, chat: graph.services(for: admitted.caller).chat, after: admitted.after)
     }
