@@ -2,6 +2,7 @@ import Foundation
 import Kernel
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Kernel types")
 struct KernelTypesTests {
@@ -17,6 +18,19 @@ struct KernelTypesTests {
         let data = try JSONEncoder().encode([UserID("u-1")])
         #expect(String(decoding: data, as: UTF8.self) == #"["u-1"]"#)
         #expect(try JSONDecoder().decode([UserID].self, from: data) == [UserID("u-1")])
+    }
+
+    @Test("a path parameter is percent-encoded exactly as Foundation does it, for any text")
+    func pathParameters() {
+        let endpoint = Endpoint<NoContent, NoContent>(.get, "/v1/things/{thing}/parts/{part}", "test")
+        #expect(endpoint.path(["thing": "a1-._~", "part": "x y/?é"]) == "/v1/things/a1-._~/parts/x%20y%2F%3F%C3%A9")
+        let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        var random = RandomText(seed: 11)
+        for _ in 0..<500 {
+            let text = random.string(maxScalars: 12)
+            let expected = "/v1/things/\(text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")/parts/"
+            #expect(endpoint.path(["thing": text]) == expected, "for \(text.debugDescription)")
+        }
     }
 
     @Test("a broadcaster delivers to every subscriber and forgets finished ones")

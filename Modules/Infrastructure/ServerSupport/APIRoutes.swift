@@ -43,8 +43,9 @@ public final class APIRoutes {
     /// The token of an `Authorization` header's value `header`, the same way.
     public static func bearerToken(inHeader header: String?) -> String? {
         guard let header, header.count <= 256, header.lowercased().hasPrefix("bearer ") else { return nil }
-        let token = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        var token = header.dropFirst("bearer ".count).drop(while: \.isWhitespace)
+        while token.last?.isWhitespace == true { token = token.dropLast() }
+        return token.isEmpty ? nil : String(token)
     }
 
     private static func decode<Body: WireType>(_ request: Request, context: APIRequestContext) async throws -> Body {

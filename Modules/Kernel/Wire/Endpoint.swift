@@ -18,11 +18,33 @@ public struct Endpoint<Body: WireType, Reply: WireType>: Sendable {
 
     /// The path with each `{name}` replaced by `values[name]`, percent-encoded.
     public func path(_ values: [String: String]) -> String {
-        EndpointDescription.parameters(in: spec.path).reduce(spec.path) { path, name in
-            path.replacingOccurrences(of: "{\(name)}", with: (values[name] ?? "").addingPercentEncoding(withAllowedCharacters: Self.kept) ?? "")
-        }
+        spec.path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            guard segment.hasPrefix("{") && segment.hasSuffix("}") else { return String(segment) }
+            return Self.percentEncoded(values[String(segment.dropFirst().dropLast())] ?? "")
+        }.joined(separator: "/")
     }
 
-    /// Characters a path parameter keeps as they are: the unreserved ones of RFC 3986.
-    private static var kept: CharacterSet { CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~") }
+    /// `value` with every UTF-8 byte but RFC 3986's unreserved characters as `%XX`. Runs on
+    /// every call a client makes, so it does not go through `CharacterSet`.
+    static func percentEncoded(_ value: String) -> String {
+        func kept(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+            default: false
+            }
+        }
+        guard !value.utf8.allSatisfy(kept) else { return value }
+        let digits = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count * 3)
+        for byte in value.utf8 {
+            if kept(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
