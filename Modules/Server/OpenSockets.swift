@@ -1,16 +1,20 @@
 import Kernel
+import ServiceGraph
 import ServiceLifecycle
 import Synchronization
 
-/// The open events sockets, and the service that watches them: every `sessionCheck` it ends
-/// those whose session has ended or whose client has stopped reading or answering, and pings
-/// the silent ones (one task for all sockets, not one each). When the server shuts down it
+/// The open events sockets, and the service that watches them (one task for all sockets, not
+/// one each): every second it ends those whose client has stopped reading or answering and
+/// pings the silent ones; it ends a socket at once when its session is ended through this
+/// server (sign-out, password change), and re-checks each socket's session every
+/// `sessionSweep` for sessions that expired or were revoked elsewhere. When the server shuts down it
 /// closes them first: it runs after the HTTP server in the service group, so it is told to stop
 /// before it, and closes every socket with "going away" while the server still serves; the
 /// server then waits only for requests in flight.
 final class OpenSockets: Service, Sendable {
     private struct Registry {
-        var sockets: [ObjectIdentifier: EventConnection] = [:]
+        /// Each socket, and when its session was last checked.
+        var sockets: [ObjectIdentifier: (socket: EventConnection, checked: ContinuousClock.Instant)] = [:]
         var perOwner: [UserID: Int] = [:]
         var emptied: [CheckedContinuation<Void, Never>] = []
         /// Shutting down: a socket that opens now is closed at once.
@@ -18,12 +22,15 @@ final class OpenSockets: Service, Sendable {
     }
 
     private let registry = Mutex(Registry())
-    private let sessionCheck: Duration
+    private let sessionEnds: AsyncStream<SessionEnd>
+    private let sessionSweep: Duration
     private let pingInterval: Duration
 
-    /// Looks at every socket every `sessionCheck`, pinging those silent for `pingInterval`.
-    init(sessionCheck: Duration, pingInterval: Duration = EventSocketProtocol.pingInterval) {
-        self.sessionCheck = sessionCheck
+    /// Watches sockets whose sessions end as `sessionEnds` tells, re-checking each session every
+    /// `sessionSweep` and pinging sockets silent for `pingInterval`.
+    init(sessionEnds: AsyncStream<SessionEnd>, sessionSweep: Duration, pingInterval: Duration = EventSocketProtocol.pingInterval) {
+        self.sessionEnds = sessionEnds
+        self.sessionSweep = sessionSweep
         self.pingInterval = pingInterval
     }
 
@@ -33,7 +40,7 @@ final class OpenSockets: Service, Sendable {
     /// Registers a socket until `remove`.
     func add(_ socket: EventConnection) {
         let closing = registry.withLock { registry in
-            registry.sockets[ObjectIdentifier(socket)] = socket
+            registry.sockets[ObjectIdentifier(socket)] = (socket, .now)
             registry.perOwner[socket.owner, default: 0] += 1
             return registry.closing
         }
@@ -57,11 +64,13 @@ final class OpenSockets: Service, Sendable {
     /// two seconds, when a client does not answer the close).
     func run() async throws {
         let watcher = Task { await watch() }
+        let sessions = Task { for await end in sessionEnds { self.sockets { end.ends(token: $0.caller.token, of: $0.owner) }.forEach { $0.end(.sessionEnded) } } }
         try? await gracefulShutdown()
         watcher.cancel()
+        sessions.cancel()
         let open = registry.withLock { registry in
             registry.closing = true
-            return Array(registry.sockets.values)
+            return registry.sockets.values.map(\.socket)
         }
         open.forEach { $0.end(.shuttingDown) }
         let timer = Task {
@@ -79,13 +88,20 @@ final class OpenSockets: Service, Sendable {
         }
     }
 
-    /// Until cancelled: ends the sockets whose session has ended (revoked, expired), whose
-    /// client has stopped reading or answers no ping; pings the silent ones.
+    /// Until cancelled, every second: ends the sockets whose client has stopped reading or
+    /// answers no ping, pings the silent ones, and re-checks the sessions not checked for
+    /// `sessionSweep` (each socket's on its own schedule, so the checks spread over time).
     private func watch() async {
-        while (try? await Task.sleep(for: sessionCheck)) != nil {
+        while (try? await Task.sleep(for: .seconds(1))) != nil {
             let now = ContinuousClock.now
-            for socket in registry.withLock({ Array($0.sockets.values) }) {
-                socket.check(at: now, pingInterval: pingInterval)
+            sockets { _ in true }.forEach { $0.check(at: now, pingInterval: pingInterval) }
+            let due = registry.withLock { registry in
+                registry.sockets.filter { now - $0.value.checked >= sessionSweep }.map { key, entry in
+                    registry.sockets[key]?.checked = now
+                    return entry.socket
+                }
+            }
+            for socket in due {
                 do {
                     _ = try await socket.caller.id()
                 } catch let error as AppError where error.kind == .notSignedIn {
@@ -93,6 +109,11 @@ final class OpenSockets: Service, Sendable {
                 } catch {}
             }
         }
+    }
+
+    /// The open sockets for which `matching` is true.
+    private func sockets(_ matching: (EventConnection) -> Bool) -> [EventConnection] {
+        registry.withLock { $0.sockets.values.map(\.socket).filter(matching) }
     }
 
     private func wakeWaiters() {

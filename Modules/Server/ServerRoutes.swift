@@ -23,11 +23,12 @@ public struct ServerRoutes {
     /// Who may open an events socket, for the connections' upgrade.
     let admission: EventSocketAdmission
 
-    /// Registers everything over `graph`; `sessionCheck` is how often the open events sockets'
-    /// sessions are checked, `pingInterval` how long one may be silent before it is pinged (`OpenSockets`).
-    public init(graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionCheck: Duration = .seconds(1),
+    /// Registers everything over `graph`; `sessionSweep` is how often each open events socket's
+    /// session is checked again, `pingInterval` how long one may be silent before it is pinged
+    /// (`OpenSockets`).
+    public init(graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionSweep: Duration = .seconds(30),
                 pingInterval: Duration = EventSocketProtocol.pingInterval) throws {
-        sockets = OpenSockets(sessionCheck: sessionCheck, pingInterval: pingInterval)
+        sockets = OpenSockets(sessionEnds: graph.sessionEnds(), sessionSweep: sessionSweep, pingInterval: pingInterval)
         let router = Router(context: APIRequestContext.self)
         let table = RouteTable()
         router.middlewares.add(ErrorMiddleware(routes: table))

@@ -35,6 +35,9 @@ public final class ServiceGraph: Sendable {
         return Caller(token: token) { try await verifier.userID(for: token) }
     }
 
+    /// The sessions ended through this graph from now on (sign-out, password change).
+    public func sessionEnds() -> AsyncStream<SessionEnd> { verifier.ends.subscribe() }
+
     /// The services of `caller`.
     public func services(for caller: Caller) -> ServiceSet { backend.services(for: caller) }
 

@@ -17,6 +17,8 @@ final class SessionVerifier: Sendable {
     private let accounts: any AccountService
     private let cacheTime: Duration
     private let verified = Mutex<[String: Verified]>([:])
+    /// The sessions ended here, as they end.
+    let ends = Broadcaster<SessionEnd>()
 
     init(accounts: any AccountService, cacheTime: Duration) {
         self.accounts = accounts
@@ -47,10 +49,12 @@ final class SessionVerifier: Sendable {
     /// Forgets `token`: it was revoked here, so it must not be trusted from the cache.
     func forget(token: String) {
         verified.withLock { $0[token] = nil }
+        ends.send(.token(token))
     }
 
     /// Forgets every token of `userID` but `kept`: the user's other sessions were ended here.
     func forget(user userID: UserID, except kept: String) {
         verified.withLock { cache in cache = cache.filter { $0.key == kept || $0.value.userID != userID } }
+        ends.send(.othersOf(userID, kept: kept))
     }
 }

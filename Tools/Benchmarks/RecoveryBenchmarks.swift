@@ -71,7 +71,8 @@ extension ServerBench {
     }
 
     /// `count` authenticated events sockets opened and held: the server's memory and file
-    /// descriptors before and after.
+    /// descriptors before and after, and the processor time it spends holding them over 35 s, long
+    /// enough for every socket's session to be checked again (`OpenSockets`, every 30 s).
     func idleSockets(_ world: ServerFixture, count: Int) async throws -> Result {
         let users = try await world.users(count)
         let before = try world.serverFootprint()
@@ -86,8 +87,12 @@ extension ServerBench {
         try await Task.sleep(for: .seconds(2))
         let after = try world.serverFootprint()
         let perSocket = Double(after.bytes - before.bytes) / Double(count)
+        let (held, cpu) = (ContinuousClock.now, try world.serverCPUTime())
+        try await Task.sleep(for: .seconds(35))
+        let busy = (try world.serverCPUTime() - cpu) / ((ContinuousClock.now - held) / .seconds(1))
         withExtendedLifetime(streams) {}
         return Result(key: perSocket, line: "\(count) idle sockets held (\(after.descriptors - before.descriptors) more descriptors): server RSS "
-            + "\(before.bytes / 1_048_576) → \(after.bytes / 1_048_576) MiB, \(Stats.format(perSocket / 1_024, 1)) KiB per socket")
+            + "\(before.bytes / 1_048_576) → \(after.bytes / 1_048_576) MiB, \(Stats.format(perSocket / 1_024, 1)) KiB per socket; "
+            + "holding them costs \(Stats.format(busy * 100, 1))% of a core")
     }
 }

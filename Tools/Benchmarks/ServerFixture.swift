@@ -75,6 +75,15 @@ struct ServerFixture {
         return (kilobytes * 1_024, descriptors)
     }
 
+    /// The server's processor time so far (user and system), in seconds.
+    func serverCPUTime() throws -> Double {
+        let stat = try String(contentsOfFile: "/proc/\(server.processIdentifier)/stat", encoding: .utf8)
+        // Fields after the command's closing parenthesis; utime and stime are the 12th and 13th, in clock ticks.
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// `count` one-to-one conversations between new users.
     func pairs(_ count: Int) async throws -> [Pair] {
         let users = try await users(count * 2)
