@@ -50,6 +50,38 @@ struct ServerLifecycleTests {
         }
     }
 
+    @Test("a password change closes the user's other sockets at once; the changing session's socket stays")
+    func passwordChangeClosesOtherSockets() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let graph = try world.remoteGraph()
+        let signUp = try await world.probe.send("POST", "/v1/auth/signup", json: ["email": "ada@example.com", "displayName": "Ada",
+                                                                                  "password": "password-Ada"])
+        let kept = try #require(signUp.json?["token"] as? String)
+        let signIn = try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"])
+        let other = try #require(signIn.json?["token"] as? String)
+        let keptEvents = try await graph.services(for: graph.caller(token: kept)).chat.liveEvents()
+        let otherEvents = try await graph.services(for: graph.caller(token: other)).chat.liveEvents()
+
+        let changed = ContinuousClock.now
+        #expect(try await world.probe.send("POST", "/v1/auth/password", token: kept,
+                                           json: ["current": "password-Ada", "new": "password-Ada-2"]).status == 204)
+        for await _ in otherEvents {}
+        // Sooner than the sweep of every socket's session (30 s) could have found it.
+        #expect(ContinuousClock.now - changed < .seconds(5))
+
+        let ada = try #require((signUp.json?["account"] as? [String: Any])?["id"] as? String)
+        let grace = try await world.probe.signUp("Grace")
+        let asGrace = graph.services(for: graph.caller(token: grace.token))
+        let group = try await asGrace.conversations.createGroup(title: "Still here", memberIDs: [UserID(ada)])
+        var iterator = keptEvents.makeAsyncIterator()
+        guard case .change(let change, _) = await iterator.next() else {
+            Issue.record("the changing session's socket no longer carries events")
+            return
+        }
+        #expect(change.kind == .conversationAdded && change.conversationID == group.id)
+    }
+
     @Test("killed (-9) right after acknowledged sends: nothing acknowledged is lost, clients reconnect on their own")
     func killAndRestart() async throws {
         let world = try await ServerWorld()
