@@ -27,6 +27,9 @@ public final class MessageWriter: Sendable {
     private struct State {
         var waiting: [Waiting] = []
         var writing = false
+        /// How many sends the last transaction held: more than one means sends are arriving
+        /// faster than one commit, and the next is better left to the drain task.
+        var lastBatch = 1
     }
 
     private let database: SQLDatabase
@@ -46,19 +49,21 @@ public final class MessageWriter: Sendable {
     }
 
     /// Stores `send` (or finds it stored: the same id again returns the stored message) and
-    /// returns it once committed. A send that finds the writer idle is written at once on its
-    /// own thread (no hop to another task or to the database's queue); sends that arrive
-    /// meanwhile wait and go in batches, written by a task of their own.
+    /// returns it once committed. When the writer is idle and sends come one at a time, the
+    /// send is written at once on its own thread (no hop to another task or to the database's
+    /// queue and back: lower latency); otherwise sends wait and go in batches written by a task
+    /// of their own on the database's queue, which leaves the caller's threads to the requests
+    /// (higher throughput).
     /// - Throws: `.conflict` when the id is taken by another message; the store's errors.
     func store(_ send: Send) async throws -> Message {
         try await withCheckedThrowingContinuation { reply in
-            let start = state.withLock { state in
+            let (start, alone) = state.withLock { state in
                 state.waiting.append((send, reply))
                 defer { state.writing = true }
-                return !state.writing
+                return (!state.writing, state.lastBatch == 1)
             }
             guard start else { return }
-            if let batch = nextBatch(), !write(batch) {
+            if alone, let batch = nextBatch(), !write(batch) {
                 state.withLock { $0.waiting.insert(contentsOf: batch, at: 0) }
             }
             if state.withLock({ state in
@@ -89,7 +94,7 @@ public final class MessageWriter: Sendable {
         state.withLock { state in
             let batch = Array(state.waiting.prefix(batchLimit))
             state.waiting.removeFirst(batch.count)
-            if batch.isEmpty { state.writing = false }
+            if batch.isEmpty { state.writing = false } else { state.lastBatch = batch.count }
             return batch.isEmpty ? nil : batch
         }
     }
