@@ -47,14 +47,7 @@ public final class SQLDatabase: Sendable {
     /// false: bookkeeping no reader shows, such as a session's last use).
     public func write<T: Sendable>(notifying: Bool = true, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let result = try await SQLErrors.retryingBusy {
-            try await self.pool.writeWithoutTransaction { db in
-                var value: T?
-                try db.inTransaction(.immediate) {
-                    value = try body(db)
-                    return .commit
-                }
-                return value!
-            }
+            try await self.pool.writeWithoutTransaction { db in try Self.immediately(db, body) }
         }
         if notifying { changes.notifyLocalChange() }
         return result
@@ -65,17 +58,21 @@ public final class SQLDatabase: Sendable {
     /// database is thrown as it is (`SQLErrors.isBusy`), for the caller to go the retrying way.
     public func writeNow<T>(notifying: Bool = true, _ body: (Database) throws -> T) throws -> T {
         let result = try SQLErrors.explained {
-            try pool.writeWithoutTransaction { db in
-                var value: T?
-                try db.inTransaction(.immediate) {
-                    value = try body(db)
-                    return .commit
-                }
-                return value!
-            }
+            try pool.writeWithoutTransaction { db in try Self.immediately(db, body) }
         }
         if notifying { changes.notifyLocalChange() }
         return result
+    }
+
+    /// `body` in an IMMEDIATE transaction that commits when it returns.
+    private static func immediately<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        var value: T?
+        try db.inTransaction(.immediate) {
+            value = try body(db)
+            return .commit
+        }
+        guard let value else { throw AppError(.internal, "a transaction committed without running its body") }
+        return value
     }
 
     /// Runs `body` on a reader connection (a consistent snapshot).
