@@ -53,7 +53,7 @@ struct EventSocketAdmission: Sendable {
     func open(_ admitted: Admitted, on channel: any Channel) throws {
         let connection = EventConnection(caller: admitted.caller, owner: admitted.owner, channel: channel, sockets: sockets,
                                          frames: frames)
-        try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection))
+        try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, eventLoop: channel.eventLoop))
         connection.start(feed: feed, chat: graph.services(for: admitted.caller).chat, after: admitted.after)
     }
 }

@@ -2,22 +2,37 @@ import NIOCore
 import NIOWebSocket
 
 /// The frames a client sends on its events socket, on the connection's event loop: pings are
-/// answered, any frame shows the client is there, a close is answered and ends the connection.
-/// The socket carries nothing else from the client, so data frames are read and dropped.
+/// answered (a few answers at most waiting for a client that does not read them), any frame
+/// shows the client is there, a close is answered and ends the connection. The socket carries
+/// nothing else from the client, so data frames are read and dropped.
 final class EventSocketHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
-    private let connection: EventConnection
+    /// Most pongs written and not yet taken by the client: one that pings without reading the
+    /// answers cannot pile them up in the server's memory.
+    static let maxPendingPongs = 4
 
-    init(connection: EventConnection) { self.connection = connection }
+    private let connection: EventConnection
+    private let pendingPongs: NIOLoopBoundBox<Int>
+
+    /// The handler of `connection`'s frames, on `eventLoop`, the channel's.
+    init(connection: EventConnection, eventLoop: any EventLoop) {
+        self.connection = connection
+        pendingPongs = NIOLoopBoundBox(0, eventLoop: eventLoop)
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         connection.heard()
         switch frame.opcode {
         case .ping:
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+            guard pendingPongs.value < Self.maxPendingPongs else { return }
+            pendingPongs.value += 1
+            let pending = pendingPongs
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))).whenComplete { _ in
+                pending.value -= 1
+            }
         case .connectionClose:
             guard connection.clientClosed() else {
                 context.close(promise: nil)
@@ -26,6 +41,8 @@ final class EventSocketHandler: ChannelInboundHandler {
             let channel = context.channel
             let reply = EventConnection.closeFrame(.normalClosure, reason: "", allocator: channel.allocator)
             context.writeAndFlush(wrapOutboundOut(reply)).whenComplete { _ in channel.close(promise: nil) }
+            // A client that does not read may never take the answer.
+            context.eventLoop.scheduleTask(in: EventConnection.closeGrace) { channel.close(promise: nil) }
         default:
             break
         }

@@ -34,8 +34,12 @@ struct SignUpKillTests {
             input.fileHandleForWriting.write(Data("password-\(index)\n".utf8))
             try input.fileHandleForWriting.close()
             if let delay {
-                try await Task.sleep(for: delay)
-                kill(process.processIdentifier, SIGKILL)
+                // A timer of its own rather than a sleep of this task: under a loaded suite the
+                // task may wake long after the process has exited.
+                let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                }
             }
             process.waitUntilExit()
             return process
@@ -56,7 +60,8 @@ struct SignUpKillTests {
             if process.terminationReason == .uncaughtSignal {
                 killed += 1
             } else {
-                // It finished first: the machine is quicker now than when it was timed.
+                // It finished first (waiting ends when it exits): the machine is quicker now
+                // than when it was timed.
                 whole = min(whole, ContinuousClock.now - started)
             }
         }
