@@ -75,7 +75,9 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
                                                                                       configuration: .init(isOutboundHalfClosureEnabled: true))
                     // NIO does not hand a refused upgrade request on, so it is answered here.
                     guard case .failure(let error) = decision.value else { return .http(http) }
-                    return .refused(http, ErrorReply(error) ?? ErrorReply(AppError(.internal, "the server failed; the failure is in its log")))
+                    if let reply = ErrorReply(error) { return .refused(http, reply) }
+                    logger.error("events socket admission failed", metadata: ["error": "\(String(reflecting: error))"])
+                    return .refused(http, ErrorReply(AppError(.internal, "the server failed; the failure is in its log")))
                 }
             }
             var configuration = NIOUpgradableHTTPServerPipelineConfiguration(upgradeConfiguration: upgrades)

@@ -8,7 +8,8 @@ import Synchronization
 /// Stores the process's sends in batches ("group commit"): sends that arrive while a batch is
 /// being written wait and go together in the next transaction, and each send returns only once
 /// the transaction holding it has committed. Under load one commit carries many messages; alone,
-/// a send is a batch of one. One per database, shared by every caller's `SQLChatService`.
+/// a send is a batch of one, written on the sender's own thread (`store`). One per database,
+/// shared by every caller's `SQLChatService`.
 public final class MessageWriter: Sendable {
     /// A message to store, checked already.
     struct Send: Sendable {
