@@ -24,6 +24,8 @@ public final class MessageWriter: Sendable {
     }
 
     private typealias Waiting = (send: Send, reply: CheckedContinuation<Message, any Error>)
+    /// One send's outcome in a transaction: its message, and whether it was stored just now.
+    private typealias Stored = Result<(message: Message, isNew: Bool), any Error>
 
     private struct State {
         var waiting: [Waiting] = []
@@ -79,13 +81,11 @@ public final class MessageWriter: Sendable {
     /// Writes batches until no send waits, retrying while the database is busy.
     private func drain() async {
         while let batch = nextBatch() {
-            let sends = batch.map(\.send)
-            let epoch = epoch
+            let (sends, epoch) = (batch.map(\.send), epoch)
             do {
-                let results = try await database.write { db in sends.map { send in Result { try Self.insertAlone(send, epoch: epoch, db) } } }
-                finish(batch, results)
+                finish(batch, .success(try await database.write { db in Self.insertAll(sends, epoch: epoch, db) }))
             } catch {
-                batch.forEach { $0.reply.resume(throwing: error) }
+                finish(batch, .failure(error))
             }
         }
     }
@@ -105,22 +105,32 @@ public final class MessageWriter: Sendable {
     private func write(_ batch: [Waiting]) -> Bool {
         let sends = batch.map(\.send)
         do {
-            finish(batch, try database.writeNow { db in sends.map { send in Result { try Self.insertAlone(send, epoch: epoch, db) } } })
-        } catch where SQLErrors.isBusy(error) {
-            return false
+            guard let results = try database.writeNow({ db in Self.insertAll(sends, epoch: epoch, db) }) else { return false }
+            finish(batch, .success(results))
         } catch {
-            batch.forEach { $0.reply.resume(throwing: error) }
+            finish(batch, .failure(error))
         }
         return true
     }
 
-    /// Hands the batch's new messages to the live feed and answers each send.
-    private func finish(_ batch: [Waiting], _ results: [Result<(message: Message, isNew: Bool), any Error>]) {
-        feed.publishCommitted(zip(batch, results).compactMap { waiting, result in
-            guard case .success(let stored) = result, stored.isNew else { return nil }
-            return (stored.message, waiting.send.members)
-        })
-        for (waiting, result) in zip(batch, results) { waiting.reply.resume(with: result.map(\.message)) }
+    /// Hands the batch's new messages to the live feed and answers each send: with its own
+    /// result once the transaction committed, with the transaction's error when it did not.
+    private func finish(_ batch: [Waiting], _ committed: Result<[Stored], any Error>) {
+        switch committed {
+        case .failure(let error):
+            batch.forEach { $0.reply.resume(throwing: error) }
+        case .success(let results):
+            feed.publishCommitted(zip(batch, results).compactMap { waiting, result in
+                guard case .success(let stored) = result, stored.isNew else { return nil }
+                return (stored.message, waiting.send.members)
+            })
+            for (waiting, result) in zip(batch, results) { waiting.reply.resume(with: result.map(\.message)) }
+        }
+    }
+
+    /// Each of `sends` stored in the open transaction, each in a savepoint of its own.
+    private static func insertAll(_ sends: [Send], epoch: String, _ db: Database) -> [Stored] {
+        sends.map { send in Result { try insertAlone(send, epoch: epoch, db) } }
     }
 
     /// `insert` in a savepoint of its own: a send that fails leaves nothing behind, and the

@@ -54,11 +54,15 @@ public final class SQLDatabase: Sendable {
     }
 
     /// `write`, on the calling thread, trying once: for a caller that would rather block its
-    /// thread for a commit than wait for two hops to the writer's queue and back. A busy
-    /// database is thrown as it is (`SQLErrors.isBusy`), for the caller to go the retrying way.
-    public func writeNow<T>(notifying: Bool = true, _ body: (Database) throws -> T) throws -> T {
-        let result = try SQLErrors.explained {
-            try pool.writeWithoutTransaction { db in try Self.immediately(db, body) }
+    /// thread for a commit than wait for two hops to the writer's queue and back. `nil`, with
+    /// nothing written, when another process holds the write lock: the caller goes the retrying
+    /// way (`write`).
+    public func writeNow<T>(notifying: Bool = true, _ body: (Database) throws -> T) throws -> T? {
+        let result: T
+        do {
+            result = try SQLErrors.explained { try pool.writeWithoutTransaction { db in try Self.immediately(db, body) } }
+        } catch where SQLErrors.isBusy(error) {
+            return nil
         }
         if notifying { changes.notifyLocalChange() }
         return result

@@ -3,7 +3,7 @@ import GRDB
 import Kernel
 
 /// Turns SQLite failures into errors for people, and retries writes that met a busy database.
-public enum SQLErrors {
+enum SQLErrors {
     static func openFailure(_ error: any Error, path: String) -> AppError {
         guard let error = error as? DatabaseError else { return FileChecks.failure(path, "cannot be opened: \(error)") }
         switch error.resultCode {
@@ -53,7 +53,7 @@ public enum SQLErrors {
     }
 
     /// Whether `error` is SQLite's "another connection holds the lock".
-    public static func isBusy(_ error: any Error) -> Bool {
+    static func isBusy(_ error: any Error) -> Bool {
         guard let error = error as? DatabaseError else { return false }
         return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
     }
