@@ -26,7 +26,7 @@ public struct CursorGate: Sendable {
             return .pass
         }
         guard cursor.epoch == last.epoch else { return .otherEpoch }
-        guard cursor.position > last.position else { return .repeated }
+        guard cursor.follows(last) else { return .repeated }
         self.last = cursor
         return .pass
     }

@@ -19,8 +19,7 @@ public struct Endpoint<Body: WireType, Reply: WireType>: Sendable {
     /// The path with each `{name}` replaced by `values[name]`, percent-encoded.
     public func path(_ values: [String: String]) -> String {
         spec.path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            guard segment.hasPrefix("{") && segment.hasSuffix("}") else { return String(segment) }
-            return Self.percentEncoded(values[String(segment.dropFirst().dropLast())] ?? "")
+            EndpointDescription.parameter(in: segment).map { Self.percentEncoded(values[$0] ?? "") } ?? String(segment)
         }.joined(separator: "/")
     }
 

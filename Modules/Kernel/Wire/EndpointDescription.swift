@@ -19,8 +19,11 @@ public struct EndpointDescription: Sendable {
 
     /// The `{name}` parameters of a path template, in order.
     public static func parameters(in path: String) -> [String] {
-        path.split(separator: "/").compactMap { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? String(part.dropFirst().dropLast()) : nil
-        }
+        path.split(separator: "/").compactMap(parameter(in:))
+    }
+
+    /// The name of the parameter a path template's `segment` stands for (`{name}`), if it is one.
+    public static func parameter(in segment: Substring) -> String? {
+        segment.hasPrefix("{") && segment.hasSuffix("}") ? String(segment.dropFirst().dropLast()) : nil
     }
 }
