@@ -79,16 +79,12 @@ final class EventConnection: Sendable {
         }
     }
 
-    /// Ends the socket: sends the close frame that says why and cuts the connection if the
-    /// client has not closed it within `closeGrace`. Later calls do nothing.
+    /// Ends the socket: sends the close frame that says why and waits for the client's (or
+    /// `closeGrace`) before the connection goes. Later calls do nothing.
     func end(_ reason: SocketEnding) {
         guard let subscription = stop() else { return }
         subscription?.cancel()
-        let channel = channel
-        channel.eventLoop.execute {
-            channel.writeAndFlush(Self.closeFrame(reason.frame.code, reason: reason.frame.reason, allocator: channel.allocator), promise: nil)
-            channel.eventLoop.scheduleTask(in: Self.closeGrace) { channel.close(promise: nil) }
-        }
+        _ = Self.sendClose(reason.frame.code, reason: reason.frame.reason, on: channel)
     }
 
     /// The client sent a close frame: true if it began the closing, so the server answers it.
@@ -131,12 +127,15 @@ final class EventConnection: Sendable {
         }
     }
 
-    /// A close frame with `code` and `reason`.
-    static func closeFrame(_ code: WebSocketErrorCode, reason: String, allocator: ByteBufferAllocator) -> WebSocketFrame {
-        var data = allocator.buffer(capacity: 2 + reason.utf8.count)
+    /// Writes a close frame with `code` and `reason` on `channel` and cuts the connection if it
+    /// is still open `closeGrace` later: a client that stopped reading may never take the frame.
+    /// The future completes once the client's socket has taken it.
+    static func sendClose(_ code: WebSocketErrorCode, reason: String, on channel: any Channel) -> EventLoopFuture<Void> {
+        var data = channel.allocator.buffer(capacity: 2 + reason.utf8.count)
         data.write(webSocketErrorCode: code)
         data.writeString(reason)
-        return WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+        channel.eventLoop.scheduleTask(in: closeGrace) { channel.close(promise: nil) }
+        return channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
     }
 
     /// Marks the socket ended; its subscription (itself optional) the first time, `nil` after.

@@ -9,8 +9,9 @@ import ServiceGraph
 
 /// Who may open an events socket, and opening it. A signed-in caller may, with a well-formed
 /// `after` cursor if any, while the account has fewer than `EventSocketProtocol.socketsPerUser`
-/// sockets open. The upgrade asks before switching protocols; a request refused is answered by
-/// the router's `GET /v1/events`, which asks again and turns the refusal into the API's error.
+/// sockets open. The upgrade asks before switching protocols (`EventSocketChannel` answers a
+/// refusal with the API's error); the router's `GET /v1/events` asks for a request that is not
+/// an upgrade, so that it too hears why before it hears 426.
 struct EventSocketAdmission: Sendable {
     /// A caller let in.
     struct Admitted: Sendable {

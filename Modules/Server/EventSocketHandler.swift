@@ -39,10 +39,7 @@ final class EventSocketHandler: ChannelInboundHandler {
                 return
             }
             let channel = context.channel
-            let reply = EventConnection.closeFrame(.normalClosure, reason: "", allocator: channel.allocator)
-            context.writeAndFlush(wrapOutboundOut(reply)).whenComplete { _ in channel.close(promise: nil) }
-            // A client that does not read may never take the answer.
-            context.eventLoop.scheduleTask(in: EventConnection.closeGrace) { channel.close(promise: nil) }
+            EventConnection.sendClose(.normalClosure, reason: "", on: channel).whenComplete { _ in channel.close(promise: nil) }
         default:
             break
         }

@@ -48,7 +48,7 @@ public struct ServerRoutes {
         table.add("GET", EventSocketProtocol.path)
         let admission = try EventSocketAdmission(graph: graph, sockets: sockets)
         self.admission = admission
-        // Reached by a request the upgrade refused (or one without an upgrade): says why.
+        // Reached by a request that is not an upgrade: the same checks, then 426.
         router.get(RouterPath(EventSocketProtocol.path)) { request, _ -> Response in
             _ = try await admission.admit(authorization: request.headers[.authorization], uri: request.uri.description)
             throw HTTPError(.upgradeRequired, headers: [.upgrade: "websocket"], message: "\(EventSocketProtocol.path) is a WebSocket: open it with an upgrade")

@@ -10,7 +10,7 @@ public enum EventSocketProtocol {
     public static let sessionEnded: UInt16 = 4_401
     /// Close code: the client read too slowly: a write to it waited `slowAfter`; it reconnects.
     public static let tooSlow: UInt16 = 4_408
-    /// How long a write to a client may wait before the client counts as too slow.
+    /// How long a frame queued for a client may wait before the client counts as too slow.
     public static let slowAfter: Duration = .seconds(2)
     /// How long the server lets a socket stay silent before it pings it; a socket that answers
     /// nothing (no pong, no frame) for twice this long is closed as dead.
