@@ -47,12 +47,12 @@ public final class EventFanOut: Sendable {
     public func publish(_ event: UserEvent, to audience: [UserID]) {
         let topics = (event.message.map { [Topic.conversation($0.conversationID)] } ?? []) + audience.map(Topic.member)
         let readers = state.withLock { state in
-            topics.flatMap { topic in (state.readers[topic] ?? [:]).map { (topic, $0.key, $0.value) } }
+            topics.flatMap { topic in (state.readers[topic] ?? [:]).map { (topic: topic, id: $0.key, take: $0.value) } }
         }
-        let refused = readers.filter { !$0.2(event) }
+        let refused = readers.filter { !$0.take(event) }
         guard !refused.isEmpty else { return }
         state.withLock { state in
-            for (topic, id, _) in refused { state.remove(id, from: topic) }
+            for reader in refused { state.remove(reader.id, from: reader.topic) }
         }
     }
 }

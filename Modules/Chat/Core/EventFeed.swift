@@ -13,11 +13,10 @@ public protocol EventFeed: Sendable {
 }
 
 extension EventFeed {
-    /// The same events as a stream that buffers at most `bufferSize` of them for its reader; a
-    /// reader that falls further behind sees the stream end (it resumes after its last cursor).
-    public func subscribe(conversation conversationID: ConversationID?, member: UserID, bufferSize: Int = 1_024) async throws
-        -> AsyncStream<UserEvent> {
-        let (stream, continuation) = AsyncStream<UserEvent>.makeStream(bufferingPolicy: .bufferingOldest(bufferSize))
+    /// The same events as a stream that buffers at most 1,024 of them for its reader; a reader
+    /// that falls further behind sees the stream end (it resumes after its last cursor).
+    public func subscribe(conversation conversationID: ConversationID?, member: UserID) async throws -> AsyncStream<UserEvent> {
+        let (stream, continuation) = AsyncStream<UserEvent>.makeStream(bufferingPolicy: .bufferingOldest(1_024))
         let subscription = try await subscribe(conversation: conversationID, member: member) { event in
             guard case .enqueued = continuation.yield(event) else {
                 continuation.finish()
