@@ -95,7 +95,7 @@ var targets: [Target] = [
     .testTarget(name: "ArchitectureTests", dependencies: ["ArchitectureModel", "ArchitectureRules", "FeatureScaffold"],
                 path: "Tests/ArchitectureTests"),
     .testTarget(name: "ServerTests",
-                dependencies: ["MessageAIServer", "ServiceGraph", "Kernel", "TestSupport", hummingbird,
+                dependencies: ["MessageAIServer", "ServiceGraph", "RemoteClient", "ChatRemote", "Kernel", "TestSupport", hummingbird,
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket")]
                     + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API")] },

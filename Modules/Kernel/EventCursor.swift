@@ -17,15 +17,23 @@ public struct EventCursor: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Parses `<epoch>.<position>`.
     /// - Throws: `.invalidInput` for anything else.
     public init(parsing text: String) throws {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, (1...16).contains(parts[0].utf8.count), parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
-              parts[1].utf8.count <= 19, let position = Int64(parts[1]), position >= 0 else {
+        // Byte by byte: every event frame a client reads carries a cursor.
+        let bytes = text.utf8
+        guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")), (1...16).contains(bytes.distance(from: bytes.startIndex, to: dot)),
+              bytes[..<dot].allSatisfy(Self.isASCIILetterOrDigit), case let digits = Substring(bytes[bytes.index(after: dot)...]),
+              (1...19).contains(digits.utf8.count), digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let position = Int64(digits) else {
             throw AppError(.invalidInput, "cursor \(AppError.quoting(text)) is not <epoch>.<position> as tail --json prints it")
         }
-        self.init(epoch: String(parts[0]), position: position)
+        self.init(epoch: String(Substring(bytes[..<dot])), position: position)
     }
 
-    public var description: String { "\(epoch).\(position)" }
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    public var description: String { epoch + "." + String(position) }
 
     /// A new random epoch for a new store.
     public static func newEpoch() -> String { String(Identifier<EventCursor>.random().rawValue.prefix(10)) }

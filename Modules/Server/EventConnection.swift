@@ -100,6 +100,16 @@ final class EventConnection: Sendable {
         sockets.remove(self)
     }
 
+    /// Queues the frame `text` that answers a request of the client's (`SocketSends`); ends
+    /// the socket as too slow when its queue is full. Dropped once the socket has ended.
+    func answer(_ text: Data) {
+        let full = state.withLock { state in
+            if case .ended = state.phase { return false }
+            return queue(text, &state) == nil
+        }
+        if full { end(.tooSlow) }
+    }
+
     /// The client sent a frame: it is there.
     func heard() {
         state.withLock { state in

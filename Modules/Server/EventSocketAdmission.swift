@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Kernel
+import Logging
 import NIOCore
 import ServerSupport
 import ServiceGraph
@@ -50,11 +51,14 @@ struct EventSocketAdmission: Sendable {
         return Admitted(caller: caller, owner: owner, after: after)
     }
 
-    /// Runs the events socket of `admitted` on `channel`, just upgraded to WebSocket, until it closes.
-    func open(_ admitted: Admitted, on channel: any Channel) throws {
+    /// Runs the events socket of `admitted` on `channel`, just upgraded to WebSocket, until it
+    /// closes; the sends its client makes on it fail in the server's own way to `logger`.
+    func open(_ admitted: Admitted, on channel: any Channel, logger: Logger) throws {
         let connection = EventConnection(caller: admitted.caller, owner: admitted.owner, channel: channel, sockets: sockets,
                                          frames: frames)
-        try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, eventLoop: channel.eventLoop))
-        connection.start(feed: feed, chat: graph.services(for: admitted.caller).chat, after: admitted.after)
+        let chat = graph.services(for: admitted.caller).chat
+        let sends = SocketSends(chat: chat, logger: logger) { [weak connection] text in connection?.answer(text) }
+        try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, sends: sends, eventLoop: channel.eventLoop))
+        connection.start(feed: feed, chat: chat, after: admitted.after)
     }
 }

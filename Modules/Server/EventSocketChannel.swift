@@ -63,7 +63,7 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
                         guard case .success(let admitted) = decision.value else { throw ChannelError.inappropriateOperationForState }
-                        try admission.open(admitted, on: channel)
+                        try admission.open(admitted, on: channel, logger: logger)
                         return Negotiated.socket
                     }
                 })

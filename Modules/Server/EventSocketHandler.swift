@@ -3,8 +3,8 @@ import NIOWebSocket
 
 /// The frames a client sends on its events socket, on the connection's event loop: pings are
 /// answered (a few answers at most waiting for a client that does not read them), any frame
-/// shows the client is there, a close is answered and ends the connection. The socket carries
-/// nothing else from the client, so data frames are read and dropped.
+/// shows the client is there, a close is answered and ends the connection, and a whole text
+/// frame is a request (a send). Other data frames are read and dropped.
 final class EventSocketHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
@@ -14,11 +14,14 @@ final class EventSocketHandler: ChannelInboundHandler {
     static let maxPendingPongs = 4
 
     private let connection: EventConnection
+    private let sends: SocketSends
     private let pendingPongs: NIOLoopBoundBox<Int>
 
-    /// The handler of `connection`'s frames, on `eventLoop`, the channel's.
-    init(connection: EventConnection, eventLoop: any EventLoop) {
+    /// The handler of `connection`'s frames, on `eventLoop`, the channel's; its client's
+    /// requests go to `sends`.
+    init(connection: EventConnection, sends: SocketSends, eventLoop: any EventLoop) {
         self.connection = connection
+        self.sends = sends
         pendingPongs = NIOLoopBoundBox(0, eventLoop: eventLoop)
     }
 
@@ -40,6 +43,8 @@ final class EventSocketHandler: ChannelInboundHandler {
             }
             let channel = context.channel
             EventConnection.sendClose(.normalClosure, reason: "", on: channel).whenComplete { _ in channel.close(promise: nil) }
+        case .text where frame.fin:
+            sends.received(frame.unmaskedData)
         default:
             break
         }

@@ -33,6 +33,20 @@ struct KernelTypesTests {
         }
     }
 
+    @Test("a cursor reads back what it writes and refuses anything else")
+    func cursors() throws {
+        let cursor = EventCursor(epoch: "k3v9Q2a1", position: 1_042)
+        #expect(cursor.description == "k3v9Q2a1.1042")
+        #expect(try EventCursor(parsing: cursor.description) == cursor)
+        #expect(try EventCursor(parsing: "a.0") == EventCursor(epoch: "a", position: 0))
+        #expect(try EventCursor(parsing: "\(String(repeating: "z", count: 16)).\(Int64.max)").position == Int64.max)
+        let refused = ["", ".", ".1", "a.", "a", "a.b", "a.-1", "a.+1", "a.1.2", "a b.1", "é.1", "a.١", "a.1 ", " a.1",
+                       "\(String(repeating: "z", count: 17)).1", "a.9223372036854775808", "a.00000000000000000001"]
+        for text in refused {
+            #expect(throws: AppError.self, "\(text.debugDescription) was read") { try EventCursor(parsing: text) }
+        }
+    }
+
     @Test("a broadcaster delivers to every subscriber and forgets finished ones")
     func broadcaster() async {
         let broadcaster = Broadcaster<Int>()

@@ -6,8 +6,8 @@ import ServiceGraph
 import Synchronization
 
 /// The server's figures: a real `messageai-server` process, and this process as the load
-/// generator, both on loopback; clients are the real remote services (HTTP for sends, one events
-/// WebSocket per receiving user).
+/// generator, both on loopback; clients are the real remote services, each user with its events
+/// WebSocket open as a REPL holds it, so sends go over that socket (over HTTP with `--http-sends`).
 struct ServerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server", abstract: "Latency, throughput, fan-out and recovery through messageai-server.",
@@ -18,6 +18,8 @@ struct ServerBench: AsyncParsableCommand {
     @Option(help: "Sender→receiver pairs (latency: 10; throughput: 50).") var pairs: Int?
     @Option(help: "Messages per second in all (latency).") var rate = 200
     @Option(help: "Clients (reconnect: 1,000; idle: 10,000).") var clients: Int?
+    @Flag(help: "Senders keep no events socket open, so their sends go over HTTP, as a one-shot CLI's do (latency, throughput, fanout).")
+    var httpSends = false
 
     func run() async throws {
         var results: [Result] = []
@@ -51,6 +53,7 @@ struct ServerBench: AsyncParsableCommand {
         let conversations = try await world.pairs(pairs)
         let clock = Arrivals()
         try await world.listen(conversations.map(\.receiver), arrivals: clock)
+        if !httpSends { try await world.connect(conversations.map(\.sender)) }
         let interval = Duration.seconds(Double(pairs) / Double(perSecond))
         let count = perSecond * seconds / pairs
         let start = ContinuousClock.now + .milliseconds(10)
@@ -83,6 +86,7 @@ struct ServerBench: AsyncParsableCommand {
         let conversations = try await world.pairs(pairs)
         let clock = Arrivals()
         try await world.listen(conversations.map(\.receiver), arrivals: clock)
+        if !httpSends { try await world.connect(conversations.map(\.sender)) }
         let deadline = ContinuousClock.now + .seconds(seconds)
         let started = ContinuousClock.now
         let sent = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -113,6 +117,7 @@ struct ServerBench: AsyncParsableCommand {
         let group = try await users[0].conversations.createGroup(title: "Fan-out", memberIDs: users.dropFirst().map(\.id))
         let clock = Arrivals()
         try await world.listen(Array(users.dropFirst()), arrivals: clock)
+        if !httpSends { try await world.connect([users[0]]) }
         var spans: [Double] = []
         for index in 0..<messages {
             let id = MessageID.random()

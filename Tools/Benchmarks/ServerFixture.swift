@@ -96,6 +96,15 @@ struct ServerFixture {
         return pairs
     }
 
+    /// Opens each user's events socket, as a REPL holds it, and reads and drops what comes:
+    /// their sends then go over it rather than over HTTP.
+    func connect(_ users: [User]) async throws {
+        for user in users {
+            let stream = try await user.chat.liveMessages(in: nil)
+            Task { for await _ in stream {} }
+        }
+    }
+
     /// Each user's live messages, their arrivals noted in `arrivals` (subscribed before this returns).
     func listen(_ users: [User], arrivals: Arrivals) async throws {
         for user in users {

@@ -1,5 +1,6 @@
 import Chat
 import ChatAPI
+import Foundation
 import Kernel
 import RemoteClient
 
@@ -22,8 +23,15 @@ public struct RemoteChatService: ChatService {
         try await page(conversationID, query: ["limit": String(limit), "before": messageID.rawValue])
     }
 
+    /// Sends over the events socket when this process has it open (no HTTP request of its
+    /// own), over HTTP otherwise or when the socket gives no reply: the id makes a repeated send
+    /// harmless.
     public func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
-        try await connection.call(ChatAPI.send, path: ["conversation": conversationID.rawValue, "message": id.rawValue],
+        if let frame = await connection.request(SendFrame(id: id, conversation: conversationID, text: text), id: id.rawValue, as: caller),
+           let reply = try? WireFormat.decoder().decode(SendReply.self, from: frame) {
+            return try reply.stored()
+        }
+        return try await connection.call(ChatAPI.send, path: ["conversation": conversationID.rawValue, "message": id.rawValue],
                                   body: SendRequest(text: text), as: caller)
     }
 

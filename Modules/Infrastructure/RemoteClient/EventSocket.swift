@@ -8,8 +8,15 @@ import NIOWebSocket
 /// hands each frame to the subscribers of its type, and reconnects after a drop with full-jitter
 /// exponential backoff (0.5 s doubling to 20 s), asking for what came after the last cursor it
 /// received, so no message is missed or repeated; ends every stream when the server says the
-/// session has ended.
+/// session has ended. While it is open, requests (sends) can go over it rather than over HTTP.
 public actor EventSocket {
+    /// A request sent on the socket: its reply, once come, or who waits for it.
+    private enum Request {
+        case sent(deadline: ContinuousClock.Instant)
+        case answered(Data?)
+        case waiting(CheckedContinuation<Data?, Never>, deadline: ContinuousClock.Instant)
+    }
+
     private struct Subscriber {
         /// The frame types it takes; `nil` for every frame.
         let types: Set<String>?
@@ -32,6 +39,12 @@ public actor EventSocket {
     private var runner: Task<Void, Never>?
     /// The cursor of the last frame that had one: a reconnection resumes after it.
     private var lastCursor: EventCursor?
+    /// Where frames to the server go while connected.
+    private var outbound: WebSocketOutboundWriter?
+    /// The requests waiting for their replies, by id.
+    private var requests: [String: Request] = [:]
+    /// Gives up on requests whose reply is late, while any waits.
+    private var sweeper: Task<Void, Never>?
 
     init(connection: RemoteConnection, token: String) {
         self.connection = connection
@@ -90,6 +103,56 @@ public actor EventSocket {
         try await withCheckedThrowingContinuation { waiters[id] = $0 }
     }
 
+    /// Sends `text`, a request whose id is `id`, and returns the server's reply frame; `nil`
+    /// when the socket is not ready, a request of that id is waiting already, the socket drops,
+    /// or no reply comes within the connection's timeout. The caller then makes the request
+    /// another way (HTTP), so it must be one that is safe to repeat, as a send with its id is.
+    public func request(_ text: String, id: String) async -> Data? {
+        guard case .ready = state, let outbound, requests[id] == nil else { return nil }
+        let deadline = ContinuousClock.now + connection.timeout
+        requests[id] = .sent(deadline: deadline)
+        do {
+            try await outbound.write(.text(text))
+        } catch {
+            answer(id, with: nil)
+        }
+        if case .answered(let reply) = requests[id] {
+            requests[id] = nil
+            return reply
+        }
+        if sweeper == nil { sweeper = Task { await self.sweep() } }
+        return await withCheckedContinuation { requests[id] = .waiting($0, deadline: deadline) }
+    }
+
+    /// Hands `reply` to the request `id` (`nil`: it got none).
+    private func answer(_ id: String, with reply: Data?) {
+        switch requests[id] {
+        case .sent: requests[id] = .answered(reply)
+        case .waiting(let continuation, _):
+            requests[id] = nil
+            continuation.resume(returning: reply)
+        case .answered, nil: break
+        }
+    }
+
+    /// Every second, gives up on the requests past their deadline; ends when none waits.
+    private func sweep() async {
+        while !requests.isEmpty, (try? await Task.sleep(for: .seconds(1))) != nil {
+            let now = ContinuousClock.now
+            for (id, request) in requests {
+                if case .waiting(_, let deadline) = request, deadline < now { answer(id, with: nil) }
+            }
+        }
+        sweeper = nil
+    }
+
+    /// The socket is open and writes with `writer`, or (`nil`) is not: the requests waiting get
+    /// no reply.
+    private func connected(_ writer: WebSocketOutboundWriter?) {
+        outbound = writer
+        if writer == nil { requests.keys.forEach { answer($0, with: nil) } }
+    }
+
     private func fail(waiter id: Int, with error: AppError) {
         waiters.removeValue(forKey: id)?.resume(throwing: error)
     }
@@ -103,6 +166,10 @@ public actor EventSocket {
     private func receive(_ text: String) {
         let data = Data(text.utf8)
         guard let header = try? WireFormat.decoder().decode(EventFrameHeader.self, from: data) else { return }
+        if header.type == EventSocketProtocol.replyType {
+            if let request = header.request { answer(request, with: data) }
+            return
+        }
         // A ready frame's cursor only starts a client that has none: when resuming, the frames
         // being replayed come before it.
         if let cursor = header.cursor, header.type != SocketReady.type || lastCursor == nil { lastCursor = cursor }
@@ -125,12 +192,14 @@ public actor EventSocket {
     }
 
     private func dropped(_ error: AppError) {
+        connected(nil)
         if case .ended = state { return }
         state = .connecting
         failWaiters(error)
     }
 
     private func end(_ error: AppError) {
+        connected(nil)
         state = .ended(error)
         failWaiters(error)
         subscribers.values.forEach { $0.continuation.finish() }
@@ -147,7 +216,8 @@ public actor EventSocket {
         while !Task.isCancelled {
             let url = connection.server.webSocketURL(EventSocketProtocol.path + (lastCursor.map { "?after=\($0)" } ?? ""))
             do {
-                let close = try await WebSocketClient.connect(url: url, configuration: configuration, tlsConfiguration: tls, logger: logger) { inbound, _, _ in
+                let close = try await WebSocketClient.connect(url: url, configuration: configuration, tlsConfiguration: tls, logger: logger) { inbound, outbound, _ in
+                    await self.connected(outbound)
                     for try await message in inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes) {
                         if case .text(let text) = message { await self.receive(text) }
                     }

@@ -97,6 +97,15 @@ extension RemoteConnection {
         return try await events(token: token).subscribe(Set(types)).compactMapped { frame in try? decoder.decode(Frame.self, from: frame) }
     }
 
+    /// Sends `frame`, a request whose id is `id`, on `caller`'s events socket when this process
+    /// has it open and ready, and returns the reply frame; `nil` otherwise, or when no reply
+    /// comes (`EventSocket.request`): the caller then makes the request over HTTP.
+    public func request(_ frame: some Encodable, id: String, as caller: Caller) async -> Data? {
+        guard let token = caller.token, let socket = sockets.withLock({ $0[token] }),
+              let data = try? WireFormat.encoder().encode(frame), data.count <= EventSocketProtocol.maxFrameBytes else { return nil }
+        return await socket.request(String(decoding: data, as: UTF8.self), id: id)
+    }
+
     /// A tick for every frame of `caller`'s session and after each reconnection (what changed
     /// while the socket was down is unknown); ticks that come while the reader is busy become one.
     public func ticks(as caller: Caller) async throws -> AsyncStream<Void> {

@@ -15,7 +15,7 @@ public final class RemoteConnection: Sendable {
     public let timeout: Duration
     let http: HTTPClient
     let tls: TLSConfiguration
-    private let sockets = Mutex<[String: EventSocket]>([:])
+    let sockets = Mutex<[String: EventSocket]>([:])
 
     /// HTTP clients by timeout and trusted-certificate file, made once per process and never shut down:
     /// they live as long as the process does.

@@ -4,4 +4,6 @@ public struct EventFrameHeader: Decodable, Sendable {
     public let type: String
     /// The event's cursor, if it has one.
     public let cursor: EventCursor?
+    /// For a reply (`EventSocketProtocol.replyType`), the id of the request it answers.
+    public let request: String?
 }

@@ -1,6 +1,8 @@
 /// The rules of the events socket, `GET /v1/events` upgraded to a WebSocket: the server sends
 /// JSON text frames (`EventFrame`) for the session in the `Authorization` header and closes with
-/// one of these codes when it ends the socket itself.
+/// one of these codes when it ends the socket itself. A client may also send requests on it (a
+/// text frame with a `type` and an `id`), each answered by one frame of type `replyType` whose
+/// `request` is that id.
 public enum EventSocketProtocol {
     /// Where the socket is opened; `?after=<cursor>` resumes after the last cursor received.
     public static let path = "/v1/events"
@@ -15,6 +17,10 @@ public enum EventSocketProtocol {
     /// How long the server lets a socket stay silent before it pings it; a socket that answers
     /// nothing (no pong, no frame) for twice this long is closed as dead.
     public static let pingInterval: Duration = .seconds(30)
+    /// The `type` of the frame that answers a client's request.
+    public static let replyType = "reply"
+    /// Most requests of one socket being answered at once; past it a request is refused at once.
+    public static let maxPendingRequests = 64
     /// Sockets one account may have open at once (each client process opens one).
     public static let socketsPerUser = 8
 }

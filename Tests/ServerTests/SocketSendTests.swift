@@ -1,0 +1,97 @@
+import Chat
+import ChatAPI
+import ChatRemote
+import Foundation
+import HummingbirdWSClient
+import Kernel
+import Logging
+import RemoteClient
+import Synchronization
+import Testing
+
+/// Sends made on the events socket: stored once and answered by id as a `PUT` would be, and
+/// the way a client with its socket open sends.
+@Suite("Sends over the events socket", .timeLimit(.minutes(2)))
+struct SocketSendTests {
+    @Test("the server stores a send made on the socket once, answers each request by its id, and refuses a bad one there")
+    func serverSide() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let graph = try world.remoteGraph()
+        let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), eve = try await world.probe.signUp("Eve")
+        let asAda = graph.services(for: graph.caller(token: ada.token)), asBob = graph.services(for: graph.caller(token: bob.token))
+        let direct = try await asAda.conversations.startDirect(with: UserID(bob.id))
+        let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id))
+        let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: direct.id))
+
+        let id = MessageID.random(), empty = MessageID.random(), stranger = MessageID.random()
+        let encoder = WireFormat.encoder()
+        func text(_ frame: SendFrame) throws -> String { String(decoding: try encoder.encode(frame), as: UTF8.self) }
+        let frames = [
+            try text(SendFrame(id: id, conversation: direct.id, text: "hello")),
+            try text(SendFrame(id: id, conversation: direct.id, text: "hello")),
+            try text(SendFrame(id: stranger, conversation: notAdas.id, text: "let me in")),
+            try text(SendFrame(id: empty, conversation: direct.id, text: "")),
+            #"{"type": "chat.unknown", "id": "odd-1"}"#,
+            "{ not json, and no id",
+        ]
+        var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
+        configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
+        let replies = Mutex<[SendReply]>([])
+        _ = try await WebSocketClient.connect(url: world.server.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+                                              configuration: configuration, logger: Logger(label: "sender")) { inbound, outbound, _ in
+            var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
+            _ = try await iterator.next()
+            for frame in frames { try await outbound.write(.text(frame)) }
+            let decoder = WireFormat.decoder()
+            while replies.withLock({ $0.count }) < 5, let message = try await iterator.next() {
+                guard case .text(let text) = message, let reply = try? decoder.decode(SendReply.self, from: Data(text.utf8)),
+                      reply.type == EventSocketProtocol.replyType else { continue }
+                replies.withLock { $0.append(reply) }
+            }
+            try await outbound.close(.normalClosure, reason: nil)
+        }
+        let byRequest = Dictionary(grouping: replies.withLock { $0 }, by: \.request)
+        let stored = byRequest[id.rawValue]?.compactMap(\.message) ?? []
+        #expect(stored.count == 2 && stored.allSatisfy { $0.text == "hello" && $0.cursor == stored.first?.cursor && $0.senderID == UserID(ada.id) })
+        #expect(byRequest[stranger.rawValue]?.first?.error?.kind == AppError.Kind.forbidden.rawValue)
+        #expect(byRequest[empty.rawValue]?.first?.error?.kind == AppError.Kind.invalidInput.rawValue)
+        #expect(byRequest["odd-1"]?.first?.error?.kind == AppError.Kind.invalidInput.rawValue)
+
+        // Bob gets the message once: the next he hears is one sent after it.
+        let marker = try await asAda.chat.send(id: .random(), text: "after", to: direct.id)
+        #expect(await bobHears.next(within: .seconds(10))?.id == id)
+        #expect(await bobHears.next(within: .seconds(10))?.id == marker.id)
+    }
+
+    @Test("a client sends over its events socket once it is open, over HTTP before, and gets the same answers both ways")
+    func clientSide() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), eve = try await world.probe.signUp("Eve")
+        let graph = try world.remoteGraph()
+        let asBob = graph.services(for: graph.caller(token: bob.token))
+        let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id))
+        let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
+
+        let connection = try RemoteConnection(server: try ServerAddress(world.server.url), timeout: .seconds(10), trustedCertificates: nil)
+        let caller = Caller(token: ada.token) { UserID(ada.id) }
+        let chat = RemoteChatService(connection: connection, caller: caller)
+        let probe = SendFrame(id: .random(), conversation: direct.id, text: "probe")
+        #expect(await connection.request(probe, id: probe.id.rawValue, as: caller) == nil, "a request went out with no socket open")
+        let overHTTP = try await chat.send(id: .random(), text: "over HTTP", to: direct.id)
+
+        let own = Inbox.collecting(try await chat.liveMessages(in: direct.id))
+        let id = MessageID.random()
+        let frame = try #require(await connection.request(SendFrame(id: id, conversation: direct.id, text: "over the socket"), id: id.rawValue,
+                                                           as: caller), "no reply on the open socket")
+        let reply = try WireFormat.decoder().decode(SendReply.self, from: frame).stored()
+        #expect(reply.text == "over the socket" && reply.senderID == UserID(ada.id))
+        #expect(reply.cursor.map { cursor in overHTTP.cursor.map { cursor.follows($0) } ?? false } ?? false)
+        let again = try await chat.send(id: id, text: "over the socket", to: direct.id)
+        #expect(again.id == id && again.cursor == reply.cursor)
+        await #expect { try await chat.send(id: .random(), text: "let me in", to: notAdas.id) } throws: { ($0 as? AppError)?.kind == .forbidden }
+        await #expect { try await chat.send(id: .random(), text: "   ", to: direct.id) } throws: { ($0 as? AppError)?.kind == .invalidInput }
+        #expect(await own.next(within: .seconds(10))?.id == id, "the sender's own socket did not get its message")
+    }
+}
