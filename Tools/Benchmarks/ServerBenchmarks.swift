@@ -18,7 +18,7 @@ struct ServerBench: AsyncParsableCommand {
     @Option(help: "Sender→receiver pairs (latency: 10; throughput: 50).") var pairs: Int?
     @Option(help: "Messages per second in all (latency).") var rate = 200
     @Option(help: "Clients (reconnect: 1,000; idle: 10,000).") var clients: Int?
-    @Flag(help: "Senders keep no events socket open, so their sends go over HTTP, as a one-shot CLI's do (latency, throughput, fanout).")
+    @Flag(help: "Senders keep no events socket open, so their sends go over HTTP, as a one-shot CLI's do (latency, throughput, fanout, kill).")
     var httpSends = false
 
     func run() async throws {
