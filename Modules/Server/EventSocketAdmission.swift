@@ -52,13 +52,18 @@ struct EventSocketAdmission: Sendable {
     }
 
     /// Runs the events socket of `admitted` on `channel`, just upgraded to WebSocket, until it
-    /// closes; the sends its client makes on it fail in the server's own way to `logger`.
+    /// closes; the server's own failures to store its client's sends go to `logger`.
     func open(_ admitted: Admitted, on channel: any Channel, logger: Logger) throws {
         let connection = EventConnection(caller: admitted.caller, owner: admitted.owner, channel: channel, sockets: sockets,
                                          frames: frames)
-        let chat = graph.services(for: admitted.caller).chat
-        let sends = SocketSends(chat: chat, logger: logger) { [weak connection] text in connection?.answer(text) }
-        try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, sends: sends, eventLoop: channel.eventLoop))
-        connection.start(feed: feed, chat: chat, after: admitted.after)
+        try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, admission: self, logger: logger,
+                                                                          eventLoop: channel.eventLoop))
+        connection.start(feed: feed, chat: graph.services(for: admitted.caller).chat, after: admitted.after)
+    }
+
+    /// What answers the sends `connection`'s client makes, made when it makes the first: most
+    /// sockets only listen, and an idle socket should cost as little as it can.
+    func sends(of connection: EventConnection, logger: Logger) -> SocketSends {
+        SocketSends(chat: graph.services(for: connection.caller).chat, logger: logger) { [weak connection] text in connection?.answer(text) }
     }
 }

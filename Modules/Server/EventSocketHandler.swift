@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOWebSocket
 
@@ -14,14 +15,18 @@ final class EventSocketHandler: ChannelInboundHandler {
     static let maxPendingPongs = 4
 
     private let connection: EventConnection
-    private let sends: SocketSends
+    private let admission: EventSocketAdmission
+    private let logger: Logger
+    /// The client's sends, once it has made one.
+    private var sends: SocketSends?
     private let pendingPongs: NIOLoopBoundBox<Int>
 
-    /// The handler of `connection`'s frames, on `eventLoop`, the channel's; its client's
-    /// requests go to `sends`.
-    init(connection: EventConnection, sends: SocketSends, eventLoop: any EventLoop) {
+    /// The handler of `connection`'s frames, on `eventLoop`, the channel's; its client's sends
+    /// go to `admission.sends(of:logger:)`.
+    init(connection: EventConnection, admission: EventSocketAdmission, logger: Logger, eventLoop: any EventLoop) {
         self.connection = connection
-        self.sends = sends
+        self.admission = admission
+        self.logger = logger
         pendingPongs = NIOLoopBoundBox(0, eventLoop: eventLoop)
     }
 
@@ -44,6 +49,8 @@ final class EventSocketHandler: ChannelInboundHandler {
             let channel = context.channel
             EventConnection.sendClose(.normalClosure, reason: "", on: channel).whenComplete { _ in channel.close(promise: nil) }
         case .text where frame.fin:
+            let sends = sends ?? admission.sends(of: connection, logger: logger)
+            self.sends = sends
             sends.received(frame.unmaskedData)
         default:
             break
