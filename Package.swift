@@ -96,7 +96,7 @@ var targets: [Target] = [
                 path: "Tests/ArchitectureTests"),
     .testTarget(name: "ServerTests",
                 dependencies: ["MessageAIServer", "ServiceGraph", "RemoteClient", "ChatRemote", "Kernel", "TestSupport", hummingbird,
-                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                               .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "GRDB", package: "GRDB.swift"),
                                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket")]
                     + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API")] },
                 path: "Tests/ServerTests"),

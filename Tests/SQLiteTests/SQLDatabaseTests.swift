@@ -121,6 +121,26 @@ struct SQLDatabaseTests {
         #expect(count == 1)
     }
 
+    @Test("a write tried once gives up at once on a database another connection is writing, and keeps its busy timeout after")
+    func writeNowWhileLocked() async throws {
+        let file = path("locked.sqlite")
+        let database = try SQLDatabase(path: file, migrations: migrations)
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true  // the lock is held across accesses
+        let holder = try DatabaseQueue(path: file, configuration: configuration)
+        try await holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        let started = ContinuousClock.now
+        let tried = try database.writeNow { db in try db.execute(sql: "INSERT INTO notes (text) VALUES ('now')") }
+        // The busy timeout is 10 s: giving up well before it means it was not waited out.
+        #expect(tried == nil && ContinuousClock.now - started < .seconds(5))
+        try await holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
+        let timeout = try await database.write { db in try Int.fetchOne(db, sql: "PRAGMA busy_timeout") }
+        #expect(timeout == 10_000)
+        #expect(try database.writeNow { db in try db.execute(sql: "INSERT INTO notes (text) VALUES ('free')") } != nil)
+        let texts = try await database.read { db in try String.fetchAll(db, sql: "SELECT text FROM notes") }
+        #expect(texts == ["free"])
+    }
+
     @Test("id lists reach SQL exactly, whether or not they need escaping", arguments: [
         ["plain-15-chars0", "a@b.c"],
         ["quote\"d", "back\\slash", "new\nline", "tab\t", "emoji 🦋", "rtl שלום", "e\u{301}"],

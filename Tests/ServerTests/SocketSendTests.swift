@@ -2,6 +2,7 @@ import Chat
 import ChatAPI
 import ChatRemote
 import Foundation
+import GRDB
 import HummingbirdWSClient
 import Kernel
 import Logging
@@ -35,23 +36,8 @@ struct SocketSendTests {
             #"{"type": "chat.unknown", "id": "odd-1"}"#,
             "{ not json, and no id",
         ]
-        var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
-        configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
-        let replies = Mutex<[SendReply]>([])
-        _ = try await WebSocketClient.connect(url: world.server.url.replacing("http", with: "ws") + EventSocketProtocol.path,
-                                              configuration: configuration, logger: Logger(label: "sender")) { inbound, outbound, _ in
-            var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
-            _ = try await iterator.next()
-            for frame in frames { try await outbound.write(.text(frame)) }
-            let decoder = WireFormat.decoder()
-            while replies.withLock({ $0.count }) < 5, let message = try await iterator.next() {
-                guard case .text(let text) = message, let reply = try? decoder.decode(SendReply.self, from: Data(text.utf8)),
-                      reply.type == EventSocketProtocol.replyType else { continue }
-                replies.withLock { $0.append(reply) }
-            }
-            try await outbound.close(.normalClosure, reason: nil)
-        }
-        let byRequest = Dictionary(grouping: replies.withLock { $0 }, by: \.request)
+        let replies = try await Self.exchange(frames, expecting: 5, as: ada.token, on: world)
+        let byRequest = Dictionary(grouping: replies, by: \.request)
         let stored = byRequest[id.rawValue]?.compactMap(\.message) ?? []
         #expect(stored.count == 2 && stored.allSatisfy { $0.text == "hello" && $0.cursor == stored.first?.cursor && $0.senderID == UserID(ada.id) })
         #expect(byRequest[stranger.rawValue]?.first?.error?.kind == AppError.Kind.forbidden.rawValue)
@@ -62,6 +48,37 @@ struct SocketSendTests {
         let marker = try await asAda.chat.send(id: .random(), text: "after", to: direct.id)
         #expect(await bobHears.next(within: .seconds(10))?.id == id)
         #expect(await bobHears.next(within: .seconds(10))?.id == marker.id)
+    }
+
+    @Test("a socket with 64 sends being stored has the next refused at once, and the 64 are stored when the database frees")
+    func pendingLimit() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let graph = try world.remoteGraph()
+        let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
+        let asBob = graph.services(for: graph.caller(token: bob.token))
+        let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
+        let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: direct.id))
+
+        // Another process holds the database's write lock: every send waits for it.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true  // the lock is held across accesses
+        let holder = try DatabaseQueue(path: world.folder.appendingPathComponent("server.sqlite").path, configuration: configuration)
+        try await holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        let ids = (0...EventSocketProtocol.maxPendingRequests).map { _ in MessageID.random() }
+        let encoder = WireFormat.encoder()
+        let frames = try ids.map { String(decoding: try encoder.encode(SendFrame(id: $0, conversation: direct.id, text: "queued")), as: UTF8.self) }
+        let replies = try await Self.exchange(frames, expecting: ids.count, as: ada.token, on: world) { reply in
+            guard reply.error != nil else { return }
+            try? await holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
+        }
+        let refused = replies.filter { $0.error != nil }
+        #expect(refused.map(\.request) == [ids[EventSocketProtocol.maxPendingRequests].rawValue])
+        #expect(refused.first?.error?.kind == AppError.Kind.rateLimited.rawValue)
+        #expect(Set(replies.compactMap { $0.message?.id }) == Set(ids.dropLast()))
+        var heard: [MessageID] = []
+        while heard.count < ids.count - 1, let message = await bobHears.next(within: .seconds(10)) { heard.append(message.id) }
+        #expect(Set(heard) == Set(ids.dropLast()) && heard.count == ids.count - 1)
     }
 
     @Test("a client sends over its events socket once it is open, over HTTP before, and gets the same answers both ways")
@@ -93,5 +110,30 @@ struct SocketSendTests {
         await #expect { try await chat.send(id: .random(), text: "let me in", to: notAdas.id) } throws: { ($0 as? AppError)?.kind == .forbidden }
         await #expect { try await chat.send(id: .random(), text: "   ", to: direct.id) } throws: { ($0 as? AppError)?.kind == .invalidInput }
         #expect(await own.next(within: .seconds(10))?.id == id, "the sender's own socket did not get its message")
+    }
+
+    /// Opens `token`'s events socket as a bare WebSocket client, writes `frames` once it is
+    /// ready, and returns the first `count` replies, in the order they came; `heard` sees each
+    /// as it comes.
+    private static func exchange(_ frames: [String], expecting count: Int, as token: String, on world: ServerWorld,
+                                 heard: @escaping @Sendable (SendReply) async -> Void = { _ in }) async throws -> [SendReply] {
+        var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
+        configuration.additionalHeaders[.authorization] = "Bearer \(token)"
+        let replies = Mutex<[SendReply]>([])
+        _ = try await WebSocketClient.connect(url: world.server.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+                                              configuration: configuration, logger: Logger(label: "sender")) { inbound, outbound, _ in
+            var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
+            _ = try await iterator.next()
+            for frame in frames { try await outbound.write(.text(frame)) }
+            let decoder = WireFormat.decoder()
+            while replies.withLock({ $0.count }) < count, let message = try await iterator.next() {
+                guard case .text(let text) = message, let reply = try? decoder.decode(SendReply.self, from: Data(text.utf8)),
+                      reply.type == EventSocketProtocol.replyType else { continue }
+                replies.withLock { $0.append(reply) }
+                await heard(reply)
+            }
+            try await outbound.close(.normalClosure, reason: nil)
+        }
+        return replies.withLock { $0 }
     }
 }

@@ -12,6 +12,9 @@ public final class SQLDatabase: Sendable {
     /// Ticks when any process commits to the file.
     public let changes: ChangeMonitor
 
+    /// How long a connection waits for another's lock before SQLite says the database is busy.
+    private static let busyTimeout: TimeInterval = 10
+
     /// Opens (creating if needed) and migrates the database at `path`.
     /// - Throws: `AppError(.unavailable)` with a one-line reason naming the path when it is a
     ///   folder, not a SQLite file, corrupt, in a read-only folder, or written by a newer version.
@@ -20,7 +23,7 @@ public final class SQLDatabase: Sendable {
         self.path = path
         try FileChecks.prepare(path)
         var configuration = GRDB.Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         }
@@ -60,7 +63,14 @@ public final class SQLDatabase: Sendable {
     public func writeNow<T>(notifying: Bool = true, _ body: (Database) throws -> T) throws -> T? {
         let result: T
         do {
-            result = try SQLErrors.explained { try pool.writeWithoutTransaction { db in try Self.immediately(db, body) } }
+            result = try SQLErrors.explained {
+                try pool.writeWithoutTransaction { db in
+                    // Trying once is not waiting out the busy timeout on the caller's thread either.
+                    try db.cachedStatement(sql: "PRAGMA busy_timeout = 0").execute()
+                    defer { try? db.cachedStatement(sql: "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1_000))").execute() }
+                    return try Self.immediately(db, body)
+                }
+            }
         } catch where SQLErrors.isBusy(error) {
             return nil
         }
@@ -108,7 +118,7 @@ public final class SQLDatabase: Sendable {
         guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 else { return }
         var configuration = GRDB.Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Self.busyTimeout)
         let probe = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? probe.close() }
         let ours = Set(migrator.migrations)
