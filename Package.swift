@@ -24,7 +24,7 @@ let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hum
 
 var targets: [Target] = [
     .target(name: "Kernel", path: "Modules/Kernel"),
-    .target(name: "SQLStore", dependencies: ["Kernel", .product(name: "GRDB", package: "GRDB.swift")],
+    .target(name: "SQLStore", dependencies: ["Kernel", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             path: "Modules/Infrastructure/SQLStore"),
     .target(name: "RemoteClient",
             dependencies: ["Kernel", logging, .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Kernel
 
 /// The SQLite database file every `sqlite` service shares: opened once per process as a GRDB
@@ -66,8 +67,8 @@ public final class SQLDatabase: Sendable {
             result = try SQLErrors.explained {
                 try pool.writeWithoutTransaction { db in
                     // Trying once is not waiting out the busy timeout on the caller's thread either.
-                    try db.cachedStatement(sql: "PRAGMA busy_timeout = 0").execute()
-                    defer { try? db.cachedStatement(sql: "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1_000))").execute() }
+                    sqlite3_busy_timeout(db.sqliteConnection, 0)
+                    defer { sqlite3_busy_timeout(db.sqliteConnection, Int32(Self.busyTimeout * 1_000)) }
                     return try Self.immediately(db, body)
                 }
             }
