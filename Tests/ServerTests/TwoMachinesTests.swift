@@ -67,12 +67,14 @@ struct TwoMachinesTests {
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(silent, $0, &length) } }
         let silentURL = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
 
-        for (url, reason) in [("http://127.0.0.1:1", "connection refused"), (silentURL, "no answer within 2 s")] {
+        for (url, reason) in [("http://127.0.0.1:1", "connection refused"), (silentURL, "no answer within 1 s")] {
             var machine = Machine("nobody", in: folder, server: url)
-            machine.environment["MESSAGEAI_REMOTE_TIMEOUT_SECONDS"] = "2"
+            machine.environment["MESSAGEAI_REMOTE_TIMEOUT_SECONDS"] = "1"
             let started = ContinuousClock.now
             let run = try await machine.run(["login", "--email", "a@example.com", "--password-stdin"], input: "password-a\n")
-            #expect(ContinuousClock.now - started < .seconds(6))
+            // Under the default timeout (10 s), so the setting was used; the rest is slack for
+            // starting a debug build's process on a machine busy with the other tests.
+            #expect(ContinuousClock.now - started < .seconds(9))
             #expect(run.status == 69, "\(url): \(run.stderr)")
             #expect(run.stderr == "error: cannot reach the server at \(url): \(reason)\n")
         }
