@@ -25,6 +25,8 @@ struct SlowClientTests {
         let (ready, isReady) = AsyncStream<Void>.makeStream()
         let (release, released) = AsyncStream<Void>.makeStream()
         let stalled = Task {
+            // A connection that fails never sends ready: the wait below ends then too, not never.
+            defer { isReady.finish() }
             let frames = Mutex(0)
             let close = try? await WebSocketClient.connect(url: world.server.url.replacing("http", with: "ws") + EventSocketProtocol.path,
                                                            configuration: configuration, logger: Logger(label: "stalled")) { inbound, _, _ in
@@ -36,7 +38,12 @@ struct SlowClientTests {
             }
             return (close?.closeCode, frames.withLock { $0 })
         }
-        for await _ in ready { break }
+        var connected = false
+        for await _ in ready {
+            connected = true
+            break
+        }
+        #expect(connected, "the stalled client never got its socket")
         let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: room.id))
 
         // 16 KB messages, more than the stalled connection's queue (1,024) and socket buffers hold.
