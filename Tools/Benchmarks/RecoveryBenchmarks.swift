@@ -15,7 +15,7 @@ extension ServerBench {
             let events = try await pair.receiver.chat.liveEvents()
             Task { for await case .message(let message) in events { ledger.received(message.id, in: message.conversationID) } }
         }
-        if !httpSends { try await world.connect(conversations.map(\.sender)) }
+        if client != .http { try await world.connect(conversations.map(\.sender)) }
         let drill = KillDrill(server: world.server, killingAt: [total / 3, total * 2 / 3])
         let started = ContinuousClock.now
         try await withThrowingTaskGroup { group in

@@ -6,8 +6,9 @@ import ServiceGraph
 import Synchronization
 
 /// The server's figures: a real `messageai-server` process, and this process as the load
-/// generator, both on loopback; clients are the real remote services, each user with its events
-/// WebSocket open as a REPL holds it, so sends go over that socket (over HTTP with `--http-sends`).
+/// generator, both on loopback. In the latency, throughput and fan-out modes the clients are
+/// bare sockets (`LoadSocket`) unless `--client` says otherwise; the recovery modes use the
+/// remote services, whose reconnecting and resuming they measure.
 struct ServerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server", abstract: "Latency, throughput, fan-out and recovery through messageai-server.",
@@ -18,8 +19,12 @@ struct ServerBench: AsyncParsableCommand {
     @Option(help: "Sender→receiver pairs (latency: 10; throughput: 50).") var pairs: Int?
     @Option(help: "Messages per second in all (latency).") var rate = 200
     @Option(help: "Clients (reconnect: 1,000; idle: 10,000).") var clients: Int?
-    @Flag(help: "Senders keep no events socket open, so their sends go over HTTP, as a one-shot CLI's do (latency, throughput, fanout, kill).")
-    var httpSends = false
+    @Option(help: """
+        bare: minimal WebSocket clients, so the load generator takes little of the machine; library: the remote services a REPL \
+        uses, sends on the events socket; http: the same, senders with no socket, so sends are HTTP PUTs as a one-shot CLI's \
+        (latency, throughput, fanout; kill: library unless http).
+        """)
+    var client = ClientKind.bare
 
     func run() async throws {
         var results: [Result] = []
@@ -52,13 +57,13 @@ struct ServerBench: AsyncParsableCommand {
     func latency(_ world: ServerFixture, pairs: Int, perSecond: Int) async throws -> Result {
         let conversations = try await world.pairs(pairs)
         let clock = Arrivals()
-        try await world.listen(conversations.map(\.receiver), arrivals: clock)
-        if !httpSends { try await world.connect(conversations.map(\.sender)) }
+        try await world.listen(conversations.map(\.receiver), as: client, arrivals: clock)
+        let senders = try await world.senders(conversations.map(\.sender), as: client)
         let interval = Duration.seconds(Double(pairs) / Double(perSecond))
         let count = perSecond * seconds / pairs
         let start = ContinuousClock.now + .milliseconds(10)
         let acks = try await withThrowingTaskGroup(of: [Double].self) { group in
-            for (place, pair) in conversations.enumerated() {
+            for (place, (pair, sender)) in zip(conversations, senders).enumerated() {
                 group.addTask {
                     var acks: [Double] = []
                     for index in 0..<count {
@@ -66,7 +71,7 @@ struct ServerBench: AsyncParsableCommand {
                         let id = MessageID.random()
                         let sent = ContinuousClock.now
                         clock.sent(id)
-                        _ = try await pair.sender.chat.send(id: id, text: "latency \(index)", to: pair.conversation)
+                        try await sender.send(id, "latency \(index)", pair.conversation)
                         acks.append((ContinuousClock.now - sent) / .milliseconds(1))
                     }
                     return acks
@@ -85,18 +90,18 @@ struct ServerBench: AsyncParsableCommand {
     func throughput(_ world: ServerFixture, pairs: Int) async throws -> Result {
         let conversations = try await world.pairs(pairs)
         let clock = Arrivals()
-        try await world.listen(conversations.map(\.receiver), arrivals: clock)
-        if !httpSends { try await world.connect(conversations.map(\.sender)) }
+        try await world.listen(conversations.map(\.receiver), as: client, arrivals: clock)
+        let senders = try await world.senders(conversations.map(\.sender), as: client)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let started = ContinuousClock.now
         let sent = try await withThrowingTaskGroup(of: Int.self) { group in
-            for pair in conversations {
+            for (pair, sender) in zip(conversations, senders) {
                 group.addTask {
                     var count = 0
                     while ContinuousClock.now < deadline {
                         let id = MessageID.random()
                         clock.sent(id)
-                        _ = try await pair.sender.chat.send(id: id, text: "throughput \(count)", to: pair.conversation)
+                        try await sender.send(id, "throughput \(count)", pair.conversation)
                         count += 1
                     }
                     return count
@@ -116,13 +121,13 @@ struct ServerBench: AsyncParsableCommand {
         let users = try await world.users(members)
         let group = try await users[0].conversations.createGroup(title: "Fan-out", memberIDs: users.dropFirst().map(\.id))
         let clock = Arrivals()
-        try await world.listen(Array(users.dropFirst()), arrivals: clock)
-        if !httpSends { try await world.connect([users[0]]) }
+        try await world.listen(Array(users.dropFirst()), as: client, arrivals: clock)
+        let sender = try await world.senders([users[0]], as: client)[0]
         var spans: [Double] = []
         for index in 0..<messages {
             let id = MessageID.random()
             clock.sent(id)
-            _ = try await users[0].chat.send(id: id, text: "fan-out \(index)", to: group.id)
+            try await sender.send(id, "fan-out \(index)", group.id)
             spans.append(try await clock.lastArrival(of: id, count: members - 1))
         }
         let p50 = Stats.percentile(spans, 0.5)

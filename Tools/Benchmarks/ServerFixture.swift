@@ -1,3 +1,4 @@
+import ArgumentParser
 import Chat
 import ConversationList
 import Foundation
@@ -96,6 +97,22 @@ struct ServerFixture {
         return pairs
     }
 
+    /// How each of `users` sends, as `kind` of client.
+    func senders(_ users: [User], as kind: ClientKind) async throws -> [Sender] {
+        switch kind {
+        case .bare:
+            var senders: [Sender] = []
+            for user in users {
+                let socket = try await LoadSocket.open(server.url, token: user.token)
+                senders.append(Sender { id, text, conversation in try await socket.send(id: id, text: text, to: conversation) })
+            }
+            return senders
+        case .library, .http:
+            if kind == .library { try await connect(users) }
+            return users.map { user in Sender { id, text, conversation in _ = try await user.chat.send(id: id, text: text, to: conversation) } }
+        }
+    }
+
     /// Opens each user's events socket, as a REPL holds it, and reads and drops what comes:
     /// their sends then go over it rather than over HTTP.
     func connect(_ users: [User]) async throws {
@@ -105,13 +122,34 @@ struct ServerFixture {
         }
     }
 
-    /// Each user's live messages, their arrivals noted in `arrivals` (subscribed before this returns).
-    func listen(_ users: [User], arrivals: Arrivals) async throws {
+    /// Each user's live messages, as `kind` of client (the remote services unless `bare`), their
+    /// arrivals noted in `arrivals` (subscribed before this returns).
+    func listen(_ users: [User], as kind: ClientKind, arrivals: Arrivals) async throws {
         for user in users {
+            if kind == .bare {
+                _ = try await LoadSocket.open(server.url, token: user.token) { arrivals.arrived($0) }
+                continue
+            }
             let stream = try await user.chat.liveMessages(in: nil)
             Task { for await message in stream { arrivals.arrived(message.id) } }
         }
     }
+}
+
+/// How the benchmarks' clients talk to the server.
+enum ClientKind: String, ExpressibleByArgument, CaseIterable {
+    /// `LoadSocket`s: the least a client can do, so that the load generator leaves the shared
+    /// machine to the server.
+    case bare
+    /// The remote services with their events socket open, as a REPL holds it: sends go over it.
+    case library
+    /// The remote services, senders with no socket: sends are HTTP `PUT`s, as a one-shot CLI's.
+    case http
+}
+
+/// How one benchmark user sends a message, returning once the server has acknowledged it.
+struct Sender: Sendable {
+    let send: @Sendable (_ id: MessageID, _ text: String, _ to: ConversationID) async throws -> Void
 }
 
 /// When each message was sent and when each copy arrived, in milliseconds.
