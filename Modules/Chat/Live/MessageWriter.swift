@@ -81,13 +81,24 @@ public final class MessageWriter: Sendable {
     /// Writes batches until no send waits, retrying while the database is busy.
     private func drain() async {
         while let batch = nextBatch() {
-            let (sends, epoch) = (batch.map(\.send), epoch)
-            do {
-                finish(batch, .success(try await database.write { db in Self.insertAll(sends, epoch: epoch, db) }))
-            } catch {
-                finish(batch, .failure(error))
-            }
+            guard await !commit(batch) else { continue }
+            // One of several sends failed the transaction: each again in its own, so that a send
+            // the store cannot take fails alone.
+            for waiting in batch { _ = await commit([waiting]) }
         }
+    }
+
+    /// Writes `batch` in one transaction and answers its sends; false, with nothing answered,
+    /// when the transaction of several sends failed.
+    private func commit(_ batch: [Waiting]) async -> Bool {
+        let (sends, epoch) = (batch.map(\.send), epoch)
+        do {
+            finish(batch, .success(try await database.write(notifying: false) { db in try Self.insertAll(sends, epoch: epoch, db) }))
+        } catch {
+            guard batch.count == 1 else { return false }
+            finish(batch, .failure(error))
+        }
+        return true
     }
 
     /// The next sends to write together; `nil` (and the writer idle) when none waits.
@@ -101,13 +112,15 @@ public final class MessageWriter: Sendable {
     }
 
     /// Writes `batch` on this thread; false, with nothing written or answered, when the
-    /// database is busy (another process writes): the batch goes the retrying way.
+    /// database is busy (another process writes) or a transaction of several sends failed: the
+    /// batch goes the retrying way.
     private func write(_ batch: [Waiting]) -> Bool {
         let sends = batch.map(\.send)
         do {
-            guard let results = try database.writeNow({ db in Self.insertAll(sends, epoch: epoch, db) }) else { return false }
+            guard let results = try database.writeNow(notifying: false, { db in try Self.insertAll(sends, epoch: epoch, db) }) else { return false }
             finish(batch, .success(results))
         } catch {
+            guard batch.count == 1 else { return false }
             finish(batch, .failure(error))
         }
         return true
@@ -115,6 +128,8 @@ public final class MessageWriter: Sendable {
 
     /// Hands the batch's new messages to the live feed and answers each send: with its own
     /// result once the transaction committed, with the transaction's error when it did not.
+    /// The change tick comes after the hand-out rather than at the commit, so that the feed's
+    /// reader, woken by it, does not read again what was just handed out.
     private func finish(_ batch: [Waiting], _ committed: Result<[Stored], any Error>) {
         switch committed {
         case .failure(let error):
@@ -124,33 +139,24 @@ public final class MessageWriter: Sendable {
                 guard case .success(let stored) = result, stored.isNew else { return nil }
                 return (stored.message, waiting.send.members)
             })
+            database.changes.notifyLocalChange()
             for (waiting, result) in zip(batch, results) { waiting.reply.resume(with: result.map(\.message)) }
         }
     }
 
-    /// Each of `sends` stored in the open transaction, each in a savepoint of its own.
-    private static func insertAll(_ sends: [Send], epoch: String, _ db: Database) -> [Stored] {
-        sends.map { send in Result { try insertAlone(send, epoch: epoch, db) } }
-    }
-
-    /// `insert` in a savepoint of its own: a send that fails leaves nothing behind, and the
-    /// batch's other sends stand.
-    private static func insertAlone(_ send: Send, epoch: String, _ db: Database) throws -> (message: Message, isNew: Bool) {
-        var stored: (Message, Bool)?
-        try db.inSavepoint {
-            stored = try insert(send, epoch: epoch, db)
-            return .commit
-        }
-        guard let stored else { throw AppError(.internal, "message \(send.id) was neither stored nor found") }
-        return stored
+    /// Each of `sends` stored in the open transaction. A send refused for what it is (its id
+    /// taken by another message) is refused before it writes anything, so it needs no savepoint
+    /// of its own; any other failure fails the transaction.
+    private static func insertAll(_ sends: [Send], epoch: String, _ db: Database) throws -> [Stored] {
+        try sends.map { send in try insert(send, epoch: epoch, db) }
     }
 
     /// Stores one message in the open transaction (new), or returns the stored one of the same id.
-    private static func insert(_ send: Send, epoch: String, _ db: Database) throws -> (Message, Bool) {
+    private static func insert(_ send: Send, epoch: String, _ db: Database) throws -> Stored {
         if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(MessageRows.columns) FROM messages m WHERE id = ?"),
                                            arguments: [send.id.rawValue]) {
-            return (try ChatRules.resent(try MessageRows.message(existing, epoch: epoch), conversationID: send.conversationID, sender: send.sender,
-                                         text: send.text), false)
+            let stored = try MessageRows.message(existing, epoch: epoch)
+            return Result { (try ChatRules.resent(stored, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
         }
         let conversation = send.conversationID.rawValue
         let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
@@ -163,7 +169,7 @@ public final class MessageWriter: Sendable {
             ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
             """).execute(arguments: [conversation, position, seq])
         try ChatReads.set(position, by: send.sender, in: send.conversationID, db)
-        return (Message(id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
-                        sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq)), true)
+        return .success((Message(id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
+                                 sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq)), true))
     }
 }

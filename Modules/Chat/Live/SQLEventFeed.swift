@@ -37,7 +37,8 @@ public final class SQLEventFeed: EventFeed {
 
     /// Hands out `messages` (with their conversations' members), just committed by this
     /// process in one transaction in this order, if they directly follow the last event handed
-    /// out; otherwise leaves them to the reader, which will find them in the file.
+    /// out; otherwise leaves them to the reader, which will find them in the file at the next
+    /// change tick.
     func publishCommitted(_ messages: [(message: Message, members: [UserID])]) {
         guard let first = messages.first?.message.cursor?.position else { return }
         let positions = messages.compactMap(\.message.cursor?.position)
@@ -65,7 +66,8 @@ public final class SQLEventFeed: EventFeed {
     private func read(from start: Int64, ticks: AsyncStream<Void>) async {
         var position = start
         for await _ in ticks {
-            let (after, epoch) = (position, epoch)
+            // What was handed out at its commit is not read again.
+            let (after, epoch) = (max(position, published.withLock { $0 ?? 0 }), epoch)
             guard let batch = try? await database.read({ db in try EventRows.all(after: after, epoch: epoch, db) }) else { continue }
             position = batch.last
             var audiences: [(UserEvent, [UserID])] = []

@@ -48,7 +48,9 @@ public final class ChangeMonitor: Sendable {
         }
     }
 
-    func notifyLocalChange() { ticks.send(()) }
+    /// Ticks at once, for a commit of this process's: `SQLDatabase.write` does after each one
+    /// unless told not to, and a writer that told it not to calls this itself when it is ready.
+    public func notifyLocalChange() { ticks.send(()) }
 
     private func watch(_ source: WakeSource, from baseline: Int?) async {
         defer { source.stop() }
