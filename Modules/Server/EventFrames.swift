@@ -12,11 +12,21 @@ final class EventFrames: Sendable {
 
     /// The frame of `event`.
     func text(of event: UserEvent) -> Data {
-        guard let cursor = event.cursor else { return Self.text(of: event as any Encodable) }
+        guard let cursor = event.cursor else { return Self.text(of: event) }
         if let hit = last.withLock({ $0 }), hit.cursor == cursor { return hit.text }
-        let text = Self.text(of: event as any Encodable)
+        let text = Self.text(of: event)
         last.withLock { $0 = (cursor, text) }
         return text
+    }
+
+    /// The frame of `event`, a message's written by hand (`WireFrames`).
+    static func text(of event: UserEvent) -> Data {
+        WireFrames.text(of: event).map { Data($0) } ?? text(of: event as any Encodable)
+    }
+
+    /// The frame of `reply`, a stored message's written by hand (`WireFrames`).
+    static func text(of reply: SendReply) -> Data {
+        WireFrames.text(of: reply).map { Data($0) } ?? text(of: reply as any Encodable)
     }
 
     /// The frame of `value`, encoded as every frame is (`WireFormat`).

@@ -1,0 +1,47 @@
+import Chat
+import ChatAPI
+import Foundation
+import Kernel
+import Testing
+
+/// The frames written by hand (`WireFrames`) are, byte for byte, what the encoder writes for the
+/// same values: any text (quotes, backslashes, every control character, other scripts, emoji),
+/// with and without the optional fields; and the kinds they leave to the encoder are left.
+@Suite("Wire frames")
+struct WireFramesTests {
+    static let awkward: [String] = [
+        "hi", "", #"say "hi" \ back\slash/"#, "line\nbreak\r\ttab", String((0..<0x20).map { Character(Unicode.Scalar($0)) }),
+        "\u{7f}\u{80}é 中文 😀 \u{2028}\u{2029}", String(repeating: "x", count: 4_000),
+    ]
+
+    static func message(_ text: String, number: Int) -> Message {
+        var message = Message(id: MessageID("m-\(number)"), conversationID: ConversationID("c.\(number)"), senderID: UserID("u_\(number)"), text: text,
+                              sentAt: Date(timeIntervalSince1970: Double(1_795_000_000_000 + number * 17) / 1_000),
+                              state: number % 2 == 0 ? .sent : .failed, cursor: number % 3 == 0 ? nil : EventCursor(epoch: "ab12", position: Int64(number)))
+        if number % 4 == 1 { message.failureReason = "no longer a \"member\"\n" }
+        return message
+    }
+
+    static var messages: [Message] { awkward.enumerated().flatMap { index, text in (0..<4).map { message(text, number: index * 4 + $0) } } }
+
+    @Test("a message's event frame is the encoder's text")
+    func eventFrames() throws {
+        for message in Self.messages {
+            let event = UserEvent.message(message)
+            let written = try #require(WireFrames.text(of: event))
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: try WireFormat.encoder().encode(event), as: UTF8.self))
+            #expect(try WireFormat.decoder().decode(UserEvent.self, from: Data(written)) == event)
+        }
+        #expect(WireFrames.text(of: .change(.conversationAdded(ConversationID("c1")), cursor: EventCursor(epoch: "ab12", position: 1))) == nil)
+    }
+
+    @Test("a stored send's reply frame is the encoder's text; a refusal is left to the encoder")
+    func replyFrames() throws {
+        for message in Self.messages {
+            let reply = SendReply(request: message.id.rawValue, .success(message))
+            let written = try #require(WireFrames.text(of: reply))
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: try WireFormat.encoder().encode(reply), as: UTF8.self))
+        }
+        #expect(WireFrames.text(of: SendReply(request: "m1", .failure(AppError(.forbidden, "not a member")))) == nil)
+    }
+}
