@@ -7,7 +7,7 @@ import Testing
 
 /// The behaviour every backend must share. Each scenario runs against every backend, with
 /// services built per user from their session token, as a server builds them per connection.
-@Suite("Backend contract", .timeLimit(.minutes(1)))
+@Suite("Backend contract", .timeLimit(.minutes(3)))
 struct BackendContractTests {
     static let backends: [Backend] = [.memory, .sqlite, .remote]
     /// The backends whose clock a test controls: a server keeps its own time, so the idle-time

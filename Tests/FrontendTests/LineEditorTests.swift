@@ -22,7 +22,7 @@ final class EditorHarness {
     func end() { keys.finish() }
 }
 
-@Suite("Line editor", .timeLimit(.minutes(1)))
+@Suite("Line editor", .timeLimit(.minutes(3)))
 @MainActor
 struct LineEditorTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-editor-\(UUID().uuidString)")

@@ -2,7 +2,8 @@
 @MainActor
 final class OutputLog {
     private(set) var text = ""
-    private var waiters: [(text: String, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters: [(id: Int, text: String, continuation: CheckedContinuation<Void, Never>)] = []
+    private var nextID = 0
 
     /// Adds printed text; wakes whoever waits for something it completes.
     func append(_ printed: String) {
@@ -15,9 +16,22 @@ final class OutputLog {
     /// Forgets what was printed.
     func clear() { text = "" }
 
-    /// Waits until `expected` has been printed.
+    /// Waits until `expected` has been printed, or until the waiting task is cancelled (a test
+    /// past its time limit), so that text that never comes fails the test rather than hanging
+    /// the whole run.
     func waitFor(_ expected: String) async {
         if text.contains(expected) { return }
-        await withCheckedContinuation { waiters.append((expected, $0)) }
+        let id = nextID
+        nextID += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { waiters.append((id, expected, $0)) }
+        } onCancel: {
+            Task { @MainActor in self.stopWaiting(id) }
+        }
+    }
+
+    private func stopWaiting(_ id: Int) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume()
     }
 }

@@ -15,7 +15,8 @@ struct REPLHomeTests {
 
     @Test("a reply arriving elsewhere shows in the hotlist; /next opens it with a marker; the prompt names the place")
     func hotlistAndMarker() async {
-        let repl = startREPL(on: terminal, environment: ["MESSAGEAI_MEMORY_PEER_DELAY_MS": "300"])
+        // The reply must come after `/back` has left the conversation, however loaded the machine.
+        let repl = startREPL(on: terminal, environment: ["MESSAGEAI_MEMORY_PEER_DELAY_MS": "2000"])
         await terminal.waitFor("chats> ")
         terminal.press("/open engine\r")
         await terminal.waitFor("Engine room> ")
