@@ -146,22 +146,40 @@ public final class MessageWriter: Sendable {
 
     /// Each of `sends` stored in the open transaction. A send refused for what it is (its id
     /// taken by another message) is refused before it writes anything, so it needs no savepoint
-    /// of its own; any other failure fails the transaction.
+    /// of its own; any other failure fails the transaction. The ids already stored are looked up,
+    /// and the new messages' numbers taken, once for the batch.
     private static func insertAll(_ sends: [Send], epoch: String, _ db: Database) throws -> [Stored] {
-        try sends.map { send in try insert(send, epoch: epoch, db) }
+        var stored = try storedMessages(sends.map(\.id), epoch: epoch, db)
+        let newCount = Set(sends.map(\.id)).subtracting(stored.keys).count
+        var seq = newCount > 0 ? try SQLChangeLog.next(count: newCount, db) : 0
+        return try sends.map { send in
+            if let existing = stored[send.id] {
+                return Result { (try ChatRules.resent(existing, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
+            }
+            let message = try insert(send, seq: seq, epoch: epoch, db)
+            stored[send.id] = message
+            seq += 1
+            return .success((message, true))
+        }
     }
 
-    /// Stores one message in the open transaction (new), or returns the stored one of the same id.
-    private static func insert(_ send: Send, epoch: String, _ db: Database) throws -> Stored {
-        if let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(MessageRows.columns) FROM messages m WHERE id = ?"),
-                                           arguments: [send.id.rawValue]) {
-            let stored = try MessageRows.message(existing, epoch: epoch)
-            return Result { (try ChatRules.resent(stored, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
+    /// The messages of `ids` already stored, by id.
+    private static func storedMessages(_ ids: [MessageID], epoch: String, _ db: Database) throws -> [MessageID: Message] {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(MessageRows.columns) FROM json_each(?) ids JOIN messages m ON m.id = ids.value"),
+                                       arguments: [try JSONIDs.encode(ids)])
+        var messages: [MessageID: Message] = [:]
+        while let row = try rows.next() {
+            let message = try MessageRows.message(row, epoch: epoch)
+            messages[message.id] = message
         }
+        return messages
+    }
+
+    /// Stores `send` as message number `seq` in the open transaction.
+    private static func insert(_ send: Send, seq: Int64, epoch: String, _ db: Database) throws -> Message {
         let conversation = send.conversationID.rawValue
         let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
                                          arguments: [conversation]) ?? 0) + 1
-        let seq = try SQLChangeLog.next(db)
         try db.cachedStatement(sql: "INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
             .execute(arguments: [seq, send.id.rawValue, conversation, position, send.sender.rawValue, send.text, send.sentAt])
         try db.cachedStatement(sql: """
@@ -169,7 +187,7 @@ public final class MessageWriter: Sendable {
             ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
             """).execute(arguments: [conversation, position, seq])
         try ChatReads.set(position, by: send.sender, in: send.conversationID, db)
-        return .success((Message(id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
-                                 sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq)), true))
+        return Message(id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
+                       sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq))
     }
 }

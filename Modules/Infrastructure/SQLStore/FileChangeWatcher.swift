@@ -3,9 +3,10 @@ import Glibc
 import Foundation
 import Synchronization
 
-/// Wakes when files of one folder are written, through Linux's inotify; once more `settle`
-/// after the last of a burst of writes (a write is seen a moment before what it completes, such
-/// as a commit, is visible to readers); and every `idleWake`, so that a reader never waits
+/// Wakes when files of one folder are written, through Linux's inotify (during a burst of
+/// writes, at most once a millisecond); once more `settle` after the last write of a burst (a
+/// write is seen a moment before what it completes, such as a commit, is visible to readers);
+/// and every `idleWake`, so that a reader never waits
 /// forever on an event it could have missed. A thread of its own blocks in `poll`, so waiting
 /// costs no CPU.
 final class FileChangeWatcher: Sendable {
@@ -73,9 +74,15 @@ final class FileChangeWatcher: Sendable {
             if matched {
                 settling = true
                 continuation.yield()
+                // A commit writes dozens of pages, each an event: the rest of a burst is read a
+                // moment later, in one go, rather than waking this thread and the monitor for each.
+                usleep(Self.burstPause)
             }
         }
     }
+
+    /// Microseconds the thread waits after a wake before reading more events.
+    private static let burstPause: UInt32 = 1_000
 
     private static func milliseconds(_ duration: Duration) -> Int32 {
         Int32(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)

@@ -26,11 +26,16 @@ public enum SQLChangeLog {
 
     /// The next number of the store's order; call it inside the write transaction that stores
     /// what it numbers.
-    public static func next(_ db: Database) throws -> Int64 {
-        guard let value = try Int64.fetchOne(db.cachedStatement(sql: "UPDATE store_sequence SET value = value + 1 RETURNING value")) else {
+    public static func next(_ db: Database) throws -> Int64 { try next(count: 1, db) }
+
+    /// The first of the next `count` numbers of the store's order (at least 1), taken at once
+    /// for a transaction that stores several things.
+    public static func next(count: Int, _ db: Database) throws -> Int64 {
+        guard let last = try Int64.fetchOne(db.cachedStatement(sql: "UPDATE store_sequence SET value = value + ? RETURNING value"),
+                                            arguments: [count]) else {
             throw AppError(.unavailable, "the database has no store sequence; it is damaged")
         }
-        return value
+        return last - Int64(count) + 1
     }
 
     /// The last number handed out (0 for none): where a live reader starts, and past which no
