@@ -73,7 +73,7 @@ var targets: [Target] = [
     .executableTarget(name: "messageai-server", dependencies: ["MessageAIServer", argumentParser], path: "Apps/messageai-server"),
     .executableTarget(
         name: "messageai-bench",
-        dependencies: ["Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ConversationList", "TestSupport", argumentParser,
+        dependencies: ["Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ChatAPI", "ConversationList", "TestSupport", argumentParser,
                        .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
                        .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                        .product(name: "NIOWebSocket", package: "swift-nio")],

@@ -1,3 +1,5 @@
+import Chat
+import ChatAPI
 import Foundation
 import Kernel
 import NIOCore
@@ -20,6 +22,7 @@ final class LoadSocket: Sendable {
         case reply(request: String, refused: Bool)
         /// A `chat.message` event with the message `id`.
         case message(id: String)
+        /// Any other frame.
         case other
     }
 
@@ -71,23 +74,23 @@ final class LoadSocket: Sendable {
     }
 
     /// Sends message `id` with `text` to `conversation` as a `chat.send` frame and returns once
-    /// the server's reply says it is stored. The benchmarks' ids and texts are letters, digits,
-    /// spaces and '-', which JSON takes as they are.
+    /// the server's reply says it is stored.
     func send(id: MessageID, text: String, to conversation: ConversationID) async throws {
-        let frame = #"{"type":"chat.send","id":"\#(id.rawValue)","conversation":"\#(conversation.rawValue)","text":"\#(text)"}"#
+        var frame = WireText()
+        frame.object { fields in
+            fields.field("conversation", conversation.rawValue)
+            fields.field("id", id.rawValue)
+            fields.field("text", text)
+            fields.field("type", SendFrame.type)
+        }
         let channel = channel
         try await withCheckedThrowingContinuation { reply in
             waiting.withLock { $0[id.rawValue] = reply }
-            channel.eventLoop.execute {
-                let data = channel.allocator.buffer(string: frame)
+            channel.eventLoop.execute { [bytes = frame.bytes] in
+                let data = channel.allocator.buffer(bytes: bytes)
                 channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: data), promise: nil)
             }
         }
-    }
-
-    /// Closes the socket.
-    func close() {
-        channel.close(promise: nil)
     }
 
     /// Takes a frame from the server, on the socket's event loop.
@@ -117,7 +120,7 @@ final class LoadSocket: Sendable {
             switch value(of: #""type":""#, in: raw) {
             case EventSocketProtocol.replyType:
                 value(of: #""request":""#, in: raw).map { .reply(request: $0, refused: value(of: #""kind":""#, in: raw) != nil) } ?? .other
-            case "chat.message": value(of: #""id":""#, in: raw).map { .message(id: $0) } ?? .other
+            case UserEvent.messageType: value(of: #""id":""#, in: raw).map { .message(id: $0) } ?? .other
             case SocketReady.type: .ready
             default: .other
             }

@@ -38,7 +38,7 @@ public enum WireFrames {
         if let reason = message.failureReason { text.field("failureReason", reason) }
         text.field("id", message.id.rawValue)
         text.field("senderID", message.senderID.rawValue)
-        text.field("sentAt", Int64((message.sentAt.timeIntervalSince1970 * 1_000).rounded()))
+        text.field("sentAt", WireFormat.milliseconds(message.sentAt))
         text.field("state", message.state.rawValue)
         text.field("text", message.text)
     }

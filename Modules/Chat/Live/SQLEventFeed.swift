@@ -59,17 +59,16 @@ public final class SQLEventFeed: EventFeed {
         reader.withLock { task in
             guard task == nil else { return }
             published.withLock { $0 = start }
-            task = Task { [weak self] in await self?.read(from: start, ticks: ticks) }
+            task = Task { [weak self] in await self?.read(ticks) }
         }
     }
 
-    private func read(from start: Int64, ticks: AsyncStream<Void>) async {
-        var position = start
+    /// On each tick, reads the events past the last one handed out (by this reader, or by
+    /// `publishCommitted` at its commit, which is then not read again).
+    private func read(_ ticks: AsyncStream<Void>) async {
         for await _ in ticks {
-            // What was handed out at its commit is not read again.
-            let (after, epoch) = (max(position, published.withLock { $0 ?? 0 }), epoch)
+            let (after, epoch) = (published.withLock { $0 ?? 0 }, epoch)
             guard let batch = try? await database.read({ db in try EventRows.all(after: after, epoch: epoch, db) }) else { continue }
-            position = batch.last
             var audiences: [(UserEvent, [UserID])] = []
             for event in batch.events {
                 guard let audience = try? await membership.audience(of: event) else { continue }

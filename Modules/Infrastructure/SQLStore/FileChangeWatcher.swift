@@ -6,9 +6,8 @@ import Synchronization
 /// Wakes when files of one folder are written, through Linux's inotify (during a burst of
 /// writes, at most once a millisecond); once more `settle` after the last write of a burst (a
 /// write is seen a moment before what it completes, such as a commit, is visible to readers);
-/// and every `idleWake`, so that a reader never waits
-/// forever on an event it could have missed. A thread of its own blocks in `poll`, so waiting
-/// costs no CPU.
+/// and every `idleWake`, so that a reader never waits forever on an event it could have missed.
+/// A thread of its own blocks in `poll`, so waiting costs no CPU.
 final class FileChangeWatcher: Sendable {
     /// One value per wake-up; wake-ups that arrive while the reader is busy are coalesced.
     let wakes: AsyncStream<Void>

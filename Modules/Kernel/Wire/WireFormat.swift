@@ -8,11 +8,14 @@ public enum WireFormat {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(Int64((date.timeIntervalSince1970 * 1_000).rounded()))
+            try container.encode(milliseconds(date))
         }
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
+
+    /// How a date is written on the wire: whole milliseconds since 1970.
+    public static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000).rounded()) }
 
     /// A new decoder of wire values.
     public static func decoder() -> JSONDecoder {

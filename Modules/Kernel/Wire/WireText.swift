@@ -36,6 +36,8 @@ public struct WireText: Sendable {
         object(fields)
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     private mutating func key(_ name: StaticString) {
         if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
@@ -55,8 +57,8 @@ public struct WireText: Sendable {
             case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+                bytes.append(contentsOf: #"\u00"#.utf8)
+                bytes.append(contentsOf: [Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0x0F)]])
             default: bytes.append(byte)
             }
         }
