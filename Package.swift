@@ -99,7 +99,8 @@ var targets: [Target] = [
     .testTarget(name: "ServerTests",
                 dependencies: ["MessageAIServer", "ServiceGraph", "RemoteClient", "ChatRemote", "Kernel", "TestSupport", hummingbird,
                                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "GRDB", package: "GRDB.swift"),
-                               .product(name: "HummingbirdWSClient", package: "hummingbird-websocket")]
+                               .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                               .product(name: "NIOEmbedded", package: "swift-nio")]
                     + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API")] },
                 path: "Tests/ServerTests"),
     .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "CLIKit", "REPLKit", "Kernel", "TestSupport",

@@ -32,8 +32,15 @@ final class EventConnection: Sendable {
         var phase = Phase.starting
         var waiting: [UserEvent] = []
         var gate = CursorGate(after: nil)
+        /// Frames queued and not yet taken by the client's socket, and their bytes.
         var queuedFrames = 0
         var queuedBytes = 0
+        /// Frames queued since the event loop last wrote, written together with one flush.
+        var unwritten: [Data] = []
+        /// Completed once the event loop has written `unwritten` and the client's socket taken it.
+        var unwrittenTaken: EventLoopPromise<Void>?
+        /// The queue passed `maxQueuedBytes`: the event loop ends the socket as too slow.
+        var overflowed = false
         /// When the client last took a frame, or was given one with none queued.
         var lastTaken = ContinuousClock.now
         /// When the client last sent a frame (a ping, a pong).
@@ -245,26 +252,49 @@ final class EventConnection: Sendable {
     }
 
     /// Queues the frame `text` for the event loop to write, in the order queued; `nil` when the
-    /// queue is full. The future completes once the client's socket has taken the frame.
+    /// queue is full. Frames queued before the event loop comes to write them go out together,
+    /// with one flush (a send's reply and its own event often do). The future completes once the
+    /// client's socket has taken the frame.
     private func queue(_ text: Data, _ current: inout State) -> EventLoopFuture<Void>? {
         guard current.queuedFrames < Self.maxQueuedFrames else { return nil }
         if current.queuedFrames == 0 { current.lastTaken = .now }
         current.queuedFrames += 1
         current.queuedBytes += text.count
-        let tooMuch = current.queuedBytes > Self.maxQueuedBytes
-        let channel = channel
-        let promise = channel.eventLoop.makePromise(of: Void.self)
-        channel.eventLoop.execute { [self] in
-            if tooMuch { end(.tooSlow) }
-            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(bytes: text)), promise: promise)
-            promise.futureResult.whenComplete { [self] _ in
-                state.withLock { state in
-                    state.queuedFrames -= 1
-                    state.queuedBytes -= text.count
-                    state.lastTaken = .now
-                }
+        current.overflowed = current.overflowed || current.queuedBytes > Self.maxQueuedBytes
+        current.unwritten.append(text)
+        if let taken = current.unwrittenTaken { return taken.futureResult }
+        let taken = channel.eventLoop.makePromise(of: Void.self)
+        current.unwrittenTaken = taken
+        channel.eventLoop.execute { [self] in writeQueued() }
+        return taken.futureResult
+    }
+
+    /// On the event loop: writes the frames queued since it last did, then flushes once.
+    private func writeQueued() {
+        let (frames, taken, overflowed, ended) = state.withLock { state in
+            defer { (state.unwritten, state.unwrittenTaken) = ([], nil) }
+            let ended = if case .ended = state.phase { true } else { false }
+            return (state.unwritten, state.unwrittenTaken, state.overflowed, ended)
+        }
+        guard let taken else { return }
+        let bytes = frames.reduce(0) { $0 + $1.count }
+        taken.futureResult.whenComplete { [self] _ in
+            state.withLock { state in
+                state.queuedFrames -= frames.count
+                state.queuedBytes -= bytes
+                state.lastTaken = .now
             }
         }
-        return promise.futureResult
+        // Nothing follows the close frame: the client resumes from its cursor when it reconnects.
+        if overflowed || ended {
+            end(.tooSlow)
+            taken.fail(ChannelError.outputClosed)
+            return
+        }
+        for (index, text) in frames.enumerated() {
+            let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(bytes: text))
+            channel.write(frame, promise: index == frames.count - 1 ? taken : nil)
+        }
+        channel.flush()
     }
 }

@@ -61,13 +61,16 @@ struct SilentSocket {
         var frames: [Frame] = []
         while index + 2 <= bytes.count {
             let opcode = bytes[index] & 0x0F
-            var length = Int(bytes[index + 1] & 0x7F)
+            // Lengths up to 125 in the header, up to 65,535 in the next two bytes (a code of
+            // 126); events sockets send no longer frames (a code of 127).
+            let code = Int(bytes[index + 1] & 0x7F)
+            var length = code
             index += 2
-            if length == 126, index + 2 <= bytes.count {
+            if code == 126, index + 2 <= bytes.count {
                 length = Int(bytes[index]) << 8 | Int(bytes[index + 1])
                 index += 2
             }
-            guard length < 127, index + length <= bytes.count else { break }
+            guard code < 127, index + length <= bytes.count else { break }
             frames.append(Frame(opcode: opcode, payload: Array(bytes[index..<index + length])))
             index += length
         }

@@ -1,0 +1,73 @@
+import Foundation
+import Kernel
+@testable import MessageAIServer
+import NIOCore
+import NIOEmbedded
+import NIOWebSocket
+import ServiceGraph
+import Testing
+
+/// What an events socket's connection writes on its channel, on an embedded channel whose event
+/// loop runs only when told: the frames queued before it runs go out in order with one flush,
+/// and nothing follows the close frame.
+@Suite("Event connection writes")
+struct EventConnectionTests {
+    @Test("frames queued before the event loop comes to them are written in order, with one flush")
+    func queuedFramesGoTogether() throws {
+        let (connection, channel, flushes) = try Self.connection()
+        for text in ["one", "two", "three"] { connection.answer(Data(text.utf8)) }
+        #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil, "written before the event loop ran")
+
+        channel.embeddedEventLoop.run()
+        #expect(try Self.written(channel) == ["one", "two", "three"])
+        #expect(flushes.count == 1)
+
+        connection.answer(Data("four".utf8))
+        channel.embeddedEventLoop.run()
+        #expect(try Self.written(channel) == ["four"])
+        #expect(flushes.count == 2)
+    }
+
+    @Test("frames still queued when the socket ends are not written after its close frame")
+    func nothingAfterClose() throws {
+        let (connection, channel, _) = try Self.connection()
+        for text in ["one", "two"] { connection.answer(Data(text.utf8)) }
+        connection.end(.tooSlow)
+        channel.embeddedEventLoop.run()
+
+        let close = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+        #expect(close.opcode == .connectionClose)
+        var data = close.data
+        #expect(data.readWebSocketErrorCode() == .unknown(EventSocketProtocol.tooSlow))
+        #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil, "a frame after the close frame")
+    }
+
+    /// Counts the flushes that reach the channel.
+    private final class FlushCounter: ChannelOutboundHandler {
+        typealias OutboundIn = WebSocketFrame
+        var count = 0
+
+        func flush(context: ChannelHandlerContext) {
+            count += 1
+            context.flush()
+        }
+    }
+
+    private static func connection() throws -> (EventConnection, EmbeddedChannel, FlushCounter) {
+        let flushes = FlushCounter()
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(flushes)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let sockets = OpenSockets(sessionEnds: AsyncStream<SessionEnd>.makeStream().stream, sessionSweep: .seconds(60))
+        let connection = EventConnection(caller: .verified(UserID("u1")), owner: UserID("u1"), channel: channel, sockets: sockets,
+                                         frames: EventFrames())
+        return (connection, channel, flushes)
+    }
+
+    /// The texts of the data frames written so far.
+    private static func written(_ channel: EmbeddedChannel) throws -> [String] {
+        var texts: [String] = []
+        while let frame = try channel.readOutbound(as: WebSocketFrame.self) { texts.append(String(buffer: frame.data)) }
+        return texts
+    }
+}
