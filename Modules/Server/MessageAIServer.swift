@@ -39,7 +39,8 @@ public struct MessageAIServer: Sendable {
         } catch {
             throw AppError(.unavailable, "cannot create the folder \(folder.path) for the database")
         }
-        let graph = try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost))
+        let graph = try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost,
+                                                  soleWriter: true))
         let routes = try ServerRoutes(graph: graph, signInLimits: SignInLimits(
             signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))), pingInterval: .seconds(settings.pingSeconds))
         let scheme = settings.tlsCertificate == nil ? "http" : "https"

@@ -30,12 +30,16 @@ public struct GraphOptions: Sendable {
     public var remoteTimeout: Duration
     /// A PEM file of certificates the remote backend trusts besides the system's.
     public var remoteCertificates: String?
+    /// The process makes nearly every commit to the SQLite file itself (the server): other
+    /// processes' commits are looked for 25 times a second rather than by watching the file,
+    /// whose every write the kernel would otherwise report.
+    public var soleWriter: Bool
 
     /// Creates options; the defaults are the product's.
     public init(backend: Backend, sqlitePath: String, bcryptCost: Int = 12, sessionIdleLimit: TimeInterval = AuthRules.defaultIdleLimit,
                 memoryConditions: SimulatedConditions = .none, peerDelay: Duration = .milliseconds(1_200),
                 verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock(), remoteURL: String? = nil,
-                remoteTimeout: Duration = .seconds(10), remoteCertificates: String? = nil) {
+                remoteTimeout: Duration = .seconds(10), remoteCertificates: String? = nil, soleWriter: Bool = false) {
         self.backend = backend
         self.sqlitePath = sqlitePath
         self.bcryptCost = bcryptCost
@@ -47,5 +51,6 @@ public struct GraphOptions: Sendable {
         self.remoteURL = remoteURL
         self.remoteTimeout = remoteTimeout
         self.remoteCertificates = remoteCertificates
+        self.soleWriter = soleWriter
     }
 }

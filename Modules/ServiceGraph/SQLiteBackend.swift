@@ -26,7 +26,7 @@ final class SQLiteBackend: GraphBackend {
     private let clock: any WallClock
 
     init(_ options: GraphOptions) throws {
-        database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations)
+        database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, watch: options.soleWriter ? .polling : .fileEvents)
         clock = options.clock
         accounts = SQLAccountService(
             database: database, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(),

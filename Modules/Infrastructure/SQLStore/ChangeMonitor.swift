@@ -6,12 +6,23 @@ import Synchronization
 /// Tells subscribers that the database changed, whichever process committed.
 ///
 /// While anyone subscribes, it sleeps until the file's folder reports a write to the database
-/// or its WAL (inotify on Linux, with a settle and an idle wake; a 40 ms look elsewhere) and
-/// then reads `PRAGMA data_version` on a connection of its own, which changes when another
-/// connection commits. No table is re-read; subscribers then read only rows past their own
-/// cursor. Commits made through this process's `SQLDatabase.write` tick at once.
+/// or its WAL (`Watch.fileEvents`: inotify on Linux, with a settle and an idle wake) or until
+/// its next look (`Watch.polling`, and where the file cannot be watched), then reads
+/// `PRAGMA data_version` on a connection of its own, which changes when another connection
+/// commits. No table is re-read; subscribers then read only rows past their own cursor.
+/// Commits made through this process's `SQLDatabase.write` tick at once.
 public final class ChangeMonitor: Sendable {
-    /// How often another process's commits are looked for where the file cannot be watched.
+    /// How another process's commits are noticed.
+    public enum Watch: Sendable {
+        /// Within milliseconds, by the kernel's report of each write to the file: for processes
+        /// that share a file and show each other's changes (the CLI and REPL).
+        case fileEvents
+        /// Within `pollInterval`, by looking: for a process that makes nearly every commit itself
+        /// (the server), which this spares the kernel's work of reporting each of its own writes.
+        case polling
+    }
+
+    /// How often another process's commits are looked for when polling.
     public static let pollInterval = Duration.milliseconds(40)
     /// Where it can be watched: a write is seen a moment before its commit is visible, so it
     /// looks once more this long after the last write of a burst.
@@ -21,15 +32,17 @@ public final class ChangeMonitor: Sendable {
 
     private let connection: DatabaseQueue
     private let path: String
+    private let watch: Watch
     private let ticks = Broadcaster<Void>(bufferSize: 1)
     private let watcher = Mutex<Task<Void, Never>?>(nil)
 
-    init(path: String) throws {
+    init(path: String, watch: Watch) throws {
         var configuration = GRDB.Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(1)
         connection = try DatabaseQueue(path: path, configuration: configuration)
         self.path = path
+        self.watch = watch
     }
 
     deinit { watcher.withLock { $0?.cancel() } }
@@ -41,7 +54,7 @@ public final class ChangeMonitor: Sendable {
             if task == nil {
                 // The baseline is read before returning, so a commit right after `subscribe()` ticks.
                 let baseline = try? connection.read(Self.dataVersion)
-                let source = WakeSource(watching: path)
+                let source = WakeSource(watching: path, watch)
                 task = Task { [weak self] in await self?.watch(source, from: baseline) }
             }
             return stream
@@ -79,15 +92,16 @@ public final class ChangeMonitor: Sendable {
     }
 }
 
-/// What wakes the monitor: writes in the database's folder where inotify exists, else a timer.
+/// What wakes the monitor: writes in the database's folder (`fileEvents`, where inotify exists),
+/// else a timer.
 private struct WakeSource: Sendable {
     let wakes: AsyncStream<Void>
     let stop: @Sendable () -> Void
 
-    init(watching path: String) {
+    init(watching path: String, _ watch: ChangeMonitor.Watch) {
         let file = URL(fileURLWithPath: path)
         #if canImport(Glibc)
-        if let watcher = FileChangeWatcher(folder: file.deletingLastPathComponent().path,
+        if watch == .fileEvents, let watcher = FileChangeWatcher(folder: file.deletingLastPathComponent().path,
                                            names: [file.lastPathComponent, file.lastPathComponent + "-wal"],
                                            settle: ChangeMonitor.settleWake, idleWake: ChangeMonitor.idleWake) {
             wakes = watcher.wakes

@@ -18,11 +18,12 @@ public final class SQLDatabase: Sendable {
     /// Pages of write-ahead log after which a commit copies them into the database file.
     private static let checkpointPages = 8_000
 
-    /// Opens (creating if needed) and migrates the database at `path`.
+    /// Opens (creating if needed) and migrates the database at `path`; other processes' commits
+    /// to it are noticed as `watch` says.
     /// - Throws: `AppError(.unavailable)` with a one-line reason naming the path when it is a
     ///   folder, not a SQLite file, corrupt, in a read-only folder, or written by a newer version.
     ///   In those cases the file is not modified.
-    public init(path: String, migrations: [SchemaMigration]) throws {
+    public init(path: String, migrations: [SchemaMigration], watch: ChangeMonitor.Watch = .fileEvents) throws {
         self.path = path
         try FileChecks.prepare(path)
         var configuration = GRDB.Configuration()
@@ -43,7 +44,7 @@ public final class SQLDatabase: Sendable {
             try Self.refuseForeignOrNewer(path, migrator: migrator)
             pool = try DatabasePool(path: path, configuration: configuration)
             try migrator.migrate(pool)
-            changes = try ChangeMonitor(path: path)
+            changes = try ChangeMonitor(path: path, watch: watch)
         } catch let error as AppError {
             throw error
         } catch {
