@@ -32,7 +32,7 @@ public final class ChangeMonitor: Sendable {
 
     private let connection: DatabaseQueue
     private let path: String
-    private let watch: Watch
+    private let noticing: Watch
     private let ticks = Broadcaster<Void>(bufferSize: 1)
     private let watcher = Mutex<Task<Void, Never>?>(nil)
 
@@ -42,7 +42,7 @@ public final class ChangeMonitor: Sendable {
         configuration.busyMode = .timeout(1)
         connection = try DatabaseQueue(path: path, configuration: configuration)
         self.path = path
-        self.watch = watch
+        noticing = watch
     }
 
     deinit { watcher.withLock { $0?.cancel() } }
@@ -54,7 +54,7 @@ public final class ChangeMonitor: Sendable {
             if task == nil {
                 // The baseline is read before returning, so a commit right after `subscribe()` ticks.
                 let baseline = try? connection.read(Self.dataVersion)
-                let source = WakeSource(watching: path, watch)
+                let source = WakeSource(watching: path, noticing)
                 task = Task { [weak self] in await self?.watch(source, from: baseline) }
             }
             return stream
