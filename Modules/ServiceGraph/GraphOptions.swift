@@ -31,8 +31,8 @@ public struct GraphOptions: Sendable {
     /// A PEM file of certificates the remote backend trusts besides the system's.
     public var remoteCertificates: String?
     /// The process makes nearly every commit to the SQLite file itself (the server): other
-    /// processes' commits are looked for 25 times a second rather than by watching the file,
-    /// whose every write the kernel would otherwise report.
+    /// processes' commits are looked for once a second rather than by watching the file, whose
+    /// every write the kernel would otherwise report.
     public var soleWriter: Bool
 
     /// Creates options; the defaults are the product's.
