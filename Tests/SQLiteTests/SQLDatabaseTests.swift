@@ -134,7 +134,7 @@ struct SQLDatabaseTests {
         let holder = try DatabaseQueue(path: file, configuration: configuration)
         try await holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
         let started = ContinuousClock.now
-        let tried = try database.writeNow { db in try db.execute(sql: "INSERT INTO notes (text) VALUES ('now')") }
+        let tried: Void? = try database.writeNow { db in try db.execute(sql: "INSERT INTO notes (text) VALUES ('now')") }
         // The busy timeout is 10 s: giving up well before it means it was not waited out.
         #expect(tried == nil && ContinuousClock.now - started < .seconds(5))
         try await holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
