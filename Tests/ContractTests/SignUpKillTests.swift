@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ServiceGraph
 import Testing
+import TestSupport
 
 /// Sign-up is one transaction across Auth and Profile: `messageai signup` processes killed
 /// (-9) at random moments leave, for each email, no account or a complete one, and signing up
@@ -41,7 +42,7 @@ struct SignUpKillTests {
                     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
                 }
             }
-            process.waitUntilExit()
+            await process.ended()
             return process
         }
 

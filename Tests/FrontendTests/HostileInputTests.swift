@@ -19,7 +19,7 @@ struct HostileInputTests {
         let world = try await Self.world.value
         let before = try world.snapshot()
         let started = ContinuousClock.now
-        let run = try world.run(hostile)
+        let run = try await world.run(hostile)
         let elapsed = ContinuousClock.now - started
         #expect(elapsed < .seconds(10), "took \(elapsed)")
         #expect(!run.timedOut, "killed after 15 s")

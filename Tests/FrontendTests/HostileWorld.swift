@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 /// A prepared world for the hostile-input corpus: Ada signed in on the default profile, chats
 /// with Bob, Bobby and the group "Bank", in a scratch home; and how to run one case in it.
@@ -35,24 +36,24 @@ final class HostileWorld: Sendable {
         try FileManager.default.createDirectory(at: world.home, withIntermediateDirectories: true)
         for (profile, name) in [("bob", "Bob"), ("bobby", "Bobby"), ("default", "Ada")] {
             let email = (profile == "default" ? "ada" : profile) + "@example.com"
-            try world.setUp(["--profile", profile, "signup", "--email", email, "--name", name, "--password-stdin"], stdin: "password123\n")
+            try await world.setUp(["--profile", profile, "signup", "--email", email, "--name", name, "--password-stdin"], stdin: "password123\n")
         }
-        try world.setUp(["chats", "new", "bob@example.com"])
-        try world.setUp(["chats", "new", "bobby@example.com"])
-        try world.setUp(["chats", "new", "bob@example.com", "bobby@example.com", "--title", "Bank"])
-        try world.setUp(["send", "Bank", "hello, bank"])
+        try await world.setUp(["chats", "new", "bob@example.com"])
+        try await world.setUp(["chats", "new", "bobby@example.com"])
+        try await world.setUp(["chats", "new", "bob@example.com", "bobby@example.com", "--title", "Bank"])
+        try await world.setUp(["send", "Bank", "hello, bank"])
         return world
     }
 
-    private func setUp(_ arguments: [String], stdin: String = "") throws {
-        let run = try execute(arguments, stdin: Array(stdin.utf8), environment: environment, output: .pipe)
+    private func setUp(_ arguments: [String], stdin: String = "") async throws {
+        let run = try await execute(arguments, stdin: Array(stdin.utf8), environment: environment, output: .pipe)
         guard run.status == 0 else { throw SetUpFailure(message: "\(arguments) exited \(run.status): \(run.stderr)") }
     }
 
     private struct SetUpFailure: Error { let message: String }
 
     /// Runs one case, with its special files in place.
-    func run(_ hostile: HostileCase) throws -> Run {
+    func run(_ hostile: HostileCase) async throws -> Run {
         var environment = environment.merging(hostile.environment) { $1 }
         var arguments = hostile.arguments
         let scratch = home.appendingPathComponent("scratch")
@@ -70,7 +71,7 @@ final class HostileWorld: Sendable {
         case .foreignDatabase:
             let file = scratch.appendingPathComponent("foreign.sqlite")
             let foreign = try DatabaseQueue(path: file.path)
-            try foreign.write { db in try db.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')") }
+            try await foreign.write { db in try db.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')") }
             try foreign.close()
             environment["MESSAGEAI_SQLITE_PATH"] = file.path
         case .textDatabase:
@@ -86,7 +87,7 @@ final class HostileWorld: Sendable {
             _ = try fifo(state.appendingPathComponent("history/hostile"))
         }
         let scratchBefore = try scratchContents(scratch)
-        let run = try execute(arguments, stdin: hostile.stdin, environment: environment, output: hostile.output)
+        let run = try await execute(arguments, stdin: hostile.stdin, environment: environment, output: hostile.output)
         // A file another program owns is refused untouched.
         #expect(try scratchContents(scratch) == scratchBefore, "a file given as input was changed")
         return run
@@ -139,48 +140,51 @@ final class HostileWorld: Sendable {
         return url
     }
 
-    private func execute(_ arguments: [String], stdin: [UInt8], environment: [String: String], output: HostileCase.Output) throws -> Run {
-        let process = Process()
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        process.executableURL = messageai
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = home
-        let input = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardError = errors
-        let out = Pipe()
-        switch output {
-        case .pipe: process.standardOutput = out
-        case .full: process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
-        case .closedPipe:
-            process.standardOutput = out
-            try out.fileHandleForReading.close()
-        }
-        try process.run()
-        let writer = Thread {
-            let descriptor = input.fileHandleForWriting.fileDescriptor
-            var offset = 0
-            while offset < stdin.count {
-                let written = stdin[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-                guard written > 0 else { break }
-                offset += written
+    /// Runs `messageai` to its end (killed after 15 s) on a thread of its own, as it blocks to wait and read.
+    private func execute(_ arguments: [String], stdin: [UInt8], environment: [String: String], output: HostileCase.Output) async throws -> Run {
+        try await OwnThread.run { [self] in
+            let process = Process()
+            let ended = DispatchSemaphore(value: 0)
+            process.terminationHandler = { _ in ended.signal() }
+            process.executableURL = messageai
+            process.arguments = arguments
+            process.environment = environment
+            process.currentDirectoryURL = home
+            let input = Pipe(), errors = Pipe()
+            process.standardInput = input
+            process.standardError = errors
+            let out = Pipe()
+            switch output {
+            case .pipe: process.standardOutput = out
+            case .full: process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+            case .closedPipe:
+                process.standardOutput = out
+                try out.fileHandleForReading.close()
             }
-            try? input.fileHandleForWriting.close()
+            try process.run()
+            let writer = Thread {
+                let descriptor = input.fileHandleForWriting.fileDescriptor
+                var offset = 0
+                while offset < stdin.count {
+                    let written = stdin[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+                    guard written > 0 else { break }
+                    offset += written
+                }
+                try? input.fileHandleForWriting.close()
+            }
+            writer.start()
+            let collected = Collected()
+            for (pipe, key) in [(errors, \Collected.stderr), (out, \Collected.stdout)] where output == .pipe || pipe !== out {
+                Thread { collected.set(key, pipe.fileHandleForReading.readDataToEndOfFile()) }.start()
+            }
+            let timedOut = ended.wait(timeout: .now() + 15) == .timedOut
+            if timedOut { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            collected.waitForEnd(expecting: output == .pipe ? 2 : 1)
+            return Run(status: process.terminationStatus, signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
+                       stdout: String(decoding: collected.stdout, as: UTF8.self), stderr: String(decoding: collected.stderr, as: UTF8.self),
+                       timedOut: timedOut)
         }
-        writer.start()
-        let collected = Collected()
-        for (pipe, key) in [(errors, \Collected.stderr), (out, \Collected.stdout)] where output == .pipe || pipe !== out {
-            Thread { collected.set(key, pipe.fileHandleForReading.readDataToEndOfFile()) }.start()
-        }
-        let timedOut = ended.wait(timeout: .now() + 15) == .timedOut
-        if timedOut { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        collected.waitForEnd(expecting: output == .pipe ? 2 : 1)
-        return Run(status: process.terminationStatus, signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
-                   stdout: String(decoding: collected.stdout, as: UTF8.self), stderr: String(decoding: collected.stderr, as: UTF8.self),
-                   timedOut: timedOut)
     }
 }
 

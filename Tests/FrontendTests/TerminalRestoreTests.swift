@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The terminal is left as it was however `messageai` is stopped: a real process on a
 /// pseudo-terminal, its settings read from the test's side.
 @Suite("Terminal restore", .serialized, .timeLimit(.minutes(1)))
 struct TerminalRestoreTests {
     /// A pseudo-terminal: the test reads and writes `controller`; the process gets `device`.
-    struct PseudoTerminal {
+    struct PseudoTerminal: Sendable {
         let controller: Int32
         let device: Int32
 
@@ -30,8 +31,13 @@ struct TerminalRestoreTests {
             return settings.c_lflag
         }
 
-        /// Reads from the controller until `text` has appeared or 10 s have passed.
-        func waitFor(_ text: String) -> String {
+        /// Reads from the controller until `text` has appeared or 10 s have passed (on a thread
+        /// of its own, as it blocks).
+        func waitFor(_ text: String) async -> String {
+            await OwnThread.run { readUntil(text) }
+        }
+
+        private func readUntil(_ text: String) -> String {
             var seen = ""
             let deadline = Date().addingTimeInterval(10)
             var buffer = [UInt8](repeating: 0, count: 4_096)
@@ -65,27 +71,27 @@ struct TerminalRestoreTests {
     }
 
     @Test("Ctrl-C at a password prompt ends with 130 and echo back on")
-    func interruptAtPasswordPrompt() throws {
+    func interruptAtPasswordPrompt() async throws {
         let terminal = try PseudoTerminal()
         defer { terminal.close() }
         let process = try start(["login", "--email", "ada@example.com"], on: terminal)
-        #expect(terminal.waitFor("Password:").contains("Password:"))
+        #expect(await terminal.waitFor("Password:").contains("Password:"))
         #expect(terminal.localModes & tcflag_t(ECHO) == 0, "echo is off while the password is typed")
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        await process.ended()
         #expect(process.terminationStatus == 130)
         #expect(terminal.localModes & tcflag_t(ECHO) != 0)
     }
 
     @Test("SIGTERM and SIGHUP to the REPL in raw mode end with 143 and 129 and the terminal cooked again", arguments: [(SIGTERM, 143), (SIGHUP, 129)] as [(Int32, Int32)])
-    func signalToREPL(signal: Int32, status: Int32) throws {
+    func signalToREPL(signal: Int32, status: Int32) async throws {
         let terminal = try PseudoTerminal()
         defer { terminal.close() }
         let process = try start(["repl", "--backend", "memory", "--features", "profile,conversationlist,chat"], on: terminal)
-        #expect(terminal.waitFor("chats> ").contains("chats> "))
+        #expect(await terminal.waitFor("chats> ").contains("chats> "))
         #expect(terminal.localModes & tcflag_t(ICANON) == 0, "raw mode while editing")
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        await process.ended()
         #expect(process.terminationStatus == status)
         #expect(terminal.localModes & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO))
     }

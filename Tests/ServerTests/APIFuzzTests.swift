@@ -13,12 +13,12 @@ struct APIFuzzTests {
 
     @Test("generated requests to every route: no 5xx, the server keeps running")
     func fuzzEveryRoute() async throws {
-        let tool = try Self.installed()
+        let tool = try await Self.installed()
         let world = try await ServerWorld()
         defer { world.remove() }
         let server = world.server
         let user = try await world.probe.signUp("Fuzz")
-        let (status, output) = try Self.run(tool, ["run", server.url + "/v1/openapi.json", "--checks", "not_a_server_error",
+        let (status, output) = try await Self.run(tool, ["run", server.url + "/v1/openapi.json", "--checks", "not_a_server_error",
                                                    "--header", "Authorization: Bearer \(user.token)", "--max-examples", "40",
                                                    "--workers", "1", "--seed", "20261122", "--no-color"], in: world.folder)
         let summary = output.split(separator: "\n").filter { $0.contains("generated") || $0.contains("Selected") || $0.contains("Tested") }
@@ -31,20 +31,20 @@ struct APIFuzzTests {
     }
 
     /// The schemathesis command, installing it on first use.
-    static func installed() throws -> URL {
+    static func installed() async throws -> URL {
         let tool = venv.appendingPathComponent("bin/schemathesis")
         if FileManager.default.isExecutableFile(atPath: tool.path) { return tool }
         let python = venv.appendingPathComponent("bin/python")
         if !FileManager.default.isExecutableFile(atPath: python.path) {
-            let (status, output) = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "venv", venv.path], in: packageRoot)
+            let (status, output) = try await run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "venv", venv.path], in: packageRoot)
             try #require(status == 0, "python3 -m venv failed: \(output)")
         }
-        let (status, output) = try run(python, ["-m", "pip", "install", "--quiet", schemathesis], in: packageRoot)
+        let (status, output) = try await run(python, ["-m", "pip", "install", "--quiet", schemathesis], in: packageRoot)
         try #require(status == 0, "pip install \(schemathesis) failed: \(output.suffix(2_000))")
         return tool
     }
 
-    static func run(_ executable: URL, _ arguments: [String], in folder: URL) throws -> (Int32, String) {
+    static func run(_ executable: URL, _ arguments: [String], in folder: URL) async throws -> (Int32, String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -53,8 +53,7 @@ struct APIFuzzTests {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let output = await pipe.readAll()
+        return (await process.ended(), String(decoding: output, as: UTF8.self))
     }
 }

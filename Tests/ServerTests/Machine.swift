@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// One client machine for a test: its own state directory (sessions, history), running real
 /// `messageai` processes against a server, as a person on another computer would.
@@ -44,11 +45,10 @@ struct Machine: Sendable {
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        async let out = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }.value
+        async let out = stdout.readAll()
+        async let err = stderr.readAll()
         let (outData, errData) = await (out, err)
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return Run(status: await process.ended(), stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// Signs up `name` on this machine (password `password-<name>`); returns the user id.
@@ -122,10 +122,16 @@ struct Machine: Sendable {
         /// The next line it prints, or `nil` once it has ended or `limit` has passed.
         func nextLine(within limit: Duration = .seconds(15)) async -> String? { await lines.next(within: limit) }
 
-        func stop() {
+        /// Ends its input, sends SIGTERM and waits for it to end.
+        func stop() async {
+            terminate()
+            await process.ended()
+        }
+
+        /// Ends its input and sends SIGTERM, without waiting (for a `defer`).
+        func terminate() {
             try? input.close()
             if process.isRunning { process.terminate() }
-            process.waitUntilExit()
         }
     }
 }

@@ -17,16 +17,16 @@ struct OutboxTests {
         #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
 
         let repl = try ada.start(["repl"])
-        defer { repl.stop() }
+        defer { repl.terminate() }
         repl.type("/open Grace")
         #expect(await repl.waitFor("type to send") != nil)
-        world.server.kill9()
+        await world.server.kill9()
         repl.type("hello while away")
         let queued = await repl.waitFor("hello while away")
         #expect(queued?.contains("(queued: sent when the server is back)") == true, "\(queued ?? "nothing")")
         repl.type("/quit")
         #expect(await repl.waitFor("wait in the outbox") != nil)
-        repl.stop()
+        await repl.stop()
 
         // Beside it, the lock file two REPLs of the profile take turns with.
         let outbox = try #require(try FileManager.default.contentsOfDirectory(atPath: ada.state.appendingPathComponent("outbox").path)

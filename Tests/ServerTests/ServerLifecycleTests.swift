@@ -27,7 +27,7 @@ struct ServerLifecycleTests {
         }
         var iterator = opened.makeAsyncIterator()
         _ = await iterator.next()  // the ready frame: the socket stands
-        let (status, took) = world.server.terminate()
+        let (status, took) = await world.server.terminate()
         #expect(status == 0)
         #expect(took < .seconds(10))
         let close = try await socket.value
@@ -94,7 +94,7 @@ struct ServerLifecycleTests {
         let live = Inbox.collecting(try await asGrace.chat.liveMessages(in: direct.id))
         var acknowledged: [MessageID] = []
         for index in 0..<200 { acknowledged.append(try await asAda.chat.send(id: .random(), text: "before \(index)", to: direct.id).id) }
-        world.server.kill9()
+        await world.server.kill9()
         await #expect(throws: AppError.self) { try await asAda.chat.send(id: .random(), text: "while down", to: direct.id) }
         try await world.server.restart()
 

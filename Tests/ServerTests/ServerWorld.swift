@@ -10,10 +10,10 @@ struct ServerWorld {
     let probe: HTTPProbe
 
     /// Starts a server; `arguments` may prepare files in the folder (a certificate) and name them.
-    init(arguments: (URL) throws -> [String] = { _ in [] }) async throws {
+    init(arguments: (URL) async throws -> [String] = { _ in [] }) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-server-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path, arguments: try arguments(folder))
+        server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path, arguments: try await arguments(folder))
         probe = HTTPProbe(base: server.url)
     }
 

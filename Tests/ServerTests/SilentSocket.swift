@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A client that opens an events socket over a plain TCP connection and then says nothing, not
 /// even a pong: it only reads what the server sends, frame by frame, until the server closes.
@@ -31,9 +32,7 @@ struct SilentSocket {
     /// The frames the server sends until it closes the connection (`true`) or `limit` passes,
     /// read on a thread of their own so that the blocking reads hold up no task.
     func framesUntilClosed(limit: TimeInterval) async -> (frames: [Frame], closed: Bool) {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: readUntilClosed(limit: limit)) }.start()
-        }
+        await OwnThread.run { readUntilClosed(limit: limit) }
     }
 
     private func readUntilClosed(limit: TimeInterval) -> (frames: [Frame], closed: Bool) {

@@ -18,7 +18,7 @@ struct TLSTests {
                                  "-addext", "subjectAltName=DNS:localhost", "-keyout", key, "-out", certificate]
             openssl.standardError = FileHandle.nullDevice
             try openssl.run()
-            openssl.waitUntilExit()
+            await openssl.ended()
             return ["--tls-cert", certificate, "--tls-key", key]
         }
         defer { world.remove() }
@@ -36,7 +36,7 @@ struct TLSTests {
         _ = try await grace.signUp("Grace")
         #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
         let tail = try grace.start(["tail"])
-        defer { tail.stop() }
+        defer { tail.terminate() }
         let line = try await ada.sendUntilSeen("over wss", to: "Grace", by: tail)
         #expect(line?.contains("over wss") == true, "the events socket did not deliver over TLS")
 

@@ -17,7 +17,7 @@ struct TwoMachinesTests {
         #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
 
         let tail = try grace.start(["tail"])
-        defer { tail.stop() }
+        defer { tail.terminate() }
         let first = try await ada.sendUntilSeen("probe", to: "Grace", by: tail)
         #expect(first?.contains("Ada: probe") == true)
         for text in ["hello from Ada's machine", "second"] {

@@ -28,7 +28,7 @@ public final class KillDrill: Sendable {
             guard let mark = state.marks.first, state.acknowledged >= mark else { return }
             state.marks.removeFirst()
             state.restarts.append(Task.detached {
-                server.kill9()
+                await server.kill9()
                 try await server.restart()
             })
         }

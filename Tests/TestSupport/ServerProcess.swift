@@ -39,19 +39,19 @@ public final class ServerProcess: Sendable {
     public var log: String { output.text.withLock { $0 } }
 
     /// Kills the server at once (SIGKILL) and waits for it to be gone.
-    public func kill9() {
+    public func kill9() async {
         let process = process.withLock { $0 }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await process.ended()
     }
 
     /// Sends SIGTERM and waits; returns the exit status and how long it took.
-    public func terminate() -> (status: Int32, took: Duration) {
+    public func terminate() async -> (status: Int32, took: Duration) {
         let process = process.withLock { $0 }
         let start = ContinuousClock.now
         process.terminate()
-        process.waitUntilExit()
-        return (process.terminationStatus, ContinuousClock.now - start)
+        let status = await process.ended()
+        return (status, ContinuousClock.now - start)
     }
 
     /// Starts the server again on the same port and file, after `kill9` or `terminate`.
@@ -60,10 +60,10 @@ public final class ServerProcess: Sendable {
         self.process.withLock { $0 = process }
     }
 
-    /// Stops the server if it still runs.
+    /// Kills the server if it still runs, without waiting (for a `defer`).
     public func stop() {
         let process = process.withLock { $0 }
-        if process.isRunning { kill9() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     private static func launch(databasePath: String, port: Int, arguments: [String], output: LogBuffer) async throws -> (Process, String) {

@@ -40,7 +40,7 @@ struct ServerFixture {
     }
 
     func stop() {
-        _ = server.terminate()
+        server.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Blocking work (waiting for a process, reading a pipe or a terminal) done on a thread of its
+/// own. Swift concurrency has one thread per core, two on our machines and CI's: a test that
+/// blocks one of them halves every other test's progress in the process, and two such tests stop
+/// it, long enough for timed expectations elsewhere to fail.
+public enum OwnThread {
+    /// Runs `work` on a new thread and returns its result or throws its error, holding none of
+    /// Swift concurrency's threads meanwhile.
+    public static func run<Value: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> Value) async throws(Failure) -> Value {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, Failure>, Never>) in
+            Thread { continuation.resume(returning: Result { () throws(Failure) in try work() }) }.start()
+        }
+        return try result.get()
+    }
+}
+
+extension Process {
+    /// Waits until the process has ended (see `OwnThread`) and returns its termination status.
+    @discardableResult
+    public func ended() async -> Int32 {
+        await OwnThread.run { [self] in
+            waitUntilExit()
+            return terminationStatus
+        }
+    }
+}
+
+extension Pipe {
+    /// Everything written to the pipe until every writer has closed it (see `OwnThread`).
+    public func readAll() async -> Data {
+        await OwnThread.run { [self] in fileHandleForReading.readDataToEndOfFile() }
+    }
+}
