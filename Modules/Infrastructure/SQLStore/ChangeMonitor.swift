@@ -7,29 +7,35 @@ import Synchronization
 ///
 /// While anyone subscribes, it sleeps until the file's folder reports a write to the database
 /// or its WAL (`Watch.fileEvents`: inotify on Linux, with a settle and an idle wake) or until
-/// its next look (`Watch.polling`: once a second; where the file cannot be watched: every
-/// 40 ms), then reads `PRAGMA data_version` on a connection of its own, which changes when
+/// its next look (`Watch.lookInterval`: polling, or where the file cannot be watched), then reads `PRAGMA data_version` on a connection of its own, which changes when
 /// another connection commits. No table is re-read; subscribers then read only rows past their
 /// own cursor. Commits made through this process's `SQLDatabase.write` tick at once.
 public final class ChangeMonitor: Sendable {
     /// How another process's commits are noticed.
     public enum Watch: Sendable {
         /// Within milliseconds, by the kernel's report of each write to the file (a look every
-        /// `pollInterval` where it has none): for processes that share a file and show each
+        /// `lookInterval` where it has none): for processes that share a file and show each
         /// other's changes (the CLI and REPL).
         case fileEvents
-        /// Within `idleWake`, by looking: for a process that makes nearly every commit itself (the
-        /// server), which this spares the kernel's work of reporting each of its own writes.
+        /// Within `lookInterval`, by looking: for a process that makes nearly every commit itself
+        /// (the server), which this spares the kernel's work of reporting each of its own writes.
         case polling
+
+        /// How often another process's commits are looked for without file events: once a
+        /// second when polling, so that an idle server seldom wakes; every 40 ms where the file
+        /// was to be watched and cannot be, as others' changes must show soon.
+        public var lookInterval: Duration {
+            switch self {
+            case .fileEvents: .milliseconds(40)
+            case .polling: .seconds(1)
+            }
+        }
     }
 
-    /// How often another process's commits are looked for where the file cannot be watched.
-    public static let pollInterval = Duration.milliseconds(40)
     /// Where it can be watched: a write is seen a moment before its commit is visible, so it
     /// looks once more this long after the last write of a burst.
     public static let settleWake = Duration.milliseconds(2)
-    /// Where it can be watched, the longest a missed wake-up could delay a tick; when polling,
-    /// how often it looks.
+    /// Where it can be watched, the longest a missed wake-up could delay a tick.
     public static let idleWake = Duration.seconds(1)
 
     private let connection: DatabaseQueue
@@ -95,8 +101,7 @@ public final class ChangeMonitor: Sendable {
 }
 
 /// What wakes the monitor: writes in the database's folder (`fileEvents`, where inotify exists),
-/// else a timer: every `idleWake` when polling, every `pollInterval` when the file was to be
-/// watched and cannot be.
+/// else a timer every `lookInterval`.
 private struct WakeSource: Sendable {
     let wakes: AsyncStream<Void>
     let stop: @Sendable () -> Void
@@ -113,10 +118,9 @@ private struct WakeSource: Sendable {
         }
         #endif
         let (wakes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let interval = watch == .polling ? ChangeMonitor.idleWake : ChangeMonitor.pollInterval
         let timer = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
+                try? await Task.sleep(for: watch.lookInterval)
                 continuation.yield()
             }
             continuation.finish()
