@@ -49,7 +49,8 @@ struct APIFuzzTests {
         let signOutToken = try #require(signedIn.json?["token"] as? String, "\(signedIn.status)")
         let direct = try await probe.send("POST", "/v1/conversations/direct", token: token, json: ["userID": grace.id])
         let conversation = try #require(direct.json?["id"] as? String, "\(direct.status)")
-        let sent = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/fuzz-1", token: token, json: ["text": "hello"])
+        let message = "fuzz-1"
+        let sent = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/\(message)", token: token, json: ["text": "hello"])
         let cursor = try #require(sent.json?["cursor"] as? String, "\(sent.status)")
         let config = world.folder.appendingPathComponent("schemathesis.toml")
         try """
@@ -61,7 +62,7 @@ struct APIFuzzTests {
         [dictionaries]
         cursors = { values = ["\(cursor)"] }
         conversations = { values = ["\(conversation)"] }
-        messages = { values = ["fuzz-1"] }
+        messages = { values = ["\(message)"] }
         users = { values = ["\(grace.id)"] }
 
         [parameters]
