@@ -92,7 +92,7 @@ var targets: [Target] = [
     .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "ServiceGraph", "SQLStore", "TestSupport",
                                                       .product(name: "GRDB", package: "GRDB.swift")] + features.map { .init(stringLiteral: $0.name) },
                 path: "Tests/ContractTests"),
-    .testTarget(name: "SQLiteTests", dependencies: ["Kernel", "SQLStore", .product(name: "GRDB", package: "GRDB.swift")],
+    .testTarget(name: "SQLiteTests", dependencies: ["Kernel", "SQLStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
                 path: "Tests/SQLiteTests"),
     .testTarget(name: "ArchitectureTests", dependencies: ["ArchitectureModel", "ArchitectureRules", "FeatureScaffold"],
                 path: "Tests/ArchitectureTests"),

@@ -1,8 +1,9 @@
 import Foundation
 
 /// An exclusive `flock` on a file, for work that processes must do one at a time: opening a
-/// database, changing a file that several processes share. `flock` locks are separate from the
-/// `fcntl` locks SQLite uses, and taking one writes nothing to the file.
+/// database, changing a file that several processes share. Lock a file of its own, never a
+/// database file: `flock` locks are separate from the `fcntl` locks SQLite uses, but closing any
+/// descriptor of a file drops every `fcntl` lock the process holds on it, SQLite's included.
 public struct FileLock {
     private let descriptor: Int32
 

@@ -53,4 +53,26 @@ struct KillRecoveryTests {
             #expect(stored.map(\.text) == (0..<perPair).map { "m\($0)" })
         }
     }
+
+    @Test("sends acknowledged after another program opened and closed the server's file survive kill -9", arguments: ForeignProgram.all)
+    func afterForeignProgram(_ program: ForeignProgram) async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let graph = try world.remoteGraph()
+        let ada = try await graph.accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password-ada")
+        let bob = try await graph.accounts.signUp(email: "bob@example.com", displayName: "Bob", password: "password-bob")
+        let chat = graph.services(for: graph.caller(token: ada.token))
+        let conversation = try await chat.conversations.startDirect(with: bob.account.id).id
+        _ = try await chat.chat.send(id: .random(), text: "before", to: conversation)
+
+        let foreign = try await program.run(on: world.server.databasePath, in: world.folder)
+        #expect(foreign.status == 0, "\(program): \(foreign.errors)")
+        let texts = (1...20).map { "after \($0)" }
+        for text in texts { _ = try await chat.chat.send(id: .random(), text: text, to: conversation) }
+        await world.server.kill9()
+        try await world.server.restart()
+
+        let stored = try await graph.services(for: graph.caller(token: bob.token)).chat.latestMessages(in: conversation, limit: 50).messages
+        #expect(stored.map(\.text) == ["before"] + texts, "acknowledged, then lost to kill -9 after \(program) closed the file")
+    }
 }

@@ -2,6 +2,7 @@ import AppContainer
 import Auth
 import ArgumentParser
 import Foundation
+import TestSupport
 import Kernel
 
 /// Wall time of `messageai chats --json` against a database of a million messages.

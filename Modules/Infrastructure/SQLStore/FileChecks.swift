@@ -2,10 +2,12 @@ import Foundation
 import Kernel
 
 /// Checks made before SQLite touches a path, so that a wrong path is reported clearly and
-/// nothing is written to a file that is not ours.
+/// nothing is written to a file that is not ours. They never open an existing file: closing a
+/// descriptor of it would drop the locks SQLite holds on it in this process (the header is
+/// checked by `SQLDatabase`'s read-only probe, through SQLite).
 enum FileChecks {
-    private static let header = Array("SQLite format 3\0".utf8)
-
+    /// Refuses a path that is a folder, a special file, unreadable or in a read-only folder;
+    /// creates a missing file (owner-only) and its folder.
     static func prepare(_ path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
@@ -15,10 +17,6 @@ enum FileChecks {
             // A FIFO or a device would make the read below wait or never end.
             guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw failure(path, "is not a regular file") }
             guard FileManager.default.isReadableFile(atPath: path) else { throw failure(path, "cannot be read (permission denied)") }
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            let start = try handle.read(upToCount: header.count) ?? Data()
-            if !start.isEmpty, Array(start) != header { throw failure(path, "is not a SQLite database") }
             try requireWritableFolder(folder, for: path)
         } else {
             do {
@@ -30,7 +28,7 @@ enum FileChecks {
             try requireWritableFolder(folder, for: path)
             // Messages are private: the file (and the -wal and -shm files SQLite derives from it) is
             // the owner's only. O_EXCL: another process creating it at the same moment wins, and its
-            // file is never replaced.
+            // file is never replaced. Closing this descriptor drops no lock: the file is new.
             let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
             if descriptor >= 0 {
                 close(descriptor)

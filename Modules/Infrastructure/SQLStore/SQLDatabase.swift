@@ -38,10 +38,18 @@ public final class SQLDatabase: Sendable {
         do {
             // One process (and thread) at a time checks, creates and migrates the file: without
             // it, processes starting together on a new file race to migrate it, and a read-only
-            // probe can see a half-created file.
-            let openLock = try Self.lockForOpening(path)
+            // probe can see a half-created file. The lock is on a file of its own: releasing it
+            // closes its descriptor, and closing one of the database file would drop SQLite's
+            // locks on it (then another program closing the file deletes the log under us).
+            let (openLock, madeLockFile) = try Self.lockForOpening(path)
             defer { openLock.release() }
-            try Self.refuseForeignOrNewer(path, migrator: migrator)
+            do {
+                try Self.refuseForeignOrNewer(path, migrator: migrator)
+            } catch {
+                // A file that is not ours gets no lock file of ours beside it either.
+                if madeLockFile { unlink(Self.lockPath(path)) }
+                throw error
+            }
             pool = try DatabasePool(path: path, configuration: configuration)
             try migrator.migrate(pool)
             changes = try ChangeMonitor(path: path, watch: watch)
@@ -101,11 +109,17 @@ public final class SQLDatabase: Sendable {
         try await SQLErrors.retryingBusy { try await self.pool.read(body) }
     }
 
-    private static func lockForOpening(_ path: String) throws -> FileLock {
+    /// The file whose lock processes take in turn to open `path`.
+    private static func lockPath(_ path: String) -> String { path + ".lock" }
+
+    /// The lock processes take in turn to open `path`, and whether its file was made just now.
+    private static func lockForOpening(_ path: String) throws -> (FileLock, made: Bool) {
+        let lockPath = lockPath(path)
+        let made = access(lockPath, F_OK) != 0
         do {
-            return try FileLock(path: path)
+            return (try FileLock(path: lockPath, creating: true), made)
         } catch {
-            throw AppError(.unavailable, error.opening ? "database \(path) cannot be opened: \(error.reason)"
+            throw AppError(.unavailable, error.opening ? "database \(path) cannot be opened: its lock file \(lockPath) \(error.reason)"
                                                        : "database \(path) cannot be locked for opening: \(error.reason)")
         }
     }
@@ -120,14 +134,24 @@ public final class SQLDatabase: Sendable {
     }
 
     /// Looks at an existing file through a read-only connection, so that a file this version
-    /// must not open (newer schema, corrupt) is refused before anything could write to it.
+    /// must not open (not SQLite, another program's, newer schema, corrupt) is refused before
+    /// anything could write to it. SQLite reads the header, not this process: SQLite keeps a
+    /// descriptor open while the process holds locks on the file, a plain read would close it.
     private static func refuseForeignOrNewer(_ path: String, migrator: DatabaseMigrator) throws {
         guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 else { return }
         var configuration = GRDB.Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(Self.busyTimeout)
-        let probe = try DatabaseQueue(path: path, configuration: configuration)
-        defer { try? probe.close() }
+        do {
+            let probe = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? probe.close() }
+            try refuseForeignOrNewer(probe, path: path, migrator: migrator)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw FileChecks.failure(path, "is not a SQLite database")
+        }
+    }
+
+    private static func refuseForeignOrNewer(_ probe: DatabaseQueue, path: String, migrator: DatabaseMigrator) throws {
         let ours = Set(migrator.migrations)
         try probe.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
