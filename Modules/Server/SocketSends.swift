@@ -9,18 +9,29 @@ import Synchronization
 
 /// The sends a client makes over its events socket (`SendFrame`): each is stored through the
 /// socket's chat service exactly as a `PUT` would be, and answered with a `SendReply` once it
-/// has committed. At most `EventSocketProtocol.maxPendingRequests` of one socket are being
-/// stored at once; one more is refused at once, so a client cannot make the server hold an
-/// unbounded number of them.
+/// has committed. A socket's sends are stored in the order their frames came: those that
+/// arrive while earlier ones are being stored go to the store together next, in order. At most
+/// `EventSocketProtocol.maxPendingRequests` of one socket are waiting or being stored at once;
+/// one more is refused at once, so a client cannot make the server hold an unbounded number.
 final class SocketSends: Sendable {
     /// What a frame that does not decode as a send may still carry: the id to answer.
     private struct Unreadable: Decodable {
         let id: String?
     }
 
+    /// Sends received and not answered yet.
+    private struct Queue {
+        /// Received while others were being stored: the next to store, in order.
+        var waiting: [SendFrame] = []
+        /// Whether a task is storing this socket's sends.
+        var storing = false
+        /// Waiting or being stored.
+        var pending = 0
+    }
+
     private let chat: any ChatService
     private let logger: Logger
-    private let pending = Mutex(0)
+    private let queue = Mutex(Queue())
     private let answer: @Sendable (Data) -> Void
 
     /// Stores sends through `chat`, the socket's session's, and hands each reply's frame to
@@ -31,8 +42,8 @@ final class SocketSends: Sendable {
         self.answer = answer
     }
 
-    /// Takes a text frame from the client. One that is not a send is answered with
-    /// `invalidInput` when it has an `id`, and dropped when it has none.
+    /// Takes a text frame from the client, in the order frames arrive. One that is not a send is
+    /// answered with `invalidInput` when it has an `id`, and dropped when it has none.
     func received(_ bytes: ByteBuffer) {
         let data = Data(bytes.readableBytesView)
         let decoder = WireFormat.decoder()
@@ -41,34 +52,60 @@ final class SocketSends: Sendable {
             reply(to: id, .failure(AppError(.invalidInput, "the frame is not a send this server understands (type \(SendFrame.type), id, conversation, text)")))
             return
         }
-        let request = frame.id.rawValue
-        let admitted = pending.withLock { count in
-            guard count < EventSocketProtocol.maxPendingRequests else { return false }
-            count += 1
-            return true
+        let (admitted, start) = queue.withLock { queue in
+            guard queue.pending < EventSocketProtocol.maxPendingRequests else { return (false, false) }
+            queue.pending += 1
+            queue.waiting.append(frame)
+            defer { queue.storing = true }
+            return (true, !queue.storing)
         }
         guard admitted else {
-            reply(to: request, .failure(AppError(.rateLimited, "\(EventSocketProtocol.maxPendingRequests) sends of this socket are being stored; wait for their replies")))
+            reply(to: frame.id.rawValue, .failure(AppError(.rateLimited, "\(EventSocketProtocol.maxPendingRequests) sends of this socket are being stored; wait for their replies")))
             return
         }
-        Task {
-            let outcome = await store(frame)
-            pending.withLock { $0 -= 1 }
-            reply(to: request, outcome)
+        if start { Task { await storeWaiting() } }
+    }
+
+    /// Stores what waits, in order, until nothing does.
+    private func storeWaiting() async {
+        while let frames = nextFrames() {
+            let outcomes = await store(frames)
+            queue.withLock { $0.pending -= frames.count }
+            for (frame, outcome) in zip(frames, outcomes) { reply(to: frame.id.rawValue, outcome) }
         }
     }
 
-    /// Checks the frame's ids as the HTTP route checks its path, then sends.
-    private func store(_ frame: SendFrame) async -> Result<Message, AppError> {
-        do {
-            let id: MessageID = try Validation.identifier(frame.id.rawValue, field: "id")
-            let conversation: ConversationID = try Validation.identifier(frame.conversation.rawValue, field: "conversation")
-            return .success(try await chat.send(id: id, text: frame.text, to: conversation))
-        } catch {
-            if let refusal = ErrorReply(error) { return .failure(refusal.error.appError(status: refusal.status)) }
-            logger.error("send over the events socket failed", metadata: ["error": "\(String(reflecting: error))"])
-            return .failure(AppError(.internal, "the server failed; the failure is in its log"))
+    /// Every frame waiting, oldest first; `nil`, with the socket marked idle, when none is.
+    private func nextFrames() -> [SendFrame]? {
+        queue.withLock { queue in
+            let frames = queue.waiting
+            queue.waiting = []
+            queue.storing = !frames.isEmpty
+            return frames.isEmpty ? nil : frames
         }
+    }
+
+    /// Checks each frame's ids as the HTTP route checks its path, then sends those that pass
+    /// together; the outcomes are in the frames' order.
+    private func store(_ frames: [SendFrame]) async -> [Result<Message, AppError>] {
+        let drafts = frames.map { frame in
+            Result<Message.Draft, any Error> {
+                Message.Draft(id: try Validation.identifier(frame.id.rawValue, field: "id"),
+                              conversationID: try Validation.identifier(frame.conversation.rawValue, field: "conversation"), text: frame.text)
+            }
+        }
+        var stored = await chat.send(drafts.compactMap { try? $0.get() }).makeIterator()
+        return drafts.map { draft in
+            let outcome = draft.flatMap { _ in stored.next() ?? .failure(AppError(.internal, "the store answered fewer sends than it was given")) }
+            return outcome.mapError(explained)
+        }
+    }
+
+    /// A refusal as the client should see it; a failure of the server's own is logged.
+    private func explained(_ error: any Error) -> AppError {
+        if let refusal = ErrorReply(error) { return refusal.error.appError(status: refusal.status) }
+        logger.error("send over the events socket failed", metadata: ["error": "\(String(reflecting: error))"])
+        return AppError(.internal, "the server failed; the failure is in its log")
     }
 
     private func reply(to request: String, _ outcome: Result<Message, AppError>) {

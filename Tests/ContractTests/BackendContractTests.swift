@@ -306,6 +306,31 @@ struct BackendContractTests {
         #expect(cursors.count == ids.count && zip(cursors, cursors.dropFirst()).allSatisfy { $1.follows($0) })
     }
 
+    @Test("several drafts sent together: stored in the order given, each answered in that order, a refused one alone", arguments: backends)
+    func draftsInOrder(_ backend: Backend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
+        let asAda = harness.services(for: ada)
+        let direct = try await asAda.conversations.startDirect(with: grace.id)
+        let notAdas = try await harness.services(for: grace).conversations.startDirect(with: eve.id)
+        let taken = try await asAda.chat.send(id: .random(), text: "taken", to: direct.id)
+        var drafts = (1...40).map { Message.Draft(id: .random(), conversationID: direct.id, text: "d\($0)") }
+        drafts.insert(Message.Draft(id: .random(), conversationID: notAdas.id, text: "let me in"), at: 5)
+        drafts.insert(Message.Draft(id: .random(), conversationID: direct.id, text: " "), at: 10)
+        drafts.insert(Message.Draft(id: taken.id, conversationID: direct.id, text: "not taken"), at: 15)
+        drafts.insert(Message.Draft(id: taken.id, conversationID: direct.id, text: "taken"), at: 20)
+        let outcomes = await asAda.chat.send(drafts)
+        #expect(outcomes.count == drafts.count)
+        let kinds = outcomes.map { outcome in (try? outcome.get()).map { _ in "stored" } ?? (outcome.failure as? AppError).map { "\($0.kind)" } ?? "?" }
+        #expect(kinds[5] == "forbidden" && kinds[10] == "invalidInput" && kinds[15] == "conflict", "\(kinds)")
+        #expect(kinds.enumerated().allSatisfy { ![5, 10, 15].contains($0.offset) == ($0.element == "stored") }, "\(kinds)")
+        #expect(try outcomes[20].get() == taken, "a repeat answers the stored message")
+        let stored = try await harness.services(for: grace).chat.latestMessages(in: direct.id, limit: 100).messages
+        #expect(stored.map(\.text) == ["taken"] + (1...40).map { "d\($0)" })
+        #expect(zip(drafts, outcomes).allSatisfy { draft, outcome in (try? outcome.get()).map { $0.id == draft.id } ?? true })
+    }
+
     @Test("only members read or post", arguments: backends)
     func membership(_ backend: Backend) async throws {
         let harness = try await BackendHarness(backend)
@@ -319,5 +344,13 @@ struct BackendContractTests {
         await #expect(throws: refused) { try await asEve.chat.liveMessages(in: direct.id) }
         await #expect(throws: AppError.noConversation(ConversationID("nope"))) { try await asEve.chat.latestMessages(in: ConversationID("nope"), limit: 5) }
         #expect(try await asEve.conversations.conversations().isEmpty)
+    }
+}
+
+private extension Result {
+    /// The error of a failure; `nil` for a success.
+    var failure: Failure? {
+        guard case .failure(let error) = self else { return nil }
+        return error
     }
 }

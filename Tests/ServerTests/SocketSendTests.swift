@@ -112,11 +112,40 @@ struct SocketSendTests {
         #expect(await own.next(within: .seconds(10))?.id == id, "the sender's own socket did not get its message")
     }
 
+    @Test("sends written in bursts on one socket are stored in the order written")
+    func orderKept() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let graph = try world.remoteGraph()
+        let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
+        let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
+        let encoder = WireFormat.encoder()
+        let texts = (1...300).map { "burst \(($0 - 1) / 60 + 1), line \($0)" }
+        let bursts = try stride(from: 0, to: texts.count, by: 60).map { start in
+            try texts[start..<start + 60].map { text in
+                String(decoding: try encoder.encode(SendFrame(id: .random(), conversation: direct.id, text: text)), as: UTF8.self)
+            }
+        }
+        let replies = try await Self.exchange(bursts, as: ada.token, on: world)
+        #expect(replies.allSatisfy { $0.error == nil } && replies.count == texts.count)
+        let stored = try await graph.services(for: graph.caller(token: bob.token)).chat.latestMessages(in: direct.id, limit: texts.count).messages
+        let swapped = zip(stored, texts).filter { $0.text != $1 }.count
+        #expect(stored.map(\.text) == texts, "\(swapped) of \(texts.count) stored out of the order written")
+    }
+
     /// Opens `token`'s events socket as a bare WebSocket client, writes `frames` once it is
     /// ready, and returns the first `count` replies, in the order they came; `heard` sees each
     /// as it comes.
     private static func exchange(_ frames: [String], expecting count: Int, as token: String, on world: ServerWorld,
                                  heard: @escaping @Sendable (SendReply) async -> Void = { _ in }) async throws -> [SendReply] {
+        try await exchange([frames], expecting: count, as: token, on: world, heard: heard)
+    }
+
+    /// `exchange` in bursts: each burst's frames are written together once the replies to the
+    /// one before have come (`count`: all of them, unless told fewer).
+    private static func exchange(_ bursts: [[String]], expecting count: Int? = nil, as token: String, on world: ServerWorld,
+                                 heard: @escaping @Sendable (SendReply) async -> Void = { _ in }) async throws -> [SendReply] {
+        let count = count ?? bursts.map(\.count).reduce(0, +)
         var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
         configuration.additionalHeaders[.authorization] = "Bearer \(token)"
         let replies = Mutex<[SendReply]>([])
@@ -124,13 +153,17 @@ struct SocketSendTests {
                                               configuration: configuration, logger: Logger(label: "sender")) { inbound, outbound, _ in
             var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
             _ = try await iterator.next()
-            for frame in frames { try await outbound.write(.text(frame)) }
             let decoder = WireFormat.decoder()
-            while replies.withLock({ $0.count }) < count, let message = try await iterator.next() {
-                guard case .text(let text) = message, let reply = try? decoder.decode(SendReply.self, from: Data(text.utf8)),
-                      reply.type == EventSocketProtocol.replyType else { continue }
-                replies.withLock { $0.append(reply) }
-                await heard(reply)
+            var written = 0
+            for burst in bursts {
+                for frame in burst { try await outbound.write(.text(frame)) }
+                written += burst.count
+                while replies.withLock({ $0.count }) < min(written, count), let message = try await iterator.next() {
+                    guard case .text(let text) = message, let reply = try? decoder.decode(SendReply.self, from: Data(text.utf8)),
+                          reply.type == EventSocketProtocol.replyType else { continue }
+                    replies.withLock { $0.append(reply) }
+                    await heard(reply)
+                }
             }
             try await outbound.close(.normalClosure, reason: nil)
         }

@@ -15,6 +15,12 @@ public protocol ChatService: Sendable {
     /// - Throws: `.invalidInput` for bad text; `.conflict` if the id is taken by a different message.
     func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message
 
+    /// Sends `drafts` as `send(id:text:to:)` would one after another, and returns each one's
+    /// outcome in the same order: messages of one sender are stored in the order given, even
+    /// when they are written together. For a client with several sends in flight (an events
+    /// socket); a refused draft does not stop the others. The default sends one at a time.
+    func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>]
+
     /// Marks every message of the conversation as read by the signed-in user.
     func markRead(_ conversationID: ConversationID) async throws
 
@@ -39,4 +45,18 @@ public protocol ChatService: Sendable {
     /// The cursor of the newest event the signed-in user may see (`nil` for none): where a
     /// reader that has seen everything stands, so that it can resume from there.
     func newestCursor() async throws -> EventCursor?
+}
+
+extension ChatService {
+    public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] {
+        var outcomes: [Result<Message, any Error>] = []
+        for draft in drafts {
+            do {
+                outcomes.append(.success(try await send(id: draft.id, text: draft.text, to: draft.conversationID)))
+            } catch {
+                outcomes.append(.failure(error))
+            }
+        }
+        return outcomes
+    }
 }

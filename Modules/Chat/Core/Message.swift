@@ -3,6 +3,23 @@ import Kernel
 
 /// A chat message.
 public struct Message: Codable, Equatable, Sendable, Identifiable {
+    /// A message to send: what `ChatService.send(_:)` takes, several at a time.
+    public struct Draft: Equatable, Sendable {
+        /// Chosen by the sender; the same id again stores one message.
+        public let id: MessageID
+        /// Where it goes.
+        public let conversationID: ConversationID
+        /// The text as typed (checked when sent).
+        public let text: String
+
+        /// Creates a draft.
+        public init(id: MessageID, conversationID: ConversationID, text: String) {
+            self.id = id
+            self.conversationID = conversationID
+            self.text = text
+        }
+    }
+
     /// Where a message is on its way to the backend.
     public enum DeliveryState: String, Codable, Sendable {
         /// Shown locally, not yet acknowledged.

@@ -23,7 +23,33 @@ public final class MessageWriter: Sendable {
         let members: [UserID]
     }
 
-    private typealias Waiting = (send: Send, reply: CheckedContinuation<Message, any Error>)
+    /// A send waiting for its transaction, and where its outcome goes.
+    private struct Waiting: Sendable {
+        let send: Send
+        let reply: @Sendable (Result<Message, any Error>) -> Void
+    }
+
+    /// The outcomes of sends stored together (`store(_:)` of several), handed over at once
+    /// when the last is in.
+    private final class Outcomes: Sendable {
+        private let collected: Mutex<(outcomes: [Result<Message, any Error>?], missing: Int)>
+        private let done: CheckedContinuation<[Result<Message, any Error>], Never>
+
+        init(count: Int, done: CheckedContinuation<[Result<Message, any Error>], Never>) {
+            collected = Mutex((Array(repeating: nil, count: count), count))
+            self.done = done
+        }
+
+        func set(_ index: Int, _ outcome: Result<Message, any Error>) {
+            let complete: [Result<Message, any Error>]? = collected.withLock { collected in
+                collected.outcomes[index] = outcome
+                collected.missing -= 1
+                return collected.missing == 0 ? collected.outcomes.compactMap { $0 } : nil
+            }
+            if let complete { done.resume(returning: complete) }
+        }
+    }
+
     /// One send's outcome in a transaction: its message, and whether it was stored just now.
     private typealias Stored = Result<(message: Message, isNew: Bool), any Error>
 
@@ -60,21 +86,37 @@ public final class MessageWriter: Sendable {
     /// - Throws: `.conflict` when the id is taken by another message; the store's errors.
     func store(_ send: Send) async throws -> Message {
         try await withCheckedThrowingContinuation { reply in
-            let (start, alone) = state.withLock { state in
-                state.waiting.append((send, reply))
-                defer { state.writing = true }
-                return (!state.writing, state.lastBatch == 1)
-            }
-            guard start else { return }
-            if alone, let batch = nextBatch(), !write(batch) {
-                state.withLock { $0.waiting.insert(contentsOf: batch, at: 0) }
-            }
-            if state.withLock({ state in
-                state.writing = !state.waiting.isEmpty
-                return state.writing
-            }) {
-                Task { await self.drain() }
-            }
+            enqueue([Waiting(send: send) { reply.resume(with: $0) }])
+        }
+    }
+
+    /// Stores `sends` in the order given (together, or in successive transactions) and returns
+    /// each one's outcome in that order, as `store(_:)` of one would.
+    func store(_ sends: [Send]) async -> [Result<Message, any Error>] {
+        guard !sends.isEmpty else { return [] }
+        return await withCheckedContinuation { done in
+            let outcomes = Outcomes(count: sends.count, done: done)
+            enqueue(sends.enumerated().map { index, send in Waiting(send: send) { outcomes.set(index, $0) } })
+        }
+    }
+
+    /// Queues `sends` behind those waiting, then writes them at once on this thread if the
+    /// writer was idle and alone, or leaves them to the drain task.
+    private func enqueue(_ sends: [Waiting]) {
+        let (start, alone) = state.withLock { state in
+            state.waiting.append(contentsOf: sends)
+            defer { state.writing = true }
+            return (!state.writing, state.lastBatch == 1)
+        }
+        guard start else { return }
+        if alone, let batch = nextBatch(), !write(batch) {
+            state.withLock { $0.waiting.insert(contentsOf: batch, at: 0) }
+        }
+        if state.withLock({ state in
+            state.writing = !state.waiting.isEmpty
+            return state.writing
+        }) {
+            Task { await self.drain() }
         }
     }
 
@@ -133,14 +175,14 @@ public final class MessageWriter: Sendable {
     private func finish(_ batch: [Waiting], _ committed: Result<[Stored], any Error>) {
         switch committed {
         case .failure(let error):
-            batch.forEach { $0.reply.resume(throwing: error) }
+            batch.forEach { $0.reply(.failure(error)) }
         case .success(let results):
             feed.publishCommitted(zip(batch, results).compactMap { waiting, result in
                 guard case .success(let stored) = result, stored.isNew else { return nil }
                 return (stored.message, waiting.send.members)
             })
             database.changes.notifyLocalChange()
-            for (waiting, result) in zip(batch, results) { waiting.reply.resume(with: result.map(\.message)) }
+            for (waiting, result) in zip(batch, results) { waiting.reply(result.map(\.message)) }
         }
     }
 

@@ -49,9 +49,39 @@ public struct SQLChatService: ChatService {
         let me = try await caller.id()
         let members = try await membership.requireMember(me, of: conversationID)
         let text = try Validation.messageText(text)
-        let sentAt = Int((clock.now().timeIntervalSince1970 * 1_000).rounded(.down))
-        return try await writer.store(MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me, sentAt: sentAt,
+        return try await writer.store(MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me, sentAt: sentAtNow(),
                                                          members: members))
+    }
+
+    /// Now, in the milliseconds since 1970 a message is stored with.
+    private func sentAtNow() -> Int { Int((clock.now().timeIntervalSince1970 * 1_000).rounded(.down)) }
+
+    /// Checks each draft as `send(id:text:to:)` does, then hands those that pass to the writer
+    /// together, so that they are stored in the order given, in as few transactions as the
+    /// writer's load allows.
+    public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] {
+        let me: UserID
+        do { me = try await caller.id() } catch { return drafts.map { _ in .failure(error) } }
+        var audiences: [ConversationID: Result<[UserID], any Error>] = [:]
+        var checked: [Result<MessageWriter.Send, any Error>] = []
+        for draft in drafts {
+            if audiences[draft.conversationID] == nil {
+                do {
+                    audiences[draft.conversationID] = .success(try await membership.requireMember(me, of: draft.conversationID))
+                } catch {
+                    audiences[draft.conversationID] = .failure(error)
+                }
+            }
+            checked.append(Result {
+                let members = try audiences[draft.conversationID]?.get() ?? []
+                return MessageWriter.Send(id: draft.id, text: try Validation.messageText(draft.text), conversationID: draft.conversationID,
+                                          sender: me, sentAt: sentAtNow(), members: members)
+            })
+        }
+        var stored = await writer.store(checked.compactMap { try? $0.get() }).makeIterator()
+        return checked.map { check in
+            check.flatMap { _ in stored.next() ?? .failure(AppError(.internal, "the writer answered fewer sends than it was given")) }
+        }
     }
 
     public func markRead(_ conversationID: ConversationID) async throws {
