@@ -74,7 +74,8 @@ var targets: [Target] = [
     .executableTarget(
         name: "messageai-bench",
         dependencies: ["Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ChatAPI", "ConversationList", "TestSupport", argumentParser,
-                       .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOCore", package: "swift-nio"),
+                       .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                       .product(name: "NIOCore", package: "swift-nio"),
                        .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                        .product(name: "NIOWebSocket", package: "swift-nio")],
         path: "Tools/Benchmarks"

@@ -13,6 +13,7 @@ extension AppError.Kind {
         case .forbidden: 76
         case .notSignedIn: 77
         case .invalidCredentials: 78
+        case .gone: 79
         }
     }
 }

@@ -22,6 +22,9 @@ public struct AppError: Error, Equatable, Sendable, CustomStringConvertible {
         /// Too many attempts in a short time (sign-ins to one account or from one address); try
         /// again later.
         case rateLimited
+        /// What a cursor names is not in this store (another store's cursor, or one it no longer
+        /// keeps): the reader starts again without it and reloads, rather than retrying.
+        case gone
         /// The backend cannot be reached or opened.
         case unavailable
         /// A bug or an unexpected failure.

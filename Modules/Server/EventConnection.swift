@@ -185,7 +185,7 @@ final class EventConnection: Sendable {
         var page: [UserEvent]
         do {
             page = try await chat.events(after: after, limit: ChatRules.catchUpLimit)
-        } catch let error as AppError where error.kind == .invalidInput {
+        } catch let error as AppError where error.kind == .gone {
             // A cursor of another store: the client reloads what it shows, then goes on live.
             try await write(EventFrame(SocketReady()))
             try await write(EventFrame(SocketReset()))

@@ -162,7 +162,7 @@ struct CLITests {
         #expect(terminal.errors.contains("--id 'no spaces' is not an id"))
     }
 
-    @Test("tail --json prints every event with its cursor (schema v1); tail --since resumes right after it (sqlite)")
+    @Test("tail --json prints every event with its cursor (schema v1), tail CHAT --json its messages in the same schema; tail --since resumes right after it (sqlite)")
     func tailSince() async throws {
         terminal.setInput(["password123"])
         #expect(await terminal.run("signup --email ada@example.com --name Ada --password-stdin") == 0)
@@ -182,7 +182,12 @@ struct CLITests {
         #expect(resumed.map { (($0["event"] as? [String: Any])?["message"] as? [String: Any])?["text"] as? String } == ["two", "three", nil])
         #expect(resumed.prefix(2).map { $0["cursor"] as? String } == Array(cursors[1...]))
         #expect((resumed.last?["event"] as? [String: Any])?["displayName"] as? String == "Ada2")
-        #expect(await terminal.run(arguments: ["tail", "--since", "elsewhere.1", "--count", "1"]) == 65)
+        // With a conversation: the same schema, its messages only.
+        #expect(await terminal.run(arguments: ["--profile", "grace", "tail", "Ada2", "--since", cursors[0], "--count", "2", "--json"]) == 0)
+        let inChat = try jsonLines()
+        #expect(inChat.map { $0["type"] as? String } == ["chat.message", "chat.message"] && inChat.map { $0["v"] as? Int } == [1, 1])
+        #expect(inChat.map { $0["cursor"] as? String } == Array(cursors[1...]))
+        #expect(await terminal.run(arguments: ["tail", "--since", "elsewhere.1", "--count", "1"]) == 79)
         #expect(terminal.errors.contains("is from another store"))
         #expect(await terminal.run(arguments: ["tail", "--since", "not a cursor", "--count", "1"]) == 65)
     }

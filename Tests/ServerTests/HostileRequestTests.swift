@@ -57,6 +57,10 @@ struct HostileRequestTests {
             ("search limit 1,000,000", "GET", "/v1/profiles/search?q=a&limit=1000000", ada.token, nil, 400, "invalidInput"),
             ("a group with 2,000 members", "POST", "/v1/conversations/groups", ada.token,
              try JSONSerialization.data(withJSONObject: ["title": "big", "memberIDs": (0..<2_000).map { "u\($0)" }]), 400, "invalidInput"),
+            ("a cursor of another store", "GET", "/v1/events/log?after=elsewhere.1", ada.token, nil, 410, "gone"),
+            ("a cursor past the newest event", "GET", "/v1/events/log?after=\(try #require(sent.json?["cursor"] as? String).split(separator: ".")[0]).999999",
+             ada.token, nil, 410, "gone"),
+            ("a cursor that is not one", "GET", "/v1/events/log?after=not-a-cursor", ada.token, nil, 400, "invalidInput"),
             ("names of 5,000 users", "POST", "/v1/profiles/names", ada.token,
              try JSONSerialization.data(withJSONObject: ["ids": (0..<5_000).map { "u\($0)" }]), 400, "invalidInput"),
         ]

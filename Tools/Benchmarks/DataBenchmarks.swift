@@ -3,14 +3,18 @@ import Foundation
 import Kernel
 import ServiceGraph
 
-/// Acknowledged sends per second from one process into one conversation, one call per message.
+/// Acknowledged sends per second from one process into one conversation, one call per message,
+/// beside the floor: the same SQL run through SQLite's C API in this process (`SendFloor`), on a
+/// database of its own, alternated with the services' runs so that both see the same minutes.
 struct SendBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "send", abstract: "Acknowledged sends per second.")
+    static let configuration = CommandConfiguration(
+        commandName: "send", abstract: "Acknowledged sends per second, and their ratio to SQLite's own speed with the same SQL.")
     @Option(help: "Messages per run.") var count = 5_000
-    @Option(help: "Runs.") var runs = 5
+    @Option(help: "Runs of each.") var runs = 5
+    @Flag(help: "Only the services' sends, without the floor.") var noFloor = false
 
     @MainActor func run() async throws {
-        var rates: [Double] = []
+        var rates: [Double] = [], floors: [Double] = []
         for run in 1...runs {
             let world = try await World()
             defer { world.remove() }
@@ -21,9 +25,25 @@ struct SendBench: AsyncParsableCommand {
                 }
             }
             rates.append(Double(count) / seconds)
-            print("run \(run): \(Int(rates.last!)) sends/s")
+            var line = "run \(run): \(Int(rates[rates.count - 1])) sends/s"
+            if !noFloor {
+                let floorWorld = try await World()
+                defer { floorWorld.remove() }
+                let (floorMe, _, floorConversation) = try await floorWorld.pair()
+                var floor = try SendFloor(path: floorWorld.path)
+                defer { floor.close() }
+                floors.append(try floor.rate(count: count, in: floorConversation, from: floorMe.userID))
+                line += ", floor \(Int(floors[floors.count - 1]))/s"
+            }
+            print(line)
         }
-        print("send: median \(Int(Stats.median(rates))) acknowledged sends/s (\(count) per run, \(runs) runs)")
+        var summary = "send: median \(Int(Stats.median(rates))) acknowledged sends/s (\(count) per run, \(runs) runs)"
+        if !noFloor {
+            summary += "; floor (the same SQL through SQLite's C API) median \(Int(Stats.median(floors)))/s; "
+                + "ratio \(Stats.format(Stats.median(rates) / Stats.median(floors), 2)) (per run: "
+                + zip(rates, floors).map { Stats.format($0 / $1, 2) }.joined(separator: ", ") + ")"
+        }
+        print(summary)
     }
 }
 

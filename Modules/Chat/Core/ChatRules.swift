@@ -14,7 +14,7 @@ public enum ChatRules {
     /// A cursor this store did not give out (another database, or one replaced since): the
     /// reader starts over instead of guessing where it was.
     public static func foreignCursor(_ cursor: EventCursor) -> AppError {
-        AppError(.invalidInput, "cursor \(cursor) is from another store; start again without it and reload")
+        AppError(.gone, "cursor \(cursor) is from another store; start again without it and reload")
     }
 
     /// Most messages a catch-up read returns at once.

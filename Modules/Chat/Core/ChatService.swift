@@ -31,12 +31,12 @@ public protocol ChatService: Sendable {
     /// Stored messages after `cursor`, oldest first, at most `limit`: in one conversation or
     /// (with `nil`) in every conversation the signed-in user is a member of. What a live reader
     /// missed while it was away.
-    /// - Throws: `.invalidInput` when the cursor is of another store (`ChatRules.foreignCursor`).
+    /// - Throws: `.gone` when the cursor is of another store (`ChatRules.foreignCursor`).
     func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message]
 
     /// Every event the signed-in user may see (`UserEvent`: messages of their conversations and
     /// the changes that concern them) stored after `cursor`, oldest first, at most `limit`.
-    /// - Throws: `.invalidInput` when the cursor is of another store (`ChatRules.foreignCursor`).
+    /// - Throws: `.gone` when the cursor is of another store (`ChatRules.foreignCursor`).
     func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent]
 
     /// The same events as they are stored, from now on. `liveEvents(after:)` resumes after a cursor.

@@ -29,6 +29,7 @@ public struct WireError: WireType, Equatable {
         case .forbidden: 403
         case .notFound: 404
         case .conflict: 409
+        case .gone: 410
         case .rateLimited: 429
         case .unavailable: 503
         case .internal: 500
@@ -50,6 +51,7 @@ public struct WireError: WireType, Equatable {
         case 404: .notFound
         case 405, 426: .usage
         case 409: .conflict
+        case 410: .gone
         case 429: .rateLimited
         case 502, 503, 504: .unavailable
         default: .internal
