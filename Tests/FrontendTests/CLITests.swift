@@ -55,6 +55,24 @@ struct CLITests {
         #expect(await terminal.run("whoami") == 77)
     }
 
+    @Test("on a terminal a new password is asked twice, and two that differ change nothing (sqlite)")
+    func newPasswordTwice() async throws {
+        let terminal = TestTerminal(interactive: true)
+        terminal.setInput(["password123", "password132"])
+        #expect(await terminal.run("signup --email ada@example.com --name Ada") == 65)
+        #expect(terminal.errors.contains("the two passwords typed differ"))
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("login --email ada@example.com --password-stdin") == 78, "an account was made")
+        terminal.setInput(["password123", "password123"])
+        #expect(await terminal.run("signup --email ada@example.com --name Ada") == 0)
+        terminal.setInput(["password123", "new-password", "new-passwrod"])
+        #expect(await terminal.run("passwd") == 65)
+        terminal.setInput(["password123", "new-password", "new-password"])
+        #expect(await terminal.run("passwd") == 0, "the first password still holds")
+        terminal.setInput(["new-password"])
+        #expect(await terminal.run("login --email ada@example.com --password-stdin") == 0)
+    }
+
     @Test("a forged session file is refused (77) and a copied token stops working once its session signs out (sqlite)")
     func forgedSessionFile() async throws {
         terminal.setInput(["password123"])

@@ -84,6 +84,43 @@ struct REPLHomeTests {
         #expect(!continued.isEmpty && continued.allSatisfy { $0.hasPrefix(String(repeating: " ", count: 6)) }, "\(help)")
     }
 
+    @Test("/signup asks for the password twice on a terminal; two that differ make no account (sqlite)")
+    func signUpTwice() async {
+        let repl = Task { await terminal.run("repl") }
+        await terminal.waitFor("sign in> ")
+        terminal.press("/signup ada@example.com Ada\r")
+        await terminal.waitFor("Password: ")
+        terminal.press("password123\r")
+        await terminal.waitFor("Password again: ")
+        terminal.press("password132\r")
+        await terminal.waitFor("the two passwords typed differ")
+        terminal.press("/login ada@example.com\r")
+        await terminal.waitFor("Password: ")
+        terminal.press("password123\r")
+        await terminal.waitFor("wrong email or password")
+        terminal.press("/signup ada@example.com Ada\r")
+        await terminal.waitFor("Password: ")
+        terminal.press("password123\r")
+        await terminal.waitFor("Password again: ")
+        terminal.press("password123\r")
+        await terminal.waitFor("Signed in as ada@example.com.")
+        terminal.press("\u{4}")
+        #expect(await repl.value == 0)
+    }
+
+    @Test("the welcome line wraps at spaces, never inside a word, at any width", arguments: [40, 57, 100])
+    func welcomeWraps(columns: Int) async {
+        let narrow = TestTerminal(columns: columns)
+        let repl = Task { await narrow.run("repl") }
+        await narrow.waitFor("more.")
+        narrow.endInput()
+        #expect(await repl.value == 0)
+        let welcome = "Welcome to MessageAI. /login EMAIL to sign in, /signup EMAIL NAME to create an account, /help for more."
+        let lines = narrow.output.components(separatedBy: "\n").drop { !$0.hasPrefix("Welcome") }.prefix { !$0.isEmpty && !$0.hasPrefix("sign in>") }
+        #expect(lines.allSatisfy { $0.count <= columns }, "\(lines)")
+        #expect(lines.joined(separator: " ") == welcome, "\(lines)")
+    }
+
     /// Where a help row's summary starts: after the first run of two or more spaces past the indent.
     private func summaryColumn(_ row: String) -> Int? {
         let characters = Array(row)

@@ -33,18 +33,19 @@ final class SignInScreen: REPLScreen {
         let session = context.factory(AuthFactory.self).makeSessionViewModel()
         await session.load()
         if let account = session.account.value ?? nil {
-            return context.show("Signed in as \(account.email). /logout to sign out, /login EMAIL to switch, /help for more.")
+            return context.say("Signed in as \(account.email). /logout to sign out, /login EMAIL to switch, /help for more.")
         }
-        context.show("Welcome to MessageAI. /login EMAIL to sign in, /signup EMAIL NAME to create an account, /help for more.")
+        context.say("Welcome to MessageAI. /login EMAIL to sign in, /signup EMAIL NAME to create an account, /help for more.")
     }
 
     func handle(_ line: String) async {
-        context.show("Not signed in yet: /login EMAIL or /signup EMAIL NAME.")
+        context.say("Not signed in yet: /login EMAIL or /signup EMAIL NAME.")
     }
 
     private func submit(email: String, name: String?) async {
         guard !email.isEmpty else { return context.showError(AppError(.usage, "usage: /login EMAIL")) }
-        guard let password = await context.readSecret(prompt: "Password: ") else { return }
+        let password = name == nil ? await context.readSecret(prompt: "Password: ") : await context.readNewSecret(prompt: "Password: ")
+        guard let password else { return }
         if let name {
             await model.signUp(email: email, displayName: name, password: password)
         } else {

@@ -9,10 +9,10 @@ struct SignUpCommand: FeatureCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: "Email address (stored in lower case).") var email: String
     @Option(help: "Display name, 1–64 characters.") var name: String
-    @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+    @Flag(help: "Read the password from the first line of standard input (on a terminal it is asked twice).") var passwordStdin = false
 
     func run(in context: CLIContext) async throws {
-        let password = try context.readPassword(fromStdin: passwordStdin)
+        let password = try context.readNewPassword(fromStdin: passwordStdin)
         let model = try context.factory(AuthFactory.self).makeSignInViewModel()
         await model.signUp(email: email, displayName: name, password: password)
         let account = try context.require(model.state)

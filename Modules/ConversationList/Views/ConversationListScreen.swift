@@ -42,7 +42,7 @@ final class ConversationListScreen: REPLScreen {
     }
 
     func handle(_ line: String) async {
-        context.show("Type /open N to enter a conversation, /new USER to start one, /help for more.")
+        context.say("Type /open N to enter a conversation, /new USER to start one, /help for more.")
     }
 
     func leave() {

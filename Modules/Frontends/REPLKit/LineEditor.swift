@@ -21,7 +21,7 @@ public final class LineEditor: REPLInput {
     /// Ctrl-R's state while searching the history: what is typed, and the match shown.
     private var search: (query: String, match: (index: Int, entry: String)?)?
 
-    public var showsStatus: Bool { true }
+    public var isTerminal: Bool { true }
 
     public func setStatus(_ status: String) {
         guard status != self.status else { return }

@@ -37,6 +37,10 @@ public final class REPLContext {
     /// Prints a line above the prompt.
     public func show(_ line: String) { input.printAbove(line) }
 
+    /// Prints the REPL's own words (a welcome, a hint) above the prompt, wrapped at spaces to
+    /// the terminal's width rather than broken mid-word at its edge.
+    public func say(_ sentence: String) { TextFormat.wrap(sentence, width: console.columns).forEach(input.printAbove) }
+
     /// Prints an error above the prompt, in red on a terminal.
     public func showError(_ error: AppError) { input.printAbove(console.styled("error: " + TerminalText.line(error.message), .red)) }
 
@@ -52,6 +56,19 @@ public final class REPLContext {
 
     /// Reads a secret (a password) without echo.
     public func readSecret(prompt: String) async -> String? { await input.readSecret(prompt: prompt) }
+
+    /// Reads a password to be set: on a terminal twice, since a typo nobody saw would lock the
+    /// person out; from a script once. `nil` at end of input, and (having said so) when the two differ.
+    public func readNewSecret(prompt: String) async -> String? {
+        guard let password = await input.readSecret(prompt: prompt) else { return nil }
+        guard input.isTerminal else { return password }
+        guard let again = await input.readSecret(prompt: PasswordPrompt.again(prompt)) else { return nil }
+        guard again == password else {
+            showError(PasswordPrompt.mismatch)
+            return nil
+        }
+        return password
+    }
 
     /// Changes screens.
     public func navigate(_ navigation: Navigation) { navigator(navigation) }

@@ -131,7 +131,7 @@ public final class REPLHost {
         hotlist?.cancel()
         // Cleared at once: the last screen's hotlist may list the conversation now open.
         input.setStatus("")
-        guard input.showsStatus, signedIn else { return }
+        guard input.isTerminal, signedIn else { return }
         let current: ConversationID? = if case .conversation(let id) = route { id } else { nil }
         let room = max(console.columns / 2, 20)
         hotlist = Task { [weak self, context, console] in

@@ -10,13 +10,14 @@ public protocol REPLInput: AnyObject {
     func printAbove(_ text: String)
     /// Supplies tab completions for the word being typed.
     var completer: (@MainActor (String) -> [String])? { get set }
-    /// True when a status (the hotlist) can be shown with the prompt: a terminal, not a script.
-    var showsStatus: Bool { get }
+    /// True for a person at a terminal, not a script: a status (the hotlist) can be shown with
+    /// the prompt, and a new password is asked twice.
+    var isTerminal: Bool { get }
     /// Shows `status` before the prompt, redrawing the line being edited.
     func setStatus(_ status: String)
 }
 
 extension REPLInput {
-    public var showsStatus: Bool { false }
+    public var isTerminal: Bool { false }
     public func setStatus(_ status: String) {}
 }

@@ -32,7 +32,7 @@ final class ProfileScreen: REPLScreen {
     func enter() async {
         await model.load()
         await show(model.profile)
-        if isOwn { context.show("/name NAME or /status TEXT to edit, /back to return.") }
+        if isOwn { context.say("/name NAME or /status TEXT to edit, /back to return.") }
     }
 
     func handle(_ line: String) async {
