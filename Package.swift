@@ -104,7 +104,7 @@ var targets: [Target] = [
                                .product(name: "NIOEmbedded", package: "swift-nio")]
                     + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API")] },
                 path: "Tests/ServerTests"),
-    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "CLIKit", "REPLKit", "Kernel", "TestSupport",
+    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "CLIKit", "REPLKit", "Kernel", "TestSupport",
                                                       .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/FrontendTests"),
 ]
 

@@ -12,9 +12,10 @@ struct ServerCommand: AsyncParsableCommand {
         abstract: "Serve MessageAI to clients on other machines (messageai --backend remote --server URL).",
         discussion: """
         Stores everything in one SQLite file. Every option can also come from the environment \
-        (MESSAGEAI_SERVER_ and the key in capitals, dots as underscores: MESSAGEAI_SERVER_SQLITE_PATH) \
-        or from a JSON config file (--config); the command line wins, then the environment, then the file.
-        Keys: \(ServerSettings.keys.map { "\($0.name) — \($0.summary)" }.joined(separator: "; ")).
+        or from a JSON config file (--config); the command line wins, then the environment, then the file. \
+        A MESSAGEAI_SERVER_ variable that names no setting is warned about and ignored.
+        Keys (environment variable): \(ServerSettings.keys.map { "\($0.name) (\(ServerSettings.environmentVariable(of: $0.name))) — \($0.summary)" }
+            .joined(separator: "; ")).
         The first log line states the URL it listens on. SIGTERM or SIGINT stops it gracefully.
         """)
 
@@ -43,9 +44,13 @@ struct ServerCommand: AsyncParsableCommand {
         let given: [(String, String?)] = [("host", host), ("port", port), ("sqlite.path", sqlitePath), ("tls.cert", tlsCert),
                                           ("tls.key", tlsKey), ("auth.bcryptCost", bcryptCost), ("log.level", logLevel),
                                           ("auth.signUpBurst", signUpBurst), ("events.pingSeconds", pingSeconds)]
+        let environment = ProcessInfo.processInfo.environment
+        for unknown in ServerSettings.unknownVariables(in: environment) {
+            FileHandle.standardError.write(Data("messageai-server: warning: \(unknown.warning)\n".utf8))
+        }
         do {
             let settings = try ServerSettings.load(commandLine: given.reduce(into: [:]) { $0[$1.0] = $1.1 }, configFile: config,
-                                                   environment: ProcessInfo.processInfo.environment)
+                                                   environment: environment)
             MemoryTuning.keepFreedMemory()
             try await MessageAIServer(settings: settings).run()
         } catch let error as AppError {

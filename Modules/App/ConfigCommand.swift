@@ -7,7 +7,14 @@ import CLIKit
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config", abstract: "Show the effective configuration and where each value came from.",
-        discussion: "Precedence: command line > MESSAGEAI_* environment > config file > defaults.")
+        discussion: "Precedence: command line > MESSAGEAI_* environment > config file > defaults.\n\n\(settingsHelp)")
+
+    /// Every setting with its environment variable, for `--help`.
+    static var settingsHelp: String {
+        "Settings (config key: environment variable): "
+            + SettingKey.all.map { "\($0.name): \($0.environmentVariable)" }.joined(separator: "; ")
+            + "; the config file: \(SettingKey.configFileVariable). A MESSAGEAI_ variable that names no setting is warned about and ignored."
+    }
     @OptionGroup var global: GlobalOptions
 
     /// One key of the output.
@@ -15,10 +22,13 @@ struct ConfigCommand: ParsableCommand {
         let key: String
         let value: String?
         let source: String
+        /// The environment variable that sets it.
+        let variable: String
     }
 
     @MainActor func show(_ settings: Settings, console: Console) throws {
-        let rows = settings.entries.map { Row(key: $0.key.name, value: settings.effectiveValue($0.key), source: $0.entry.source) }
+        let rows = settings.entries.map { Row(key: $0.key.name, value: settings.effectiveValue($0.key), source: $0.entry.source,
+                                              variable: $0.key.environmentVariable) }
         let width = rows.map(\.key.count).max() ?? 0
         if global.json {
             for row in rows { console.print(try JSONLines.encode(row)) }

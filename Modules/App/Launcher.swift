@@ -12,6 +12,9 @@ public enum Launcher {
     /// Commands that are not feature commands (help, a group without a default) run as
     /// ArgumentParser runs them: they end by throwing the text to show.
     public static func run(arguments: [String], environment: [String: String], console: Console) async -> Int32 {
+        for unknown in SettingsLoader.unknownVariables(in: environment) {
+            console.printError(console.styled("warning: ", .yellow) + TerminalText.line(unknown.warning))
+        }
         let scanned = GlobalOptions.scan(arguments)
         let settings = try? await settings(overrides: scanned.overrides, config: scanned.config, environment: environment)
         let offered = settings.map { Set(FeatureRegistry.enabled(by: $0).map { $0.featureName }) }

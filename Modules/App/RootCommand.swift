@@ -13,8 +13,11 @@ struct RootCommand: ParsableCommand {
                 Global options (--backend, --server, --config, --profile, --features, --json) go before or after the subcommand.
 
                 Exit codes: 0 ok, 64 usage, 65 invalid input, 66 not found, 67 conflict, 69 backend unavailable, \
-                70 internal error, 74 output could not be written, 75 rate-limited, 76 not a member, 77 not signed in, 78 wrong email or password; \
+                70 internal error, 74 output could not be written, 75 rate-limited, 76 not a member, 77 not signed in, 78 wrong email or password, \
+                79 gone (a cursor of another store: start again without it); \
                 129/130/143 ended by SIGHUP/Ctrl-C/SIGTERM (the terminal is put back as it was).
+
+                \(ConfigCommand.settingsHelp)
                 """,
             subcommands: FeatureRegistry.offeredPlugins.flatMap { $0.commands } + [ConfigCommand.self, ReplSubcommand.self]
         )

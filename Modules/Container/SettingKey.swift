@@ -1,3 +1,4 @@
+import Kernel
 import ServiceGraph
 
 /// One configuration key: its name, default, meaning and check.
@@ -13,6 +14,14 @@ public struct SettingKey: Sendable, Equatable {
     let check: @Sendable (String) -> String?
 
     public static func == (lhs: SettingKey, rhs: SettingKey) -> Bool { lhs.name == rhs.name }
+
+    /// The environment variable it is read from (`MESSAGEAI_MEMORY_LATENCY_MS`).
+    public var environmentVariable: String { EnvironmentVariable.name(of: name, prefix: Self.environmentPrefix) }
+
+    /// What every variable of the application's settings starts with.
+    static let environmentPrefix = "MESSAGEAI_"
+    /// The variable naming the config file, read beside the settings.
+    public static let configFileVariable = "MESSAGEAI_CONFIG"
 
     private init(_ name: String, default defaultValue: String?, _ summary: String, check: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.name = name

@@ -21,7 +21,7 @@ public enum SettingsLoader {
             }).snapshot()),
             ("environment", EnvironmentVariablesProvider(environmentVariables: prefixed(environment)).snapshot()),
         ]
-        let explicitFile = configFile ?? environment["MESSAGEAI_CONFIG"]
+        let explicitFile = configFile ?? environment[SettingKey.configFileVariable]
         let path = explicitFile ?? defaultConfigPath(environment)
         if let file = try fileSnapshot(path: path, required: explicitFile != nil) { sources.append((path, file)) }
 
@@ -40,10 +40,18 @@ public enum SettingsLoader {
 
     /// `MESSAGEAI_SQLITE_PATH` → `SQLITE_PATH`; other variables are ignored.
     private static func prefixed(_ environment: [String: String]) -> [String: String] {
-        let prefix = "MESSAGEAI_"
+        let prefix = SettingKey.environmentPrefix
         return environment.reduce(into: [:]) { result, pair in
-            if pair.key.hasPrefix(prefix), pair.key != "MESSAGEAI_CONFIG" { result[String(pair.key.dropFirst(prefix.count))] = pair.value }
+            if pair.key.hasPrefix(prefix), pair.key != SettingKey.configFileVariable { result[String(pair.key.dropFirst(prefix.count))] = pair.value }
         }
+    }
+
+    /// The `MESSAGEAI_` variables of `environment` that name no setting (those of
+    /// `messageai-server`, `MESSAGEAI_SERVER_…`, are its own).
+    public static func unknownVariables(in environment: [String: String]) -> [EnvironmentVariable.Unknown] {
+        EnvironmentVariable.unknown(in: environment, prefix: SettingKey.environmentPrefix,
+                                    known: Set(SettingKey.all.map(\.environmentVariable) + [SettingKey.configFileVariable]),
+                                    otherPrefixes: ["MESSAGEAI_SERVER_"])
     }
 
     private static func defaultConfigPath(_ environment: [String: String]) -> String {

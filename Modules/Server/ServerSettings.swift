@@ -39,6 +39,17 @@ public struct ServerSettings: Sendable {
         ("events.pingSeconds", "seconds an events socket may be silent before it is pinged; twice that unanswered closes it, 1–3600 (default 30)"),
     ]
 
+    /// What every variable of the server's settings starts with.
+    public static let environmentPrefix = "MESSAGEAI_SERVER_"
+
+    /// The environment variable `key` is read from (`auth.bcryptCost` → `MESSAGEAI_SERVER_AUTH_BCRYPT_COST`).
+    public static func environmentVariable(of key: String) -> String { EnvironmentVariable.name(of: key, prefix: environmentPrefix) }
+
+    /// The `MESSAGEAI_SERVER_` variables of `environment` that name no setting.
+    public static func unknownVariables(in environment: [String: String]) -> [EnvironmentVariable.Unknown] {
+        EnvironmentVariable.unknown(in: environment, prefix: environmentPrefix, known: Set(keys.map { environmentVariable(of: $0.name) }))
+    }
+
     /// Settings with every default.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
@@ -57,7 +68,7 @@ public struct ServerSettings: Sendable {
                 values[AbsoluteConfigKey(pair.key.split(separator: ".").map(String.init))] = ConfigValue(.string(pair.value), isSecret: false)
             }).snapshot(),
             EnvironmentVariablesProvider(environmentVariables: environment.reduce(into: [:]) { result, pair in
-                if pair.key.hasPrefix("MESSAGEAI_SERVER_") { result[String(pair.key.dropFirst("MESSAGEAI_SERVER_".count))] = pair.value }
+                if pair.key.hasPrefix(environmentPrefix) { result[String(pair.key.dropFirst(environmentPrefix.count))] = pair.value }
             }).snapshot(),
         ]
         if let configFile { snapshots.append(try file(configFile)) }

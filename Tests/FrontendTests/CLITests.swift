@@ -1,3 +1,4 @@
+import AppContainer
 import Foundation
 import GRDB
 import Kernel
@@ -26,6 +27,27 @@ struct CLITests {
         for command in ["signup", "login", "whoami", "profile", "users", "chats", "send", "history", "read", "tail", "config", "repl"] {
             #expect(terminal.output.contains("  \(command)"), "missing \(command)")
         }
+    }
+
+    @Test("--help names each setting's environment variable, the loader reads exactly that name, and a near miss is warned about")
+    func environmentVariables() async throws {
+        #expect(await terminal.run("--help") == 0)
+        let help = terminal.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let values = ["backend": "memory", "frontend": "cli", "features": "all", "profile": "p", "sqlite.path": "/tmp/x.sqlite",
+                      "remote.url": "http://127.0.0.1:1", "remote.timeoutSeconds": "7", "remote.certificates": "/tmp/c.pem",
+                      "state.dir": terminal.stateDirectory.path, "auth.bcryptCost": "5", "auth.sessionIdleDays": "3", "memory.latencyMs": "1",
+                      "memory.failureRate": "0.5", "memory.peerDelayMs": "9"]
+        for key in SettingKey.all {
+            #expect(help.contains("\(key.name): \(key.environmentVariable)"), "--help does not name \(key.environmentVariable)")
+            let value = try #require(values[key.name], "no test value for \(key.name)")
+            #expect(await terminal.run("config --json", environment: [key.environmentVariable: value]) == 0)
+            let row = try jsonLines().first { $0["key"] as? String == key.name }
+            #expect(row?["source"] as? String == "environment" && row?["variable"] as? String == key.environmentVariable,
+                    "\(key.environmentVariable) was not read: \(String(describing: row))")
+        }
+        #expect(await terminal.run("config", environment: ["MESSAGEAI_AUTH_BCRYPTCOST": "5", "MESSAGEAI_SERVER_PORT": "1"]) == 0)
+        #expect(terminal.errors == "warning: MESSAGEAI_AUTH_BCRYPTCOST names no setting and is ignored; did you mean MESSAGEAI_AUTH_BCRYPT_COST?\n")
+        #expect(terminal.output.contains(/auth\.bcryptCost +4 +\(environment\)/), "the near miss was read")
     }
 
     @Test("usage errors exit 64; not signed in exits 77")

@@ -47,6 +47,20 @@ struct KernelTypesTests {
         }
     }
 
+    @Test("a key's environment variable splits camel case as swift-configuration does, and a near miss is named", arguments: [
+        ("auth.bcryptCost", "MESSAGEAI_AUTH_BCRYPT_COST"), ("sqlite.path", "MESSAGEAI_SQLITE_PATH"), ("backend", "MESSAGEAI_BACKEND"),
+        ("remote.timeoutSeconds", "MESSAGEAI_REMOTE_TIMEOUT_SECONDS"), ("events.pingSeconds", "MESSAGEAI_EVENTS_PING_SECONDS"),
+        ("tls.cert", "MESSAGEAI_TLS_CERT"), ("a-b.cD2e", "MESSAGEAI_A_B_C_D2E"),
+    ])
+    func environmentVariables(key: String, variable: String) {
+        #expect(EnvironmentVariable.name(of: key, prefix: "MESSAGEAI_") == variable)
+        let typo = variable.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "MESSAGEAI", with: "MESSAGEAI_")
+        let environment = [variable: "2", "MESSAGEAI_SERVER_PORT": "3", "PATH": "/bin"].merging([typo: "1"]) { $1 }
+        let unknown = EnvironmentVariable.unknown(in: environment, prefix: "MESSAGEAI_", known: [variable], otherPrefixes: ["MESSAGEAI_SERVER_"])
+        #expect(unknown == (typo == variable ? [] : [EnvironmentVariable.Unknown(name: typo, suggestion: variable)]))
+        #expect(unknown.first.map { $0.warning.contains(typo) && $0.warning.contains("did you mean \(variable)?") } ?? true)
+    }
+
     @Test("a broadcaster delivers to every subscriber and forgets finished ones")
     func broadcaster() async {
         let broadcaster = Broadcaster<Int>()

@@ -1,0 +1,56 @@
+import Foundation
+import MessageAIServer
+import Testing
+import TestSupport
+
+/// `messageai-server`'s settings from the environment: the names `--help` gives are the names
+/// read, and a variable that names no setting is said, never silently ignored.
+@Suite("Server settings", .timeLimit(.minutes(1)))
+struct ServerSettingsTests {
+    @Test("each key's variable, as --help names it, is read; a near miss is warned about and changes nothing")
+    func environmentVariables() async throws {
+        let help = try await run(["--help"])
+        let words = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let values = ["host": "127.0.0.2", "port": "9001", "sqlite.path": "/tmp/s.sqlite", "tls.cert": "/tmp/c.pem", "tls.key": "/tmp/k.pem",
+                      "auth.bcryptCost": "5", "log.level": "debug", "auth.signUpBurst": "7", "events.pingSeconds": "11"]
+        for key in ServerSettings.keys.map(\.name) {
+            let variable = ServerSettings.environmentVariable(of: key)
+            #expect(words.contains("\(key) (\(variable))"), "--help does not name \(variable)")
+            let value = try #require(values[key], "no test value for \(key)")
+            // The certificate and its key go together: the other comes from the command line.
+            let partner = ["tls.cert": ["tls.key": "/tmp/k.pem"], "tls.key": ["tls.cert": "/tmp/c.pem"]][key] ?? [:]
+            let settings = try ServerSettings.load(commandLine: partner, configFile: nil, environment: [variable: value])
+            let read: String? = switch key {
+            case "host": settings.host
+            case "port": String(settings.port)
+            case "sqlite.path": settings.sqlitePath
+            case "tls.cert": settings.tlsCertificate
+            case "tls.key": settings.tlsKey
+            case "auth.bcryptCost": String(settings.bcryptCost)
+            case "log.level": settings.logLevel
+            case "auth.signUpBurst": String(settings.signUpBurst)
+            case "events.pingSeconds": String(settings.pingSeconds)
+            default: nil
+            }
+            #expect(read == value, "\(variable) was not read")
+        }
+        let typo = try await run(["--port", "70000"], environment: ["MESSAGEAI_SERVER_AUTH_BCRYPTCOST": "5"])
+        #expect(typo.errors.contains("warning: MESSAGEAI_SERVER_AUTH_BCRYPTCOST names no setting and is ignored; did you mean MESSAGEAI_SERVER_AUTH_BCRYPT_COST?"))
+    }
+
+    /// Runs `messageai-server` to its end.
+    private func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (output: String, errors: String) {
+        let process = Process()
+        process.executableURL = ServerProcess.executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), errors = Pipe()
+        (process.standardOutput, process.standardError) = (output, errors)
+        try process.run()
+        async let out = output.readAll()
+        async let err = errors.readAll()
+        let (outData, errData) = await (out, err)
+        await process.ended()
+        return (String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+}
