@@ -75,7 +75,7 @@ public enum Validation {
     public static func messageText(_ raw: String) throws -> String {
         guard raw.utf8.count <= maxMessageBytes * 2 else { throw tooLong("message", bytes: raw.utf8.count, limit: maxMessageBytes) }
         let unified = raw.utf8.contains(UInt8(ascii: "\r")) ? raw.replacingOccurrences(of: "\r\n", with: "\n") : raw
-        let text = unified.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = trimmed(unified) { $0.properties.isWhitespace || $0 == zeroWidthSpace }
         guard !text.isEmpty else { throw AppError(.invalidInput, "message is empty") }
         guard text.utf8.count <= maxMessageBytes else { throw tooLong("message", bytes: text.utf8.count, limit: maxMessageBytes) }
         guard text.count <= maxMessageLength else {
@@ -104,7 +104,7 @@ public enum Validation {
 
     private static func line(_ raw: String, field: String, allowEmpty: Bool, maxLength: Int, maxBytes: Int) throws -> String {
         guard raw.utf8.count <= maxBytes * 2 else { throw tooLong(field, bytes: raw.utf8.count, limit: maxBytes) }
-        let value = raw.trimmingCharacters(in: .whitespaces)
+        let value = trimmed(raw) { $0.properties.generalCategory == .spaceSeparator || $0 == "\t" || $0 == zeroWidthSpace }
         if value.isEmpty && !allowEmpty { throw AppError(.invalidInput, "\(field) is empty") }
         guard value.utf8.count <= maxBytes else { throw tooLong(field, bytes: value.utf8.count, limit: maxBytes) }
         guard value.count <= maxLength else {
@@ -119,6 +119,21 @@ public enum Validation {
         // "Bob  Smith" and "Bob Smith" look alike: one space between words.
         return value.split(separator: " ").joined(separator: " ")
     }
+
+    /// `text` without the scalars `blank` matches at either end: Foundation's
+    /// `trimmingCharacters(in:)` for the same set (`.whitespacesAndNewlines` is White_Space,
+    /// `.whitespaces` the space separators and tab, each with U+200B, a space in Unicode's
+    /// early versions) without its trip through `NSString`, which cost a local send a twentieth
+    /// of its time.
+    static func trimmed(_ text: String, dropping blank: (Unicode.Scalar) -> Bool) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !blank($0) }), let last = scalars.lastIndex(where: { !blank($0) }) else { return "" }
+        if first == scalars.startIndex, last == scalars.index(before: scalars.endIndex) { return text }
+        return String(scalars[first...last])
+    }
+
+    /// U+200B ZERO WIDTH SPACE, which Foundation still trims as a space.
+    private static let zeroWidthSpace: Unicode.Scalar = "\u{200B}"
 
     private static func tooLong(_ field: String, bytes: Int, limit: Int) -> AppError {
         AppError(.invalidInput, "\(field) is \(bytes) bytes; the limit is \(limit)")

@@ -6,7 +6,7 @@ import Kernel
 struct MembershipAdapter: ConversationMembership {
     let directory: any ConversationDirectory
 
-    func members(of conversationID: ConversationID) async throws -> [UserID]? {
+    nonisolated(nonsending) func members(of conversationID: ConversationID) async throws -> [UserID]? {
         try await directory.members(of: conversationID)
     }
 

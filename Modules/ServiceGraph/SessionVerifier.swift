@@ -27,7 +27,7 @@ final class SessionVerifier: Sendable {
 
     /// The user of `token`.
     /// - Throws: `.notSignedIn` for an unknown, revoked or expired token.
-    func userID(for token: String) async throws -> UserID {
+    nonisolated(nonsending) func userID(for token: String) async throws -> UserID {
         let now = ContinuousClock.now
         if let hit = verified.withLock({ $0[token] }), now - hit.at < cacheTime { return hit.userID }
         do {

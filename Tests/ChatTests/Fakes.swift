@@ -6,7 +6,7 @@ import TestSupport
 
 struct FixedMembership: ConversationMembership {
     let members: [ConversationID: [UserID]]
-    func members(of conversationID: ConversationID) async throws -> [UserID]? { members[conversationID] }
+    nonisolated(nonsending) func members(of conversationID: ConversationID) async throws -> [UserID]? { members[conversationID] }
     func contacts(of user: UserID) async throws -> [UserID] {
         Array(Set(members.values.filter { $0.contains(user) }.flatMap(\.self)).subtracting([user]))
     }
@@ -39,7 +39,7 @@ final class ScriptedChatService: ChatService {
         return MessagePage(messages: Array(history[start..<end]), hasOlder: start > 0)
     }
 
-    func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+    nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
         try await sendGate.pass()
         let shouldFail = failuresLeft.withLock { left in
             defer { left -= 1 }

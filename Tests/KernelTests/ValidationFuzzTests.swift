@@ -1,3 +1,4 @@
+import Foundation
 import Kernel
 import Testing
 import TestSupport
@@ -34,6 +35,28 @@ struct ValidationFuzzTests {
             #expect(try Validation.messageText(text) == text)
         }
         #expect(accepted > 0)
+    }
+
+    @Test("text is trimmed exactly as Foundation trims it: White_Space off messages, space separators and tab off names", arguments: seeds)
+    func trimmingAsFoundation(seed: UInt64) throws {
+        var random = RandomText(seed: seed)
+        let blanks: [String] = [" ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{A0}", "\u{1680}", "\u{2003}", "\u{2028}", "\u{2029}",
+                                "\u{202F}", "\u{205F}", "\u{3000}", "\u{200B}", "\u{FEFF}", "\u{301}"]
+        var compared = (messages: 0, statuses: 0)
+        for _ in 0..<2_000 {
+            let pad = { (random: inout RandomText) in (0..<random.int(in: 0...3)).map { _ in blanks[random.int(in: 0...(blanks.count - 1))] }.joined() }
+            let raw = pad(&random) + random.string(maxScalars: 20) + pad(&random)
+            if let text = try? Validation.messageText(raw) {
+                compared.messages += 1
+                #expect(text == raw.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines), "seed \(seed): \(raw.debugDescription)")
+            }
+            if let status = try? Validation.status(raw) {
+                compared.statuses += 1
+                let expected = raw.trimmingCharacters(in: .whitespaces).split(separator: " ").joined(separator: " ")
+                #expect(status == expected, "seed \(seed): \(raw.debugDescription)")
+            }
+        }
+        #expect(compared.messages > 100 && compared.statuses > 10, "\(compared)")
     }
 
     @Test("a huge input is refused by its size without being scanned to the end")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Kernel
 
 /// `swift run -c release messageai-bench <benchmark>`: the SQLite backend's and the server's figures, measured.
 /// Each benchmark runs several times and prints medians; see the README's "Performance".
@@ -10,4 +11,11 @@ struct Bench: AsyncParsableCommand {
         subcommands: [SendBench.self, HistoryBench.self, ListBench.self, StorageBench.self, StartupBench.self,
                       LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ServerBench.self, ChildProcess.self]
     )
+
+    /// Tunes the allocator as `messageai` and `messageai-server` do, so that what is measured in
+    /// this process is what they run, then runs the command.
+    static func main() async {
+        MemoryTuning.keepFreedMemory()
+        await main(nil)
+    }
 }

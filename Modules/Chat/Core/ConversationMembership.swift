@@ -3,8 +3,9 @@ import Kernel
 /// What Chat needs from outside: who is in a conversation. Connected to ConversationList by the
 /// composition root.
 public protocol ConversationMembership: Sendable {
-    /// Members of a conversation, or `nil` if it does not exist.
-    func members(of conversationID: ConversationID) async throws -> [UserID]?
+    /// Members of a conversation, or `nil` if it does not exist. On the caller's executor: a
+    /// send asks it every time, and a cached answer should cost no hop between threads.
+    nonisolated(nonsending) func members(of conversationID: ConversationID) async throws -> [UserID]?
     /// Everyone who shares at least one conversation with `user` (without `user`).
     func contacts(of user: UserID) async throws -> [UserID]
 }
@@ -13,7 +14,7 @@ extension ConversationMembership {
     /// Checks that `user` may read and post in the conversation, and returns its members.
     /// - Throws: `.notFound` for an unknown conversation, `.forbidden` for a non-member.
     @discardableResult
-    public func requireMember(_ user: UserID, of conversationID: ConversationID) async throws -> [UserID] {
+    public nonisolated(nonsending) func requireMember(_ user: UserID, of conversationID: ConversationID) async throws -> [UserID] {
         guard let members = try await members(of: conversationID) else { throw AppError.noConversation(conversationID) }
         guard members.contains(user) else { throw ChatRules.notMember(conversationID) }
         return members

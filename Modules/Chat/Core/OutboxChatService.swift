@@ -30,7 +30,7 @@ public struct OutboxChatService: ChatService {
         try await base.messages(in: conversationID, before: messageID, limit: limit)
     }
 
-    public func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
         // Behind messages already kept, so that they go out in the order typed.
         guard await outbox.isEmpty() else { return try await keep(id: id, text: text, in: conversationID) }
         do {

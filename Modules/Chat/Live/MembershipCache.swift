@@ -13,7 +13,7 @@ public final class MembershipCache: ConversationMembership {
     /// Creates a cache in front of `membership`.
     public init(_ membership: any ConversationMembership) { self.membership = membership }
 
-    public func members(of conversationID: ConversationID) async throws -> [UserID]? {
+    public nonisolated(nonsending) func members(of conversationID: ConversationID) async throws -> [UserID]? {
         if let members = known.withLock({ $0[conversationID] }) { return members }
         guard let members = try await membership.members(of: conversationID) else { return nil }
         known.withLock { $0[conversationID] = members }

@@ -84,7 +84,7 @@ public final class MessageWriter: Sendable {
     /// of their own on the database's queue, which leaves the caller's threads to the requests
     /// (higher throughput).
     /// - Throws: `.conflict` when the id is taken by another message; the store's errors.
-    func store(_ send: Send) async throws -> Message {
+    nonisolated(nonsending) func store(_ send: Send) async throws -> Message {
         try await withCheckedThrowingContinuation { reply in
             enqueue([Waiting(send: send) { reply.resume(with: $0) }])
         }

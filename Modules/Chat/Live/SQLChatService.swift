@@ -45,7 +45,7 @@ public struct SQLChatService: ChatService {
         return try await page(conversationID, below: position, limit: limit)
     }
 
-    public func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
         let me = try await caller.id()
         let members = try await membership.requireMember(me, of: conversationID)
         let text = try Validation.messageText(text)

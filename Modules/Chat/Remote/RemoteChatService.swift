@@ -26,7 +26,7 @@ public struct RemoteChatService: ChatService {
     /// Sends over the events socket when this process has it open (no HTTP request of its
     /// own), over HTTP otherwise or when the socket gives no reply: the id makes a repeated send
     /// harmless.
-    public func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
         if let frame = await connection.request(SendFrame(id: id, conversation: conversationID, text: text), id: id.rawValue, as: caller),
            let reply = try? WireFormat.decoder().decode(SendReply.self, from: frame) {
             return try reply.stored()
