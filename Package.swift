@@ -57,7 +57,7 @@ var targets: [Target] = [
             + features.map { .init(stringLiteral: "\($0.name)Views") },
         path: "Modules/App"
     ),
-    .executableTarget(name: "messageai", dependencies: ["MessageAIApp"], path: "Apps/messageai"),
+    .executableTarget(name: "messageai", dependencies: ["MessageAIApp", "ServiceGraph"], path: "Apps/messageai"),
     .target(
         name: "MessageAIServer",
         dependencies: ["Kernel", "ServiceGraph", "ServerSupport", logging, hummingbird,
@@ -70,7 +70,7 @@ var targets: [Target] = [
             + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API"), .init(stringLiteral: "\($0)Server")] },
         path: "Modules/Server"
     ),
-    .executableTarget(name: "messageai-server", dependencies: ["MessageAIServer", argumentParser], path: "Apps/messageai-server"),
+    .executableTarget(name: "messageai-server", dependencies: ["MessageAIServer", "ServiceGraph", argumentParser], path: "Apps/messageai-server"),
     .executableTarget(
         name: "messageai-bench",
         dependencies: ["Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ChatAPI", "ConversationList", "TestSupport", argumentParser,

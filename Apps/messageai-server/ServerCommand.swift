@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kernel
 import MessageAIServer
+import ServiceGraph
 
 /// `messageai-server`: the options, their environment variables and config keys, and the one-line
 /// errors and exit codes of a failed start.

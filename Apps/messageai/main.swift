@@ -1,3 +1,5 @@
 import MessageAIApp
+import ServiceGraph
 
+MemoryTuning.keepFreedMemory()
 await Launcher.main()

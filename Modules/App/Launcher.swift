@@ -69,7 +69,6 @@ public enum Launcher {
 
     /// The process entry point.
     public static func main() async -> Never {
-        MemoryTuning.keepFreedMemory()
         TerminalState.install()
         let environment = ProcessInfo.processInfo.environment
         let code = await run(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Kernel
+import ServiceGraph
 
 /// `swift run -c release messageai-bench <benchmark>`: the SQLite backend's and the server's figures, measured.
 /// Each benchmark runs several times and prints medians; see the README's "Performance".
