@@ -60,16 +60,8 @@ struct ForeignProgramProcessTests {
         process.executableURL = URL(fileURLWithPath: messageai)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        async let out = stdout.readAll()
-        async let err = stderr.readAll()
-        let (output, errors) = await (out, err)
-        let status = await process.ended()
-        try #require(status == 0, "messageai \(arguments.joined(separator: " ")) exited \(status): \(String(decoding: errors, as: UTF8.self))")
-        return String(decoding: output, as: UTF8.self)
+        let finished = try await process.runToEnd(input: input)
+        try #require(finished.status == 0, "messageai \(arguments.joined(separator: " ")) exited \(finished.status): \(finished.errors)")
+        return finished.output
     }
 }

@@ -37,18 +37,8 @@ struct Machine: Sendable {
 
     /// Runs `messageai` to its end with `input` on standard input.
     func run(_ arguments: [String], input: String = "") async throws -> Run {
-        let process = process(arguments)
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        async let out = stdout.readAll()
-        async let err = stderr.readAll()
-        let (outData, errData) = await (out, err)
-        return Run(status: await process.ended(), stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        let finished = try await process(arguments).runToEnd(input: input)
+        return Run(status: finished.status, stdout: finished.output, stderr: finished.errors)
     }
 
     /// Signs up `name` on this machine (password `password-<name>`); returns the user id.

@@ -44,13 +44,7 @@ struct ServerSettingsTests {
         process.executableURL = ServerProcess.executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), errors = Pipe()
-        (process.standardOutput, process.standardError) = (output, errors)
-        try process.run()
-        async let out = output.readAll()
-        async let err = errors.readAll()
-        let (outData, errData) = await (out, err)
-        await process.ended()
-        return (String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let finished = try await process.runToEnd()
+        return (finished.output, finished.errors)
     }
 }

@@ -54,15 +54,7 @@ public struct ForeignProgram: Sendable, CustomStringConvertible {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        async let out = output.readAll()
-        async let err = errors.readAll()
-        let (outData, errData) = await (out, err)
-        return Run(status: await process.ended(), output: String(decoding: outData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
-                   errors: String(decoding: errData, as: UTF8.self))
+        let finished = try await process.runToEnd()
+        return Run(status: finished.status, output: finished.output.trimmingCharacters(in: .whitespacesAndNewlines), errors: finished.errors)
     }
 }

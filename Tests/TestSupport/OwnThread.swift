@@ -32,3 +32,28 @@ extension Pipe {
         await OwnThread.run { [self] in fileHandleForReading.readDataToEndOfFile() }
     }
 }
+
+extension Process {
+    /// What a process printed and how it ended.
+    public struct Finished: Sendable {
+        public let status: Int32
+        /// Its standard output.
+        public let output: String
+        /// Its standard error.
+        public let errors: String
+    }
+
+    /// Starts the process with `input` on its standard input and both outputs piped, and waits
+    /// until it has ended (see `OwnThread`).
+    public func runToEnd(input: String = "") async throws -> Finished {
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        (standardInput, standardOutput, standardError) = (stdin, stdout, stderr)
+        try run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        async let out = stdout.readAll()
+        async let err = stderr.readAll()
+        let (output, errors) = await (out, err)
+        return Finished(status: await ended(), output: String(decoding: output, as: UTF8.self), errors: String(decoding: errors, as: UTF8.self))
+    }
+}
