@@ -69,12 +69,19 @@ final class EventConnection: Sendable {
         self.frames = frames
     }
 
-    /// Subscribes to the owner's live events first, so none falls between; then writes
-    /// `socket.ready` (with `socket.reset` after a cursor of another store) and the events
-    /// stored after `after`, then lets the waiting live events through.
+    /// Registers the socket, then checks its session again: a sign-out between the admission
+    /// and the registration closed no socket, and is found now. Then subscribes to the owner's
+    /// live events first, so none falls between; writes `socket.ready` (with `socket.reset`
+    /// after a cursor of another store) and the events stored after `after`, then lets the
+    /// waiting live events through.
     func start(feed: any EventFeed, chat: any ChatService, after: EventCursor?) {
         sockets.add(self)
         Task {
+            do {
+                _ = try await caller.id()
+            } catch {
+                return end((error as? AppError)?.kind == .notSignedIn ? .sessionEnded : .streamEnded)
+            }
             do {
                 let subscription = try await feed.subscribe(conversation: nil, member: owner) { [weak self] event in self?.offer(event) ?? false }
                 guard adopt(subscription) else { return }

@@ -20,6 +20,8 @@ struct EventSocketAdmission: Sendable {
         let owner: UserID
         /// The cursor the client resumes after, if any.
         let after: EventCursor?
+        /// The socket's place among the owner's: given back when its connection closes.
+        let reservation: OpenSockets.Reservation
     }
 
     private let graph: ServiceGraph
@@ -37,18 +39,19 @@ struct EventSocketAdmission: Sendable {
         self.sockets = sockets
     }
 
-    /// Checks a request to `path?query` with `authorization` as its `Authorization` header.
+    /// Checks a request to `path?query` with `authorization` as its `Authorization` header, and
+    /// holds the socket's place among the account's (the caller gives it back if no socket opens).
     /// - Throws: `.notSignedIn` without a valid session; `.invalidInput` for a bad `after`;
     ///   `RetryLater` when the account has all its sockets open.
     func admit(authorization: String?, uri: String) async throws -> Admitted {
         let caller = graph.caller(token: APIRoutes.bearerToken(inHeader: authorization))
         let owner = try await caller.id()
         let after = try URI(uri).queryParameters["after"].map { try EventCursor(parsing: String($0)) }
-        guard sockets.count(of: owner) < EventSocketProtocol.socketsPerUser else {
+        guard let reservation = sockets.reserve(for: owner, limit: EventSocketProtocol.socketsPerUser) else {
             throw RetryLater(AppError(.rateLimited, "this account has \(EventSocketProtocol.socketsPerUser) live connections open already; close one"),
                              seconds: 5)
         }
-        return Admitted(caller: caller, owner: owner, after: after)
+        return Admitted(caller: caller, owner: owner, after: after, reservation: reservation)
     }
 
     /// Runs the events socket of `admitted` on `channel`, just upgraded to WebSocket, until it

@@ -56,6 +56,8 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
                         }
                     }
                     return promise.futureResult.map { result in
+                        // The place is held until the connection closes, upgraded or not.
+                        if case .success(let admitted) = result { channel.closeFuture.whenComplete { _ in admitted.reservation.release() } }
                         decision.value = result
                         return (try? result.get()) == nil ? nil : HTTPHeaders()
                     }

@@ -12,9 +12,34 @@ import Synchronization
 /// before it, and closes every socket with "going away" while the server still serves; the
 /// server then waits only for requests in flight.
 final class OpenSockets: Service, Sendable {
+    /// A place held for one of a user's sockets from its admission until its connection closes
+    /// (or the upgrade is given up), so that no more than the limit are ever open, however many
+    /// upgrade requests race.
+    final class Reservation: Sendable {
+        /// Whose place it is.
+        let owner: UserID
+        private let sockets: OpenSockets
+        private let held = Mutex(true)
+
+        fileprivate init(owner: UserID, sockets: OpenSockets) {
+            self.owner = owner
+            self.sockets = sockets
+        }
+
+        /// Gives the place back (once; later calls do nothing).
+        func release() {
+            guard held.withLock({ held in defer { held = false }; return held }) else { return }
+            sockets.registry.withLock { registry in
+                registry.perOwner[owner, default: 1] -= 1
+                if registry.perOwner[owner] == 0 { registry.perOwner[owner] = nil }
+            }
+        }
+    }
+
     private struct Registry {
         /// Each socket, and when its session was last checked.
         var sockets: [ObjectIdentifier: (socket: EventConnection, checked: ContinuousClock.Instant)] = [:]
+        /// Places held, by user (`Reservation`).
         var perOwner: [UserID: Int] = [:]
         var emptied: [CheckedContinuation<Void, Never>] = []
         /// Shutting down: a socket that opens now is closed at once.
@@ -34,14 +59,19 @@ final class OpenSockets: Service, Sendable {
         self.pingInterval = pingInterval
     }
 
-    /// The open sockets of `user`.
-    func count(of user: UserID) -> Int { registry.withLock { $0.perOwner[user] ?? 0 } }
+    /// Holds a place for one of `owner`'s sockets; `nil` when `limit` are held already.
+    func reserve(for owner: UserID, limit: Int) -> Reservation? {
+        registry.withLock { registry in
+            guard registry.perOwner[owner, default: 0] < limit else { return nil }
+            registry.perOwner[owner, default: 0] += 1
+            return Reservation(owner: owner, sockets: self)
+        }
+    }
 
-    /// Registers a socket until `remove`.
+    /// Registers a socket (its place is held already) until `remove`.
     func add(_ socket: EventConnection) {
         let closing = registry.withLock { registry in
             registry.sockets[ObjectIdentifier(socket)] = (socket, .now)
-            registry.perOwner[socket.owner, default: 0] += 1
             return registry.closing
         }
         if closing { socket.end(.shuttingDown) }
@@ -51,8 +81,6 @@ final class OpenSockets: Service, Sendable {
     func remove(_ socket: EventConnection) {
         let waiting = registry.withLock { registry -> [CheckedContinuation<Void, Never>] in
             guard registry.sockets.removeValue(forKey: ObjectIdentifier(socket)) != nil else { return [] }
-            registry.perOwner[socket.owner, default: 1] -= 1
-            if registry.perOwner[socket.owner] == 0 { registry.perOwner[socket.owner] = nil }
             guard registry.sockets.isEmpty else { return [] }
             defer { registry.emptied = [] }
             return registry.emptied

@@ -50,7 +50,7 @@ public struct ServerRoutes {
         self.admission = admission
         // Reached by a request that is not an upgrade: the same checks, then 426.
         router.get(RouterPath(EventSocketProtocol.path)) { request, _ -> Response in
-            _ = try await admission.admit(authorization: request.headers[.authorization], uri: request.uri.description)
+            try await admission.admit(authorization: request.headers[.authorization], uri: request.uri.description).reservation.release()
             throw HTTPError(.upgradeRequired, headers: [.upgrade: "websocket"], message: "\(EventSocketProtocol.path) is a WebSocket: open it with an upgrade")
         }
         self.router = router

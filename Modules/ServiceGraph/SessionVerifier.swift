@@ -16,7 +16,9 @@ final class SessionVerifier: Sendable {
 
     private let accounts: any AccountService
     private let cacheTime: Duration
-    private let verified = Mutex<[String: Verified]>([:])
+    /// Verified tokens, and how many times any was forgotten: an answer read before a token was
+    /// forgotten must not be cached after it.
+    private let verified = Mutex<(tokens: [String: Verified], forgotten: Int)>(([:], 0))
     /// The sessions ended here, as they end.
     let ends = Broadcaster<SessionEnd>()
 
@@ -29,32 +31,41 @@ final class SessionVerifier: Sendable {
     /// - Throws: `.notSignedIn` for an unknown, revoked or expired token.
     nonisolated(nonsending) func userID(for token: String) async throws -> UserID {
         let now = ContinuousClock.now
-        if let hit = verified.withLock({ $0[token] }), now - hit.at < cacheTime { return hit.userID }
+        let (hit, forgotten) = verified.withLock { ($0.tokens[token], $0.forgotten) }
+        if let hit, now - hit.at < cacheTime { return hit.userID }
         do {
             let account = try await accounts.account(for: token)
             verified.withLock { cache in
-                if cache.count >= Self.capacity {
-                    cache = cache.filter { now - $0.value.at < cacheTime }
-                    if cache.count >= Self.capacity { cache.removeAll() }
+                // A sign-out or password change here since the read began: its answer may be stale.
+                guard cache.forgotten == forgotten else { return }
+                if cache.tokens.count >= Self.capacity {
+                    cache.tokens = cache.tokens.filter { now - $0.value.at < cacheTime }
+                    if cache.tokens.count >= Self.capacity { cache.tokens.removeAll() }
                 }
-                cache[token] = Verified(userID: account.id, at: now)
+                cache.tokens[token] = Verified(userID: account.id, at: now)
             }
             return account.id
         } catch {
-            verified.withLock { $0[token] = nil }
+            verified.withLock { $0.tokens[token] = nil }
             throw error
         }
     }
 
     /// Forgets `token`: it was revoked here, so it must not be trusted from the cache.
     func forget(token: String) {
-        verified.withLock { $0[token] = nil }
+        verified.withLock { cache in
+            cache.tokens[token] = nil
+            cache.forgotten += 1
+        }
         ends.send(.token(token))
     }
 
     /// Forgets every token of `userID` but `kept`: the user's other sessions were ended here.
     func forget(user userID: UserID, except kept: String) {
-        verified.withLock { cache in cache = cache.filter { $0.key == kept || $0.value.userID != userID } }
+        verified.withLock { cache in
+            cache.tokens = cache.tokens.filter { $0.key == kept || $0.value.userID != userID }
+            cache.forgotten += 1
+        }
         ends.send(.othersOf(userID, kept: kept))
     }
 }

@@ -10,7 +10,7 @@ import Testing
 /// What an events socket's connection writes on its channel, on an embedded channel whose event
 /// loop runs only when told: the frames queued before it runs go out in order with one flush,
 /// and nothing follows the close frame.
-@Suite("Event connection writes")
+@Suite("Event connection writes", .timeLimit(.minutes(1)))
 struct EventConnectionTests {
     @Test("frames queued before the event loop comes to them are written in order, with one flush")
     func queuedFramesGoTogether() throws {
@@ -40,6 +40,39 @@ struct EventConnectionTests {
         var data = close.data
         #expect(data.readWebSocketErrorCode() == .unknown(EventSocketProtocol.tooSlow))
         #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil, "a frame after the close frame")
+    }
+
+    @Test("a socket whose session ended between its admission and its registration is closed as such at once")
+    func sessionEndedBeforeRegistration() async throws {
+        let channel = EmbeddedChannel()
+        let closes = CloseWatcher()
+        try channel.pipeline.syncOperations.addHandler(closes)
+        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()
+        let graph = try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: ""))
+        let feed = try #require(graph.eventFeed)
+        let sockets = OpenSockets(sessionEnds: AsyncStream<SessionEnd>.makeStream().stream, sessionSweep: .seconds(60))
+        // Signed out after it was let in: the sign-out's broadcast found no socket to close.
+        let connection = EventConnection(caller: .signedOut, owner: UserID("u-ada"), channel: channel, sockets: sockets, frames: EventFrames())
+        connection.start(feed: feed, chat: graph.services(for: .signedOut).chat, after: nil)
+        #expect(await closes.first == .unknown(EventSocketProtocol.sessionEnded))
+    }
+
+    /// Tells the code of the first close frame written.
+    private final class CloseWatcher: ChannelOutboundHandler, @unchecked Sendable {
+        typealias OutboundIn = WebSocketFrame
+        private let (codes, code) = AsyncStream<WebSocketErrorCode?>.makeStream()
+
+        /// The first close frame's code (`nil` for none).
+        var first: WebSocketErrorCode? { get async { await codes.first { _ in true } ?? nil } }
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            let frame = unwrapOutboundIn(data)
+            if frame.opcode == .connectionClose {
+                var payload = frame.data
+                code.yield(payload.readWebSocketErrorCode())
+            }
+            context.write(data, promise: promise)
+        }
     }
 
     /// Counts the flushes that reach the channel.

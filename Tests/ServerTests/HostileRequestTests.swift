@@ -104,6 +104,16 @@ struct HostileRequestTests {
         #expect(try await world.probe.send("GET", EventSocketProtocol.path, token: grace.token).status == 426, "other accounts are not limited")
     }
 
+    @Test("a hundred upgrades raced at once for one account open exactly as many sockets as the limit")
+    func socketsPerAccountRaced() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let ada = try await world.probe.signUp("Ada")
+        let statuses = try await SilentSocket.race(port: world.server.port, token: ada.token, count: 100)
+        #expect(statuses.filter { $0 == 101 }.count == EventSocketProtocol.socketsPerUser, "\(Dictionary(grouping: statuses) { $0 }.mapValues(\.count))")
+        #expect(statuses.allSatisfy { [101, 429].contains($0) })
+    }
+
     @Test("sign-in is rate-limited per account: 429 with Retry-After, other accounts unaffected")
     func signInRateLimit() async throws {
         let world = try await ServerWorld()

@@ -15,6 +15,12 @@ struct SilentSocket {
 
     /// Connects to `127.0.0.1:port` and asks for the events socket of `token`.
     init(port: Int, token: String) throws {
+        try self.init(port: port)
+        ask(token: token)
+    }
+
+    /// Connects to `127.0.0.1:port`, asking nothing yet.
+    init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -24,9 +30,36 @@ struct SilentSocket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    /// Asks for the events socket of `token`.
+    func ask(token: String) {
         let request = "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
             + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: Bearer \(token)\r\n\r\n"
         _ = request.withCString { write(descriptor, $0, strlen($0)) }
+    }
+
+    /// `count` connections made first, then each asking for `token`'s events socket right after
+    /// the other, as a client racing the per-account limit would: the status each was
+    /// answered with (101 for an open socket), read once all have asked, with every socket
+    /// still open.
+    static func race(port: Int, token: String, count: Int) async throws -> [Int] {
+        let sockets = try (0..<count).map { _ in try SilentSocket(port: port) }
+        return await OwnThread.run {
+            sockets.forEach { $0.ask(token: token) }
+            defer { sockets.forEach { Glibc.close($0.descriptor) } }
+            return sockets.map { $0.status(within: 10) }
+        }
+    }
+
+    /// The status of the HTTP answer's first line, or 0 when none came within `limit` seconds.
+    private func status(within limit: Int) -> Int {
+        var timeout = timeval(tv_sec: limit, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = read(descriptor, &buffer, buffer.count)
+        guard count > 12 else { return 0 }
+        return Int(String(decoding: buffer[9..<12], as: UTF8.self)) ?? 0
     }
 
     /// The frames the server sends until it closes the connection (`true`) or `limit` passes,
