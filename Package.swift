@@ -98,7 +98,7 @@ var targets: [Target] = [
     .testTarget(name: "ArchitectureTests", dependencies: ["ArchitectureModel", "ArchitectureRules", "FeatureScaffold"],
                 path: "Tests/ArchitectureTests"),
     .testTarget(name: "ServerTests",
-                dependencies: ["MessageAIServer", "ServiceGraph", "RemoteClient", "ChatRemote", "Kernel", "TestSupport", hummingbird,
+                dependencies: ["MessageAIServer", "ServiceGraph", "ServerSupport", "AuthServer", "RemoteClient", "ChatRemote", "Kernel", "TestSupport", hummingbird,
                                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "GRDB", package: "GRDB.swift"),
                                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                                .product(name: "NIOEmbedded", package: "swift-nio")]

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import TestSupport
 
 /// Raw HTTP requests to a test server, for what a well-behaved client never sends.
 struct HTTPProbe {
@@ -28,6 +29,24 @@ struct HTTPProbe {
         return Answer(status: Int(response.status.code),
                       headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }),
                       body: Data(bytes.readableBytesView))
+    }
+
+    /// `send` from another loopback address (`127.0.0.2`…), as another client would: through
+    /// `curl --interface`, since the HTTP client cannot choose its source address.
+    func send(_ method: String, _ path: String, token: String? = nil, json: [String: Any], from source: String) async throws -> Answer {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-i", "--interface", source, "-X", method, base + path, "-H", "Content-Type: application/json",
+                             "--data-binary", "@-"] + (token.map { ["-H", "Authorization: Bearer \($0)"] } ?? [])
+        let finished = try await process.runToEnd(input: String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self))
+        let parts = finished.output.components(separatedBy: "\r\n\r\n")
+        let head = parts[0].components(separatedBy: "\r\n")
+        let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        let headers = Dictionary(head.dropFirst().compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }, uniquingKeysWith: { first, _ in first })
+        return Answer(status: status, headers: headers, body: Data(parts.dropFirst().joined(separator: "\r\n\r\n").utf8))
     }
 
     func send(_ method: String, _ path: String, token: String? = nil, json: [String: Any]) async throws -> Answer {

@@ -3,8 +3,9 @@ import AuthAPI
 import Kernel
 import ServerSupport
 
-/// Auth's routes: sign-up and sign-in (rate-limited per account and per client address), the
-/// session of the bearer token, sign-out and password change.
+/// Auth's routes: sign-up (rate-limited per client address), sign-in and password change
+/// (their password checks rate-limited per account and per client address, `SignInLimits`),
+/// the session of the bearer token and sign-out.
 public struct AuthRoutes: Sendable {
     private let accounts: any AccountService
     private let limits: SignInLimits
@@ -19,12 +20,14 @@ public struct AuthRoutes: Sendable {
     public func add(to routes: APIRoutes) {
         let accounts = accounts, limits = limits
         routes.add(AuthAPI.signUp) { call in
-            try limits.admitSignUp(address: call.clientAddress)
-            return SessionReply(try await accounts.signUp(email: call.body.email, displayName: call.body.displayName, password: call.body.password))
+            try await limits.signingUp(address: call.clientAddress) {
+                SessionReply(try await accounts.signUp(email: call.body.email, displayName: call.body.displayName, password: call.body.password))
+            }
         }
         routes.add(AuthAPI.signIn) { call in
-            try limits.admit(email: call.body.email, address: call.clientAddress)
-            return SessionReply(try await accounts.signIn(email: call.body.email, password: call.body.password))
+            try await limits.checking(email: call.body.email, address: call.clientAddress) {
+                SessionReply(try await accounts.signIn(email: call.body.email, password: call.body.password))
+            }
         }
         routes.add(AuthAPI.session) { call in try await accounts.account(for: try Self.token(of: call)) }
         routes.add(AuthAPI.signOut) { call in
@@ -34,7 +37,12 @@ public struct AuthRoutes: Sendable {
             return NoContent()
         }
         routes.add(AuthAPI.changePassword) { call in
-            try await accounts.changePassword(token: try Self.token(of: call), current: call.body.current, new: call.body.new)
+            let token = try Self.token(of: call)
+            // Checking the current password is a guess like a sign-in's, from the same budget.
+            let account = try await accounts.account(for: token)
+            try await limits.checking(email: account.email, address: call.clientAddress) {
+                try await accounts.changePassword(token: token, current: call.body.current, new: call.body.new)
+            }
             return NoContent()
         }
     }

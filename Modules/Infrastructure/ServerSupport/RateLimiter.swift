@@ -1,7 +1,10 @@
 import Synchronization
 
 /// Token buckets by key: each key may spend `burst` attempts at once, and earns one back every
-/// `refill`. Keys whose bucket is full again are forgotten, so memory follows recent activity.
+/// `refill`. Keys whose bucket is full again are forgotten, so memory follows recent activity;
+/// past `capacity` keys those held back least (most attempts left, the oldest first) are
+/// forgotten too, never all at once, so that a flood of new keys cannot give a key that is being
+/// held back its attempts again.
 public final class RateLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
@@ -12,27 +15,23 @@ public final class RateLimiter: Sendable {
     public let burst: Int
     /// Time to earn one attempt back.
     public let refill: Duration
+    /// Keys kept at most.
+    public let capacity: Int
     private let buckets = Mutex<[String: Bucket]>([:])
-    /// Keys kept at most; past it, full buckets are dropped.
-    private static let capacity = 100_000
 
-    /// Creates a limiter of `burst` attempts, one more every `refill`.
-    public init(burst: Int, refill: Duration) {
+    /// Creates a limiter of `burst` attempts, one more every `refill`, keeping at most `capacity` keys.
+    public init(burst: Int, refill: Duration, capacity: Int = 100_000) {
         self.burst = burst
         self.refill = refill
+        self.capacity = max(capacity, 10)
     }
 
     /// Spends one attempt of `key`; returns `nil` when allowed, else the whole seconds until
     /// the next attempt is.
     public func spend(_ key: String, now: ContinuousClock.Instant = .now) -> Int? {
-        let perSecond = 1 / (Double(refill.components.seconds) + Double(refill.components.attoseconds) / 1e18)
-        return buckets.withLock { buckets in
-            var bucket = buckets[key] ?? Bucket(tokens: Double(burst), updated: now)
-            let elapsed = now - bucket.updated
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bucket.tokens = min(Double(burst), bucket.tokens + seconds * perSecond)
-            bucket.updated = now
-            if buckets.count >= Self.capacity { prune(&buckets, now: now, perSecond: perSecond) }
+        buckets.withLock { buckets in
+            var bucket = refilled(buckets[key], now: now)
+            if buckets[key] == nil, buckets.count >= capacity { prune(&buckets, now: now) }
             guard bucket.tokens >= 1 else {
                 buckets[key] = bucket
                 return Int(((1 - bucket.tokens) / perSecond).rounded(.up))
@@ -43,11 +42,37 @@ public final class RateLimiter: Sendable {
         }
     }
 
-    private func prune(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant, perSecond: Double) {
-        buckets = buckets.filter { _, bucket in
-            let elapsed = now - bucket.updated
-            return bucket.tokens + Double(elapsed.components.seconds) * perSecond < Double(burst)
+    /// Gives back an attempt of `key` spent on something that was then not tried (a password
+    /// check refused because the server was busy).
+    public func refund(_ key: String, now: ContinuousClock.Instant = .now) {
+        buckets.withLock { buckets in
+            guard buckets[key] != nil else { return }
+            var bucket = refilled(buckets[key], now: now)
+            bucket.tokens = min(Double(burst), bucket.tokens + 1)
+            buckets[key] = bucket
         }
-        if buckets.count >= Self.capacity { buckets.removeAll() }
+    }
+
+    private var perSecond: Double { 1 / (Double(refill.components.seconds) + Double(refill.components.attoseconds) / 1e18) }
+
+    /// `bucket` (a full new one for `nil`) with what it has earned until `now`.
+    private func refilled(_ bucket: Bucket?, now: ContinuousClock.Instant) -> Bucket {
+        guard var bucket else { return Bucket(tokens: Double(burst), updated: now) }
+        let elapsed = now - bucket.updated
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        bucket.tokens = min(Double(burst), bucket.tokens + seconds * perSecond)
+        bucket.updated = now
+        return bucket
+    }
+
+    /// Forgets the keys whose buckets are full again; if a tenth of `capacity` is still not
+    /// free, those of the rest with the most attempts left (the oldest first) until it is.
+    private func prune(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
+        let current = buckets.mapValues { refilled($0, now: now) }.filter { $0.value.tokens < Double(burst) }
+        let room = capacity - capacity / 10
+        buckets = current
+        guard current.count > room else { return }
+        let leastHeld = current.sorted { a, b in a.value.tokens != b.value.tokens ? a.value.tokens > b.value.tokens : a.value.updated < b.value.updated }
+        leastHeld.prefix(current.count - room).forEach { buckets[$0.key] = nil }
     }
 }
