@@ -73,10 +73,16 @@ public struct MessageAIServer: Sendable {
         logger.notice("stopped")
     }
 
+    /// TLS 1.2 at least, and in 1.2 only key exchanges with forward secrecy (ECDHE) and
+    /// authenticated ciphers (AES-GCM, ChaCha20-Poly1305); 1.3 has nothing else.
     private static func tls(certificate: String, key: String) throws -> TLSConfiguration {
         do {
             let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-            return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain,
+                                                                         privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            configuration.minimumTLSVersion = .tlsv12
+            configuration.cipherSuites = "ECDHE+AESGCM:ECDHE+CHACHA20"
+            return configuration
         } catch {
             throw AppError(.usage, "cannot load the TLS certificate \(certificate) or key \(key): \(error)")
         }

@@ -6,7 +6,7 @@ import TestSupport
 /// a client that trusts the certificate chats; one that does not is refused before anything is sent.
 @Suite("TLS", .timeLimit(.minutes(2)))
 struct TLSTests {
-    @Test("a self-signed server: trusted, the client works; untrusted, exit 69 naming TLS")
+    @Test("a self-signed server: trusted, the client works; untrusted, exit 69 naming TLS; only TLS 1.2+ with ECDHE and AEAD ciphers")
     func selfSigned() async throws {
         var certificate = ""
         let world = try await ServerWorld { folder in
@@ -48,5 +48,25 @@ struct TLSTests {
         let plain = try await world.machine("plain", url: url.replacing("https", with: "http"))
             .run(["login", "--email", "ada@example.com", "--password-stdin"], input: "password-Ada\n")
         #expect(plain.status == 69 && plain.stderr.contains("closed the connection"), "plain HTTP to a TLS server: \(plain.stderr)")
+
+        // What a client may negotiate, asked with `openssl s_client` willing to offer anything.
+        for (protocolFlag, cipher, accepted) in [("-tls1", "DEFAULT", false), ("-tls1_1", "DEFAULT", false),
+                                                 ("-tls1_2", "AES128-GCM-SHA256", false), ("-tls1_2", "ECDHE-RSA-AES128-SHA", false),
+                                                 ("-tls1_2", "ECDHE-RSA-AES128-GCM-SHA256", true), ("-tls1_2", "ECDHE-RSA-CHACHA20-POLY1305", true),
+                                                 ("-tls1_3", "DEFAULT", true)] {
+            let handshake = try await Self.handshake(port: server.port, protocolFlag, cipher: cipher)
+            #expect(handshake == accepted, "\(protocolFlag) \(cipher): \(handshake ? "accepted" : "refused")")
+        }
+    }
+
+    /// Whether `openssl s_client` completes a handshake with the server offering only
+    /// `protocolFlag` and, below TLS 1.3, `cipher` (at OpenSSL's lowest security level, so that
+    /// the client refuses nothing itself).
+    private static func handshake(port: Int, _ protocolFlag: String, cipher: String) async throws -> Bool {
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["s_client", "-connect", "127.0.0.1:\(port)", protocolFlag, "-cipher", "\(cipher):@SECLEVEL=0"]
+        let finished = try await openssl.runToEnd()
+        return finished.status == 0 && finished.output.contains("Cipher is") && !finished.output.contains("Cipher is (NONE)")
     }
 }
