@@ -104,6 +104,21 @@ struct HostileRequestTests {
         #expect(try await world.probe.send("GET", EventSocketProtocol.path, token: grace.token).status == 426, "other accounts are not limited")
     }
 
+    @Test("bodies that are not valid HTTP are 400, and a stranger sending them writes nothing to the server's log")
+    func malformedBodies() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let ada = try await world.probe.signUp("Ada")
+        let head = "PATCH /v1/profiles/me HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ada.token)\r\nContent-Type: application/json\r\n"
+        for (name, rest) in [("an unknown transfer coding", "Transfer-Encoding: xchunked\r\n\r\n5\r\n{\"a\":\r\n0\r\n\r\n"),
+                             ("an absurd chunk size", "Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFF\r\nx\r\n0\r\n\r\n"),
+                             ("a chunk size that is not a number", "Transfer-Encoding: chunked\r\n\r\nzz\r\nx\r\n0\r\n\r\n")] {
+            let status = try await SilentSocket.exchange(port: world.server.port, request: head + rest)
+            #expect(status == 400, "\(name): \(status)")
+        }
+        #expect(!world.server.log.contains("error"), "\(world.server.log)")
+    }
+
     @Test("a hundred upgrades raced at once for one account open exactly as many sockets as the limit")
     func socketsPerAccountRaced() async throws {
         let world = try await ServerWorld()

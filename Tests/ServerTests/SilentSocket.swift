@@ -52,6 +52,17 @@ struct SilentSocket {
         }
     }
 
+    /// Writes `request` (raw HTTP/1.1) to `127.0.0.1:port`; the status of the answer, or 0 when
+    /// none came within 10 s.
+    static func exchange(port: Int, request: String) async throws -> Int {
+        let socket = try SilentSocket(port: port)
+        return await OwnThread.run {
+            defer { Glibc.close(socket.descriptor) }
+            _ = request.withCString { write(socket.descriptor, $0, strlen($0)) }
+            return socket.status(within: 10)
+        }
+    }
+
     /// The status of the HTTP answer's first line, or 0 when none came within `limit` seconds.
     private func status(within limit: Int) -> Int {
         var timeout = timeval(tv_sec: limit, tv_usec: 0)

@@ -2,11 +2,14 @@ import Hummingbird
 import Kernel
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// Turns every failure into the API's error body (`WireError`) with its status: `AppError`s by
 /// their kind, Hummingbird's own refusals (no such route, body too large) by their status, a
-/// method a path does not serve as 405 with `Allow`, and
-/// anything else into a 500 whose details go to the log, not to the client.
+/// method a path does not serve as 405 with `Allow`, a body that is not valid HTTP (an unknown
+/// transfer coding, a bad chunk size) as 400 logged only at debug level (a stranger's bytes
+/// must not fill the log), and anything else into a 500 whose details go to the log, not to
+/// the client.
 public struct ErrorMiddleware: RouterMiddleware {
     public typealias Context = APIRequestContext
 
@@ -27,6 +30,9 @@ public struct ErrorMiddleware: RouterMiddleware {
     /// The answer to a failure that is not an API refusal: Hummingbird's, or the server's own.
     private func reply(to error: any Error, request: Request, context: Context) throws -> Response {
         switch error {
+        case let error as HTTPParserError:
+            context.logger.debug("malformed request", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            return try WireResponse.make(WireError(AppError(.invalidInput, "the request is not valid HTTP/1.1 (\(error))")), status: 400)
         case is NIOTooManyBytesError:
             return try WireResponse.make(WireError(AppError(.invalidInput, Self.message(for: 413, request: request) ?? "")), status: 413)
         case let error as HTTPError where error.status == .notFound && !routes.methods(at: request.uri.path).isEmpty:
