@@ -22,10 +22,17 @@ public enum Validation {
     /// cut without telling anyone.
     public static let maxPasswordBytes = 72
 
-    /// Trims and lower-cases an email address and checks its shape (`local@domain.tld`).
+    /// An email address as it is stored and compared: trimmed, in Unicode's composed form (NFC:
+    /// "é" typed as one character or as "e" and an accent are the same address) and lower-cased
+    /// (Unicode's full lower case). Not checked; `email(_:)` checks it.
+    public static func emailKey(_ raw: String) -> String {
+        raw.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping.lowercased()
+    }
+
+    /// An email address as `emailKey` spells it, checked for its shape (`local@domain.tld`).
     public static func email(_ raw: String) throws -> String {
         guard raw.utf8.count <= maxEmailBytes + 64 else { throw AppError(.invalidInput, "an email address is at most \(maxEmailBytes) bytes") }
-        let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let email = emailKey(raw)
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
               email.utf8.count <= maxEmailBytes,
@@ -55,7 +62,7 @@ public enum Validation {
     /// most 64 characters (256 bytes), no control characters.
     public static func searchPrefix(_ raw: String) throws -> String {
         let prefix = try line(raw, field: "search query", allowEmpty: false, maxLength: maxSearchLength, maxBytes: maxSearchBytes)
-        return prefix.lowercased()
+        return prefix.precomposedStringWithCanonicalMapping.lowercased()
     }
 
     /// Checks a new password: 8 characters to 72 bytes, no NUL (bcrypt would end the password

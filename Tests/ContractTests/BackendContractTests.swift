@@ -34,6 +34,18 @@ struct BackendContractTests {
         #expect(try await services.profiles.myProfile().displayName == "Ada")
     }
 
+    @Test("an email in its composed and decomposed spellings is one address: one account, found by either", arguments: backends)
+    func emailSpellings(_ backend: Backend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let composed = "jos\u{E9}@example.com", decomposed = "jose\u{301}@example.com"
+        let jose = try await harness.accounts.signUp(email: composed, displayName: "José", password: "password-jose")
+        await #expect(throws: AppError.self) { try await harness.accounts.signUp(email: decomposed, displayName: "Other", password: "password-x") }
+        #expect(try await harness.accounts.signIn(email: decomposed.uppercased(), password: "password-jose").account.id == jose.account.id)
+        let ada = try await harness.signUp("Ada")
+        #expect(try await harness.services(for: ada).profiles.profile(matching: decomposed).id == jose.account.id)
+    }
+
     @Test("a forged or revoked token reads and changes nothing", arguments: backends)
     func forgedAndRevokedTokens(_ backend: Backend) async throws {
         let harness = try await BackendHarness(backend, verificationCacheTime: .zero)

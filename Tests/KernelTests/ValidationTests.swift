@@ -3,7 +3,10 @@ import Testing
 
 @Suite("Validation")
 struct ValidationTests {
-    @Test("emails are trimmed and lower-cased", arguments: [("  Ada@Example.COM ", "ada@example.com"), ("x@y.io", "x@y.io")])
+    @Test("emails are trimmed, composed (NFC) and lower-cased", arguments: [
+        ("  Ada@Example.COM ", "ada@example.com"), ("x@y.io", "x@y.io"), ("jose\u{301}@example.com", "jos\u{E9}@example.com"),
+        ("JOS\u{C9}@Example.com", "jos\u{E9}@example.com"), ("Jose\u{301}@Example.com\t", "jos\u{E9}@example.com"),
+    ])
     func emailNormalised(raw: String, expected: String) throws {
         #expect(try Validation.email(raw) == expected)
     }

@@ -145,6 +145,19 @@ struct SQLDatabaseTests {
         #expect(texts == ["free"])
     }
 
+    @Test("a rewriting step rewrites each row, and leaves a row whose new value is taken")
+    func rewritingStep() async throws {
+        let file = path("rewrite.sqlite")
+        let table = SchemaMigration(feature: "test", version: 1, sql: "CREATE TABLE people (email TEXT NOT NULL UNIQUE)")
+        let seeded = try SQLDatabase(path: file, migrations: [table])
+        try await seeded.write { db in
+            for email in ["A@x.io", "b@x.io", "C@x.io", "c@x.io"] { try db.execute(sql: "INSERT INTO people VALUES (?)", arguments: [email]) }
+        }
+        let rewritten = try SQLDatabase(path: file, migrations: [table, .rewriting(feature: "test", version: 2, table: "people", column: "email") { $0.lowercased() }])
+        let emails = try await rewritten.read { db in try String.fetchAll(db, sql: "SELECT email FROM people ORDER BY email") }
+        #expect(emails == ["C@x.io", "a@x.io", "b@x.io", "c@x.io"])
+    }
+
     @Test("id lists reach SQL exactly, whether or not they need escaping", arguments: [
         ["plain-15-chars0", "a@b.c"],
         ["quote\"d", "back\\slash", "new\nline", "tab\t", "emoji 🦋", "rtl שלום", "e\u{301}"],

@@ -1,3 +1,4 @@
+import Kernel
 import SQLStore
 
 /// Auth's tables: accounts with password hashes, and their sessions by token digest.
@@ -29,5 +30,7 @@ public enum AuthSchema {
             );
             CREATE INDEX auth_sessions_by_user ON auth_sessions(user_id);
             """),
+        // Emails are kept in their composed form (NFC), as they are now compared.
+        SchemaMigration.rewriting(feature: "auth", version: 3, table: "auth_accounts", column: "email", Validation.emailKey),
     ]
 }

@@ -10,10 +10,10 @@ public enum ProfileRules {
         return profile
     }
 
-    /// How a user reference (a user id or an email) is looked up: trimmed, and the email lower-cased.
+    /// How a user reference (a user id or an email) is looked up: trimmed, and the email as
+    /// emails are stored (`Validation.emailKey`).
     public static func lookupKeys(_ idOrEmail: String) -> (id: UserID, email: String) {
-        let key = idOrEmail.trimmingCharacters(in: .whitespaces)
-        return (UserID(key), key.lowercased())
+        (UserID(idOrEmail.trimmingCharacters(in: .whitespaces)), Validation.emailKey(idOrEmail))
     }
 
     /// Most results one people search returns.
@@ -37,7 +37,7 @@ public enum ProfileRules {
     /// What `viewer` sees of `profile`: all of it when it is theirs, else the email only when
     /// `query` (a look-up or search) is exactly that email.
     public static func seen(_ profile: Profile, by viewer: UserID, asking query: String?) -> Profile {
-        guard profile.id != viewer, profile.email != query?.trimmingCharacters(in: .whitespaces).lowercased() else { return profile }
+        guard profile.id != viewer, profile.email != query.map(Validation.emailKey) else { return profile }
         var shown = profile
         shown.email = nil
         return shown

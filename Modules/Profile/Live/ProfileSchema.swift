@@ -1,3 +1,4 @@
+import Kernel
 import SQLStore
 
 /// Profile's table. `name_key` is the lower-cased display name, for prefix search.
@@ -14,5 +15,7 @@ public enum ProfileSchema {
             );
             CREATE INDEX profiles_by_name_key ON profiles(name_key);
             """),
+        // Emails are kept in their composed form (NFC), as they are now compared.
+        SchemaMigration.rewriting(feature: "profile", version: 2, table: "profiles", column: "email", Validation.emailKey),
     ]
 }
