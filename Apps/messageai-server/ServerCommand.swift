@@ -38,13 +38,26 @@ struct ServerCommand: AsyncParsableCommand {
     var signUpBurst: String?
     @Option(help: "Seconds an events socket may be silent before it is pinged; twice that unanswered closes it (default 30).")
     var pingSeconds: String?
+    @Option(help: "Messages one person may send a minute, a tenth of them at once (default 300).")
+    var messagesPerMinute: String?
+    @Option(help: "MiB of text times recipients one person may send a minute (default 16).")
+    var fanOutMegabytesPerMinute: String?
+    @Option(help: "Conversations one person may start an hour, a sixth of them at once (default 120).")
+    var conversationsPerHour: String?
+    @Option(help: "Display-name changes one person may make an hour, a twelfth of them at once (default 60).")
+    var renamesPerHour: String?
+    @Option(help: "People look-ups and searches one person may make a minute, half of them at once (default 120).")
+    var lookupsPerMinute: String?
     @Option(help: ArgumentHelp("A JSON file of settings.", valueName: "file"))
     var config: String?
 
     func run() async throws {
         let given: [(String, String?)] = [("host", host), ("port", port), ("sqlite.path", sqlitePath), ("tls.cert", tlsCert),
                                           ("tls.key", tlsKey), ("auth.bcryptCost", bcryptCost), ("log.level", logLevel),
-                                          ("auth.signUpBurst", signUpBurst), ("events.pingSeconds", pingSeconds)]
+                                          ("auth.signUpBurst", signUpBurst), ("events.pingSeconds", pingSeconds),
+                                          ("budget.messagesPerMinute", messagesPerMinute), ("budget.fanOutMegabytesPerMinute", fanOutMegabytesPerMinute),
+                                          ("budget.conversationsPerHour", conversationsPerHour), ("budget.renamesPerHour", renamesPerHour),
+                                          ("budget.lookupsPerMinute", lookupsPerMinute)]
         let environment = ProcessInfo.processInfo.environment
         for unknown in ServerSettings.unknownVariables(in: environment) {
             FileHandle.standardError.write(Data("messageai-server: warning: \(unknown.warning)\n".utf8))

@@ -40,7 +40,7 @@ public struct MessageAIServer: Sendable {
             throw AppError(.unavailable, "cannot create the folder \(folder.path) for the database")
         }
         let graph = try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost,
-                                                  soleWriter: true))
+                                                  soleWriter: true, budget: ServerBudget(settings.budget).budget))
         let routes = try ServerRoutes(graph: graph, signInLimits: SignInLimits(
             signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))), pingInterval: .seconds(settings.pingSeconds))
         let scheme = settings.tlsCertificate == nil ? "http" : "https"

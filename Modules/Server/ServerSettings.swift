@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Kernel
+import ServerSupport
 
 /// What `messageai-server` runs with. Each value comes from, in order: its command-line option,
 /// `MESSAGEAI_SERVER_<KEY>` in the environment (key `sqlite.path` → `MESSAGEAI_SERVER_SQLITE_PATH`),
@@ -25,6 +26,8 @@ public struct ServerSettings: Sendable {
     /// Seconds an events socket may be silent before the server pings it; one silent for twice
     /// as long is closed as dead.
     public var pingSeconds = Int(EventSocketProtocol.pingInterval.components.seconds)
+    /// What one person may do how often.
+    public var budget = ServerBudget.Limits()
 
     /// The keys a config file or the environment may set, with what they mean.
     public static let keys: [(name: String, summary: String)] = [
@@ -37,6 +40,11 @@ public struct ServerSettings: Sendable {
         ("log.level", "trace, debug, info, notice, warning, error or critical (default info)"),
         ("auth.signUpBurst", "sign-ups one client address may make at once, then one every 3 s, 1–100000 (default 20)"),
         ("events.pingSeconds", "seconds an events socket may be silent before it is pinged; twice that unanswered closes it, 1–3600 (default 30)"),
+        ("budget.messagesPerMinute", "messages one person may send a minute, a tenth of them at once, 1–100000000 (default 300)"),
+        ("budget.fanOutMegabytesPerMinute", "MiB of text times recipients one person may send a minute, all at once, 1–1000000 (default 16)"),
+        ("budget.conversationsPerHour", "conversations one person may start an hour, a sixth of them at once, 1–100000000 (default 120)"),
+        ("budget.renamesPerHour", "display-name changes one person may make an hour, a twelfth of them at once, 1–100000000 (default 60)"),
+        ("budget.lookupsPerMinute", "people look-ups and searches one person may make a minute, half of them at once, 1–100000000 (default 120)"),
     ]
 
     /// What every variable of the server's settings starts with.
@@ -102,6 +110,11 @@ public struct ServerSettings: Sendable {
         settings.logLevel = value("log.level") ?? settings.logLevel
         settings.signUpBurst = try integer("auth.signUpBurst", 1...100_000) ?? settings.signUpBurst
         settings.pingSeconds = try integer("events.pingSeconds", 1...3_600) ?? settings.pingSeconds
+        settings.budget.messagesPerMinute = try integer("budget.messagesPerMinute", 1...100_000_000) ?? settings.budget.messagesPerMinute
+        settings.budget.fanOutMegabytesPerMinute = try integer("budget.fanOutMegabytesPerMinute", 1...1_000_000) ?? settings.budget.fanOutMegabytesPerMinute
+        settings.budget.conversationsPerHour = try integer("budget.conversationsPerHour", 1...100_000_000) ?? settings.budget.conversationsPerHour
+        settings.budget.renamesPerHour = try integer("budget.renamesPerHour", 1...100_000_000) ?? settings.budget.renamesPerHour
+        settings.budget.lookupsPerMinute = try integer("budget.lookupsPerMinute", 1...100_000_000) ?? settings.budget.lookupsPerMinute
         guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(settings.logLevel) else {
             throw AppError(.usage, "log.level must be trace, debug, info, notice, warning, error or critical, not \(AppError.quoting(settings.logLevel))")
         }

@@ -34,12 +34,15 @@ public struct GraphOptions: Sendable {
     /// processes' commits are looked for once a second rather than by watching the file, whose
     /// every write the kernel would otherwise report.
     public var soleWriter: Bool
+    /// What one person may do how often (the server's); none by default.
+    public var budget: UsageBudget
 
     /// Creates options; the defaults are the product's.
     public init(backend: Backend, sqlitePath: String, bcryptCost: Int = 12, sessionIdleLimit: TimeInterval = AuthRules.defaultIdleLimit,
                 memoryConditions: SimulatedConditions = .none, peerDelay: Duration = .milliseconds(1_200),
                 verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock(), remoteURL: String? = nil,
-                remoteTimeout: Duration = .seconds(10), remoteCertificates: String? = nil, soleWriter: Bool = false) {
+                remoteTimeout: Duration = .seconds(10), remoteCertificates: String? = nil, soleWriter: Bool = false,
+                budget: UsageBudget = .unlimited) {
         self.backend = backend
         self.sqlitePath = sqlitePath
         self.bcryptCost = bcryptCost
@@ -52,5 +55,6 @@ public struct GraphOptions: Sendable {
         self.remoteTimeout = remoteTimeout
         self.remoteCertificates = remoteCertificates
         self.soleWriter = soleWriter
+        self.budget = budget
     }
 }

@@ -24,10 +24,12 @@ final class SQLiteBackend: GraphBackend {
     private let writer: MessageWriter
     private let epoch: String
     private let clock: any WallClock
+    private let budget: UsageBudget
 
     init(_ options: GraphOptions) throws {
         database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, watch: options.soleWriter ? .polling : .fileEvents)
         clock = options.clock
+        budget = options.budget
         accounts = SQLAccountService(
             database: database, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(),
             createProfile: { account, name, db in
@@ -43,10 +45,10 @@ final class SQLiteBackend: GraphBackend {
     }
 
     func services(for caller: Caller) -> ServiceSet {
-        ServiceSet(profiles: SQLProfileService(database: database, caller: caller),
-                   conversations: SQLConversationListService(database: database, builder: builder, caller: caller, clock: clock),
+        ServiceSet(profiles: SQLProfileService(database: database, caller: caller, budget: budget),
+                   conversations: SQLConversationListService(database: database, builder: builder, caller: caller, clock: clock, budget: budget),
                    chat: SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed, caller: caller,
-                                        clock: clock))
+                                        clock: clock, budget: budget))
     }
 
     var eventFeed: (any EventFeed)? { feed }

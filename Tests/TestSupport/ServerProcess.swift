@@ -20,7 +20,14 @@ public final class ServerProcess: Sendable {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai-server")
     }
 
-    /// Starts a server over `databasePath` on a free port (or `port`), with a cheap bcrypt cost.
+    /// The per-person budgets lifted out of reach: tests and benchmarks that are not about
+    /// them send and look up as fast as many people would. `arguments` coming after may set them.
+    public static let liftedBudgets = ["--messages-per-minute", "100000000", "--fan-out-megabytes-per-minute", "1000000",
+                                       "--conversations-per-hour", "100000000", "--renames-per-hour", "100000000",
+                                       "--lookups-per-minute", "100000000"]
+
+    /// Starts a server over `databasePath` on a free port (or `port`), with a cheap bcrypt cost
+    /// and `liftedBudgets`, then `arguments`.
     public init(databasePath: String, port: Int = 0, arguments: [String] = []) async throws {
         self.databasePath = databasePath
         self.arguments = arguments
@@ -72,7 +79,8 @@ public final class ServerProcess: Sendable {
         }
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["--port", String(port), "--sqlite-path", databasePath, "--bcrypt-cost", "4", "--log-level", "notice"] + arguments
+        process.arguments = ["--port", String(port), "--sqlite-path", databasePath, "--bcrypt-cost", "4", "--log-level", "notice"]
+            + liftedBudgets + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -15,12 +15,13 @@ public struct SQLChatService: ChatService {
     private let caller: Caller
     private let clock: any WallClock
     private let epoch: String
+    private let budget: UsageBudget
 
     /// Creates the service for `caller` over an open database (whose epoch is `epoch`,
     /// `ChatSchema.epoch`), the process's message writer, the (cached) membership port and the
-    /// process's event feed.
+    /// process's event feed; each send spends from `budget`.
     public init(database: SQLDatabase, epoch: String, writer: MessageWriter, membership: any ConversationMembership, feed: any EventFeed,
-                caller: Caller, clock: any WallClock = SystemWallClock()) {
+                caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited) {
         self.database = database
         self.writer = writer
         self.epoch = epoch
@@ -28,6 +29,7 @@ public struct SQLChatService: ChatService {
         self.feed = feed
         self.caller = caller
         self.clock = clock
+        self.budget = budget
     }
 
     public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
@@ -48,13 +50,19 @@ public struct SQLChatService: ChatService {
     public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
         let me = try await caller.id()
         let members = try await membership.requireMember(me, of: conversationID)
-        let text = try Validation.messageText(text)
-        return try await writer.store(MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me, sentAt: sentAtNow(),
-                                                         members: members))
+        return try await writer.store(try checked(text, to: conversationID, id: id, from: me, members: members))
     }
 
-    /// Now, in the milliseconds since 1970 a message is stored with.
-    private func sentAtNow() -> Int { Int((clock.now().timeIntervalSince1970 * 1_000).rounded(.down)) }
+    /// A send of `text` by a member, checked and paid for: one message and its fan-out (its
+    /// bytes times the others it goes to) from the sender's budget.
+    private func checked(_ text: String, to conversationID: ConversationID, id: MessageID, from me: UserID, members: [UserID]) throws
+        -> MessageWriter.Send {
+        let text = try Validation.messageText(text)
+        try budget.spend(.fanOutBytes, by: me, cost: text.utf8.count * max(1, members.count - 1))
+        try budget.spend(.message, by: me)
+        return MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me,
+                                  sentAt: Int((clock.now().timeIntervalSince1970 * 1_000).rounded(.down)), members: members)
+    }
 
     /// Checks each draft as `send(id:text:to:)` does, then hands those that pass to the writer
     /// together, so that they are stored in the order given, in as few transactions as the
@@ -73,9 +81,7 @@ public struct SQLChatService: ChatService {
                 }
             }
             checked.append(Result {
-                let members = try audiences[draft.conversationID]?.get() ?? []
-                return MessageWriter.Send(id: draft.id, text: try Validation.messageText(draft.text), conversationID: draft.conversationID,
-                                          sender: me, sentAt: sentAtNow(), members: members)
+                try self.checked(draft.text, to: draft.conversationID, id: draft.id, from: me, members: audiences[draft.conversationID]?.get() ?? [])
             })
         }
         var stored = await writer.store(checked.compactMap { try? $0.get() }).makeIterator()

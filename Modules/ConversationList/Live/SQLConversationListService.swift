@@ -11,13 +11,17 @@ public struct SQLConversationListService: ConversationListService {
     private let builder: SummaryBuilder
     private let caller: Caller
     private let clock: any WallClock
+    private let budget: UsageBudget
 
-    /// Creates the service for `caller` over an open database and the list's summary builder.
-    public init(database: SQLDatabase, builder: SummaryBuilder, caller: Caller, clock: any WallClock = SystemWallClock()) {
+    /// Creates the service for `caller` over an open database and the list's summary builder;
+    /// each conversation started spends from `budget`.
+    public init(database: SQLDatabase, builder: SummaryBuilder, caller: Caller, clock: any WallClock = SystemWallClock(),
+                budget: UsageBudget = .unlimited) {
         self.database = database
         self.builder = builder
         self.caller = caller
         self.clock = clock
+        self.budget = budget
     }
 
     public func conversations() async throws -> [ConversationSummary] {
@@ -36,6 +40,10 @@ public struct SQLConversationListService: ConversationListService {
         let me = try await caller.id()
         try await builder.checkDirect(from: me, with: userID)
         let key = [me.rawValue, userID.rawValue].sorted().joined(separator: "|")
+        if let existing = try await database.read({ db in try String.fetchOne(db, sql: "SELECT id FROM conversations WHERE direct_key = ?", arguments: [key]) }) {
+            return try await summary(of: ConversationID(existing), for: me)
+        }
+        try budget.spend(.conversation, by: me)
         let candidate = ConversationID.random()
         let now = clock.now()
         let id = try await database.write { db in
@@ -54,6 +62,7 @@ public struct SQLConversationListService: ConversationListService {
     public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
         let me = try await caller.id()
         let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs)
+        try budget.spend(.conversation, by: me)
         let id = ConversationID.random()
         let now = clock.now()
         try await database.write { db in

@@ -26,17 +26,19 @@ public final class RateLimiter: Sendable {
         self.capacity = max(capacity, 10)
     }
 
-    /// Spends one attempt of `key`; returns `nil` when allowed, else the whole seconds until
-    /// the next attempt is.
-    public func spend(_ key: String, now: ContinuousClock.Instant = .now) -> Int? {
-        buckets.withLock { buckets in
+    /// Spends `cost` attempts of `key` (one by default); returns `nil` when allowed, else the
+    /// whole seconds until it would be. A cost larger than `burst` is allowed from a full
+    /// bucket, which it leaves owing the rest.
+    public func spend(_ key: String, cost: Int = 1, now: ContinuousClock.Instant = .now) -> Int? {
+        let needed = Double(min(max(cost, 0), burst))
+        return buckets.withLock { buckets in
             var bucket = refilled(buckets[key], now: now)
             if buckets[key] == nil, buckets.count >= capacity { prune(&buckets, now: now) }
-            guard bucket.tokens >= 1 else {
+            guard bucket.tokens >= needed else {
                 buckets[key] = bucket
-                return Int(((1 - bucket.tokens) / perSecond).rounded(.up))
+                return max(1, Int(((needed - bucket.tokens) / perSecond).rounded(.up)))
             }
-            bucket.tokens -= 1
+            bucket.tokens -= Double(max(cost, 0))
             buckets[key] = bucket
             return nil
         }

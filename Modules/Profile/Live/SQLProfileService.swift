@@ -8,11 +8,14 @@ import SQLStore
 public struct SQLProfileService: ProfileService {
     private let database: SQLDatabase
     private let caller: Caller
+    private let budget: UsageBudget
 
-    /// Creates the service for `caller` over an open database.
-    public init(database: SQLDatabase, caller: Caller) {
+    /// Creates the service for `caller` over an open database; renames and look-ups of people
+    /// spend from `budget`.
+    public init(database: SQLDatabase, caller: Caller, budget: UsageBudget = .unlimited) {
         self.database = database
         self.caller = caller
+        self.budget = budget
     }
 
     public func myProfile() async throws -> Profile {
@@ -22,6 +25,7 @@ public struct SQLProfileService: ProfileService {
 
     public func profile(matching idOrEmail: String) async throws -> Profile {
         let me = try await caller.id()
+        try budget.spend(.lookup, by: me)
         let keys = ProfileRules.lookupKeys(idOrEmail)
         let found = try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM profiles WHERE id = ? OR email = ? ORDER BY id = ? DESC LIMIT 1",
@@ -39,7 +43,10 @@ public struct SQLProfileService: ProfileService {
             let profile = try ProfileRules.edited(old, displayName: displayName, status: status)
             try db.execute(sql: "UPDATE profiles SET display_name = ?, name_key = ?, status = ? WHERE id = ?",
                            arguments: [profile.displayName, profile.displayName.lowercased(), profile.status, profile.id.rawValue])
-            if profile.displayName != old.displayName { try SQLChangeLog.record(.profileRenamed(me, to: profile.displayName), db) }
+            if profile.displayName != old.displayName {
+                try budget.spend(.rename, by: me)
+                try SQLChangeLog.record(.profileRenamed(me, to: profile.displayName), db)
+            }
             return profile
         }
     }
@@ -48,6 +55,7 @@ public struct SQLProfileService: ProfileService {
         let me = try await caller.id()
         let prefix = try Validation.searchPrefix(query)
         try ProfileRules.checkSearchLimit(limit)
+        try budget.spend(.lookup, by: me)
         return try await database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT \(Self.columns) FROM profiles

@@ -1,4 +1,3 @@
-import Kernel
 
 /// A refusal that tells the client when to try again (429 with `Retry-After`).
 public struct RetryLater: Error, Sendable {

@@ -1,0 +1,34 @@
+/// What one person may do how often where many people share one service (a server), so that
+/// no one can take it from the others: each budgeted action spends from its doer's own budget,
+/// and past it the action is refused with the seconds to wait (`RetryLater`, rate-limited).
+/// Where one person's processes share a file (the local backends) there is none: `.unlimited`.
+public struct UsageBudget: Sendable {
+    /// What is budgeted, and in what unit a cost is counted.
+    public enum Action: String, Sendable, CaseIterable {
+        /// Messages sent, one each.
+        case message
+        /// A message's bytes of text times the people it goes to: what its fan-out costs.
+        case fanOutBytes
+        /// Conversations started, one each (a group, or a one-to-one that did not exist).
+        case conversation
+        /// Changes of display name, one each: each is an event for every contact.
+        case rename
+        /// Look-ups and searches of people, one each.
+        case lookup
+    }
+
+    private let charge: @Sendable (Action, UserID, Int) throws -> Void
+
+    /// A budget that `charge` keeps: it throws `RetryLater` when `user` may not spend `cost` of
+    /// `action` now.
+    public init(charge: @escaping @Sendable (_ action: Action, _ user: UserID, _ cost: Int) throws -> Void) {
+        self.charge = charge
+    }
+
+    /// Spends `cost` of `action` from `user`'s budget.
+    /// - Throws: `RetryLater` when it is spent.
+    public func spend(_ action: Action, by user: UserID, cost: Int = 1) throws { try charge(action, user, cost) }
+
+    /// No limits.
+    public static let unlimited = UsageBudget { _, _, _ in }
+}

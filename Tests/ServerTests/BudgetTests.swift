@@ -1,0 +1,86 @@
+import Foundation
+import Kernel
+import Testing
+import TestSupport
+
+/// Per-person budgets: one person sending, starting conversations, renaming or looking people up
+/// faster than the server allows is refused (429 with `Retry-After`, exit 75 in the client),
+/// and nobody else is.
+@Suite("Per-person budgets", .timeLimit(.minutes(2)))
+struct BudgetTests {
+    @Test("messages past a person's budget are refused with Retry-After; another person sends on; the CLI says so with exit 75")
+    func messages() async throws {
+        let world = try await ServerWorld { _ in ["--messages-per-minute", "60"] }
+        defer { world.remove() }
+        let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
+        let direct = try #require(try await world.probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": bob.id]).json?["id"] as? String)
+        var statuses: [Int] = []
+        var retryAfter: String?
+        for index in 0..<9 {
+            let answer = try await world.probe.send("PUT", "/v1/conversations/\(direct)/messages/m\(index)", token: ada.token, json: ["text": "hi \(index)"])
+            statuses.append(answer.status)
+            if answer.status == 429 { retryAfter = answer.headers["retry-after"] }
+        }
+        #expect(statuses == [200, 200, 200, 200, 200, 200, 429, 429, 429], "a tenth of 60 at once")
+        #expect(retryAfter.flatMap(Int.init).map { (1...2).contains($0) } == true, "one comes back every second: \(String(describing: retryAfter))")
+        let bobs = try await world.probe.send("PUT", "/v1/conversations/\(direct)/messages/b1", token: bob.token, json: ["text": "hello"])
+        #expect(bobs.status == 200, "another person's budget was spent")
+
+        let machine = world.machine("ada")
+        _ = try await machine.signUp("Carol")
+        #expect(try await machine.run(["chats", "new", bob.id]).status == 0)
+        var refusal: Machine.Run?
+        for index in 0..<8 {
+            let sent = try await machine.run(["send", "Bob", "line \(index)"])
+            if sent.status != 0 { refusal = sent; break }
+        }
+        #expect(refusal?.status == 75 && refusal?.stderr.contains("sending messages faster than this server allows; try again in") == true,
+                "\(String(describing: refusal))")
+    }
+
+    @Test("text times recipients is budgeted: long messages to a group run out before short ones would")
+    func fanOut() async throws {
+        let world = try await ServerWorld { _ in ["--fan-out-megabytes-per-minute", "1"] }
+        defer { world.remove() }
+        let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), eve = try await world.probe.signUp("Eve")
+        let group = try #require(try await world.probe.send("POST", "/v1/conversations/groups", token: ada.token,
+                                                             json: ["title": "G", "memberIDs": [bob.id, eve.id]]).json?["id"] as? String)
+        let long = String(repeating: "😀", count: 4_000)  // 16,000 bytes
+        var stored = 0
+        while stored < 100 {
+            let answer = try await world.probe.send("PUT", "/v1/conversations/\(group)/messages/l\(stored)", token: ada.token, json: ["text": long])
+            guard answer.status == 200 else {
+                #expect(answer.status == 429 && answer.errorKind == "rateLimited")
+                break
+            }
+            stored += 1
+        }
+        // 1 MiB at once, 32,000 bytes (16,000 to each of 2) a message; 17 KiB more a second
+        // while they are sent, on a machine that may be slow.
+        let atOnce = (1 << 20) / 32_000
+        #expect((atOnce...atOnce + 3).contains(stored), "\(stored) stored")
+    }
+
+    @Test("conversations, renames and look-ups each have their budget; a status change is not a rename")
+    func otherActions() async throws {
+        let world = try await ServerWorld { _ in ["--conversations-per-hour", "12", "--renames-per-hour", "24", "--lookups-per-minute", "8"] }
+        defer { world.remove() }
+        let ada = try await world.probe.signUp("Ada")
+        var people: [String] = []
+        for index in 0..<3 { people.append(try await world.probe.signUp("P\(index)").id) }
+        var groups: [Int] = []
+        for index in 0..<3 {
+            groups.append(try await world.probe.send("POST", "/v1/conversations/groups", token: ada.token, json: ["title": "G\(index)", "memberIDs": people]).status)
+        }
+        #expect(groups == [201, 201, 429], "a sixth of 12 at once")
+        var renames: [Int] = []
+        for index in 0..<3 {
+            renames.append(try await world.probe.send("PATCH", "/v1/profiles/me", token: ada.token, json: ["displayName": "Ada \(index)"]).status)
+        }
+        #expect(renames == [200, 200, 429], "a twelfth of 24 at once")
+        #expect(try await world.probe.send("PATCH", "/v1/profiles/me", token: ada.token, json: ["status": "still here"]).status == 200)
+        var lookups: [Int] = []
+        for _ in 0..<5 { lookups.append(try await world.probe.send("GET", "/v1/profiles/search?q=p", token: ada.token).status) }
+        #expect(lookups == [200, 200, 200, 200, 429], "half of 8 at once")
+    }
+}
