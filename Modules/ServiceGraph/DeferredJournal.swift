@@ -4,7 +4,7 @@ import Kernel
 struct DeferredJournal: ChangeJournal {
     let journal = Deferred<any ChangeJournal>()
 
-    func record(_ change: StoreChange) async {
-        try? await journal.get().record(change)
+    func record(_ change: StoreChange, audience: [UserID]) async {
+        try? await journal.get().record(change, audience: audience)
     }
 }

@@ -10,5 +10,4 @@ struct MembershipAdapter: ConversationMembership {
         try await directory.members(of: conversationID)
     }
 
-    func contacts(of user: UserID) async throws -> [UserID] { try await directory.contacts(of: user) }
 }

@@ -17,7 +17,9 @@ final class MemoryBackend: GraphBackend {
     init(_ options: GraphOptions) {
         let now = options.clock.now()
         let journal = DeferredJournal()
-        profiles = InMemoryProfileStore(profiles: MockData.profiles, journal: journal, conditions: options.memoryConditions)
+        let directory = Deferred<any ConversationDirectory>()
+        profiles = InMemoryProfileStore(profiles: MockData.profiles, journal: journal, renameAudience: RenameAudienceAdapter(directory: directory),
+                                        conditions: options.memoryConditions)
         accountService = InMemoryAccountService(
             accounts: MockData.accounts, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(),
             profiles: ProfileProvisioningAdapter(registry: profiles), clock: options.clock, idleLimit: options.sessionIdleLimit,
@@ -32,6 +34,7 @@ final class MemoryBackend: GraphBackend {
             peer: SimulatedPeer(userIDs: MockData.peers, delay: options.peerDelay, replies: MockData.replies))
         feed.set(chat)
         journal.journal.set(chat)
+        directory.set(conversations)
     }
 
     var accounts: any AccountService { accountService }

@@ -25,6 +25,7 @@ final class SQLiteBackend: GraphBackend {
     private let epoch: String
     private let clock: any WallClock
     private let budget: UsageBudget
+    private let renameAudience: RenameAudienceAdapter
 
     init(_ options: GraphOptions) throws {
         database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, watch: options.soleWriter ? .polling : .fileEvents)
@@ -38,15 +39,19 @@ final class SQLiteBackend: GraphBackend {
             clock: options.clock, idleLimit: options.sessionIdleLimit)
         builder = SummaryBuilder(users: UserDirectoryAdapter(registry: SQLProfileRegistry(database: database)),
                                  activity: ActivitySourceAdapter(feed: Deferred<any ChatActivityFeed>(SQLChatActivityFeed(database: database))))
-        membership = MembershipCache(MembershipAdapter(directory: SQLConversationDirectory(database: database)))
+        let directory = SQLConversationDirectory(database: database)
+        membership = MembershipCache(MembershipAdapter(directory: directory))
+        renameAudience = RenameAudienceAdapter(directory: Deferred(directory))
         epoch = try ChatSchema.epoch(of: database)
         feed = SQLEventFeed(database: database, membership: membership, epoch: epoch)
         writer = MessageWriter(database: database, epoch: epoch, feed: feed)
     }
 
     func services(for caller: Caller) -> ServiceSet {
-        ServiceSet(profiles: SQLProfileService(database: database, caller: caller, budget: budget),
-                   conversations: SQLConversationListService(database: database, builder: builder, caller: caller, clock: clock, budget: budget),
+        let membership = membership
+        return ServiceSet(profiles: SQLProfileService(database: database, caller: caller, renameAudience: renameAudience, budget: budget),
+                   conversations: SQLConversationListService(database: database, builder: builder, caller: caller, clock: clock, budget: budget,
+                                                             membersChanged: { membership.forget($0) }),
                    chat: SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed, caller: caller,
                                         clock: clock, budget: budget))
     }

@@ -134,14 +134,153 @@ struct BackendContractTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), alan = try await harness.signUp("Alan")
         let direct = try await harness.services(for: ada).conversations.startDirect(with: grace.id)
-        #expect(direct.title == "Grace" && !direct.isGroup)
-        let group = try await harness.services(for: alan).conversations.createGroup(title: "Engines", memberIDs: [ada.id])
+        #expect(direct.title == "Grace" && !direct.isGroup && direct.memberIDs == [ada.id], "Grace is invited, not yet a member")
         let asGrace = harness.services(for: grace).conversations
+        // Starting the one-to-one she was invited to accepts it.
         #expect(try await asGrace.startDirect(with: ada.id).id == direct.id)
         let rows = try await asGrace.conversations()
-        #expect(rows.map(\.id) == [direct.id] && rows[0].title == "Ada")
+        #expect(rows.map(\.id) == [direct.id] && rows[0].title == "Ada" && Set(rows[0].memberIDs) == [ada.id, grace.id])
+        let group = try await harness.group("Engines", by: alan, with: [ada])
         let ids = try await harness.services(for: ada).conversations.conversations().map(\.id)
         #expect(Set(ids) == [direct.id, group.id])
+    }
+
+    @Test("consent: a stranger's one-to-one or group is an invitation, of which nothing reaches the invitee until accepted", arguments: backends)
+    func invitations(_ backend: Backend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), alan = try await harness.signUp("Alan")
+        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
+        var graceHears = try await asGrace.chat.liveEvents().makeAsyncIterator()
+        let direct = try await asAda.conversations.startDirect(with: grace.id)
+        _ = try await asAda.chat.send(id: .random(), text: "hello, stranger", to: direct.id)
+        #expect(try await asGrace.conversations.conversations().isEmpty)
+        let invitation = try #require(try await asGrace.conversations.invitations().first)
+        #expect(invitation.id == direct.id && invitation.title == "Ada" && !invitation.isGroup && invitation.inviterID == ada.id
+            && invitation.inviterName == "Ada" && invitation.memberCount == 1)
+        await #expect(throws: ChatRules.notMember(direct.id)) { try await asGrace.chat.latestMessages(in: direct.id, limit: 5) }
+        await #expect(throws: ChatRules.notMember(direct.id)) { try await asGrace.chat.send(id: .random(), text: "hi", to: direct.id) }
+        #expect(await graceHears.next()?.type == "conversation.invited", "the message came before the invitation was answered")
+
+        let accepted = try await asGrace.conversations.accept(direct.id)
+        #expect(accepted.id == direct.id && Set(accepted.memberIDs) == [ada.id, grace.id])
+        #expect(try await asGrace.chat.latestMessages(in: direct.id, limit: 5).messages.map(\.text) == ["hello, stranger"])
+        #expect(try await asGrace.conversations.invitations().isEmpty)
+        await #expect(throws: ConversationRules.noInvitation(direct.id)) { try await asGrace.conversations.accept(direct.id) }
+        let joined = await graceHears.next()
+        #expect(joined?.type == "conversation.added" && joined.map { if case .change(let change, _) = $0 { change.userID == grace.id } else { false } } == true)
+
+        // Having accepted Ada, Grace is put in Ada's groups at once; a stranger only invites her, once.
+        let adas = try await asAda.conversations.createGroup(title: "Ada's", memberIDs: [grace.id])
+        #expect(Set(adas.memberIDs) == [ada.id, grace.id])
+        let first = try await harness.services(for: alan).conversations.createGroup(title: "Alan's", memberIDs: [grace.id])
+        let second = try await harness.services(for: alan).conversations.createGroup(title: "Alan's again", memberIDs: [grace.id])
+        #expect(first.memberIDs == [alan.id] && second.memberIDs == [alan.id])
+        #expect(try await asGrace.conversations.invitations().map(\.id) == [first.id], "one invitation of a person's waits at a time")
+        try await asGrace.conversations.decline(first.id)
+        #expect(try await asGrace.conversations.invitations().isEmpty)
+        await #expect(throws: ConversationRules.noInvitation(first.id)) { try await asGrace.conversations.decline(first.id) }
+        #expect(Set(try await asGrace.conversations.conversations().map(\.id)) == [direct.id, adas.id])
+    }
+
+    @Test("leaving: nothing more reaches who left; starting a one-to-one again comes back to it", arguments: backends)
+    func leaving(_ backend: Backend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), alan = try await harness.signUp("Alan")
+        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
+        let direct = try await harness.direct(ada, grace)
+        let group = try await harness.group("Team", by: ada, with: [grace, alan])
+        var graceHears = try await asGrace.chat.liveMessages(in: nil).makeAsyncIterator()
+        try await asGrace.conversations.leave(group.id)
+        await #expect(throws: ConversationRules.notMember(group.id)) { try await asGrace.conversations.leave(group.id) }
+        _ = try await asAda.chat.send(id: .random(), text: "after grace left", to: group.id)
+        _ = try await asAda.chat.send(id: .random(), text: "to grace", to: direct.id)
+        #expect(await graceHears.next()?.text == "to grace")
+        await #expect(throws: ChatRules.notMember(group.id)) { try await asGrace.chat.latestMessages(in: group.id, limit: 5) }
+        #expect(try await asGrace.conversations.conversations().map(\.id) == [direct.id])
+        #expect(Set(try await asAda.conversations.conversations().first { $0.id == group.id }?.memberIDs ?? []) == [ada.id, alan.id])
+        try await asGrace.conversations.leave(direct.id)
+        #expect(try await asGrace.conversations.startDirect(with: ada.id).id == direct.id)
+        #expect(try await asGrace.chat.latestMessages(in: direct.id, limit: 5).messages.map(\.text) == ["to grace"])
+    }
+
+    @Test("blocking: the blocker leaves their one-to-one and the blocked person's invitations, is not added again, and hides new names from them", arguments: backends)
+    func blocking(_ backend: Backend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), mallory = try await harness.signUp("Mallory"), grace = try await harness.signUp("Grace")
+        let carol = try await harness.signUp("Carol")
+        let asAda = harness.services(for: ada), asMallory = harness.services(for: mallory), asGrace = harness.services(for: grace)
+        let direct = try await harness.direct(ada, mallory)
+        let shared = try await harness.group("Shared", by: grace, with: [ada, mallory])
+        let mallorys = try await asMallory.conversations.createGroup(title: "Mallory's", memberIDs: [ada.id])
+        let carols = try await harness.services(for: carol).conversations.createGroup(title: "Carol's", memberIDs: [ada.id])
+        try await asAda.conversations.block(mallory.id)
+        try await asAda.conversations.block(carol.id)
+        #expect(try await asAda.conversations.blockedUsers() == [mallory.id, carol.id].sorted { $0.rawValue < $1.rawValue })
+        #expect(Set(try await asAda.conversations.conversations().map(\.id)) == [shared.id, mallorys.id], "groups stay; the one-to-one goes")
+        #expect(try await asAda.conversations.invitations().isEmpty, "Carol's invitation waits no more")
+        let again = try await asMallory.conversations.createGroup(title: "Again", memberIDs: [ada.id])
+        #expect(again.memberIDs == [mallory.id])
+        #expect(try await asAda.conversations.invitations().isEmpty)
+        #expect(try await asMallory.conversations.startDirect(with: ada.id).id == direct.id)
+        #expect(try await asAda.conversations.conversations().contains { $0.id == direct.id } == false, "Mallory cannot bring Ada back")
+
+        let before = try #require(try await asGrace.chat.newestCursor())
+        var mallorysEvents = try await asMallory.chat.liveEvents().makeAsyncIterator()
+        _ = try await asAda.profiles.updateMyProfile(displayName: "Ada Secret", status: nil)
+        _ = try await asGrace.chat.send(id: .random(), text: "marker", to: shared.id)
+        #expect(await mallorysEvents.next()?.message?.text == "marker", "Mallory saw the new name of who blocked her")
+        let names = try await asGrace.chat.events(after: before, limit: 10).compactMap { event -> String? in
+            if case .change(let change, _) = event { change.displayName } else { nil }
+        }
+        #expect(names == ["Ada Secret"])
+        await #expect(throws: ConversationRules.selfBlock) { try await asAda.conversations.block(ada.id) }
+        try await asAda.conversations.unblock(carol.id)
+        #expect(try await asAda.conversations.blockedUsers() == [mallory.id])
+        _ = try await harness.services(for: carol).conversations.createGroup(title: "Once more", memberIDs: [ada.id])
+        #expect(try await asAda.conversations.invitations().map(\.title) == ["Once more"])
+        _ = carols
+    }
+
+    @Test("the list comes a page at a time, most recent first", arguments: backends)
+    func listPages(_ backend: Backend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada")
+        var others: [BackendHarness.User] = []
+        for index in 0..<7 { others.append(try await harness.signUp("P\(index)")) }
+        let asAda = harness.services(for: ada).conversations
+        for other in others { _ = try await asAda.startDirect(with: other.id) }
+        let all = try await asAda.conversations()
+        #expect(all.count == 7)
+        var paged: [ConversationSummary] = []
+        var page = try await asAda.conversations(limit: 3, after: nil)
+        paged += page.conversations
+        while page.hasMore {
+            page = try await asAda.conversations(limit: 3, after: paged.last?.id)
+            paged += page.conversations
+        }
+        #expect(paged == all)
+        await #expect(throws: AppError.noConversation(ConversationID("nope"))) { try await asAda.conversations(limit: 3, after: ConversationID("nope")) }
+        await #expect(throws: AppError.self) { try await asAda.conversations(limit: 0, after: nil) }
+        await #expect(throws: AppError.self) { try await asAda.conversations(limit: 501, after: nil) }
+    }
+
+    @Test("a new name is seen by those who were contacts when it was chosen, never by who became one later", arguments: backends)
+    func renamesFromContact(_ backend: Backend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), eve = try await harness.signUp("Eve")
+        let asAda = harness.services(for: ada), asEve = harness.services(for: eve)
+        _ = try await asAda.profiles.updateMyProfile(displayName: "Ada Before", status: nil)
+        let direct = try await harness.direct(eve, ada)
+        _ = try await asAda.profiles.updateMyProfile(displayName: "Ada After", status: nil)
+        let names = try await asEve.chat.events(after: EventCursor(epoch: try #require(await asEve.chat.newestCursor()).epoch, position: 0), limit: 100)
+            .compactMap { event -> String? in if case .change(let change, _) = event { change.displayName } else { nil } }
+        #expect(names == ["Ada After"])
+        _ = direct
     }
 
     @Test("send, live receive, list order and unread counts", arguments: backends)
@@ -150,8 +289,8 @@ struct BackendContractTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
         let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
-        let direct = try await asAda.conversations.startDirect(with: grace.id)
-        let group = try await asAda.conversations.createGroup(title: "Later", memberIDs: [grace.id])
+        let direct = try await harness.direct(ada, grace)
+        let group = try await harness.group("Later", by: ada, with: [grace])
         var live = try await asGrace.chat.liveMessages(in: direct.id).makeAsyncIterator()
         var everywhere = try await asGrace.chat.liveMessages(in: nil).makeAsyncIterator()
         var listChanges = try await asGrace.conversations.changes().makeAsyncIterator()
@@ -175,8 +314,8 @@ struct BackendContractTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
         let asAda = harness.services(for: ada)
-        let secret = try await asAda.conversations.startDirect(with: grace.id)
-        let open = try await asAda.conversations.startDirect(with: eve.id)
+        let secret = try await harness.direct(ada, grace)
+        let open = try await harness.direct(ada, eve)
         var eveHears = try await harness.services(for: eve).chat.liveMessages(in: nil).makeAsyncIterator()
         _ = try await asAda.chat.send(id: .random(), text: "for grace", to: secret.id)
         _ = try await asAda.chat.send(id: .random(), text: "for eve", to: open.id)
@@ -189,8 +328,8 @@ struct BackendContractTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
         let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
-        let direct = try await asAda.conversations.startDirect(with: grace.id)
-        let other = try await asAda.conversations.startDirect(with: eve.id)
+        let direct = try await harness.direct(ada, grace)
+        let other = try await harness.direct(ada, eve)
         var sent: [Message] = []
         // More than one catch-up read returns at once, with someone else's messages between.
         for index in 0..<(ChatRules.catchUpLimit + 100) {
@@ -219,40 +358,43 @@ struct BackendContractTests {
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
         let asAda = harness.services(for: ada), asGrace = harness.services(for: grace), asEve = harness.services(for: eve)
         var live = try await asGrace.chat.liveEvents().makeAsyncIterator()
-        let direct = try await asAda.conversations.startDirect(with: grace.id)
+        let direct = try await harness.direct(ada, grace)
         _ = try await asAda.chat.send(id: .random(), text: "hi", to: direct.id)
         try await asGrace.chat.markRead(direct.id)
         try await asGrace.chat.markRead(direct.id)  // nothing new read: the marker does not move
         _ = try await asAda.profiles.updateMyProfile(displayName: "Ada L.", status: nil)
         // Not Grace's to see: a stranger's new name, a group without her, Ada's own read marker.
         _ = try await asEve.profiles.updateMyProfile(displayName: "Eve X.", status: nil)
-        let group = try await asAda.conversations.createGroup(title: "Without Grace", memberIDs: [eve.id])
+        let group = try await harness.group("Without Grace", by: ada, with: [eve])
         _ = try await asAda.chat.send(id: .random(), text: "not for grace", to: group.id)
         try await asEve.chat.markRead(group.id)
         _ = try await asGrace.profiles.updateMyProfile(displayName: "Grace H.", status: "here")
         _ = try await asAda.chat.send(id: .random(), text: "bye", to: direct.id)
 
         var events: [UserEvent] = []
-        while events.count < 6, let event = await live.next() { events.append(event) }
-        #expect(events.map(\.type) == ["conversation.added", "chat.message", "chat.read", "profile.renamed", "profile.renamed", "chat.message"])
-        #expect(events.map { $0.message?.text } == [nil, "hi", nil, nil, nil, "bye"])
-        #expect(events[3] == .change(.profileRenamed(ada.id, to: "Ada L."), cursor: try #require(events[3].cursor)))
-        #expect(events[4] == .change(.profileRenamed(grace.id, to: "Grace H."), cursor: try #require(events[4].cursor)))
-        #expect(events[2] == .change(.readMarkerMoved(in: direct.id, by: grace.id), cursor: try #require(events[2].cursor)))
+        while events.count < 7, let event = await live.next() { events.append(event) }
+        #expect(events.map(\.type) == ["conversation.invited", "conversation.added", "chat.message", "chat.read", "profile.renamed", "profile.renamed",
+                                       "chat.message"])
+        #expect(events.map { $0.message?.text } == [nil, nil, "hi", nil, nil, nil, "bye"])
+        #expect(events[0] == .change(.conversationInvited(direct.id, invitee: grace.id), cursor: try #require(events[0].cursor)))
+        #expect(events[1] == .change(.conversationAdded(direct.id, joining: grace.id), cursor: try #require(events[1].cursor)))
+        #expect(events[4] == .change(.profileRenamed(ada.id, to: "Ada L."), cursor: try #require(events[4].cursor)))
+        #expect(events[5] == .change(.profileRenamed(grace.id, to: "Grace H."), cursor: try #require(events[5].cursor)))
+        #expect(events[3] == .change(.readMarkerMoved(in: direct.id, by: grace.id), cursor: try #require(events[3].cursor)))
         let cursors = events.compactMap(\.cursor)
-        #expect(cursors.count == 6 && zip(cursors, cursors.dropFirst()).allSatisfy { $1.follows($0) })
+        #expect(cursors.count == 7 && zip(cursors, cursors.dropFirst()).allSatisfy { $1.follows($0) })
         #expect(try await asGrace.chat.newestCursor() == cursors.last)
         for (index, cursor) in cursors.enumerated() {
             #expect(try await asGrace.chat.events(after: cursor, limit: 100) == Array(events.dropFirst(index + 1)), "after \(cursor)")
         }
-        var resumed = try await asGrace.chat.liveEvents(after: cursors[1]).makeAsyncIterator()
+        var resumed = try await asGrace.chat.liveEvents(after: cursors[2]).makeAsyncIterator()
         _ = try await asAda.chat.send(id: .random(), text: "later", to: direct.id)
         var again: [UserEvent] = []
         while again.count < 5, let event = await resumed.next() { again.append(event) }
-        #expect(Array(again.prefix(4)) == Array(events.dropFirst(2)) && again.last?.message?.text == "later")
-        // Eve shares a conversation with Ada now, so Ada's new name is hers to see as well.
+        #expect(Array(again.prefix(4)) == Array(events.dropFirst(3)) && again.last?.message?.text == "later")
+        // Eve shares a conversation with Ada now, but Ada's new name came before: not hers to see.
         #expect(try await asEve.chat.events(after: cursors[0], limit: 100).map(\.type)
-            == ["profile.renamed", "profile.renamed", "conversation.added", "chat.message", "chat.read"])
+            == ["profile.renamed", "conversation.invited", "conversation.added", "chat.message", "chat.read"])
     }
 
     @Test("history pages back by cursor, newest page first", arguments: backends)
@@ -261,7 +403,7 @@ struct BackendContractTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
         let asAda = harness.services(for: ada)
-        let direct = try await asAda.conversations.startDirect(with: grace.id)
+        let direct = try await harness.direct(ada, grace)
         for index in 0..<120 { _ = try await asAda.chat.send(id: .random(), text: "m\(index)", to: direct.id) }
         let chat = harness.services(for: grace).chat
         var page = try await chat.latestMessages(in: direct.id, limit: 50)
@@ -279,7 +421,7 @@ struct BackendContractTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
         let asAda = harness.services(for: ada)
-        let direct = try await asAda.conversations.startDirect(with: grace.id)
+        let direct = try await harness.direct(ada, grace)
         let text = "héllo 👩🏽‍💻 שלום e\u{301} 'quoted' \"double\"; DROP TABLE messages; --\nsecond line\t%_"
         let id = MessageID.random()
         let first = try await asAda.chat.send(id: id, text: text, to: direct.id)
@@ -297,7 +439,7 @@ struct BackendContractTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
         let asAda = harness.services(for: ada)
-        let direct = try await asAda.conversations.startDirect(with: grace.id)
+        let direct = try await harness.direct(ada, grace)
         let ids = (0..<150).map { _ in MessageID.random() }
         // Every id twice with its own text, and the first id once more with other text.
         let sends = ids.enumerated().flatMap { [($1, "m\($0)"), ($1, "m\($0)")] } + [(ids[0], "not m0")]
@@ -324,8 +466,8 @@ struct BackendContractTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
         let asAda = harness.services(for: ada)
-        let direct = try await asAda.conversations.startDirect(with: grace.id)
-        let notAdas = try await harness.services(for: grace).conversations.startDirect(with: eve.id)
+        let direct = try await harness.direct(ada, grace)
+        let notAdas = try await harness.direct(grace, eve)
         let taken = try await asAda.chat.send(id: .random(), text: "taken", to: direct.id)
         var drafts = (1...40).map { Message.Draft(id: .random(), conversationID: direct.id, text: "d\($0)") }
         drafts.insert(Message.Draft(id: .random(), conversationID: notAdas.id, text: "let me in"), at: 5)
@@ -348,7 +490,7 @@ struct BackendContractTests {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
-        let direct = try await harness.services(for: ada).conversations.startDirect(with: grace.id)
+        let direct = try await harness.direct(ada, grace)
         let asEve = harness.services(for: eve)
         let refused = ChatRules.notMember(direct.id)
         await #expect(throws: refused) { try await asEve.chat.send(id: .random(), text: "hi", to: direct.id) }

@@ -58,4 +58,20 @@ final class BackendHarness: Sendable {
 
     /// The services of `user`, built from their token.
     func services(for user: User) -> ServiceSet { graph.services(for: graph.caller(token: user.token)) }
+
+    /// The one-to-one of `starter` and `other`, started by `starter` and accepted by `other`
+    /// (by starting it too): both are members. As `starter` sees it.
+    func direct(_ starter: User, _ other: User) async throws -> ConversationSummary {
+        let direct = try await services(for: starter).conversations.startDirect(with: other.id)
+        _ = try await services(for: other).conversations.startDirect(with: starter.id)
+        return direct
+    }
+
+    /// A group started by `creator` with `others`, each of whom accepts: all are members. As
+    /// `creator` sees it.
+    func group(_ title: String, by creator: User, with others: [User]) async throws -> ConversationSummary {
+        let group = try await services(for: creator).conversations.createGroup(title: title, memberIDs: others.map(\.id))
+        for other in others where !group.memberIDs.contains(other.id) { _ = try await services(for: other).conversations.accept(group.id) }
+        return group
+    }
 }

@@ -25,6 +25,7 @@ struct ForeignProgramProcessTests {
                           input: "password123\n")
         }
         let chat = try await run(["--profile", "alice", "chats", "new", "bob@example.com", "--json"])
+        try await run(["--profile", "bob", "chats", "new", "alice@example.com"])  // accepts Alice's invitation
         let conversation = try #require(chat.firstMatch(of: /"id":"([^"]+)"/)?.output.1).description
 
         // From a cursor, so that the tail misses nothing sent while it starts.

@@ -14,7 +14,7 @@ struct GroupCommitTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
         let asAda = harness.services(for: ada)
-        let direct = try await asAda.conversations.startDirect(with: grace.id)
+        let direct = try await harness.direct(ada, grace)
         // A trigger stands for a failure halfway through a send's writes (a full disk, a damaged
         // page): the message's row is refused after the store's sequence has moved.
         let other = try DatabaseQueue(path: harness.folder.appendingPathComponent("contract.sqlite").path)

@@ -48,7 +48,7 @@ struct SessionStorageTests {
         let before = try await BackendHarness(.sqlite)
         defer { before.remove() }
         let ada = try await before.signUp("Ada"), grace = try await before.signUp("Grace")
-        let direct = try await before.services(for: ada).conversations.startDirect(with: grace.id)
+        let direct = try await before.direct(ada, grace)
         let old = try await before.services(for: ada).chat.send(id: .random(), text: "old", to: direct.id)
         // As the previous version left it: no store sequence, no recorded changes.
         let file = before.folder.appendingPathComponent("contract.sqlite").path

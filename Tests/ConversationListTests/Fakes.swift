@@ -26,14 +26,26 @@ final class ManualActivity: ActivitySource {
     func activityChanges() async throws -> AsyncStream<Void> { ticks.subscribe() }
 }
 
-/// A list service whose `conversations()` passes a gate and returns nothing.
+/// A list service whose pages pass a gate and hold nothing; it can do nothing else.
 final class GatedListService: ConversationListService {
     let gate: CallGate
     init(_ gate: CallGate) { self.gate = gate }
-    func conversations() async throws -> [ConversationSummary] { try await gate.pass(); return [] }
-    func startDirect(with userID: UserID) async throws -> ConversationSummary { throw AppError(.notFound, "no") }
-    func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary { throw AppError(.notFound, "no") }
+    func conversations(limit: Int, after: ConversationID?) async throws -> ConversationPage {
+        try await gate.pass()
+        return ConversationPage(conversations: [], hasMore: false)
+    }
+    func startDirect(with userID: UserID) async throws -> ConversationSummary { throw Self.unused }
+    func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary { throw Self.unused }
+    func invitations() async throws -> [Invitation] { throw Self.unused }
+    func accept(_ conversationID: ConversationID) async throws -> ConversationSummary { throw Self.unused }
+    func decline(_ conversationID: ConversationID) async throws { throw Self.unused }
+    func leave(_ conversationID: ConversationID) async throws { throw Self.unused }
+    func block(_ userID: UserID) async throws { throw Self.unused }
+    func unblock(_ userID: UserID) async throws { throw Self.unused }
+    func blockedUsers() async throws -> [UserID] { throw Self.unused }
     func changes() async throws -> AsyncStream<Void> { AsyncStream { $0.finish() } }
+
+    private static let unused = AppError(.notFound, "no")
 }
 
 struct FixedClock: WallClock {

@@ -6,8 +6,6 @@ public protocol ConversationMembership: Sendable {
     /// Members of a conversation, or `nil` if it does not exist. On the caller's executor: a
     /// send asks it every time, and a cached answer should cost no hop between threads.
     nonisolated(nonsending) func members(of conversationID: ConversationID) async throws -> [UserID]?
-    /// Everyone who shares at least one conversation with `user` (without `user`).
-    func contacts(of user: UserID) async throws -> [UserID]
 }
 
 extension ConversationMembership {
@@ -18,23 +16,5 @@ extension ConversationMembership {
         guard let members = try await members(of: conversationID) else { throw AppError.noConversation(conversationID) }
         guard members.contains(user) else { throw ChatRules.notMember(conversationID) }
         return members
-    }
-
-    /// Who may see `event`: the members of its conversation; for a read marker, the reader
-    /// alone; for a new name, the user renamed and their contacts.
-    public func audience(of event: UserEvent) async throws -> [UserID] {
-        switch event {
-        case .message(let message): return try await members(of: message.conversationID) ?? []
-        case .change(let change, _):
-            switch change.kind {
-            case .conversationAdded:
-                guard let conversationID = change.conversationID else { return [] }
-                return try await members(of: conversationID) ?? []
-            case .readMarkerMoved: return change.userID.map { [$0] } ?? []
-            case .profileRenamed:
-                guard let user = change.userID else { return [] }
-                return [user] + (try await contacts(of: user))
-            }
-        }
     }
 }

@@ -7,8 +7,10 @@ import Kernel
 public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     private var timelines: [ConversationID: [Message]] = [:]
     private var index: [MessageID: Message] = [:]
-    /// Every event in the order stored: an event's cursor is its place here, from 1.
-    private var log: [UserEvent] = []
+    /// Every event in the order stored (an event's cursor is its place here, from 1), with who
+    /// sees it when it is a change (decided when it was stored); a message is seen by its
+    /// conversation's members of the moment.
+    private var log: [(event: UserEvent, audience: Set<UserID>?)] = []
     /// This store's epoch: a new one per process, so a cursor from another run is refused.
     private let epoch = EventCursor.newEpoch()
     /// Per conversation and reader: how many messages of the timeline the reader has read.
@@ -34,7 +36,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     ) {
         for var message in messages {
             message.cursor = EventCursor(epoch: epoch, position: Int64(log.count + 1))
-            log.append(.message(message))
+            log.append((.message(message), nil))
             timelines[message.conversationID, default: []].append(message)
             index[message.id] = message
         }
@@ -74,9 +76,10 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         publish(.change(.readMarkerMoved(in: conversationID, by: reader), cursor: nextCursor()), to: [reader])
     }
 
-    public func record(_ change: StoreChange) async {
-        let event = UserEvent.change(change, cursor: nextCursor())
-        publish(event, to: (try? await membership.audience(of: event)) ?? [])
+    public func record(_ change: StoreChange, audience: [UserID]) async {
+        publish(.change(change, cursor: nextCursor()), to: audience)
+        // A conversation's members changed, or the list's rows did.
+        changed.send(())
     }
 
     public func subscribe(conversation conversationID: ConversationID?, member: UserID, reader: @escaping EventFanOut.Reader) -> EventSubscription {
@@ -104,7 +107,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         try check(cursor)
         var found: [Message] = []
         var members: [ConversationID: Bool] = [:]
-        for case .message(let message) in log.dropFirst(Int(clamping: cursor.position)) where found.count < limit {
+        for case (.message(let message), _) in log.dropFirst(Int(clamping: cursor.position)) where found.count < limit {
             guard conversationID.map({ $0 == message.conversationID }) ?? true else { continue }
             if members[message.conversationID] == nil {
                 members[message.conversationID] = (try? await membership.requireMember(member, of: message.conversationID)) != nil
@@ -118,18 +121,24 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     func events(after cursor: EventCursor, for member: UserID, limit: Int) async throws -> [UserEvent] {
         try check(cursor)
         var found: [UserEvent] = []
-        for event in log.dropFirst(Int(clamping: cursor.position)) where found.count < limit {
-            if try await membership.audience(of: event).contains(member) { found.append(event) }
+        for entry in log.dropFirst(Int(clamping: cursor.position)) where found.count < limit {
+            if try await sees(member, entry) { found.append(entry.event) }
         }
         return found
     }
 
     /// The cursor of the newest event `member` may see.
     func newestCursor(for member: UserID) async throws -> EventCursor? {
-        for event in log.reversed() where try await membership.audience(of: event).contains(member) {
-            return event.cursor
-        }
+        for entry in log.reversed() where try await sees(member, entry) { return entry.event.cursor }
         return nil
+    }
+
+    /// Whether `member` sees a logged event: a change if it was stored for them, a message if
+    /// they are a member of its conversation now.
+    private func sees(_ member: UserID, _ entry: (event: UserEvent, audience: Set<UserID>?)) async throws -> Bool {
+        if let audience = entry.audience { return audience.contains(member) }
+        guard let message = entry.event.message else { return false }
+        return try await membership.members(of: message.conversationID)?.contains(member) == true
     }
 
     private func check(_ cursor: EventCursor) throws {
@@ -140,7 +149,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
 
     /// Appends `event` to the log and hands it to its live readers.
     private func publish(_ event: UserEvent, to audience: [UserID]) {
-        log.append(event)
+        log.append((event, event.message == nil ? Set(audience) : nil))
         fanOut.publish(event, to: audience)
     }
 

@@ -47,6 +47,22 @@ public enum ChatSchema {
         // Messages stored before the store had one sequence keep their numbers; the sequence goes on after them.
         SchemaMigration(feature: "chat", version: 4,
                         sql: "UPDATE store_sequence SET value = max(value, (SELECT coalesce(max(seq), 0) FROM messages));"),
+        // Changes stored before each had its audience get the one the rules of the time gave them:
+        // a new conversation its members, a read marker its reader, a rename the user and
+        // everyone sharing a conversation with them. (A new file has no changes, nor yet the
+        // conversation tables, which come after Chat's steps.)
+        SchemaMigration(feature: "chat", version: 5) { db in
+            guard try db.tableExists("conversation_members") else { return }
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO store_audiences (user_id, seq) SELECT m.user_id, s.seq FROM store_changes s
+                    JOIN conversation_members m ON m.conversation_id = s.conversation_id WHERE s.kind = 'conversation.added';
+                INSERT OR IGNORE INTO store_audiences (user_id, seq) SELECT s.user_id, s.seq FROM store_changes s
+                    WHERE s.kind IN ('chat.read', 'profile.renamed');
+                INSERT OR IGNORE INTO store_audiences (user_id, seq) SELECT o.user_id, s.seq FROM store_changes s
+                    JOIN conversation_members c ON c.user_id = s.user_id JOIN conversation_members o ON o.conversation_id = c.conversation_id
+                    WHERE s.kind = 'profile.renamed';
+                """)
+        },
     ]
 
     /// The database's epoch (see `chat_epoch`).

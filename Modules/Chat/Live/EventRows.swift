@@ -6,26 +6,19 @@ import SQLStore
 /// How the one stream of events is read from the `messages` and `store_changes` tables: both
 /// are numbered by the store's sequence, so the stream is the two merged by `seq`.
 enum EventRows {
-    /// Who may see a stored change, the rule of `ConversationMembership.audience(of:)` in SQL,
-    /// for a `WHERE` over `store_changes s` with the reader as `:me`.
-    private static let visibleToMe = """
-        ((s.kind = 'conversation.added' AND s.conversation_id IN (SELECT conversation_id FROM conversation_members WHERE user_id = :me))
-         OR (s.kind = 'chat.read' AND s.user_id = :me)
-         OR (s.kind = 'profile.renamed' AND (s.user_id = :me OR s.user_id IN (
-             SELECT o.user_id FROM conversation_members c JOIN conversation_members o ON o.conversation_id = c.conversation_id
-             WHERE c.user_id = :me))))
-        """
-
-    /// The events `reader` may see after `seq`, oldest first, at most `limit`.
+    /// The events `reader` may see after `seq`, oldest first, at most `limit`: the messages of
+    /// the conversations they are a member of now, and the changes stored with them in their
+    /// audience.
     static func events(after seq: Int64, for reader: UserID, limit: Int, epoch: String, _ db: Database) throws -> [UserEvent] {
         let arguments: StatementArguments = ["me": reader.rawValue, "after": seq, "limit": limit]
         let messages = try Row.fetchAll(db, sql: """
             SELECT \(MessageRows.columns) FROM messages m
-            JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = :me
+            JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = :me AND c.state = 'member'
             WHERE m.seq > :after ORDER BY m.seq LIMIT :limit
             """, arguments: arguments)
         let changes = try Row.fetchAll(db, sql: """
-            SELECT \(SQLChangeLog.columns) FROM store_changes s WHERE s.seq > :after AND \(visibleToMe) ORDER BY s.seq LIMIT :limit
+            SELECT \(SQLChangeLog.columns) FROM store_audiences a JOIN store_changes s ON s.seq = a.seq
+            WHERE a.user_id = :me AND a.seq > :after ORDER BY a.seq LIMIT :limit
             """, arguments: arguments)
         return Array(try merged(messages, changes, epoch: epoch).prefix(limit))
     }
@@ -33,9 +26,10 @@ enum EventRows {
     /// The newest `seq` of an event `reader` may see, if any.
     static func newest(for reader: UserID, _ db: Database) throws -> Int64? {
         let message = try Int64.fetchOne(db, sql: """
-            SELECT max(a.last_seq) FROM conversation_members c JOIN chat_activity a ON a.conversation_id = c.conversation_id WHERE c.user_id = :me
+            SELECT max(a.last_seq) FROM conversation_members c JOIN chat_activity a ON a.conversation_id = c.conversation_id
+            WHERE c.user_id = :me AND c.state = 'member'
             """, arguments: ["me": reader.rawValue])
-        let change = try Int64.fetchOne(db, sql: "SELECT max(s.seq) FROM store_changes s WHERE \(visibleToMe)", arguments: ["me": reader.rawValue])
+        let change = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM store_audiences WHERE user_id = :me", arguments: ["me": reader.rawValue])
         return [message, change].compactMap { $0 }.max()
     }
 

@@ -99,7 +99,7 @@ public struct SQLChatService: ChatService {
                                         arguments: [me.rawValue, conversationID.rawValue]) ?? 0
             guard count > read else { return }
             try ChatReads.set(count, by: me, in: conversationID, db)
-            try SQLChangeLog.record(.readMarkerMoved(in: conversationID, by: me), db)
+            try SQLChangeLog.record(.readMarkerMoved(in: conversationID, by: me), audience: [me], db)
         }
     }
 
@@ -136,7 +136,7 @@ public struct SQLChatService: ChatService {
             } else {
                 try Row.fetchAll(db, sql: """
                     SELECT \(MessageRows.columns) FROM messages m
-                    JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = ?
+                    JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = ? AND c.state = 'member'
                     WHERE m.seq > ? ORDER BY m.seq LIMIT ?
                     """, arguments: [me.rawValue, cursor.position, limit])
             }

@@ -7,12 +7,15 @@ import Synchronization
 /// The process's one reader of new events in the SQLite file: on each change tick (a commit
 /// by any process) it reads the messages and changes past its position once and fans them out
 /// by conversation and audience, so the cost of an event does not grow with the number of live
-/// readers. Messages this process has just committed are handed out at once, without the
+/// readers. A message goes to its conversation's members (cached: a change of members, in this
+/// process or another, is forgotten from the cache as the reader comes to it); a change goes to
+/// the audience stored with it, whatever it concerns: the reader's work for an event is never
+/// a search of who it concerns. Messages this process has just committed are handed out at once, without the
 /// read, when nothing else was committed between (`publishCommitted`); every event goes out
 /// once, in the store's order, whichever way it comes.
 public final class SQLEventFeed: EventFeed {
     private let database: SQLDatabase
-    private let membership: any ConversationMembership
+    private let membership: MembershipCache
     private let epoch: String
     private let fanOut = EventFanOut()
     private let reader = Mutex<Task<Void, Never>?>(nil)
@@ -21,7 +24,7 @@ public final class SQLEventFeed: EventFeed {
 
     /// Creates the feed of the database whose epoch is `epoch` (`ChatSchema.epoch`); its reader
     /// starts with the first subscription.
-    public init(database: SQLDatabase, membership: any ConversationMembership, epoch: String) {
+    public init(database: SQLDatabase, membership: MembershipCache, epoch: String) {
         self.database = database
         self.membership = membership
         self.epoch = epoch
@@ -68,11 +71,21 @@ public final class SQLEventFeed: EventFeed {
     private func read(_ ticks: AsyncStream<Void>) async {
         for await _ in ticks {
             let (after, epoch) = (published.withLock { $0 ?? 0 }, epoch)
-            guard let batch = try? await database.read({ db in try EventRows.all(after: after, epoch: epoch, db) }) else { continue }
+            guard let (batch, stored) = try? await database.read({ db in
+                (try EventRows.all(after: after, epoch: epoch, db), try SQLChangeLog.audiences(after: after, db))
+            }) else { continue }
             var audiences: [(UserEvent, [UserID])] = []
             for event in batch.events {
-                guard let audience = try? await membership.audience(of: event) else { continue }
-                audiences.append((event, audience))
+                switch event {
+                case .message(let message):
+                    guard let members = try? await membership.members(of: message.conversationID) else { continue }
+                    audiences.append((event, members ?? []))
+                case .change(let change, let cursor):
+                    if [.conversationAdded, .conversationLeft].contains(change.kind), let conversationID = change.conversationID {
+                        membership.forget(conversationID)
+                    }
+                    audiences.append((event, stored[cursor.position] ?? []))
+                }
             }
             published.withLock { published in
                 for (event, audience) in audiences {

@@ -1,17 +1,22 @@
 import ConversationList
 import Kernel
 
-/// The conversation list.
+/// A page of the conversation list.
 public struct ConversationListReply: WireType, Equatable {
-    /// Longest list the client accepts.
-    public static let maxConversations = 100_000
-
     /// The rows, most recent activity first.
     public let conversations: [ConversationSummary]
+    /// Whether rows come after these.
+    public let hasMore: Bool
 
     /// Creates the reply.
-    public init(_ conversations: [ConversationSummary]) { self.conversations = conversations }
+    public init(_ page: ConversationPage) {
+        conversations = page.conversations
+        hasMore = page.hasMore
+    }
 
-    public static let schema = WireSchema.object([("conversations", .array(ConversationSummary.schema, maxItems: maxConversations))],
-                                                 required: ["conversations"])
+    /// The page it carries.
+    public var page: ConversationPage { ConversationPage(conversations: conversations, hasMore: hasMore) }
+
+    public static let schema = WireSchema.object([("conversations", .array(ConversationSummary.schema, maxItems: ConversationRules.maxPage)),
+                                                  ("hasMore", .boolean)], required: ["conversations", "hasMore"])
 }

@@ -7,10 +7,12 @@ public struct Conversation: Codable, Equatable, Sendable {
     public let id: ConversationID
     /// Group title; `nil` for a one-to-one conversation.
     public let title: String?
-    /// Members, including the creator.
+    /// Members now (invitees, and those who left, are not).
     public let memberIDs: [UserID]
     /// When it was created.
     public let createdAt: Date
+    /// For a one-to-one, the two people it is between, whether or not both are members now.
+    public let pair: [UserID]?
 
     /// True for a group, false for a one-to-one conversation.
     public var isGroup: Bool { title != nil }
@@ -20,11 +22,15 @@ public struct Conversation: Codable, Equatable, Sendable {
         others.reduce(into: [creator]) { members, id in if !members.contains(id) { members.append(id) } }
     }
 
-    /// Creates a conversation value.
-    public init(id: ConversationID, title: String?, memberIDs: [UserID], createdAt: Date) {
+    /// Creates a conversation value; a one-to-one's `pair` defaults to its members.
+    public init(id: ConversationID, title: String?, memberIDs: [UserID], createdAt: Date, pair: [UserID]? = nil) {
         self.id = id
         self.title = title
         self.memberIDs = memberIDs
         self.createdAt = createdAt
+        self.pair = title == nil ? pair ?? memberIDs : nil
     }
+
+    /// The other person of a one-to-one, for `reader`.
+    public func counterpart(of reader: UserID) -> UserID? { pair?.first { $0 != reader } }
 }

@@ -2,8 +2,9 @@ import Kernel
 
 /// Membership look-ups, for other features (through the composition root).
 public protocol ConversationDirectory: Sendable {
-    /// Members of a conversation, or `nil` if it does not exist.
+    /// Members of a conversation now (not its invitees), or `nil` if it does not exist.
     func members(of conversationID: ConversationID) async throws -> [UserID]?
-    /// Everyone who shares at least one conversation with `user` (without `user`).
+    /// Everyone who is a member of at least one conversation with `user` now (without `user`),
+    /// but those `user` has blocked: who sees `user`'s new name.
     func contacts(of user: UserID) async throws -> [UserID]
 }

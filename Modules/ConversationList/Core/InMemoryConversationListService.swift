@@ -12,9 +12,10 @@ public struct InMemoryConversationListService: ConversationListService {
         self.caller = caller
     }
 
-    public func conversations() async throws -> [ConversationSummary] {
+    public func conversations(limit: Int, after: ConversationID?) async throws -> ConversationPage {
         let me = try await authorize()
-        return try await store.builder.summaries(of: await store.conversations(of: me), for: me)
+        try ConversationRules.checkPageLimit(limit)
+        return try ConversationRules.page(of: try await store.builder.summaries(of: await store.conversations(of: me), for: me), limit: limit, after: after)
     }
 
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {
@@ -26,17 +27,49 @@ public struct InMemoryConversationListService: ConversationListService {
     public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
         let me = try await authorize()
         let (title, members) = try await store.builder.checkGroup(title: title, creator: me, adding: memberIDs)
-        return try await store.builder.summary(of: await store.insert(title: title, members: members), for: me)
+        return try await store.builder.summary(of: await store.start(title: title, by: me, with: Array(members.dropFirst())), for: me)
+    }
+
+    public func invitations() async throws -> [Invitation] {
+        let me = try await authorize()
+        return try await store.builder.invitations(to: await store.invitations(of: me), for: me)
+    }
+
+    public func accept(_ conversationID: ConversationID) async throws -> ConversationSummary {
+        let me = try await authorize()
+        return try await store.builder.summary(of: try await store.accept(conversationID, by: me), for: me)
+    }
+
+    public func decline(_ conversationID: ConversationID) async throws {
+        try await store.decline(conversationID, by: try await authorize())
+    }
+
+    public func leave(_ conversationID: ConversationID) async throws {
+        try await store.leave(conversationID, by: try await authorize())
+    }
+
+    public func block(_ userID: UserID) async throws {
+        let me = try await authorize()
+        try await store.builder.checkBlock(by: me, of: userID)
+        await store.block(userID, by: me)
+    }
+
+    public func unblock(_ userID: UserID) async throws {
+        await store.unblock(userID, by: try await authorize())
+    }
+
+    public func blockedUsers() async throws -> [UserID] {
+        await store.blocks(of: try await authorize())
     }
 
     public func changes() async throws -> AsyncStream<Void> {
         let me = try await caller.id()
-        let createdStream = await store.createdConversations()
+        let listChanges = await store.changes()
         let activityStream = try await store.activity.activityChanges()
         return AsyncStream { continuation in
             let forwarders = [
                 Task {
-                    for await conversation in createdStream where conversation.memberIDs.contains(me) { continuation.yield() }
+                    for await concerned in listChanges where concerned.contains(me) { continuation.yield() }
                 },
                 Task {
                     for await _ in activityStream { continuation.yield() }

@@ -1,19 +1,35 @@
 import Foundation
 import Kernel
 
-/// The conversations of the memory backend, shared by every caller's
-/// `InMemoryConversationListService`.
+/// The conversations of the memory backend, with invitations, who accepts whom and who blocked
+/// whom, shared by every caller's `InMemoryConversationListService`. Follows
+/// `ConversationRules`; each change is recorded in the journal for the people it concerns.
 public actor InMemoryConversationStore: ConversationDirectory {
+    /// One person's relation to another: `who` accepts, or blocked, `whom`.
+    private struct Relation: Hashable {
+        let who: UserID
+        let whom: UserID
+    }
+
+    /// A waiting invitation.
+    private struct Pending {
+        let inviter: UserID
+        let at: Date
+    }
+
     private var conversations: [ConversationID: Conversation]
+    private var pending: [ConversationID: [UserID: Pending]] = [:]
+    private var accepted: Set<Relation> = []
+    private var blocked: Set<Relation> = []
     let builder: SummaryBuilder
     let activity: any ActivitySource
     let conditions: SimulatedConditions
     private let clock: any WallClock
-    private let created = Broadcaster<Conversation>()
+    private let changed = Broadcaster<Set<UserID>>()
     private let journal: (any ChangeJournal)?
 
-    /// Creates the store with seeded conversations and the list's two ports; new conversations
-    /// are recorded in `journal`, when given.
+    /// Creates the store with seeded conversations (the people of each one-to-one accept each
+    /// other) and the list's two ports; changes are recorded in `journal`, when given.
     public init(
         conversations: [Conversation] = [],
         users: any UserDirectory,
@@ -24,6 +40,11 @@ public actor InMemoryConversationStore: ConversationDirectory {
     ) {
         self.journal = journal
         self.conversations = Dictionary(uniqueKeysWithValues: conversations.map { ($0.id, $0) })
+        for conversation in conversations where !conversation.isGroup {
+            for who in conversation.memberIDs {
+                for whom in conversation.memberIDs where whom != who { accepted.insert(Relation(who: who, whom: whom)) }
+            }
+        }
         builder = SummaryBuilder(users: users, activity: activity)
         self.activity = activity
         self.clock = clock
@@ -35,7 +56,7 @@ public actor InMemoryConversationStore: ConversationDirectory {
     }
 
     public func contacts(of user: UserID) async throws -> [UserID] {
-        Array(Set(conversations(of: user).flatMap(\.memberIDs)).subtracting([user]))
+        Array(Set(conversations(of: user).flatMap(\.memberIDs)).subtracting([user])).filter { !blocked.contains(Relation(who: user, whom: $0)) }
     }
 
     func conversations(of member: UserID) -> [Conversation] {
@@ -44,18 +65,110 @@ public actor InMemoryConversationStore: ConversationDirectory {
 
     func conversation(_ id: ConversationID) -> Conversation? { conversations[id] }
 
+    /// `me`'s one-to-one with `other`: found (and joined, or its invitation accepted, if `me` is
+    /// not in it), or made.
     func direct(between me: UserID, and other: UserID) async -> Conversation {
-        if let found = conversations.values.first(where: { !$0.isGroup && Set($0.memberIDs) == [me, other] }) { return found }
-        return await insert(title: nil, members: [me, other])
+        accepted.insert(Relation(who: me, whom: other))
+        if let found = conversations.values.first(where: { !$0.isGroup && Set($0.pair ?? []) == [me, other] }) {
+            if found.memberIDs.contains(me) { return found }
+            if pending[found.id]?[me] != nil { return (try? await accept(found.id, by: me)) ?? found }
+            return await join(me, found.id)
+        }
+        return await start(title: nil, by: me, with: [other])
     }
 
-    func insert(title: String?, members: [UserID]) async -> Conversation {
-        let conversation = Conversation(id: .random(), title: title, memberIDs: members, createdAt: clock.now())
+    /// A new conversation started by `starter` with `others`, each a member or invited as
+    /// `ConversationRules.entry` says; the starter accepts each of them from now on.
+    func start(title: String?, by starter: UserID, with others: [UserID]) async -> Conversation {
+        var members = [starter], invited: [UserID] = []
+        for other in others where other != starter {
+            accepted.insert(Relation(who: starter, whom: other))
+            switch entry(of: other, startedBy: starter) {
+            case .member: members.append(other)
+            case .invited: invited.append(other)
+            case .none: break
+            }
+        }
+        let conversation = Conversation(id: .random(), title: title, memberIDs: members, createdAt: clock.now(),
+                                        pair: title == nil ? [starter] + others : nil)
         conversations[conversation.id] = conversation
-        created.send(conversation)
-        await journal?.record(.conversationAdded(conversation.id))
+        for invitee in invited { pending[conversation.id, default: [:]][invitee] = Pending(inviter: starter, at: clock.now()) }
+        await record(.conversationAdded(conversation.id), for: members)
+        for invitee in invited { await record(.conversationInvited(conversation.id, invitee: invitee), for: [invitee]) }
         return conversation
     }
 
-    func createdConversations() -> AsyncStream<Conversation> { created.subscribe() }
+    /// `user`'s waiting invitations.
+    func invitations(of user: UserID) -> [(conversation: Conversation, inviter: UserID, at: Date)] {
+        pending.compactMap { id, invitees in
+            guard let invitation = invitees[user], let conversation = conversations[id] else { return nil }
+            return (conversation, invitation.inviter, invitation.at)
+        }
+    }
+
+    /// `user` accepts the invitation to `id`: a member, and accepting its inviter from now on.
+    /// - Throws: `ConversationRules.noInvitation` when there is none.
+    func accept(_ id: ConversationID, by user: UserID) async throws -> Conversation {
+        guard let invitation = pending[id]?.removeValue(forKey: user) else { throw ConversationRules.noInvitation(id) }
+        accepted.insert(Relation(who: user, whom: invitation.inviter))
+        return await join(user, id)
+    }
+
+    /// `user` declines the invitation to `id`.
+    /// - Throws: `ConversationRules.noInvitation` when there is none.
+    func decline(_ id: ConversationID, by user: UserID) async throws {
+        guard pending[id]?.removeValue(forKey: user) != nil else { throw ConversationRules.noInvitation(id) }
+        await record(.conversationLeft(id, by: user), for: [user])
+    }
+
+    /// `user` leaves `id`.
+    /// - Throws: `ConversationRules.notMember` when they are not in it.
+    func leave(_ id: ConversationID, by user: UserID) async throws {
+        guard let conversation = conversations[id], conversation.memberIDs.contains(user) else { throw ConversationRules.notMember(id) }
+        let remaining = conversation.memberIDs.filter { $0 != user }
+        conversations[id] = Conversation(id: id, title: conversation.title, memberIDs: remaining, createdAt: conversation.createdAt,
+                                         pair: conversation.pair)
+        await record(.conversationLeft(id, by: user), for: [user] + remaining)
+    }
+
+    /// `user` blocks `other`: declines their invitations, no longer accepts them, and leaves
+    /// their one-to-one.
+    func block(_ other: UserID, by user: UserID) async {
+        blocked.insert(Relation(who: user, whom: other))
+        accepted.remove(Relation(who: user, whom: other))
+        for (id, invitees) in pending where invitees[user]?.inviter == other { try? await decline(id, by: user) }
+        if let direct = conversations.values.first(where: { !$0.isGroup && Set($0.pair ?? []) == [user, other] }), direct.memberIDs.contains(user) {
+            try? await leave(direct.id, by: user)
+        }
+    }
+
+    /// `user` unblocks `other`.
+    func unblock(_ other: UserID, by user: UserID) { blocked.remove(Relation(who: user, whom: other)) }
+
+    /// Whom `user` has blocked.
+    func blocks(of user: UserID) -> [UserID] { blocked.filter { $0.who == user }.map(\.whom).sorted() }
+
+    /// Ticks with the people whose list or invitations may have changed.
+    func changes() -> AsyncStream<Set<UserID>> { changed.subscribe() }
+
+    private func entry(of person: UserID, startedBy starter: UserID) -> ConversationRules.Entry {
+        let waiting = pending.values.compactMap { $0[person] }
+        return ConversationRules.entry(trusts: accepted.contains(Relation(who: person, whom: starter)),
+                                       blocked: blocked.contains(Relation(who: person, whom: starter)),
+                                       invitedByStarter: waiting.contains { $0.inviter == starter }, pending: waiting.count)
+    }
+
+    private func join(_ user: UserID, _ id: ConversationID) async -> Conversation {
+        guard let conversation = conversations[id] else { return Conversation(id: id, title: nil, memberIDs: [user], createdAt: clock.now()) }
+        let joined = Conversation(id: id, title: conversation.title, memberIDs: conversation.memberIDs + [user], createdAt: conversation.createdAt,
+                                  pair: conversation.pair)
+        conversations[id] = joined
+        await record(.conversationAdded(id, joining: user), for: joined.memberIDs)
+        return joined
+    }
+
+    private func record(_ change: StoreChange, for audience: [UserID]) async {
+        await journal?.record(change, audience: audience)
+        changed.send(Set(audience))
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Kernel
 
 /// Turns stored conversations into list rows: titles from the user directory, last message and
@@ -15,7 +16,7 @@ public struct SummaryBuilder: Sendable {
 
     /// Rows for `conversations` as `reader` sees them, most recent first.
     public func summaries(of conversations: [Conversation], for reader: UserID) async throws -> [ConversationSummary] {
-        let otherIDs = Set(conversations.filter { !$0.isGroup }.flatMap(\.memberIDs)).subtracting([reader])
+        let otherIDs = Set(conversations.compactMap { $0.counterpart(of: reader) })
         // Two independent reads: run them side by side.
         async let namesRead = users.displayNames(of: Array(otherIDs))
         async let activitiesRead = activity.activity(of: conversations.map(\.id), for: reader)
@@ -27,6 +28,25 @@ public struct SummaryBuilder: Sendable {
                 activity: activities[conversation.id] ?? .none
             )
         })
+    }
+
+    /// The invitations of `invitee` to `conversations` (with who invited, and when), newest first.
+    public func invitations(to conversations: [(conversation: Conversation, inviter: UserID, at: Date)], for invitee: UserID) async throws
+        -> [Invitation] {
+        let names = try await users.displayNames(of: Array(Set(conversations.map(\.inviter))))
+        return conversations.map { entry in
+            let inviterName = names[entry.inviter] ?? "unknown user"
+            return Invitation(id: entry.conversation.id, title: entry.conversation.title ?? inviterName, isGroup: entry.conversation.isGroup,
+                              inviterID: entry.inviter, inviterName: inviterName, memberCount: entry.conversation.memberIDs.count,
+                              invitedAt: entry.at)
+        }.sorted { $0.invitedAt != $1.invitedAt ? $0.invitedAt > $1.invitedAt : $0.id < $1.id }
+    }
+
+    /// Checks that `user` may be blocked by `me`.
+    /// - Throws: `.invalidInput` for oneself, `.notFound` for an unknown user.
+    public func checkBlock(by me: UserID, of user: UserID) async throws {
+        guard user != me else { throw ConversationRules.selfBlock }
+        try await requireUsers([user])
     }
 
     /// The row of one conversation as `reader` sees it.
@@ -57,7 +77,6 @@ public struct SummaryBuilder: Sendable {
     }
 
     private func directTitle(_ conversation: Conversation, reader: UserID, names: [UserID: String]) -> String {
-        let other = conversation.memberIDs.first { $0 != reader } ?? reader
-        return names[other] ?? "unknown user"
+        conversation.counterpart(of: reader).flatMap { names[$0] } ?? "unknown user"
     }
 }

@@ -32,5 +32,31 @@ public enum ConversationListSchema {
         SchemaMigration(feature: "conversationlist", version: 3, sql: """
             CREATE INDEX conversations_for_list ON conversations(id, created_at, title, members);
             """),
+        // Consent: a row of `conversation_members` is a member, or invited (by whom, when);
+        // `conversations.members` lists members only. `conversation_accepts`: who may put whom
+        // in a conversation without asking (people of a one-to-one already accept each other);
+        // `conversation_blocks`: who blocked whom.
+        SchemaMigration(feature: "conversationlist", version: 4, sql: """
+            ALTER TABLE conversation_members ADD COLUMN state TEXT NOT NULL DEFAULT 'member';
+            ALTER TABLE conversation_members ADD COLUMN invited_by TEXT;
+            ALTER TABLE conversation_members ADD COLUMN invited_at REAL;
+            CREATE INDEX conversation_members_invited ON conversation_members(user_id, invited_by) WHERE state = 'invited';
+            CREATE TABLE conversation_accepts (
+                user_id TEXT NOT NULL,
+                accepted_id TEXT NOT NULL,
+                PRIMARY KEY (user_id, accepted_id)
+            ) WITHOUT ROWID;
+            INSERT OR IGNORE INTO conversation_accepts (user_id, accepted_id)
+                SELECT a.user_id, b.user_id FROM conversations c
+                JOIN conversation_members a ON a.conversation_id = c.id JOIN conversation_members b ON b.conversation_id = c.id
+                WHERE c.direct_key IS NOT NULL AND a.user_id != b.user_id;
+            CREATE TABLE conversation_blocks (
+                user_id TEXT NOT NULL,
+                blocked_id TEXT NOT NULL,
+                PRIMARY KEY (user_id, blocked_id)
+            ) WITHOUT ROWID;
+            DROP INDEX conversations_for_list;
+            CREATE INDEX conversations_for_list ON conversations(id, created_at, title, members, direct_key);
+            """),
     ]
 }

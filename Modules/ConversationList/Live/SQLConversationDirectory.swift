@@ -12,9 +12,10 @@ public struct SQLConversationDirectory: ConversationDirectory {
 
     public func members(of conversationID: ConversationID) async throws -> [UserID]? {
         try await database.read { db in
-            let ids = try String.fetchAll(db, sql: "SELECT user_id FROM conversation_members WHERE conversation_id = ?",
-                                          arguments: [conversationID.rawValue])
-            return ids.isEmpty ? nil : ids.map(UserID.init(rawValue:))
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM conversations WHERE id = ?)", arguments: [conversationID.rawValue]) == true
+            else { return nil }
+            return try String.fetchAll(db, sql: "SELECT user_id FROM conversation_members WHERE conversation_id = ? AND state = 'member'",
+                                       arguments: [conversationID.rawValue]).map(UserID.init(rawValue:))
         }
     }
 
@@ -22,8 +23,9 @@ public struct SQLConversationDirectory: ConversationDirectory {
         try await database.read { db in
             try String.fetchAll(db, sql: """
                 SELECT DISTINCT o.user_id FROM conversation_members c JOIN conversation_members o ON o.conversation_id = c.conversation_id
-                WHERE c.user_id = ? AND o.user_id != c.user_id
-                """, arguments: [user.rawValue]).map(UserID.init(rawValue:))
+                WHERE c.user_id = :user AND c.state = 'member' AND o.state = 'member' AND o.user_id != :user
+                AND o.user_id NOT IN (SELECT blocked_id FROM conversation_blocks WHERE user_id = :user)
+                """, arguments: ["user": user.rawValue]).map(UserID.init(rawValue:))
         }
     }
 }

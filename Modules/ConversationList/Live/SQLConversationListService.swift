@@ -4,74 +4,145 @@ import GRDB
 import Kernel
 import SQLStore
 
-/// One caller's view of the conversations in the SQLite database. Titles and activity come
-/// through the same ports as in memory; `changes()` ticks on any commit to the file, from any process.
+/// One caller's view of the conversations in the SQLite database, following
+/// `ConversationRules`: each change of who is in a conversation is one transaction with its
+/// events. Titles and activity come through the same ports as in memory; `changes()` ticks on
+/// any commit to the file, from any process.
 public struct SQLConversationListService: ConversationListService {
     private let database: SQLDatabase
     private let builder: SummaryBuilder
     private let caller: Caller
     private let clock: any WallClock
     private let budget: UsageBudget
+    private let membersChanged: @Sendable (ConversationID) -> Void
 
     /// Creates the service for `caller` over an open database and the list's summary builder;
-    /// each conversation started spends from `budget`.
+    /// each conversation started spends from `budget`, and `membersChanged` hears of each
+    /// conversation whose members this service changed (a cache of members forgets it).
     public init(database: SQLDatabase, builder: SummaryBuilder, caller: Caller, clock: any WallClock = SystemWallClock(),
-                budget: UsageBudget = .unlimited) {
+                budget: UsageBudget = .unlimited, membersChanged: @escaping @Sendable (ConversationID) -> Void = { _ in }) {
         self.database = database
         self.builder = builder
         self.caller = caller
         self.clock = clock
         self.budget = budget
+        self.membersChanged = membersChanged
     }
 
-    public func conversations() async throws -> [ConversationSummary] {
+    public func conversations(limit: Int, after: ConversationID?) async throws -> ConversationPage {
         let me = try await caller.id()
+        try ConversationRules.checkPageLimit(limit)
         let conversations = try await database.read { db in
             try Row.fetchCursor(db, sql: """
-                SELECT c.id, c.title, c.created_at, c.members
+                SELECT \(Self.columns)
                 FROM conversation_members mine JOIN conversations c INDEXED BY conversations_for_list ON c.id = mine.conversation_id
-                WHERE mine.user_id = ?
+                WHERE mine.user_id = ? AND mine.state = 'member'
                 """, arguments: [me.rawValue]).map(Self.conversation).reduce(into: []) { $0.append($1) }
         }
-        return try await builder.summaries(of: conversations, for: me)
+        return try ConversationRules.page(of: try await builder.summaries(of: conversations, for: me), limit: limit, after: after)
     }
 
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {
         let me = try await caller.id()
         try await builder.checkDirect(from: me, with: userID)
         let key = [me.rawValue, userID.rawValue].sorted().joined(separator: "|")
-        if let existing = try await database.read({ db in try String.fetchOne(db, sql: "SELECT id FROM conversations WHERE direct_key = ?", arguments: [key]) }) {
-            return try await summary(of: ConversationID(existing), for: me)
-        }
+        let existing = try await database.read { db in try String.fetchOne(db, sql: "SELECT id FROM conversations WHERE direct_key = ?", arguments: [key]) }
+        if let existing { return try await enter(ConversationID(existing), me: me, accepting: userID) }
         try budget.spend(.conversation, by: me)
-        let candidate = ConversationID.random()
-        let now = clock.now()
-        let id = try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, NULL, ?, ?, ?) ON CONFLICT DO NOTHING
-                """, arguments: [candidate.rawValue, key, now, Self.memberList([me, userID])])
-            if db.changesCount > 0 {
-                try Self.insertMembers([me, userID], into: candidate, db)
-                try SQLChangeLog.record(.conversationAdded(candidate), db)
+        let candidate = ConversationID.random(), now = clock.now()
+        let id = try await database.write { db -> String in
+            try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, NULL, ?, ?, '') ON CONFLICT DO NOTHING",
+                           arguments: [candidate.rawValue, key, now])
+            guard db.changesCount > 0 else {
+                // Another process made it first.
+                return try String.fetchOne(db, sql: "SELECT id FROM conversations WHERE direct_key = ?", arguments: [key]) ?? candidate.rawValue
             }
-            return try String.fetchOne(db, sql: "SELECT id FROM conversations WHERE direct_key = ?", arguments: [key]) ?? candidate.rawValue
+            try Self.start(candidate, by: me, with: [userID], at: now, db)
+            return candidate.rawValue
         }
-        return try await summary(of: ConversationID(id), for: me)
+        guard id == candidate.rawValue else { return try await enter(ConversationID(id), me: me, accepting: userID) }
+        return try await summary(of: candidate, for: me)
     }
 
     public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
         let me = try await caller.id()
         let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs)
         try budget.spend(.conversation, by: me)
-        let id = ConversationID.random()
-        let now = clock.now()
+        let id = ConversationID.random(), now = clock.now()
         try await database.write { db in
-            try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, ?, NULL, ?, ?)",
-                           arguments: [id.rawValue, title, now, Self.memberList(members)])
-            try Self.insertMembers(members, into: id, db)
-            try SQLChangeLog.record(.conversationAdded(id), db)
+            try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, ?, NULL, ?, '')",
+                           arguments: [id.rawValue, title, now])
+            try Self.start(id, by: me, with: Array(members.dropFirst()), at: now, db)
         }
         return try await summary(of: id, for: me)
+    }
+
+    public func invitations() async throws -> [Invitation] {
+        let me = try await caller.id()
+        let rows = try await database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.columns), m.invited_by, m.invited_at FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id
+                WHERE m.user_id = ? AND m.state = 'invited'
+                """, arguments: [me.rawValue]).map { row in
+                (try Self.conversation(row), UserID(try row.decode(String.self, atIndex: 5)), try row.decode(Date.self, atIndex: 6))
+            }
+        }
+        return try await builder.invitations(to: rows, for: me)
+    }
+
+    public func accept(_ conversationID: ConversationID) async throws -> ConversationSummary {
+        let me = try await caller.id()
+        try await database.write { db in try Self.accept(conversationID, by: me, db) }
+        membersChanged(conversationID)
+        return try await summary(of: conversationID, for: me)
+    }
+
+    public func decline(_ conversationID: ConversationID) async throws {
+        let me = try await caller.id()
+        try await database.write { db in try Self.decline(conversationID, by: me, db) }
+    }
+
+    public func leave(_ conversationID: ConversationID) async throws {
+        let me = try await caller.id()
+        try await database.write { db in try Self.leave(conversationID, by: me, db) }
+        membersChanged(conversationID)
+    }
+
+    public func block(_ userID: UserID) async throws {
+        let me = try await caller.id()
+        try await builder.checkBlock(by: me, of: userID)
+        let left = try await database.write { db -> ConversationID? in
+            try db.execute(sql: "INSERT OR IGNORE INTO conversation_blocks (user_id, blocked_id) VALUES (?, ?)", arguments: [me.rawValue, userID.rawValue])
+            try db.execute(sql: "DELETE FROM conversation_accepts WHERE user_id = ? AND accepted_id = ?", arguments: [me.rawValue, userID.rawValue])
+            for invitation in try String.fetchAll(db, sql: """
+                SELECT conversation_id FROM conversation_members WHERE user_id = ? AND state = 'invited' AND invited_by = ?
+                """, arguments: [me.rawValue, userID.rawValue]) {
+                try Self.decline(ConversationID(invitation), by: me, db)
+            }
+            let key = [me.rawValue, userID.rawValue].sorted().joined(separator: "|")
+            guard let direct = try String.fetchOne(db, sql: """
+                SELECT c.id FROM conversations c JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = ? AND m.state = 'member'
+                WHERE c.direct_key = ?
+                """, arguments: [me.rawValue, key]) else { return nil }
+            try Self.leave(ConversationID(direct), by: me, db)
+            return ConversationID(direct)
+        }
+        if let left { membersChanged(left) }
+    }
+
+    public func unblock(_ userID: UserID) async throws {
+        let me = try await caller.id()
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM conversation_blocks WHERE user_id = ? AND blocked_id = ?", arguments: [me.rawValue, userID.rawValue])
+        }
+    }
+
+    public func blockedUsers() async throws -> [UserID] {
+        let me = try await caller.id()
+        return try await database.read { db in
+            try String.fetchAll(db, sql: "SELECT blocked_id FROM conversation_blocks WHERE user_id = ? ORDER BY blocked_id", arguments: [me.rawValue])
+                .map(UserID.init(rawValue:))
+        }
     }
 
     public func changes() async throws -> AsyncStream<Void> {
@@ -79,30 +150,112 @@ public struct SQLConversationListService: ConversationListService {
         return database.changes.subscribe()
     }
 
+    /// `me` comes to an existing one-to-one by starting it: nothing if a member already; its
+    /// invitation accepted if invited; joined again if they had left it.
+    private func enter(_ id: ConversationID, me: UserID, accepting other: UserID) async throws -> ConversationSummary {
+        let joined = try await database.write { db -> Bool in
+            try db.execute(sql: "INSERT OR IGNORE INTO conversation_accepts (user_id, accepted_id) VALUES (?, ?)", arguments: [me.rawValue, other.rawValue])
+            switch try String.fetchOne(db, sql: "SELECT state FROM conversation_members WHERE conversation_id = ? AND user_id = ?",
+                                       arguments: [id.rawValue, me.rawValue]) {
+            case "member": return false
+            case "invited": try Self.accept(id, by: me, db)
+            default: try Self.join(id, me, db)
+            }
+            return true
+        }
+        if joined { membersChanged(id) }
+        return try await summary(of: id, for: me)
+    }
+
+    /// Puts the starter and `others` in the new conversation `id`, each as `ConversationRules.entry`
+    /// says, and records who sees what; the starter accepts each of the others from now on.
+    private static func start(_ id: ConversationID, by starter: UserID, with others: [UserID], at now: Date, _ db: Database) throws {
+        var members = [starter], invited: [UserID] = []
+        for other in others where other != starter {
+            try db.execute(sql: "INSERT OR IGNORE INTO conversation_accepts (user_id, accepted_id) VALUES (?, ?)", arguments: [starter.rawValue, other.rawValue])
+            switch try entry(of: other, startedBy: starter, db) {
+            case .member: members.append(other)
+            case .invited: invited.append(other)
+            case .none: break
+            }
+        }
+        for member in members {
+            try db.execute(sql: "INSERT INTO conversation_members (user_id, conversation_id) VALUES (?, ?)", arguments: [member.rawValue, id.rawValue])
+        }
+        for invitee in invited {
+            try db.execute(sql: "INSERT INTO conversation_members (user_id, conversation_id, state, invited_by, invited_at) VALUES (?, ?, 'invited', ?, ?)",
+                           arguments: [invitee.rawValue, id.rawValue, starter.rawValue, now])
+        }
+        try updateMembers(id, db)
+        try SQLChangeLog.record(.conversationAdded(id), audience: members, db)
+        for invitee in invited { try SQLChangeLog.record(.conversationInvited(id, invitee: invitee), audience: [invitee], db) }
+    }
+
+    private static func entry(of person: UserID, startedBy starter: UserID, _ db: Database) throws -> ConversationRules.Entry {
+        let arguments: StatementArguments = ["person": person.rawValue, "starter": starter.rawValue]
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM conversation_accepts WHERE user_id = :person AND accepted_id = :starter),
+                   EXISTS (SELECT 1 FROM conversation_blocks WHERE user_id = :person AND blocked_id = :starter),
+                   EXISTS (SELECT 1 FROM conversation_members WHERE user_id = :person AND state = 'invited' AND invited_by = :starter),
+                   (SELECT count(*) FROM conversation_members WHERE user_id = :person AND state = 'invited')
+            """, arguments: arguments) else { return .none }
+        return ConversationRules.entry(trusts: row[0], blocked: row[1], invitedByStarter: row[2], pending: row[3])
+    }
+
+    private static func accept(_ id: ConversationID, by me: UserID, _ db: Database) throws {
+        guard let inviter = try String.fetchOne(db, sql: """
+            SELECT invited_by FROM conversation_members WHERE conversation_id = ? AND user_id = ? AND state = 'invited'
+            """, arguments: [id.rawValue, me.rawValue]) else { throw ConversationRules.noInvitation(id) }
+        try db.execute(sql: "INSERT OR IGNORE INTO conversation_accepts (user_id, accepted_id) VALUES (?, ?)", arguments: [me.rawValue, inviter])
+        try db.execute(sql: "DELETE FROM conversation_members WHERE conversation_id = ? AND user_id = ?", arguments: [id.rawValue, me.rawValue])
+        try join(id, me, db)
+    }
+
+    private static func join(_ id: ConversationID, _ me: UserID, _ db: Database) throws {
+        try db.execute(sql: "INSERT INTO conversation_members (user_id, conversation_id) VALUES (?, ?)", arguments: [me.rawValue, id.rawValue])
+        try SQLChangeLog.record(.conversationAdded(id, joining: me), audience: try updateMembers(id, db), db)
+    }
+
+    private static func decline(_ id: ConversationID, by me: UserID, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM conversation_members WHERE conversation_id = ? AND user_id = ? AND state = 'invited'",
+                       arguments: [id.rawValue, me.rawValue])
+        guard db.changesCount > 0 else { throw ConversationRules.noInvitation(id) }
+        try SQLChangeLog.record(.conversationLeft(id, by: me), audience: [me], db)
+    }
+
+    private static func leave(_ id: ConversationID, by me: UserID, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM conversation_members WHERE conversation_id = ? AND user_id = ? AND state = 'member'",
+                       arguments: [id.rawValue, me.rawValue])
+        guard db.changesCount > 0 else { throw ConversationRules.notMember(id) }
+        try SQLChangeLog.record(.conversationLeft(id, by: me), audience: [me] + (try updateMembers(id, db)), db)
+    }
+
+    /// Writes the members of `id` now on its row, and returns them.
+    @discardableResult
+    private static func updateMembers(_ id: ConversationID, _ db: Database) throws -> [UserID] {
+        let members = try String.fetchAll(db, sql: "SELECT user_id FROM conversation_members WHERE conversation_id = ? AND state = 'member'",
+                                          arguments: [id.rawValue])
+        try db.execute(sql: "UPDATE conversations SET members = ? WHERE id = ?", arguments: [members.joined(separator: ","), id.rawValue])
+        return members.map(UserID.init(rawValue:))
+    }
+
     private func summary(of id: ConversationID, for reader: UserID) async throws -> ConversationSummary {
         let conversation = try await database.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT id, title, created_at, members FROM conversations WHERE id = ?
-                """, arguments: [id.rawValue]).map(Self.conversation)
+            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM conversations c WHERE c.id = ?", arguments: [id.rawValue]).map(Self.conversation)
         }
         guard let conversation else { throw AppError.noConversation(id) }
         return try await builder.summary(of: conversation, for: reader)
     }
 
-    private static func insertMembers(_ members: [UserID], into id: ConversationID, _ db: Database) throws {
-        for member in members {
-            try db.execute(sql: "INSERT INTO conversation_members (user_id, conversation_id) VALUES (?, ?)",
-                           arguments: [member.rawValue, id.rawValue])
-        }
-    }
+    /// The columns `conversation(_:)` reads, for a `SELECT` over `conversations c`.
+    private static let columns = "c.id, c.title, c.created_at, c.members, c.direct_key"
 
-    private static func memberList(_ members: [UserID]) -> String { members.map(\.rawValue).joined(separator: ",") }
-
-    /// A conversation from a row of `id, title, created_at, members` (positional: much faster than by name).
+    /// A conversation from a row of `columns` (positional: much faster than by name).
     /// - Throws: GRDB's `RowDecodingError` for a damaged row (a NULL or a wrong type).
     private static func conversation(_ row: Row) throws -> Conversation {
         let members = try row.decode(String.self, atIndex: 3).utf8.split(separator: UInt8(ascii: ",")).map { UserID(String(decoding: $0, as: UTF8.self)) }
+        let pair = try row.decode(String?.self, atIndex: 4).map { $0.split(separator: "|").map { UserID(String($0)) } }
         return Conversation(id: ConversationID(try row.decode(String.self, atIndex: 0)), title: try row.decode(atIndex: 1), memberIDs: members,
-                            createdAt: try row.decode(atIndex: 2))
+                            createdAt: try row.decode(atIndex: 2), pair: pair)
     }
 }

@@ -14,8 +14,10 @@ public struct RemoteConversationListService: ConversationListService {
         self.caller = caller
     }
 
-    public func conversations() async throws -> [ConversationSummary] {
-        try await connection.call(ConversationListAPI.list, body: NoContent(), as: caller).conversations
+    public func conversations(limit: Int, after: ConversationID?) async throws -> ConversationPage {
+        try ConversationRules.checkPageLimit(limit)
+        let query = ["limit": String(limit)].merging(after.map { ["after": $0.rawValue] } ?? [:]) { $1 }
+        return try await connection.call(ConversationListAPI.list, query: query, body: NoContent(), as: caller).page
     }
 
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {
@@ -26,7 +28,36 @@ public struct RemoteConversationListService: ConversationListService {
         try await connection.call(ConversationListAPI.group, body: GroupRequest(title: title, memberIDs: memberIDs), as: caller)
     }
 
+    public func invitations() async throws -> [Invitation] {
+        try await connection.call(ConversationListAPI.invitations, body: NoContent(), as: caller).invitations
+    }
+
+    public func accept(_ conversationID: ConversationID) async throws -> ConversationSummary {
+        try await connection.call(ConversationListAPI.accept, path: ["conversation": conversationID.rawValue], body: NoContent(), as: caller)
+    }
+
+    public func decline(_ conversationID: ConversationID) async throws {
+        _ = try await connection.call(ConversationListAPI.decline, path: ["conversation": conversationID.rawValue], body: NoContent(), as: caller)
+    }
+
+    public func leave(_ conversationID: ConversationID) async throws {
+        _ = try await connection.call(ConversationListAPI.leave, path: ["conversation": conversationID.rawValue], body: NoContent(), as: caller)
+    }
+
+    public func block(_ userID: UserID) async throws {
+        _ = try await connection.call(ConversationListAPI.block, path: ["user": userID.rawValue], body: NoContent(), as: caller)
+    }
+
+    public func unblock(_ userID: UserID) async throws {
+        _ = try await connection.call(ConversationListAPI.unblock, path: ["user": userID.rawValue], body: NoContent(), as: caller)
+    }
+
+    public func blockedUsers() async throws -> [UserID] {
+        try await connection.call(ConversationListAPI.blocks, body: NoContent(), as: caller).userIDs
+    }
+
     /// Ticks on every event of the caller's (each may change the list: a message, a new
-    /// conversation, a read marker, a name) and after each reconnection, so readers reload.
+    /// conversation, an invitation, someone joining or leaving, a read marker, a name) and after
+    /// each reconnection, so readers reload.
     public func changes() async throws -> AsyncStream<Void> { try await connection.ticks(as: caller) }
 }

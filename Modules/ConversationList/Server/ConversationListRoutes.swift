@@ -3,8 +3,7 @@ import ConversationListAPI
 import Kernel
 import ServerSupport
 
-/// ConversationList's routes and its live event, each answered by the caller's
-/// `ConversationListService`.
+/// ConversationList's routes, each answered by the caller's `ConversationListService`.
 public struct ConversationListRoutes: Sendable {
     private let service: @Sendable (Caller) -> any ConversationListService
 
@@ -14,11 +13,34 @@ public struct ConversationListRoutes: Sendable {
     /// Registers every ConversationList endpoint.
     public func add(to routes: APIRoutes) {
         let service = service
-        routes.add(ConversationListAPI.list) { call in ConversationListReply(try await service(call.caller).conversations()) }
+        routes.add(ConversationListAPI.list) { call in
+            let limit = try call.query("limit", in: 1...ConversationRules.maxPage, default: ConversationRules.defaultPage)
+            let after: ConversationID? = try call.query("after").map { try Validation.identifier($0, field: "after") }
+            return ConversationListReply(try await service(call.caller).conversations(limit: limit, after: after))
+        }
         routes.add(ConversationListAPI.direct) { call in try await service(call.caller).startDirect(with: call.body.userID) }
         routes.add(ConversationListAPI.group) { call in
             try await service(call.caller).createGroup(title: call.body.title,
                                                        memberIDs: try call.atMost(GroupRequest.maxMembers, call.body.memberIDs, field: "memberIDs"))
+        }
+        routes.add(ConversationListAPI.leave) { call in
+            try await service(call.caller).leave(try call.id("conversation"))
+            return NoContent()
+        }
+        routes.add(ConversationListAPI.invitations) { call in InvitationList(try await service(call.caller).invitations()) }
+        routes.add(ConversationListAPI.accept) { call in try await service(call.caller).accept(try call.id("conversation")) }
+        routes.add(ConversationListAPI.decline) { call in
+            try await service(call.caller).decline(try call.id("conversation"))
+            return NoContent()
+        }
+        routes.add(ConversationListAPI.blocks) { call in BlockList(try await service(call.caller).blockedUsers()) }
+        routes.add(ConversationListAPI.block) { call in
+            try await service(call.caller).block(try call.id("user"))
+            return NoContent()
+        }
+        routes.add(ConversationListAPI.unblock) { call in
+            try await service(call.caller).unblock(try call.id("user"))
+            return NoContent()
         }
     }
 }

@@ -7,6 +7,9 @@ import Kernel
 ///
 /// - `store_sequence`: one row, the last number handed out.
 /// - `store_changes`: `seq` from the sequence, the change's `kind` and fields.
+/// - `store_audiences`: who sees each change (`user_id`, `seq`), decided when it is stored, so
+///   that reading a user's changes, or handing a new one to live readers, costs an index look-up
+///   whatever the change concerns.
 public enum SQLChangeLog {
     /// The tables, migrated before any feature's.
     static let migrations = [
@@ -21,6 +24,16 @@ public enum SQLChangeLog {
                 display_name TEXT
             );
             CREATE INDEX store_changes_by_conversation ON store_changes(conversation_id) WHERE conversation_id IS NOT NULL;
+            """),
+        // Changes stored before this step get their audience from the features' own step that
+        // follows it (they know who saw what).
+        SchemaMigration(feature: "store", version: 2, sql: """
+            CREATE TABLE store_audiences (
+                user_id TEXT NOT NULL,
+                seq INTEGER NOT NULL,
+                PRIMARY KEY (user_id, seq)
+            ) WITHOUT ROWID;
+            CREATE INDEX store_audiences_by_seq ON store_audiences(seq);
             """),
     ]
 
@@ -44,17 +57,27 @@ public enum SQLChangeLog {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM store_sequence")) ?? 0
     }
 
-    /// Records `change` with the next number, and returns that number.
+    /// Records `change` with the next number, seen by `audience`, and returns that number.
     @discardableResult
-    public static func record(_ change: StoreChange, _ db: Database) throws -> Int64 {
+    public static func record(_ change: StoreChange, audience: [UserID], _ db: Database) throws -> Int64 {
         let seq = try next(db)
         try db.cachedStatement(sql: "INSERT INTO store_changes (seq, kind, conversation_id, user_id, display_name) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [seq, change.kind.rawValue, change.conversationID?.rawValue, change.userID?.rawValue, change.displayName])
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO store_audiences (user_id, seq) SELECT value, ? FROM json_each(?)")
+            .execute(arguments: [seq, try JSONIDs.encode(audience)])
         return seq
     }
 
-    /// The columns `change(_:)` reads, for a `SELECT` from `store_changes`.
-    public static let columns = "seq, kind, conversation_id, user_id, display_name"
+    /// Who sees each of the changes numbered above `seq`, by number.
+    public static func audiences(after seq: Int64, _ db: Database) throws -> [Int64: [UserID]] {
+        var audiences: [Int64: [UserID]] = [:]
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT seq, user_id FROM store_audiences WHERE seq > ?"), arguments: [seq])
+        while let row = try rows.next() { audiences[row[0], default: []].append(UserID(row[1] as String)) }
+        return audiences
+    }
+
+    /// The columns `change(_:)` reads, for a `SELECT` from `store_changes s`.
+    public static let columns = "s.seq, s.kind, s.conversation_id, s.user_id, s.display_name"
 
     /// The change in a row of `columns`, with its number.
     /// - Throws: when the row is damaged.

@@ -5,10 +5,14 @@ public actor InMemoryProfileStore: ProfileRegistry {
     private var profiles: [UserID: Profile]
     let conditions: SimulatedConditions
     private let journal: (any ChangeJournal)?
+    private let renameAudience: (any RenameAudience)?
 
-    /// Creates the store with seeded profiles; new names are recorded in `journal`, when given.
-    public init(profiles: [Profile] = [], journal: (any ChangeJournal)? = nil, conditions: SimulatedConditions = .none) {
+    /// Creates the store with seeded profiles; new names are recorded in `journal`, when given,
+    /// for whom `renameAudience` says (without one, the renamed user alone).
+    public init(profiles: [Profile] = [], journal: (any ChangeJournal)? = nil, renameAudience: (any RenameAudience)? = nil,
+                conditions: SimulatedConditions = .none) {
         self.journal = journal
+        self.renameAudience = renameAudience
         self.profiles = Dictionary(uniqueKeysWithValues: profiles.map { ($0.id, $0) })
         self.conditions = conditions
     }
@@ -42,7 +46,9 @@ public actor InMemoryProfileStore: ProfileRegistry {
         let old = try profile(id)
         let profile = try ProfileRules.edited(old, displayName: displayName, status: status)
         profiles[id] = profile
-        if profile.displayName != old.displayName { await journal?.record(.profileRenamed(id, to: profile.displayName)) }
+        if profile.displayName != old.displayName, let journal {
+            await journal.record(.profileRenamed(id, to: profile.displayName), audience: try await renameAudience?.audience(ofRenamed: id) ?? [id])
+        }
         return profile
     }
 

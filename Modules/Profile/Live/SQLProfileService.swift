@@ -9,12 +9,15 @@ public struct SQLProfileService: ProfileService {
     private let database: SQLDatabase
     private let caller: Caller
     private let budget: UsageBudget
+    private let renameAudience: (any RenameAudience)?
 
-    /// Creates the service for `caller` over an open database; renames and look-ups of people
+    /// Creates the service for `caller` over an open database; a new name is an event for whom
+    /// `renameAudience` says (without one, the caller alone); renames and look-ups of people
     /// spend from `budget`.
-    public init(database: SQLDatabase, caller: Caller, budget: UsageBudget = .unlimited) {
+    public init(database: SQLDatabase, caller: Caller, renameAudience: (any RenameAudience)? = nil, budget: UsageBudget = .unlimited) {
         self.database = database
         self.caller = caller
+        self.renameAudience = renameAudience
         self.budget = budget
     }
 
@@ -38,6 +41,8 @@ public struct SQLProfileService: ProfileService {
     /// Reads, checks and writes in one transaction, so that two edits of different fields both survive.
     public func updateMyProfile(displayName: String?, status: String?) async throws -> Profile {
         let me = try await caller.id()
+        // Asked before the write: a name that does not change costs the question, not the event.
+        let audience = displayName == nil ? [me] : try await renameAudience?.audience(ofRenamed: me) ?? [me]
         return try await database.write { db in
             let old = try Self.own(me, db)
             let profile = try ProfileRules.edited(old, displayName: displayName, status: status)
@@ -45,7 +50,7 @@ public struct SQLProfileService: ProfileService {
                            arguments: [profile.displayName, profile.displayName.lowercased(), profile.status, profile.id.rawValue])
             if profile.displayName != old.displayName {
                 try budget.spend(.rename, by: me)
-                try SQLChangeLog.record(.profileRenamed(me, to: profile.displayName), db)
+                try SQLChangeLog.record(.profileRenamed(me, to: profile.displayName), audience: audience, db)
             }
             return profile
         }
