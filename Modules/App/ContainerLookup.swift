@@ -15,17 +15,19 @@ struct ContainerLookup: FrontendLookup {
 
     func conversationID(for reference: String) async throws -> ConversationID {
         let list = container.makeConversationListViewModel()
-        await list.load()
+        await list.loadAll()
         if let error = list.list.error { throw error }
         return try list.resolve(reference).id
     }
 
     func mostRecentConversation() async throws -> ConversationID? {
-        try await container.conversations.conversations().first?.id
+        try await container.conversations.conversations(limit: 1, after: nil).conversations.first?.id
     }
 
+    /// Among the 500 most recent conversations: new messages bring a conversation to the top,
+    /// and the hotlist is looked up at every change, which must stay cheap with any list.
     func unreadConversations() async throws -> [UnreadConversation] {
-        try await container.conversations.conversations().enumerated().compactMap { offset, row in
+        try await container.conversations.conversations(limit: ConversationRules.maxPage, after: nil).conversations.enumerated().compactMap { offset, row in
             row.unreadCount > 0 ? UnreadConversation(number: offset + 1, id: row.id, title: row.title, unread: row.unreadCount) : nil
         }
     }

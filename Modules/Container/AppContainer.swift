@@ -119,7 +119,11 @@ extension AppContainer: ProfileFactory {
 }
 
 extension AppContainer: ConversationListFactory {
-    public func makeConversationListViewModel() -> ConversationListViewModel { ConversationListViewModel(service: conversations) }
+    public func makeConversationListViewModel(pageSize: Int) -> ConversationListViewModel {
+        ConversationListViewModel(service: conversations, pageSize: pageSize)
+    }
+    public func makeInvitationsViewModel() -> InvitationsViewModel { InvitationsViewModel(service: conversations) }
+    public func makeBlockListViewModel() -> BlockListViewModel { BlockListViewModel(service: conversations) }
 }
 
 extension AppContainer: ChatFactory {

@@ -166,7 +166,8 @@ struct BackendContractTests {
         #expect(accepted.id == direct.id && Set(accepted.memberIDs) == [ada.id, grace.id])
         #expect(try await asGrace.chat.latestMessages(in: direct.id, limit: 5).messages.map(\.text) == ["hello, stranger"])
         #expect(try await asGrace.conversations.invitations().isEmpty)
-        await #expect(throws: ConversationRules.noInvitation(direct.id)) { try await asGrace.conversations.accept(direct.id) }
+        #expect(try await asGrace.conversations.accept(direct.id).id == direct.id, "accepting again (a retry) answers the conversation")
+        await #expect(throws: ConversationRules.alreadyMember(direct.id)) { try await asGrace.conversations.decline(direct.id) }
         let joined = await graceHears.next()
         #expect(joined?.type == "conversation.added" && joined.map { if case .change(let change, _) = $0 { change.userID == grace.id } else { false } } == true)
 
@@ -179,7 +180,9 @@ struct BackendContractTests {
         #expect(try await asGrace.conversations.invitations().map(\.id) == [first.id], "one invitation of a person's waits at a time")
         try await asGrace.conversations.decline(first.id)
         #expect(try await asGrace.conversations.invitations().isEmpty)
-        await #expect(throws: ConversationRules.noInvitation(first.id)) { try await asGrace.conversations.decline(first.id) }
+        try await asGrace.conversations.decline(first.id)  // a retry does nothing
+        await #expect(throws: ConversationRules.noInvitation(second.id)) { try await asGrace.conversations.accept(second.id) }
+        await #expect(throws: AppError.noConversation(ConversationID("nope"))) { try await asGrace.conversations.decline(ConversationID("nope")) }
         #expect(Set(try await asGrace.conversations.conversations().map(\.id)) == [direct.id, adas.id])
     }
 
@@ -193,7 +196,8 @@ struct BackendContractTests {
         let group = try await harness.group("Team", by: ada, with: [grace, alan])
         var graceHears = try await asGrace.chat.liveMessages(in: nil).makeAsyncIterator()
         try await asGrace.conversations.leave(group.id)
-        await #expect(throws: ConversationRules.notMember(group.id)) { try await asGrace.conversations.leave(group.id) }
+        try await asGrace.conversations.leave(group.id)  // a retry does nothing
+        await #expect(throws: AppError.noConversation(ConversationID("nope"))) { try await asGrace.conversations.leave(ConversationID("nope")) }
         _ = try await asAda.chat.send(id: .random(), text: "after grace left", to: group.id)
         _ = try await asAda.chat.send(id: .random(), text: "to grace", to: direct.id)
         #expect(await graceHears.next()?.text == "to grace")

@@ -12,11 +12,12 @@ struct ConversationListTests {
     let activity = ManualActivity()
 
     func makeService(_ conversations: [Conversation] = []) -> InMemoryConversationListService {
-        let store = InMemoryConversationStore(
-            conversations: conversations,
-            users: FixedDirectory(names: [ada: "Ada", grace: "Grace Hopper", alan: "Alan Turing"]),
-            activity: activity, clock: FixedClock(date: start))
-        return InMemoryConversationListService(store: store, caller: .verified(ada))
+        InMemoryConversationListService(store: makeStore(conversations), caller: .verified(ada))
+    }
+
+    func makeStore(_ conversations: [Conversation] = []) -> InMemoryConversationStore {
+        InMemoryConversationStore(conversations: conversations, users: FixedDirectory(names: [ada: "Ada", grace: "Grace Hopper", alan: "Alan Turing"]),
+                                  activity: activity, clock: FixedClock(date: start))
     }
 
     func preview(_ text: String, at offset: TimeInterval) -> MessagePreview {
@@ -55,11 +56,14 @@ struct ConversationListTests {
         await #expect(throws: AppError.self) { try await service.createGroup(title: "Team", memberIDs: [UserID("u-nobody")]) }
     }
 
-    @Test("a group always includes its creator, once")
+    @Test("a group always includes its creator, once; the others it names are invited once")
     func groupMembers() async throws {
-        let group = try await makeService().createGroup(title: "Team", memberIDs: [grace, ada, grace])
-        #expect(group.memberIDs == [ada, grace])
+        let store = makeStore()
+        let group = try await InMemoryConversationListService(store: store, caller: .verified(ada)).createGroup(title: "Team", memberIDs: [grace, ada, grace])
+        #expect(group.memberIDs == [ada], "Grace has not accepted Ada: invited, not a member")
         #expect(group.isGroup && group.title == "Team")
+        let invitations = try await InMemoryConversationListService(store: store, caller: .verified(grace)).invitations()
+        #expect(invitations.map(\.id) == [group.id] && invitations[0].inviterID == ada && invitations[0].memberCount == 1)
     }
 
     @Test("changes tick for new conversations of the user and for activity")

@@ -119,6 +119,11 @@ struct CLITests {
         #expect(await terminal.run("--profile m chats new ada@example.com") == 0)
         #expect(await terminal.run(arguments: ["--profile", "m", "send", "Ada", "ok\r\n2. Bank [group] (3 unread)"]) == 0)
         #expect(await terminal.run("chats") == 0)
+        #expect(terminal.output.hasPrefix("No conversations yet"), "Mallory's chat is only an invitation")
+        #expect(await terminal.run("invites") == 0)
+        #expect(terminal.output.hasPrefix("1. Mallory  "))
+        #expect(await terminal.run("invites accept mallory") == 0)
+        #expect(await terminal.run("chats") == 0)
         let rows = terminal.output.split(separator: "\n")
         #expect(rows.count == 1 && rows[0].hasPrefix("1. Mallory (1 unread)  ") && rows[0].hasSuffix("  ok …"))
         #expect(await terminal.run("history mallory") == 0)
@@ -209,6 +214,7 @@ struct CLITests {
         terminal.setInput(["password123"])
         #expect(await terminal.run("--profile grace signup --email grace@example.com --name Grace --password-stdin") == 0)
         #expect(await terminal.run("chats new grace@example.com") == 0)
+        #expect(await terminal.run("--profile grace chats new ada@example.com") == 0, "accepts Ada's invitation")
         var cursors: [String] = []
         for text in ["one", "two", "three"] {
             #expect(await terminal.run(arguments: ["send", "Grace", text, "--json"]) == 0)

@@ -45,10 +45,17 @@ struct APIFuzzTests {
         let credentials = ["email": "fuzz@example.com", "password": "password-Fuzz"]
         let signedUp = try await probe.send("POST", "/v1/auth/signup", json: credentials.merging(["displayName": "Fuzz"]) { $1 })
         let token = try #require(signedUp.json?["token"] as? String, "\(signedUp.status)")
+        let fuzzer = try #require((signedUp.json?["account"] as? [String: Any])?["id"] as? String)
         let signedIn = try await probe.send("POST", "/v1/auth/signin", json: credentials)
         let signOutToken = try #require(signedIn.json?["token"] as? String, "\(signedIn.status)")
         let direct = try await probe.send("POST", "/v1/conversations/direct", token: token, json: ["userID": grace.id])
         let conversation = try #require(direct.json?["id"] as? String, "\(direct.status)")
+        // To leave, to decline, and to block, each apart from the conversation the rest uses.
+        let group = try await probe.send("POST", "/v1/conversations/groups", token: token, json: ["title": "To leave", "memberIDs": [grace.id]])
+        let leavable = try #require(group.json?["id"] as? String, "\(group.status)")
+        let stranger = try await probe.signUp("Stranger")
+        let invited = try await probe.send("POST", "/v1/conversations/groups", token: stranger.token, json: ["title": "Hi", "memberIDs": [fuzzer]])
+        let invitation = try #require(invited.json?["id"] as? String, "\(invited.status)")
         let message = "fuzz-1"
         let sent = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/\(message)", token: token, json: ["text": "hello"])
         let cursor = try #require(sent.json?["cursor"] as? String, "\(sent.status)")
@@ -62,6 +69,9 @@ struct APIFuzzTests {
         [dictionaries]
         cursors = { values = ["\(cursor)"] }
         conversations = { values = ["\(conversation)"] }
+        leavable = { values = ["\(leavable)"] }
+        invitations = { values = ["\(invitation)"] }
+        strangers = { values = ["\(stranger.id)"] }
         messages = { values = ["\(message)"] }
         users = { values = ["\(grace.id)"] }
 
@@ -72,11 +82,20 @@ struct APIFuzzTests {
         "query.before" = { dictionary = "messages", probability = 0.5 }
         "query.q" = { dictionary = "users", probability = 0.5 }
         "body.userID" = { dictionary = "users", probability = 0.7 }
+        "path.user" = { dictionary = "strangers", probability = 0.7 }
 
         [[operations]]
         include-path = "/v1/auth/session"
         include-method = "DELETE"
         headers = { Authorization = "Bearer \(signOutToken)" }
+
+        [[operations]]
+        include-path = "/v1/conversations/{conversation}/leave"
+        parameters = { "path.conversation" = { dictionary = "leavable", probability = 0.7 } }
+
+        [[operations]]
+        include-path = "/v1/invitations/{conversation}/decline"
+        parameters = { "path.conversation" = { dictionary = "invitations", probability = 0.7 } }
         """.write(to: config, atomically: true, encoding: .utf8)
         return config
     }

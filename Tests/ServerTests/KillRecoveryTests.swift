@@ -22,7 +22,9 @@ struct KillRecoveryTests {
             let receiver = try await graph.accounts.signUp(email: "r\(index)@example.com", displayName: "R\(index)", password: "password-r")
             let asSender = graph.services(for: graph.caller(token: sender.token))
             let conversation = try await asSender.conversations.startDirect(with: receiver.account.id)
-            pairs.append((asSender, graph.services(for: graph.caller(token: receiver.token)), conversation.id))
+            let asReceiver = graph.services(for: graph.caller(token: receiver.token))
+            _ = try await asReceiver.conversations.accept(conversation.id)
+            pairs.append((asSender, asReceiver, conversation.id))
         }
         let ledger = DeliveryLedger()
         var readers: [Task<Void, Never>] = []
@@ -63,6 +65,7 @@ struct KillRecoveryTests {
         let bob = try await graph.accounts.signUp(email: "bob@example.com", displayName: "Bob", password: "password-bob")
         let chat = graph.services(for: graph.caller(token: ada.token))
         let conversation = try await chat.conversations.startDirect(with: bob.account.id).id
+        _ = try await graph.services(for: graph.caller(token: bob.token)).conversations.accept(conversation)
         _ = try await chat.chat.send(id: .random(), text: "before", to: conversation)
 
         let foreign = try await program.run(on: world.server.databasePath, in: world.folder)

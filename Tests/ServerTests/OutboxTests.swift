@@ -15,6 +15,7 @@ struct OutboxTests {
         _ = try await ada.signUp("Ada")
         _ = try await grace.signUp("Grace")
         #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
+        #expect(try await grace.run(["invites", "accept", "Ada"]).status == 0)
 
         let repl = try ada.start(["repl"])
         defer { repl.terminate() }

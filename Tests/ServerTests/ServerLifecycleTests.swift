@@ -79,7 +79,7 @@ struct ServerLifecycleTests {
             Issue.record("the changing session's socket no longer carries events")
             return
         }
-        #expect(change.kind == .conversationAdded && change.conversationID == group.id)
+        #expect(change.kind == .conversationInvited && change.conversationID == group.id)
     }
 
     @Test("killed (-9) right after acknowledged sends: nothing acknowledged is lost, clients reconnect on their own")
@@ -91,6 +91,7 @@ struct ServerLifecycleTests {
         let asAda = graph.services(for: graph.caller(token: ada.token))
         let asGrace = graph.services(for: graph.caller(token: grace.token))
         let direct = try await asAda.conversations.startDirect(with: UserID(grace.id))
+        _ = try await asGrace.conversations.accept(direct.id)
         let live = Inbox.collecting(try await asGrace.chat.liveMessages(in: direct.id))
         var acknowledged: [MessageID] = []
         for index in 0..<200 { acknowledged.append(try await asAda.chat.send(id: .random(), text: "before \(index)", to: direct.id).id) }

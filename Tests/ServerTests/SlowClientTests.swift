@@ -18,6 +18,7 @@ struct SlowClientTests {
         let ada = try await world.probe.signUp("Ada"), grace = try await world.probe.signUp("Grace"), bob = try await world.probe.signUp("Bob")
         let asAda = graph.services(for: graph.caller(token: ada.token)), asBob = graph.services(for: graph.caller(token: bob.token))
         let room = try await asAda.conversations.createGroup(title: "Room", memberIDs: [UserID(grace.id), UserID(bob.id)])
+        for invitee in [grace.token, bob.token] { _ = try await graph.services(for: graph.caller(token: invitee)).conversations.accept(room.id) }
 
         // Grace's client: a socket that takes the ready frame, then reads nothing until released.
         var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)

@@ -22,6 +22,7 @@ struct SocketSendTests {
         let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), eve = try await world.probe.signUp("Eve")
         let asAda = graph.services(for: graph.caller(token: ada.token)), asBob = graph.services(for: graph.caller(token: bob.token))
         let direct = try await asAda.conversations.startDirect(with: UserID(bob.id))
+        _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
         let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id))
         let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: direct.id))
 
@@ -58,6 +59,7 @@ struct SocketSendTests {
         let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
         let asBob = graph.services(for: graph.caller(token: bob.token))
         let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
+        _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
         let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: direct.id))
 
         // Another process holds the database's write lock: every send waits for it.
@@ -90,6 +92,7 @@ struct SocketSendTests {
         let asBob = graph.services(for: graph.caller(token: bob.token))
         let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id))
         let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
+        _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
 
         let connection = try RemoteConnection(server: try ServerAddress(world.server.url), timeout: .seconds(10), trustedCertificates: nil)
         let caller = Caller(token: ada.token) { UserID(ada.id) }
@@ -119,6 +122,7 @@ struct SocketSendTests {
         let graph = try world.remoteGraph()
         let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
         let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
+        _ = try await graph.services(for: graph.caller(token: bob.token)).conversations.startDirect(with: UserID(ada.id))  // accepts
         let encoder = WireFormat.encoder()
         let texts = (1...300).map { "burst \(($0 - 1) / 60 + 1), line \($0)" }
         let bursts = try stride(from: 0, to: texts.count, by: 60).map { start in

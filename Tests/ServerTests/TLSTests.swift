@@ -35,6 +35,7 @@ struct TLSTests {
         _ = try await ada.signUp("Ada")
         _ = try await grace.signUp("Grace")
         #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
+        #expect(try await grace.run(["invites", "accept", "Ada"]).status == 0)
         let tail = try grace.start(["tail"])
         defer { tail.terminate() }
         let line = try await ada.sendUntilSeen("over wss", to: "Grace", by: tail)

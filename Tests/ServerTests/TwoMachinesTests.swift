@@ -15,6 +15,7 @@ struct TwoMachinesTests {
         _ = try await grace.signUp("Grace")
         _ = try await eve.signUp("Eve")
         #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
+        #expect(try await grace.run(["invites", "accept", "Ada"]).status == 0)
 
         let tail = try grace.start(["tail"])
         defer { tail.terminate() }

@@ -2,5 +2,14 @@
 @MainActor
 public protocol ConversationListFactory {
     /// The conversation list screen.
-    func makeConversationListViewModel() -> ConversationListViewModel
+    func makeConversationListViewModel(pageSize: Int) -> ConversationListViewModel
+    /// The invitations waiting for the user.
+    func makeInvitationsViewModel() -> InvitationsViewModel
+    /// Whom the user has blocked.
+    func makeBlockListViewModel() -> BlockListViewModel
+}
+
+extension ConversationListFactory {
+    /// The conversation list screen, a page of the usual size at a time.
+    public func makeConversationListViewModel() -> ConversationListViewModel { makeConversationListViewModel(pageSize: ConversationRules.defaultPage) }
 }

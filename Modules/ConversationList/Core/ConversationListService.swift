@@ -27,16 +27,19 @@ public protocol ConversationListService: Sendable {
     func invitations() async throws -> [Invitation]
 
     /// Accepts an invitation: the user becomes a member, and accepts its inviter from now on.
-    /// - Throws: `.notFound` when there is no such invitation.
+    /// Accepting again (a retry) answers the conversation as it is.
+    /// - Throws: `.notFound` when there is no such invitation and the user is not a member.
     func accept(_ conversationID: ConversationID) async throws -> ConversationSummary
 
-    /// Declines an invitation.
-    /// - Throws: `.notFound` when there is no such invitation.
+    /// Declines an invitation; declining again (a retry) does nothing.
+    /// - Throws: `.notFound` for an unknown conversation; `.conflict` when the user is a member
+    ///   (they leave it instead).
     func decline(_ conversationID: ConversationID) async throws
 
     /// Leaves a conversation: its messages and events no longer reach the user, who may come
-    /// back to a one-to-one by starting it again.
-    /// - Throws: `.forbidden` when the user is not a member.
+    /// back to a one-to-one by starting it again. Leaving one the user is not in (a retry) does
+    /// nothing.
+    /// - Throws: `.notFound` for an unknown conversation.
     func leave(_ conversationID: ConversationID) async throws
 
     /// Blocks `userID`: their invitations are declined and they cannot invite or add the user,

@@ -2,28 +2,88 @@ import Foundation
 import Kernel
 import Observation
 
-/// The conversation list screen: live rows, and starting new conversations.
+/// The conversation list screen: live rows a page at a time, starting and leaving conversations.
 @MainActor
 @Observable
 public final class ConversationListViewModel {
-    /// The rows, most recent first.
+    /// The rows loaded, most recent first: the first pages of the list.
     public private(set) var list: Loadable<[ConversationSummary]> = .idle
+    /// Whether the list goes on past the rows loaded (`loadMore()`).
+    public private(set) var hasMore = false
     /// The conversation created or found by the last `/new` or `/group`.
     public private(set) var created: Loadable<ConversationSummary> = .idle
+    /// The conversation the last `leave` left.
+    public private(set) var left: Loadable<ConversationID> = .idle
 
     private let service: any ConversationListService
+    /// Rows loaded at a time.
+    private let pageSize: Int
+    /// Rows to load: a page, one more each `loadMore()`.
+    @ObservationIgnored private var wanted: Int
     @ObservationIgnored private var changes: AsyncStream<Void>?
 
-    /// Creates the view model over a list service.
-    public init(service: any ConversationListService) { self.service = service }
+    /// Creates the view model over a list service, loading `pageSize` rows at a time.
+    public init(service: any ConversationListService, pageSize: Int = ConversationRules.defaultPage) {
+        self.service = service
+        self.pageSize = min(max(pageSize, 1), ConversationRules.maxPage)
+        wanted = self.pageSize
+    }
 
-    /// Loads the list. Rows already shown stay while reloading; a cancelled load restores the
-    /// state it started from.
+    /// Loads the first pages of the list, as many rows as are shown (a page at first). Rows
+    /// already shown stay while reloading; a cancelled load restores the state it started from.
     public func load() async {
         let previous = list
         if previous.value == nil { list = .loading }
-        let next = await Loadable.from { try await service.conversations() }
-        if case .idle = next { list = previous } else { list = next }
+        let (wanted, service) = (wanted, service)
+        let next = await Loadable.from { () -> ([ConversationSummary], Bool) in
+            var rows: [ConversationSummary] = []
+            while true {
+                let page = try await service.conversations(limit: min(ConversationRules.maxPage, wanted - rows.count), after: rows.last?.id)
+                rows += page.conversations
+                if !page.hasMore || page.conversations.isEmpty || rows.count >= wanted { return (rows, page.hasMore) }
+            }
+        }
+        switch next {
+        case .idle, .loading: list = previous
+        case .failed(let error): list = .failed(error)
+        case .loaded(let (rows, more)):
+            hasMore = more
+            list = .loaded(rows)
+        }
+    }
+
+    /// Loads one page: the rows after the conversation `after` (a script's next page).
+    public func loadPage(after: ConversationID) async {
+        list = .loading
+        let next = await Loadable.from { [service, pageSize] in try await service.conversations(limit: pageSize, after: after) }
+        hasMore = next.value?.hasMore ?? false
+        list = switch next {
+        case .loaded(let page): .loaded(page.conversations)
+        case .failed(let error): .failed(error)
+        case .idle, .loading: .idle
+        }
+    }
+
+    /// Loads another page.
+    public func loadMore() async {
+        wanted += pageSize
+        await load()
+    }
+
+    /// Loads the whole list (to find a conversation by what a person typed, say).
+    public func loadAll() async {
+        wanted = .max
+        await load()
+    }
+
+    /// Leaves a conversation.
+    public func leave(_ conversationID: ConversationID) async {
+        left = .loading
+        left = await .from { [service] in
+            try await service.leave(conversationID)
+            return conversationID
+        }
+        if left.value != nil { await load() }
     }
 
     /// Subscribes to changes, then loads the list. Call `listen()` next, so that no change in

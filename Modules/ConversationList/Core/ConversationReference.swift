@@ -17,19 +17,32 @@ public enum ConversationReference {
     /// The conversation `reference` names in `rows` (numbered from 1 in their order).
     /// - Throws: `.notFound` when none matches, `.conflict` when several could be meant.
     public static func resolve(_ reference: String, in rows: [ConversationSummary]) throws -> ConversationSummary {
+        try resolve(reference, in: rows, id: \.id, title: \.title, naming: "conversation")
+    }
+
+    /// The invitation `reference` names in `invitations`, by the same rule.
+    /// - Throws: `.notFound` when none matches, `.conflict` when several could be meant.
+    public static func resolve(_ reference: String, in invitations: [Invitation]) throws -> Invitation {
+        try resolve(reference, in: invitations, id: \.id, title: \.title, naming: "invitation")
+    }
+
+    private static func resolve<Row>(_ reference: String, in rows: [Row], id: KeyPath<Row, ConversationID>, title: KeyPath<Row, String>,
+                                     naming kind: String) throws -> Row {
         let text = reference.trimmingCharacters(in: .whitespaces)
         let key = text.lowercased()
         let number = Int(text).flatMap { (1...max(rows.count, 1)).contains($0) ? $0 - 1 : nil }
         let matches = rows.enumerated().filter { offset, row in
-            offset == number || row.id.rawValue == text || (!key.isEmpty && row.title.lowercased().hasPrefix(key))
+            offset == number || row[keyPath: id].rawValue == text || (!key.isEmpty && row[keyPath: title].lowercased().hasPrefix(key))
         }
         switch matches.count {
         case 1: return matches[0].element
-        case 0: throw AppError(.notFound, "no conversation \(AppError.quoting(reference))")
+        case 0: throw AppError(.notFound, "no \(kind) \(AppError.quoting(reference))")
         default:
-            let shown = matches.prefix(maxCandidatesShown).map { "\($0.offset + 1). \(AppError.quoting($0.element.title)) (\($0.element.id))" }
+            let shown = matches.prefix(maxCandidatesShown).map {
+                "\($0.offset + 1). \(AppError.quoting($0.element[keyPath: title])) (\($0.element[keyPath: id]))"
+            }
             let more = matches.count > maxCandidatesShown ? ", and \(matches.count - maxCandidatesShown) more" : ""
-            throw AppError(.conflict, "\(AppError.quoting(reference)) could mean \(matches.count) conversations: "
+            throw AppError(.conflict, "\(AppError.quoting(reference)) could mean \(matches.count) \(kind)s: "
                 + shown.joined(separator: ", ") + more + "; use the number or the id")
         }
     }

@@ -56,6 +56,11 @@ public enum ConversationRules {
         AppError(.notFound, "no invitation to conversation \(AppError.quoting(conversationID.rawValue))")
     }
 
+    /// The caller is a member of `conversationID`: there is nothing to decline.
+    public static func alreadyMember(_ conversationID: ConversationID) -> AppError {
+        AppError(.conflict, "you are a member of conversation \(conversationID); leave it instead")
+    }
+
     /// The caller is not a member of `conversationID`.
     public static func notMember(_ conversationID: ConversationID) -> AppError {
         AppError(.forbidden, "you are not a member of conversation \(conversationID)")

@@ -106,25 +106,30 @@ public actor InMemoryConversationStore: ConversationDirectory {
         }
     }
 
-    /// `user` accepts the invitation to `id`: a member, and accepting its inviter from now on.
+    /// `user` accepts the invitation to `id`: a member, and accepting its inviter from now on
+    /// (a member already: the conversation as it is).
     /// - Throws: `ConversationRules.noInvitation` when there is none.
     func accept(_ id: ConversationID, by user: UserID) async throws -> Conversation {
+        if let conversation = conversations[id], conversation.memberIDs.contains(user) { return conversation }
         guard let invitation = pending[id]?.removeValue(forKey: user) else { throw ConversationRules.noInvitation(id) }
         accepted.insert(Relation(who: user, whom: invitation.inviter))
         return await join(user, id)
     }
 
-    /// `user` declines the invitation to `id`.
-    /// - Throws: `ConversationRules.noInvitation` when there is none.
+    /// `user` declines the invitation to `id` (none waiting: nothing to do).
+    /// - Throws: `.notFound` for an unknown conversation, `ConversationRules.alreadyMember`.
     func decline(_ id: ConversationID, by user: UserID) async throws {
-        guard pending[id]?.removeValue(forKey: user) != nil else { throw ConversationRules.noInvitation(id) }
+        guard let conversation = conversations[id] else { throw AppError.noConversation(id) }
+        guard !conversation.memberIDs.contains(user) else { throw ConversationRules.alreadyMember(id) }
+        guard pending[id]?.removeValue(forKey: user) != nil else { return }
         await record(.conversationLeft(id, by: user), for: [user])
     }
 
-    /// `user` leaves `id`.
-    /// - Throws: `ConversationRules.notMember` when they are not in it.
+    /// `user` leaves `id` (not in it: nothing to do).
+    /// - Throws: `.notFound` for an unknown conversation.
     func leave(_ id: ConversationID, by user: UserID) async throws {
-        guard let conversation = conversations[id], conversation.memberIDs.contains(user) else { throw ConversationRules.notMember(id) }
+        guard let conversation = conversations[id] else { throw AppError.noConversation(id) }
+        guard conversation.memberIDs.contains(user) else { return }
         let remaining = conversation.memberIDs.filter { $0 != user }
         conversations[id] = Conversation(id: id, title: conversation.title, memberIDs: remaining, createdAt: conversation.createdAt,
                                          pair: conversation.pair)

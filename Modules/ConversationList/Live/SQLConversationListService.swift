@@ -155,8 +155,7 @@ public struct SQLConversationListService: ConversationListService {
     private func enter(_ id: ConversationID, me: UserID, accepting other: UserID) async throws -> ConversationSummary {
         let joined = try await database.write { db -> Bool in
             try db.execute(sql: "INSERT OR IGNORE INTO conversation_accepts (user_id, accepted_id) VALUES (?, ?)", arguments: [me.rawValue, other.rawValue])
-            switch try String.fetchOne(db, sql: "SELECT state FROM conversation_members WHERE conversation_id = ? AND user_id = ?",
-                                       arguments: [id.rawValue, me.rawValue]) {
+            switch try Self.state(of: me, in: id, db) {
             case "member": return false
             case "invited": try Self.accept(id, by: me, db)
             default: try Self.join(id, me, db)
@@ -203,6 +202,7 @@ public struct SQLConversationListService: ConversationListService {
     }
 
     private static func accept(_ id: ConversationID, by me: UserID, _ db: Database) throws {
+        if try state(of: me, in: id, db) == "member" { return }
         guard let inviter = try String.fetchOne(db, sql: """
             SELECT invited_by FROM conversation_members WHERE conversation_id = ? AND user_id = ? AND state = 'invited'
             """, arguments: [id.rawValue, me.rawValue]) else { throw ConversationRules.noInvitation(id) }
@@ -217,16 +217,32 @@ public struct SQLConversationListService: ConversationListService {
     }
 
     private static func decline(_ id: ConversationID, by me: UserID, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM conversation_members WHERE conversation_id = ? AND user_id = ? AND state = 'invited'",
-                       arguments: [id.rawValue, me.rawValue])
-        guard db.changesCount > 0 else { throw ConversationRules.noInvitation(id) }
-        try SQLChangeLog.record(.conversationLeft(id, by: me), audience: [me], db)
+        switch try state(of: me, in: id, db) {
+        case "member": throw ConversationRules.alreadyMember(id)
+        case "invited":
+            try db.execute(sql: "DELETE FROM conversation_members WHERE conversation_id = ? AND user_id = ?", arguments: [id.rawValue, me.rawValue])
+            try SQLChangeLog.record(.conversationLeft(id, by: me), audience: [me], db)
+        default:
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM conversations WHERE id = ?)", arguments: [id.rawValue]) == true else {
+                throw AppError.noConversation(id)
+            }
+        }
+    }
+
+    /// `member`, `invited`, or `nil` for someone not in `id`.
+    private static func state(of user: UserID, in id: ConversationID, _ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT state FROM conversation_members WHERE conversation_id = ? AND user_id = ?", arguments: [id.rawValue, user.rawValue])
     }
 
     private static func leave(_ id: ConversationID, by me: UserID, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM conversation_members WHERE conversation_id = ? AND user_id = ? AND state = 'member'",
                        arguments: [id.rawValue, me.rawValue])
-        guard db.changesCount > 0 else { throw ConversationRules.notMember(id) }
+        guard db.changesCount > 0 else {
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM conversations WHERE id = ?)", arguments: [id.rawValue]) == true else {
+                throw AppError.noConversation(id)
+            }
+            return
+        }
         try SQLChangeLog.record(.conversationLeft(id, by: me), audience: [me] + (try updateMembers(id, db)), db)
     }
 

@@ -19,13 +19,19 @@ final class ConversationListScreen: REPLScreen {
     }
 
     var commands: [REPLCommand] {
-        [REPLCommand("open", arguments: "N|NAME", summary: "open a conversation by number, title or name") { [unowned self] reference in
-            do {
-                context.navigate(.push(.conversation(try model.resolve(reference).id)))
-            } catch {
-                context.showError(AppError(error))
-            }
-        }]
+        [
+            REPLCommand("open", arguments: "N|NAME", summary: "open a conversation by number, title or name") { [unowned self] reference in
+                do {
+                    context.navigate(.push(.conversation(try model.resolve(reference).id)))
+                } catch {
+                    context.showError(AppError(error))
+                }
+            },
+            REPLCommand("more", summary: "show older conversations") { [unowned self] _ in
+                guard model.hasMore else { return context.show("(no older conversations)") }
+                await model.loadMore()
+            },
+        ]
     }
 
     var completions: [String] { model.list.value?.map(\.title) ?? [] }
@@ -33,6 +39,11 @@ final class ConversationListScreen: REPLScreen {
     func enter() async {
         await model.start()
         await render()
+        let invitations = context.factory(ConversationListFactory.self).makeInvitationsViewModel()
+        await invitations.load()
+        if let count = invitations.invitations.value?.count, count > 0 {
+            context.show(context.console.styled("\(count) invitation\(count == 1 ? "" : "s") waiting: /invites", .yellow))
+        }
         live = Task { [weak self] in
             guard let self else { return }
             async let listening: Void = model.listen()
@@ -55,6 +66,7 @@ final class ConversationListScreen: REPLScreen {
             guard rows != shown else { return }
             shown = rows
             ConversationText.rows(rows, console: context.console, startHint: "/new USER").forEach(context.show)
+            if model.hasMore { context.show(context.console.styled("(/more for older conversations)", .dim)) }
         }
     }
 }

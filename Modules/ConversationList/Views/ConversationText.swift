@@ -4,11 +4,21 @@ import ConversationList
 /// How list rows read in text, for the CLI and the REPL alike.
 @MainActor
 enum ConversationText {
-    static func row(_ summary: ConversationSummary, number: Int, console: Console) -> String {
+    /// One row: its list number when it has one, else its id at the end.
+    static func row(_ summary: ConversationSummary, number: Int?, console: Console) -> String {
         let unread = summary.unreadCount > 0 ? console.styled(" (\(summary.unreadCount) unread)", .yellow) : ""
         let title = console.styled(TerminalText.line(summary.title), summary.unreadCount > 0 ? .bold : .cyan)
         let preview = summary.lastMessage.map { "  \(TextFormat.time($0.sentAt))  \(TerminalText.message(TextFormat.preview($0.text)))" } ?? "  (no messages)"
-        return "\(number). \(title)\(summary.isGroup ? " [group]" : "")\(unread)" + console.styled(preview, .dim)
+        return (number.map { "\($0). " } ?? "") + "\(title)\(summary.isGroup ? " [group]" : "")\(unread)" + console.styled(preview, .dim)
+            + (number == nil ? "  \(summary.id)" : "")
+    }
+
+    /// An invitation, numbered.
+    static func invitation(_ invitation: Invitation, number: Int, console: Console) -> String {
+        let members = invitation.memberCount == 1 ? "1 member" : "\(invitation.memberCount) members"
+        let what = invitation.isGroup ? " [group] from \(TerminalText.line(invitation.inviterName)), \(members)" : ""
+        return "\(number). " + console.styled(TerminalText.line(invitation.title), .bold) + what
+            + console.styled("  \(TextFormat.time(invitation.invitedAt))  \(invitation.id)", .dim)
     }
 
     /// Numbered rows, or for no conversations a line pointing at `startHint` (each front end's own command).

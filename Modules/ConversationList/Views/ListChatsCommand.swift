@@ -3,15 +3,30 @@ import CLIKit
 import ConversationList
 import Kernel
 
-/// `messageai chats list`: most recent activity first, with unread counts.
+/// `messageai chats list [--limit N] [--after ID]`: most recent activity first, with unread
+/// counts, a page at a time.
 struct ListChatsCommand: FeatureCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List conversations, most recent first.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List conversations, most recent first, a page at a time.",
+        discussion: "Rows are numbered from the top of the list (CHAT may be such a number); with --after, the page after that conversation, unnumbered.")
     @OptionGroup var global: GlobalOptions
+    @Option(help: "Rows on the page, 1–500.") var limit = ConversationRules.defaultPage
+    @Option(help: ArgumentHelp("Start after this conversation (its id, as the last page ended).", valueName: "id")) var after: String?
+
+    func validate() throws {
+        guard (1...ConversationRules.maxPage).contains(limit) else { throw ValidationError("--limit must be from 1 to \(ConversationRules.maxPage)") }
+    }
 
     func run(in context: CLIContext) async throws {
-        let model = try context.factory(ConversationListFactory.self).makeConversationListViewModel()
-        await model.load()
+        let model = try context.factory(ConversationListFactory.self).makeConversationListViewModel(pageSize: limit)
+        if let after {
+            await model.loadPage(after: try Validation.identifier(after, field: "--after"))
+        } else {
+            await model.load()
+        }
         let rows = try context.require(model.list)
-        try context.emitEach(rows, text: ConversationText.rows(rows, console: context.console, startHint: "messageai chats new USER"))
+        let more = model.hasMore ? [context.console.styled("(more: messageai chats --after \(rows.last?.id.rawValue ?? ""))", .dim)] : []
+        try context.emitEach(rows, text: (after == nil ? ConversationText.rows(rows, console: context.console, startHint: "messageai chats new USER")
+                                                       : rows.map { ConversationText.row($0, number: nil, console: context.console) }) + more)
     }
 }
