@@ -437,6 +437,22 @@ struct BackendContractTests {
         #expect(messages.map(\.id) == [id] && messages[0].text == text)
     }
 
+    @Test("a message id belongs to its conversation: nobody elsewhere can claim it first, nor learn it is used", arguments: backends)
+    func idsPerConversation(_ backend: Backend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), mallory = try await harness.signUp("Mallory")
+        let theirs = try await harness.direct(ada, grace)
+        let mallorys = try await harness.services(for: mallory).conversations.startDirect(with: grace.id)
+        let id = MessageID("daily-report-2026-11-26")
+        _ = try await harness.services(for: mallory).chat.send(id: id, text: "squatted", to: mallorys.id)
+        let report = try await harness.services(for: ada).chat.send(id: id, text: "Report: all green", to: theirs.id)
+        #expect(report.text == "Report: all green" && report.conversationID == theirs.id)
+        #expect(try await harness.services(for: grace).chat.latestMessages(in: theirs.id, limit: 5).messages.map(\.text) == ["Report: all green"])
+        _ = try await harness.services(for: mallory).chat.send(id: MessageID("probe-\(report.id)"), text: "probe", to: mallorys.id)
+        #expect(try await harness.services(for: mallory).chat.send(id: id, text: "squatted", to: mallorys.id).text == "squatted")
+    }
+
     @Test("sends at once, repeats and a conflict among them: each stored once, only the conflict fails", arguments: backends)
     func concurrentSends(_ backend: Backend) async throws {
         let harness = try await BackendHarness(backend)

@@ -6,7 +6,8 @@ import Kernel
 /// `SimulatedPeer` its mock users answer messages after a delay.
 public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     private var timelines: [ConversationID: [Message]] = [:]
-    private var index: [MessageID: Message] = [:]
+    /// Messages by conversation and id: an id is the sender's within a conversation.
+    private var index: [ConversationID: [MessageID: Message]] = [:]
     /// Every event in the order stored (an event's cursor is its place here, from 1), with who
     /// sees it when it is a change (decided when it was stored); a message is seen by its
     /// conversation's members of the moment.
@@ -38,7 +39,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
             message.cursor = EventCursor(epoch: epoch, position: Int64(log.count + 1))
             log.append((.message(message), nil))
             timelines[message.conversationID, default: []].append(message)
-            index[message.id] = message
+            index[message.conversationID, default: [:]][message.id] = message
         }
         seededCounts = timelines.mapValues(\.count)
         self.membership = membership
@@ -61,7 +62,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     }
 
     func send(id: MessageID, text: String, to conversationID: ConversationID, from me: UserID, members: [UserID]) throws -> Message {
-        if let existing = index[id] { return try ChatRules.resent(existing, conversationID: conversationID, sender: me, text: text) }
+        if let existing = index[conversationID]?[id] { return try ChatRules.resent(existing, conversationID: conversationID, sender: me, text: text) }
         let message = append(Message(id: id, conversationID: conversationID, senderID: me, text: text, sentAt: clock.now()), members: members)
         scheduleReply(to: message, members: members)
         return message
@@ -158,7 +159,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         var message = message
         message.cursor = nextCursor()
         timelines[message.conversationID, default: []].append(message)
-        index[message.id] = message
+        index[message.conversationID, default: [:]][message.id] = message
         readMarkers[message.conversationID, default: [:]][message.senderID] = timelines[message.conversationID]?.count
         publish(.message(message), to: members)
         changed.send(())

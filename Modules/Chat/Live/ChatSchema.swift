@@ -3,7 +3,7 @@ import SQLStore
 
 /// Chat's tables.
 ///
-/// - `messages`: `sent_at` in whole milliseconds since 1970; `seq` (the rowid, from the store's
+/// - `messages`: `id` (the sender's) unique within its conversation; `sent_at` in whole milliseconds since 1970; `seq` (the rowid, from the store's
 ///   sequence, `SQLChangeLog`) orders all messages among the store's other changes and is the cursor of live readers;
 ///   `position` numbers a conversation's messages from 1, so a page is an index range whatever
 ///   the conversation's size.
@@ -63,6 +63,25 @@ public enum ChatSchema {
                     WHERE s.kind = 'profile.renamed';
                 """)
         },
+        // A message's id is unique within its conversation, not in the whole store: nobody can
+        // claim an id another conversation's script will use, nor learn whether one is used.
+        SchemaMigration(feature: "chat", version: 6, sql: """
+            CREATE TABLE messages_scoped (
+                seq INTEGER PRIMARY KEY,
+                id TEXT NOT NULL,
+                conversation_id TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                sender_id TEXT NOT NULL,
+                text TEXT NOT NULL,
+                sent_at INTEGER NOT NULL,
+                UNIQUE (conversation_id, id)
+            );
+            INSERT INTO messages_scoped SELECT seq, id, conversation_id, position, sender_id, text, sent_at FROM messages;
+            DROP TABLE messages;
+            ALTER TABLE messages_scoped RENAME TO messages;
+            CREATE UNIQUE INDEX messages_by_position ON messages(conversation_id, position);
+            CREATE INDEX messages_by_conversation_seq ON messages(conversation_id, seq);
+            """),
     ]
 
     /// The database's epoch (see `chat_epoch`).

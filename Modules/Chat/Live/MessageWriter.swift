@@ -186,33 +186,44 @@ public final class MessageWriter: Sendable {
         }
     }
 
+    /// A message's key: its id is the sender's within its conversation.
+    private struct Key: Hashable {
+        let conversationID: ConversationID
+        let id: MessageID
+    }
+
     /// Each of `sends` stored in the open transaction. A send refused for what it is (its id
     /// taken by another message) is refused before it writes anything, so it needs no savepoint
     /// of its own; any other failure fails the transaction. The ids already stored are looked up,
     /// and the new messages' numbers taken, once for the batch.
     private static func insertAll(_ sends: [Send], epoch: String, _ db: Database) throws -> [Stored] {
-        var stored = try storedMessages(sends.map(\.id), epoch: epoch, db)
-        let newCount = Set(sends.map(\.id)).subtracting(stored.keys).count
+        var stored = try storedMessages(of: sends, epoch: epoch, db)
+        let newCount = Set(sends.map { Key(conversationID: $0.conversationID, id: $0.id) }).subtracting(stored.keys).count
         var seq = newCount > 0 ? try SQLChangeLog.next(count: newCount, db) : 0
         return try sends.map { send in
-            if let existing = stored[send.id] {
+            let key = Key(conversationID: send.conversationID, id: send.id)
+            if let existing = stored[key] {
                 return Result { (try ChatRules.resent(existing, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
             }
             let message = try insert(send, seq: seq, epoch: epoch, db)
-            stored[send.id] = message
+            stored[key] = message
             seq += 1
             return .success((message, true))
         }
     }
 
-    /// The messages of `ids` already stored, by id.
-    private static func storedMessages(_ ids: [MessageID], epoch: String, _ db: Database) throws -> [MessageID: Message] {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(MessageRows.columns) FROM json_each(?) ids JOIN messages m ON m.id = ids.value"),
-                                       arguments: [try JSONIDs.encode(ids)])
-        var messages: [MessageID: Message] = [:]
-        while let row = try rows.next() {
-            let message = try MessageRows.message(row, epoch: epoch)
-            messages[message.id] = message
+    /// The messages of `sends` already stored (the same id in the same conversation), by key:
+    /// one look-up per conversation of the batch.
+    private static func storedMessages(of sends: [Send], epoch: String, _ db: Database) throws -> [Key: Message] {
+        var messages: [Key: Message] = [:]
+        for (conversationID, ids) in Dictionary(grouping: sends, by: \.conversationID).mapValues({ $0.map(\.id) }) {
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT \(MessageRows.columns) FROM json_each(?) ids JOIN messages m ON m.conversation_id = ? AND m.id = ids.value
+                """), arguments: [try JSONIDs.encode(ids), conversationID.rawValue])
+            while let row = try rows.next() {
+                let message = try MessageRows.message(row, epoch: epoch)
+                messages[Key(conversationID: message.conversationID, id: message.id)] = message
+            }
         }
         return messages
     }
