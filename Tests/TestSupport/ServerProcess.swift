@@ -27,12 +27,12 @@ public final class ServerProcess: Sendable {
                                        "--lookups-per-minute", "100000000"]
 
     /// Starts a server over `databasePath` on a free port (or `port`), with a cheap bcrypt cost
-    /// and `liftedBudgets`, then `arguments`.
-    public init(databasePath: String, port: Int = 0, arguments: [String] = []) async throws {
+    /// and (unless told not to lift them) `liftedBudgets`, then `arguments`.
+    public init(databasePath: String, port: Int = 0, liftingBudgets: Bool = true, arguments: [String] = []) async throws {
         self.databasePath = databasePath
-        self.arguments = arguments
+        self.arguments = (liftingBudgets ? Self.liftedBudgets : []) + arguments
         let output = LogBuffer()
-        let (process, url) = try await Self.launch(databasePath: databasePath, port: port, arguments: arguments, output: output)
+        let (process, url) = try await Self.launch(databasePath: databasePath, port: port, arguments: self.arguments, output: output)
         self.process = Mutex(process)
         self.output = output
         self.url = url
@@ -79,8 +79,7 @@ public final class ServerProcess: Sendable {
         }
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["--port", String(port), "--sqlite-path", databasePath, "--bcrypt-cost", "4", "--log-level", "notice"]
-            + liftedBudgets + arguments
+        process.arguments = ["--port", String(port), "--sqlite-path", databasePath, "--bcrypt-cost", "4", "--log-level", "notice"] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -43,7 +43,9 @@ extension ServerBench {
         let senders = try await world.users(max(1, clients / 20))
         let receivers = try await world.users(clients)
         let conversations = try await ServerFixture.concurrently(clients, width: 16) { index in
-            try await senders[index % senders.count].conversations.startDirect(with: receivers[index].id).id
+            let id = try await senders[index % senders.count].conversations.startDirect(with: receivers[index].id).id
+            _ = try await receivers[index].conversations.accept(id)
+            return id
         }
         let cursors = try await ServerFixture.concurrently(clients, width: 16) { index in try await receivers[index].chat.newestCursor() }
         let ledger = DeliveryLedger()

@@ -13,12 +13,14 @@ struct ServerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server", abstract: "Latency, throughput, fan-out and recovery through messageai-server.",
         discussion: "Build both first (the server beside this benchmark is used): swift build -c release --product messageai-server --product messageai-bench")
-    @Option(help: "latency, throughput, fanout, kill, reconnect or idle.") var mode = "latency"
+    @Option(help: "latency, throughput, fanout, kill, reconnect, idle; renames or flood (the security review's abuse, with the server's budgets).")
+    var mode = "latency"
     @Option(help: "Runs; the median run is reported.") var runs = 3
     @Option(help: "Seconds each run sends for.") var seconds = 5
     @Option(help: "Sender→receiver pairs (latency: 10; throughput: 50).") var pairs: Int?
     @Option(help: "Messages per second in all (latency).") var rate = 200
-    @Option(help: "Clients (reconnect: 1,000; idle: 10,000).") var clients: Int?
+    @Option(help: "Clients (reconnect: 1,000; idle: 10,000); members of the abuser's groups (renames, flood: 1,000).") var clients: Int?
+    @Option(help: "Groups the renamer shares with the members (renames).") var groups = 20
     @Option(help: """
         bare: minimal WebSocket clients, so the load generator takes little of the machine; library: the remote services a REPL \
         uses, sends on the events socket; http: the same, senders with no socket, so sends are HTTP PUTs as a one-shot CLI's \
@@ -29,7 +31,7 @@ struct ServerBench: AsyncParsableCommand {
     func run() async throws {
         var results: [Result] = []
         for _ in 0..<runs {
-            let world = try await ServerFixture()
+            let world = try await ServerFixture(budgets: ["renames", "flood"].contains(mode))
             defer { world.stop() }
             switch mode {
             case "latency": results.append(try await latency(world, pairs: pairs ?? 10, perSecond: rate))
@@ -38,7 +40,9 @@ struct ServerBench: AsyncParsableCommand {
             case "kill": results.append(try await killed(world, pairs: 50, total: 100_000))
             case "reconnect": results.append(try await reconnectStorm(world, clients: clients ?? 1_000, missed: 20))
             case "idle": results.append(try await idleSockets(world, count: clients ?? 10_000))
-            default: throw ValidationError("mode must be latency, throughput, fanout, kill, reconnect or idle")
+            case "renames": results.append(try await renameLoop(world, members: clients ?? 1_000, groups: groups))
+            case "flood": results.append(try await groupFlood(world, members: clients ?? 1_000))
+            default: throw ValidationError("mode must be latency, throughput, fanout, kill, reconnect, idle, renames or flood")
             }
             print("  run: \(results.last?.line ?? "")")
         }
@@ -120,6 +124,7 @@ struct ServerBench: AsyncParsableCommand {
     func fanOut(_ world: ServerFixture, members: Int, messages: Int) async throws -> Result {
         let users = try await world.users(members)
         let group = try await users[0].conversations.createGroup(title: "Fan-out", memberIDs: users.dropFirst().map(\.id))
+        for member in users.dropFirst() { _ = try await member.conversations.accept(group.id) }
         let clock = Arrivals()
         try await world.listen(Array(users.dropFirst()), as: client, arrivals: clock)
         let sender = try await world.senders([users[0]], as: client)[0]

@@ -30,11 +30,12 @@ struct ServerFixture {
 
     /// Starts the `messageai-server` built beside this benchmark (as the tests do) and waits for
     /// its first log line (its URL); every user signs up from this one address, so the sign-up
-    /// limit is lifted.
-    init() async throws {
+    /// limit is lifted, and so are the per-person budgets (the load is many people's) unless
+    /// `budgets` is true (what the abuse benchmarks measure, and servers before budgets run).
+    init(budgets: Bool = false) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-server-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path,
+        server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path, liftingBudgets: !budgets,
                                          arguments: ["--sign-up-burst", "100000"])
         graph = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: server.url))
     }
@@ -85,13 +86,16 @@ struct ServerFixture {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// `count` one-to-one conversations between new users.
+    /// `count` one-to-one conversations between new users, each started by its sender and
+    /// accepted by its receiver (by starting it too, which servers from before invitations also
+    /// answer).
     func pairs(_ count: Int) async throws -> [Pair] {
         let users = try await users(count * 2)
         var pairs: [Pair] = []
         for index in 0..<count {
             let sender = users[index * 2], receiver = users[index * 2 + 1]
             let conversation = try await sender.conversations.startDirect(with: receiver.id)
+            _ = try await receiver.conversations.startDirect(with: sender.id)
             pairs.append(Pair(sender: sender, receiver: receiver, conversation: conversation.id))
         }
         return pairs

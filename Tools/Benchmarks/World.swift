@@ -33,11 +33,14 @@ final class World {
         return try sessions.requireSession()
     }
 
-    /// A conversation between two new users, with the first signed in.
+    /// A conversation between two new users, started by the first (signed in) and accepted by
+    /// the other.
     func pair() async throws -> (me: Session, other: Session, conversation: ConversationID) {
         let other = try await user("Other")
         let me = try await user("Me")
         let conversation = try await container.conversations.startDirect(with: other.userID).id
+        let graph = container.graph
+        _ = try await graph.services(for: graph.caller(token: other.token)).conversations.accept(conversation)
         return (me, other, conversation)
     }
 

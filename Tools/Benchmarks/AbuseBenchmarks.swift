@@ -1,0 +1,111 @@
+import Chat
+import Foundation
+import Kernel
+import ServiceGraph
+import Synchronization
+import TestSupport
+
+/// The security review's two High findings, reproduced against a server with its product's
+/// budgets (`--mode renames`, `--mode flood`). Every request is one that a server without
+/// consent or budgets also answers, so the same benchmark measures a server from before them
+/// copied beside it.
+extension ServerBench {
+    /// A person who shares groups with `members` people renames themselves in a loop for
+    /// `seconds` while two strangers to them exchange a message every half second: how late
+    /// those messages reach their reader.
+    func renameLoop(_ world: ServerFixture, members: Int, groups: Int) async throws -> Result {
+        let attacker = try await world.users(1)[0]
+        let people = try await world.users(members)
+        // Each member starts a one-to-one with the attacker first: they accept them, so the
+        // attacker's groups take them in at once (a server without consent takes anyone).
+        _ = try await ServerFixture.concurrently(members, width: 16) { index in try await people[index].conversations.startDirect(with: attacker.id) }
+        for index in 0..<groups {
+            _ = try await attacker.conversations.createGroup(title: "Group \(index)", memberIDs: people.map(\.id))
+        }
+        let pair = try await world.pairs(1)[0]
+        let delays = Mutex<[Double]>([])
+        let sentAt = Mutex<[MessageID: ContinuousClock.Instant]>([:])
+        let heard = try await pair.receiver.chat.liveMessages(in: pair.conversation)
+        let listener = Task {
+            for await message in heard {
+                guard let sent = sentAt.withLock({ $0[message.id] }) else { continue }
+                delays.withLock { $0.append((ContinuousClock.now - sent) / .milliseconds(1)) }
+            }
+        }
+        defer { listener.cancel() }
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let renaming = Task {
+            var (made, refused) = (0, 0)
+            while ContinuousClock.now < deadline {
+                do {
+                    _ = try await attacker.services.profiles.updateMyProfile(displayName: "Spammer \(made % 2)", status: nil)
+                    made += 1
+                } catch {
+                    refused += 1
+                }
+            }
+            return (made, refused)
+        }
+        var sent = 0
+        while ContinuousClock.now < deadline {
+            let id = MessageID.random()
+            sentAt.withLock { $0[id] = .now }
+            _ = try await pair.sender.chat.send(id: id, text: "still there? \(sent)", to: pair.conversation)
+            sent += 1
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        let (made, refused) = await renaming.value
+        // Messages still on their way are late by at least the time waited for them.
+        let waitUntil = ContinuousClock.now + .seconds(60)
+        while delays.withLock({ $0.count }) < sent, ContinuousClock.now < waitUntil { try await Task.sleep(for: .milliseconds(50)) }
+        let late = delays.withLock { $0 }
+        let worst = late.count < sent ? Double.infinity : late.max() ?? 0
+        return Result(key: worst, line: "\(groups) groups of \(members + 1): \(made) renames in \(seconds) s (\(refused) refused); "
+            + "\(late.count) of \(sent) messages between strangers delivered, p50 \(Stats.format(Stats.percentile(late, 0.5), 1)) ms, "
+            + "worst \(worst.isFinite ? Stats.format(worst, 1) + " ms" : "not delivered within a minute")")
+    }
+
+    /// One person puts `members` strangers in as many groups as the server lets them make in
+    /// `seconds`: what a victim's list then costs, and bystanders' sends while 16 victims
+    /// read theirs at once.
+    func groupFlood(_ world: ServerFixture, members: Int) async throws -> Result {
+        let attacker = try await world.users(1)[0]
+        let victims = try await world.users(members)
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var (made, refused) = (0, 0)
+        while ContinuousClock.now < deadline {
+            do {
+                _ = try await attacker.conversations.createGroup(title: "Free crypto! Click here", memberIDs: victims.map(\.id))
+                made += 1
+            } catch {
+                refused += 1
+            }
+        }
+        let list = try await Self.curl(world.server.url + "/v1/conversations", token: victims[0].token)
+        let pair = try await world.pairs(1)[0]
+        let started = ContinuousClock.now
+        async let lists = ServerFixture.concurrently(16, width: 16) { index in try await Self.curl(world.server.url + "/v1/conversations", token: victims[index].token) }
+        var latencies: [Double] = []
+        for index in 0..<5 {
+            let sent = ContinuousClock.now
+            _ = try await pair.sender.chat.send(id: .random(), text: "bystander \(index)", to: pair.conversation)
+            latencies.append((ContinuousClock.now - sent) / .milliseconds(1))
+        }
+        _ = try await lists
+        let peak = try world.serverFootprint().bytes
+        return Result(key: list.seconds, line: "\(made) groups of \(members + 1) made in \(seconds) s (\(refused) refused); a victim's list: "
+            + "\(list.bytes) bytes in \(Stats.format(list.seconds * 1_000, 1)) ms; 16 victims' lists at once took "
+            + "\(Stats.format((ContinuousClock.now - started) / .seconds(1), 2)) s, a bystander's sends meanwhile "
+            + latencies.map { Stats.format($0, 1) }.joined(separator: ", ") + " ms; server RSS after \(peak / 1_048_576) MiB")
+    }
+
+    /// A `GET` of `url` with `token` through curl (the answers of servers of other versions are
+    /// measured, not decoded): bytes and seconds.
+    private static func curl(_ url: String, token: String) async throws -> (bytes: Int, seconds: Double) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{size_download} %{time_total}", "-H", "Authorization: Bearer \(token)", url]
+        let parts = try await process.runToEnd().output.split(separator: " ")
+        return (Int(parts.first ?? "") ?? 0, Double(parts.last ?? "") ?? 0)
+    }
+}
