@@ -36,6 +36,8 @@ var targets: [Target] = [
             dependencies: ["Kernel", logging, hummingbird, .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Modules/Infrastructure/ServerSupport"),
+    .target(name: "SettingsKit", dependencies: ["Kernel", .product(name: "Configuration", package: "swift-configuration")],
+            path: "Modules/Infrastructure/SettingsKit"),
     .target(name: "CLIKit", dependencies: ["Kernel", argumentParser], path: "Modules/Frontends/CLIKit"),
     .target(name: "REPLKit", dependencies: ["Kernel", "CLIKit"], path: "Modules/Frontends/REPLKit"),
     .target(
@@ -48,13 +50,12 @@ var targets: [Target] = [
     ),
     .target(
         name: "AppContainer",
-        dependencies: ["Kernel", "ServiceGraph", "RemoteClient", "CLIKit", .product(name: "Configuration", package: "swift-configuration")]
-            + features.map { .init(stringLiteral: $0.name) },
+        dependencies: ["Kernel", "ServiceGraph", "RemoteClient", "CLIKit", "SettingsKit"] + features.map { .init(stringLiteral: $0.name) },
         path: "Modules/Container"
     ),
     .target(
         name: "MessageAIApp",
-        dependencies: ["Kernel", "AppContainer", "CLIKit", "REPLKit", argumentParser]
+        dependencies: ["Kernel", "AppContainer", "CLIKit", "REPLKit", "SettingsKit", argumentParser]
             + features.map { .init(stringLiteral: "\($0.name)Views") },
         path: "Modules/App"
     ),
@@ -66,12 +67,11 @@ var targets: [Target] = [
                        .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOWebSocket", package: "swift-nio"),
                        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                       .product(name: "Configuration", package: "swift-configuration")]
+                       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "SettingsKit"]
             + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API"), .init(stringLiteral: "\($0)Server")] },
         path: "Modules/Server"
     ),
-    .executableTarget(name: "messageai-server", dependencies: ["MessageAIServer", "ServiceGraph", argumentParser], path: "Apps/messageai-server"),
+    .executableTarget(name: "messageai-server", dependencies: ["MessageAIServer", "ServiceGraph", "SettingsKit", argumentParser], path: "Apps/messageai-server"),
     .executableTarget(
         name: "messageai-bench",
         dependencies: ["Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ChatAPI", "ConversationList", "TestSupport", argumentParser,

@@ -1,20 +1,15 @@
 import AppContainer
 import ArgumentParser
 import CLIKit
+import SettingsKit
 
 /// `messageai config`: each key's effective value and where it came from. It reads the settings
 /// only, so it works even when the backend cannot be opened.
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config", abstract: "Show the effective configuration and where each value came from.",
-        discussion: "Precedence: command line > MESSAGEAI_* environment > config file > defaults.\n\n\(settingsHelp)")
+        discussion: "Precedence: command line > MESSAGEAI_* environment > config file > defaults.\n\n\(Settings.table.help)")
 
-    /// Every setting with its environment variable, for `--help`.
-    static var settingsHelp: String {
-        "Settings (config key: environment variable): "
-            + SettingKey.all.map { "\($0.name): \($0.environmentVariable)" }.joined(separator: "; ")
-            + "; the config file: \(SettingKey.configFileVariable). A MESSAGEAI_ variable that names no setting is warned about and ignored."
-    }
     @OptionGroup var global: GlobalOptions
 
     /// One key of the output.
@@ -28,7 +23,7 @@ struct ConfigCommand: ParsableCommand {
 
     @MainActor func show(_ settings: Settings, console: Console) throws {
         let rows = settings.entries.map { Row(key: $0.key.name, value: settings.effectiveValue($0.key), source: $0.entry.source,
-                                              variable: $0.key.environmentVariable) }
+                                              variable: Settings.table.environmentVariable(of: $0.key)) }
         let width = rows.map(\.key.count).max() ?? 0
         if global.json {
             for row in rows { console.print(try JSONLines.encode(row)) }

@@ -12,23 +12,32 @@ public enum Launcher {
     /// Commands that are not feature commands (help, a group without a default) run as
     /// ArgumentParser runs them: they end by throwing the text to show.
     public static func run(arguments: [String], environment: [String: String], console: Console) async -> Int32 {
-        for unknown in SettingsLoader.unknownVariables(in: environment) {
+        for unknown in Settings.table.unknownVariables(in: environment) {
             console.printError(console.styled("warning: ", .yellow) + TerminalText.line(unknown.warning))
         }
-        let scanned = GlobalOptions.scan(arguments)
-        let settings = try? await settings(overrides: scanned.overrides, config: scanned.config, environment: environment)
-        let offered = settings.map { Set(FeatureRegistry.enabled(by: $0).map { $0.featureName }) }
+        let global = (try? LeadingOptions.parse(arguments))?.global ?? GlobalOptions()
+        let settings = Result<Settings, any Error> { try loadSettings(global, environment: environment) }
+        let offered = (try? settings.get()).map { Set(FeatureRegistry.enabled(by: $0).map { $0.featureName }) }
         return await FeatureRegistry.$offered.withValue(offered) {
-            await parseAndRun(arguments: arguments, environment: environment, console: console)
+            await parseAndRun(arguments: arguments, settings: settings, console: console)
         }
     }
 
+    /// The global options wherever they are on the command line, parsed before the subcommand is
+    /// known: the settings they select decide which commands are offered. The rest is left for
+    /// the command's own parse (help flags too, so that the help shows the offered commands).
+    private struct LeadingOptions: ParsableCommand {
+        static let configuration = CommandConfiguration(helpNames: [])
+        @OptionGroup var global: GlobalOptions
+        @Argument(parsing: .allUnrecognized) var rest: [String] = []
+    }
+
     /// `run` once the features the command line offers are known.
-    private static func parseAndRun(arguments: [String], environment: [String: String], console: Console) async -> Int32 {
+    private static func parseAndRun(arguments: [String], settings: Result<Settings, any Error>, console: Console) async -> Int32 {
         var command: any ParsableCommand
         do {
             command = try RootCommand.parseAsRoot(movingGlobalOptionsLast(arguments))
-            if let root = command as? RootCommand, try await startsREPL(root.global, environment: environment, console: console) {
+            if command is RootCommand, try startsREPL(settings.get(), console: console) {
                 command = try RootCommand.parseAsRoot(["repl"] + movingGlobalOptionsLast(arguments))
             }
             if !(command is any FeatureCommand || command is ConfigCommand) { try command.run() }
@@ -51,9 +60,9 @@ public enum Launcher {
         }
         do {
             if let config = command as? ConfigCommand {
-                try config.show(try await settings(config.global, environment: environment), console: console)
+                try config.show(try settings.get(), console: console)
             } else if let feature = command as? any FeatureCommand {
-                try await run(feature, environment: environment, console: console)
+                try await run(feature, settings: settings.get(), console: console)
             }
             return 0
         } catch {
@@ -76,8 +85,7 @@ public enum Launcher {
         exit(code)
     }
 
-    private static func run(_ command: any FeatureCommand, environment: [String: String], console: Console) async throws {
-        let settings = try await settings(command.global, environment: environment)
+    private static func run(_ command: any FeatureCommand, settings: Settings, console: Console) async throws {
         if let plugin = FeatureRegistry.plugin(owning: type(of: command)), !settings.enables(plugin.featureName) {
             throw AppError(.usage, "the \(plugin.featureName) feature is disabled by the 'features' setting")
         }
@@ -89,20 +97,15 @@ public enum Launcher {
 
     /// With no subcommand, the configured front end runs: `frontend` if set anywhere, else the
     /// REPL on a terminal and the help otherwise.
-    private static func startsREPL(_ global: GlobalOptions, environment: [String: String], console: Console) async throws -> Bool {
-        let settings = try await settings(global, environment: environment)
+    private static func startsREPL(_ settings: Settings, console: Console) -> Bool {
         let frontend = settings.entry(.frontend)
         return frontend.source == "default" ? console.isInteractive : frontend.value == "repl"
     }
 
-    /// The settings, with the `features` names checked against the registry (the loader does
-    /// not know which features exist).
-    private static func settings(_ global: GlobalOptions, environment: [String: String]) async throws -> Settings {
-        try await settings(overrides: global.configurationOverrides, config: global.config, environment: environment)
-    }
-
-    private static func settings(overrides: [String: String], config: String?, environment: [String: String]) async throws -> Settings {
-        let settings = try await SettingsLoader.load(commandLine: overrides, configFile: config, environment: environment)
+    /// The settings `global` selects, with the `features` names checked against the registry
+    /// (the loader does not know which features exist).
+    private static func loadSettings(_ global: GlobalOptions, environment: [String: String]) throws -> Settings {
+        let settings = try Settings.load(commandLine: global.configurationOverrides, configFile: global.config, environment: environment)
         let known = FeatureRegistry.plugins.map { $0.featureName.lowercased() }
         if let unknown = settings.features.first(where: { $0 != "all" && !known.contains($0) }) {
             throw AppError(.usage, "configuration key 'features' (from \(settings.entry(.features).source)): unknown feature "

@@ -1,5 +1,7 @@
+import AppContainer
 import ArgumentParser
 import CLIKit
+import SettingsKit
 
 /// `messageai`: the root of the command tree. Its subcommands come from the feature plugins,
 /// plus `config` and `repl`.
@@ -17,7 +19,7 @@ struct RootCommand: ParsableCommand {
                 79 gone (a cursor of another store: start again without it); \
                 129/130/143 ended by SIGHUP/Ctrl-C/SIGTERM (the terminal is put back as it was).
 
-                \(ConfigCommand.settingsHelp)
+                \(Settings.table.help)
                 """,
             subcommands: FeatureRegistry.offeredPlugins.flatMap { $0.commands } + [ConfigCommand.self, ReplSubcommand.self]
         )

@@ -2,29 +2,33 @@ import Foundation
 import Kernel
 import RemoteClient
 import ServiceGraph
+import SettingsKit
 
-/// The effective configuration: each key's value and the source it came from.
+/// The effective configuration of `messageai` (`Settings.table`'s keys, loaded once a run):
+/// each key's value and the source it came from, and typed views of them.
 public struct Settings: Sendable {
-    /// A resolved value and where it came from.
-    public struct Entry: Sendable, Equatable {
-        /// The value, or `nil` when unset.
-        public let value: String?
-        /// `command line`, `environment`, the config file's path, or `default`.
-        public let source: String
+    /// The values as loaded.
+    public let loaded: LoadedSettings
+
+    /// Loads the settings: command line > `MESSAGEAI_*` environment > config file (`--config`,
+    /// `MESSAGEAI_CONFIG`, else `$XDG_CONFIG_HOME/messageai/config.yaml` if it exists) > defaults.
+    /// - Throws: `AppError(.usage)` naming the key or file that is wrong.
+    public static func load(commandLine: [String: String], configFile: String?, environment: [String: String]) throws -> Settings {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+        return Settings(loaded: try SettingsLoader.load(table, commandLine: commandLine, configFile: configFile,
+                                                        defaultConfigFile: base + "/messageai/config.yaml", environment: environment))
     }
 
-    /// Every key's entry, in the order of `SettingKey.all`.
-    public let entries: [(key: SettingKey, entry: Entry)]
+    /// Every key's entry, in the table's order.
+    public var entries: [(key: SettingKey, entry: LoadedSettings.Entry)] { loaded.entries }
     /// The environment the process was started with (for XDG paths).
-    public let environment: [String: String]
+    public var environment: [String: String] { loaded.environment }
 
     /// The entry of `key`: its value (its default when no source sets it) and where that came from.
-    public func entry(_ key: SettingKey) -> Entry {
-        entries.first { $0.key == key }?.entry ?? Entry(value: key.defaultValue, source: "default")
-    }
+    public func entry(_ key: SettingKey) -> LoadedSettings.Entry { loaded.entry(key) }
 
     /// The value of `key` (its default when no source sets it).
-    public func value(_ key: SettingKey) -> String? { entry(key).value }
+    public func value(_ key: SettingKey) -> String? { loaded.value(key) }
 
     /// The backend.
     public var backend: Backend { Backend(rawValue: value(.backend) ?? "") ?? .sqlite }
@@ -45,7 +49,7 @@ public struct Settings: Sendable {
     }
     /// Whole-number value of `key` (values are checked when loaded, so this cannot fail for the
     /// keys that take numbers).
-    public func int(_ key: SettingKey) -> Int { Int(value(key) ?? "") ?? 0 }
+    public func int(_ key: SettingKey) -> Int { loaded.int(key) }
 
     /// What the service graph is opened with.
     public var graphOptions: GraphOptions {

@@ -13,6 +13,8 @@ public struct GraphOptions: Sendable {
     public var bcryptCost: Int
     /// The bcrypt costs accepted: each step doubles the time; 14 takes about four times 12's.
     public static let bcryptCosts = BcryptPasswordHasher.costs
+    /// The bcrypt cost of the product: deliberately slow (a quarter of a second a check here).
+    public static let defaultBcryptCost = 12
     /// How long a session may go unused before it ends.
     public var sessionIdleLimit: TimeInterval
     /// Latency and failures the memory backend adds on purpose.
@@ -38,7 +40,7 @@ public struct GraphOptions: Sendable {
     public var budget: UsageBudget
 
     /// Creates options; the defaults are the product's.
-    public init(backend: Backend, sqlitePath: String, bcryptCost: Int = 12, sessionIdleLimit: TimeInterval = AuthRules.defaultIdleLimit,
+    public init(backend: Backend, sqlitePath: String, bcryptCost: Int = defaultBcryptCost, sessionIdleLimit: TimeInterval = AuthRules.defaultIdleLimit,
                 memoryConditions: SimulatedConditions = .none, peerDelay: Duration = .milliseconds(1_200),
                 verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock(), remoteURL: String? = nil,
                 remoteTimeout: Duration = .seconds(10), remoteCertificates: String? = nil, soleWriter: Bool = false,

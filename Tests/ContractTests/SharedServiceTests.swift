@@ -9,7 +9,7 @@ private final class CountingService: Sendable {}
 @MainActor
 struct SharedServiceTests {
     func memoryContainer() async throws -> AppContainer {
-        try await AppContainer(settings: try await SettingsLoader.load(commandLine: ["backend": "memory"], configFile: nil, environment: [:]))
+        try await AppContainer(settings: try Settings.load(commandLine: ["backend": "memory"], configFile: nil, environment: [:]))
     }
 
     @Test("a shared service is made once per container and handed out again; another container makes its own")

@@ -37,13 +37,14 @@ struct CLITests {
                       "remote.url": "http://127.0.0.1:1", "remote.timeoutSeconds": "7", "remote.certificates": "/tmp/c.pem",
                       "state.dir": terminal.stateDirectory.path, "auth.bcryptCost": "5", "auth.sessionIdleDays": "3", "memory.latencyMs": "1",
                       "memory.failureRate": "0.5", "memory.peerDelayMs": "9"]
-        for key in SettingKey.all {
-            #expect(help.contains("\(key.name): \(key.environmentVariable)"), "--help does not name \(key.environmentVariable)")
+        for key in Settings.table.keys {
+            let variable = Settings.table.environmentVariable(of: key)
+            #expect(help.contains("\(key.name), \(variable):"), "--help does not name \(variable)")
             let value = try #require(values[key.name], "no test value for \(key.name)")
-            #expect(await terminal.run("config --json", environment: [key.environmentVariable: value]) == 0)
+            #expect(await terminal.run("config --json", environment: [variable: value]) == 0)
             let row = try jsonLines().first { $0["key"] as? String == key.name }
-            #expect(row?["source"] as? String == "environment" && row?["variable"] as? String == key.environmentVariable,
-                    "\(key.environmentVariable) was not read: \(String(describing: row))")
+            #expect(row?["source"] as? String == "environment" && row?["variable"] as? String == variable,
+                    "\(variable) was not read: \(String(describing: row))")
         }
         #expect(await terminal.run("config", environment: ["MESSAGEAI_AUTH_BCRYPTCOST": "5", "MESSAGEAI_SERVER_PORT": "1"]) == 0)
         #expect(terminal.errors == "warning: MESSAGEAI_AUTH_BCRYPTCOST names no setting and is ignored; did you mean MESSAGEAI_AUTH_BCRYPT_COST?\n")

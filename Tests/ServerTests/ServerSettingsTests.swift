@@ -15,9 +15,9 @@ struct ServerSettingsTests {
                       "auth.bcryptCost": "5", "log.level": "debug", "auth.signUpBurst": "7", "events.pingSeconds": "11",
                       "budget.messagesPerMinute": "61", "budget.fanOutMegabytesPerMinute": "62", "budget.conversationsPerHour": "63",
                       "budget.renamesPerHour": "64", "budget.lookupsPerMinute": "65"]
-        for key in ServerSettings.keys.map(\.name) {
-            let variable = ServerSettings.environmentVariable(of: key)
-            #expect(words.contains("\(key) (\(variable))"), "--help does not name \(variable)")
+        for setting in ServerSettings.table.keys {
+            let key = setting.name, variable = ServerSettings.table.environmentVariable(of: setting)
+            #expect(words.contains("\(key), \(variable):"), "--help does not name \(variable)")
             let value = try #require(values[key], "no test value for \(key)")
             // The certificate and its key go together: the other comes from the command line.
             let partner = ["tls.cert": ["tls.key": "/tmp/k.pem"], "tls.key": ["tls.cert": "/tmp/c.pem"]][key] ?? [:]

@@ -21,7 +21,7 @@ final class World {
     }
 
     static func container(path: String, sessions: any SessionStore) async throws -> AppContainer {
-        let settings = try await SettingsLoader.load(commandLine: ["backend": "sqlite", "sqlite.path": path, "auth.bcryptCost": "4"],
+        let settings = try Settings.load(commandLine: ["backend": "sqlite", "sqlite.path": path, "auth.bcryptCost": "4"],
                                                      configFile: nil, environment: [:])
         return try await AppContainer(settings: settings, sessions: sessions)
     }
@@ -48,7 +48,7 @@ final class World {
     /// the session file the app itself would read.
     func environment(signedInAs session: Session) async throws -> [String: String] {
         let environment = ["MESSAGEAI_SQLITE_PATH": path, "MESSAGEAI_STATE_DIR": folder.appendingPathComponent("state").path]
-        let settings = try await SettingsLoader.load(commandLine: [:], configFile: nil, environment: environment)
+        let settings = try Settings.load(commandLine: [:], configFile: nil, environment: environment)
         try FileSessionStore(file: settings.sessionFile).save(session)
         return environment
     }

@@ -33,31 +33,6 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         return values
     }
 
-    /// The global options' values found anywhere in `arguments` (`--name value` or
-    /// `--name=value`) before a `--`, without parsing the rest: what the launcher needs before it
-    /// knows which commands to offer.
-    public static func scan(_ arguments: [String]) -> (overrides: [String: String], config: String?) {
-        var values: [String: String] = [:]
-        var index = arguments.startIndex
-        while index < arguments.endIndex, arguments[index] != "--" {
-            let argument = arguments[index]
-            let name = String(argument.prefix { $0 != "=" })
-            if valueOptionNames.contains(name) {
-                if argument.contains("=") {
-                    values[name] = String(argument.drop { $0 != "=" }.dropFirst())
-                } else if index + 1 < arguments.endIndex {
-                    values[name] = arguments[index + 1]
-                    index += 1
-                }
-            }
-            index += 1
-        }
-        let overrides = ["--backend": "backend", "--profile": "profile", "--features": "features", "--server": "remote.url"].reduce(into: [String: String]()) { result, pair in
-            if let value = values[pair.key] { result[pair.value] = value }
-        }
-        return (overrides, values["--config"])
-    }
-
     /// The names of the options, so that the launcher can accept them before the subcommand.
     public static let valueOptionNames: Set<String> = ["--backend", "--server", "--config", "--profile", "--features"]
     /// The flags among the options.
