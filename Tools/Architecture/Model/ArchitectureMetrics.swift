@@ -19,11 +19,25 @@ public struct ArchitectureMetrics: Sendable {
         public var fileCount: Int { files.values.reduce(0, +) }
     }
 
+    /// One target's size.
+    public struct TargetSize: Sendable, Equatable {
+        public let name: String
+        public let files: Int
+        public let lines: Int
+        /// Files of `smallFileLines` lines or fewer: types that could live beside the one they serve.
+        public let smallFiles: Int
+    }
+
+    /// A file this short is counted as small.
+    public static let smallFileLines = 15
+
     /// Most lines a view model may have (the seeds' metric; `arch-check` enforces it too).
     public static let viewModelLimit = 300
 
     /// Per feature, by name.
     public let features: [Feature]
+    /// Per target, in the package's order.
+    public let targetSizes: [TargetSize]
 
     /// Measures `graph`, reading view-model files under `root`.
     public init(graph: PackageGraph, root: URL) throws {
@@ -44,6 +58,12 @@ public struct ArchitectureMetrics: Sendable {
             let closure = core.map { graph.closure(of: $0.name).sorted() } ?? []
             let packages = ([core?.name].compactMap { $0 } + closure).flatMap { graph.target(named: $0)?.productDependencies ?? [] }
             return Feature(name: name, files: files, viewModelLines: viewModels, coreClosure: closure, corePackages: Array(Set(packages)).sorted())
+        }
+        targetSizes = try graph.targets.sorted { $0.name < $1.name }.map { target in
+            let lines = try target.sourcePaths.map { path in
+                try Data(contentsOf: root.appendingPathComponent(path)).count { $0 == UInt8(ascii: "\n") }
+            }
+            return TargetSize(name: target.name, files: lines.count, lines: lines.reduce(0, +), smallFiles: lines.count { $0 <= Self.smallFileLines })
         }
     }
 

@@ -7,7 +7,7 @@ import Foundation
 struct ArchReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "arch-report",
-        abstract: "Print files per feature, lines per view model, line coverage of Modules/ and the module graph.",
+        abstract: "Print files per feature, lines per view model and per target, line coverage of Modules/ and the module graph.",
         discussion: """
             Coverage comes from the last `swift test --enable-code-coverage` (pass --run-tests to run it first, \
             which rebuilds everything with coverage on: several minutes). --build-cores builds each feature core \
@@ -46,6 +46,13 @@ struct ArchReportCommand: AsyncParsableCommand {
             print("Largest view model: \(largest.name), \(largest.lines) lines (limit \(ArchitectureMetrics.viewModelLimit)) \(ok ? "✔" : "✘")")
             if !ok { missed.append("\(largest.name) has \(largest.lines) lines") }
         }
+
+        print("\nTargets (source files, lines, files of ≤ \(ArchitectureMetrics.smallFileLines) lines)")
+        for size in metrics.targetSizes {
+            print("  \(size.name): \(size.files) files, \(size.lines) lines, \(size.smallFiles) small")
+        }
+        let sizes = metrics.targetSizes
+        print("  all: \(sizes.map(\.files).reduce(0, +)) files, \(sizes.map(\.lines).reduce(0, +)) lines, \(sizes.map(\.smallFiles).reduce(0, +)) small")
 
         print("")
         if let coverage = try await lineCoverage(root: root) {
