@@ -68,7 +68,7 @@ var targets: [Target] = [
                        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "SettingsKit"]
-            + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API"), .init(stringLiteral: "\($0)Server")] },
+            + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)Server")] },
         path: "Modules/Server"
     ),
     .executableTarget(name: "messageai-server", dependencies: ["MessageAIServer", "ServiceGraph", "SettingsKit", argumentParser], path: "Apps/messageai-server"),
@@ -99,11 +99,11 @@ var targets: [Target] = [
     .testTarget(name: "ArchitectureTests", dependencies: ["ArchitectureModel", "ArchitectureRules", "FeatureScaffold"],
                 path: "Tests/ArchitectureTests"),
     .testTarget(name: "ServerTests",
-                dependencies: ["MessageAIServer", "ServiceGraph", "ServerSupport", "AuthServer", "RemoteClient", "ChatRemote", "Kernel", "TestSupport", hummingbird,
+                dependencies: ["MessageAIServer", "ServiceGraph", "ServerSupport", "RemoteClient", "ChatRemote", "Kernel", "TestSupport", hummingbird,
                                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "GRDB", package: "GRDB.swift"),
                                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                                .product(name: "NIOEmbedded", package: "swift-nio")]
-                    + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API")] },
+                    + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API"), .init(stringLiteral: "\($0)Server")] },
                 path: "Tests/ServerTests"),
     .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "CLIKit", "REPLKit", "Kernel", "TestSupport",
                                                       .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/FrontendTests"),
@@ -114,7 +114,8 @@ for feature in wireFeatures {
     targets += [
         .target(name: "\(feature)API", dependencies: ["Kernel", core], path: "Modules/\(feature)/API"),
         .target(name: "\(feature)Remote", dependencies: ["Kernel", core, api, "RemoteClient"], path: "Modules/\(feature)/Remote"),
-        .target(name: "\(feature)Server", dependencies: ["Kernel", core, api, "ServerSupport", hummingbird], path: "Modules/\(feature)/Server"),
+        .target(name: "\(feature)Server", dependencies: ["Kernel", core, api, "ServerSupport", hummingbird, logging,
+                                                          .product(name: "NIOCore", package: "swift-nio")], path: "Modules/\(feature)/Server"),
     ]
 }
 

@@ -1,5 +1,5 @@
 import Chat
-import ChatAPI
+import ChatServer
 import Foundation
 import Kernel
 import NIOCore
@@ -186,7 +186,7 @@ final class EventConnection: Sendable {
 
     private func writeStart(chat: any ChatService, after: EventCursor?) async throws {
         guard let after else {
-            try await write(EventFrame(SocketReady(cursor: try? await chat.newestCursor())))
+            try await write(EventSocketProtocol.Frame(EventSocketProtocol.Ready(cursor: try? await chat.newestCursor())))
             return
         }
         var page: [UserEvent]
@@ -194,12 +194,12 @@ final class EventConnection: Sendable {
             page = try await chat.events(after: after, limit: ChatRules.catchUpLimit)
         } catch let error as AppError where error.kind == .gone {
             // A cursor of another store: the client reloads what it shows, then goes on live.
-            try await write(EventFrame(SocketReady()))
-            try await write(EventFrame(SocketReset()))
+            try await write(EventSocketProtocol.Frame(EventSocketProtocol.Ready()))
+            try await write(EventSocketProtocol.Frame(EventSocketProtocol.Reset()))
             return
         }
         state.withLock { $0.gate = CursorGate(after: after) }
-        try await write(EventFrame(SocketReady()))
+        try await write(EventSocketProtocol.Frame(EventSocketProtocol.Ready()))
         while true {
             let written = state.withLock { state in
                 page.filter { state.gate.admit($0.cursor) == .pass }.compactMap { queue(EventFrames.text(of: $0), &state) }.last

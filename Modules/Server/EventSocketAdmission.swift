@@ -1,4 +1,5 @@
 import Chat
+import ChatServer
 import Foundation
 import Hummingbird
 import HummingbirdCore

@@ -1,3 +1,4 @@
+import ChatServer
 import Logging
 import NIOCore
 import NIOWebSocket

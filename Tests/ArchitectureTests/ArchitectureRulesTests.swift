@@ -53,9 +53,24 @@ struct ArchitectureRulesTests {
             "Modules/Chat/Remote/RemoteThing.swift:2: imports.layer-order: a remote implementation imports only its feature core and API, Kernel, infrastructure and other packages, not AppContainer",
             "Modules/Chat/Server/Routes.swift:2: imports.live-only-in-graph: only the service graph (Modules/ServiceGraph) imports implementation targets like ChatLive",
             "Modules/Server/Application.swift:2: imports.live-only-in-graph: only the service graph (Modules/ServiceGraph) imports implementation targets like ChatLive",
-            "Modules/Server/Application.swift:3: imports.layer-order: the server's composition root imports only Kernel, feature cores, APIs and server routes, the service graph, infrastructure and other packages, not REPLKit",
-            "Modules/Server/Application.swift:4: imports.layer-order: the server's composition root imports only Kernel, feature cores, APIs and server routes, the service graph, infrastructure and other packages, not AppContainer",
+            "Modules/Server/Application.swift:3: imports.layer-order: the server's composition root imports only Kernel, feature cores and server targets, the service graph, infrastructure and other packages, not REPLKit",
+            "Modules/Server/Application.swift:4: imports.layer-order: the server's composition root imports only Kernel, feature cores and server targets, the service graph, infrastructure and other packages, not AppContainer",
             "Modules/ServiceGraph/Wiring.swift:2: imports.layer-order: the service graph imports only Kernel, feature cores and implementations, infrastructure and other packages, not REPLKit",
+        ]),
+        RuleCase(rule: "imports.wire-in-feature", sources: [
+            "Modules/Server/EventConnection.swift": "import Chat\nimport ChatAPI\nimport ChatServer\n",
+            "Apps/messageai-server/Main.swift": "import ChatAPI\n",
+        ], expected: [
+            "Apps/messageai-server/Main.swift:1: imports.wire-in-feature: the server's root imports no feature API; read and write Chat's wire types in ChatServer, beside its routes",
+            "Modules/Server/EventConnection.swift:2: imports.wire-in-feature: the server's root imports no feature API; read and write Chat's wire types in ChatServer, beside its routes",
+        ]),
+        RuleCase(rule: "imports.one-settings-mechanism", sources: [
+            "Modules/Infrastructure/SettingsKit/SettingsLoader.swift": "import Configuration\nimport Kernel\n",
+            "Modules/Server/ServerSettings.swift": "import Configuration\nimport SettingsKit\n",
+            "Modules/Container/Settings.swift": "import Configuration\n",
+        ], expected: [
+            "Modules/Container/Settings.swift:1: imports.one-settings-mechanism: only SettingsKit imports Configuration; load settings through its SettingTable and SettingsLoader",
+            "Modules/Server/ServerSettings.swift:1: imports.one-settings-mechanism: only SettingsKit imports Configuration; load settings through its SettingTable and SettingsLoader",
         ]),
         RuleCase(rule: "imports.no-cross-feature (server routes)", sources: ["Modules/Chat/Server/Routes.swift": "import ChatAPI\nimport Profile\n"],
                  expected: ["Modules/Chat/Server/Routes.swift:2: imports.no-cross-feature: Chat imports Profile of feature Profile; features meet only through ports and the composition root"]),

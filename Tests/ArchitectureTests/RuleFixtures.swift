@@ -15,6 +15,7 @@ enum RuleFixtures {
         PackageTarget(name: "ChatRemote", path: "Modules/Chat/Remote", targetDependencies: ["Kernel", "Chat", "ChatAPI", "APIClient"]),
         PackageTarget(name: "ChatServer", path: "Modules/Chat/Server", targetDependencies: ["Kernel", "Chat", "ChatAPI"]),
         PackageTarget(name: "APIClient", path: "Modules/Infrastructure/APIClient"),
+        PackageTarget(name: "SettingsKit", path: "Modules/Infrastructure/SettingsKit", productDependencies: ["Configuration"]),
         PackageTarget(name: "REPLKit", path: "Modules/Frontends/REPLKit", targetDependencies: ["Kernel"]),
         PackageTarget(name: "ServiceGraph", path: "Modules/ServiceGraph", targetDependencies: ["Chat", "ChatLive", "ChatRemote"]),
         PackageTarget(name: "AppContainer", path: "Modules/Container", targetDependencies: ["Chat", "ServiceGraph"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Kernel
+import ChatServer
 @testable import MessageAIServer
 import NIOCore
 import NIOEmbedded

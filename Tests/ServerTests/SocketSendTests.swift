@@ -28,12 +28,12 @@ struct SocketSendTests {
 
         let id = MessageID.random(), empty = MessageID.random(), stranger = MessageID.random()
         let encoder = WireFormat.encoder()
-        func text(_ frame: SendFrame) throws -> String { String(decoding: try encoder.encode(frame), as: UTF8.self) }
+        func text(_ frame: ChatSocket.SendFrame) throws -> String { String(decoding: try encoder.encode(frame), as: UTF8.self) }
         let frames = [
-            try text(SendFrame(id: id, conversation: direct.id, text: "hello")),
-            try text(SendFrame(id: id, conversation: direct.id, text: "hello")),
-            try text(SendFrame(id: stranger, conversation: notAdas.id, text: "let me in")),
-            try text(SendFrame(id: empty, conversation: direct.id, text: "")),
+            try text(ChatSocket.SendFrame(id: id, conversation: direct.id, text: "hello")),
+            try text(ChatSocket.SendFrame(id: id, conversation: direct.id, text: "hello")),
+            try text(ChatSocket.SendFrame(id: stranger, conversation: notAdas.id, text: "let me in")),
+            try text(ChatSocket.SendFrame(id: empty, conversation: direct.id, text: "")),
             #"{"type": "chat.unknown", "id": "odd-1"}"#,
             "{ not json, and no id",
         ]
@@ -69,7 +69,7 @@ struct SocketSendTests {
         try await holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
         let ids = (0...EventSocketProtocol.maxPendingRequests).map { _ in MessageID.random() }
         let encoder = WireFormat.encoder()
-        let frames = try ids.map { String(decoding: try encoder.encode(SendFrame(id: $0, conversation: direct.id, text: "queued")), as: UTF8.self) }
+        let frames = try ids.map { String(decoding: try encoder.encode(ChatSocket.SendFrame(id: $0, conversation: direct.id, text: "queued")), as: UTF8.self) }
         let replies = try await Self.exchange(frames, expecting: ids.count, as: ada.token, on: world) { reply in
             guard reply.error != nil else { return }
             try? await holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
@@ -97,15 +97,15 @@ struct SocketSendTests {
         let connection = try RemoteConnection(server: try ServerAddress(world.server.url), timeout: .seconds(10), trustedCertificates: nil)
         let caller = Caller(token: ada.token) { UserID(ada.id) }
         let chat = RemoteChatService(connection: connection, caller: caller)
-        let probe = SendFrame(id: .random(), conversation: direct.id, text: "probe")
+        let probe = ChatSocket.SendFrame(id: .random(), conversation: direct.id, text: "probe")
         #expect(await connection.request(probe, id: probe.id.rawValue, as: caller) == nil, "a request went out with no socket open")
         let overHTTP = try await chat.send(id: .random(), text: "over HTTP", to: direct.id)
 
         let own = Inbox.collecting(try await chat.liveMessages(in: direct.id))
         let id = MessageID.random()
-        let frame = try #require(await connection.request(SendFrame(id: id, conversation: direct.id, text: "over the socket"), id: id.rawValue,
+        let frame = try #require(await connection.request(ChatSocket.SendFrame(id: id, conversation: direct.id, text: "over the socket"), id: id.rawValue,
                                                            as: caller), "no reply on the open socket")
-        let reply = try WireFormat.decoder().decode(SendReply.self, from: frame).stored()
+        let reply = try WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame).stored()
         #expect(reply.text == "over the socket" && reply.senderID == UserID(ada.id))
         #expect(reply.cursor.map { cursor in overHTTP.cursor.map { cursor.follows($0) } ?? false } ?? false)
         let again = try await chat.send(id: id, text: "over the socket", to: direct.id)
@@ -127,7 +127,7 @@ struct SocketSendTests {
         let texts = (1...300).map { "burst \(($0 - 1) / 60 + 1), line \($0)" }
         let bursts = try stride(from: 0, to: texts.count, by: 60).map { start in
             try texts[start..<start + 60].map { text in
-                String(decoding: try encoder.encode(SendFrame(id: .random(), conversation: direct.id, text: text)), as: UTF8.self)
+                String(decoding: try encoder.encode(ChatSocket.SendFrame(id: .random(), conversation: direct.id, text: text)), as: UTF8.self)
             }
         }
         let replies = try await Self.exchange(bursts, as: ada.token, on: world)
@@ -141,18 +141,18 @@ struct SocketSendTests {
     /// ready, and returns the first `count` replies, in the order they came; `heard` sees each
     /// as it comes.
     private static func exchange(_ frames: [String], expecting count: Int, as token: String, on world: ServerWorld,
-                                 heard: @escaping @Sendable (SendReply) async -> Void = { _ in }) async throws -> [SendReply] {
+                                 heard: @escaping @Sendable (ChatSocket.SendReply) async -> Void = { _ in }) async throws -> [ChatSocket.SendReply] {
         try await exchange([frames], expecting: count, as: token, on: world, heard: heard)
     }
 
     /// `exchange` in bursts: each burst's frames are written together once the replies to the
     /// one before have come (`count`: all of them, unless told fewer).
     private static func exchange(_ bursts: [[String]], expecting count: Int? = nil, as token: String, on world: ServerWorld,
-                                 heard: @escaping @Sendable (SendReply) async -> Void = { _ in }) async throws -> [SendReply] {
+                                 heard: @escaping @Sendable (ChatSocket.SendReply) async -> Void = { _ in }) async throws -> [ChatSocket.SendReply] {
         let count = count ?? bursts.map(\.count).reduce(0, +)
         var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
         configuration.additionalHeaders[.authorization] = "Bearer \(token)"
-        let replies = Mutex<[SendReply]>([])
+        let replies = Mutex<[ChatSocket.SendReply]>([])
         _ = try await WebSocketClient.connect(url: world.server.url.replacing("http", with: "ws") + EventSocketProtocol.path,
                                               configuration: configuration, logger: Logger(label: "sender")) { inbound, outbound, _ in
             var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
@@ -163,7 +163,7 @@ struct SocketSendTests {
                 for frame in burst { try await outbound.write(.text(frame)) }
                 written += burst.count
                 while replies.withLock({ $0.count }) < min(written, count), let message = try await iterator.next() {
-                    guard case .text(let text) = message, let reply = try? decoder.decode(SendReply.self, from: Data(text.utf8)),
+                    guard case .text(let text) = message, let reply = try? decoder.decode(ChatSocket.SendReply.self, from: Data(text.utf8)),
                           reply.type == EventSocketProtocol.replyType else { continue }
                     replies.withLock { $0.append(reply) }
                     await heard(reply)

@@ -4,7 +4,7 @@ import Foundation
 import Kernel
 import Testing
 
-/// The frames written by hand (`WireFrames`) are, byte for byte, what the encoder writes for the
+/// The frames written by hand (`ChatSocket.Frames`) are, byte for byte, what the encoder writes for the
 /// same values: any text (quotes, backslashes, every control character, other scripts, emoji),
 /// with and without the optional fields; and the kinds they leave to the encoder are left.
 @Suite("Wire frames")
@@ -28,20 +28,20 @@ struct WireFramesTests {
     func eventFrames() throws {
         for message in Self.messages {
             let event = UserEvent.message(message)
-            let written = try #require(WireFrames.text(of: event))
+            let written = try #require(ChatSocket.Frames.text(of: event))
             #expect(String(decoding: written, as: UTF8.self) == String(decoding: try WireFormat.encoder().encode(event), as: UTF8.self))
             #expect(try WireFormat.decoder().decode(UserEvent.self, from: Data(written)) == event)
         }
-        #expect(WireFrames.text(of: .change(.conversationAdded(ConversationID("c1")), cursor: EventCursor(epoch: "ab12", position: 1))) == nil)
+        #expect(ChatSocket.Frames.text(of: .change(.conversationAdded(ConversationID("c1")), cursor: EventCursor(epoch: "ab12", position: 1))) == nil)
     }
 
     @Test("a stored send's reply frame is the encoder's text; a refusal is left to the encoder")
     func replyFrames() throws {
         for message in Self.messages {
-            let reply = SendReply(request: message.id.rawValue, .success(message))
-            let written = try #require(WireFrames.text(of: reply))
+            let reply = ChatSocket.SendReply(request: message.id.rawValue, .success(message))
+            let written = try #require(ChatSocket.Frames.text(of: reply))
             #expect(String(decoding: written, as: UTF8.self) == String(decoding: try WireFormat.encoder().encode(reply), as: UTF8.self))
         }
-        #expect(WireFrames.text(of: SendReply(request: "m1", .failure(AppError(.forbidden, "not a member")))) == nil)
+        #expect(ChatSocket.Frames.text(of: ChatSocket.SendReply(request: "m1", .failure(AppError(.forbidden, "not a member")))) == nil)
     }
 }

@@ -81,7 +81,7 @@ final class LoadSocket: Sendable {
             fields.field("conversation", conversation.rawValue)
             fields.field("id", id.rawValue)
             fields.field("text", text)
-            fields.field("type", SendFrame.type)
+            fields.field("type", ChatSocket.SendFrame.type)
         }
         let channel = channel
         try await withCheckedThrowingContinuation { reply in
@@ -121,7 +121,7 @@ final class LoadSocket: Sendable {
             case EventSocketProtocol.replyType:
                 value(of: #""request":""#, in: raw).map { .reply(request: $0, refused: value(of: #""kind":""#, in: raw) != nil) } ?? .other
             case UserEvent.messageType: value(of: #""id":""#, in: raw).map { .message(id: $0) } ?? .other
-            case SocketReady.type: .ready
+            case EventSocketProtocol.Ready.type: .ready
             default: .other
             }
         }

@@ -27,8 +27,8 @@ public struct RemoteChatService: ChatService {
     /// own), over HTTP otherwise or when the socket gives no reply: the id makes a repeated send
     /// harmless.
     public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
-        if let frame = await connection.request(SendFrame(id: id, conversation: conversationID, text: text), id: id.rawValue, as: caller),
-           let reply = try? WireFormat.decoder().decode(SendReply.self, from: frame) {
+        if let frame = await connection.request(ChatSocket.SendFrame(id: id, conversation: conversationID, text: text), id: id.rawValue, as: caller),
+           let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame) {
             return try reply.stored()
         }
         return try await connection.call(ChatAPI.send, path: ["conversation": conversationID.rawValue, "message": id.rawValue],

@@ -53,7 +53,7 @@ public actor EventSocket {
 
     /// The frames whose `type` is one of `types` (every frame with `nil`), from the moment the
     /// server has subscribed the socket: this returns only then, so nothing stored afterwards is
-    /// missed. Subscribing to `SocketReady.type` also yields a frame after each reconnection.
+    /// missed. Subscribing to `EventSocketProtocol.Ready.type` also yields a frame after each reconnection.
     /// `bufferingPolicy` is the buffer of frames the reader has not taken yet.
     /// - Throws: `.unavailable` when the server cannot be reached within the timeout;
     ///   `.notSignedIn` when the session has ended.
@@ -165,22 +165,22 @@ public actor EventSocket {
 
     private func receive(_ text: String) {
         let data = Data(text.utf8)
-        guard let header = try? WireFormat.decoder().decode(EventFrameHeader.self, from: data) else { return }
+        guard let header = try? WireFormat.decoder().decode(EventSocketProtocol.FrameHeader.self, from: data) else { return }
         if header.type == EventSocketProtocol.replyType {
             if let request = header.request { answer(request, with: data) }
             return
         }
         // A ready frame's cursor only starts a client that has none: when resuming, the frames
         // being replayed come before it.
-        if let cursor = header.cursor, header.type != SocketReady.type || lastCursor == nil { lastCursor = cursor }
-        if header.type == SocketReset.type {
+        if let cursor = header.cursor, header.type != EventSocketProtocol.Ready.type || lastCursor == nil { lastCursor = cursor }
+        if header.type == EventSocketProtocol.Reset.type {
             // The server did not know the cursor: what was missed is unknown, so readers reload.
             lastCursor = nil
-            guard let resync = try? WireFormat.encoder().encode(EventFrame(SocketReady())) else { return }
-            for subscriber in subscribers.values where subscriber.takes(SocketReady.type) { subscriber.continuation.yield(resync) }
+            guard let resync = try? WireFormat.encoder().encode(EventSocketProtocol.Frame(EventSocketProtocol.Ready())) else { return }
+            for subscriber in subscribers.values where subscriber.takes(EventSocketProtocol.Ready.type) { subscriber.continuation.yield(resync) }
             return
         }
-        if header.type == SocketReady.type {
+        if header.type == EventSocketProtocol.Ready.type {
             let reconnected = { if case .ready = state { false } else { true } }()
             state = .ready
             let pending = waiters

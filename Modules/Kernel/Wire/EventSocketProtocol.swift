@@ -1,5 +1,5 @@
 /// The rules of the events socket, `GET /v1/events` upgraded to a WebSocket: the server sends
-/// JSON text frames (`EventFrame`) for the session in the `Authorization` header and closes with
+/// JSON text frames (`Frame`) for the session in the `Authorization` header and closes with
 /// one of these codes when it ends the socket itself. A client may also send requests on it (a
 /// text frame with a `type` and an `id`), each answered by one frame of type `replyType` whose
 /// `request` is that id.
@@ -23,4 +23,71 @@ public enum EventSocketProtocol {
     public static let maxPendingRequests = 64
     /// Sockets one account may have open at once (each client process opens one).
     public static let socketsPerUser = 8
+
+    /// A live event the server sends over the socket. Each kind has its own `type` name; a
+    /// frame is `{"type": <type>, "cursor": <cursor, if any>, "event": <the event>}`.
+    public protocol FrameEvent: WireType {
+        /// The frame's `type`, unique across features (`chat.message`).
+        static var type: String { get }
+        /// The cursor a client resumes after, for events that have one (messages).
+        var cursor: EventCursor? { get }
+    }
+
+    /// One frame of the socket.
+    public struct Frame<Event: FrameEvent>: Codable, Sendable {
+        /// `Event.type`.
+        public let type: String
+        /// The event's cursor: a client that reconnects asks for what came after the last one.
+        public let cursor: EventCursor?
+        /// The event.
+        public let event: Event
+
+        /// The frame carrying `event`.
+        public init(_ event: Event) {
+            type = Event.type
+            cursor = event.cursor
+            self.event = event
+        }
+    }
+
+    /// The part of a frame every reader looks at first, to know which event follows.
+    public struct FrameHeader: Decodable, Sendable {
+        /// The event's type name.
+        public let type: String
+        /// The event's cursor, if it has one.
+        public let cursor: EventCursor?
+        /// For a reply (`replyType`), the id of the request it answers.
+        public let request: String?
+    }
+
+    /// Event: the server has subscribed the socket to every stream of the session; anything
+    /// stored from now on will arrive. The first frame of every socket.
+    public struct Ready: FrameEvent, Equatable {
+        public static let type = "socket.ready"
+
+        /// Where the client stands when it did not ask to resume: the newest message of its
+        /// conversations at subscription, so that a reconnection asks for what came after it.
+        public let cursor: EventCursor?
+
+        /// The event.
+        public init(cursor: EventCursor? = nil) { self.cursor = cursor }
+
+        public static let schema = WireSchema.object([("cursor", .nullable(.cursor))], required: [])
+    }
+
+    /// Event: the cursor the socket was opened after is not this server's (its store was
+    /// replaced): what follows is live only, and the client reloads what it shows.
+    public struct Reset: FrameEvent, Equatable {
+        public static let type = "socket.reset"
+
+        /// The event.
+        public init() {}
+
+        public static let schema = WireSchema.object([], required: [])
+    }
+}
+
+extension EventSocketProtocol.FrameEvent {
+    /// None: only messages have cursors.
+    public var cursor: EventCursor? { nil }
 }

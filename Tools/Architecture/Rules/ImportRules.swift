@@ -8,6 +8,8 @@ struct ImportRules {
     static let toolchainModules: Set<String> = [
         "Swift", "Foundation", "FoundationEssentials", "Observation", "Synchronization", "Dispatch", "_Concurrency",
     ]
+    /// The settings package's module, and the one target that may import it.
+    static let settingsModule = (module: "Configuration", importer: "SettingsKit")
     /// External modules views may use: argument parsing for their commands.
     static let viewPackages: Set<String> = ["ArgumentParser"]
 
@@ -54,6 +56,12 @@ struct ImportRules {
         if importedRole?.isImplementation == true, role != .serviceGraph {
             return (.liveImports, "only the service graph (Modules/ServiceGraph) imports implementation targets like \(module)")
         }
+        if module == Self.settingsModule.module, importer.name != Self.settingsModule.importer {
+            return (.oneSettingsMechanism, "only \(Self.settingsModule.importer) imports \(module); load settings through its SettingTable and SettingsLoader")
+        }
+        if role == .serverRoot, case .featureAPI(let feature) = importedRole {
+            return (.wireInFeature, "the server's root imports no feature API; read and write \(feature)'s wire types in \(feature)Server, beside its routes")
+        }
         guard !Self.toolchainModules.contains(module), !mayImport(role, importedRole, module) else { return nil }
         return (Self.rule(for: role), "\(Self.allowed(role)), not \(module)")
     }
@@ -80,7 +88,7 @@ struct ImportRules {
         case .infrastructure, .frontendKit: "shared infrastructure and front-end kits import only Kernel, their own layer and other packages"
         case .serviceGraph: "the service graph imports only Kernel, feature cores and implementations, infrastructure and other packages"
         case .clientRoot: "the client's composition root imports no server target"
-        case .serverRoot: "the server's composition root imports only Kernel, feature cores, APIs and server routes, the service graph, infrastructure and other packages"
+        case .serverRoot: "the server's composition root imports only Kernel, feature cores and server targets, the service graph, infrastructure and other packages"
         case .tooling, .unassigned: "anything"
         }
     }
@@ -104,7 +112,7 @@ struct ImportRules {
              (.serviceGraph, .infrastructure), (.serviceGraph, nil): true
         case (.clientRoot, .featureServer), (.clientRoot, .serverRoot): false
         case (.clientRoot, _): true
-        case (.serverRoot, .kernel), (.serverRoot, .featureCore), (.serverRoot, .featureAPI), (.serverRoot, .featureServer),
+        case (.serverRoot, .kernel), (.serverRoot, .featureCore), (.serverRoot, .featureServer),
              (.serverRoot, .serviceGraph), (.serverRoot, .infrastructure), (.serverRoot, .serverRoot), (.serverRoot, nil): true
         default: false
         }

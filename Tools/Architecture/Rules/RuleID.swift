@@ -13,6 +13,12 @@ public enum RuleID: String, CaseIterable, Sendable {
     /// infrastructure; infrastructure and front-end kits the kernel and their own layer; the
     /// graph no front end; the server's root no client target (other packages allowed where noted).
     case layerImports = "imports.layer-order"
+    /// The server's root imports no feature's API target: a feature's wire types are read and
+    /// written in its own server target, beside its routes.
+    case wireInFeature = "imports.wire-in-feature"
+    /// Only `SettingsKit` imports swift-configuration: both executables load their settings
+    /// through its one table-driven loader.
+    case oneSettingsMechanism = "imports.one-settings-mechanism"
     /// Every target under `Modules/` and `Apps/` sits in a folder that has a role.
     case targetRole = "layout.target-role"
     /// View models are `@MainActor`.

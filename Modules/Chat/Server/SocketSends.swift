@@ -7,13 +7,13 @@ import NIOCore
 import ServerSupport
 import Synchronization
 
-/// The sends a client makes over its events socket (`SendFrame`): each is stored through the
-/// socket's chat service exactly as a `PUT` would be, and answered with a `SendReply` once it
+/// The sends a client makes over its events socket (`ChatSocket.SendFrame`): each is stored through the
+/// socket's chat service exactly as a `PUT` would be, and answered with a `ChatSocket.SendReply` once it
 /// has committed. A socket's sends are stored in the order their frames came: those that
 /// arrive while earlier ones are being stored go to the store together next, in order. At most
 /// `EventSocketProtocol.maxPendingRequests` of one socket are waiting or being stored at once;
 /// one more is refused at once, so a client cannot make the server hold an unbounded number.
-final class SocketSends: Sendable {
+public final class SocketSends: Sendable {
     /// What a frame that does not decode as a send may still carry: the id to answer.
     private struct Unreadable: Decodable {
         let id: String?
@@ -22,7 +22,7 @@ final class SocketSends: Sendable {
     /// Sends received and not answered yet.
     private struct Queue {
         /// Received while others were being stored: the next to store, in order.
-        var waiting: [SendFrame] = []
+        var waiting: [ChatSocket.SendFrame] = []
         /// Whether a task is storing this socket's sends.
         var storing = false
         /// Waiting or being stored.
@@ -36,7 +36,7 @@ final class SocketSends: Sendable {
 
     /// Stores sends through `chat`, the socket's session's, and hands each reply's frame to
     /// `answer`; failures of the server's own go to `logger`.
-    init(chat: any ChatService, logger: Logger, answer: @escaping @Sendable (Data) -> Void) {
+    public init(chat: any ChatService, logger: Logger, answer: @escaping @Sendable (Data) -> Void) {
         self.chat = chat
         self.logger = logger
         self.answer = answer
@@ -44,12 +44,12 @@ final class SocketSends: Sendable {
 
     /// Takes a text frame from the client, in the order frames arrive. One that is not a send is
     /// answered with `invalidInput` when it has an `id`, and dropped when it has none.
-    func received(_ bytes: ByteBuffer) {
+    public func received(_ bytes: ByteBuffer) {
         let data = Data(bytes.readableBytesView)
         let decoder = WireFormat.decoder()
-        guard let frame = try? decoder.decode(SendFrame.self, from: data), frame.type == SendFrame.type else {
+        guard let frame = try? decoder.decode(ChatSocket.SendFrame.self, from: data), frame.type == ChatSocket.SendFrame.type else {
             guard let id = (try? decoder.decode(Unreadable.self, from: data))?.id else { return }
-            reply(to: id, .failure(AppError(.invalidInput, "the frame is not a send this server understands (type \(SendFrame.type), id, conversation, text)")))
+            reply(to: id, .failure(AppError(.invalidInput, "the frame is not a send this server understands (type \(ChatSocket.SendFrame.type), id, conversation, text)")))
             return
         }
         let (admitted, start) = queue.withLock { queue in
@@ -76,7 +76,7 @@ final class SocketSends: Sendable {
     }
 
     /// Every frame waiting, oldest first; `nil`, with the socket marked idle, when none is.
-    private func nextFrames() -> [SendFrame]? {
+    private func nextFrames() -> [ChatSocket.SendFrame]? {
         queue.withLock { queue in
             let frames = queue.waiting
             queue.waiting = []
@@ -87,7 +87,7 @@ final class SocketSends: Sendable {
 
     /// Checks each frame's ids as the HTTP route checks its path, then sends those that pass
     /// together; the outcomes are in the frames' order.
-    private func store(_ frames: [SendFrame]) async -> [Result<Message, AppError>] {
+    private func store(_ frames: [ChatSocket.SendFrame]) async -> [Result<Message, AppError>] {
         let drafts = frames.map { frame in
             Result<Message.Draft, any Error> {
                 Message.Draft(id: try Validation.identifier(frame.id.rawValue, field: "id"),
@@ -109,6 +109,6 @@ final class SocketSends: Sendable {
     }
 
     private func reply(to request: String, _ outcome: Result<Message, AppError>) {
-        answer(EventFrames.text(of: SendReply(request: request, outcome)))
+        answer(EventFrames.text(of: ChatSocket.SendReply(request: request, outcome)))
     }
 }

@@ -1,0 +1,116 @@
+import Chat
+import Kernel
+
+/// Chat's part of the events socket (`EventSocketProtocol`): the send a client makes on it,
+/// the server's reply, the frames written by hand, and the schema of the events it carries.
+public enum ChatSocket {
+    /// A send over the events socket, the same as `PUT …/messages/{id}` without an HTTP request of
+    /// its own: `{"type": "chat.send", "id": …, "conversation": …, "text": …}`. The server answers
+    /// with a `SendReply` whose `request` is `id`, after the message has committed; the message's
+    /// own `chat.message` event comes first, like any other.
+    public struct SendFrame: Codable, Sendable, Equatable {
+        /// The frame's `type`.
+        public static let type = "chat.send"
+
+        /// Always `SendFrame.type`.
+        public let type: String
+        /// The message's id, chosen by the client; a second send of it is stored once.
+        public let id: MessageID
+        /// The conversation it goes to.
+        public let conversation: ConversationID
+        /// The message text.
+        public let text: String
+
+        /// The frame sending `text` as message `id` to `conversation`.
+        public init(id: MessageID, conversation: ConversationID, text: String) {
+            type = Self.type
+            self.id = id
+            self.conversation = conversation
+            self.text = text
+        }
+    }
+
+    /// The server's answer to a `SendFrame`: `{"type": "reply", "request": <the send's id>,
+    /// "message": {…}}` once the message is stored, or `…, "error": {"kind", "message"}}` when it is
+    /// refused, with the error a `PUT` would have been answered with.
+    public struct SendReply: Codable, Sendable {
+        /// Always `EventSocketProtocol.replyType`.
+        public let type: String
+        /// The id of the message sent.
+        public let request: String
+        /// The stored message; `nil` when refused.
+        public let message: Message?
+        /// Why it was refused.
+        public let error: WireError.Detail?
+
+        /// The reply to the send of `request`: `stored` or the refusal `error`.
+        public init(request: String, _ outcome: Result<Message, AppError>) {
+            type = EventSocketProtocol.replyType
+            self.request = request
+            switch outcome {
+            case .success(let message): (self.message, error) = (message, nil)
+            case .failure(let refusal): (message, error) = (nil, WireError(refusal).error)
+            }
+        }
+
+        /// The stored message, or the refusal as the `AppError` a local backend would throw.
+        public func stored() throws -> Message {
+            if let message { return message }
+            guard let error else { throw AppError(.internal, "the server answered the send with neither a message nor an error") }
+            throw AppError(AppError.Kind(rawValue: error.kind) ?? .internal, error.message)
+        }
+    }
+
+    /// The frames the server sends most, written with `WireText` rather than `JSONEncoder`: a
+    /// message's event, which every member's socket gets, and the reply to a send. Each is the
+    /// text `WireFormat.encoder()` gives for the same value (the tests compare them); the other
+    /// events and refusals are rare and go through the encoder.
+    public enum Frames {
+        /// The frame of `event` when it is a message's; `nil` for the other kinds.
+        public static func text(of event: UserEvent) -> [UInt8]? {
+            guard case .message(let message) = event else { return nil }
+            var text = WireText()
+            text.object { frame in
+                if let cursor = event.cursor { frame.field("cursor", cursor.description) }
+                frame.field("event") { $0.field("message") { write(message, to: &$0) } }
+                frame.field("type", UserEvent.messageType)
+                frame.field("v", Int64(UserEvent.version))
+            }
+            return text.bytes
+        }
+
+        /// The frame of `reply` when it carries the stored message; `nil` for a refusal.
+        public static func text(of reply: SendReply) -> [UInt8]? {
+            guard let message = reply.message, reply.error == nil else { return nil }
+            var text = WireText()
+            text.object { frame in
+                frame.field("message") { write(message, to: &$0) }
+                frame.field("request", reply.request)
+                frame.field("type", reply.type)
+            }
+            return text.bytes
+        }
+
+        /// `message`'s fields, in the order and shapes of its `Codable` encoding.
+        private static func write(_ message: Message, to text: inout WireText) {
+            text.field("conversationID", message.conversationID.rawValue)
+            if let cursor = message.cursor { text.field("cursor", cursor.description) }
+            if let reason = message.failureReason { text.field("failureReason", reason) }
+            text.field("id", message.id.rawValue)
+            text.field("senderID", message.senderID.rawValue)
+            text.field("sentAt", WireFormat.milliseconds(message.sentAt))
+            text.field("state", message.state.rawValue)
+            text.field("text", message.text)
+        }
+    }
+}
+
+extension UserEvent: WireType {
+    /// Every kind in one shape: `event` holds `message` for a `chat.message` and the change's
+    /// fields otherwise (see `UserEvent`).
+    public static let schema = WireSchema.object([
+        ("v", .integer(version...version)), ("type", .enumeration(types)), ("cursor", .cursor),
+        ("event", .object([("message", Message.schema), ("conversationID", .identifier), ("userID", .identifier),
+                           ("displayName", .string(maxLength: Validation.maxDisplayNameLength))], required: [])),
+    ], required: ["v", "type", "event"])
+}
