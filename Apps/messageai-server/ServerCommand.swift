@@ -61,7 +61,7 @@ struct ServerCommand: AsyncParsableCommand {
         do {
             let settings = try ServerSettings.load(commandLine: commandLine, configFile: config, environment: environment)
             MemoryTuning.keepFreedMemory()
-            try await MessageAIServer(settings: settings).run()
+            try await MessageAIServer.run(settings)
         } catch let error as AppError {
             FileHandle.standardError.write(Data("messageai-server: error: \(error.message)\n".utf8))
             throw ExitCode(error.kind.exitCode)

@@ -11,40 +11,45 @@ import ServerSupport
 import ServiceGraph
 import ServiceLifecycle
 
-/// The server's composition root: opens the service graph over the SQLite file (the same feature
-/// SQL implementations as the `sqlite` backend), serves the routes over HTTP(S) and WebSocket,
-/// and shuts down gracefully on SIGTERM or SIGINT.
-public struct MessageAIServer: Sendable {
+/// The server's composition root, in two steps as Hummingbird's template has them: build the
+/// application (the service graph over the SQLite file, the same feature SQL implementations as
+/// the `sqlite` backend; the routes, the events socket, TLS), then run it until SIGTERM or
+/// SIGINT. Tests run the built application in their own process (HummingbirdTesting).
+public enum MessageAIServer {
     /// Longest a graceful shutdown may take before the server stops anyway.
     public static let shutdownLimit: Duration = .seconds(8)
 
-    private let settings: ServerSettings
-    private let logger: Logger
-
-    /// Prepares a server with `settings`.
-    public init(settings: ServerSettings) {
-        self.settings = settings
+    /// The logger of a server with `settings`: its level is `log.level`.
+    public static func logger(_ settings: ServerSettings) -> Logger {
         var logger = Logger(label: "messageai-server")
         logger.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
-        self.logger = logger
+        return logger
     }
 
-    /// Runs until SIGTERM or SIGINT, then stops accepting, finishes requests in flight, closes
-    /// sockets with "going away" and returns.
-    /// - Throws: `AppError(.unavailable)` when the database cannot be opened or the port not bound.
-    public func run() async throws {
+    /// Opens the service graph a server with `settings` serves: the SQLite file (its folder
+    /// made if missing), written by this process alone, under the settings' budgets.
+    /// - Throws: `AppError(.unavailable)` when the folder or the database cannot be opened.
+    public static func openGraph(_ settings: ServerSettings) throws -> ServiceGraph {
         let folder = URL(fileURLWithPath: settings.sqlitePath).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw AppError(.unavailable, "cannot create the folder \(folder.path) for the database")
         }
-        let graph = try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost,
-                                                  soleWriter: true, budget: ServerBudget(settings.budget).budget))
+        return try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost,
+                                             soleWriter: true, budget: ServerBudget(settings.budget).budget))
+    }
+
+    /// The application serving `graph` as `settings` say, listening once it runs: every route,
+    /// the events socket (its open sockets are a service of the application, closed with
+    /// "going away" when it shuts down), and TLS when a certificate is given. Its first log line
+    /// at `notice` names the URL it listens on.
+    /// - Throws: `AppError(.usage)` when the certificate or key cannot be loaded.
+    public static func buildApplication(_ settings: ServerSettings, graph: ServiceGraph, logger: Logger) throws -> some ApplicationProtocol {
         let routes = try ServerRoutes(graph: graph, signInLimits: SignInLimits(
             signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))), pingInterval: .seconds(settings.pingSeconds))
         let scheme = settings.tlsCertificate == nil ? "http" : "https"
-        let host = settings.host, logger = logger
+        let host = settings.host
         // Hummingbird's own start-up line (info) would come before ours, which names the URL:
         // the framework logs from notice up.
         var frameworkLogger = logger
@@ -54,17 +59,26 @@ public struct MessageAIServer: Sendable {
         let admission = routes.admission
         var server = HTTPServerBuilder { responder in EventSocketChannel(responder: responder, admission: admission, idleTimeout: .seconds(60)) }
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
-            server = try .tls(server, tlsConfiguration: try Self.tls(certificate: certificate, key: key))
+            server = try .tls(server, tlsConfiguration: try tls(certificate: certificate, key: key))
         }
-        let app = Application(
+        return Application(
             router: routes.router, server: server, configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
+            services: [routes.sockets],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.notice("listening on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)")
             },
             logger: frameworkLogger)
-        var configuration = ServiceGroupConfiguration(services: [app, routes.sockets], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        configuration.maximumGracefulShutdownDuration = Self.shutdownLimit
+    }
+
+    /// Builds the server and runs it until SIGTERM or SIGINT, then stops accepting, closes
+    /// sockets with "going away", finishes requests in flight and returns.
+    /// - Throws: `AppError(.unavailable)` when the database cannot be opened or the port not bound.
+    public static func run(_ settings: ServerSettings) async throws {
+        let logger = logger(settings)
+        let app = try buildApplication(settings, graph: try openGraph(settings), logger: logger)
+        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = shutdownLimit
         do {
             try await ServiceGroup(configuration: configuration).run()
         } catch let error as IOError {

@@ -17,8 +17,8 @@ public struct ServerRoutes {
     public let endpoints: [EndpointDescription]
     /// The OpenAPI document served at `/v1/openapi.json`.
     public let document: Data
-    /// The open events sockets; run it as a service after the server's, so that a shutdown
-    /// closes them first.
+    /// The open events sockets, a service of the application: when it shuts down, the server's
+    /// quiescing ends each socket with "going away", and this ends any left and waits for them.
     let sockets: OpenSockets
     /// Who may open an events socket, for the connections' upgrade.
     let admission: EventSocketAdmission

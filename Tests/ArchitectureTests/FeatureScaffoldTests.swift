@@ -47,8 +47,10 @@ struct FeatureScaffoldTests {
                 == String(contentsOf: ProjectCopy.source.appendingPathComponent("Package.swift"), encoding: .utf8))
     }
 
-    /// The whole promise on a copy of the project: generate, build, check, test, remove, identical again.
-    @Test("on a copy: a generated feature builds, passes arch-check and its tests; removing it restores the copy",
+    /// The whole promise on a copy of the project: generate, check, build, test, remove, identical
+    /// again. Only what the new feature adds and what depends on it is built: its core, views and
+    /// tests, and the app that registers it (`ProjectCopy.trim`).
+    @Test("on a copy: a generated feature passes arch-check, builds into the app and passes its tests; removing it restores the copy",
           .timeLimit(.minutes(30)))
     func generateBuildTestRemove() async throws {
         let copy = ProjectCopy()
@@ -57,18 +59,20 @@ struct FeatureScaffoldTests {
         let scaffold = try FeatureScaffold(name: "ScaffoldSample")
         _ = try scaffold.generate(in: copy.root)
 
-        _ = try await ToolProcess.run(["swift", "build", "--build-tests"], in: copy.root)
         let checker = try await ArchitectureChecker.load(packageAt: copy.root)
         #expect(checker.files.contains { $0.path == "Modules/ScaffoldSample/Core/ScaffoldSampleViewModel.swift" })
         #expect(checker.violations().map(\.description) == [])
-        let tests = String(decoding: try await ToolProcess.run(["sh", "-c", "swift test --skip-build --filter ScaffoldSampleTests 2>&1"], in: copy.root),
+        try copy.trim(keeping: ["messageai", "ScaffoldSampleTests"])
+        let tests = String(decoding: try await ToolProcess.run(["sh", "-c", "swift test --filter ScaffoldSampleTests 2>&1"], in: copy.root),
                            as: UTF8.self)
         #expect(tests.contains("Test run with 3 tests in 1 suite passed"), "\(tests.suffix(1_000))")
         // The new feature alone starts on its own screen, and a typed line adds an item.
+        _ = try await ToolProcess.run(["swift", "build", "--product", "messageai"], in: copy.root)
         let alone = String(decoding: try await ToolProcess.run(["sh", "-c", "printf 'First item\\n/quit\\n' | HOME=$(mktemp -d) "
             + ".build/debug/messageai repl --backend memory --features scaffoldsample 2>&1"], in: copy.root), as: UTF8.self)
         #expect(alone.hasPrefix("ScaffoldSample: type a line to add an item") && alone.contains("2. First item"), "\(alone.prefix(1_000))")
 
+        try copy.untrim()
         _ = try scaffold.remove(from: copy.root)
         #expect(try copy.snapshot() == before)
     }

@@ -46,6 +46,46 @@ struct ProjectCopy {
         }
     }
 
+    /// Appended to the copy's manifest by `trim(keeping:)`, and recognised by `untrim()`.
+    static let trimMarker = "// ProjectCopy.trim: only what these targets need is built"
+
+    /// Makes the copy's package hold only `targets` and what they depend on (and the products
+    /// among them), by appending to its manifest: building and testing it then compiles none of
+    /// the rest (the server, the tools, the other tests and the packages only they use).
+    func trim(keeping targets: [String]) throws {
+        let manifest = root.appendingPathComponent("Package.swift")
+        let kept = targets.map { "\"\($0)\"" }.joined(separator: ", ")
+        let block = """
+
+            \(Self.trimMarker)
+            do {
+                var kept: Set<String> = []
+                var queue = [\(kept)]
+                while let name = queue.popLast() {
+                    guard kept.insert(name).inserted, let target = package.targets.first(where: { $0.name == name }) else { continue }
+                    for dependency in target.dependencies {
+                        switch dependency {
+                        case .targetItem(let name, _), .byNameItem(let name, _): queue.append(name)
+                        default: break
+                        }
+                    }
+                }
+                package.targets.removeAll { !kept.contains($0.name) }
+                package.products.removeAll { !kept.contains($0.name) }
+            }
+
+            """
+        try (try String(contentsOf: manifest, encoding: .utf8) + block).write(to: manifest, atomically: true, encoding: .utf8)
+    }
+
+    /// Takes back what `trim(keeping:)` appended.
+    func untrim() throws {
+        let manifest = root.appendingPathComponent("Package.swift")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        guard let start = text.range(of: "\n" + Self.trimMarker) else { return }
+        try String(text[..<start.lowerBound]).write(to: manifest, atomically: true, encoding: .utf8)
+    }
+
     /// Each file's contents, by path.
     func snapshot() throws -> [String: Data] {
         Dictionary(uniqueKeysWithValues: try existingFiles().map { ($0, try Data(contentsOf: root.appendingPathComponent($0))) })

@@ -27,4 +27,12 @@ struct APIDocumentTests {
         // Every declared endpoint, the document itself and the events socket.
         #expect(served.count == declared.count + 2)
     }
+
+    @Test("the server's router serves that document at its path, to anyone")
+    func documentServed() async throws {
+        let expected = try ServerRoutes(graph: try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: "/dev/null"))).document
+        let served = try await InProcessServer.router { probe in try await probe.send("GET", "/v1/openapi.json") }
+        #expect(served.status == 200 && served.headers["content-type"] == "application/json")
+        #expect(served.body == expected)
+    }
 }

@@ -1,10 +1,13 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import NIOCore
 import TestSupport
 
-/// Raw HTTP requests to a test server, for what a well-behaved client never sends.
-struct HTTPProbe {
+/// Raw HTTP requests to a test server, for what a well-behaved client never sends: over the
+/// network to a server's URL, or straight to an in-process router (`InProcessServer.router`).
+struct HTTPProbe: Sendable {
     struct Answer {
         let status: Int
         let headers: [String: String]
@@ -16,12 +19,38 @@ struct HTTPProbe {
         var errorKind: String? { (json?["error"] as? [String: Any])?["kind"] as? String }
     }
 
-    let base: String
+    private enum Transport: Sendable {
+        case network(base: String)
+        case router(any TestClientProtocol)
+    }
+
+    private let transport: Transport
+
+    /// A probe of the server at `base` (`http://host:port`).
+    init(base: String) { transport = .network(base: base) }
+
+    /// A probe of a router under test, with no connection.
+    init(router client: any TestClientProtocol) { transport = .router(client) }
 
     func send(_ method: String, _ path: String, token: String? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws -> Answer {
-        var request = HTTPClientRequest(url: base + path)
+        var headers = headers
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        switch transport {
+        case .network(let base): return try await send(method, base + path, body: body, headers: headers)
+        case .router(let client):
+            guard let method = HTTPRequest.Method(method) else { throw ProbeError(description: "\(method) is not a method") }
+            var fields = HTTPFields()
+            for (name, value) in headers { if let name = HTTPField.Name(name) { fields[name] = value } }
+            let response = try await client.execute(uri: path, method: method, headers: fields, body: body.map { ByteBuffer(bytes: $0) })
+            return Answer(status: response.status.code,
+                          headers: Dictionary(response.headers.map { ($0.name.canonicalName, $0.value) }, uniquingKeysWith: { first, _ in first }),
+                          body: Data(response.body.readableBytesView))
+        }
+    }
+
+    private func send(_ method: String, _ url: String, body: Data?, headers: [String: String]) async throws -> Answer {
+        var request = HTTPClientRequest(url: url)
         request.method = .init(rawValue: method)
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
@@ -34,6 +63,7 @@ struct HTTPProbe {
     /// `send` from another loopback address (`127.0.0.2`…), as another client would: through
     /// `curl --interface`, since the HTTP client cannot choose its source address.
     func send(_ method: String, _ path: String, token: String? = nil, json: [String: Any], from source: String) async throws -> Answer {
+        guard case .network(let base) = transport else { throw ProbeError(description: "a router has no addresses to send from") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-s", "-i", "--interface", source, "-X", method, base + path, "-H", "Content-Type: application/json",

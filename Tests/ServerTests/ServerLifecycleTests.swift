@@ -36,50 +36,50 @@ struct ServerLifecycleTests {
 
     @Test("a revoked session's events socket is closed within 5 s")
     func revokedSocketCloses() async throws {
-        let world = try await ServerWorld()
-        defer { world.remove() }
-        let graph = try world.remoteGraph()
-        let ada = try await world.probe.signUp("Ada")
-        let live = try await graph.services(for: graph.caller(token: ada.token)).chat.liveMessages(in: nil)
-        let revoked = ContinuousClock.now
-        #expect(try await world.probe.send("DELETE", "/v1/auth/session", token: ada.token).status == 204)
-        for await _ in live {}
-        #expect(ContinuousClock.now - revoked < .seconds(5))
-        await #expect(throws: AppError.notSignedIn) {
-            try await graph.services(for: graph.caller(token: ada.token)).chat.liveMessages(in: nil)
+        try await InProcessServer.live { world in
+            let graph = try world.remoteGraph()
+            let ada = try await world.probe.signUp("Ada")
+            let live = try await graph.services(for: graph.caller(token: ada.token)).chat.liveMessages(in: nil)
+            let revoked = ContinuousClock.now
+            #expect(try await world.probe.send("DELETE", "/v1/auth/session", token: ada.token).status == 204)
+            for await _ in live {}
+            #expect(ContinuousClock.now - revoked < .seconds(5))
+            await #expect(throws: AppError.notSignedIn) {
+                try await graph.services(for: graph.caller(token: ada.token)).chat.liveMessages(in: nil)
+            }
         }
     }
 
     @Test("a password change closes the user's other sockets at once; the changing session's socket stays")
     func passwordChangeClosesOtherSockets() async throws {
-        let world = try await ServerWorld()
-        defer { world.remove() }
-        let graph = try world.remoteGraph()
-        let signUp = try await world.probe.send("POST", "/v1/auth/signup", json: ["email": "ada@example.com", "displayName": "Ada",
-                                                                                  "password": "password-Ada"])
-        let kept = try #require(signUp.json?["token"] as? String)
-        let signIn = try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"])
-        let other = try #require(signIn.json?["token"] as? String)
-        let keptEvents = try await graph.services(for: graph.caller(token: kept)).chat.liveEvents()
-        let otherEvents = try await graph.services(for: graph.caller(token: other)).chat.liveEvents()
+        try await InProcessServer.live { world in
+            let graph = try world.remoteGraph()
+            let signUp = try await world.probe.send("POST", "/v1/auth/signup", json: ["email": "ada@example.com", "displayName": "Ada",
+                                                                                      "password": "password-Ada"])
+            let kept = try #require(signUp.json?["token"] as? String)
+            let signIn = try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"])
+            let other = try #require(signIn.json?["token"] as? String)
+            let keptEvents = try await graph.services(for: graph.caller(token: kept)).chat.liveEvents()
+            let otherEvents = try await graph.services(for: graph.caller(token: other)).chat.liveEvents()
 
-        let changed = ContinuousClock.now
-        #expect(try await world.probe.send("POST", "/v1/auth/password", token: kept,
-                                           json: ["current": "password-Ada", "new": "password-Ada-2"]).status == 204)
-        for await _ in otherEvents {}
-        // Sooner than the sweep of every socket's session (30 s) could have found it.
-        #expect(ContinuousClock.now - changed < .seconds(5))
+            let changed = ContinuousClock.now
+            #expect(try await world.probe.send("POST", "/v1/auth/password", token: kept,
+                                               json: ["current": "password-Ada", "new": "password-Ada-2"]).status == 204)
+            for await _ in otherEvents {}
+            // Sooner than the sweep of every socket's session (30 s) could have found it.
+            #expect(ContinuousClock.now - changed < .seconds(5))
 
-        let ada = try #require((signUp.json?["account"] as? [String: Any])?["id"] as? String)
-        let grace = try await world.probe.signUp("Grace")
-        let asGrace = graph.services(for: graph.caller(token: grace.token))
-        let group = try await asGrace.conversations.createGroup(title: "Still here", memberIDs: [UserID(ada)])
-        var iterator = keptEvents.makeAsyncIterator()
-        guard case .change(let change, _) = await iterator.next() else {
-            Issue.record("the changing session's socket no longer carries events")
-            return
+            let ada = try #require((signUp.json?["account"] as? [String: Any])?["id"] as? String)
+            let grace = try await world.probe.signUp("Grace")
+            let asGrace = graph.services(for: graph.caller(token: grace.token))
+            let group = try await asGrace.conversations.createGroup(title: "Still here", memberIDs: [UserID(ada)])
+            var iterator = keptEvents.makeAsyncIterator()
+            guard case .change(let change, _) = await iterator.next() else {
+                Issue.record("the changing session's socket no longer carries events")
+                return
+            }
+            #expect(change.kind == .conversationInvited && change.conversationID == group.id)
         }
-        #expect(change.kind == .conversationInvited && change.conversationID == group.id)
     }
 
     @Test("killed (-9) right after acknowledged sends: nothing acknowledged is lost, clients reconnect on their own")

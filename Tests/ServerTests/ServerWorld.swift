@@ -2,26 +2,48 @@ import Foundation
 import ServiceGraph
 import TestSupport
 
-/// A scratch folder with a running `messageai-server` over a SQLite file in it, and a raw HTTP
-/// probe of it.
-struct ServerWorld {
+/// A server for a test over a SQLite file in a scratch folder, and a raw HTTP probe of it.
+protocol TestServer: Sendable {
+    /// The scratch folder, removed after the test.
+    var folder: URL { get }
+    /// The server's URL (`http://…:<port>`).
+    var url: String { get }
+    var probe: HTTPProbe { get }
+}
+
+extension TestServer {
+    /// The port the server listens on.
+    var port: Int { URL(string: url)?.port ?? 0 }
+
+    /// A client process's service graph over this server (one connection, one events socket per session).
+    func remoteGraph() throws -> ServiceGraph { try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: url)) }
+
+    /// A client machine of this server (its own state directory in the folder).
+    func machine(_ name: String, url: String? = nil) -> Machine { Machine(name, in: folder, server: url ?? self.url) }
+
+    /// A new scratch folder.
+    static func makeFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-server-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
+
+/// A real `messageai-server` process, for what needs one: signals, `kill -9`, TLS, the
+/// executable's own options (`InProcessServer` is for the rest).
+struct ServerWorld: TestServer {
     let folder: URL
     let server: ServerProcess
     let probe: HTTPProbe
 
+    var url: String { server.url }
+
     /// Starts a server; `arguments` may prepare files in the folder (a certificate) and name them.
     init(arguments: (URL) async throws -> [String] = { _ in [] }) async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-server-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try Self.makeFolder()
         server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path, arguments: try await arguments(folder))
         probe = HTTPProbe(base: server.url)
     }
-
-    /// A client process's service graph over this server (one connection, one events socket per session).
-    func remoteGraph() throws -> ServiceGraph { try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: server.url)) }
-
-    /// A client machine of this server (its own state directory in the folder).
-    func machine(_ name: String, url: String? = nil) -> Machine { Machine(name, in: folder, server: url ?? server.url) }
 
     /// Stops the server and removes the folder.
     func remove() {

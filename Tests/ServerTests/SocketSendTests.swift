@@ -16,144 +16,144 @@ import Testing
 struct SocketSendTests {
     @Test("the server stores a send made on the socket once, answers each request by its id, and refuses a bad one there")
     func serverSide() async throws {
-        let world = try await ServerWorld()
-        defer { world.remove() }
-        let graph = try world.remoteGraph()
-        let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), eve = try await world.probe.signUp("Eve")
-        let asAda = graph.services(for: graph.caller(token: ada.token)), asBob = graph.services(for: graph.caller(token: bob.token))
-        let direct = try await asAda.conversations.startDirect(with: UserID(bob.id))
-        _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
-        let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id))
-        let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: direct.id))
+        try await InProcessServer.live { world in
+            let graph = try world.remoteGraph()
+            let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), eve = try await world.probe.signUp("Eve")
+            let asAda = graph.services(for: graph.caller(token: ada.token)), asBob = graph.services(for: graph.caller(token: bob.token))
+            let direct = try await asAda.conversations.startDirect(with: UserID(bob.id))
+            _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
+            let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id))
+            let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: direct.id))
 
-        let id = MessageID.random(), empty = MessageID.random(), stranger = MessageID.random()
-        let encoder = WireFormat.encoder()
-        func text(_ frame: ChatSocket.SendFrame) throws -> String { String(decoding: try encoder.encode(frame), as: UTF8.self) }
-        let frames = [
-            try text(ChatSocket.SendFrame(id: id, conversation: direct.id, text: "hello")),
-            try text(ChatSocket.SendFrame(id: id, conversation: direct.id, text: "hello")),
-            try text(ChatSocket.SendFrame(id: stranger, conversation: notAdas.id, text: "let me in")),
-            try text(ChatSocket.SendFrame(id: empty, conversation: direct.id, text: "")),
-            #"{"type": "chat.unknown", "id": "odd-1"}"#,
-            "{ not json, and no id",
-        ]
-        let replies = try await Self.exchange(frames, expecting: 5, as: ada.token, on: world)
-        let byRequest = Dictionary(grouping: replies, by: \.request)
-        let stored = byRequest[id.rawValue]?.compactMap(\.message) ?? []
-        #expect(stored.count == 2 && stored.allSatisfy { $0.text == "hello" && $0.cursor == stored.first?.cursor && $0.senderID == UserID(ada.id) })
-        #expect(byRequest[stranger.rawValue]?.first?.error?.kind == AppError.Kind.forbidden.rawValue)
-        #expect(byRequest[empty.rawValue]?.first?.error?.kind == AppError.Kind.invalidInput.rawValue)
-        #expect(byRequest["odd-1"]?.first?.error?.kind == AppError.Kind.invalidInput.rawValue)
+            let id = MessageID.random(), empty = MessageID.random(), stranger = MessageID.random()
+            let encoder = WireFormat.encoder()
+            func text(_ frame: ChatSocket.SendFrame) throws -> String { String(decoding: try encoder.encode(frame), as: UTF8.self) }
+            let frames = [
+                try text(ChatSocket.SendFrame(id: id, conversation: direct.id, text: "hello")),
+                try text(ChatSocket.SendFrame(id: id, conversation: direct.id, text: "hello")),
+                try text(ChatSocket.SendFrame(id: stranger, conversation: notAdas.id, text: "let me in")),
+                try text(ChatSocket.SendFrame(id: empty, conversation: direct.id, text: "")),
+                #"{"type": "chat.unknown", "id": "odd-1"}"#,
+                "{ not json, and no id",
+            ]
+            let replies = try await Self.exchange(frames, expecting: 5, as: ada.token, on: world)
+            let byRequest = Dictionary(grouping: replies, by: \.request)
+            let stored = byRequest[id.rawValue]?.compactMap(\.message) ?? []
+            #expect(stored.count == 2 && stored.allSatisfy { $0.text == "hello" && $0.cursor == stored.first?.cursor && $0.senderID == UserID(ada.id) })
+            #expect(byRequest[stranger.rawValue]?.first?.error?.kind == AppError.Kind.forbidden.rawValue)
+            #expect(byRequest[empty.rawValue]?.first?.error?.kind == AppError.Kind.invalidInput.rawValue)
+            #expect(byRequest["odd-1"]?.first?.error?.kind == AppError.Kind.invalidInput.rawValue)
 
-        // Bob gets the message once: the next he hears is one sent after it.
-        let marker = try await asAda.chat.send(id: .random(), text: "after", to: direct.id)
-        #expect(await bobHears.next(within: .seconds(10))?.id == id)
-        #expect(await bobHears.next(within: .seconds(10))?.id == marker.id)
+            // Bob gets the message once: the next he hears is one sent after it.
+            let marker = try await asAda.chat.send(id: .random(), text: "after", to: direct.id)
+            #expect(await bobHears.next(within: .seconds(10))?.id == id)
+            #expect(await bobHears.next(within: .seconds(10))?.id == marker.id)
+        }
     }
 
     @Test("a socket with 64 sends being stored has the next refused at once, and the 64 are stored when the database frees")
     func pendingLimit() async throws {
-        let world = try await ServerWorld()
-        defer { world.remove() }
-        let graph = try world.remoteGraph()
-        let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
-        let asBob = graph.services(for: graph.caller(token: bob.token))
-        let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
-        _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
-        let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: direct.id))
+        try await InProcessServer.live { world in
+            let graph = try world.remoteGraph()
+            let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
+            let asBob = graph.services(for: graph.caller(token: bob.token))
+            let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
+            _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
+            let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: direct.id))
 
-        // Another process holds the database's write lock: every send waits for it.
-        var configuration = Configuration()
-        configuration.allowsUnsafeTransactions = true  // the lock is held across accesses
-        let holder = try DatabaseQueue(path: world.folder.appendingPathComponent("server.sqlite").path, configuration: configuration)
-        try await holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
-        let ids = (0...EventSocketProtocol.maxPendingRequests).map { _ in MessageID.random() }
-        let encoder = WireFormat.encoder()
-        let frames = try ids.map { String(decoding: try encoder.encode(ChatSocket.SendFrame(id: $0, conversation: direct.id, text: "queued")), as: UTF8.self) }
-        let replies = try await Self.exchange(frames, expecting: ids.count, as: ada.token, on: world) { reply in
-            guard reply.error != nil else { return }
-            try? await holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
+            // Another process holds the database's write lock: every send waits for it.
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true  // the lock is held across accesses
+            let holder = try DatabaseQueue(path: world.folder.appendingPathComponent("server.sqlite").path, configuration: configuration)
+            try await holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+            let ids = (0...EventSocketProtocol.maxPendingRequests).map { _ in MessageID.random() }
+            let encoder = WireFormat.encoder()
+            let frames = try ids.map { String(decoding: try encoder.encode(ChatSocket.SendFrame(id: $0, conversation: direct.id, text: "queued")), as: UTF8.self) }
+            let replies = try await Self.exchange(frames, expecting: ids.count, as: ada.token, on: world) { reply in
+                guard reply.error != nil else { return }
+                try? await holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
+            }
+            let refused = replies.filter { $0.error != nil }
+            #expect(refused.map(\.request) == [ids[EventSocketProtocol.maxPendingRequests].rawValue])
+            #expect(refused.first?.error?.kind == AppError.Kind.rateLimited.rawValue)
+            #expect(Set(replies.compactMap { $0.message?.id }) == Set(ids.dropLast()))
+            var heard: [MessageID] = []
+            while heard.count < ids.count - 1, let message = await bobHears.next(within: .seconds(10)) { heard.append(message.id) }
+            #expect(Set(heard) == Set(ids.dropLast()) && heard.count == ids.count - 1)
         }
-        let refused = replies.filter { $0.error != nil }
-        #expect(refused.map(\.request) == [ids[EventSocketProtocol.maxPendingRequests].rawValue])
-        #expect(refused.first?.error?.kind == AppError.Kind.rateLimited.rawValue)
-        #expect(Set(replies.compactMap { $0.message?.id }) == Set(ids.dropLast()))
-        var heard: [MessageID] = []
-        while heard.count < ids.count - 1, let message = await bobHears.next(within: .seconds(10)) { heard.append(message.id) }
-        #expect(Set(heard) == Set(ids.dropLast()) && heard.count == ids.count - 1)
     }
 
     @Test("a client sends over its events socket once it is open, over HTTP before, and gets the same answers both ways")
     func clientSide() async throws {
-        let world = try await ServerWorld()
-        defer { world.remove() }
-        let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), eve = try await world.probe.signUp("Eve")
-        let graph = try world.remoteGraph()
-        let asBob = graph.services(for: graph.caller(token: bob.token))
-        let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id))
-        let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
-        _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
+        try await InProcessServer.live { world in
+            let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), eve = try await world.probe.signUp("Eve")
+            let graph = try world.remoteGraph()
+            let asBob = graph.services(for: graph.caller(token: bob.token))
+            let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id))
+            let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
+            _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
 
-        let connection = try RemoteConnection(server: try ServerAddress(world.server.url), timeout: .seconds(10), trustedCertificates: nil)
-        let caller = Caller(token: ada.token) { UserID(ada.id) }
-        let chat = RemoteChatService(connection: connection, caller: caller)
-        let probe = ChatSocket.SendFrame(id: .random(), conversation: direct.id, text: "probe")
-        #expect(await connection.request(probe, id: probe.id.rawValue, as: caller) == nil, "a request went out with no socket open")
-        let overHTTP = try await chat.send(id: .random(), text: "over HTTP", to: direct.id)
+            let connection = try RemoteConnection(server: try ServerAddress(world.url), timeout: .seconds(10), trustedCertificates: nil)
+            let caller = Caller(token: ada.token) { UserID(ada.id) }
+            let chat = RemoteChatService(connection: connection, caller: caller)
+            let probe = ChatSocket.SendFrame(id: .random(), conversation: direct.id, text: "probe")
+            #expect(await connection.request(probe, id: probe.id.rawValue, as: caller) == nil, "a request went out with no socket open")
+            let overHTTP = try await chat.send(id: .random(), text: "over HTTP", to: direct.id)
 
-        let own = Inbox.collecting(try await chat.liveMessages(in: direct.id))
-        let id = MessageID.random()
-        let frame = try #require(await connection.request(ChatSocket.SendFrame(id: id, conversation: direct.id, text: "over the socket"), id: id.rawValue,
-                                                           as: caller), "no reply on the open socket")
-        let reply = try WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame).stored()
-        #expect(reply.text == "over the socket" && reply.senderID == UserID(ada.id))
-        #expect(reply.cursor.map { cursor in overHTTP.cursor.map { cursor.follows($0) } ?? false } ?? false)
-        let again = try await chat.send(id: id, text: "over the socket", to: direct.id)
-        #expect(again.id == id && again.cursor == reply.cursor)
-        await #expect { try await chat.send(id: .random(), text: "let me in", to: notAdas.id) } throws: { ($0 as? AppError)?.kind == .forbidden }
-        await #expect { try await chat.send(id: .random(), text: "   ", to: direct.id) } throws: { ($0 as? AppError)?.kind == .invalidInput }
-        #expect(await own.next(within: .seconds(10))?.id == id, "the sender's own socket did not get its message")
+            let own = Inbox.collecting(try await chat.liveMessages(in: direct.id))
+            let id = MessageID.random()
+            let frame = try #require(await connection.request(ChatSocket.SendFrame(id: id, conversation: direct.id, text: "over the socket"), id: id.rawValue,
+                                                               as: caller), "no reply on the open socket")
+            let reply = try WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame).stored()
+            #expect(reply.text == "over the socket" && reply.senderID == UserID(ada.id))
+            #expect(reply.cursor.map { cursor in overHTTP.cursor.map { cursor.follows($0) } ?? false } ?? false)
+            let again = try await chat.send(id: id, text: "over the socket", to: direct.id)
+            #expect(again.id == id && again.cursor == reply.cursor)
+            await #expect { try await chat.send(id: .random(), text: "let me in", to: notAdas.id) } throws: { ($0 as? AppError)?.kind == .forbidden }
+            await #expect { try await chat.send(id: .random(), text: "   ", to: direct.id) } throws: { ($0 as? AppError)?.kind == .invalidInput }
+            #expect(await own.next(within: .seconds(10))?.id == id, "the sender's own socket did not get its message")
+        }
     }
 
     @Test("sends written in bursts on one socket are stored in the order written")
     func orderKept() async throws {
-        let world = try await ServerWorld()
-        defer { world.remove() }
-        let graph = try world.remoteGraph()
-        let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
-        let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
-        _ = try await graph.services(for: graph.caller(token: bob.token)).conversations.startDirect(with: UserID(ada.id))  // accepts
-        let encoder = WireFormat.encoder()
-        let texts = (1...300).map { "burst \(($0 - 1) / 60 + 1), line \($0)" }
-        let bursts = try stride(from: 0, to: texts.count, by: 60).map { start in
-            try texts[start..<start + 60].map { text in
-                String(decoding: try encoder.encode(ChatSocket.SendFrame(id: .random(), conversation: direct.id, text: text)), as: UTF8.self)
+        try await InProcessServer.live { world in
+            let graph = try world.remoteGraph()
+            let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
+            let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
+            _ = try await graph.services(for: graph.caller(token: bob.token)).conversations.startDirect(with: UserID(ada.id))  // accepts
+            let encoder = WireFormat.encoder()
+            let texts = (1...300).map { "burst \(($0 - 1) / 60 + 1), line \($0)" }
+            let bursts = try stride(from: 0, to: texts.count, by: 60).map { start in
+                try texts[start..<start + 60].map { text in
+                    String(decoding: try encoder.encode(ChatSocket.SendFrame(id: .random(), conversation: direct.id, text: text)), as: UTF8.self)
+                }
             }
+            let replies = try await Self.exchange(bursts, as: ada.token, on: world)
+            #expect(replies.allSatisfy { $0.error == nil } && replies.count == texts.count)
+            let stored = try await graph.services(for: graph.caller(token: bob.token)).chat.latestMessages(in: direct.id, limit: texts.count).messages
+            let swapped = zip(stored, texts).filter { $0.text != $1 }.count
+            #expect(stored.map(\.text) == texts, "\(swapped) of \(texts.count) stored out of the order written")
         }
-        let replies = try await Self.exchange(bursts, as: ada.token, on: world)
-        #expect(replies.allSatisfy { $0.error == nil } && replies.count == texts.count)
-        let stored = try await graph.services(for: graph.caller(token: bob.token)).chat.latestMessages(in: direct.id, limit: texts.count).messages
-        let swapped = zip(stored, texts).filter { $0.text != $1 }.count
-        #expect(stored.map(\.text) == texts, "\(swapped) of \(texts.count) stored out of the order written")
     }
 
     /// Opens `token`'s events socket as a bare WebSocket client, writes `frames` once it is
     /// ready, and returns the first `count` replies, in the order they came; `heard` sees each
     /// as it comes.
-    private static func exchange(_ frames: [String], expecting count: Int, as token: String, on world: ServerWorld,
+    private static func exchange(_ frames: [String], expecting count: Int, as token: String, on world: some TestServer,
                                  heard: @escaping @Sendable (ChatSocket.SendReply) async -> Void = { _ in }) async throws -> [ChatSocket.SendReply] {
         try await exchange([frames], expecting: count, as: token, on: world, heard: heard)
     }
 
     /// `exchange` in bursts: each burst's frames are written together once the replies to the
     /// one before have come (`count`: all of them, unless told fewer).
-    private static func exchange(_ bursts: [[String]], expecting count: Int? = nil, as token: String, on world: ServerWorld,
+    private static func exchange(_ bursts: [[String]], expecting count: Int? = nil, as token: String, on world: some TestServer,
                                  heard: @escaping @Sendable (ChatSocket.SendReply) async -> Void = { _ in }) async throws -> [ChatSocket.SendReply] {
         let count = count ?? bursts.map(\.count).reduce(0, +)
         var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
         configuration.additionalHeaders[.authorization] = "Bearer \(token)"
         let replies = Mutex<[ChatSocket.SendReply]>([])
-        _ = try await WebSocketClient.connect(url: world.server.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+        _ = try await WebSocketClient.connect(url: world.url.replacing("http", with: "ws") + EventSocketProtocol.path,
                                               configuration: configuration, logger: Logger(label: "sender")) { inbound, outbound, _ in
             var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
             _ = try await iterator.next()
