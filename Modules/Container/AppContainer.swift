@@ -57,11 +57,7 @@ public final class AppContainer {
         if let current, current.token == token { return current.services }
         // A session file that cannot be used (damaged, not a regular file) says why on every call.
         let caller = if case .failure(let error) = session { Caller { throw error } } else { graph.caller(token: token) }
-        var services = graph.services(for: caller)
-        if keepsUnsent, let outbox {
-            services = ServiceSet(profiles: services.profiles, conversations: services.conversations,
-                                  chat: OutboxChatService(base: services.chat, outbox: outbox))
-        }
+        let services = graph.services(for: caller)
         current = (token, services)
         return services
     }
@@ -81,8 +77,7 @@ public final class AppContainer {
     public func keepUnsentMessages() async {
         guard outboxStore != nil, !keepsUnsent else { return }
         keepsUnsent = true
-        current = nil
-        if let chat = chat as? OutboxChatService { await chat.resume() }
+        await outbox?.flush(through: chat)
     }
 
     /// Profiles and people search, for the signed-in user.
@@ -128,7 +123,7 @@ extension AppContainer: ConversationListFactory {
 
 extension AppContainer: ChatFactory {
     public func makeChatViewModel(conversationID: ConversationID) -> ChatViewModel {
-        ChatViewModel(service: chat, conversationID: conversationID)
+        ChatViewModel(service: chat, conversationID: conversationID, outbox: keepsUnsent ? outbox : nil)
     }
 
     public func makeLiveFeedViewModel(conversationID: ConversationID?, after: EventCursor?, changes: Bool) -> LiveFeedViewModel {

@@ -15,16 +15,16 @@ public struct FileOutboxStore: OutboxStore {
     /// Largest outbox file read: 1,000 messages of the largest size.
     static let maxBytes = 40 * 1_024 * 1_024
 
-    public func load() throws -> [Message] {
+    public func load() throws -> [Outbox.Entry] {
         guard let bytes = try RegularFile.read(file.path, what: "the outbox", maxBytes: Self.maxBytes, kind: .unavailable) else { return [] }
         do {
-            return try JSONDecoder().decode([Message].self, from: Data(bytes))
+            return try JSONDecoder().decode([Outbox.Entry].self, from: Data(bytes))
         } catch {
             throw AppError(.unavailable, "the outbox \(file.path) is damaged; move it away to start a new one")
         }
     }
 
-    public func update(_ change: ([Message]) throws -> [Message]) throws {
+    public func update(_ change: ([Outbox.Entry]) throws -> [Outbox.Entry]) throws {
         let folder = file.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let lockPath = folder.appendingPathComponent(".\(file.lastPathComponent).lock").path

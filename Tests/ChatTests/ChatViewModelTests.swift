@@ -14,10 +14,10 @@ struct ChatViewModelTests {
         let service = ScriptedChatService(history: makeHistory(70, in: conversation, from: UserID("u-grace")))
         let model = ChatViewModel(service: service, conversationID: conversation)
         await model.open(limit: 50)
-        #expect(model.timeline.value?.messages.count == 50 && model.timeline.value?.hasOlder == true)
+        #expect(model.timeline.value?.entries.count == 50 && model.timeline.value?.hasOlder == true)
         await model.loadOlder(limit: 50)
         #expect(model.olderPage == .loaded(20))
-        #expect(model.timeline.value?.messages.first?.id == MessageID("m0") && model.timeline.value?.hasOlder == false)
+        #expect(model.timeline.value?.entries.first?.id == MessageID("m0") && model.timeline.value?.hasOlder == false)
         await model.loadOlder()
         #expect(model.olderPage == .loaded(0))
     }
@@ -28,10 +28,10 @@ struct ChatViewModelTests {
         let model = ChatViewModel(service: ScriptedChatService(sendGate: gate), conversationID: conversation)
         let task = Task { await model.send("hello") }
         await gate.waitForCall()
-        #expect(model.timeline.value?.messages.map(\.state) == [.pending])
+        #expect(model.timeline.value?.entries.map(\.delivery) == [.pending])
         task.cancel()
         await task.value
-        #expect(model.timeline.value?.messages.map(\.state) == [.failed])
+        #expect(model.timeline.value?.entries.map(\.delivery) == [.failed(reason: nil)])
         #expect(model.lastSendError == nil)
     }
 
@@ -43,8 +43,8 @@ struct ChatViewModelTests {
         let failed = try #require(model.lastFailed)
         #expect(model.lastSendError == AppError(.unavailable, "network down"))
         await model.retry(failed.id)
-        #expect(model.timeline.value?.messages.map(\.id) == [failed.id])
-        #expect(model.timeline.value?.messages.map(\.state) == [.sent])
+        #expect(model.timeline.value?.entries.map(\.id) == [failed.id])
+        #expect(model.timeline.value?.entries.allSatisfy { $0.message?.id == failed.id } == true)
         #expect(model.lastSendError == nil && service.storedCount == 1)
     }
 
@@ -64,12 +64,41 @@ struct ChatViewModelTests {
         await model.start()
         let listening = Task { await model.listen() }
         let incoming = makeHistory(1, in: conversation, from: UserID("u-grace"))[0]
-        for await count in Observations({ model.timeline.value?.messages.count ?? 0 }) {
+        for await count in Observations({ model.timeline.value?.entries.count ?? 0 }) {
             if count == 1 { break }
             service.live.send(incoming)
         }
         listening.cancel()
-        #expect(model.timeline.value?.messages == [incoming])
+        #expect(model.timeline.value?.entries == [Timeline.Entry(incoming)])
+    }
+
+    @Test("with an outbox, a send the server cannot take shows as queued, then as sent when the outbox gets it through")
+    func queuedThenSent() async throws {
+        let service = ScriptedChatService(failingSends: 3)
+        let model = ChatViewModel(service: service, conversationID: conversation,
+                                  outbox: Outbox(store: OutboxUnitTests.MemoryStore(), owner: UserID("u-ada")))
+        await model.start()
+        let listening = Task { await model.listen() }
+        defer { listening.cancel() }
+        await model.send("hello")
+        #expect(model.timeline.value?.entries.map(\.delivery) == [.queued] && model.lastSendError == nil)
+        for await sent in Observations({ model.timeline.value?.entries.first?.message }) where sent != nil { break }
+        #expect(model.timeline.value?.entries.map(\.text) == ["hello"] && service.storedCount == 1)
+    }
+
+    @Test("a kept message shows as queued when the conversation opens, and as failed with the server's reason when refused")
+    func queuedThenRefused() async throws {
+        let outbox = Outbox(store: OutboxUnitTests.MemoryStore(), owner: UserID("u-ada"))
+        let kept = try await outbox.keep(id: .random(), text: "late", in: conversation)
+        let model = ChatViewModel(service: ScriptedChatService(history: makeHistory(2, in: conversation, from: UserID("u-grace"))),
+                                  conversationID: conversation, outbox: outbox)
+        await model.start()
+        #expect(model.timeline.value?.entries.map { $0.message != nil } == [true, true, false] && model.timeline.value?.entries.last?.delivery == .queued)
+        let listening = Task { await model.listen() }
+        defer { listening.cancel() }
+        await outbox.flush(through: ScriptedChatService(failingSends: 1, failure: AppError(.forbidden, "you left c1")))
+        for await last in Observations({ model.timeline.value?.entries.last?.delivery }) where last != .queued { break }
+        #expect(model.timeline.value?.entries.last?.delivery == .failed(reason: "you left c1") && model.timeline.value?.entries.last?.id == kept.id)
     }
 
     @Test("the live feed stops after its limit")

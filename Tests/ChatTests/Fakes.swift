@@ -12,22 +12,27 @@ struct FixedMembership: ConversationMembership {
     }
 }
 
-/// A chat service for view-model tests: history from a list, sends pass a gate and may fail a
-/// number of times first, live messages are pushed by the test.
+/// A chat service for view-model tests: history from a list, sends pass a gate and may fail
+/// (with `failure`) a number of times first, live messages are pushed by the test.
 final class ScriptedChatService: ChatService {
     let history: [Message]
     let sendGate: CallGate
     private let failuresLeft: Mutex<Int>
+    private let failure: AppError
     private let stored = Mutex<[MessageID: Message]>([:])
+    private let sent = Mutex<[String]>([])
     let live = Broadcaster<Message>()
 
-    init(history: [Message] = [], sendGate: CallGate = CallGate(), failingSends: Int = 0) {
+    init(history: [Message] = [], sendGate: CallGate = CallGate(), failingSends: Int = 0, failure: AppError = AppError(.unavailable, "network down")) {
         self.history = history
         self.sendGate = sendGate
         failuresLeft = Mutex(failingSends)
+        self.failure = failure
     }
 
     var storedCount: Int { stored.withLock(\.count) }
+    /// The text of every send tried, in order.
+    var attempts: [String] { sent.withLock { $0 } }
 
     func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
         MessagePage(messages: Array(history.suffix(limit)), hasOlder: history.count > limit)
@@ -41,11 +46,12 @@ final class ScriptedChatService: ChatService {
 
     nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
         try await sendGate.pass()
+        sent.withLock { $0.append(text) }
         let shouldFail = failuresLeft.withLock { left in
             defer { left -= 1 }
             return left > 0
         }
-        if shouldFail { throw AppError(.unavailable, "network down") }
+        if shouldFail { throw failure }
         return stored.withLock { stored in
             if let existing = stored[id] { return existing }
             let message = Message(id: id, conversationID: conversationID, senderID: UserID("u-ada"), text: text, sentAt: Date())

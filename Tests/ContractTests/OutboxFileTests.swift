@@ -19,8 +19,7 @@ struct OutboxFileTests {
             for index in 0..<60 {
                 group.addTask {
                     let text = "m\(index)"
-                    _ = try await (index.isMultiple(of: 2) ? first : second).keep(
-                        Message(id: .random(), conversationID: ConversationID("c1"), senderID: ada, text: text, sentAt: .now))
+                    _ = try await (index.isMultiple(of: 2) ? first : second).keep(id: .random(), text: text, in: ConversationID("c1"))
                     return text
                 }
             }

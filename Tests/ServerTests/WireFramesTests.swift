@@ -15,11 +15,9 @@ struct WireFramesTests {
     ]
 
     static func message(_ text: String, number: Int) -> Message {
-        var message = Message(id: MessageID("m-\(number)"), conversationID: ConversationID("c.\(number)"), senderID: UserID("u_\(number)"), text: text,
-                              sentAt: Date(timeIntervalSince1970: Double(1_795_000_000_000 + number * 17) / 1_000),
-                              state: number % 2 == 0 ? .sent : .failed, cursor: number % 3 == 0 ? nil : EventCursor(epoch: "ab12", position: Int64(number)))
-        if number % 4 == 1 { message.failureReason = "no longer a \"member\"\n" }
-        return message
+        Message(id: MessageID("m-\(number)"), conversationID: ConversationID("c.\(number)"), senderID: UserID("u_\(number)"), text: text,
+                sentAt: Date(timeIntervalSince1970: Double(1_795_000_000_000 + number * 17) / 1_000),
+                cursor: number % 3 == 0 ? nil : EventCursor(epoch: "ab12", position: Int64(number)))
     }
 
     static var messages: [Message] { awkward.enumerated().flatMap { index, text in (0..<4).map { message(text, number: index * 4 + $0) } } }

@@ -95,11 +95,9 @@ public enum ChatSocket {
         private static func write(_ message: Message, to text: inout WireText) {
             text.field("conversationID", message.conversationID.rawValue)
             if let cursor = message.cursor { text.field("cursor", cursor.description) }
-            if let reason = message.failureReason { text.field("failureReason", reason) }
             text.field("id", message.id.rawValue)
             text.field("senderID", message.senderID.rawValue)
             text.field("sentAt", WireFormat.milliseconds(message.sentAt))
-            text.field("state", message.state.rawValue)
             text.field("text", message.text)
         }
     }

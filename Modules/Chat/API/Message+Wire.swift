@@ -4,7 +4,6 @@ import Kernel
 extension Message: WireType {
     public static let schema = WireSchema.object([
         ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier),
-        ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp), ("state", .enumeration(["pending", "queued", "sent", "failed"])),
-        ("cursor", .cursor), ("failureReason", .string(maxLength: 1_000)),
-    ], required: ["id", "conversationID", "senderID", "text", "sentAt", "state"])
+        ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp), ("cursor", .cursor),
+    ], required: ["id", "conversationID", "senderID", "text", "sentAt"])
 }

@@ -12,7 +12,7 @@ public final class ChatViewModel {
     public private(set) var olderPage: Loadable<Int> = .idle
     /// Why the last send was refused before it left (e.g. empty text); `nil` after a good one.
     public private(set) var inputError: AppError?
-    /// Why the last send failed (`nil` if it was cancelled or succeeded); the message stays as `.failed`.
+    /// Why the last send failed (`nil` if it was cancelled or succeeded); the entry stays as failed.
     public private(set) var lastSendError: AppError?
     /// The outcome of the last mark-as-read.
     public private(set) var readState: Loadable<Bool> = .idle
@@ -20,24 +20,32 @@ public final class ChatViewModel {
     /// The conversation shown.
     public let conversationID: ConversationID
     private let service: any ChatService
+    private let outbox: Outbox?
     @ObservationIgnored private var live: AsyncStream<Message>?
+    @ObservationIgnored private var outcomes: AsyncStream<Outbox.Outcome>?
 
-    /// Creates the view model for one conversation.
-    public init(service: any ChatService, conversationID: ConversationID) {
+    /// Creates the view model for one conversation; with `outbox`, sends the server cannot take
+    /// are kept there instead of failing.
+    public init(service: any ChatService, conversationID: ConversationID, outbox: Outbox? = nil) {
         self.service = service
         self.conversationID = conversationID
+        self.outbox = outbox
     }
 
-    /// Loads the newest `limit` messages, or the `limit` before `before`.
+    /// Loads the newest `limit` messages (and the outbox's for this conversation, queued after
+    /// them), or the `limit` before `before`.
     public func open(limit: Int = 50, before: MessageID? = nil) async {
         timeline = .loading
-        timeline = await .from { [service, conversationID] in
-            let page = if let before {
-                try await service.messages(in: conversationID, before: before, limit: limit)
-            } else {
-                try await service.latestMessages(in: conversationID, limit: limit)
+        timeline = await .from { [service, conversationID, outbox] in
+            if let before {
+                let page = try await service.messages(in: conversationID, before: before, limit: limit)
+                return Timeline(messages: page.messages, hasOlder: page.hasOlder)
             }
-            return Timeline(messages: page.messages, hasOlder: page.hasOlder)
+            let page = try await service.latestMessages(in: conversationID, limit: limit)
+            let stored = Set(page.messages.map(\.id))
+            let queued = (try? await outbox?.messages())?.filter { $0.conversationID == conversationID && !stored.contains($0.id) } ?? []
+            return Timeline(messages: page.messages, sending: queued.map { Timeline.Entry(sending: $0.id, text: $0.text, sentAt: $0.sentAt, delivery: .queued) },
+                            hasOlder: page.hasOlder)
         }
     }
 
@@ -46,6 +54,7 @@ public final class ChatViewModel {
     public func start(limit: Int = 50) async {
         do {
             live = try await service.liveMessages(in: conversationID)
+            outcomes = await outbox?.outcomes()
         } catch {
             timeline = await .from { throw error }
             return
@@ -53,11 +62,18 @@ public final class ChatViewModel {
         await open(limit: limit)
     }
 
-    /// Adds live messages until the calling task is cancelled. Does nothing before `start()`.
+    /// Adds live messages, and what becomes of the outbox's, until the calling task is
+    /// cancelled. Does nothing before `start()`.
     public func listen() async {
         guard let live, timeline.value != nil else { return }
-        self.live = nil
-        for await message in live { receive(message) }
+        let outcomes = outcomes
+        (self.live, self.outcomes) = (nil, nil)
+        await withDiscardingTaskGroup { group in
+            group.addTask { for await message in live { await self.receive(message) } }
+            if let outcomes {
+                group.addTask { for await outcome in outcomes { await self.settle(outcome) } }
+            }
+        }
     }
 
     /// Pages in up to `limit` older messages.
@@ -70,7 +86,7 @@ public final class ChatViewModel {
         olderPage = .loading
         olderPage = await .from { [service, conversationID] in
             let page = try await service.messages(in: conversationID, before: oldest.id, limit: limit)
-            current.messages.insert(contentsOf: page.messages, at: 0)
+            current.entries.insert(contentsOf: page.messages.map(Timeline.Entry.init), at: 0)
             current.hasOlder = page.hasOlder
             return page.messages.count
         }
@@ -92,7 +108,7 @@ public final class ChatViewModel {
 
     /// Sends a failed message again with the same id (so it cannot be stored twice).
     public func retry(_ messageID: MessageID) async {
-        guard let failed = timeline.value?.messages.first(where: { $0.id == messageID && $0.state == .failed }) else { return }
+        guard let failed = timeline.value?.entries.first(where: { $0.id == messageID && $0.isFailed }) else { return }
         await deliver(failed.id, text: failed.text)
     }
 
@@ -106,25 +122,52 @@ public final class ChatViewModel {
     }
 
     /// The newest failed send, if any: what `/retry` resends.
-    public var lastFailed: Message? { timeline.value?.messages.last { $0.state == .failed } }
+    public var lastFailed: Timeline.Entry? { timeline.value?.entries.last { $0.isFailed } }
 
     private func deliver(_ id: MessageID, text: String) async {
-        let placeholder = Message(id: id, conversationID: conversationID, senderID: UserID(""), text: text,
-                                  sentAt: .now, state: .pending)
-        update { $0.upsert(placeholder) }
+        update { $0.upsert(Timeline.Entry(sending: id, text: text, delivery: .pending)) }
         do {
+            // Behind messages already kept, so that they go out in the order typed.
+            if let outbox, await !outbox.isEmpty() { return try await keep(id, text: text, in: outbox) }
             receive(try await service.send(id: id, text: text, to: conversationID))
             lastSendError = nil
+        } catch let error as AppError where error.kind == .unavailable {
+            guard let outbox else { return failed(id, text: text, error) }
+            do {
+                try await keep(id, text: text, in: outbox)
+            } catch {
+                failed(id, text: text, error)
+            }
         } catch {
-            var failed = placeholder
-            failed.state = .failed
-            update { $0.upsert(failed) }
-            lastSendError = error is CancellationError ? nil : AppError(error)
+            failed(id, text: text, error)
         }
     }
 
+    /// Keeps the send in `outbox` (queued) and starts sending what it keeps.
+    private func keep(_ id: MessageID, text: String, in outbox: Outbox) async throws {
+        let entry = try await outbox.keep(id: id, text: text, in: conversationID)
+        update { $0.upsert(Timeline.Entry(sending: id, text: text, sentAt: entry.sentAt, delivery: .queued)) }
+        lastSendError = nil
+        await outbox.flush(through: service)
+    }
+
+    private func failed(_ id: MessageID, text: String, _ error: any Error) {
+        update { $0.upsert(Timeline.Entry(sending: id, text: text, delivery: .failed(reason: nil))) }
+        lastSendError = error is CancellationError ? nil : AppError(error)
+    }
+
     private func receive(_ message: Message) {
-        update { $0.upsert(message) }
+        update { $0.upsert(Timeline.Entry(message)) }
+    }
+
+    /// What the outbox did with one of this conversation's kept messages.
+    private func settle(_ outcome: Outbox.Outcome) {
+        guard outcome.conversationID == conversationID else { return }
+        switch outcome {
+        case .sent(let message): receive(message)
+        case .refused(let entry, let reason):
+            update { $0.upsert(Timeline.Entry(sending: entry.id, text: entry.text, sentAt: entry.sentAt, delivery: .failed(reason: reason))) }
+        }
     }
 
     private func update(_ change: (inout Timeline) -> Void) {

@@ -5,7 +5,7 @@ import Kernel
 /// profile) may share it, so a change is made whole on what is kept at that moment.
 public protocol OutboxStore: Sendable {
     /// The kept messages, oldest first.
-    func load() throws -> [Message]
+    func load() throws -> [Outbox.Entry]
     /// Replaces the kept messages with `change` of them, with no other change in between.
-    func update(_ change: ([Message]) throws -> [Message]) throws
+    func update(_ change: ([Outbox.Entry]) throws -> [Outbox.Entry]) throws
 }

@@ -16,7 +16,7 @@ final class ChatScreen: REPLScreen {
     private var unreadAtOpen = 0
     private let model: ChatViewModel
     private var live: Task<Void, Never>?
-    private var printed: [MessageID: Message.DeliveryState] = [:]
+    private var printed: [MessageID: Timeline.Entry.Delivery] = [:]
     private var names: [UserID: String] = [:]
     private var me: UserID?
 
@@ -41,7 +41,7 @@ final class ChatScreen: REPLScreen {
         if let title = try? await context.lookup.conversationTitle(conversationID) { prompt = TerminalText.line(title) + "> " }
         unreadAtOpen = (try? await context.lookup.unreadConversations().first { $0.id == conversationID }?.unread) ?? 0
         await model.start()
-        if model.timeline.value?.messages.isEmpty == true {
+        if model.timeline.value?.entries.isEmpty == true {
             context.show(context.console.styled("(no messages yet: type to send, /back to leave)", .dim))
         }
         await render(model.timeline)
@@ -65,7 +65,7 @@ final class ChatScreen: REPLScreen {
 
     private func render(_ state: Loadable<Timeline>) async {
         await context.present(state) { timeline in
-            let fresh = timeline.messages.filter { $0.state != .pending && printed[$0.id] != $0.state }
+            let fresh = timeline.entries.filter { $0.delivery != .pending && printed[$0.id] != $0.delivery }
             guard !fresh.isEmpty else { return }
             if printed.isEmpty {
                 context.show(context.console.styled("(/more for older messages, /back to leave)", .dim))
@@ -73,8 +73,8 @@ final class ChatScreen: REPLScreen {
             } else {
                 await show(fresh)
             }
-            if let error = model.lastSendError, fresh.contains(where: { $0.state == .failed }) { context.showError(error) }
-            if fresh.contains(where: { $0.senderID != me && $0.state == .sent }) { await model.markRead() }
+            if let error = model.lastSendError, fresh.contains(where: \.isFailed) { context.showError(error) }
+            if fresh.contains(where: { $0.senderID.map { $0 != me } ?? false }) { await model.markRead() }
         }
     }
 
@@ -83,16 +83,17 @@ final class ChatScreen: REPLScreen {
         await context.present(model.olderPage) { count in
             guard count > 0 else { return context.show("(no older messages)") }
             context.show(context.console.styled("— \(count) older —", .dim))
-            await show(Array((model.timeline.value?.messages ?? []).prefix(count)))
+            await show(Array((model.timeline.value?.entries ?? []).prefix(count)))
         }
     }
 
     /// The first messages shown, with a marker line before the first one not read yet.
-    private func showMarkingNew(_ messages: [Message]) async {
+    private func showMarkingNew(_ messages: [Timeline.Entry]) async {
         var fromOthers = 0
         let firstNew = messages.lastIndex { message in
-            if message.senderID != me { fromOthers += 1 }
-            return fromOthers == unreadAtOpen && message.senderID != me
+            let fromOther = message.senderID.map { $0 != me } ?? false
+            if fromOther { fromOthers += 1 }
+            return fromOthers == unreadAtOpen && fromOther
         }
         guard unreadAtOpen > 0 else { return await show(messages) }
         guard let firstNew else {
@@ -105,10 +106,10 @@ final class ChatScreen: REPLScreen {
         await show(Array(messages[firstNew...]))
     }
 
-    private func show(_ messages: [Message]) async {
-        let unknown = Set(messages.map(\.senderID)).subtracting(names.keys)
+    private func show(_ messages: [Timeline.Entry]) async {
+        let unknown = Set(messages.compactMap(\.senderID)).subtracting(names.keys)
         if !unknown.isEmpty, let found = try? await context.lookup.displayNames(of: Array(unknown)) { names.merge(found) { $1 } }
-        for message in messages { printed[message.id] = message.state }
+        for message in messages { printed[message.id] = message.delivery }
         MessageText.lines(messages, names: names, me: me, console: context.console).forEach(context.show)
     }
 }

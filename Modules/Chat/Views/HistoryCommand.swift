@@ -19,9 +19,9 @@ struct HistoryCommand: FeatureCommand {
         let id = try await context.lookup.conversationID(for: chat)
         let model = try context.factory(ChatFactory.self).makeChatViewModel(conversationID: id)
         await model.open(limit: limit, before: before.map(MessageID.init(rawValue:)))
-        let messages = try context.require(model.timeline).messages
+        let messages = try context.require(model.timeline).entries.compactMap(\.message)
         let names = context.json ? [:] : try await context.lookup.displayNames(of: Array(Set(messages.map(\.senderID))))
         let me = try await context.lookup.currentUserID()
-        try context.emitEach(messages, text: MessageText.lines(messages, names: names, me: me, console: context.console))
+        try context.emitEach(messages.map(MessageText.JSONRow.init), text: MessageText.lines(messages.map(Timeline.Entry.init), names: names, me: me, console: context.console))
     }
 }

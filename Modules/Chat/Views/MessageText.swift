@@ -2,26 +2,40 @@ import CLIKit
 import Chat
 import Kernel
 
-/// How a message reads in text, for the CLI and the REPL alike.
+/// How a message reads in text, for the CLI and the REPL alike, and as `send` and `history`
+/// print it with `--json`.
 @MainActor
 enum MessageText {
-    static func line(_ message: Message, sender: String, console: Console) -> String {
-        let marker = switch message.state {
+    /// A stored message's JSON row: its fields and `state`, always `sent`, which scripts
+    /// written against earlier versions read.
+    struct JSONRow: Encodable {
+        private enum Keys: String, CodingKey { case state }
+        let message: Message
+
+        func encode(to encoder: any Encoder) throws {
+            try message.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode("sent", forKey: .state)
+        }
+    }
+
+    static func line(_ entry: Timeline.Entry, sender: String, console: Console) -> String {
+        let marker = switch entry.delivery {
         case .sent: ""
         case .pending: console.styled(" (sending…)", .dim)
         case .queued: console.styled(" (queued: sent when the server is back)", .yellow)
-        case .failed: console.styled(message.failureReason.map { " (not sent: \(TerminalText.line($0)))" } ?? " (failed — /retry)", .red)
+        case .failed(let reason): console.styled(reason.map { " (not sent: \(TerminalText.line($0)))" } ?? " (failed — /retry)", .red)
         }
-        let body = TerminalText.message(message.text)
-        return console.styled("[\(TextFormat.time(message.sentAt))]", .dim) + " " + console.styled(TerminalText.line(sender), .bold) + ": " + body + marker
+        let body = TerminalText.message(entry.text)
+        return console.styled("[\(TextFormat.time(entry.sentAt))]", .dim) + " " + console.styled(TerminalText.line(sender), .bold) + ": " + body + marker
     }
 
-    /// Lines for `messages`, naming senders from `names` ("You" for `me`).
-    static func lines(_ messages: [Message], names: [UserID: String], me: UserID?, console: Console) -> [String] {
-        messages.map { message in
-            // Sending: this device's own, before the backend names the sender.
-            let mine = message.senderID == me || message.state == .pending
-            return line(message, sender: mine ? "You" : names[message.senderID] ?? message.senderID.rawValue, console: console)
+    /// Lines for `entries`, naming senders from `names` ("You" for `me` and this device's own
+    /// sends not stored yet).
+    static func lines(_ entries: [Timeline.Entry], names: [UserID: String], me: UserID?, console: Console) -> [String] {
+        entries.map { entry in
+            let sender = entry.senderID.map { $0 == me ? "You" : names[$0] ?? $0.rawValue } ?? "You"
+            return line(entry, sender: sender, console: console)
         }
     }
 }

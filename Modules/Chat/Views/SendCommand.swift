@@ -21,9 +21,9 @@ struct SendCommand: FeatureCommand {
         await model.send(body, id: messageID)
         if let error = model.inputError { throw error }
         if let error = model.lastSendError { throw error }
-        guard let message = model.timeline.value?.messages.first(where: { $0.id == messageID }), message.state == .sent else {
+        guard let message = model.timeline.value?.entries.first(where: { $0.id == messageID })?.message else {
             throw AppError(.internal, "the message was not acknowledged")
         }
-        try context.emit(message, text: ["Sent \(message.id)."])
+        try context.emit(MessageText.JSONRow(message: message), text: ["Sent \(message.id)."])
     }
 }

@@ -36,7 +36,7 @@ struct TailCommand: FeatureCommand {
             printed += fresh.count
             let messages = fresh.compactMap(\.message)
             let names = context.json ? [:] : try await context.lookup.displayNames(of: Array(Set(messages.map(\.senderID))))
-            try context.emitEach(fresh, text: MessageText.lines(messages, names: names, me: me, console: context.console))
+            try context.emitEach(fresh, text: MessageText.lines(messages.map(Timeline.Entry.init), names: names, me: me, console: context.console))
         }
         let printer = Task { for await _ in Observations({ model.received.count }) { try? await printNew() } }
         await model.run(limit: count)
