@@ -28,6 +28,13 @@ struct APIDocumentTests {
         #expect(served.count == declared.count + 2)
     }
 
+    @Test("each endpoint's path template names exactly the parameters its path type fills, in order")
+    func pathTypesMatchTemplates() {
+        for spec in AuthAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints {
+            #expect(EndpointDescription.parameters(in: spec.path) == spec.pathParameters, "\(spec.method) \(spec.path)")
+        }
+    }
+
     @Test("the server's router serves that document at its path, to anyone")
     func documentServed() async throws {
         let expected = try ServerRoutes(graph: try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: "/dev/null"))).document

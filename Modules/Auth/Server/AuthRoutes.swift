@@ -47,7 +47,7 @@ public struct AuthRoutes: Sendable {
         }
     }
 
-    private static func token<Body>(of call: APICall<Body>) throws -> String {
+    private static func token<Body, Path>(of call: APICall<Body, Path>) throws -> String {
         guard let token = call.token else { throw AppError.notSignedIn }
         return token
     }

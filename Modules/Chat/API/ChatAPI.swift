@@ -5,33 +5,45 @@ import Kernel
 /// retried send stores one message.
 public enum ChatAPI {
     /// A conversation's newest messages, or those just before a message.
-    public static let history = Endpoint<NoContent, MessagePageReply>(
+    public static let history = Endpoint<NoContent, MessagePageReply, PathParameters.Conversation>(
         .get, "/v1/conversations/{conversation}/messages", "A page of history, oldest first: the newest, or those before a message",
-        query: [QueryParameter("limit", .integer(1...maxPage), "messages on the page (default 50)"),
-                QueryParameter("before", .identifier, "the id of the message the page ends before")])
+        query: [Query.pageLimit, Query.before])
     /// Stores a message under the client's id; the same id again returns the stored message.
-    public static let send = Endpoint<SendRequest, Message>(
+    public static let send = Endpoint<SendRequest, Message, PathParameters.ConversationMessage>(
         .put, "/v1/conversations/{conversation}/messages/{message}", "Send a message with the client's id (idempotent)")
     /// Marks every message of the conversation as read by the caller.
-    public static let markRead = Endpoint<NoContent, NoContent>(
+    public static let markRead = Endpoint<NoContent, NoContent, PathParameters.Conversation>(
         .post, "/v1/conversations/{conversation}/read", "Mark the conversation read", successStatus: 204)
 
     /// Stored messages after a cursor: what a live reader missed while away.
-    public static let catchUp = Endpoint<NoContent, MessageList>(
+    public static let catchUp = Endpoint<NoContent, MessageList, PathParameters.None>(
         .get, "/v1/messages", "Stored messages after a cursor, oldest first, in all the caller's conversations or one",
-        query: [QueryParameter("after", .cursor, required: true, "the cursor of the last message seen"),
-                QueryParameter("conversation", .identifier, "only this conversation"),
-                QueryParameter("limit", .integer(1...ChatRules.catchUpLimit), "most messages (default and most: 500)")])
+        query: [Query.afterMessage, Query.conversation, Query.catchUpLimit])
 
     /// Every event the caller may see after a cursor: what a live reader missed while away.
-    public static let eventLog = Endpoint<NoContent, EventList>(
+    public static let eventLog = Endpoint<NoContent, EventList, PathParameters.None>(
         .get, "/v1/events/log", "Stored events after a cursor, oldest first: messages and the changes that concern the caller",
-        query: [QueryParameter("after", .cursor, required: true, "the cursor of the last event seen"),
-                QueryParameter("limit", .integer(1...ChatRules.catchUpLimit), "most events (default and most: 500)")])
+        query: [Query.afterEvent, Query.catchUpLimit])
 
     /// The cursor of the newest event the caller may see.
-    public static let newest = Endpoint<NoContent, CursorReply>(
+    public static let newest = Endpoint<NoContent, CursorReply, PathParameters.None>(
         .get, "/v1/events/newest", "The cursor of the newest event the caller may see (null for none)")
+
+    /// The query parameters Chat's endpoints read.
+    public enum Query {
+        /// Messages on a page of history.
+        public static let pageLimit = QueryParameter("limit", .integer(1...maxPage), "messages on the page (default 50)")
+        /// The message a page of history ends before.
+        public static let before = QueryParameter("before", .identifier, "the id of the message the page ends before")
+        /// The cursor of the last message a reader saw.
+        public static let afterMessage = QueryParameter("after", .cursor, required: true, "the cursor of the last message seen")
+        /// The cursor of the last event a reader saw.
+        public static let afterEvent = QueryParameter("after", .cursor, required: true, "the cursor of the last event seen")
+        /// Only this conversation's messages.
+        public static let conversation = QueryParameter("conversation", .identifier, "only this conversation")
+        /// Most messages or events caught up at once.
+        public static let catchUpLimit = QueryParameter("limit", .integer(1...ChatRules.catchUpLimit), "most returned (default and most: 500)")
+    }
 
     /// Largest page of history.
     public static let maxPage = 500

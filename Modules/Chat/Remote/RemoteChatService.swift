@@ -16,11 +16,11 @@ public struct RemoteChatService: ChatService {
     }
 
     public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
-        try await page(conversationID, query: ["limit": String(limit)])
+        try await page(conversationID, query: [ChatAPI.Query.pageLimit: String(limit)])
     }
 
     public func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage {
-        try await page(conversationID, query: ["limit": String(limit), "before": messageID.rawValue])
+        try await page(conversationID, query: [ChatAPI.Query.pageLimit: String(limit), ChatAPI.Query.before: messageID.rawValue])
     }
 
     /// Sends over the events socket when this process has it open (no HTTP request of its
@@ -31,12 +31,12 @@ public struct RemoteChatService: ChatService {
            let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame) {
             return try reply.stored()
         }
-        return try await connection.call(ChatAPI.send, path: ["conversation": conversationID.rawValue, "message": id.rawValue],
-                                  body: SendRequest(text: text), as: caller)
+        return try await connection.call(ChatAPI.send, path: .init(conversation: conversationID, message: id),
+                                         body: SendRequest(text: text), as: caller)
     }
 
     public func markRead(_ conversationID: ConversationID) async throws {
-        _ = try await connection.call(ChatAPI.markRead, path: ["conversation": conversationID.rawValue], body: NoContent(), as: caller)
+        _ = try await connection.call(ChatAPI.markRead, path: .init(conversation: conversationID), body: NoContent(), as: caller)
     }
 
     /// Subscribes first, then (for one conversation) checks that the caller may read it, so no
@@ -49,13 +49,13 @@ public struct RemoteChatService: ChatService {
     }
 
     public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
-        var query = ["after": cursor.description, "limit": String(min(max(limit, 1), ChatRules.catchUpLimit))]
-        query["conversation"] = conversationID?.rawValue
+        var query = [ChatAPI.Query.afterMessage: cursor.description, ChatAPI.Query.catchUpLimit: String(min(max(limit, 1), ChatRules.catchUpLimit))]
+        query[ChatAPI.Query.conversation] = conversationID?.rawValue
         return try await connection.call(ChatAPI.catchUp, query: query, body: NoContent(), as: caller).messages
     }
 
     public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
-        let query = ["after": cursor.description, "limit": String(min(max(limit, 1), ChatRules.catchUpLimit))]
+        let query = [ChatAPI.Query.afterEvent: cursor.description, ChatAPI.Query.catchUpLimit: String(min(max(limit, 1), ChatRules.catchUpLimit))]
         return try await connection.call(ChatAPI.eventLog, query: query, body: NoContent(), as: caller).events
     }
 
@@ -67,7 +67,7 @@ public struct RemoteChatService: ChatService {
         try await connection.call(ChatAPI.newest, body: NoContent(), as: caller).cursor
     }
 
-    private func page(_ conversationID: ConversationID, query: [String: String]) async throws -> MessagePage {
-        try await connection.call(ChatAPI.history, path: ["conversation": conversationID.rawValue], query: query, body: NoContent(), as: caller).page
+    private func page(_ conversationID: ConversationID, query: [QueryParameter: String]) async throws -> MessagePage {
+        try await connection.call(ChatAPI.history, path: .init(conversation: conversationID), query: query, body: NoContent(), as: caller).page
     }
 }

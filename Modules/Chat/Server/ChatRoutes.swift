@@ -14,33 +14,32 @@ public struct ChatRoutes: Sendable {
     public func add(to routes: APIRoutes) {
         let service = service
         routes.add(ChatAPI.history) { call in
-            let conversation: ConversationID = try call.id("conversation")
-            let limit = try call.query("limit", in: 1...ChatAPI.maxPage, default: ChatAPI.defaultPage)
+            let conversation = call.path.conversation
+            let limit = try call.query(ChatAPI.Query.pageLimit, default: ChatAPI.defaultPage)
             let chat = service(call.caller)
-            if let before = call.query("before") {
+            if let before = call.query(ChatAPI.Query.before) {
                 let message: MessageID = try Validation.identifier(before, field: "before")
                 return MessagePageReply(try await chat.messages(in: conversation, before: message, limit: limit))
             }
             return MessagePageReply(try await chat.latestMessages(in: conversation, limit: limit))
         }
         routes.add(ChatAPI.send) { call in
-            try await service(call.caller).send(id: try call.id("message"), text: call.body.text,
-                                                to: try call.id("conversation"))
+            try await service(call.caller).send(id: call.path.message, text: call.body.text, to: call.path.conversation)
         }
         routes.add(ChatAPI.catchUp) { call in
-            let cursor = try EventCursor(parsing: call.query("after") ?? "")
-            let conversation: ConversationID? = try call.query("conversation").map { try Validation.identifier($0, field: "conversation") }
-            let limit = try call.query("limit", in: 1...ChatRules.catchUpLimit, default: ChatRules.catchUpLimit)
+            let cursor = try EventCursor(parsing: try call.required(ChatAPI.Query.afterMessage))
+            let conversation: ConversationID? = try call.query(ChatAPI.Query.conversation).map { try Validation.identifier($0, field: "conversation") }
+            let limit = try call.query(ChatAPI.Query.catchUpLimit, default: ChatRules.catchUpLimit)
             return MessageList(try await service(call.caller).messages(after: cursor, in: conversation, limit: limit))
         }
         routes.add(ChatAPI.eventLog) { call in
-            let cursor = try EventCursor(parsing: call.query("after") ?? "")
-            let limit = try call.query("limit", in: 1...ChatRules.catchUpLimit, default: ChatRules.catchUpLimit)
+            let cursor = try EventCursor(parsing: try call.required(ChatAPI.Query.afterEvent))
+            let limit = try call.query(ChatAPI.Query.catchUpLimit, default: ChatRules.catchUpLimit)
             return EventList(try await service(call.caller).events(after: cursor, limit: limit))
         }
         routes.add(ChatAPI.newest) { call in CursorReply(try await service(call.caller).newestCursor()) }
         routes.add(ChatAPI.markRead) { call in
-            try await service(call.caller).markRead(try call.id("conversation"))
+            try await service(call.caller).markRead(call.path.conversation)
             return NoContent()
         }
     }

@@ -16,7 +16,8 @@ public struct RemoteConversationListService: ConversationListService {
 
     public func conversations(limit: Int, after: ConversationID?) async throws -> ConversationPage {
         try ConversationRules.checkPageLimit(limit)
-        let query = ["limit": String(limit)].merging(after.map { ["after": $0.rawValue] } ?? [:]) { $1 }
+        var query = [ConversationListAPI.Query.pageLimit: String(limit)]
+        query[ConversationListAPI.Query.after] = after?.rawValue
         return try await connection.call(ConversationListAPI.list, query: query, body: NoContent(), as: caller).page
     }
 
@@ -33,23 +34,23 @@ public struct RemoteConversationListService: ConversationListService {
     }
 
     public func accept(_ conversationID: ConversationID) async throws -> ConversationSummary {
-        try await connection.call(ConversationListAPI.accept, path: ["conversation": conversationID.rawValue], body: NoContent(), as: caller)
+        try await connection.call(ConversationListAPI.accept, path: .init(conversation: conversationID), body: NoContent(), as: caller)
     }
 
     public func decline(_ conversationID: ConversationID) async throws {
-        _ = try await connection.call(ConversationListAPI.decline, path: ["conversation": conversationID.rawValue], body: NoContent(), as: caller)
+        _ = try await connection.call(ConversationListAPI.decline, path: .init(conversation: conversationID), body: NoContent(), as: caller)
     }
 
     public func leave(_ conversationID: ConversationID) async throws {
-        _ = try await connection.call(ConversationListAPI.leave, path: ["conversation": conversationID.rawValue], body: NoContent(), as: caller)
+        _ = try await connection.call(ConversationListAPI.leave, path: .init(conversation: conversationID), body: NoContent(), as: caller)
     }
 
     public func block(_ userID: UserID) async throws {
-        _ = try await connection.call(ConversationListAPI.block, path: ["user": userID.rawValue], body: NoContent(), as: caller)
+        _ = try await connection.call(ConversationListAPI.block, path: .init(user: userID), body: NoContent(), as: caller)
     }
 
     public func unblock(_ userID: UserID) async throws {
-        _ = try await connection.call(ConversationListAPI.unblock, path: ["user": userID.rawValue], body: NoContent(), as: caller)
+        _ = try await connection.call(ConversationListAPI.unblock, path: .init(user: userID), body: NoContent(), as: caller)
     }
 
     public func blockedUsers() async throws -> [UserID] {

@@ -14,8 +14,8 @@ public struct ConversationListRoutes: Sendable {
     public func add(to routes: APIRoutes) {
         let service = service
         routes.add(ConversationListAPI.list) { call in
-            let limit = try call.query("limit", in: 1...ConversationRules.maxPage, default: ConversationRules.defaultPage)
-            let after: ConversationID? = try call.query("after").map { try Validation.identifier($0, field: "after") }
+            let limit = try call.query(ConversationListAPI.Query.pageLimit, default: ConversationRules.defaultPage)
+            let after: ConversationID? = try call.query(ConversationListAPI.Query.after).map { try Validation.identifier($0, field: "after") }
             return ConversationListReply(try await service(call.caller).conversations(limit: limit, after: after))
         }
         routes.add(ConversationListAPI.direct) { call in try await service(call.caller).startDirect(with: call.body.userID) }
@@ -24,22 +24,22 @@ public struct ConversationListRoutes: Sendable {
                                                        memberIDs: try call.atMost(GroupRequest.maxMembers, call.body.memberIDs, field: "memberIDs"))
         }
         routes.add(ConversationListAPI.leave) { call in
-            try await service(call.caller).leave(try call.id("conversation"))
+            try await service(call.caller).leave(call.path.conversation)
             return NoContent()
         }
         routes.add(ConversationListAPI.invitations) { call in InvitationList(try await service(call.caller).invitations()) }
-        routes.add(ConversationListAPI.accept) { call in try await service(call.caller).accept(try call.id("conversation")) }
+        routes.add(ConversationListAPI.accept) { call in try await service(call.caller).accept(call.path.conversation) }
         routes.add(ConversationListAPI.decline) { call in
-            try await service(call.caller).decline(try call.id("conversation"))
+            try await service(call.caller).decline(call.path.conversation)
             return NoContent()
         }
         routes.add(ConversationListAPI.blocks) { call in BlockList(try await service(call.caller).blockedUsers()) }
         routes.add(ConversationListAPI.block) { call in
-            try await service(call.caller).block(try call.id("user"))
+            try await service(call.caller).block(call.path.user)
             return NoContent()
         }
         routes.add(ConversationListAPI.unblock) { call in
-            try await service(call.caller).unblock(try call.id("user"))
+            try await service(call.caller).unblock(call.path.user)
             return NoContent()
         }
     }

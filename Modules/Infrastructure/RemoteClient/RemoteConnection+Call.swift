@@ -8,14 +8,18 @@ extension RemoteConnection {
     /// Largest answer body read, in bytes.
     public static let maxReplyBytes = 64 * 1_024 * 1_024
 
-    /// Calls `endpoint` and decodes its reply; a failure answer becomes the `AppError` the server
-    /// sent, and a server that cannot be reached in time an `.unavailable` naming it.
-    public func call<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, path: [String: String] = [:], query: [String: String] = [:],
-                                  body: Body, token: String?) async throws -> Reply {
+    /// Calls `endpoint` at `path` with `query` (parameters the endpoint declares) and decodes its
+    /// reply; a failure answer becomes the `AppError` the server sent, and a server that cannot
+    /// be reached in time an `.unavailable` naming it.
+    public func call<Body, Reply, Path>(_ endpoint: Endpoint<Body, Reply, Path>, path: Path, query: [QueryParameter: String] = [:],
+                                        body: Body, token: String?) async throws -> Reply {
         var url = server.url(endpoint.path(path))
+        if let stray = query.keys.first(where: { !endpoint.spec.query.contains($0) }) {
+            throw AppError(.internal, "\(endpoint.spec.path) reads no query parameter \(stray.name)")
+        }
         if !query.isEmpty {
             var parts = URLComponents()
-            parts.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+            parts.queryItems = query.sorted { $0.key.name < $1.key.name }.map { URLQueryItem(name: $0.key.name, value: $0.value) }
             url += "?" + (parts.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
         }
         var request = HTTPClientRequest(url: url)
@@ -37,6 +41,12 @@ extension RemoteConnection {
         } catch {
             throw AppError(.unavailable, "the server at \(server) answered in a form this client does not understand; is it a MessageAI server of this version?")
         }
+    }
+
+    /// Calls `endpoint`, whose path has no parameters (see the other `call`).
+    public func call<Body, Reply>(_ endpoint: Endpoint<Body, Reply, PathParameters.None>, query: [QueryParameter: String] = [:],
+                                  body: Body, token: String?) async throws -> Reply {
+        try await call(endpoint, path: PathParameters.None(), query: query, body: body, token: token)
     }
 
     /// The status of a plain `GET` of `path` with `token`, or `nil` when there is no answer.
@@ -83,10 +93,16 @@ extension RemoteConnection {
 extension RemoteConnection {
     /// Calls `endpoint` with the session token of `caller`.
     /// - Throws: `.notSignedIn` when the caller has no token, and whatever `call` throws.
-    public func call<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, path: [String: String] = [:], query: [String: String] = [:],
-                                  body: Body, as caller: Caller) async throws -> Reply {
+    public func call<Body, Reply, Path>(_ endpoint: Endpoint<Body, Reply, Path>, path: Path, query: [QueryParameter: String] = [:],
+                                        body: Body, as caller: Caller) async throws -> Reply {
         guard let token = caller.token else { throw AppError.notSignedIn }
         return try await call(endpoint, path: path, query: query, body: body, token: token)
+    }
+
+    /// Calls `endpoint`, whose path has no parameters, with the session token of `caller`.
+    public func call<Body, Reply>(_ endpoint: Endpoint<Body, Reply, PathParameters.None>, query: [QueryParameter: String] = [:],
+                                  body: Body, as caller: Caller) async throws -> Reply {
+        try await call(endpoint, path: PathParameters.None(), query: query, body: body, as: caller)
     }
 
     /// The frames of the given `types` for `caller`'s session, decoded as `Frame`; a frame that

@@ -1,9 +1,10 @@
 import Hummingbird
 import Kernel
 
-/// One request to an endpoint, as its handler sees it: the decoded body, the caller, and the
-/// path and query parameters, each read with its check.
-public struct APICall<Body: WireType>: Sendable {
+/// One request to an endpoint, as its handler sees it: the decoded body, the caller, the path's
+/// parameters (read and checked before the handler runs) and the query parameters, each read
+/// with its check.
+public struct APICall<Body: WireType, Path: PathParameters.Kind>: Sendable {
     /// The decoded body.
     public let body: Body
     /// Who calls: verified from the bearer token on first use (`.signedOut` without one).
@@ -12,18 +13,9 @@ public struct APICall<Body: WireType>: Sendable {
     public let token: String?
     /// The client's IP address.
     public let clientAddress: String
-    let parameters: Parameters
+    /// The path's parameters.
+    public let path: Path
     let queryItems: [String: String]
-
-    /// The path parameter `name` (the endpoint's template guarantees it is there).
-    public func path(_ name: String) throws -> String {
-        guard let value = parameters.get(name) else { throw AppError(.invalidInput, "missing path parameter \(name)") }
-        return value
-    }
-
-    /// The path parameter `name` as an identifier.
-    /// - Throws: `.invalidInput` unless it is 1–64 letters, digits, `-`, `_` or `.`.
-    public func id<Tag>(_ name: String) throws -> Identifier<Tag> { try Validation.identifier(try path(name), field: name) }
 
     /// `items`, checked to hold at most `limit` of them.
     /// - Throws: `.invalidInput` naming `field` when there are more.
@@ -32,15 +24,23 @@ public struct APICall<Body: WireType>: Sendable {
         return items
     }
 
-    /// The query parameter `name`, if given.
-    public func query(_ name: String) -> String? { queryItems[name] }
+    /// The query parameter `parameter`, if given.
+    public func query(_ parameter: QueryParameter) -> String? { queryItems[parameter.name] }
 
-    /// The whole-number query parameter `name`, or `fallback` when it is absent.
-    /// - Throws: `.invalidInput` when it is not a number within `range`.
-    public func query(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws -> Int {
-        guard let raw = queryItems[name] else { return fallback }
+    /// The query parameter `parameter`, which the request must carry.
+    /// - Throws: `.invalidInput` when it is missing.
+    public func required(_ parameter: QueryParameter) throws -> String {
+        guard let value = query(parameter) else { throw AppError(.invalidInput, "the query parameter \(parameter.name) is missing") }
+        return value
+    }
+
+    /// The whole-number query parameter `parameter`, or `fallback` when it is absent.
+    /// - Throws: `.invalidInput` when it is not a number within the range its schema gives.
+    public func query(_ parameter: QueryParameter, default fallback: Int) throws -> Int {
+        guard let raw = query(parameter) else { return fallback }
+        let range = if case .integer(let range) = parameter.schema { range } else { Int.min...Int.max }
         guard let value = Int(raw), range.contains(value) else {
-            throw AppError(.invalidInput, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(AppError.quoting(raw))")
+            throw AppError(.invalidInput, "\(parameter.name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(AppError.quoting(raw))")
         }
         return value
     }

@@ -22,17 +22,22 @@ public final class APIRoutes {
     }
 
     /// Serves `endpoint` with `handler`.
-    public func add<Body, Reply>(_ endpoint: Endpoint<Body, Reply>, handler: @escaping @Sendable (APICall<Body>) async throws -> Reply) {
+    public func add<Body, Reply, Path>(_ endpoint: Endpoint<Body, Reply, Path>,
+                                       handler: @escaping @Sendable (APICall<Body, Path>) async throws -> Reply) {
         endpoints.append(endpoint.spec)
         table.add(endpoint.spec.method.rawValue, endpoint.spec.path)
         let path = RouterPath(endpoint.spec.path.replacing(/\{(\w+)\}/) { ":" + $0.output.1 })
         let callerForToken = callerForToken
         router.on(path, method: HTTPRequest.Method(rawValue: endpoint.spec.method.rawValue) ?? .get) { request, context in
             let token = Self.bearerToken(of: request)
+            let path = try Path { name in
+                guard let value = context.parameters.get(name) else { throw AppError(.invalidInput, "missing path parameter \(name)") }
+                return value
+            }
             let body: Body = try await Self.decode(request, context: context)
             let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
             let call = APICall(body: body, caller: endpoint.spec.needsSession ? callerForToken(token) : .signedOut, token: token,
-                               clientAddress: context.clientAddress, parameters: context.parameters, queryItems: query)
+                               clientAddress: context.clientAddress, path: path, queryItems: query)
             return try WireResponse.make(try await handler(call), status: endpoint.spec.successStatus)
         }
     }

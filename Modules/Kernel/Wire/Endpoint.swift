@@ -1,25 +1,27 @@
 import Foundation
 
 /// One operation of the HTTP API: its method, path, parameters and the types of its request and
-/// reply bodies. Each feature's API target declares its endpoints; the remote service calls them
-/// and the server's routes serve them, so the two ends cannot disagree and still compile.
-public struct Endpoint<Body: WireType, Reply: WireType>: Sendable {
+/// reply bodies and of its path's parameters (`Path`). Each feature's API target declares its
+/// endpoints; the remote service calls them and the server's routes serve them, so the two ends
+/// cannot disagree and still compile.
+public struct Endpoint<Body: WireType, Reply: WireType, Path: PathParameters.Kind>: Sendable {
     /// What it is, as the API document lists it: method, path template, parameters, schemas.
     public let spec: EndpointDescription
 
-    /// Declares an endpoint. `path` is under the server's root, with `{name}` for each path
-    /// parameter (`/v1/conversations/{conversation}/messages`).
+    /// Declares an endpoint. `path` is under the server's root, with `{name}` for each of
+    /// `Path.names` (`/v1/conversations/{conversation}/messages`).
     public init(_ method: WireMethod, _ path: String, _ summary: String, query: [QueryParameter] = [], needsSession: Bool = true,
                 successStatus: Int = 200) {
-        spec = EndpointDescription(method: method, path: path, summary: summary, query: query, needsSession: needsSession,
+        spec = EndpointDescription(method: method, path: path, pathParameters: Path.names, summary: summary, query: query, needsSession: needsSession,
                                    successStatus: successStatus, body: Body.self == NoContent.self ? nil : Body.schema,
                                    reply: Reply.self == NoContent.self ? nil : Reply.schema)
     }
 
-    /// The path with each `{name}` replaced by `values[name]`, percent-encoded.
-    public func path(_ values: [String: String]) -> String {
-        spec.path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            EndpointDescription.parameter(in: segment).map { Self.percentEncoded(values[$0] ?? "") } ?? String(segment)
+    /// The path with its `{name}` segments filled from `parameters`, percent-encoded.
+    public func path(_ parameters: Path) -> String {
+        var values = parameters.values.makeIterator()
+        return spec.path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            EndpointDescription.parameter(in: segment) == nil ? String(segment) : Self.percentEncoded(values.next() ?? "")
         }.joined(separator: "/")
     }
 
@@ -46,4 +48,26 @@ public struct Endpoint<Body: WireType, Reply: WireType>: Sendable {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+}
+
+extension Endpoint where Path == PathParameters.None {
+    /// The path.
+    public func path() -> String { path(PathParameters.None()) }
+}
+
+extension Endpoint where Path == PathParameters.Conversation {
+    /// The path of `conversation`.
+    public func path(conversation: ConversationID) -> String { path(PathParameters.Conversation(conversation: conversation)) }
+}
+
+extension Endpoint where Path == PathParameters.ConversationMessage {
+    /// The path of `message` in `conversation`.
+    public func path(conversation: ConversationID, message: MessageID) -> String {
+        path(PathParameters.ConversationMessage(conversation: conversation, message: message))
+    }
+}
+
+extension Endpoint where Path == PathParameters.User {
+    /// The path of `user`.
+    public func path(user: UserID) -> String { path(PathParameters.User(user: user)) }
 }

@@ -4,6 +4,9 @@ public struct EndpointDescription: Sendable {
     public let method: WireMethod
     /// The path template.
     public let path: String
+    /// The names of the path's parameters, as its `Path` type has them (a test checks them
+    /// against the template's).
+    public let pathParameters: [String]
     /// One line on what it does.
     public let summary: String
     /// The query parameters it reads.

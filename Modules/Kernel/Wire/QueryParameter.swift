@@ -1,5 +1,6 @@
-/// A query parameter an endpoint reads.
-public struct QueryParameter: Sendable {
+/// A query parameter an endpoint reads. Each API declares its own as constants, which clients
+/// and routes name (never a string of their own); two parameters are the same when their names are.
+public struct QueryParameter: Sendable, Hashable {
     /// Its name.
     public let name: String
     /// The shape of its value.
@@ -16,4 +17,8 @@ public struct QueryParameter: Sendable {
         self.required = required
         self.summary = summary
     }
+
+    public static func == (lhs: QueryParameter, rhs: QueryParameter) -> Bool { lhs.name == rhs.name }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }

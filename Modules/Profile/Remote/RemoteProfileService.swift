@@ -19,7 +19,7 @@ public struct RemoteProfileService: ProfileService {
     }
 
     public func profile(matching idOrEmail: String) async throws -> Profile {
-        try await connection.call(ProfileAPI.lookup, query: ["q": idOrEmail], body: NoContent(), as: caller)
+        try await connection.call(ProfileAPI.lookup, query: [ProfileAPI.Query.idOrEmail: idOrEmail], body: NoContent(), as: caller)
     }
 
     public func updateMyProfile(displayName: String?, status: String?) async throws -> Profile {
@@ -28,7 +28,7 @@ public struct RemoteProfileService: ProfileService {
 
     public func search(_ query: String, limit: Int) async throws -> [Profile] {
         try ProfileRules.checkSearchLimit(limit)
-        return try await connection.call(ProfileAPI.search, query: ["q": query, "limit": String(limit)], body: NoContent(), as: caller).profiles
+        return try await connection.call(ProfileAPI.search, query: [ProfileAPI.Query.prefix: query, ProfileAPI.Query.searchLimit: String(limit)], body: NoContent(), as: caller).profiles
     }
 
     public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
