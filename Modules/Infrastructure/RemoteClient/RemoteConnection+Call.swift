@@ -3,6 +3,8 @@ import Foundation
 import Kernel
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+import NIOSSL
 
 extension RemoteConnection {
     /// Largest answer body read, in bytes.
@@ -73,20 +75,56 @@ extension RemoteConnection {
         }
     }
 
-    /// A short reason for a connection failure.
+    /// A short reason for a connection failure, found from the error's type: NIO's connection
+    /// and socket errors (by errno), TLS errors, and AsyncHTTPClient's own.
     static func reason(_ error: any Error) -> String {
-        let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("ECONNREFUSED") { return "connection refused" }
-        if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("CERTIFICATE_VERIFY") {
-            return "TLS failed: its certificate is not trusted here (trust it with remote.certificates)"
+        switch error {
+        case let failure as NIOConnectionError:
+            if let first = failure.connectionErrors.first { return reason(first.error) }
+            return failure.dnsAError != nil || failure.dnsAAAAError != nil ? unresolved : String(describing: failure).prefix(160).description
+        case let failure as IOError:
+            return reason(errno: failure.errnoCode)
+        case is SocketAddressError.UnknownHost:
+            return unresolved
+        case let failure as ChannelError:
+            switch failure {
+            case .connectTimeout: return "timed out"
+            case .eof, .ioOnClosedChannel, .outputClosed, .alreadyClosed: return closed
+            default: return String(describing: failure).prefix(160).description
+            }
+        case let failure as NIOSSLError:
+            switch failure {
+            case .uncleanShutdown: return closed
+            // BoringSSL's reason codes are not public: its verification failure is known by its name.
+            case .handshakeFailed(.sslError(let errors)) where errors.contains(where: { $0.description.contains("CERTIFICATE_VERIFY_FAILED") }):
+                return "TLS failed: its certificate is not trusted here (trust it with remote.certificates)"
+            default: return "TLS failed"
+            }
+        case let failure as NIOSSLExtraError where failure == .failedToValidateHostname:
+            return "TLS failed: its certificate is for another host name"
+        case let failure as HTTPClientError:
+            switch failure {
+            case .remoteConnectionClosed: return closed
+            case .connectTimeout, .readTimeout, .deadlineExceeded, .tlsHandshakeTimeout: return "timed out"
+            default: return String(describing: failure).prefix(160).description
+            }
+        default:
+            return String(describing: error).prefix(160).description
         }
-        if text.contains("NIOSSL") || text.contains("handshake") { return "TLS failed" }
-        if text.contains("remoteConnectionClosed") || text.contains("Connection reset by peer") {
-            return "it closed the connection (is it an https server, reached with http?)"
+    }
+
+    private static let unresolved = "the host name does not resolve"
+    private static let closed = "it closed the connection (is it an https server, reached with http?)"
+
+    /// The reason for a socket error `errno`.
+    private static func reason(errno: Int32) -> String {
+        switch errno {
+        case ECONNREFUSED: "connection refused"
+        case ECONNRESET, EPIPE: closed
+        case ETIMEDOUT: "timed out"
+        case EHOSTUNREACH, ENETUNREACH: "no route to it"
+        default: String(cString: strerror(errno))
         }
-        if text.lowercased().contains("timeout") || text.contains("timedOut") { return "timed out" }
-        if text.contains("NXDOMAIN") || text.contains("resolve") || text.contains("getaddrinfo") { return "the host name does not resolve" }
-        return String(text.prefix(160))
     }
 }
 
