@@ -3,6 +3,7 @@ import Kernel
 
 /// Auth's wire contract: sign-up and sign-in hand out a session token; every other call of the
 /// API carries it as `Authorization: Bearer <token>`.
+/// The bodies its endpoints carry, and the wire schemas of its models, follow it in this file.
 public enum AuthAPI {
     /// Creates an account and its profile, and signs it in.
     public static let signUp = Endpoint<SignUpRequest, SessionReply, PathParameters.None>(
@@ -21,4 +22,88 @@ public enum AuthAPI {
     /// Every Auth endpoint.
     public static let endpoints = [signUp.spec, signIn.spec, session.spec, signOut.spec,
                                    changePassword.spec]
+}
+
+/// What sign-up and sign-in answer: the account and its new session token.
+public struct SessionReply: WireType, Equatable {
+    /// The signed-in account.
+    public let account: Account
+    /// The new session token (64 hex digits).
+    public let token: String
+
+    /// The reply for an issued session.
+    public init(_ issued: IssuedSession) {
+        account = issued.account
+        token = issued.token
+    }
+
+    /// The issued session it carries.
+    public var issued: IssuedSession { IssuedSession(account: account, token: token) }
+
+    public static let schema = WireSchema.object([("account", Account.schema), ("token", .string(minLength: 64, maxLength: 64))],
+                                                 required: ["account", "token"])
+}
+
+/// The body of a sign-up.
+public struct SignUpRequest: WireType, Equatable {
+    /// The new account's email.
+    public let email: String
+    /// The name others see.
+    public let displayName: String
+    /// The password (8 characters to 72 bytes).
+    public let password: String
+
+    /// Creates the body.
+    public init(email: String, displayName: String, password: String) {
+        self.email = email
+        self.displayName = displayName
+        self.password = password
+    }
+
+    public static let schema = WireSchema.object([
+        ("email", .string(minLength: 3, maxLength: Validation.maxEmailBytes, format: "email")),
+        ("displayName", .string(minLength: 1, maxLength: Validation.maxDisplayNameLength)),
+        ("password", .string(minLength: Validation.minPasswordLength, maxLength: Validation.maxPasswordBytes)),
+    ], required: ["email", "displayName", "password"])
+}
+
+/// The body of a sign-in.
+public struct SignInRequest: WireType, Equatable {
+    /// The account's email.
+    public let email: String
+    /// Its password.
+    public let password: String
+
+    /// Creates the body.
+    public init(email: String, password: String) {
+        self.email = email
+        self.password = password
+    }
+
+    public static let schema = WireSchema.object([
+        ("email", .string(maxLength: Validation.maxEmailBytes)), ("password", .string(maxLength: 1_024)),
+    ], required: ["email", "password"])
+}
+
+/// The body of a password change.
+public struct PasswordChange: WireType, Equatable {
+    /// The password now in use.
+    public let current: String
+    /// The password to use from now on.
+    public let new: String
+
+    /// Creates the body.
+    public init(current: String, new: String) {
+        self.current = current
+        self.new = new
+    }
+
+    public static let schema = WireSchema.object([
+        ("current", .string(maxLength: 1_024)), ("new", .string(minLength: Validation.minPasswordLength, maxLength: Validation.maxPasswordBytes)),
+    ], required: ["current", "new"])
+}
+
+extension Account: WireType {
+    public static let schema = WireSchema.object([("id", .identifier), ("email", .string(maxLength: Validation.maxEmailBytes))],
+                                                 required: ["id", "email"])
 }

@@ -3,6 +3,7 @@ import Kernel
 
 /// Chat's wire contract. A message is sent with `PUT` to its own id, chosen by the client, so a
 /// retried send stores one message.
+/// The bodies its endpoints carry, and the wire schemas of its models, follow it in this file.
 public enum ChatAPI {
     /// A conversation's newest messages, or those just before a message.
     public static let history = Endpoint<NoContent, MessagePageReply, PathParameters.Conversation>(
@@ -52,4 +53,75 @@ public enum ChatAPI {
 
     /// Every Chat endpoint.
     public static let endpoints = [history.spec, send.spec, markRead.spec, catchUp.spec, eventLog.spec, newest.spec]
+}
+
+/// The body of a send.
+public struct SendRequest: WireType, Equatable {
+    /// The message text.
+    public let text: String
+
+    /// Creates the body.
+    public init(text: String) { self.text = text }
+
+    public static let schema = WireSchema.object([("text", .string(minLength: 1, maxLength: Validation.maxMessageLength))], required: ["text"])
+}
+
+/// A page of history.
+public struct MessagePageReply: WireType, Equatable {
+    /// The page, oldest first.
+    public let messages: [Message]
+    /// Whether older messages exist.
+    public let hasOlder: Bool
+
+    /// The reply for `page`.
+    public init(_ page: MessagePage) {
+        messages = page.messages
+        hasOlder = page.hasOlder
+    }
+
+    /// The page it carries.
+    public var page: MessagePage { MessagePage(messages: messages, hasOlder: hasOlder) }
+
+    public static let schema = WireSchema.object([("messages", .array(Message.schema, maxItems: ChatAPI.maxPage)), ("hasOlder", .boolean)],
+                                                 required: ["messages", "hasOlder"])
+}
+
+/// Messages after a cursor, oldest first.
+public struct MessageList: WireType, Equatable {
+    /// The messages, oldest first.
+    public let messages: [Message]
+
+    /// Creates the reply.
+    public init(_ messages: [Message]) { self.messages = messages }
+
+    public static let schema = WireSchema.object([("messages", .array(Message.schema, maxItems: ChatRules.catchUpLimit))], required: ["messages"])
+}
+
+/// Events after a cursor, oldest first.
+public struct EventList: WireType, Equatable {
+    /// The events, oldest first.
+    public let events: [UserEvent]
+
+    /// Creates the reply.
+    public init(_ events: [UserEvent]) { self.events = events }
+
+    public static let schema = WireSchema.object([("events", .array(UserEvent.schema, maxItems: ChatRules.catchUpLimit))], required: ["events"])
+}
+
+/// A cursor, or none.
+public struct CursorReply: WireType, Equatable {
+    /// The cursor; `nil` when there is no message yet.
+    public let cursor: EventCursor?
+
+    /// Creates the reply.
+    public init(_ cursor: EventCursor?) { self.cursor = cursor }
+
+    public static let schema = WireSchema.object([("cursor", .nullable(.cursor))], required: [])
+}
+
+extension Message: WireType {
+    public static let schema = WireSchema.object([
+        ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier),
+        ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp), ("cursor", .cursor),
+    ], required: ["id", "conversationID", "senderID", "text", "sentAt"])
 }

@@ -3,6 +3,7 @@ import Kernel
 
 /// ConversationList's wire contract: the list, a page at a time; starting conversations;
 /// invitations and their answers; leaving; blocking.
+/// The bodies its endpoints carry, and the wire schemas of its models, follow it in this file.
 public enum ConversationListAPI {
     /// A page of the caller's conversations, most recent activity first.
     public static let list = Endpoint<NoContent, ConversationListReply, PathParameters.None>(
@@ -44,4 +45,98 @@ public enum ConversationListAPI {
     /// Every ConversationList endpoint.
     public static let endpoints = [list.spec, direct.spec, group.spec, leave.spec, invitations.spec, accept.spec, decline.spec,
                                    blocks.spec, block.spec, unblock.spec]
+}
+
+/// A page of the conversation list.
+public struct ConversationListReply: WireType, Equatable {
+    /// The rows, most recent activity first.
+    public let conversations: [ConversationSummary]
+    /// Whether rows come after these.
+    public let hasMore: Bool
+
+    /// Creates the reply.
+    public init(_ page: ConversationPage) {
+        conversations = page.conversations
+        hasMore = page.hasMore
+    }
+
+    /// The page it carries.
+    public var page: ConversationPage { ConversationPage(conversations: conversations, hasMore: hasMore) }
+
+    public static let schema = WireSchema.object([("conversations", .array(ConversationSummary.schema, maxItems: ConversationRules.maxPage)),
+                                                  ("hasMore", .boolean)], required: ["conversations", "hasMore"])
+}
+
+/// The body of a request for the one-to-one conversation with a user.
+public struct DirectRequest: WireType, Equatable {
+    /// The other person.
+    public let userID: UserID
+
+    /// Creates the body.
+    public init(userID: UserID) { self.userID = userID }
+
+    public static let schema = WireSchema.object([("userID", .identifier)], required: ["userID"])
+}
+
+/// The body of a new group.
+public struct GroupRequest: WireType, Equatable {
+    /// Most members one request may add.
+    public static let maxMembers = 1_000
+
+    /// The group's title.
+    public let title: String
+    /// The members besides the caller.
+    public let memberIDs: [UserID]
+
+    /// Creates the body.
+    public init(title: String, memberIDs: [UserID]) {
+        self.title = title
+        self.memberIDs = memberIDs
+    }
+
+    public static let schema = WireSchema.object([
+        ("title", .string(minLength: 1, maxLength: Validation.maxTitleLength)), ("memberIDs", .array(.identifier, maxItems: maxMembers)),
+    ], required: ["title", "memberIDs"])
+}
+
+/// The caller's waiting invitations.
+public struct InvitationList: WireType, Equatable {
+    /// The invitations, newest first.
+    public let invitations: [Invitation]
+
+    /// Creates the reply.
+    public init(_ invitations: [Invitation]) { self.invitations = invitations }
+
+    public static let schema = WireSchema.object([
+        ("invitations", .array(.object([
+            ("id", .identifier), ("title", .string(maxLength: Validation.maxTitleLength)), ("isGroup", .boolean), ("inviterID", .identifier),
+            ("inviterName", .string(maxLength: Validation.maxDisplayNameLength)), ("memberCount", .integer(0...GroupRequest.maxMembers + 1)),
+            ("invitedAt", .timestamp),
+        ], required: ["id", "title", "isGroup", "inviterID", "inviterName", "memberCount", "invitedAt"]), maxItems: ConversationRules.maxPendingInvitations)),
+    ], required: ["invitations"])
+}
+
+/// The people the caller has blocked.
+public struct BlockList: WireType, Equatable {
+    /// Longest list the client accepts.
+    public static let maxBlocked = 100_000
+
+    /// Their ids.
+    public let userIDs: [UserID]
+
+    /// Creates the reply.
+    public init(_ userIDs: [UserID]) { self.userIDs = userIDs }
+
+    public static let schema = WireSchema.object([("userIDs", .array(.identifier, maxItems: maxBlocked))], required: ["userIDs"])
+}
+
+extension ConversationSummary: WireType {
+    public static let schema = WireSchema.object([
+        ("id", .identifier), ("title", .string(maxLength: Validation.maxTitleLength)), ("isGroup", .boolean),
+        ("memberIDs", .array(.identifier, maxItems: GroupRequest.maxMembers + 1)),
+        ("lastMessage", .nullable(.object([
+            ("id", .identifier), ("senderID", .identifier), ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp),
+        ], required: ["id", "senderID", "text", "sentAt"]))),
+        ("unreadCount", .integer(0...Int(Int32.max))), ("lastActivityAt", .timestamp),
+    ], required: ["id", "title", "isGroup", "memberIDs", "unreadCount", "lastActivityAt"])
 }

@@ -71,3 +71,70 @@ extension Endpoint where Path == PathParameters.User {
     /// The path of `user`.
     public func path(user: UserID) -> String { path(PathParameters.User(user: user)) }
 }
+
+/// An endpoint as the API document lists it, whatever its body types.
+public struct EndpointDescription: Sendable {
+    /// The method.
+    public let method: WireMethod
+    /// The path template.
+    public let path: String
+    /// The names of the path's parameters, as its `Path` type has them (a test checks them
+    /// against the template's).
+    public let pathParameters: [String]
+    /// One line on what it does.
+    public let summary: String
+    /// The query parameters it reads.
+    public let query: [QueryParameter]
+    /// Whether it needs a session token (`Authorization: Bearer …`).
+    public let needsSession: Bool
+    /// The status of success.
+    public let successStatus: Int
+    /// The request body's schema; `nil` when it takes none.
+    public let body: WireSchema?
+    /// The reply body's schema; `nil` when it sends none.
+    public let reply: WireSchema?
+
+    /// The `{name}` parameters of a path template, in order.
+    public static func parameters(in path: String) -> [String] {
+        path.split(separator: "/").compactMap(parameter(in:))
+    }
+
+    /// The name of the parameter a path template's `segment` stands for (`{name}`), if it is one.
+    public static func parameter(in segment: Substring) -> String? {
+        segment.hasPrefix("{") && segment.hasSuffix("}") ? String(segment.dropFirst().dropLast()) : nil
+    }
+}
+
+/// A query parameter an endpoint reads. Each API declares its own as constants, which clients
+/// and routes name (never a string of their own); two parameters are the same when their names are.
+public struct QueryParameter: Sendable, Hashable {
+    /// Its name.
+    public let name: String
+    /// The shape of its value.
+    public let schema: WireSchema
+    /// Whether a request must carry it.
+    public let required: Bool
+    /// What it means.
+    public let summary: String
+
+    /// Declares a parameter.
+    public init(_ name: String, _ schema: WireSchema, required: Bool = false, _ summary: String) {
+        self.name = name
+        self.schema = schema
+        self.required = required
+        self.summary = summary
+    }
+
+    public static func == (lhs: QueryParameter, rhs: QueryParameter) -> Bool { lhs.name == rhs.name }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+/// The HTTP methods the API uses.
+public enum WireMethod: String, Sendable, CaseIterable {
+    case get = "GET"
+    case post = "POST"
+    case put = "PUT"
+    case patch = "PATCH"
+    case delete = "DELETE"
+}

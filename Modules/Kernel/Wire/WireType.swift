@@ -1,5 +1,15 @@
+
+
 /// A value sent as a JSON body or frame: Codable, with the schema the API document shows.
 public protocol WireType: Codable, Sendable {
     /// Its shape on the wire.
     static var schema: WireSchema { get }
+}
+
+/// The body of a request or reply that has none.
+public struct NoContent: WireType, Equatable {
+    /// The empty value.
+    public init() {}
+
+    public static let schema = WireSchema.object([], required: [])
 }

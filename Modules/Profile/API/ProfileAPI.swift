@@ -2,6 +2,7 @@ import Kernel
 import Profile
 
 /// Profile's wire contract.
+/// The bodies its endpoints carry, and the wire schemas of its models, follow it in this file.
 public enum ProfileAPI {
     /// The caller's profile.
     public static let mine = Endpoint<NoContent, Profile, PathParameters.None>(.get, "/v1/profiles/me", "The signed-in user's profile")
@@ -34,4 +35,72 @@ public enum ProfileAPI {
 
     /// Every Profile endpoint.
     public static let endpoints = [mine.spec, edit.spec, lookup.spec, search.spec, names.spec]
+}
+
+/// The body of a profile edit; a missing field is left as it is.
+public struct ProfileEdit: WireType, Equatable {
+    /// The new display name, or `nil` to keep it.
+    public let displayName: String?
+    /// The new status, or `nil` to keep it.
+    public let status: String?
+
+    /// Creates the body.
+    public init(displayName: String?, status: String?) {
+        self.displayName = displayName
+        self.status = status
+    }
+
+    public static let schema = WireSchema.object([
+        ("displayName", .nullable(.string(minLength: 1, maxLength: Validation.maxDisplayNameLength))),
+        ("status", .nullable(.string(maxLength: Validation.maxStatusLength))),
+    ], required: [])
+}
+
+/// A list of profiles: search results.
+public struct ProfileList: WireType, Equatable {
+    /// The profiles found, by name.
+    public let profiles: [Profile]
+
+    /// Creates the list.
+    public init(_ profiles: [Profile]) { self.profiles = profiles }
+
+    public static let schema = WireSchema.object([("profiles", .array(Profile.schema, maxItems: ProfileRules.maxSearchResults))],
+                                                 required: ["profiles"])
+}
+
+/// The users whose display names are asked for.
+public struct NameQuery: WireType, Equatable {
+    /// Most ids one request may ask for; the client splits longer lists.
+    public static let maxIDs = 1_000
+
+    /// The users asked about.
+    public let ids: [UserID]
+
+    /// Creates the body.
+    public init(_ ids: [UserID]) { self.ids = ids }
+
+    public static let schema = WireSchema.object([("ids", .array(.identifier, maxItems: maxIDs))], required: ["ids"])
+}
+
+/// Display names by user id; unknown ids are left out.
+public struct DisplayNames: WireType, Equatable {
+    /// Display names by user id.
+    public let names: [String: String]
+
+    /// Creates the reply.
+    public init(_ names: [UserID: String]) {
+        self.names = Dictionary(uniqueKeysWithValues: names.map { ($0.key.rawValue, $0.value) })
+    }
+
+    /// The names by typed id.
+    public var byUser: [UserID: String] { Dictionary(uniqueKeysWithValues: names.map { (UserID($0.key), $0.value) }) }
+
+    public static let schema = WireSchema.object([("names", .map(.string(maxLength: Validation.maxDisplayNameLength)))], required: ["names"])
+}
+
+extension Profile: WireType {
+    public static let schema = WireSchema.object([
+        ("id", .identifier), ("email", .nullable(.string(maxLength: Validation.maxEmailBytes))),
+        ("displayName", .string(maxLength: Validation.maxDisplayNameLength)), ("status", .string(maxLength: Validation.maxStatusLength)),
+    ], required: ["id", "displayName", "status"])
 }

@@ -36,6 +36,7 @@ public struct ArchitectureChecker {
             imports.check(file) + ViewModelRules().check(file) + NamingRules().check(file)
         }
         let found = perFile + imports.checkDeclaredDependencies(manifest: manifest) + ServiceRules(files: files).check()
+            + LayoutRules(files: files).check()
         return Exemptions.apply(to: found, files: files).sorted()
     }
 }

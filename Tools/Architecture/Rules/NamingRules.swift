@@ -1,4 +1,4 @@
-/// Per-file naming: observable classes are view models; one main type per file, named after it.
+/// Per-file naming: observable classes are view models; a file is named after a type it declares.
 struct NamingRules {
     func check(_ file: SourceFile) -> [Violation] {
         observables(file) + mainType(file)
@@ -14,13 +14,11 @@ struct NamingRules {
         let visible = TypeDeclaration.topLevel(in: file).filter(\.isVisible)
         guard let first = visible.first else { return [] }
         let names = visible.map(\.name)
-        if names.count > 1 {
-            return [file.violation(.fileName, at: visible[1].node,
-                                   "\(file.typeName).swift declares \(names.joined(separator: ", ")); one main type per file (helpers private)")]
-        }
-        guard first.name == file.typeName else {
-            return [file.violation(.fileName, at: first.node, "\(first.name) is declared in \(file.typeName).swift; name the file \(first.name).swift")]
-        }
-        return []
+        if names.contains(file.typeName) { return [] }
+        // A group of one kind, named after the kind in the plural: `Adapters.swift` for `…Adapter`s.
+        if file.typeName.hasSuffix("s"), names.allSatisfy({ $0.hasSuffix(file.typeName.dropLast()) }) { return [] }
+        let others = names.count > 1 ? " (and \(names.dropFirst().joined(separator: ", ")))" : ""
+        return [file.violation(.fileName, at: first.node,
+                               "\(file.typeName).swift declares \(first.name)\(others); name the file after its main type, or a group of one kind after the kind in the plural")]
     }
 }

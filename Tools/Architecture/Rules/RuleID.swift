@@ -47,8 +47,14 @@ public enum RuleID: String, CaseIterable, Sendable {
     case inMemoryImplementation = "naming.in-memory-impl"
     /// An observable class is a view model and is named `…ViewModel`.
     case viewModelName = "naming.view-model"
-    /// A file declares one main type and is named after it.
-    case fileName = "naming.one-type-per-file"
+    /// A file is named after a type it declares (the small ones that serve it may sit beside
+    /// it), or, for a group of one kind (`…Adapter`), after the kind in the plural (`Adapters.swift`).
+    case fileName = "naming.file-after-type"
+    /// A file of a few lines that declares a type or an extension: put it beside what it serves.
+    case tinyFile = "layout.tiny-file"
+    /// A target keeps at most `LayoutRules.maxFilesPerFolder` files in its own folder; more are
+    /// grouped in subfolders by concept.
+    case subfolders = "layout.subfolders"
     /// An exemption states its reason.
     case exemptionReason = "exemption.reason"
 }

@@ -1,0 +1,66 @@
+import Auth
+import Chat
+import ConversationList
+import Kernel
+import Profile
+
+// Where features meet: each adapter implements one feature's port with another's service, so
+// that no feature imports another (docs/architecture.md, "Where features meet").
+
+/// The list's last message and unread counts come from Chat's activity feed.
+struct ActivitySourceAdapter: ActivitySource {
+    let feed: Deferred<any ChatActivityFeed>
+
+    func activity(of conversationIDs: [ConversationID], for reader: UserID) async throws -> [ConversationID: ConversationActivity] {
+        try await feed.get().activity(of: conversationIDs, for: reader).mapValues { activity in
+            ConversationActivity(
+                lastMessage: activity.lastMessage.map {
+                    MessagePreview(id: $0.id, senderID: $0.senderID, text: $0.text, sentAt: $0.sentAt)
+                },
+                unreadCount: activity.unreadCount
+            )
+        }
+    }
+
+    func activityChanges() async throws -> AsyncStream<Void> {
+        try await feed.get().activityChanges()
+    }
+}
+
+/// Chat's membership checks ask the list's directory.
+struct MembershipAdapter: ConversationMembership {
+    let directory: any ConversationDirectory
+
+    nonisolated(nonsending) func members(of conversationID: ConversationID) async throws -> [UserID]? {
+        try await directory.members(of: conversationID)
+    }
+
+}
+
+/// Auth's sign-up creates the profile through Profile's registry.
+struct ProfileProvisioningAdapter: ProfileProvisioning {
+    let registry: any ProfileRegistry
+
+    func createProfile(for account: Account, displayName: String) async throws {
+        try await registry.createProfile(Profile(id: account.id, email: account.email, displayName: displayName))
+    }
+}
+
+/// Profile's renames are seen by the renamed user and their contacts, as the list's directory
+/// knows them (those the user blocked left out).
+struct RenameAudienceAdapter: RenameAudience {
+    let directory: Deferred<any ConversationDirectory>
+
+    func audience(ofRenamed user: UserID) async throws -> [UserID] {
+        [user] + (try await directory.get().contacts(of: user))
+    }
+}
+
+/// The list's titles come from Profile's display names.
+struct UserDirectoryAdapter: UserDirectory {
+    let registry: any ProfileRegistry
+
+    func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
+        try await registry.displayNames(of: ids)
+    }
+}
