@@ -32,6 +32,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(Key.logLevel.help)) var logLevel: String?
     @Option(help: ArgumentHelp(Key.signUpBurst.help)) var signUpBurst: String?
     @Option(help: ArgumentHelp(Key.pingSeconds.help)) var pingSeconds: String?
+    @Option(help: ArgumentHelp(Key.socketQueueFrames.help)) var socketQueueFrames: String?
     @Option(help: ArgumentHelp(Key.messagesPerMinute.help)) var messagesPerMinute: String?
     @Option(help: ArgumentHelp(Key.fanOutMegabytesPerMinute.help)) var fanOutMegabytesPerMinute: String?
     @Option(help: ArgumentHelp(Key.conversationsPerHour.help)) var conversationsPerHour: String?
@@ -45,7 +46,7 @@ struct ServerCommand: AsyncParsableCommand {
         let given: [(SettingKey, String?)] = [
             (Key.host, host), (Key.port, port), (Key.sqlitePath, sqlitePath),
             (Key.tlsCertificate, tlsCert), (Key.tlsKey, tlsKey), (Key.bcryptCost, bcryptCost),
-            (Key.logLevel, logLevel), (Key.signUpBurst, signUpBurst), (Key.pingSeconds, pingSeconds),
+            (Key.logLevel, logLevel), (Key.signUpBurst, signUpBurst), (Key.pingSeconds, pingSeconds), (Key.socketQueueFrames, socketQueueFrames),
             (Key.messagesPerMinute, messagesPerMinute), (Key.fanOutMegabytesPerMinute, fanOutMegabytesPerMinute),
             (Key.conversationsPerHour, conversationsPerHour), (Key.renamesPerHour, renamesPerHour),
             (Key.lookupsPerMinute, lookupsPerMinute),

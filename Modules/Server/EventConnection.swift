@@ -2,6 +2,7 @@ import Chat
 import ChatServer
 import Foundation
 import Kernel
+import Logging
 import NIOCore
 import NIOWebSocket
 import Synchronization
@@ -12,10 +13,8 @@ import Synchronization
 /// (`socket.ready`, then the events stored after the client's cursor, a page at a time as the
 /// client takes them) while live events wait, then goes. A client that stops reading holds up
 /// no one else: once a frame has waited `EventSocketProtocol.slowAfter` (`check(at:)`), or its
-/// queue passes `maxQueuedFrames` or `maxQueuedBytes`, it is closed as too slow.
+/// queue passes `OpenSockets.queueFrames` frames or `maxQueuedBytes`, it is closed as too slow.
 final class EventConnection: Sendable {
-    /// Most frames queued for a client before it counts as too slow.
-    static let maxQueuedFrames = 1_024
     /// Most bytes queued for a client before it counts as too slow.
     static let maxQueuedBytes = 8 * 1_024 * 1_024
     /// How long a client has to take the close frame before the connection is cut.
@@ -57,16 +56,19 @@ final class EventConnection: Sendable {
     private let channel: any Channel
     private let sockets: OpenSockets
     private let frames: EventFrames
+    private let logger: Logger
     private let state = Mutex(State())
 
     /// A connection for `owner` over the upgraded `channel`, registered in `sockets` until it
-    /// closes; its live frames come from `frames`, shared by every connection.
-    init(caller: Caller, owner: UserID, channel: any Channel, sockets: OpenSockets, frames: EventFrames) {
+    /// closes; its live frames come from `frames`, shared by every connection. A client cut off
+    /// as too slow or silent is logged to `logger`.
+    init(caller: Caller, owner: UserID, channel: any Channel, sockets: OpenSockets, frames: EventFrames, logger: Logger) {
         self.caller = caller
         self.owner = owner
         self.channel = channel
         self.sockets = sockets
         self.frames = frames
+        self.logger = logger
     }
 
     /// Registers the socket, then checks its session again: a sign-out between the admission
@@ -98,6 +100,9 @@ final class EventConnection: Sendable {
     func end(_ reason: SocketEnding) {
         guard let subscription = stop() else { return }
         subscription?.cancel()
+        if reason == .tooSlow || reason == .unanswered {
+            logger.notice("events socket closed", metadata: ["user": "\(owner.rawValue)", "reason": "\(reason.frame.reason)"])
+        }
         _ = Self.sendClose(reason.frame.code, reason: reason.frame.reason, on: channel)
     }
 
@@ -237,7 +242,7 @@ final class EventConnection: Sendable {
             switch state.phase {
             case .ended: return (false, nil)
             case .starting:
-                guard state.waiting.count < Self.maxQueuedFrames else { return (false, .tooSlow) }
+                guard state.waiting.count < sockets.queueFrames else { return (false, .tooSlow) }
                 state.waiting.append(event)
                 return (true, nil)
             case .live:
@@ -263,7 +268,7 @@ final class EventConnection: Sendable {
     /// with one flush (a send's reply and its own event often do). The future completes once the
     /// client's socket has taken the frame.
     private func queue(_ text: Data, _ current: inout State) -> EventLoopFuture<Void>? {
-        guard current.queuedFrames < Self.maxQueuedFrames else { return nil }
+        guard current.queuedFrames < sockets.queueFrames else { return nil }
         if current.queuedFrames == 0 { current.lastTaken = .now }
         current.queuedFrames += 1
         current.queuedBytes += text.count

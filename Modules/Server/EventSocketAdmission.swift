@@ -59,7 +59,7 @@ struct EventSocketAdmission: Sendable {
     /// closes; the server's own failures to store its client's sends go to `logger`.
     func open(_ admitted: Admitted, on channel: any Channel, logger: Logger) throws {
         let connection = EventConnection(caller: admitted.caller, owner: admitted.owner, channel: channel, sockets: sockets,
-                                         frames: frames)
+                                         frames: frames, logger: logger)
         try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, admission: self, logger: logger,
                                                                           eventLoop: channel.eventLoop))
         connection.start(feed: feed, chat: graph.services(for: admitted.caller).chat, after: admitted.after)

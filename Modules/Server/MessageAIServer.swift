@@ -47,7 +47,8 @@ public enum MessageAIServer {
     /// - Throws: `AppError(.usage)` when the certificate or key cannot be loaded.
     public static func buildApplication(_ settings: ServerSettings, graph: ServiceGraph, logger: Logger) throws -> some ApplicationProtocol {
         let routes = try ServerRoutes(graph: graph, signInLimits: SignInLimits(
-            signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))), pingInterval: .seconds(settings.pingSeconds))
+            signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))), pingInterval: .seconds(settings.pingSeconds),
+            queueFrames: settings.socketQueueFrames)
         let scheme = settings.tlsCertificate == nil ? "http" : "https"
         let host = settings.host
         // Hummingbird's own start-up line (info) would come before ours, which names the URL:

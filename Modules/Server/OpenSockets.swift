@@ -50,13 +50,17 @@ final class OpenSockets: Service, Sendable {
     private let sessionEnds: AsyncStream<SessionEnd>
     private let sessionSweep: Duration
     private let pingInterval: Duration
+    /// Most frames a socket may have queued for its client before it counts as too slow.
+    let queueFrames: Int
 
     /// Watches sockets whose sessions end as `sessionEnds` tells, re-checking each session every
-    /// `sessionSweep` and pinging sockets silent for `pingInterval`.
-    init(sessionEnds: AsyncStream<SessionEnd>, sessionSweep: Duration, pingInterval: Duration = EventSocketProtocol.pingInterval) {
+    /// `sessionSweep` and pinging sockets silent for `pingInterval`; each may queue `queueFrames`.
+    init(sessionEnds: AsyncStream<SessionEnd>, sessionSweep: Duration, pingInterval: Duration = EventSocketProtocol.pingInterval,
+         queueFrames: Int = EventSocketProtocol.queueFrames) {
         self.sessionEnds = sessionEnds
         self.sessionSweep = sessionSweep
         self.pingInterval = pingInterval
+        self.queueFrames = queueFrames
     }
 
     /// Holds a place for one of `owner`'s sockets; `nil` when `limit` are held already.

@@ -24,11 +24,11 @@ public struct ServerRoutes {
     let admission: EventSocketAdmission
 
     /// Registers everything over `graph`; `sessionSweep` is how often each open events socket's
-    /// session is checked again, `pingInterval` how long one may be silent before it is pinged
-    /// (`OpenSockets`).
+    /// session is checked again, `pingInterval` how long one may be silent before it is pinged,
+    /// `queueFrames` how many frames one may have waiting (`OpenSockets`).
     public init(graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionSweep: Duration = .seconds(30),
-                pingInterval: Duration = EventSocketProtocol.pingInterval) throws {
-        sockets = OpenSockets(sessionEnds: graph.sessionEnds(), sessionSweep: sessionSweep, pingInterval: pingInterval)
+                pingInterval: Duration = EventSocketProtocol.pingInterval, queueFrames: Int = EventSocketProtocol.queueFrames) throws {
+        sockets = OpenSockets(sessionEnds: graph.sessionEnds(), sessionSweep: sessionSweep, pingInterval: pingInterval, queueFrames: queueFrames)
         let router = Router(context: APIRequestContext.self)
         let table = RouteTable()
         router.middlewares.add(ErrorMiddleware(routes: table))

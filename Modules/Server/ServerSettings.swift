@@ -28,6 +28,8 @@ public struct ServerSettings: Sendable {
     /// Seconds an events socket may be silent before the server pings it; one silent for twice
     /// as long is closed as dead.
     public var pingSeconds: Int
+    /// Frames an events socket may have waiting for its client before it is closed as too slow.
+    public var socketQueueFrames: Int
     /// What one person may do how often.
     public var budget: ServerBudget.Limits
 
@@ -56,6 +58,10 @@ public struct ServerSettings: Sendable {
         public static let pingSeconds = SettingKey.integer("events.pingSeconds", default: Int(EventSocketProtocol.pingInterval.components.seconds),
                                                            "seconds an events socket may be silent before it is pinged; twice that unanswered closes it",
                                                            in: 1...3_600)
+        /// Frames waiting for a client before its socket is closed as too slow.
+        public static let socketQueueFrames = SettingKey.integer("events.queueFrames", default: EventSocketProtocol.queueFrames,
+                                                                 "frames an events socket may have waiting for its client before it is closed as too slow (4408)",
+                                                                 in: 1...100_000)
         /// Messages per person per minute.
         public static let messagesPerMinute = SettingKey.integer("budget.messagesPerMinute", default: ServerBudget.Limits().messagesPerMinute,
                                                                  "messages one person may send a minute, a tenth of them at once", in: 1...100_000_000)
@@ -80,6 +86,7 @@ public struct ServerSettings: Sendable {
     /// Every key of the server, read from `MESSAGEAI_SERVER_` variables.
     public static let table = SettingTable(environmentPrefix: "MESSAGEAI_SERVER_", keys: [
         Key.host, Key.port, Key.sqlitePath, Key.tlsCertificate, Key.tlsKey, Key.bcryptCost, Key.logLevel, Key.signUpBurst, Key.pingSeconds,
+        Key.socketQueueFrames,
         Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute,
     ])
 
@@ -113,6 +120,7 @@ public struct ServerSettings: Sendable {
         logLevel = loaded.string(Key.logLevel)
         signUpBurst = loaded.int(Key.signUpBurst)
         pingSeconds = loaded.int(Key.pingSeconds)
+        socketQueueFrames = loaded.int(Key.socketQueueFrames)
         budget = ServerBudget.Limits()
         budget.messagesPerMinute = loaded.int(Key.messagesPerMinute)
         budget.fanOutMegabytesPerMinute = loaded.int(Key.fanOutMegabytesPerMinute)

@@ -14,7 +14,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
 private let core = "Modules/Chat/Core"
 private let good = RuleFixtures.goodViewModel
 
-@Suite("Architecture rules")
+@Suite("Architecture rules", .timeLimit(.minutes(1)))
 struct ArchitectureRulesTests {
     static let cases: [RuleCase] = [
         RuleCase(rule: "clean fixtures pass", sources: [

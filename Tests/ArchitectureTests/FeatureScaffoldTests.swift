@@ -4,7 +4,7 @@ import FeatureScaffold
 import Foundation
 import Testing
 
-@Suite("Feature scaffold")
+@Suite("Feature scaffold", .timeLimit(.minutes(15)))
 struct FeatureScaffoldTests {
     @Test("names that are not UpperCamelCase identifiers, or are reserved, are refused", arguments: ["notes", "N", "My-Notes", "Nötes", "Kernel", ""])
     func badNames(_ name: String) {

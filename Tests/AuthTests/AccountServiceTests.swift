@@ -3,7 +3,7 @@ import Kernel
 import Testing
 import TestSupport
 
-@Suite("InMemoryAccountService and SessionAuthService")
+@Suite("InMemoryAccountService and SessionAuthService", .timeLimit(.minutes(1)))
 struct AccountServiceTests {
     let sessions = InMemorySessionStore()
     let provisioning = RecordingProvisioning()

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 @MainActor
-@Suite("Auth view models")
+@Suite("Auth view models", .timeLimit(.minutes(1)))
 struct AuthViewModelTests {
     let ada = Account(id: UserID("u-ada"), email: "ada@example.com")
 

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 @MainActor
-@Suite("Chat view models")
+@Suite("Chat view models", .timeLimit(.minutes(1)))
 struct ChatViewModelTests {
     let conversation = ConversationID("c1")
 

@@ -3,7 +3,7 @@ import Kernel
 import Synchronization
 import Testing
 
-@Suite("InMemoryChatService")
+@Suite("InMemoryChatService", .timeLimit(.minutes(1)))
 struct InMemoryChatServiceTests {
     let ada = UserID("u-ada"), grace = UserID("u-grace"), alan = UserID("u-alan")
     let direct = ConversationID("c-direct"), others = ConversationID("c-others")

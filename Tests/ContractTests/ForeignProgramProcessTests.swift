@@ -8,18 +8,11 @@ import TestSupport
 /// told is stored must survive its `kill -9`.
 @Suite("SQLite: other programs opening the file while messageai runs", .timeLimit(.minutes(2)))
 struct ForeignProgramProcessTests {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-foreign-live-\(UUID().uuidString)")
-    var database: String { folder.appendingPathComponent("data/messageai.sqlite").path }
-    var environment: [String: String] {
-        ["HOME": folder.path, "MESSAGEAI_STATE_DIR": folder.appendingPathComponent("state").path, "MESSAGEAI_SQLITE_PATH": database,
-         "MESSAGEAI_AUTH_BCRYPT_COST": "4", "NO_COLOR": "1"]
-    }
-    let messageai = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai").path
+    let machine = LocalMachine("foreign-live")
 
     @Test("a tail still receives, and a REPL's stored messages survive its kill -9", arguments: ForeignProgram.all)
     func liveAndDurable(_ program: ForeignProgram) async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: messageai), "build messageai first (swift build)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { machine.remove() }
         for name in ["alice", "bob"] {
             try await run(["--profile", name, "signup", "--email", "\(name)@example.com", "--name", name.capitalized, "--password-stdin"],
                           input: "password123\n")
@@ -31,15 +24,15 @@ struct ForeignProgramProcessTests {
         // From a cursor, so that the tail misses nothing sent while it starts.
         let first = try await run(["--profile", "alice", "send", conversation, "hello", "--json"])
         let cursor = try #require(first.firstMatch(of: /"cursor":"([^"]+)"/)?.output.1).description
-        let tail = try Child(messageai, ["--profile", "bob", "tail", conversation, "--since", cursor, "--json"], environment: environment)
-        let repl = try Child(messageai, ["--profile", "alice", "repl"], environment: environment)
+        let tail = try machine.start(["--profile", "bob", "tail", conversation, "--since", cursor, "--json"])
+        let repl = try machine.start(["--profile", "alice", "repl"])
         defer { for child in [tail, repl] { kill(child.process.processIdentifier, SIGKILL) } }
         repl.send("/chat \(conversation)")
         repl.send("from the repl, before")
         #expect(await repl.line(within: .seconds(20)) { $0.contains("You: from the repl, before") } != nil, "the REPL stored nothing")
         #expect(await tail.line(within: .seconds(20)) { $0.contains("from the repl, before") } != nil, "the tail was not live")
 
-        let foreign = try await program.run(on: database, in: folder)
+        let foreign = try await program.run(on: machine.databasePath, in: machine.folder)
         #expect(foreign.status == 0, "\(program): \(foreign.errors)")
 
         try await run(["--profile", "alice", "send", conversation, "from the cli, after"])
@@ -57,11 +50,7 @@ struct ForeignProgramProcessTests {
     /// Runs `messageai` to its end; its standard output.
     @discardableResult
     private func run(_ arguments: [String], input: String = "") async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: messageai)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let finished = try await process.runToEnd(input: input)
+        let finished = try await machine.run(arguments, input: input)
         try #require(finished.status == 0, "messageai \(arguments.joined(separator: " ")) exited \(finished.status): \(finished.errors)")
         return finished.output
     }

@@ -5,7 +5,7 @@ import Testing
 /// A service of a feature with no backend-specific implementation, as `new-feature` makes them.
 private final class CountingService: Sendable {}
 
-@Suite("Container")
+@Suite("Container", .timeLimit(.minutes(1)))
 @MainActor
 struct SharedServiceTests {
     func memoryContainer() async throws -> AppContainer {

@@ -5,7 +5,7 @@ import Observation
 import TestSupport
 import Testing
 
-@Suite("ConversationList")
+@Suite("ConversationList", .timeLimit(.minutes(1)))
 struct ConversationListTests {
     let ada = UserID("u-ada"), grace = UserID("u-grace"), alan = UserID("u-alan")
     let start = Date(timeIntervalSince1970: 1_000_000)

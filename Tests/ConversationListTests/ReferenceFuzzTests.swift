@@ -6,7 +6,7 @@ import TestSupport
 
 /// The reference rule over random titles and references: it never crashes, and an answer is
 /// always the only conversation the rule allows.
-@Suite("Conversation references over random Unicode")
+@Suite("Conversation references over random Unicode", .timeLimit(.minutes(1)))
 struct ReferenceFuzzTests {
     @Test("a resolved reference is a number, an id or the one title it starts; else not found or ambiguous", arguments: [11, 12, 13, 14] as [UInt64])
     func resolve(seed: UInt64) {

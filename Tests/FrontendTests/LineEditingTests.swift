@@ -1,7 +1,7 @@
 import REPLKit
 import Testing
 
-@Suite("Line editing")
+@Suite("Line editing", .timeLimit(.minutes(1)))
 struct LineEditingTests {
     func keys(_ bytes: [UInt8]) -> [Key] {
         var decoder = KeyDecoder()

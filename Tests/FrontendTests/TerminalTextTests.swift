@@ -3,7 +3,7 @@ import Kernel
 import Testing
 import TestSupport
 
-@Suite("Terminal text")
+@Suite("Terminal text", .timeLimit(.minutes(1)))
 struct TerminalTextTests {
     @Test("controls, escapes, overrides and invisible characters are shown as visible codes, exactly")
     func exact() {

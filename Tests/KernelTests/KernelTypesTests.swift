@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("Kernel types")
+@Suite("Kernel types", .timeLimit(.minutes(1)))
 struct KernelTypesTests {
     @Test("random identifiers are 15 characters of 0-9a-v and distinct")
     func identifiers() {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Validation over random Unicode: whatever it accepts keeps its promises, and nothing crashes.
-@Suite("Validation over random Unicode")
+@Suite("Validation over random Unicode", .timeLimit(.minutes(1)))
 struct ValidationFuzzTests {
     static let seeds: [UInt64] = [1, 2, 3, 4, 5, 6, 7, 8]
 

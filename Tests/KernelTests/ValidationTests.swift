@@ -1,7 +1,8 @@
 import Kernel
 import Testing
+import TestSupport
 
-@Suite("Validation")
+@Suite("Validation", .timeLimit(.minutes(1)))
 struct ValidationTests {
     @Test("emails are trimmed, composed (NFC) and lower-cased", arguments: [
         ("  Ada@Example.COM ", "ada@example.com"), ("x@y.io", "x@y.io"), ("jose\u{301}@example.com", "jos\u{E9}@example.com"),
@@ -29,6 +30,40 @@ struct ValidationTests {
     func status() throws {
         #expect(try Validation.status("") == "")
         #expect(throws: AppError.self) { try Validation.status(String(repeating: "s", count: 141)) }
+    }
+
+    /// The check of `field`, named as its errors name it.
+    static func check(_ field: String) -> (String) throws -> String {
+        switch field {
+        case "message": Validation.messageText
+        case "status": Validation.status
+        case "display name": Validation.displayName
+        default: Validation.title
+        }
+    }
+
+    @Test("each byte limit takes its last byte and refuses the next one, in fewer characters than the character limit",
+          arguments: [("message", Validation.maxMessageBytes, Validation.maxMessageLength),
+                      ("status", Validation.maxStatusBytes, Validation.maxStatusLength),
+                      ("display name", Validation.maxDisplayNameBytes, Validation.maxDisplayNameLength),
+                      ("title", Validation.maxTitleBytes, Validation.maxTitleLength)])
+    func byteLimits(field: String, maxBytes: Int, maxLength: Int) throws {
+        let check = Self.check(field)
+        let atLimit = RandomText.dense(bytes: maxBytes), over = RandomText.dense(bytes: maxBytes + 1)
+        #expect(over.count <= maxLength, "the case over the byte limit is within the character limit")
+        #expect(try check(atLimit).utf8.count == maxBytes)
+        #expect(throws: AppError(.invalidInput, "\(field) is \(maxBytes + 1) bytes; the limit is \(maxBytes)")) { try check(over) }
+    }
+
+    @Test("each character limit takes its last character and refuses the next one",
+          arguments: [("message", Validation.maxMessageLength), ("status", Validation.maxStatusLength),
+                      ("display name", Validation.maxDisplayNameLength), ("title", Validation.maxTitleLength)])
+    func characterLimits(field: String, maxLength: Int) throws {
+        let check = Self.check(field)
+        #expect(try check(String(repeating: "x", count: maxLength)).count == maxLength)
+        #expect(throws: AppError(.invalidInput, "\(field) is \(maxLength + 1) characters; the limit is \(maxLength)")) {
+            try check(String(repeating: "x", count: maxLength + 1))
+        }
     }
 
     @Test("passwords need 8 characters")

@@ -15,7 +15,7 @@ final class GatedProfileService: ProfileService {
     func displayNames(of ids: [UserID]) async throws -> [UserID: String] { [:] }
 }
 
-@Suite("Profile")
+@Suite("Profile", .timeLimit(.minutes(1)))
 struct ProfileTests {
     let ada = Profile(id: UserID("u-ada"), email: "ada@example.com", displayName: "Ada Lovelace")
     let grace = Profile(id: UserID("u-grace"), email: "grace@example.com", displayName: "Grace Hopper", status: "Debugging")

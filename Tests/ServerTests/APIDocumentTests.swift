@@ -10,7 +10,7 @@ import ServiceGraph
 import Testing
 
 /// The API document says what the server really serves.
-@Suite("API document")
+@Suite("API document", .timeLimit(.minutes(1)))
 struct APIDocumentTests {
     @Test("the OpenAPI document lists exactly the routes the router has")
     func documentMatchesRouter() throws {

@@ -6,7 +6,7 @@ import NIOSSL
 import Testing
 
 /// A connection failure is explained from its error's type, whatever the error's text says.
-@Suite("Connection failures")
+@Suite("Connection failures", .timeLimit(.minutes(1)))
 struct ConnectionFailureTests {
     @Test("socket errors by errno, NIO's, TLS's and the HTTP client's by case", arguments: [
         (IOError(errnoCode: ECONNREFUSED, reason: "connect"), "connection refused"),

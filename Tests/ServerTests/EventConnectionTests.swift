@@ -1,5 +1,6 @@
 import Foundation
 import Kernel
+import Logging
 import ChatServer
 @testable import MessageAIServer
 import NIOCore
@@ -53,7 +54,8 @@ struct EventConnectionTests {
         let feed = try #require(graph.eventFeed)
         let sockets = OpenSockets(sessionEnds: AsyncStream<SessionEnd>.makeStream().stream, sessionSweep: .seconds(60))
         // Signed out after it was let in: the sign-out's broadcast found no socket to close.
-        let connection = EventConnection(caller: .signedOut, owner: UserID("u-ada"), channel: channel, sockets: sockets, frames: EventFrames())
+        let connection = EventConnection(caller: .signedOut, owner: UserID("u-ada"), channel: channel, sockets: sockets, frames: EventFrames(),
+                                         logger: Logger(label: "test"))
         connection.start(feed: feed, chat: graph.services(for: .signedOut).chat, after: nil)
         #expect(await closes.first == .unknown(EventSocketProtocol.sessionEnded))
     }
@@ -94,7 +96,7 @@ struct EventConnectionTests {
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         let sockets = OpenSockets(sessionEnds: AsyncStream<SessionEnd>.makeStream().stream, sessionSweep: .seconds(60))
         let connection = EventConnection(caller: .verified(UserID("u1")), owner: UserID("u1"), channel: channel, sockets: sockets,
-                                         frames: EventFrames())
+                                         frames: EventFrames(), logger: Logger(label: "test"))
         return (connection, channel, flushes)
     }
 

@@ -35,7 +35,7 @@ struct HostileRequestTests {
                 ("a missing field", "POST", "/v1/conversations/groups", ada.token, Data("{\"title\": \"x\"}".utf8), 400, "invalidInput"),
                 ("an array for an object", "PATCH", "/v1/profiles/me", ada.token, Data("[1, 2]".utf8), 400, "invalidInput"),
                 ("a 300 KB body", "PUT", messages + "/m2", ada.token, Data(("{\"text\": \"" + String(repeating: "a", count: 300_000) + "\"}").utf8), 413, "invalidInput"),
-                ("a 16,001-byte message", "PUT", messages + "/m2", ada.token, Data("{\"text\": \"\(String(repeating: "é", count: 8_001))\"}".utf8), 400, "invalidInput"),
+                ("a message of 8,001 characters", "PUT", messages + "/m2", ada.token, Data("{\"text\": \"\(String(repeating: "é", count: 8_001))\"}".utf8), 400, "invalidInput"),
                 ("an empty message", "PUT", messages + "/m2", ada.token, Data("{\"text\": \"\"}".utf8), 400, "invalidInput"),
                 ("no token", "GET", "/v1/conversations", nil, nil, 401, "notSignedIn"),
                 ("a forged token", "GET", "/v1/conversations", String(repeating: "0", count: 64), nil, 401, "notSignedIn"),
@@ -68,6 +68,43 @@ struct HostileRequestTests {
                         "\(name): \(answer.status) \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
             }
             #expect(try await state() == before)
+        }
+    }
+
+    @Test("byte limits at their boundaries: a message of 16,000 bytes and a status of 560 are stored, one byte more is refused")
+    func byteBoundaries() async throws {
+        try await InProcessServer.router { probe in
+            let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace")
+            let direct = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id])
+            let messages = "/v1/conversations/\(try #require(direct.json?["id"] as? String))/messages"
+            for (bytes, status) in [(Validation.maxMessageBytes, 200), (Validation.maxMessageBytes + 1, 400)] {
+                let text = RandomText.dense(bytes: bytes)
+                let answer = try await probe.send("PUT", messages + "/b\(bytes)", token: ada.token, json: ["text": text])
+                #expect(answer.status == status, "a message of \(bytes) bytes in \(text.count) characters: \(answer.status)")
+            }
+            let history = String(decoding: try await probe.send("GET", messages, token: ada.token).body, as: UTF8.self)
+            #expect(history.contains("b\(Validation.maxMessageBytes)") && !history.contains("b\(Validation.maxMessageBytes + 1)"))
+            for (bytes, status) in [(Validation.maxStatusBytes, 200), (Validation.maxStatusBytes + 1, 400)] {
+                let text = RandomText.dense(bytes: bytes)
+                let answer = try await probe.send("PATCH", "/v1/profiles/me", token: ada.token, json: ["status": text])
+                #expect(answer.status == status, "a status of \(bytes) bytes in \(text.count) characters: \(answer.status)")
+            }
+            let profile = try await probe.send("GET", "/v1/profiles/me", token: ada.token)
+            #expect((profile.json?["status"] as? String)?.utf8.count == Validation.maxStatusBytes)
+        }
+    }
+
+    @Test("unknown fields in a request are ignored: a newer client's send and profile change still work")
+    func unknownFieldsIgnored() async throws {
+        try await InProcessServer.router { probe in
+            let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace")
+            let direct = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id, "since": 2030])
+            let conversation = try #require(direct.json?["id"] as? String, "\(direct.status)")
+            let sent = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/n1", token: ada.token,
+                                            json: ["text": "from the future", "replyTo": "m0", "attachments": [["kind": "image"]]])
+            #expect(sent.status == 200 && sent.json?["text"] as? String == "from the future", "\(sent.status)")
+            let changed = try await probe.send("PATCH", "/v1/profiles/me", token: ada.token, json: ["status": "here", "pronouns": "she/her"])
+            #expect(changed.status == 200 && changed.json?["status"] as? String == "here", "\(changed.status)")
         }
     }
 

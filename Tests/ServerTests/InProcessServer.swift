@@ -77,9 +77,9 @@ final class LogCapture: Sendable {
             set { metadata[key] = newValue }
         }
 
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-            let all = self.metadata.merging(metadata ?? [:]) { $1 }
-            capture.lines.withLock { $0.append("\(level) \(message)\(all.isEmpty ? "" : " \(all)")") }
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            capture.lines.withLock { $0.append("\(event.level) \(event.message)\(all.isEmpty ? "" : " \(all)")") }
         }
     }
 }

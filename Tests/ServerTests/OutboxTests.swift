@@ -1,19 +1,22 @@
 import Foundation
+import Kernel
 import Testing
 import TestSupport
 
 /// A message typed in the REPL while the server is away is kept and sent once it is back, with
-/// its own id, also by the next REPL; a message the server then refuses fails with the reason.
+/// its own id, in the order typed, also by the next REPL of the same user (and by no other user
+/// of the profile); a message the server then refuses shows why; the CLI fails instead (69).
 @Suite("Outbox", .timeLimit(.minutes(2)))
 struct OutboxTests {
-    @Test("typed while the server is down: queued in an owner-only file, sent by the next REPL, stored once")
-    func queuedAcrossRestarts() async throws {
-        let world = try await ServerWorld()
+    @Test("the server died after storing a send and before answering it: queued, sent again by the next REPL, stored once, in order")
+    func storedButUnanswered() async throws {
+        let world = try await ServerWorld(environment: [FaultPoint.variable: FaultPoint.sendsStoredUnanswered.rawValue])
         defer { world.remove() }
-        var ada = world.machine("ada"), grace = world.machine("grace")
+        var ada = world.machine("ada"), grace = world.machine("grace"), bob = world.machine("bob")
         ada.environment["MESSAGEAI_REMOTE_TIMEOUT_SECONDS"] = "2"
         _ = try await ada.signUp("Ada")
         _ = try await grace.signUp("Grace")
+        _ = try await bob.signUp("Bob")
         #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
         #expect(try await grace.run(["invites", "accept", "Ada"]).status == 0)
 
@@ -21,10 +24,17 @@ struct OutboxTests {
         defer { repl.terminate() }
         repl.type("/open Grace")
         #expect(await repl.waitFor("type to send") != nil)
-        await world.server.kill9()
-        repl.type("hello while away")
-        let queued = await repl.waitFor("hello while away")
-        #expect(queued?.contains("(queued: sent when the server is back)") == true, "\(queued ?? "nothing")")
+        // The first send is stored, then the server stops dead before it answers: the REPL shows
+        // it queued, or sent if the stored message's own event reached it first.
+        repl.type("first")
+        let first = await repl.waitFor("first")
+        #expect(first?.contains("(queued: sent when the server is back)") == true || first?.contains("You: first") == true,
+                "\(first ?? "nothing")")
+        for text in ["second", "third"] {
+            repl.type(text)
+            let queued = await repl.waitFor(text)
+            #expect(queued?.contains("(queued") == true, "\(queued ?? "nothing")")
+        }
         repl.type("/quit")
         #expect(await repl.waitFor("wait in the outbox") != nil)
         await repl.stop()
@@ -34,14 +44,40 @@ struct OutboxTests {
             .first { !$0.hasPrefix(".") })
         let file = ada.state.appendingPathComponent("outbox").appendingPathComponent(outbox).path
         #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
-        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("hello while away"))
-
         try await world.server.restart()
-        // The next REPL sends it as it starts, and waits up to 2 s on /quit for it to go.
+        #expect(try await grace.run(["history", "Ada"]).stdout.contains("first"), "the first send was stored before the server died")
+
+        // Bob signs in on Ada's profile: his REPL neither shows nor sends her queue.
+        #expect(try await ada.run(["login", "--email", "bob@example.com", "--password-stdin"], input: "password-Bob\n").status == 0)
+        let asBob = try await ada.run(["repl"], input: "/quit\n")
+        #expect(asBob.status == 0 && !asBob.stdout.contains("second") && !asBob.stderr.contains("outbox"), "\(asBob.stdout)\(asBob.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("second"), "Bob's REPL left Ada's queue alone")
+        #expect(try await grace.run(["history", "Ada"]).stdout.contains("second") == false)
+
+        // Ada again: her next REPL sends the queue as it starts, and waits up to 2 s on /quit.
+        #expect(try await ada.run(["login", "--email", "ada@example.com", "--password-stdin"], input: "password-Ada\n").status == 0)
         let again = try await ada.run(["repl"], input: "/quit\n")
         #expect(again.status == 0 && !again.stderr.contains("outbox"), "\(again.stdout)\(again.stderr)")
         #expect(!FileManager.default.fileExists(atPath: file), "the outbox is emptied once sent")
-        let history = try await grace.run(["history", "Ada"])
-        #expect(history.stdout.components(separatedBy: "hello while away").count == 2, "stored once: \(history.stdout)")
+        let history = try await grace.run(["history", "Ada", "--json"]).stdout
+        let texts = history.matches(of: /"text":"([a-z]+)"/).map { String($0.output.1) }
+        #expect(texts == ["first", "second", "third"], "each stored once, in the order typed: \(history)")
+    }
+
+    @Test("the CLI's send while the server is away fails with 69 and keeps nothing")
+    func cliSendWhileAway() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        var ada = world.machine("ada"), grace = world.machine("grace")
+        ada.environment["MESSAGEAI_REMOTE_TIMEOUT_SECONDS"] = "2"
+        _ = try await ada.signUp("Ada")
+        _ = try await grace.signUp("Grace")
+        #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
+        await world.server.kill9()
+        let sent = try await ada.run(["send", "Grace", "while away"])
+        #expect(sent.status == 69 && sent.stderr.contains("cannot reach the server"), "\(sent.status): \(sent.stderr)")
+        let outbox = ada.state.appendingPathComponent("outbox").path
+        let kept = (try? FileManager.default.contentsOfDirectory(atPath: outbox).filter { !$0.hasPrefix(".") }) ?? []
+        #expect(kept.isEmpty, "the CLI keeps no outbox: \(kept)")
     }
 }

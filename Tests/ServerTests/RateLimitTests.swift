@@ -87,4 +87,83 @@ struct RateLimitTests {
             #expect(retryAfter.flatMap(Int.init).map { (1...12).contains($0) } == true)
         }
     }
+
+    @Test("a bucket gives its burst at once, then one more per refill period, and says how long to wait")
+    func refill() {
+        let limiter = RateLimiter(burst: 5, refill: .seconds(12)), start = ContinuousClock.now
+        for _ in 0..<5 { #expect(limiter.spend("k", now: start) == nil) }
+        #expect(limiter.spend("k", now: start) == 12)
+        #expect(limiter.spend("k", now: start + .seconds(11)) == 1)
+        #expect(limiter.spend("k", now: start + .seconds(12)) == nil)
+        #expect(limiter.spend("k", now: start + .seconds(12)) == 12)
+        #expect(limiter.spend("other", now: start) == nil, "another key has its own bucket")
+    }
+
+    @Test("the product's limits through the server: 30 password checks per address, 20 sign-ups per address, 100 per account")
+    func productLimits() async throws {
+        try await InProcessServer.live { world in
+            func signIn(_ email: String, from address: String) async throws -> HTTPProbe.Answer {
+                try await world.probe.send("POST", "/v1/auth/signin", json: ["email": email, "password": "wrong-password"], from: address)
+            }
+            // Per address: 30 checks of as many accounts at once, then one a second; asked together
+            // so that few seconds pass to refill it.
+            let started = ContinuousClock.now
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<45 { group.addTask { try await signIn("u\(index)@example.com", from: "127.0.1.1").status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            let seconds = Int((ContinuousClock.now - started).components.seconds) + 1
+            let checked = statuses.filter { $0 == 401 }.count
+            #expect(checked >= 30 && checked <= 30 + seconds && statuses.filter { $0 == 429 }.count == 45 - checked,
+                    "\(checked) checked of 45 in under \(seconds) s: \(statuses)")
+            let refused = try await signIn("u45@example.com", from: "127.0.1.1")
+            #expect(refused.status == 401 || refused.headers["retry-after"] == "1", "\(refused.status) \(refused.headers)")
+            #expect(try await signIn("u45@example.com", from: "127.0.1.2").status == 401, "another address has its own limit")
+
+            // Sign-ups per address: 20, then one every 3 s.
+            var signUps: [Int] = []
+            for index in 0..<21 {
+                signUps.append(try await world.probe.send("POST", "/v1/auth/signup", json: [
+                    "email": "new\(index)@example.com", "displayName": "New \(index)", "password": "password-\(index)",
+                ], from: "127.0.2.1").status)
+            }
+            #expect(signUps == Array(repeating: 201, count: 20) + [429], "\(signUps)")
+
+            // One account from everywhere: 100 checks (5 from each of 20 addresses), then one every 30 s.
+            for address in 0..<20 {
+                for _ in 0..<5 { #expect(try await signIn("new0@example.com", from: "127.0.3.\(address + 1)").status == 401) }
+            }
+            let past = try await signIn("new0@example.com", from: "127.0.4.1")
+            #expect(past.status == 429 && past.headers["retry-after"].flatMap(Int.init).map { (1...30).contains($0) } == true,
+                    "\(past.status) \(past.headers)")
+        }
+    }
+
+    @Test("with 64 password checks waiting, the next is refused with 503 and spends no attempt")
+    func busyPasswordChecks() async throws {
+        // A costly hash, so that checks pile up behind the pool's one or few threads.
+        try await InProcessServer.live({ $0.bcryptCost = 10 }) { world in
+            let signUp = try await world.probe.send("POST", "/v1/auth/signup", json: ["email": "ada@example.com", "displayName": "Ada",
+                                                                                      "password": "password-Ada"])
+            #expect(signUp.status == 201)
+            let statuses = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+                for index in 0..<90 {
+                    group.addTask {
+                        (index, try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "wrong-\(index)"],
+                                                           from: "127.0.5.\(index + 1)").status)
+                    }
+                }
+                return try await group.reduce(into: [Int: Int]()) { $0[$1.0] = $1.1 }
+            }
+            let busy = statuses.filter { $0.value == 503 }.map(\.key), checked = statuses.filter { $0.value == 401 }.count
+            #expect(!busy.isEmpty && busy.count + checked == 90, "401: \(checked), 503: \(busy.count), others: \(statuses.filter { ![401, 503].contains($0.value) })")
+            // A busy answer spends nothing: an address whose check was refused as busy signs in at once.
+            if let address = busy.first {
+                let right = try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"],
+                                                       from: "127.0.5.\(address + 1)")
+                #expect(right.status == 200, "\(right.status)")
+            }
+            #expect(checked <= 64 + ProcessInfo.processInfo.activeProcessorCount, "more checks admitted than the pool holds: \(checked)")
+        }
+    }
 }

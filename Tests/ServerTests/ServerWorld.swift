@@ -38,10 +38,12 @@ struct ServerWorld: TestServer {
 
     var url: String { server.url }
 
-    /// Starts a server; `arguments` may prepare files in the folder (a certificate) and name them.
-    init(arguments: (URL) async throws -> [String] = { _ in [] }) async throws {
+    /// Starts a server; `arguments` may prepare files in the folder (a certificate) and name
+    /// them; `environment` adds to its first run's (a `FaultPoint`).
+    init(environment: [String: String] = [:], arguments: (URL) async throws -> [String] = { _ in [] }) async throws {
         folder = try Self.makeFolder()
-        server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path, arguments: try await arguments(folder))
+        server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path, arguments: try await arguments(folder),
+                                         environment: environment)
         probe = HTTPProbe(base: server.url)
     }
 

@@ -13,15 +13,19 @@ struct SilentSocket {
 
     private let descriptor: Int32
 
-    /// Connects to `127.0.0.1:port` and asks for the events socket of `token`.
-    init(port: Int, token: String) throws {
-        try self.init(port: port)
+    /// Connects to `127.0.0.1:port` and asks for the events socket of `token`; with
+    /// `receiveBuffer`, the kernel holds at most about that many bytes it has not read.
+    init(port: Int, token: String, receiveBuffer: Int32? = nil) throws {
+        try self.init(port: port, receiveBuffer: receiveBuffer)
         ask(token: token)
     }
 
     /// Connects to `127.0.0.1:port`, asking nothing yet.
-    init(port: Int) throws {
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -51,6 +51,40 @@ struct SocketSendTests {
         }
     }
 
+    @Test("a frame of 64 KiB is read and answered; one byte more closes the socket as too big (1009)")
+    func frameSizeLimit() async throws {
+        try await InProcessServer.live { world in
+            let ada = try await world.probe.signUp("Ada")
+            /// A send frame of `bytes` bytes to a conversation that does not exist: answered with a refusal when read.
+            func frame(bytes: Int) -> String {
+                let head = #"{"type":"chat.send","id":"big-1","conversation":"c1","text":""#, tail = #""}"#
+                return head + String(repeating: "a", count: bytes - head.utf8.count - tail.utf8.count) + tail
+            }
+            var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes * 2)
+            configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
+            for (bytes, answered) in [(EventSocketProtocol.maxFrameBytes, true), (EventSocketProtocol.maxFrameBytes + 1, false)] {
+                let reply = Mutex<String?>(nil), text = frame(bytes: bytes)
+                let close = try await WebSocketClient.connect(url: world.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+                                                              configuration: configuration, logger: Logger(label: "sender")) { inbound, outbound, _ in
+                    var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
+                    _ = try await iterator.next()
+                    try await outbound.write(.text(text))
+                    while let message = try await iterator.next() {
+                        guard case .text(let answer) = message, answer.contains(EventSocketProtocol.replyType) else { continue }
+                        reply.withLock { $0 = answer }
+                        try await outbound.close(.normalClosure, reason: nil)
+                    }
+                }
+                let answer = reply.withLock { $0 }
+                if answered {
+                    #expect(answer?.contains(#""request":"big-1""#) == true, "\(bytes) bytes: \(answer ?? "no reply")")
+                } else {
+                    #expect(answer == nil && close?.closeCode == .messageTooLarge, "\(bytes) bytes: \(String(describing: close?.closeCode)), \(answer ?? "no reply")")
+                }
+            }
+        }
+    }
+
     @Test("a socket with 64 sends being stored has the next refused at once, and the 64 are stored when the database frees")
     func pendingLimit() async throws {
         try await InProcessServer.live { world in

@@ -7,7 +7,7 @@ import Testing
 /// The frames written by hand (`ChatSocket.Frames`) are, byte for byte, what the encoder writes for the
 /// same values: any text (quotes, backslashes, every control character, other scripts, emoji),
 /// with and without the optional fields; and the kinds they leave to the encoder are left.
-@Suite("Wire frames")
+@Suite("Wire frames", .timeLimit(.minutes(1)))
 struct WireFramesTests {
     static let awkward: [String] = [
         "hi", "", #"say "hi" \ back\slash/"#, "line\nbreak\r\ttab", String((0..<0x20).map { Character(Unicode.Scalar($0)) }),

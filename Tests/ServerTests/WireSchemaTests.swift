@@ -12,7 +12,7 @@ import Testing
 
 /// Each wire type's schema describes what it really encodes: the fields it writes are the
 /// schema's properties, with their JSON types, and every required one is there.
-@Suite("Wire schemas")
+@Suite("Wire schemas", .timeLimit(.minutes(1)))
 struct WireSchemaTests {
     static let now = Date(timeIntervalSince1970: 1_795_000_000.123)
     static let message = Message(id: MessageID("m1"), conversationID: ConversationID("c1"), senderID: UserID("u1"), text: "hi\nthere", sentAt: now)

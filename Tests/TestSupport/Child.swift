@@ -20,13 +20,15 @@ public final class Child: @unchecked Sendable {
         func first(where matches: (String) -> Bool) -> String? { lines.withLock { $0.first(where: matches) } }
     }
 
-    /// Starts `executable` with `arguments` and `environment` added to ours.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `executable` with `arguments` and `environment` added to ours; with
+    /// `mergingErrors`, its standard error comes among its lines too.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], mergingErrors: Bool = false) throws {
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = output
+        if mergingErrors { process.standardError = output }
         process.standardInput = input
         let (stream, continuation) = AsyncStream<String>.makeStream()
         lines = stream

@@ -40,3 +40,13 @@ public struct RandomText {
         return String(scalars)
     }
 }
+
+extension RandomText {
+    /// Text of exactly `bytes` UTF-8 bytes (at least 8) in at most `bytes / 4 + 2` characters:
+    /// four-byte emoji, one eight-byte character (thumbs up with a skin tone), then ASCII; for
+    /// byte limits tested below their character limits.
+    public static func dense(bytes: Int) -> String {
+        let emoji = (bytes - 8) / 4
+        return String(repeating: "😀", count: emoji) + "👍🏽" + String(repeating: "a", count: bytes - 8 - emoji * 4)
+    }
+}

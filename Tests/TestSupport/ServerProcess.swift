@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 
-/// A real `messageai-server` process for a test: started on a free port over a SQLite file,
-/// ready once its first log line names its URL; killed (-9) or stopped (SIGTERM) on demand and
-/// started again on the same port and file.
+/// A real `messageai-server` process for a test: started on a port of `TestPorts` over a SQLite
+/// file, ready once its first log line names its URL; killed (-9) or stopped (SIGTERM) on demand
+/// and started again on the same port and file, which nothing else can have taken meanwhile.
 public final class ServerProcess: Sendable {
     /// The server's URL (`http://127.0.0.1:<port>`, or https with TLS).
     public let url: String
@@ -26,13 +26,16 @@ public final class ServerProcess: Sendable {
                                        "--conversations-per-hour", "100000000", "--renames-per-hour", "100000000",
                                        "--lookups-per-minute", "100000000"]
 
-    /// Starts a server over `databasePath` on a free port (or `port`), with a cheap bcrypt cost
-    /// and (unless told not to lift them) `liftedBudgets`, then `arguments`.
-    public init(databasePath: String, port: Int = 0, liftingBudgets: Bool = true, arguments: [String] = []) async throws {
+    /// Starts a server over `databasePath` on a reserved port (or `port`), with a cheap bcrypt
+    /// cost and (unless told not to lift them) `liftedBudgets`, then `arguments`; `environment`
+    /// adds to the test's own for this first run (a `FaultPoint` to stop at).
+    public init(databasePath: String, port: Int? = nil, liftingBudgets: Bool = true, arguments: [String] = [],
+                environment: [String: String] = [:]) async throws {
         self.databasePath = databasePath
         self.arguments = (liftingBudgets ? Self.liftedBudgets : []) + arguments
         let output = LogBuffer()
-        let (process, url) = try await Self.launch(databasePath: databasePath, port: port, arguments: self.arguments, output: output)
+        let (process, url) = try await Self.launch(databasePath: databasePath, port: port ?? TestPorts.reserve(), arguments: self.arguments,
+                                                   environment: environment, output: output)
         self.process = Mutex(process)
         self.output = output
         self.url = url
@@ -62,8 +65,8 @@ public final class ServerProcess: Sendable {
     }
 
     /// Starts the server again on the same port and file, after `kill9` or `terminate`.
-    public func restart() async throws {
-        let (process, _) = try await Self.launch(databasePath: databasePath, port: port, arguments: arguments, output: output)
+    public func restart(environment: [String: String] = [:]) async throws {
+        let (process, _) = try await Self.launch(databasePath: databasePath, port: port, arguments: arguments, environment: environment, output: output)
         self.process.withLock { $0 = process }
     }
 
@@ -73,13 +76,15 @@ public final class ServerProcess: Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
-    private static func launch(databasePath: String, port: Int, arguments: [String], output: LogBuffer) async throws -> (Process, String) {
+    private static func launch(databasePath: String, port: Int, arguments: [String], environment: [String: String],
+                               output: LogBuffer) async throws -> (Process, String) {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw ServerProcessError("build messageai-server first (swift build)")
         }
         let process = Process()
         process.executableURL = executable
         process.arguments = ["--port", String(port), "--sqlite-path", databasePath, "--bcrypt-cost", "4", "--log-level", "notice"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

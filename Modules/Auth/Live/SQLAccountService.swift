@@ -39,6 +39,7 @@ public struct SQLAccountService: AccountService {
             try db.execute(sql: "INSERT INTO auth_accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                            arguments: [account.id.rawValue, email, hash, now])
             guard db.changesCount > 0 else { throw AuthRules.emailTaken(email) }
+            FaultPoint.signUpAccountWritten.reach()
             try createProfile(account, name, db)
             try Self.insertSession(tokenDigest, for: account.id, at: now, db)
         }

@@ -70,6 +70,7 @@ public final class SocketSends: Sendable {
     private func storeWaiting() async {
         while let frames = nextFrames() {
             let outcomes = await store(frames)
+            FaultPoint.sendsStoredUnanswered.reach()
             queue.withLock { $0.pending -= frames.count }
             for (frame, outcome) in zip(frames, outcomes) { reply(to: frame.id.rawValue, outcome) }
         }

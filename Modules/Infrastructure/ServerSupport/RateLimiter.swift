@@ -36,7 +36,8 @@ public final class RateLimiter: Sendable {
             if buckets[key] == nil, buckets.count >= capacity { prune(&buckets, now: now) }
             guard bucket.tokens >= needed else {
                 buckets[key] = bucket
-                return max(1, Int(((needed - bucket.tokens) / perSecond).rounded(.up)))
+                // Less a nanosecond's worth: the division's rounding error must not add a second.
+                return max(1, Int(((needed - bucket.tokens) / perSecond - 1e-9).rounded(.up)))
             }
             bucket.tokens -= Double(max(cost, 0))
             buckets[key] = bucket

@@ -23,10 +23,12 @@ public struct SettingTable: Sendable {
     /// The environment variable `key` is read from.
     public func environmentVariable(of key: SettingKey) -> String { EnvironmentVariable.name(of: key.name, prefix: environmentPrefix) }
 
-    /// The variables of `environment` with the prefix that name no setting (nor the config file).
+    /// The variables of `environment` with the prefix that name no setting (nor the config file,
+    /// nor a test's fault point).
     public func unknownVariables(in environment: [String: String]) -> [EnvironmentVariable.Unknown] {
         EnvironmentVariable.unknown(in: environment, prefix: environmentPrefix,
-                                    known: Set(keys.map(environmentVariable(of:)) + [configFileVariable]), otherPrefixes: otherPrefixes)
+                                    known: Set(keys.map(environmentVariable(of:)) + [configFileVariable, FaultPoint.variable]),
+                                    otherPrefixes: otherPrefixes)
     }
 
     /// Every key with its variable and help, one per line, for `--help`.

@@ -14,6 +14,9 @@ public enum EventSocketProtocol {
     public static let tooSlow: UInt16 = 4_408
     /// How long a frame queued for a client may wait before the client counts as too slow.
     public static let slowAfter: Duration = .seconds(2)
+    /// How many frames may wait for a client before it counts as too slow, unless the server is
+    /// set otherwise (`events.queueFrames`).
+    public static let queueFrames = 1_024
     /// How long the server lets a socket stay silent before it pings it; a socket that answers
     /// nothing (no pong, no frame) for twice this long is closed as dead.
     public static let pingInterval: Duration = .seconds(30)
