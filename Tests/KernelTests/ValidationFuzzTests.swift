@@ -8,6 +8,59 @@ import TestSupport
 struct ValidationFuzzTests {
     static let seeds: [UInt64] = [1, 2, 3, 4, 5, 6, 7, 8]
 
+    /// Visible characters every field takes, with their size in bytes: one to eight.
+    static let visible: [String] = ["a", "Z", "7", "é", "ß", "中", "😀", "👍🏽", "🇫🇷"]
+    /// Characters no name, title or status may hold, whatever surrounds them (controls, invisible
+    /// and direction-changing ones), listed here rather than taken from the code under test.
+    static let forbiddenInLines: [String] = ["\u{07}", "\u{1B}", "\u{7F}", "\u{85}", "\u{9B}", "\u{200E}", "\u{200F}", "\u{202A}",
+                                             "\u{202E}", "\u{2066}", "\u{2069}", "\u{2028}", "\n", "\r"]
+    /// Controls no message may hold (line breaks and tabs aside).
+    static let forbiddenInMessages: [String] = ["\u{07}", "\u{1B}", "\u{7F}", "\u{85}", "\u{9B}", "\u{00}"]
+
+    @Test("around the limits, each field takes text exactly when it is within both its character and its byte limit", arguments: seeds)
+    func aroundTheLimits(seed: UInt64) throws {
+        var random = RandomText(seed: seed)
+        let fields: [(String, (String) throws -> String, Int, Int)] = [
+            ("display name", Validation.displayName, Validation.maxDisplayNameLength, Validation.maxDisplayNameBytes),
+            ("title", Validation.title, Validation.maxTitleLength, Validation.maxTitleBytes),
+            ("status", Validation.status, Validation.maxStatusLength, Validation.maxStatusBytes),
+            ("message", Validation.messageText, Validation.maxMessageLength, Validation.maxMessageBytes),
+        ]
+        for (field, check, maxLength, maxBytes) in fields {
+            var counts = (accepted: 0, refused: 0)
+            for _ in 0..<300 {
+                // A length near the character limit, in characters whose sizes put the bytes near
+                // the byte limit: mostly those of the average size the limits allow (4), some others.
+                let length = maxLength - 4 + random.int(in: 0...8)
+                let text = (0..<length).map { _ in
+                    random.int(in: 0...3) == 0 ? Self.visible[random.int(in: 0...(Self.visible.count - 1))] : "😀"
+                }.joined()
+                let fits = text.count <= maxLength && text.utf8.count <= maxBytes
+                let accepted = (try? check(text)) == text
+                #expect(accepted == fits, "seed \(seed), \(field): \(text.count) characters, \(text.utf8.count) bytes")
+                if accepted { counts.accepted += 1 } else { counts.refused += 1 }
+            }
+            #expect(counts.accepted > 30 && counts.refused > 30, "seed \(seed), \(field): \(counts)")
+        }
+    }
+
+    @Test("a forbidden character anywhere in otherwise good text is refused", arguments: seeds)
+    func forbiddenCharacters(seed: UInt64) throws {
+        var random = RandomText(seed: seed)
+        for _ in 0..<200 {
+            let good = (0..<random.int(in: 2...20)).map { _ in Self.visible[random.int(in: 0...(Self.visible.count - 1))] }
+            for (checks, forbidden) in [([Validation.displayName, Validation.title, Validation.status], Self.forbiddenInLines),
+                                        ([Validation.messageText], Self.forbiddenInMessages)] {
+                var characters = good
+                let bad = forbidden[random.int(in: 0...(forbidden.count - 1))]
+                characters.insert(bad, at: random.int(in: 1...(characters.count - 1)))
+                for check in checks {
+                    #expect(throws: AppError.self, "seed \(seed): \(characters.joined().debugDescription)") { try check(characters.joined()) }
+                }
+            }
+        }
+    }
+
     @Test("accepted names, titles and statuses are visible text within their limits; accepting twice changes nothing", arguments: seeds)
     func lines(seed: UInt64) throws {
         var random = RandomText(seed: seed)
