@@ -54,6 +54,32 @@ struct TwoMachinesTests {
         #expect(try await grace.run(["history", "Ada"]).stdout.contains("let me in") == false)
     }
 
+    @Test("tail --since over the server: the messages after the cursor, then live ones, each once")
+    func tailSinceOverTheServer() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let ada = world.machine("ada"), grace = world.machine("grace")
+        _ = try await ada.signUp("Ada")
+        _ = try await grace.signUp("Grace")
+        #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
+        #expect(try await grace.run(["invites", "accept", "Ada"]).status == 0)
+        var cursors: [String] = []
+        for index in 0..<5 {
+            let sent = try await ada.run(["send", "Grace", "backlog \(index)", "--json"])
+            cursors.append(try #require(sent.stdout.firstMatch(of: /"cursor":"([^"]+)"/).map { String($0.output.1) }))
+        }
+        let tail = try grace.start(["tail", "Ada", "--since", cursors[1], "--json"])
+        defer { tail.terminate() }
+        // The backlog first, then what is sent while it runs, up to a last message: a repeat
+        // anywhere shows as a line too many.
+        var lines: [String] = []
+        while lines.count < 3, let line = await tail.nextLine() { lines.append(line) }
+        for text in ["live 0", "live 1", "last"] { #expect(try await ada.run(["send", "Grace", text]).status == 0) }
+        while lines.last?.contains("\"last\"") != true, let line = await tail.nextLine() { lines.append(line) }
+        let texts = lines.compactMap { $0.firstMatch(of: /"text":"([^"]+)"/).map { String($0.output.1) } }
+        #expect(texts == ["backlog 2", "backlog 3", "backlog 4", "live 0", "live 1", "last"], "\(lines)")
+    }
+
     @Test("a server that is not there: one line naming its URL, exit 69, within the timeout")
     func unreachable() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-unreachable-\(UUID().uuidString)")
