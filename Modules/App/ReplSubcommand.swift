@@ -1,6 +1,8 @@
 import AppContainer
 import ArgumentParser
+import Chat
 import CLIKit
+import Kernel
 import REPLKit
 
 /// `messageai repl`: the interactive front end.
@@ -17,6 +19,8 @@ struct ReplSubcommand: FeatureCommand {
         } else {
             ScriptedInput(lines: context.console.inputLines(), console: context.console)
         }
+        let refusals = await reportRefusals(of: container.outbox, to: input, console: context.console)
+        defer { refusals?.cancel() }
         await container.keepUnsentMessages()
         let host = REPLHost(plugins: FeatureRegistry.enabled(by: container.settings), input: input,
                             console: context.console, lookup: context.lookup, container: container)
@@ -25,6 +29,19 @@ struct ReplSubcommand: FeatureCommand {
         // in the outbox for the next run.
         if let outbox = container.outbox, await !outbox.drained(within: .seconds(2)) {
             context.console.printError("Unsent messages wait in the outbox until the server is back (the next `messageai` REPL sends them).")
+        }
+    }
+
+    /// Shows each kept message the server refuses once it is back, whichever screen is open: the
+    /// chat screen marks it failed only while its conversation is open, and a refused message
+    /// leaves the outbox, so this line is the one word its sender gets.
+    @MainActor private func reportRefusals(of outbox: Outbox?, to input: any REPLInput, console: Console) async -> Task<Void, Never>? {
+        guard let outbox else { return nil }
+        let outcomes = await outbox.outcomes()
+        return Task { @MainActor in
+            for await case .refused(let entry, let reason) in outcomes {
+                input.printAbove(console.styled("error: \(AppError.quoting(entry.text)) was not sent: " + TerminalText.line(reason), .red))
+            }
         }
     }
 }

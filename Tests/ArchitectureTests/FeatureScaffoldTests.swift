@@ -47,6 +47,10 @@ struct FeatureScaffoldTests {
                 == String(contentsOf: ProjectCopy.source.appendingPathComponent("Package.swift"), encoding: .utf8))
     }
 
+    /// How the copy is built: without debug information, which nobody reads there and which
+    /// lengthens its build by a sixth.
+    static let buildFlags = "-Xswiftc -gnone -Xcc -g0"
+
     /// The whole promise on a copy of the project: generate, check, build, test, remove, identical
     /// again. Only what the new feature adds and what depends on it is built: its core, views and
     /// tests, and the app that registers it (`ProjectCopy.trim`).
@@ -63,11 +67,12 @@ struct FeatureScaffoldTests {
         #expect(checker.files.contains { $0.path == "Modules/ScaffoldSample/Core/ScaffoldSampleViewModel.swift" })
         #expect(checker.violations().map(\.description) == [])
         try copy.trim(keeping: ["messageai", "ScaffoldSampleTests"])
-        let tests = String(decoding: try await ToolProcess.run(["sh", "-c", "swift test --filter ScaffoldSampleTests 2>&1"], in: copy.root),
+        let tests = String(decoding: try await ToolProcess.run(["sh", "-c", "swift test \(Self.buildFlags) --filter ScaffoldSampleTests 2>&1"],
+                                                               in: copy.root),
                            as: UTF8.self)
         #expect(tests.contains("Test run with 3 tests in 1 suite passed"), "\(tests.suffix(1_000))")
         // The new feature alone starts on its own screen, and a typed line adds an item.
-        _ = try await ToolProcess.run(["swift", "build", "--product", "messageai"], in: copy.root)
+        _ = try await ToolProcess.run(["sh", "-c", "swift build \(Self.buildFlags) --product messageai"], in: copy.root)
         let alone = String(decoding: try await ToolProcess.run(["sh", "-c", "printf 'First item\\n/quit\\n' | HOME=$(mktemp -d) "
             + ".build/debug/messageai repl --backend memory --features scaffoldsample 2>&1"], in: copy.root), as: UTF8.self)
         #expect(alone.hasPrefix("ScaffoldSample: type a line to add an item") && alone.contains("2. First item"), "\(alone.prefix(1_000))")

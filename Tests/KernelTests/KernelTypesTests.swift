@@ -132,4 +132,30 @@ struct KernelTypesTests {
         var endings = ended.makeAsyncIterator()
         #expect(await endings.next() != nil, "the source was told its reader stopped")
     }
+
+    /// The README's words for each failure class, in its exit-code table.
+    static let readmeWords: [AppError.Kind: String] = [
+        .usage: "usage", .invalidInput: "invalid input", .notFound: "not found", .conflict: "conflict",
+        .unavailable: "backend unavailable", .internal: "internal error", .rateLimited: "rate-limited", .forbidden: "forbidden",
+        .notSignedIn: "not signed in", .invalidCredentials: "wrong email or password", .gone: "gone",
+    ]
+
+    @Test("each failure class exits with the code the README's table gives it, and the table lists no other class")
+    func exitCodesAsDocumented() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let table = try #require(text.components(separatedBy: "### Exit codes").dropFirst().first?.components(separatedBy: "\n\n").dropFirst().first)
+        let rows = Dictionary(table.split(separator: "\n").compactMap { row -> (Int32, String)? in
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 2, let code = Int32(cells[0]) else { return nil }
+            return (code, cells[1])
+        }, uniquingKeysWith: { first, _ in first })
+        for kind in AppError.Kind.allCases {
+            let words = try #require(Self.readmeWords[kind], "no README words for \(kind)")
+            #expect(rows[kind.exitCode]?.hasPrefix(words) == true, "\(kind) exits \(kind.exitCode), which the README calls \(rows[kind.exitCode] ?? "nothing")")
+        }
+        let classes = Set(AppError.Kind.allCases.map(\.exitCode)), others: Set<Int32> = [0, 74]
+        #expect(Set(rows.keys).subtracting(classes).subtracting(others).isEmpty, "the README lists codes no class has: \(rows.keys.sorted())")
+    }
 }

@@ -64,6 +64,36 @@ struct OutboxTests {
         #expect(texts == ["first", "second", "third"], "each stored once, in the order typed: \(history)")
     }
 
+    @Test("a kept message the server refuses once it is back is reported with the server's reason, whatever screen is open")
+    func refusedWhenBack() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        var ada = world.machine("ada"), grace = world.machine("grace")
+        ada.environment["MESSAGEAI_REMOTE_TIMEOUT_SECONDS"] = "2"
+        _ = try await ada.signUp("Ada")
+        _ = try await grace.signUp("Grace")
+        #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
+        #expect(try await grace.run(["invites", "accept", "Ada"]).status == 0)
+        let repl = try ada.start(["repl"])
+        defer { repl.terminate() }
+        repl.type("/open Grace")
+        #expect(await repl.waitFor("type to send") != nil)
+        await world.server.kill9()
+        repl.type("too late")
+        #expect(await repl.waitFor("(queued") != nil)
+        repl.type("/quit")
+        #expect(await repl.waitFor("wait in the outbox") != nil)
+        await repl.stop()
+
+        // Back, but Ada has left the conversation meanwhile (from another terminal).
+        try await world.server.restart()
+        #expect(try await ada.run(["leave", "Grace"]).status == 0)
+        let again = try await ada.run(["repl"], input: "/quit\n")
+        #expect((again.stdout + again.stderr).contains("error: 'too late' was not sent: you are not a member of conversation"),
+                "\(again.stdout)\(again.stderr)")
+        #expect(try await grace.run(["history", "Ada"]).stdout.contains("too late") == false)
+    }
+
     @Test("the CLI's send while the server is away fails with 69 and keeps nothing")
     func cliSendWhileAway() async throws {
         let world = try await ServerWorld()

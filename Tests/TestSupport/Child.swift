@@ -86,10 +86,15 @@ public final class Child: @unchecked Sendable {
     }
 
     /// CPU time (user + system) used so far, in seconds, from /proc.
-    public var cpuSeconds: Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+    public var cpuSeconds: Double { Self.cpuSeconds(of: process.processIdentifier) }
+
+    /// CPU time (user + system) process `pid` has used so far, in seconds, from /proc; NaN when
+    /// it cannot be read.
+    public static func cpuSeconds(of pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return .nan }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12 else { return .nan }
         let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
