@@ -25,12 +25,24 @@ struct ProjectCopy {
         for stale in try existingFiles() where !wanted.contains(stale) {
             try FileManager.default.removeItem(at: root.appendingPathComponent(stale))
         }
+        try removeEmptyFolders(in: root)
         for file in files {
             let contents = try Data(contentsOf: Self.source.appendingPathComponent(file))
             let target = root.appendingPathComponent(file)
             guard (try? Data(contentsOf: target)) != contents else { continue }
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try contents.write(to: target)
+        }
+    }
+
+    /// Removes the folders below `folder` that hold no file (SwiftPM's outputs aside), such as a
+    /// generated feature's, left by a run that stopped before removing it.
+    private func removeEmptyFolders(in folder: URL) throws {
+        let children = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])) ?? []
+        for child in children where !Self.buildOutputs.contains(child.lastPathComponent) || folder != root {
+            guard try child.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true else { continue }
+            try removeEmptyFolders(in: child)
+            if try FileManager.default.contentsOfDirectory(atPath: child.path).isEmpty { try FileManager.default.removeItem(at: child) }
         }
     }
 

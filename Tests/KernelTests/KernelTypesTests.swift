@@ -158,4 +158,15 @@ struct KernelTypesTests {
         let classes = Set(AppError.Kind.allCases.map(\.exitCode)), others: Set<Int32> = [0, 74]
         #expect(Set(rows.keys).subtracting(classes).subtracting(others).isEmpty, "the README lists codes no class has: \(rows.keys.sorted())")
     }
+
+    @Test("reconnect waits: random, at most 0.5 s after one failure, doubling, never over 20 s")
+    func backoffBounds() {
+        for failures in 1...12 {
+            let ceiling = min(20.0, 0.5 * Double(1 << (failures - 1)))
+            let waits = (0..<200).map { _ in Backoff.delay(afterFailures: failures) }
+            #expect(waits.allSatisfy { $0 >= .zero && $0 <= .seconds(ceiling) }, "after \(failures) failures")
+            #expect(Set(waits).count > 100, "after \(failures) failures the waits are not random")
+        }
+        #expect(Backoff.delay(afterFailures: 0) <= .seconds(0.5))
+    }
 }

@@ -28,7 +28,7 @@ public enum ChatAPI {
 
     /// The cursor of the newest event the caller may see.
     public static let newest = Endpoint<NoContent, CursorReply, PathParameters.None>(
-        .get, "/v1/events/newest", "The cursor of the newest event the caller may see (null for none)")
+        .get, "/v1/events/newest", "The cursor of the newest event the caller may see (absent when there is none)")
 
     /// The query parameters Chat's endpoints read.
     public enum Query {
