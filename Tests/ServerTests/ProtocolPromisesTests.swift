@@ -1,5 +1,8 @@
 import Foundation
+import HummingbirdWSClient
 import Kernel
+import Logging
+import Synchronization
 import Testing
 
 /// Promises of `docs/protocol.md` that no other test holds to its word: each test names the
@@ -89,6 +92,70 @@ struct ProtocolPromisesTests {
                 + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: Bearer \(ada.token)\r\n\r\n"
             #expect(try await SilentSocket.exchange(port: world.port, request: "GET /v1/events?after=not-a-cursor " + upgrade) == 400)
             #expect(try await SilentSocket.exchange(port: world.port, request: "GET /v1/elsewhere " + upgrade) == 404)
+        }
+    }
+
+    @Test("a socket resumed 1,200 messages back gets each of them once, in order, across its pages of 500, then live ones")
+    func resumeAcrossPages() async throws {
+        try await InProcessServer.live { world in
+            let ada = try await world.probe.signUp("Ada"), grace = try await world.probe.signUp("Grace")
+            let direct = try await world.probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id])
+            let messages = "/v1/conversations/\(try #require(direct.json?["id"] as? String))/messages"
+            let after = try #require(try await world.probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
+            for index in 0..<1_200 { _ = try await world.probe.send("PUT", messages + "/m\(index)", token: ada.token, json: ["text": "m\(index)"]) }
+            var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
+            configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
+            let received = Mutex<[String]>([])
+            _ = try await WebSocketClient.connect(url: world.url.replacing("http", with: "ws") + EventSocketProtocol.path + "?after=\(after)",
+                                                  configuration: configuration, logger: Logger(label: "resume")) { inbound, outbound, _ in
+                var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
+                var sentLast = false
+                while let message = try await iterator.next() {
+                    guard case .text(let text) = message, let id = text.firstMatch(of: /"id":"(m[0-9]+|last)"/)?.output.1 else { continue }
+                    received.withLock { $0.append(String(id)) }
+                    if id == "last" { break }
+                    // Once the backlog is in, one live message, sent after everything else.
+                    if id == "m1199", !sentLast {
+                        sentLast = true
+                        _ = try await world.probe.send("PUT", messages + "/last", token: ada.token, json: ["text": "last"])
+                    }
+                }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            #expect(received.withLock { $0 } == (0..<1_200).map { "m\($0)" } + ["last"], "\(received.withLock { $0.count }) events")
+        }
+    }
+
+    @Test("unblocking does not put you back in the one-to-one; starting it again shows what was written meanwhile")
+    func blockUnblockReturn() async throws {
+        try await InProcessServer.router { probe in
+            let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace")
+            let direct = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id])
+            let conversation = try #require(direct.json?["id"] as? String)
+            _ = try await probe.send("POST", "/v1/conversations/direct", token: grace.token, json: ["userID": ada.id])  // accepts
+            func listed(_ token: String) async throws -> Bool {
+                String(decoding: try await probe.send("GET", "/v1/conversations", token: token).body, as: UTF8.self).contains(conversation)
+            }
+            #expect(try await probe.send("PUT", "/v1/blocks/\(ada.id)", token: grace.token).status == 204)
+            #expect(try await !listed(grace.token), "blocking leaves the one-to-one")
+            _ = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/meanwhile", token: ada.token, json: ["text": "meanwhile"])
+            #expect(try await probe.send("DELETE", "/v1/blocks/\(ada.id)", token: grace.token).status == 204)
+            #expect(try await !listed(grace.token), "unblocking joined the one-to-one again")
+            let again = try await probe.send("POST", "/v1/conversations/direct", token: grace.token, json: ["userID": ada.id])
+            #expect(again.json?["id"] as? String == conversation)
+            let history = try await probe.send("GET", "/v1/conversations/\(conversation)/messages", token: grace.token)
+            #expect(String(decoding: history.body, as: UTF8.self).contains("meanwhile"), "\(history.status)")
+        }
+    }
+
+    @Test("a sign-in with an email over 254 bytes is refused before it spends an attempt")
+    func longEmailSpendsNothing() async throws {
+        try await InProcessServer.live { world in
+            let long = String(repeating: "a", count: 250) + "@example.com"
+            for _ in 0..<8 {
+                let answer = try await world.probe.send("POST", "/v1/auth/signin", json: ["email": long, "password": "whatever-it-is"], from: "127.0.6.1")
+                #expect(answer.status == 401, "\(answer.status)")
+            }
         }
     }
 }

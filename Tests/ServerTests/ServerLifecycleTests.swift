@@ -52,16 +52,29 @@ struct ServerLifecycleTests {
         #expect(status == 0 && took < .seconds(10), "exit \(status) after \(took)")
     }
 
-    @Test("a revoked session's events socket is closed within 5 s")
+    @Test("a revoked session's events socket is closed with 4401 within 5 s")
     func revokedSocketCloses() async throws {
         try await InProcessServer.live { world in
             let graph = try world.remoteGraph()
             let ada = try await world.probe.signUp("Ada")
             let live = try await graph.services(for: graph.caller(token: ada.token)).chat.liveMessages(in: nil)
+            // A bare socket beside the client's, to read the close code.
+            var configuration = WebSocketClientConfiguration()
+            configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
+            let (opened, open) = AsyncStream<Void>.makeStream()
+            let bare = Task {
+                try await WebSocketClient.connect(url: world.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+                                                  configuration: configuration, logger: Logger(label: "bare")) { inbound, _, _ in
+                    for try await _ in inbound { open.yield() }
+                }
+            }
+            var ready = opened.makeAsyncIterator()
+            _ = await ready.next()
             let revoked = ContinuousClock.now
             #expect(try await world.probe.send("DELETE", "/v1/auth/session", token: ada.token).status == 204)
             for await _ in live {}
             #expect(ContinuousClock.now - revoked < .seconds(5))
+            #expect(try await bare.value?.closeCode == .unknown(EventSocketProtocol.sessionEnded))
             await #expect(throws: AppError.notSignedIn) {
                 try await graph.services(for: graph.caller(token: ada.token)).chat.liveMessages(in: nil)
             }
