@@ -83,6 +83,13 @@ struct HTTPProbe: Sendable {
         try await send(method, path, token: token, body: try JSONSerialization.data(withJSONObject: json))
     }
 
+    /// Starts the one-to-one of the user of `token` with `userID`; its id.
+    func startDirect(_ token: String, with userID: String) async throws -> String {
+        let answer = try await send("POST", "/v1/conversations/direct", token: token, json: ["userID": userID])
+        guard let id = answer.json?["id"] as? String else { throw ProbeError(description: "a one-to-one answered \(answer.status)") }
+        return id
+    }
+
     /// Signs a new user up; returns the id and token.
     func signUp(_ name: String) async throws -> (id: String, token: String) {
         let answer = try await send("POST", "/v1/auth/signup", json: [

@@ -13,8 +13,7 @@ struct HostileRequestTests {
     func badRequests() async throws {
         try await InProcessServer.router { probe in
             let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace"), eve = try await probe.signUp("Eve")
-            let direct = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id])
-            let conversation = try #require(direct.json?["id"] as? String)
+            let conversation = try await probe.startDirect(ada.token, with: grace.id)
             let sent = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/first", token: ada.token, json: ["text": "hello"])
             #expect(sent.status == 200)
             func state() async throws -> [String] {
@@ -75,8 +74,7 @@ struct HostileRequestTests {
     func byteBoundaries() async throws {
         try await InProcessServer.router { probe in
             let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace")
-            let direct = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id])
-            let messages = "/v1/conversations/\(try #require(direct.json?["id"] as? String))/messages"
+            let messages = "/v1/conversations/\(try await probe.startDirect(ada.token, with: grace.id))/messages"
             for (bytes, status) in [(Validation.maxMessageBytes, 200), (Validation.maxMessageBytes + 1, 400)] {
                 let text = RandomText.dense(bytes: bytes)
                 let answer = try await probe.send("PUT", messages + "/b\(bytes)", token: ada.token, json: ["text": text])

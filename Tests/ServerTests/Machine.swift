@@ -51,6 +51,15 @@ struct Machine: Sendable {
         return String(id)
     }
 
+    /// Starts a one-to-one of this machine's user, `name`, with `other`'s user, `otherName`
+    /// (both signed up by `signUp`), and accepts it on `other`.
+    func startChat(as name: String, with other: Machine, _ otherName: String) async throws {
+        for (machine, arguments) in [(self, ["chats", "new", "\(otherName.lowercased())@example.com"]), (other, ["invites", "accept", name])] {
+            let run = try await machine.run(arguments)
+            guard run.status == 0 else { throw ProbeError(description: "\(arguments.joined(separator: " ")) exited \(run.status): \(run.stderr)") }
+        }
+    }
+
     /// Sends `text` followed by an attempt number to `chat` until `reader` (a running `tail`)
     /// prints it, and returns the line: `tail` says nothing while it connects, so the first
     /// message that arrives shows its events socket stands.

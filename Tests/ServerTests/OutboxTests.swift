@@ -17,8 +17,7 @@ struct OutboxTests {
         _ = try await ada.signUp("Ada")
         _ = try await grace.signUp("Grace")
         _ = try await bob.signUp("Bob")
-        #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
-        #expect(try await grace.run(["invites", "accept", "Ada"]).status == 0)
+        try await ada.startChat(as: "Ada", with: grace, "Grace")
 
         let repl = try ada.start(["repl"])
         defer { repl.terminate() }
@@ -72,8 +71,7 @@ struct OutboxTests {
         ada.environment["MESSAGEAI_REMOTE_TIMEOUT_SECONDS"] = "2"
         _ = try await ada.signUp("Ada")
         _ = try await grace.signUp("Grace")
-        #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
-        #expect(try await grace.run(["invites", "accept", "Ada"]).status == 0)
+        try await ada.startChat(as: "Ada", with: grace, "Grace")
         let repl = try ada.start(["repl"])
         defer { repl.terminate() }
         repl.type("/open Grace")

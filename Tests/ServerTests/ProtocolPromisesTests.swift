@@ -15,8 +15,7 @@ struct ProtocolPromisesTests {
             let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace")
             let wrongMethod = try await probe.send("DELETE", "/v1/conversations", token: ada.token)
             #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"]?.contains("GET") == true, "\(wrongMethod.status) \(wrongMethod.headers)")
-            let direct = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id])
-            let messages = "/v1/conversations/\(try #require(direct.json?["id"] as? String))/messages"
+            let messages = "/v1/conversations/\(try await probe.startDirect(ada.token, with: grace.id))/messages"
             for (bytes, tooLarge) in [(256 * 1_024, false), (256 * 1_024 + 1, true)] {
                 let head = #"{"text": ""#, tail = #""}"#
                 let body = Data((head + String(repeating: "a", count: bytes - head.utf8.count - tail.utf8.count) + tail).utf8)
@@ -32,8 +31,7 @@ struct ProtocolPromisesTests {
     func limitsAndDefaults() async throws {
         try await InProcessServer.router { probe in
             let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace")
-            let direct = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id])
-            let messages = "/v1/conversations/\(try #require(direct.json?["id"] as? String))/messages"
+            let messages = "/v1/conversations/\(try await probe.startDirect(ada.token, with: grace.id))/messages"
             for index in 0..<60 { _ = try await probe.send("PUT", messages + "/m\(index)", token: ada.token, json: ["text": "m\(index)"]) }
             let page = try await probe.send("GET", messages, token: ada.token)
             #expect((page.json?["messages"] as? [Any])?.count == 50 && page.json?["hasOlder"] as? Bool == true)
@@ -52,9 +50,8 @@ struct ProtocolPromisesTests {
             let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace"), eve = try await probe.signUp("Eve")
             let nothing = try await probe.send("GET", "/v1/events/newest", token: eve.token)
             #expect(nothing.status == 200 && nothing.json?["cursor"] == nil, "\(String(decoding: nothing.body, as: UTF8.self))")
-            let direct = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id])
-            let conversation = try #require(direct.json?["id"] as? String)
-            _ = try await probe.send("POST", "/v1/conversations/direct", token: grace.token, json: ["userID": ada.id])  // accepts
+            let conversation = try await probe.startDirect(ada.token, with: grace.id)
+            _ = try await probe.startDirect(grace.token, with: ada.id)  // accepts
             let before = try #require(try await probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
             _ = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/m1", token: ada.token, json: ["text": "hello"])
             #expect(try await probe.send("POST", "/v1/conversations/\(conversation)/read", token: grace.token).status == 204)
@@ -66,8 +63,8 @@ struct ProtocolPromisesTests {
             #expect(try await !types(ada.token).contains("chat.read"), "Ada was told Grace read")
 
             // Eve is invited by Ada, then by Grace: Grace's invitation comes first.
-            _ = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": eve.id])
-            _ = try await probe.send("POST", "/v1/conversations/direct", token: grace.token, json: ["userID": eve.id])
+            _ = try await probe.startDirect(ada.token, with: eve.id)
+            _ = try await probe.startDirect(grace.token, with: eve.id)
             let invitations = try await probe.send("GET", "/v1/invitations", token: eve.token).json?["invitations"] as? [[String: Any]]
             #expect(invitations?.compactMap { $0["inviterID"] as? String } == [grace.id, ada.id], "\(invitations ?? [])")
         }
@@ -99,8 +96,7 @@ struct ProtocolPromisesTests {
     func resumeAcrossPages() async throws {
         try await InProcessServer.live { world in
             let ada = try await world.probe.signUp("Ada"), grace = try await world.probe.signUp("Grace")
-            let direct = try await world.probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id])
-            let messages = "/v1/conversations/\(try #require(direct.json?["id"] as? String))/messages"
+            let messages = "/v1/conversations/\(try await world.probe.startDirect(ada.token, with: grace.id))/messages"
             let after = try #require(try await world.probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
             for index in 0..<1_200 { _ = try await world.probe.send("PUT", messages + "/m\(index)", token: ada.token, json: ["text": "m\(index)"]) }
             var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
@@ -130,9 +126,8 @@ struct ProtocolPromisesTests {
     func blockUnblockReturn() async throws {
         try await InProcessServer.router { probe in
             let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace")
-            let direct = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id])
-            let conversation = try #require(direct.json?["id"] as? String)
-            _ = try await probe.send("POST", "/v1/conversations/direct", token: grace.token, json: ["userID": ada.id])  // accepts
+            let conversation = try await probe.startDirect(ada.token, with: grace.id)
+            _ = try await probe.startDirect(grace.token, with: ada.id)  // accepts
             func listed(_ token: String) async throws -> Bool {
                 String(decoding: try await probe.send("GET", "/v1/conversations", token: token).body, as: UTF8.self).contains(conversation)
             }

@@ -13,8 +13,7 @@ struct SocketResetTests {
     func resetThenLive() async throws {
         try await InProcessServer.live { world in
             let ada = try await world.probe.signUp("Ada"), grace = try await world.probe.signUp("Grace")
-            let direct = try await world.probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id])
-            let messages = "/v1/conversations/\(try #require(direct.json?["id"] as? String))/messages"
+            let messages = "/v1/conversations/\(try await world.probe.startDirect(ada.token, with: grace.id))/messages"
             let first = try await world.probe.send("PUT", messages + "/m1", token: ada.token, json: ["text": "before"])
             let cursor = try #require(first.json?["cursor"] as? String)
             let epoch = try #require(cursor.split(separator: ".").first)

@@ -34,8 +34,7 @@ struct TLSTests {
         grace.environment["MESSAGEAI_REMOTE_CERTIFICATES"] = certificate
         _ = try await ada.signUp("Ada")
         _ = try await grace.signUp("Grace")
-        #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
-        #expect(try await grace.run(["invites", "accept", "Ada"]).status == 0)
+        try await ada.startChat(as: "Ada", with: grace, "Grace")
         let tail = try grace.start(["tail"])
         defer { tail.terminate() }
         let line = try await ada.sendUntilSeen("over wss", to: "Grace", by: tail)

@@ -14,8 +14,7 @@ struct TwoMachinesTests {
         _ = try await ada.signUp("Ada")
         _ = try await grace.signUp("Grace")
         _ = try await eve.signUp("Eve")
-        #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
-        #expect(try await grace.run(["invites", "accept", "Ada"]).status == 0)
+        try await ada.startChat(as: "Ada", with: grace, "Grace")
 
         let tail = try grace.start(["tail"])
         defer { tail.terminate() }
@@ -61,8 +60,7 @@ struct TwoMachinesTests {
         let ada = world.machine("ada"), grace = world.machine("grace")
         _ = try await ada.signUp("Ada")
         _ = try await grace.signUp("Grace")
-        #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
-        #expect(try await grace.run(["invites", "accept", "Ada"]).status == 0)
+        try await ada.startChat(as: "Ada", with: grace, "Grace")
         var cursors: [String] = []
         for index in 0..<5 {
             let sent = try await ada.run(["send", "Grace", "backlog \(index)", "--json"])
