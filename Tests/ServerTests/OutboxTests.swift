@@ -67,11 +67,7 @@ struct OutboxTests {
     func refusedWhenBack() async throws {
         let world = try await ServerWorld()
         defer { world.remove() }
-        var ada = world.machine("ada"), grace = world.machine("grace")
-        ada.environment["MESSAGEAI_REMOTE_TIMEOUT_SECONDS"] = "2"
-        _ = try await ada.signUp("Ada")
-        _ = try await grace.signUp("Grace")
-        try await ada.startChat(as: "Ada", with: grace, "Grace")
+        let (ada, grace) = try await Self.adaAndGrace(on: world)
         let repl = try ada.start(["repl"])
         defer { repl.terminate() }
         repl.type("/open Grace")
@@ -96,16 +92,24 @@ struct OutboxTests {
     func cliSendWhileAway() async throws {
         let world = try await ServerWorld()
         defer { world.remove() }
-        var ada = world.machine("ada"), grace = world.machine("grace")
-        ada.environment["MESSAGEAI_REMOTE_TIMEOUT_SECONDS"] = "2"
-        _ = try await ada.signUp("Ada")
-        _ = try await grace.signUp("Grace")
-        #expect(try await ada.run(["chats", "new", "grace@example.com"]).status == 0)
+        let (ada, _) = try await Self.adaAndGrace(on: world)
         await world.server.kill9()
         let sent = try await ada.run(["send", "Grace", "while away"])
         #expect(sent.status == 69 && sent.stderr.contains("cannot reach the server"), "\(sent.status): \(sent.stderr)")
         let outbox = ada.state.appendingPathComponent("outbox").path
         let kept = (try? FileManager.default.contentsOfDirectory(atPath: outbox).filter { !$0.hasPrefix(".") }) ?? []
         #expect(kept.isEmpty, "the CLI keeps no outbox: \(kept)")
+    }
+
+    /// Ada (who gives up on the server after 2 s) and Grace on machines of their own, in a
+    /// one-to-one both are in.
+    private static func adaAndGrace(on world: ServerWorld) async throws -> (ada: Machine, grace: Machine) {
+        var ada = world.machine("ada")
+        let grace = world.machine("grace")
+        ada.environment["MESSAGEAI_REMOTE_TIMEOUT_SECONDS"] = "2"
+        _ = try await ada.signUp("Ada")
+        _ = try await grace.signUp("Grace")
+        try await ada.startChat(as: "Ada", with: grace, "Grace")
+        return (ada, grace)
     }
 }
