@@ -153,4 +153,48 @@ struct ProtocolPromisesTests {
             }
         }
     }
+
+    @Test("edges and defaults: ids of 64 characters (65 refused), 1,000 names asked at once (1,001 refused), list pages of 50, searches of 20")
+    func edgesAndDefaults() async throws {
+        try await InProcessServer.router({ $0.signUpBurst = 1_000 }) { probe in
+            let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace")
+            let messages = "/v1/conversations/\(try await probe.startDirect(ada.token, with: grace.id))/messages"
+            for (length, status) in [(Validation.maxIdentifierBytes, 200), (Validation.maxIdentifierBytes + 1, 400)] {
+                let answer = try await probe.send("PUT", messages + "/" + String(repeating: "i", count: length), token: ada.token, json: ["text": "id"])
+                #expect(answer.status == status, "an id of \(length) characters: \(answer.status)")
+            }
+            for (count, status) in [(1_000, 200), (1_001, 400)] {
+                let answer = try await probe.send("POST", "/v1/profiles/names", token: ada.token, json: ["ids": (0..<count).map { "u\($0)" }])
+                #expect(answer.status == status, "names of \(count) users: \(answer.status)")
+            }
+            var people: [(id: String, token: String)] = []
+            for index in 0..<55 { people.append(try await probe.signUp("Sam\(index)")) }
+            for person in people { _ = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": person.id]) }
+            let list = try await probe.send("GET", "/v1/conversations", token: ada.token)
+            #expect((list.json?["conversations"] as? [Any])?.count == 50 && list.json?["hasMore"] as? Bool == true)
+            let found = try await probe.send("GET", "/v1/profiles/search?q=sam", token: ada.token)
+            #expect((found.json?["profiles"] as? [Any])?.count == 20, "\(found.status)")
+        }
+    }
+
+    @Test("socket.ready carries the cursor of the newest event the user may see")
+    func readyCursorIsNewest() async throws {
+        try await InProcessServer.live { world in
+            let ada = try await world.probe.signUp("Ada"), grace = try await world.probe.signUp("Grace")
+            let messages = "/v1/conversations/\(try await world.probe.startDirect(ada.token, with: grace.id))/messages"
+            _ = try await world.probe.send("PUT", messages + "/m1", token: ada.token, json: ["text": "hello"])
+            let newest = try #require(try await world.probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
+            var configuration = WebSocketClientConfiguration()
+            configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
+            let ready = Mutex<String?>(nil)
+            _ = try await WebSocketClient.connect(url: world.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+                                                  configuration: configuration, logger: Logger(label: "ready")) { inbound, outbound, _ in
+                var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
+                if case .text(let text) = try await iterator.next() { ready.withLock { $0 = text } }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            let frame = ready.withLock { $0 } ?? ""
+            #expect(frame.contains("socket.ready") && frame.contains("\"\(newest)\""), "\(frame), newest \(newest)")
+        }
+    }
 }
