@@ -197,4 +197,51 @@ struct ProtocolPromisesTests {
             #expect(frame.contains("socket.ready") && frame.contains("\"\(newest)\""), "\(frame), newest \(newest)")
         }
     }
+
+    @Test("conversation.left goes to who left and the members who stay; a decline to who declined alone")
+    func leaveAndDeclineAudiences() async throws {
+        try await InProcessServer.router { probe in
+            let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace"), bob = try await probe.signUp("Bob")
+            let eve = try await probe.signUp("Eve")
+            // Grace and Bob accept Ada (each starts a one-to-one with her), so her group takes them in at once.
+            for person in [grace, bob] { _ = try await probe.startDirect(person.token, with: ada.id) }
+            let before = try #require(try await probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
+            let group = try await probe.send("POST", "/v1/conversations/groups", token: ada.token,
+                                             json: ["title": "Room", "memberIDs": [grace.id, bob.id, eve.id]])
+            let room = try #require(group.json?["id"] as? String, "\(group.status)")
+            #expect(try await probe.send("POST", "/v1/conversations/\(room)/leave", token: bob.token).status == 204)
+            #expect(try await probe.send("POST", "/v1/invitations/\(room)/decline", token: eve.token).status == 204)
+            /// The users `conversation.left` events in `token`'s log name.
+            func left(_ token: String) async throws -> [String] {
+                let log = String(decoding: try await probe.send("GET", "/v1/events/log?after=\(before)", token: token).body, as: UTF8.self)
+                return log.matches(of: /"userID":"([a-z0-9]+)"\},"type":"conversation\.left"/).map { String($0.output.1) }
+            }
+            #expect(try await left(ada.token) == [bob.id], "Ada hears Bob leave, not Eve decline")
+            #expect(try await left(grace.token) == [bob.id])
+            #expect(try await left(bob.token) == [bob.id])
+            #expect(try await left(eve.token) == [eve.id], "Eve hears only her own decline")
+        }
+    }
+
+    @Test("past 100 waiting invitations nobody new can invite you, until you answer one")
+    func invitationCap() async throws {
+        try await InProcessServer.router({ $0.signUpBurst = 1_000 }) { probe in
+            let ada = try await probe.signUp("Ada")
+            var strangers: [(id: String, token: String)] = []
+            for index in 0..<101 { strangers.append(try await probe.signUp("Stranger\(index)")) }
+            for stranger in strangers { _ = try await probe.startDirect(stranger.token, with: ada.id) }
+            func waiting() async throws -> [String] {
+                let list = try await probe.send("GET", "/v1/invitations", token: ada.token).json?["invitations"] as? [[String: Any]]
+                return list?.compactMap { $0["inviterID"] as? String } ?? []
+            }
+            let first = try await waiting()
+            #expect(first.count == 100 && !first.contains(strangers[100].id), "\(first.count) waiting")
+            let declined = try #require(try await probe.send("GET", "/v1/invitations", token: ada.token).json?["invitations"] as? [[String: Any]])
+                .first?["id"] as? String
+            #expect(try await probe.send("POST", "/v1/invitations/\(try #require(declined))/decline", token: ada.token).status == 204)
+            let late = try await probe.signUp("Late")
+            _ = try await probe.startDirect(late.token, with: ada.id)
+            #expect(try await waiting().contains(late.id), "a place freed by answering one takes a new invitation")
+        }
+    }
 }

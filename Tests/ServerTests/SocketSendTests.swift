@@ -25,6 +25,7 @@ struct SocketSendTests {
             let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id))
             let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: direct.id))
 
+            let before = try #require(try await world.probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
             let id = MessageID.random(), empty = MessageID.random(), stranger = MessageID.random()
             let encoder = WireFormat.encoder()
             func text(_ frame: ChatSocket.SendFrame) throws -> String { String(decoding: try encoder.encode(frame), as: UTF8.self) }
@@ -43,6 +44,10 @@ struct SocketSendTests {
             #expect(byRequest[stranger.rawValue]?.first?.error?.kind == AppError.Kind.forbidden.rawValue)
             #expect(byRequest[empty.rawValue]?.first?.error?.kind == AppError.Kind.invalidInput.rawValue)
             #expect(byRequest["odd-1"]?.first?.error?.kind == AppError.Kind.invalidInput.rawValue)
+
+            // Replies answer the socket that asked; they are not events.
+            let log = String(decoding: try await world.probe.send("GET", "/v1/events/log?after=\(before)", token: ada.token).body, as: UTF8.self)
+            #expect(log.contains("chat.message") && !log.contains("\"reply\""), "\(log.prefix(300))")
 
             // Bob gets the message once: the next he hears is one sent after it.
             let marker = try await asAda.chat.send(id: .random(), text: "after", to: direct.id)

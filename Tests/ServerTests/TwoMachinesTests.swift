@@ -76,6 +76,9 @@ struct TwoMachinesTests {
         while lines.last?.contains("\"last\"") != true, let line = await tail.nextLine() { lines.append(line) }
         let texts = lines.compactMap { $0.firstMatch(of: /"text":"([^"]+)"/).map { String($0.output.1) } }
         #expect(texts == ["backlog 2", "backlog 3", "backlog 4", "live 0", "live 1", "last"], "\(lines)")
+        // The CLI's JSON schema: `…Id` keys and ISO 8601 times in UTC.
+        #expect(lines.allSatisfy { $0.contains("\"conversationId\":") && $0.contains("\"senderId\":") && $0.contains(/"sentAt":"\d{4}-\d\d-\d\dT[0-9:.]+Z"/) },
+                "\(lines.first ?? "")")
     }
 
     @Test("a server that is not there: one line naming its URL, exit 69, within the timeout")
