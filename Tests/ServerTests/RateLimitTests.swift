@@ -1,8 +1,10 @@
 import Auth
+import Chat
 @testable import AuthServer
 import Foundation
 import Kernel
 import ServerSupport
+import Synchronization
 import Testing
 
 /// The limits on guessing passwords: token buckets that a flood of new keys cannot reset, keyed
@@ -171,6 +173,47 @@ struct RateLimitTests {
                                                        from: "127.0.5.\(address + 1)")
                 #expect(right.status == 200, "\(right.status)")
             }
+        }
+    }
+
+    @Test("a flood of sign-ins, password checks piling up, does not hold up messages")
+    func signInFloodSparesMessages() async throws {
+        try await InProcessServer.live({ $0.bcryptCost = 10 }) { world in
+            let graph = try world.remoteGraph()
+            let ada = try await world.probe.signUp("Ada"), grace = try await world.probe.signUp("Grace")
+            let asAda = graph.services(for: graph.caller(token: ada.token)), asGrace = graph.services(for: graph.caller(token: grace.token))
+            let direct = try await asAda.conversations.startDirect(with: UserID(grace.id))
+            _ = try await asGrace.conversations.startDirect(with: UserID(ada.id))  // accepts
+            let graceHears = Inbox.collecting(try await asGrace.chat.liveMessages(in: direct.id))
+            _ = try await asAda.chat.send(id: .random(), text: "before", to: direct.id)
+            #expect(await graceHears.next(within: .seconds(10))?.text == "before")
+
+            let done = Mutex(false)
+            let flood = Task {
+                defer { done.withLock { $0 = true } }
+                return try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<80 {
+                        group.addTask {
+                            try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "x\(index)@example.com", "password": "wrong-password"],
+                                                       from: "127.0.7.\(index + 1)").status
+                        }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+            }
+            // For as long as the flood lasts (the checks pile up, some are refused as busy),
+            // message after message reaches Grace well within a second.
+            var slowest = Duration.zero, count = 0
+            while !done.withLock({ $0 }) {
+                let sent = ContinuousClock.now
+                _ = try await asAda.chat.send(id: .random(), text: "during \(count)", to: direct.id)
+                #expect(await graceHears.next(within: .seconds(5))?.text == "during \(count)")
+                slowest = max(slowest, ContinuousClock.now - sent)
+                count += 1
+            }
+            let statuses = try await flood.value
+            #expect(statuses.contains(503), "the flood did not fill the password checks: \(Set(statuses))")
+            #expect(count >= 10 && slowest < .seconds(1), "the slowest of \(count) messages during the flood took \(slowest)")
         }
     }
 }
