@@ -154,7 +154,7 @@ struct ProtocolPromisesTests {
         }
     }
 
-    @Test("edges and defaults: ids of 64 characters (65 refused), 1,000 names asked at once (1,001 refused), list pages of 50, searches of 20")
+    @Test("edges and defaults: ids of 64 characters (65 refused), 1,000 names asked at once and group members (1,001 refused), list pages of 50, searches of 20")
     func edgesAndDefaults() async throws {
         try await InProcessServer.router({ $0.signUpBurst = 1_000 }) { probe in
             let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace")
@@ -166,6 +166,12 @@ struct ProtocolPromisesTests {
             for (count, status) in [(1_000, 200), (1_001, 400)] {
                 let answer = try await probe.send("POST", "/v1/profiles/names", token: ada.token, json: ["ids": (0..<count).map { "u\($0)" }])
                 #expect(answer.status == status, "names of \(count) users: \(answer.status)")
+            }
+            // A group of 1,000 passes the count and is refused for naming no such people (404); 1,001 for the count.
+            for (count, kind) in [(1_000, "notFound"), (1_001, "invalidInput")] {
+                let answer = try await probe.send("POST", "/v1/conversations/groups", token: ada.token,
+                                                  json: ["title": "big", "memberIDs": (0..<count).map { "u\($0)" }])
+                #expect(answer.errorKind == kind, "a group of \(count): \(answer.status) \(answer.errorKind ?? "")")
             }
             var people: [(id: String, token: String)] = []
             for index in 0..<55 { people.append(try await probe.signUp("Sam\(index)")) }
