@@ -26,7 +26,7 @@ struct SignUpKillTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            input.fileHandleForWriting.write(Data("password-\(index)\n".utf8))
+            try input.fileHandleForWriting.write(contentsOf: Data("password-\(index)\n".utf8))
             try input.fileHandleForWriting.close()
             if let delay {
                 // A timer of its own rather than a sleep of this task: under a loaded suite the

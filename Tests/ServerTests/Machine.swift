@@ -107,7 +107,7 @@ struct Machine: Sendable {
         let input: FileHandle
 
         /// Types `line` (a REPL's standard input).
-        func type(_ line: String) { input.write(Data((line + "\n").utf8)) }
+        func type(_ line: String) { try? input.write(contentsOf: Data((line + "\n").utf8)) }
 
         /// Reads lines until one contains `text`; returns it, or `nil` after `limit`.
         func waitFor(_ text: String, within limit: Duration = .seconds(15)) async -> String? {

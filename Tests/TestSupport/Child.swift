@@ -56,7 +56,7 @@ public final class Child: @unchecked Sendable {
     public static var selfPath: String { CommandLine.arguments[0] }
 
     /// Writes `line` and a line break to its standard input.
-    public func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+    public func send(_ line: String) { try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
 
     /// The first line printed so far or within `limit` that `matches`; `nil` if none came.
     public func line(within limit: Duration, where matches: @escaping @Sendable (String) -> Bool) async -> String? {

@@ -49,7 +49,7 @@ extension Process {
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         (standardInput, standardOutput, standardError) = (stdin, stdout, stderr)
         try run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         async let out = stdout.readAll()
         async let err = stderr.readAll()
