@@ -32,9 +32,9 @@ struct ReplSubcommand: FeatureCommand {
         }
     }
 
-    /// Shows each kept message the server refuses once it is back, whichever screen is open: the
-    /// chat screen marks it failed only while its conversation is open, and a refused message
-    /// leaves the outbox, so this line is the one word its sender gets.
+    /// Shows each kept message the server refuses once it is back, whichever screen is open: a
+    /// refused message leaves the outbox, and the chat screen marks it failed only while its
+    /// conversation is open (then both say so).
     @MainActor private func reportRefusals(of outbox: Outbox?, to input: any REPLInput, console: Console) async -> Task<Void, Never>? {
         guard let outbox else { return nil }
         let outcomes = await outbox.outcomes()

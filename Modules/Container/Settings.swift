@@ -14,9 +14,9 @@ public struct Settings: Sendable {
     /// `MESSAGEAI_CONFIG`, else `$XDG_CONFIG_HOME/messageai/config.yaml` if it exists) > defaults.
     /// - Throws: `AppError(.usage)` naming the key or file that is wrong.
     public static func load(commandLine: [String: String], configFile: String?, environment: [String: String]) throws -> Settings {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+        let configs = LoadedSettings.xdgDirectory("XDG_CONFIG_HOME", fallback: ".config", in: environment)
         return Settings(loaded: try SettingsLoader.load(table, commandLine: commandLine, configFile: configFile,
-                                                        defaultConfigFile: base + "/messageai/config.yaml", environment: environment))
+                                                        defaultConfigFile: configs.appendingPathComponent("config.yaml").path, environment: environment))
     }
 
     /// Every key's entry, in the table's order.
@@ -62,7 +62,7 @@ public struct Settings: Sendable {
     /// Where sessions and history live: `state.dir`, else `$XDG_STATE_HOME/messageai`, else `~/.local/state/messageai`.
     public var stateDirectory: URL {
         if let dir = value(.stateDir) { return URL(fileURLWithPath: dir, isDirectory: true) }
-        return xdgDirectory("XDG_STATE_HOME", fallback: ".local/state")
+        return loaded.xdgDirectory("XDG_STATE_HOME", fallback: ".local/state")
     }
 
     /// The file keeping this profile's session with this backend (for remote: with this server).
@@ -84,7 +84,7 @@ public struct Settings: Sendable {
     /// The SQLite file: `sqlite.path`, else `$XDG_DATA_HOME/messageai/messageai.sqlite`, else
     /// `~/.local/share/messageai/messageai.sqlite`.
     public var sqlitePath: String {
-        value(.sqlitePath) ?? xdgDirectory("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("messageai.sqlite").path
+        value(.sqlitePath) ?? loaded.xdgDirectory("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("messageai.sqlite").path
     }
 
     /// The value `key` takes effect with: its own, or for the paths their XDG default.
@@ -96,12 +96,4 @@ public struct Settings: Sendable {
         }
     }
 
-    /// `$variable/messageai`, or `~/fallback/messageai` when the variable is unset.
-    public func xdgDirectory(_ variable: String, fallback: String) -> URL {
-        if let base = environment[variable], !base.isEmpty {
-            return URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent("messageai", isDirectory: true)
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(fallback).appendingPathComponent("messageai")
-    }
 }

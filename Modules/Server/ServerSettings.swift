@@ -111,9 +111,8 @@ public struct ServerSettings: Sendable {
     private init(_ loaded: LoadedSettings) {
         host = loaded.string(Key.host)
         port = loaded.int(Key.port)
-        let data = loaded.environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (loaded.environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        sqlitePath = loaded.value(Key.sqlitePath) ?? data + "/messageai/server.sqlite"
+        sqlitePath = loaded.value(Key.sqlitePath)
+            ?? loaded.xdgDirectory("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("server.sqlite").path
         tlsCertificate = loaded.value(Key.tlsCertificate)
         tlsKey = loaded.value(Key.tlsKey)
         bcryptCost = loaded.int(Key.bcryptCost)

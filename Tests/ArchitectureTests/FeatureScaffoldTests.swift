@@ -48,7 +48,7 @@ struct FeatureScaffoldTests {
     }
 
     /// How the copy is built: without debug information, which nobody reads there and which
-    /// lengthens its build by a sixth.
+    /// makes its build longer (docs/performance.md).
     static let buildFlags = "-Xswiftc -gnone -Xcc -g0"
 
     /// The whole promise on a copy of the project: generate, check, build, test, remove, identical

@@ -23,13 +23,13 @@ struct KernelTypesTests {
     @Test("a path parameter is percent-encoded exactly as Foundation does it, for any text")
     func pathParameters() {
         let endpoint = Endpoint<NoContent, NoContent, PathParameters.ConversationMessage>(.get, "/v1/things/{conversation}/parts/{message}", "test")
-        #expect(endpoint.path(conversation: ConversationID("a1-._~"), message: MessageID("x y/?é")) == "/v1/things/a1-._~/parts/x%20y%2F%3F%C3%A9")
+        #expect(endpoint.path(.init(conversation: ConversationID("a1-._~"), message: MessageID("x y/?é"))) == "/v1/things/a1-._~/parts/x%20y%2F%3F%C3%A9")
         let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
         var random = RandomText(seed: 11)
         for _ in 0..<500 {
             let text = random.string(maxScalars: 12)
             let expected = "/v1/things/\(text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")/parts/m1"
-            #expect(endpoint.path(conversation: ConversationID(text), message: MessageID("m1")) == expected, "for \(text.debugDescription)")
+            #expect(endpoint.path(.init(conversation: ConversationID(text), message: MessageID("m1"))) == expected, "for \(text.debugDescription)")
         }
     }
 

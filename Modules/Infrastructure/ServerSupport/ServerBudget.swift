@@ -33,7 +33,7 @@ public struct ServerBudget: Sendable {
         let fanOutBytes = limits.fanOutMegabytesPerMinute << 20
         limiters = [
             .message: limiter(limits.messagesPerMinute, per: .seconds(60), atOnce: 10),
-            .fanOutBytes: RateLimiter(burst: max(1, fanOutBytes), refill: .seconds(60) / max(1, fanOutBytes)),
+            .fanOutBytes: limiter(fanOutBytes, per: .seconds(60), atOnce: 1),
             .conversation: limiter(limits.conversationsPerHour, per: .seconds(3_600), atOnce: 6),
             .rename: limiter(limits.renamesPerHour, per: .seconds(3_600), atOnce: 12),
             .lookup: limiter(limits.lookupsPerMinute, per: .seconds(60), atOnce: 2),

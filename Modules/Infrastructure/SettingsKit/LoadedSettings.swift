@@ -1,3 +1,4 @@
+import Foundation
 /// An executable's settings as loaded: each key's value and the source it came from.
 public struct LoadedSettings: Sendable {
     /// A resolved value and where it came from.
@@ -47,4 +48,17 @@ public struct LoadedSettings: Sendable {
     /// The whole-number value of `key` (values are checked when loaded, so this cannot fail for
     /// keys that take numbers; 0 otherwise).
     public func int(_ key: SettingKey) -> Int { Int(value(key) ?? "") ?? 0 }
+
+    /// `$variable/messageai` in `environment`, or `~/fallback/messageai` when the variable is
+    /// unset or empty: where the XDG conventions keep a program's files (config, data, state).
+    public static func xdgDirectory(_ variable: String, fallback: String, in environment: [String: String]) -> URL {
+        if let base = environment[variable], !base.isEmpty {
+            return URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent("messageai", isDirectory: true)
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(fallback).appendingPathComponent("messageai")
+    }
+
+    /// `xdgDirectory(_:fallback:in:)` in the environment the settings were loaded from.
+    public func xdgDirectory(_ variable: String, fallback: String) -> URL { Self.xdgDirectory(variable, fallback: fallback, in: environment) }
 }

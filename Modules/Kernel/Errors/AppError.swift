@@ -19,8 +19,8 @@ public struct AppError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidCredentials
         /// The signed-in user may not do this (e.g. not a member of the conversation).
         case forbidden
-        /// Too many attempts in a short time (sign-ins to one account or from one address); try
-        /// again later.
+        /// An attempt limit (password checks, sign-ups, sockets) or a person's budget (messages,
+        /// new conversations, renames, look-ups) is spent for now; try again later.
         case rateLimited
         /// What a cursor names is not in this store (another store's cursor, or one it no longer
         /// keeps): the reader starts again without it and reloads, rather than retrying.

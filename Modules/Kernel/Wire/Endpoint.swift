@@ -50,28 +50,6 @@ public struct Endpoint<Body: WireType, Reply: WireType, Path: PathParameters.Kin
     }
 }
 
-extension Endpoint where Path == PathParameters.None {
-    /// The path.
-    public func path() -> String { path(PathParameters.None()) }
-}
-
-extension Endpoint where Path == PathParameters.Conversation {
-    /// The path of `conversation`.
-    public func path(conversation: ConversationID) -> String { path(PathParameters.Conversation(conversation: conversation)) }
-}
-
-extension Endpoint where Path == PathParameters.ConversationMessage {
-    /// The path of `message` in `conversation`.
-    public func path(conversation: ConversationID, message: MessageID) -> String {
-        path(PathParameters.ConversationMessage(conversation: conversation, message: message))
-    }
-}
-
-extension Endpoint where Path == PathParameters.User {
-    /// The path of `user`.
-    public func path(user: UserID) -> String { path(PathParameters.User(user: user)) }
-}
-
 /// An endpoint as the API document lists it, whatever its body types.
 public struct EndpointDescription: Sendable {
     /// The method.

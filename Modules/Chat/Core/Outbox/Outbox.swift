@@ -87,14 +87,14 @@ public actor Outbox {
 
     /// Waits until nothing is kept, or for `limit`; returns whether nothing is kept.
     public func drained(within limit: Duration) async -> Bool {
-        if (try? messages().isEmpty) ?? true { return true }
+        if isEmpty() { return true }
         let timer = Task {
             try await Task.sleep(for: limit)
             self.wakeWaiters()
         }
         defer { timer.cancel() }
         await withCheckedContinuation { emptied.append($0) }
-        return (try? messages().isEmpty) ?? true
+        return isEmpty()
     }
 
     private func sendAll(through chat: any ChatService) async {

@@ -63,8 +63,6 @@ public actor InMemoryConversationStore: ConversationDirectory {
         conversations.values.filter { $0.memberIDs.contains(member) }
     }
 
-    func conversation(_ id: ConversationID) -> Conversation? { conversations[id] }
-
     /// `me`'s one-to-one with `other`: found (and joined, or its invitation accepted, if `me` is
     /// not in it), or made.
     func direct(between me: UserID, and other: UserID) async -> Conversation {

@@ -61,11 +61,6 @@ public enum ConversationRules {
         AppError(.conflict, "you are a member of conversation \(conversationID); leave it instead")
     }
 
-    /// The caller is not a member of `conversationID`.
-    public static func notMember(_ conversationID: ConversationID) -> AppError {
-        AppError(.forbidden, "you are not a member of conversation \(conversationID)")
-    }
-
     /// One cannot block oneself.
     public static let selfBlock = AppError(.invalidInput, "you cannot block yourself")
 }
