@@ -52,8 +52,8 @@ struct FeatureScaffoldTests {
     static let buildFlags = "-Xswiftc -gnone -Xcc -g0"
 
     /// The whole promise on a copy of the project: generate, check, build, test, remove, identical
-    /// again. Only what the new feature adds and what depends on it is built: its core, views and
-    /// tests, and the app that registers it (`ProjectCopy.trim`).
+    /// again. The copy keeps only the app and the new feature's tests, with what they depend on
+    /// (`ProjectCopy.trim`): the server, the tools and the other tests are not built.
     @Test("on a copy: a generated feature passes arch-check, builds into the app and passes its tests; removing it restores the copy",
           .timeLimit(.minutes(30)))
     func generateBuildTestRemove() async throws {

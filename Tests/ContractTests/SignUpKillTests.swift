@@ -95,11 +95,13 @@ struct SignUpKillTests {
             whole = min(whole, ContinuousClock.now - started)
         }
         let rounds = 8
+        var killed = 0
         for index in 0..<rounds {
             let seconds = Double(whole.components.seconds) + Double(whole.components.attoseconds) / 1e18
             let fraction = 0.2 + 0.8 * Double(random.next() % 1_000) / 1_000
-            _ = try await world.signUp(index, killAfter: seconds * fraction)
+            if try await world.signUp(index, killAfter: seconds * fraction).terminationReason == .uncaughtSignal { killed += 1 }
         }
+        #expect(killed > 0, "seed \(seed): no run was killed before it finished")
         #expect(try await world.counts().orphans == 0, "seed \(seed)")
         try await world.signUpAgainAndSignIn(0..<rounds)
         let after = try await world.counts()

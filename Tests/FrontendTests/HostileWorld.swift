@@ -29,7 +29,7 @@ final class HostileWorld: Sendable {
 
     static func make() async throws -> HostileWorld {
         signal(SIGPIPE, SIG_IGN)
-        let messageai = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai")
+        let messageai = LocalMachine.messageai
         try #require(FileManager.default.isExecutableFile(atPath: messageai.path), "build messageai first (swift build)")
         let world = HostileWorld(home: FileManager.default.temporaryDirectory.appendingPathComponent("messageai-hostile-\(UUID().uuidString)"),
                                  messageai: messageai)

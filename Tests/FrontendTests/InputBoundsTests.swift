@@ -9,9 +9,8 @@ import TestSupport
 struct InputBoundsTests {
     @Test("send - with 1 MB waiting reads one byte past 16,002 and sends nothing; 16,002 bytes (16,000 and a line break) are sent")
     func sendFromStandardInput() async throws {
-        var machine = LocalMachine("stdin")
+        let machine = LocalMachine("stdin")
         defer { machine.remove() }
-        machine.environment["MESSAGEAI_REMOTE_TIMEOUT_SECONDS"] = "2"
         for name in ["ada", "bob"] {
             #expect(try await machine.run(["--profile", name, "signup", "--email", "\(name)@example.com", "--name", name, "--password-stdin"],
                                           input: "password-\(name)\n").status == 0)

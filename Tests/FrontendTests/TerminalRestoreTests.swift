@@ -58,7 +58,7 @@ struct TerminalRestoreTests {
 
     func start(_ arguments: [String], on terminal: PseudoTerminal) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai")
+        process.executableURL = LocalMachine.messageai
         process.arguments = arguments
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-pty-\(UUID().uuidString)")
         process.environment = ["HOME": home.path, "TERM": "xterm", "NO_COLOR": "1", "MESSAGEAI_AUTH_BCRYPT_COST": "4"]

@@ -60,9 +60,9 @@ struct HTTPProbe: Sendable {
                       body: Data(bytes.readableBytesView))
     }
 
-    /// `send` from another loopback address (`127.0.0.2`…), as another client would: over a
-    /// socket of its own bound to that address (the HTTP client cannot choose its source
-    /// address), one request, `Connection: close`, read on a thread of its own.
+    /// `send` from another loopback address (`127.0.0.2`…), as another client would: one
+    /// request, `Connection: close`, over a `SilentSocket` bound to that address (the HTTP client
+    /// cannot choose its source address).
     func send(_ method: String, _ path: String, token: String? = nil, json: [String: Any], from source: String) async throws -> Answer {
         guard case .network(let base) = transport, let port = URL(string: base)?.port else {
             throw ProbeError(description: "a router has no addresses to send from")
@@ -70,9 +70,7 @@ struct HTTPProbe: Sendable {
         let body = try JSONSerialization.data(withJSONObject: json)
         let head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
             + (token.map { "Authorization: Bearer \($0)\r\n" } ?? "") + "Content-Length: \(body.count)\r\n\r\n"
-        let reply = try await OwnThread.run { () throws(ProbeError) -> Data in
-            try Self.exchange(Data(head.utf8) + body, from: source, toPort: port)
-        }
+        let reply = try await SilentSocket.answer(to: Data(head.utf8) + body, port: port, from: source)
         guard let end = reply.firstRange(of: Data("\r\n\r\n".utf8)) else { throw ProbeError(description: "no answer from \(source)") }
         let lines = String(decoding: reply[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
@@ -81,41 +79,6 @@ struct HTTPProbe: Sendable {
             return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }, uniquingKeysWith: { first, _ in first })
         return Answer(status: status, headers: headers, body: Data(reply[end.upperBound...]))
-    }
-
-    /// Writes `request` over a TCP connection from `source` to `127.0.0.1:port` and reads the
-    /// answer until the server closes it (30 s at most).
-    private static func exchange(_ request: Data, from source: String, toPort port: Int) throws(ProbeError) -> Data {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw ProbeError(description: "no socket") }
-        defer { close(descriptor) }
-        func address(_ host: String, _ port: Int) -> sockaddr_in {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr(host)
-            return address
-        }
-        var local = address(source, 0), remote = address("127.0.0.1", port)
-        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        guard withUnsafePointer(to: &local, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) } }) == 0,
-              withUnsafePointer(to: &remote, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, size) } }) == 0
-        else { throw ProbeError(description: "cannot connect from \(source) to port \(port)") }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var offset = 0
-        while offset < request.count {
-            let written = request[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard written > 0 else { throw ProbeError(description: "the server stopped reading from \(source)") }
-            offset += written
-        }
-        var reply = Data(), buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            guard count > 0 else { break }
-            reply.append(contentsOf: buffer[0..<count])
-        }
-        return reply
     }
 
     func send(_ method: String, _ path: String, token: String? = nil, json: [String: Any]) async throws -> Answer {

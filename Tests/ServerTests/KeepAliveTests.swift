@@ -33,9 +33,8 @@ struct KeepAliveTests {
             var heard = frames.makeAsyncIterator()
             _ = await heard.next()  // the ready frame
 
-            let port = try #require(URL(string: world.url)?.port)
             let started = ContinuousClock.now
-            let silent = try await SilentSocket(port: port, token: ada.token).framesUntilClosed(limit: 20)
+            let silent = try await SilentSocket(port: world.port, token: ada.token).framesUntilClosed(limit: 20)
             #expect(silent.closed, "the server kept a socket that answers nothing")
             #expect(ContinuousClock.now - started < .seconds(12))
             #expect(silent.frames.contains { $0.opcode == 0x9 }, "no ping before the close: \(silent.frames.map(\.opcode))")

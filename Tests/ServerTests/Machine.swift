@@ -16,10 +16,6 @@ struct Machine: Sendable {
     /// Environment variables set beside the state directory.
     var environment: [String: String] = [:]
 
-    static var messageai: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai")
-    }
-
     init(_ name: String, in folder: URL, server: String) {
         state = folder.appendingPathComponent("machine-\(name)")
         self.server = server
@@ -27,7 +23,7 @@ struct Machine: Sendable {
 
     private func process(_ arguments: [String]) -> Process {
         let process = Process()
-        process.executableURL = Self.messageai
+        process.executableURL = LocalMachine.messageai
         process.arguments = ["--backend", "remote", "--server", server] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging([
             "MESSAGEAI_STATE_DIR": state.path, "XDG_CONFIG_HOME": state.path, "NO_COLOR": "1",

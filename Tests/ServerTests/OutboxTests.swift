@@ -12,12 +12,8 @@ struct OutboxTests {
     func storedButUnanswered() async throws {
         let world = try await ServerWorld(environment: [FaultPoint.variable: FaultPoint.sendsStoredUnanswered.rawValue])
         defer { world.remove() }
-        var ada = world.machine("ada"), grace = world.machine("grace"), bob = world.machine("bob")
-        ada.environment["MESSAGEAI_REMOTE_TIMEOUT_SECONDS"] = "2"
-        _ = try await ada.signUp("Ada")
-        _ = try await grace.signUp("Grace")
-        _ = try await bob.signUp("Bob")
-        try await ada.startChat(as: "Ada", with: grace, "Grace")
+        let (ada, grace) = try await Self.adaAndGrace(on: world)
+        _ = try await world.machine("bob").signUp("Bob")
 
         let repl = try ada.start(["repl"])
         defer { repl.terminate() }

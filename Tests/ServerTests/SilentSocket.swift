@@ -2,8 +2,9 @@ import Foundation
 import Glibc
 import TestSupport
 
-/// A client that opens an events socket over a plain TCP connection and then says nothing, not
-/// even a pong: it only reads what the server sends, frame by frame, until the server closes.
+/// A bare TCP client of the server: one that opens an events socket and then says nothing, not
+/// even a pong, only reading what the server sends, frame by frame, until the server closes; or
+/// one that writes a raw request (from another loopback address if asked) and reads the answer.
 struct SilentSocket {
     /// One frame from the server (unmasked, as a server sends them).
     struct Frame {
@@ -20,20 +21,48 @@ struct SilentSocket {
         ask(token: token)
     }
 
-    /// Connects to `127.0.0.1:port`, asking nothing yet.
-    init(port: Int, receiveBuffer: Int32? = nil) throws {
+    /// Connects to `127.0.0.1:port` from `source` (another loopback address, as another client
+    /// would; any when `nil`), asking nothing yet.
+    init(port: Int, from source: String? = nil, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        func address(_ host: String, _ port: Int) -> sockaddr_in {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr(host)
+            return address
         }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        if let source {
+            var local = address(source, 0)
+            guard withUnsafePointer(to: &local, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) } }) == 0 else {
+                close(descriptor)
+                throw POSIXError(.EADDRNOTAVAIL)
+            }
+        }
+        var remote = address("127.0.0.1", port)
+        guard withUnsafePointer(to: &remote, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, size) } }) == 0 else {
+            close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+    }
+
+    /// Writes `request` to `127.0.0.1:port` from `source` and returns everything the server
+    /// answers until it closes the connection (30 s at most), read on a thread of its own.
+    static func answer(to request: Data, port: Int, from source: String) async throws -> Data {
+        let socket = try SilentSocket(port: port, from: source)
+        return await OwnThread.run {
+            var offset = 0
+            while offset < request.count {
+                let written = request[offset...].withUnsafeBytes { write(socket.descriptor, $0.baseAddress, $0.count) }
+                guard written > 0 else { break }
+                offset += written
+            }
+            return Data(socket.readUntilClosed(limit: 30).bytes)
+        }
     }
 
     /// Asks for the events socket of `token`.
@@ -80,10 +109,15 @@ struct SilentSocket {
     /// The frames the server sends until it closes the connection (`true`) or `limit` passes,
     /// read on a thread of their own so that the blocking reads hold up no task.
     func framesUntilClosed(limit: TimeInterval) async -> (frames: [Frame], closed: Bool) {
-        await OwnThread.run { readUntilClosed(limit: limit) }
+        await OwnThread.run {
+            let (bytes, closed) = readUntilClosed(limit: limit)
+            return (Self.frames(in: bytes), closed)
+        }
     }
 
-    private func readUntilClosed(limit: TimeInterval) -> (frames: [Frame], closed: Bool) {
+    /// The bytes the server sends until it closes the connection (`true`) or `limit` passes;
+    /// then closes it.
+    private func readUntilClosed(limit: TimeInterval) -> (bytes: [UInt8], closed: Bool) {
         var timeout = timeval(tv_sec: Int(limit), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var bytes: [UInt8] = []
@@ -96,7 +130,7 @@ struct SilentSocket {
             bytes += buffer[0..<count]
         }
         Glibc.close(descriptor)
-        return (Self.frames(in: bytes), closed)
+        return (bytes, closed)
     }
 
     /// The frames after the HTTP response's head.

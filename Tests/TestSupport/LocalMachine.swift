@@ -9,8 +9,8 @@ public struct LocalMachine: Sendable {
     public var environment: [String: String]
 
     /// The built `messageai` beside the test bundle.
-    public static var messageai: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai").path
+    public static var messageai: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai")
     }
 
     /// The database file.
@@ -26,9 +26,9 @@ public struct LocalMachine: Sendable {
 
     /// A `messageai` process with `arguments`, not started.
     public func process(_ arguments: [String]) throws -> Process {
-        guard FileManager.default.isExecutableFile(atPath: Self.messageai) else { throw LocalMachineError.notBuilt }
+        guard FileManager.default.isExecutableFile(atPath: Self.messageai.path) else { throw LocalMachineError.notBuilt }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.messageai)
+        process.executableURL = Self.messageai
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         return process
@@ -41,8 +41,8 @@ public struct LocalMachine: Sendable {
 
     /// Starts a long-running `messageai` (a REPL, a `tail`), its standard error among its lines.
     public func start(_ arguments: [String]) throws -> Child {
-        guard FileManager.default.isExecutableFile(atPath: Self.messageai) else { throw LocalMachineError.notBuilt }
-        return try Child(Self.messageai, arguments, environment: environment, mergingErrors: true)
+        guard FileManager.default.isExecutableFile(atPath: Self.messageai.path) else { throw LocalMachineError.notBuilt }
+        return try Child(Self.messageai.path, arguments, environment: environment, mergingErrors: true)
     }
 
     /// Deletes the scratch folder.

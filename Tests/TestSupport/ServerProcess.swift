@@ -26,15 +26,15 @@ public final class ServerProcess: Sendable {
                                        "--conversations-per-hour", "100000000", "--renames-per-hour", "100000000",
                                        "--lookups-per-minute", "100000000"]
 
-    /// Starts a server over `databasePath` on a reserved port (or `port`), with a cheap bcrypt
-    /// cost and (unless told not to lift them) `liftedBudgets`, then `arguments`; `environment`
-    /// adds to the test's own for this first run (a `FaultPoint` to stop at).
-    public init(databasePath: String, port: Int? = nil, liftingBudgets: Bool = true, arguments: [String] = [],
+    /// Starts a server over `databasePath` on a reserved port, with a cheap bcrypt cost and
+    /// (unless told not to lift them) `liftedBudgets`, then `arguments`; `environment` adds to
+    /// the test's own for this first run (a `FaultPoint` to stop at).
+    public init(databasePath: String, liftingBudgets: Bool = true, arguments: [String] = [],
                 environment: [String: String] = [:]) async throws {
         self.databasePath = databasePath
         self.arguments = (liftingBudgets ? Self.liftedBudgets : []) + arguments
         let output = LogBuffer()
-        let (process, url) = try await Self.launch(databasePath: databasePath, port: port ?? TestPorts.reserve(), arguments: self.arguments,
+        let (process, url) = try await Self.launch(databasePath: databasePath, port: TestPorts.reserve(), arguments: self.arguments,
                                                    environment: environment, output: output)
         self.process = Mutex(process)
         self.output = output
@@ -65,8 +65,8 @@ public final class ServerProcess: Sendable {
     }
 
     /// Starts the server again on the same port and file, after `kill9` or `terminate`.
-    public func restart(environment: [String: String] = [:]) async throws {
-        let (process, _) = try await Self.launch(databasePath: databasePath, port: port, arguments: arguments, environment: environment, output: output)
+    public func restart() async throws {
+        let (process, _) = try await Self.launch(databasePath: databasePath, port: port, arguments: arguments, environment: [:], output: output)
         self.process.withLock { $0 = process }
     }
 

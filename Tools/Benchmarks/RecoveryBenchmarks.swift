@@ -90,9 +90,9 @@ extension ServerBench {
         try await Task.sleep(for: .seconds(2))
         let after = try world.serverFootprint()
         let perSocket = Double(after.bytes - before.bytes) / Double(count)
-        let (held, cpu) = (ContinuousClock.now, try world.serverCPUTime())
+        let (held, cpu) = (ContinuousClock.now, world.serverCPUTime())
         try await Task.sleep(for: .seconds(35))
-        let busy = (try world.serverCPUTime() - cpu) / ((ContinuousClock.now - held) / .seconds(1))
+        let busy = (world.serverCPUTime() - cpu) / ((ContinuousClock.now - held) / .seconds(1))
         withExtendedLifetime(streams) {}
         return Result(key: perSocket, line: "\(count) idle sockets held (\(after.descriptors - before.descriptors) more descriptors): server RSS "
             + "\(before.bytes / 1_048_576) → \(after.bytes / 1_048_576) MiB, \(Stats.format(perSocket / 1_024, 1)) KiB per socket; "

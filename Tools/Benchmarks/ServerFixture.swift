@@ -78,13 +78,7 @@ struct ServerFixture {
     }
 
     /// The server's processor time so far (user and system), in seconds.
-    func serverCPUTime() throws -> Double {
-        let stat = try String(contentsOfFile: "/proc/\(server.processIdentifier)/stat", encoding: .utf8)
-        // Fields after the command's closing parenthesis; utime and stime are the 12th and 13th, in clock ticks.
-        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    func serverCPUTime() -> Double { Child.cpuSeconds(of: server.processIdentifier) }
 
     /// `count` one-to-one conversations between new users, each started by its sender and
     /// accepted by its receiver (by starting it too, which servers from before invitations also
