@@ -14,7 +14,7 @@ struct BudgetTests {
         // 30 a minute: 3 at once, then one every 2 s.
         try await InProcessServer.live({ $0.budget.messagesPerMinute = 30 }) { world in
             let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
-            let direct = try #require(try await world.probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": bob.id]).json?["id"] as? String)
+            let direct = try await world.probe.startDirect(ada.token, with: bob.id)
             #expect(try await world.probe.send("POST", "/v1/invitations/\(direct)/accept", token: bob.token).status == 200)
             let started = ContinuousClock.now
             var stored = 0

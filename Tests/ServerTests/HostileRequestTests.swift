@@ -110,13 +110,9 @@ struct HostileRequestTests {
     func socketsPerAccount() async throws {
         try await InProcessServer.live { world in
             let ada = try await world.probe.signUp("Ada")
-            let configuration = {
-                var configuration = WebSocketClientConfiguration()
-                configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
-                return configuration
-            }()
+            let configuration = WebSocketClientConfiguration.events(token: ada.token)
             let (opened, open) = AsyncStream<Void>.makeStream()
-            let url = world.url.replacing("http", with: "ws") + EventSocketProtocol.path
+            let url = world.eventsURL
             let sockets = (0..<EventSocketProtocol.socketsPerUser).map { _ in
                 Task {
                     try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "socket")) { inbound, _, _ in

@@ -19,11 +19,11 @@ struct KeepAliveTests {
             let ada = try await world.probe.signUp("Ada"), grace = try await world.probe.signUp("Grace")
 
             // Grace's client answers pings (and sends none of its own): its socket must outlive Ada's.
-            var configuration = WebSocketClientConfiguration(autoPing: .disabled)
-            configuration.additionalHeaders[.authorization] = "Bearer \(grace.token)"
+            var configuration = WebSocketClientConfiguration.events(token: grace.token)
+            configuration.autoPing = .disabled
             let (frames, frame) = AsyncStream<Void>.makeStream()
             let answering = Task {
-                try await WebSocketClient.connect(url: world.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+                try await WebSocketClient.connect(url: world.eventsURL,
                                                   configuration: configuration, logger: Logger(label: "answering")) { inbound, _, _ in
                     defer { frame.finish() }
                     for try await _ in inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes) { frame.yield() }

@@ -99,10 +99,9 @@ struct ProtocolPromisesTests {
             let messages = "/v1/conversations/\(try await world.probe.startDirect(ada.token, with: grace.id))/messages"
             let after = try #require(try await world.probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
             for index in 0..<1_200 { _ = try await world.probe.send("PUT", messages + "/m\(index)", token: ada.token, json: ["text": "m\(index)"]) }
-            var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
-            configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
+            let configuration = WebSocketClientConfiguration.events(token: ada.token, maxFrameSize: EventSocketProtocol.maxFrameBytes)
             let received = Mutex<[String]>([])
-            _ = try await WebSocketClient.connect(url: world.url.replacing("http", with: "ws") + EventSocketProtocol.path + "?after=\(after)",
+            _ = try await WebSocketClient.connect(url: world.eventsURL + "?after=\(after)",
                                                   configuration: configuration, logger: Logger(label: "resume")) { inbound, outbound, _ in
                 var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
                 var sentLast = false
@@ -190,10 +189,9 @@ struct ProtocolPromisesTests {
             let messages = "/v1/conversations/\(try await world.probe.startDirect(ada.token, with: grace.id))/messages"
             _ = try await world.probe.send("PUT", messages + "/m1", token: ada.token, json: ["text": "hello"])
             let newest = try #require(try await world.probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
-            var configuration = WebSocketClientConfiguration()
-            configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
+            let configuration = WebSocketClientConfiguration.events(token: ada.token)
             let ready = Mutex<String?>(nil)
-            _ = try await WebSocketClient.connect(url: world.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+            _ = try await WebSocketClient.connect(url: world.eventsURL,
                                                   configuration: configuration, logger: Logger(label: "ready")) { inbound, outbound, _ in
                 var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
                 if case .text(let text) = try await iterator.next() { ready.withLock { $0 = text } }

@@ -16,11 +16,10 @@ struct ServerLifecycleTests {
         let world = try await ServerWorld()
         defer { world.remove() }
         let ada = try await world.probe.signUp("Ada")
-        var configuration = WebSocketClientConfiguration()
-        configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
+        let configuration = WebSocketClientConfiguration.events(token: ada.token)
         let (opened, open) = AsyncStream<Void>.makeStream()
         let socket = Task {
-            try await WebSocketClient.connect(url: world.server.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+            try await WebSocketClient.connect(url: world.eventsURL,
                                               configuration: configuration, logger: Logger(label: "test")) { inbound, _, _ in
                 for try await _ in inbound { open.yield() }
             }
@@ -59,11 +58,10 @@ struct ServerLifecycleTests {
             let ada = try await world.probe.signUp("Ada")
             let live = try await graph.services(for: graph.caller(token: ada.token)).chat.liveMessages(in: nil)
             // A bare socket beside the client's, to read the close code.
-            var configuration = WebSocketClientConfiguration()
-            configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
+            let configuration = WebSocketClientConfiguration.events(token: ada.token)
             let (opened, open) = AsyncStream<Void>.makeStream()
             let bare = Task {
-                try await WebSocketClient.connect(url: world.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+                try await WebSocketClient.connect(url: world.eventsURL,
                                                   configuration: configuration, logger: Logger(label: "bare")) { inbound, _, _ in
                     for try await _ in inbound { open.yield() }
                 }

@@ -1,4 +1,6 @@
 import Foundation
+import HummingbirdWSClient
+import Kernel
 import ServiceGraph
 import TestSupport
 
@@ -14,6 +16,9 @@ protocol TestServer: Sendable {
 extension TestServer {
     /// The port the server listens on.
     var port: Int { URL(string: url)?.port ?? 0 }
+
+    /// The events socket's URL (`ws://…/v1/events`).
+    var eventsURL: String { url.replacing("http", with: "ws") + EventSocketProtocol.path }
 
     /// A client process's service graph over this server (one connection, one events socket per session).
     func remoteGraph() throws -> ServiceGraph { try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: url)) }
@@ -51,5 +56,15 @@ struct ServerWorld: TestServer {
     func remove() {
         server.stop()
         try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+extension WebSocketClientConfiguration {
+    /// A bare client's settings for the events socket of `token`'s session, taking frames of up
+    /// to `maxFrameSize` bytes.
+    static func events(token: String, maxFrameSize: Int = EventSocketProtocol.maxFrameBytes) -> Self {
+        var configuration = WebSocketClientConfiguration(maxFrameSize: maxFrameSize)
+        configuration.additionalHeaders[.authorization] = "Bearer \(token)"
+        return configuration
     }
 }

@@ -18,10 +18,9 @@ struct SocketResetTests {
             let cursor = try #require(first.json?["cursor"] as? String)
             let epoch = try #require(cursor.split(separator: ".").first)
             for after in ["elsewhere.1", "\(epoch).999999999"] {
-                var configuration = WebSocketClientConfiguration()
-                configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
+                let configuration = WebSocketClientConfiguration.events(token: ada.token)
                 let types = Mutex<[String]>([])
-                _ = try await WebSocketClient.connect(url: world.url.replacing("http", with: "ws") + EventSocketProtocol.path + "?after=\(after)",
+                _ = try await WebSocketClient.connect(url: world.eventsURL + "?after=\(after)",
                                                       configuration: configuration, logger: Logger(label: "reset")) { inbound, outbound, _ in
                     var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
                     while let message = try await iterator.next() {

@@ -65,11 +65,10 @@ struct SocketSendTests {
                 let head = #"{"type":"chat.send","id":"big-1","conversation":"c1","text":""#, tail = #""}"#
                 return head + String(repeating: "a", count: bytes - head.utf8.count - tail.utf8.count) + tail
             }
-            var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes * 2)
-            configuration.additionalHeaders[.authorization] = "Bearer \(ada.token)"
+            let configuration = WebSocketClientConfiguration.events(token: ada.token, maxFrameSize: EventSocketProtocol.maxFrameBytes * 2)
             for (bytes, answered) in [(EventSocketProtocol.maxFrameBytes, true), (EventSocketProtocol.maxFrameBytes + 1, false)] {
                 let reply = Mutex<String?>(nil), text = frame(bytes: bytes)
-                let close = try await WebSocketClient.connect(url: world.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+                let close = try await WebSocketClient.connect(url: world.eventsURL,
                                                               configuration: configuration, logger: Logger(label: "sender")) { inbound, outbound, _ in
                     var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
                     _ = try await iterator.next()
@@ -189,10 +188,9 @@ struct SocketSendTests {
     private static func exchange(_ bursts: [[String]], expecting count: Int? = nil, as token: String, on world: some TestServer,
                                  heard: @escaping @Sendable (ChatSocket.SendReply) async -> Void = { _ in }) async throws -> [ChatSocket.SendReply] {
         let count = count ?? bursts.map(\.count).reduce(0, +)
-        var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes)
-        configuration.additionalHeaders[.authorization] = "Bearer \(token)"
+        let configuration = WebSocketClientConfiguration.events(token: token, maxFrameSize: EventSocketProtocol.maxFrameBytes)
         let replies = Mutex<[ChatSocket.SendReply]>([])
-        _ = try await WebSocketClient.connect(url: world.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+        _ = try await WebSocketClient.connect(url: world.eventsURL,
                                               configuration: configuration, logger: Logger(label: "sender")) { inbound, outbound, _ in
             var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
             _ = try await iterator.next()
