@@ -103,6 +103,7 @@ var targets: [Target] = [
                 dependencies: ["MessageAIServer", "ServiceGraph", "ServerSupport", "RemoteClient", "ChatRemote", "Kernel", "TestSupport", hummingbird,
                                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "GRDB", package: "GRDB.swift"),
                                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                               .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "NIOEmbedded", package: "swift-nio")]
                     + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API"), .init(stringLiteral: "\($0)Server")] },
                 path: "Tests/ServerTests"),

@@ -33,6 +33,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(Key.signUpBurst.help)) var signUpBurst: String?
     @Option(help: ArgumentHelp(Key.pingSeconds.help)) var pingSeconds: String?
     @Option(help: ArgumentHelp(Key.socketQueueFrames.help)) var socketQueueFrames: String?
+    @Option(help: ArgumentHelp(Key.idleSeconds.help)) var idleSeconds: String?
     @Option(help: ArgumentHelp(Key.messagesPerMinute.help)) var messagesPerMinute: String?
     @Option(help: ArgumentHelp(Key.fanOutMegabytesPerMinute.help)) var fanOutMegabytesPerMinute: String?
     @Option(help: ArgumentHelp(Key.conversationsPerHour.help)) var conversationsPerHour: String?
@@ -47,6 +48,7 @@ struct ServerCommand: AsyncParsableCommand {
             (Key.host, host), (Key.port, port), (Key.sqlitePath, sqlitePath),
             (Key.tlsCertificate, tlsCert), (Key.tlsKey, tlsKey), (Key.bcryptCost, bcryptCost),
             (Key.logLevel, logLevel), (Key.signUpBurst, signUpBurst), (Key.pingSeconds, pingSeconds), (Key.socketQueueFrames, socketQueueFrames),
+            (Key.idleSeconds, idleSeconds),
             (Key.messagesPerMinute, messagesPerMinute), (Key.fanOutMegabytesPerMinute, fanOutMegabytesPerMinute),
             (Key.conversationsPerHour, conversationsPerHour), (Key.renamesPerHour, renamesPerHour),
             (Key.lookupsPerMinute, lookupsPerMinute),

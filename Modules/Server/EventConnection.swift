@@ -206,12 +206,32 @@ final class EventConnection: Sendable {
         state.withLock { $0.gate = CursorGate(after: after) }
         try await write(EventSocketProtocol.Frame(EventSocketProtocol.Ready()))
         while true {
-            let written = state.withLock { state in
-                page.filter { state.gate.admit($0.cursor) == .pass }.compactMap { queue(EventFrames.text(of: $0), &state) }.last
-            }
-            try await written?.get()
+            try await writeBacklog(state.withLock { state in page.filter { state.gate.admit($0.cursor) == .pass } })
             guard page.count == ChatRules.catchUpLimit, let last = state.withLock({ $0.gate.last }) else { return }
             page = try await chat.events(after: last, limit: ChatRules.catchUpLimit)
+        }
+    }
+
+    /// Writes `events` in order, as many at a time as the queue has room for, each batch once
+    /// the client has taken the one before: a page may be larger than the queue. With no room
+    /// at all the client is too slow.
+    private func writeBacklog(_ events: [UserEvent]) async throws {
+        var rest = events[...]
+        while !rest.isEmpty {
+            let (written, count) = state.withLock { state -> (EventLoopFuture<Void>?, Int) in
+                var written: EventLoopFuture<Void>?, count = 0
+                for event in rest {
+                    guard let future = queue(EventFrames.text(of: event), &state) else { break }
+                    (written, count) = (future, count + 1)
+                }
+                return (written, count)
+            }
+            guard let written else {
+                end(.tooSlow)
+                throw ChannelError.outputClosed
+            }
+            try await written.get()
+            rest = rest.dropFirst(count)
         }
     }
 

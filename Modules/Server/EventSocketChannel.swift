@@ -39,6 +39,8 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            // Until its first request has come, nothing else watches a connection's silence.
+            try channel.pipeline.syncOperations.addHandler(FirstRequestDeadline(timeout: TimeAmount(idleTimeout)), name: FirstRequestDeadline.name)
             let decision = NIOLoopBoundBox<Result<EventSocketAdmission.Admitted, any Error>?>(nil, eventLoop: channel.eventLoop)
             let admission = admission
             let upgrader = NIOTypedWebSocketServerUpgrader<Negotiated>(
@@ -65,12 +67,14 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
                         guard case .success(let admitted) = decision.value else { throw ChannelError.inappropriateOperationForState }
+                        FirstRequestDeadline.lift(on: channel)
                         try admission.open(admitted, on: channel, logger: logger)
                         return Negotiated.socket
                     }
                 })
             let upgrades = NIOTypedHTTPServerUpgradeConfiguration<Negotiated>(upgraders: [upgrader]) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    FirstRequestDeadline.lift(on: channel)
                     try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
                     try channel.pipeline.syncOperations.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
                     let http = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(wrappingChannelSynchronously: channel,
@@ -113,6 +117,42 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
         try await http.executeThenClose { _, outbound in
             try await outbound.write(contentsOf: [.head(HTTPResponse(status: .init(code: reply.status), headerFields: headers)),
                                                   .body(ByteBuffer(bytes: body)), .end(nil)])
+        }
+    }
+
+    /// Closes a connection whose first request head has not come within `timeout` (nothing,
+    /// or a head sent a byte at a time): after it, Hummingbird's connection handler watches an
+    /// HTTP connection's silence and the events socket its own.
+    final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = NIOAny
+        static let name = "first-request-deadline"
+        private let timeout: TimeAmount
+        private var deadline: Scheduled<Void>?
+
+        init(timeout: TimeAmount) { self.timeout = timeout }
+
+        /// Removes the deadline from `channel`'s pipeline: its first request has come.
+        static func lift(on channel: any Channel) {
+            channel.pipeline.removeHandler(name: name, promise: nil)
+        }
+
+        func handlerAdded(context: ChannelHandlerContext) {
+            if context.channel.isActive { arm(context) }
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            arm(context)
+            context.fireChannelActive()
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) {
+            deadline?.cancel()
+        }
+
+        private func arm(_ context: ChannelHandlerContext) {
+            guard deadline == nil else { return }
+            let channel = context.channel
+            deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
         }
     }
 }

@@ -58,7 +58,7 @@ public enum MessageAIServer {
         // A connection that sends no request for a minute is closed: silent connections cannot
         // pile up (events sockets answer the pings they get, `OpenSockets`).
         let admission = routes.admission
-        var server = HTTPServerBuilder { responder in EventSocketChannel(responder: responder, admission: admission, idleTimeout: .seconds(60)) }
+        var server = HTTPServerBuilder { responder in EventSocketChannel(responder: responder, admission: admission, idleTimeout: .seconds(settings.idleSeconds)) }
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
             server = try .tls(server, tlsConfiguration: try tls(certificate: certificate, key: key))
         }

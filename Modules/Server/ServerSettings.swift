@@ -30,6 +30,8 @@ public struct ServerSettings: Sendable {
     public var pingSeconds: Int
     /// Frames an events socket may have waiting for its client before it is closed as too slow.
     public var socketQueueFrames: Int
+    /// Seconds a connection may go without a request (or an unfinished one) before it is closed.
+    public var idleSeconds: Int
     /// What one person may do how often.
     public var budget: ServerBudget.Limits
 
@@ -62,6 +64,10 @@ public struct ServerSettings: Sendable {
         public static let socketQueueFrames = SettingKey.integer("events.queueFrames", default: EventSocketProtocol.queueFrames,
                                                                  "frames an events socket may have waiting for its client before it is closed as too slow (4408)",
                                                                  in: 1...100_000)
+        /// Silence before an HTTP connection is closed.
+        public static let idleSeconds = SettingKey.integer("http.idleSeconds", default: 60,
+                                                           "seconds a connection may go without sending a request, or in the middle of one, before it is closed",
+                                                           in: 1...3_600)
         /// Messages per person per minute.
         public static let messagesPerMinute = SettingKey.integer("budget.messagesPerMinute", default: ServerBudget.Limits().messagesPerMinute,
                                                                  "messages one person may send a minute, a tenth of them at once", in: 1...100_000_000)
@@ -86,7 +92,7 @@ public struct ServerSettings: Sendable {
     /// Every key of the server, read from `MESSAGEAI_SERVER_` variables.
     public static let table = SettingTable(environmentPrefix: "MESSAGEAI_SERVER_", keys: [
         Key.host, Key.port, Key.sqlitePath, Key.tlsCertificate, Key.tlsKey, Key.bcryptCost, Key.logLevel, Key.signUpBurst, Key.pingSeconds,
-        Key.socketQueueFrames,
+        Key.socketQueueFrames, Key.idleSeconds,
         Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute,
     ])
 
@@ -120,6 +126,7 @@ public struct ServerSettings: Sendable {
         signUpBurst = loaded.int(Key.signUpBurst)
         pingSeconds = loaded.int(Key.pingSeconds)
         socketQueueFrames = loaded.int(Key.socketQueueFrames)
+        idleSeconds = loaded.int(Key.idleSeconds)
         budget = ServerBudget.Limits()
         budget.messagesPerMinute = loaded.int(Key.messagesPerMinute)
         budget.fanOutMegabytesPerMinute = loaded.int(Key.fanOutMegabytesPerMinute)

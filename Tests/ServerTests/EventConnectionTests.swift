@@ -1,6 +1,7 @@
 import Foundation
 import Kernel
 import Logging
+import Chat
 import ChatServer
 @testable import MessageAIServer
 import NIOCore
@@ -44,6 +45,24 @@ struct EventConnectionTests {
         #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil, "a frame after the close frame")
     }
 
+    @Test("a queue past 8 MiB, well within its frame count, is closed as too slow without writing a frame of it")
+    func queueOverEightMebibytes() throws {
+        let (connection, channel, _) = try Self.connection()
+        let frame = Data(repeating: UInt8(ascii: "a"), count: 1_024 * 1_024)
+        for _ in 0..<8 { connection.answer(frame) }
+        channel.embeddedEventLoop.run()
+        #expect(try Self.written(channel).count == 8, "8 MiB is within the bound")
+
+        for _ in 0..<8 { connection.answer(frame) }
+        connection.answer(Data("one byte past".utf8))
+        channel.embeddedEventLoop.run()
+        let close = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+        #expect(close.opcode == .connectionClose)
+        var data = close.data
+        #expect(data.readWebSocketErrorCode() == .unknown(EventSocketProtocol.tooSlow))
+        #expect(try channel.readOutbound(as: WebSocketFrame.self) == nil, "a frame after the close frame")
+    }
+
     @Test("a socket whose session ended between its admission and its registration is closed as such at once")
     func sessionEndedBeforeRegistration() async throws {
         let channel = EmbeddedChannel()
@@ -58,6 +77,74 @@ struct EventConnectionTests {
                                          logger: Logger(label: "test"))
         connection.start(feed: feed, chat: graph.services(for: .signedOut).chat, after: nil)
         #expect(await closes.first == .unknown(EventSocketProtocol.sessionEnded))
+    }
+
+    @Test("a client that pings without taking the answers has at most 4 pongs waiting; further pings go unanswered until it takes them")
+    func pongsWaitAtMostFour() throws {
+        let channel = EmbeddedChannel()
+        let held = HeldWrites()
+        try channel.pipeline.syncOperations.addHandler(held)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let graph = try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: ""))
+        let sockets = OpenSockets(sessionEnds: AsyncStream<SessionEnd>.makeStream().stream, sessionSweep: .seconds(60))
+        let connection = EventConnection(caller: .verified(UserID("u1")), owner: UserID("u1"), channel: channel, sockets: sockets,
+                                         frames: EventFrames(), logger: Logger(label: "test"))
+        try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, admission: try EventSocketAdmission(graph: graph, sockets: sockets),
+                                                                           logger: Logger(label: "test"), eventLoop: channel.eventLoop))
+        let ping = WebSocketFrame(fin: true, opcode: .ping, data: channel.allocator.buffer(string: "are you there"))
+        for _ in 0..<10 { try channel.writeInbound(ping) }
+        #expect(held.pongs == 4)
+        held.release()
+        for _ in 0..<10 { try channel.writeInbound(ping) }
+        #expect(held.pongs == 8, "after the client took the first 4")
+    }
+
+    @Test("a socket whose store fails to read its backlog is closed with 1011")
+    func failedReadCloses() async throws {
+        let channel = EmbeddedChannel()
+        let closes = CloseWatcher()
+        try channel.pipeline.syncOperations.addHandler(closes)
+        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()
+        let graph = try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: ""))
+        let feed = try #require(graph.eventFeed)
+        let sockets = OpenSockets(sessionEnds: AsyncStream<SessionEnd>.makeStream().stream, sessionSweep: .seconds(60))
+        let connection = EventConnection(caller: .verified(UserID("u1")), owner: UserID("u1"), channel: channel, sockets: sockets,
+                                         frames: EventFrames(), logger: Logger(label: "test"))
+        connection.start(feed: feed, chat: FailingReads(), after: EventCursor(epoch: "e1", position: 1))
+        #expect(await closes.first == .unexpectedServerError)
+    }
+
+    /// A store whose every read fails.
+    private struct FailingReads: ChatService {
+        struct Failure: Error {}
+        func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage { throw Failure() }
+        func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage { throw Failure() }
+        nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message { throw Failure() }
+        func markRead(_ conversationID: ConversationID) async throws { throw Failure() }
+        func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { throw Failure() }
+        func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] { throw Failure() }
+        func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] { throw Failure() }
+        func liveEvents() async throws -> AsyncStream<UserEvent> { throw Failure() }
+        func newestCursor() async throws -> EventCursor? { throw Failure() }
+    }
+
+    /// Keeps the pongs written, as a client that does not read leaves them, until `release()`.
+    private final class HeldWrites: ChannelOutboundHandler, @unchecked Sendable {
+        typealias OutboundIn = WebSocketFrame
+        private var held: [EventLoopPromise<Void>] = []
+        private(set) var pongs = 0
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            if unwrapOutboundIn(data).opcode == .pong { pongs += 1 }
+            if let promise { held.append(promise) }
+        }
+
+        /// The client takes everything written so far.
+        func release() {
+            let taken = held
+            held = []
+            taken.forEach { $0.succeed() }
+        }
     }
 
     /// Tells the code of the first close frame written.

@@ -1,4 +1,7 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ServerSupport
 import HummingbirdWSClient
 import Kernel
 import Logging
@@ -92,13 +95,14 @@ struct ProtocolPromisesTests {
         }
     }
 
-    @Test("a socket resumed 1,200 messages back gets each of them once, in order, across its pages of 500, then live ones")
-    func resumeAcrossPages() async throws {
-        try await InProcessServer.live { world in
+    @Test("a socket resumed far back gets each message once, in order, across its pages of 500 and a queue smaller than a page, then live ones",
+          arguments: [(EventSocketProtocol.queueFrames, 1_200), (16, 100)])
+    func resumeAcrossPages(queueFrames: Int, count: Int) async throws {
+        try await InProcessServer.live({ $0.socketQueueFrames = queueFrames }) { world in
             let ada = try await world.probe.signUp("Ada"), grace = try await world.probe.signUp("Grace")
             let messages = "/v1/conversations/\(try await world.probe.startDirect(ada.token, with: grace.id))/messages"
             let after = try #require(try await world.probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
-            for index in 0..<1_200 { _ = try await world.probe.send("PUT", messages + "/m\(index)", token: ada.token, json: ["text": "m\(index)"]) }
+            for index in 0..<count { _ = try await world.probe.send("PUT", messages + "/m\(index)", token: ada.token, json: ["text": "m\(index)"]) }
             let configuration = WebSocketClientConfiguration.events(token: ada.token, maxFrameSize: EventSocketProtocol.maxFrameBytes)
             let received = Mutex<[String]>([])
             _ = try await WebSocketClient.connect(url: world.eventsURL + "?after=\(after)",
@@ -110,15 +114,58 @@ struct ProtocolPromisesTests {
                     received.withLock { $0.append(String(id)) }
                     if id == "last" { break }
                     // Once the backlog is in, one live message, sent after everything else.
-                    if id == "m1199", !sentLast {
+                    if id == "m\(count - 1)", !sentLast {
                         sentLast = true
                         _ = try await world.probe.send("PUT", messages + "/last", token: ada.token, json: ["text": "last"])
                     }
                 }
                 try await outbound.close(.normalClosure, reason: nil)
             }
-            #expect(received.withLock { $0 } == (0..<1_200).map { "m\($0)" } + ["last"], "\(received.withLock { $0.count }) events")
+            #expect(received.withLock { $0 } == (0..<count).map { "m\($0)" } + ["last"], "\(received.withLock { $0.count }) events")
         }
+    }
+
+    @Test("a connection that sends no request, or half of one, is closed after the idle time (http.idleSeconds)")
+    func idleConnectionsClosed() async throws {
+        try await InProcessServer.live({ $0.idleSeconds = 1 }) { world in
+            for request in ["", "GET /v1/openapi.json HTTP/1.1\r\nHost: 127"] {
+                let started = ContinuousClock.now
+                _ = try await SilentSocket.answer(to: Data(request.utf8), port: world.port, from: "127.0.0.1")
+                let waited = ContinuousClock.now - started
+                #expect(waited < .seconds(10), "\(request.isEmpty ? "a silent connection" : "half a request"): closed after \(waited)")
+            }
+        }
+    }
+
+    @Test("a client's close frame is answered with a close frame, and the connection then ends")
+    func clientCloseAnswered() async throws {
+        try await InProcessServer.live { world in
+            let ada = try await world.probe.signUp("Ada")
+            let socket = try SilentSocket(port: world.port, token: ada.token)
+            socket.send(opcode: 0x8, payload: [0x03, 0xE8])
+            let (frames, closed) = await socket.framesUntilClosed(limit: 10)
+            let close = frames.last { $0.opcode == 0x8 }
+            #expect(close?.payload.prefix(2) == [0x03, 0xE8] && closed, "close frame \(close?.payload ?? []), connection ended: \(closed)")
+        }
+    }
+
+    @Test("a failure that is not a refusal is a 500 whose body names the kind and nothing of the failure; the log has it")
+    func internalFailureBody() async throws {
+        struct Secret: Error { let detail = "table accounts is locked by pid 4242" }
+        let log = LogCapture()
+        let router = Router(context: APIRequestContext.self)
+        router.middlewares.add(ErrorMiddleware(routes: RouteTable()))
+        router.get("/failing") { _, _ -> Response in throw Secret() }
+        var logger = Logger(label: "test") { _ in LogCapture.Handler(capture: log) }
+        logger.logLevel = .info
+        try await Application(router: router, logger: logger).test(.router) { client in
+            try await client.execute(uri: "/failing", method: .get) { response in
+                let body = String(buffer: response.body)
+                #expect(response.status == .internalServerError && body.contains(#""kind":"internal""#), "\(response.status) \(body)")
+                #expect(!body.contains("4242") && !body.contains("Secret"), "\(body)")
+            }
+        }
+        #expect(log.text.contains("4242"), "the failure is not in the log")
     }
 
     @Test("unblocking does not put you back in the one-to-one; starting it again shows what was written meanwhile")

@@ -72,6 +72,13 @@ struct SilentSocket {
         _ = request.withCString { write(descriptor, $0, strlen($0)) }
     }
 
+    /// Writes one client frame of `opcode` with `payload` (under 126 bytes), masked as a
+    /// client's must be (with a key of zeros, which leaves the payload as it is).
+    func send(opcode: UInt8, payload: [UInt8] = []) {
+        let frame = [0x80 | opcode, 0x80 | UInt8(payload.count), 0, 0, 0, 0] + payload
+        _ = frame.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
     /// `count` connections made first, then each asking for `token`'s events socket right after
     /// the other, as a client racing the per-account limit would: the status each was
     /// answered with (101 for an open socket), read once all have asked, with every socket

@@ -97,13 +97,30 @@ public struct MessageList: WireType, Equatable {
     public static let schema = WireSchema.object([("messages", .array(Message.schema, maxItems: ChatRules.catchUpLimit))], required: ["messages"])
 }
 
-/// Events after a cursor, oldest first.
+/// Events after a cursor, oldest first. A reader skips the events it cannot read (a type or
+/// version a newer server added), as `docs/protocol.md` promises.
 public struct EventList: WireType, Equatable {
     /// The events, oldest first.
     public let events: [UserEvent]
 
     /// Creates the reply.
     public init(_ events: [UserEvent]) { self.events = events }
+
+    private enum CodingKeys: String, CodingKey { case events }
+
+    /// Takes the place of an event that does not decode, so that the list reads on past it.
+    private struct Skipped: Decodable {
+        init(from decoder: any Decoder) {}
+    }
+
+    public init(from decoder: any Decoder) throws {
+        var list = try decoder.container(keyedBy: CodingKeys.self).nestedUnkeyedContainer(forKey: .events)
+        var events: [UserEvent] = []
+        while !list.isAtEnd {
+            if let event = try? list.decode(UserEvent.self) { events.append(event) } else { _ = try list.decode(Skipped.self) }
+        }
+        self.events = events
+    }
 
     public static let schema = WireSchema.object([("events", .array(UserEvent.schema, maxItems: ChatRules.catchUpLimit))], required: ["events"])
 }
