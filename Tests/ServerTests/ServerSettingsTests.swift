@@ -12,7 +12,7 @@ struct ServerSettingsTests {
         let help = try await run(["--help"])
         let words = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let values = ["host": "127.0.0.2", "port": "9001", "sqlite.path": "/tmp/s.sqlite", "tls.cert": "/tmp/c.pem", "tls.key": "/tmp/k.pem",
-                      "auth.bcryptCost": "5", "log.level": "debug", "auth.signUpBurst": "7", "events.pingSeconds": "11", "events.queueFrames": "12",
+                      "auth.bcryptCost": "5", "log.level": "debug", "auth.signUpBurst": "7", "events.pingSeconds": "11", "events.queueFrames": "12", "http.idleSeconds": "13",
                       "budget.messagesPerMinute": "61", "budget.fanOutMegabytesPerMinute": "62", "budget.conversationsPerHour": "63",
                       "budget.renamesPerHour": "64", "budget.lookupsPerMinute": "65"]
         for setting in ServerSettings.table.keys {
@@ -33,6 +33,7 @@ struct ServerSettingsTests {
             case "auth.signUpBurst": String(settings.signUpBurst)
             case "events.pingSeconds": String(settings.pingSeconds)
             case "events.queueFrames": String(settings.socketQueueFrames)
+            case "http.idleSeconds": String(settings.idleSeconds)
             case "budget.messagesPerMinute": String(settings.budget.messagesPerMinute)
             case "budget.fanOutMegabytesPerMinute": String(settings.budget.fanOutMegabytesPerMinute)
             case "budget.conversationsPerHour": String(settings.budget.conversationsPerHour)
