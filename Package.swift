@@ -4,13 +4,15 @@ import PackageDescription
 /// The feature plugins. Each one is a folder `Modules/<Name>/` with `Core/` (target `<Name>`:
 /// models, service protocol, in-memory service, view models; depends on the kernel only),
 /// `Views/` (target `<Name>Views`: its CLI commands and REPL screens) and optionally `Live/`
-/// (target `<Name>Live`: implementations over shared infrastructure).
+/// (target `<Name>Live`: implementations over shared infrastructure, SQLite's in `Live/SQLite/` and
+/// PostgreSQL's in `Live/Postgres/`).
 /// Adding a feature: `swift run new-feature NAME` (README, "Adding a feature").
+let postgres: [Target.Dependency] = ["PostgresStore", .product(name: "PostgresNIO", package: "postgres-nio")]
 let features: [(name: String, live: [Target.Dependency]?)] = [
-    ("Auth", ["SQLStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "Crypto", package: "swift-crypto")]),
-    ("Profile", ["SQLStore"]),
-    ("ConversationList", ["SQLStore"]),
-    ("Chat", ["SQLStore"]),
+    ("Auth", ["SQLStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "Crypto", package: "swift-crypto")] + postgres),
+    ("Profile", ["SQLStore"] + postgres),
+    ("ConversationList", ["SQLStore"] + postgres),
+    ("Chat", ["SQLStore"] + postgres),
     // new-feature adds features above this line
 ]
 
@@ -26,6 +28,9 @@ var targets: [Target] = [
     .target(name: "Kernel", path: "Modules/Kernel"),
     .target(name: "SQLStore", dependencies: ["Kernel", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             path: "Modules/Infrastructure/SQLStore"),
+    .target(name: "PostgresStore", dependencies: ["Kernel", logging, .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                  .product(name: "NIOPosix", package: "swift-nio")],
+            path: "Modules/Infrastructure/PostgresStore"),
     .target(name: "RemoteClient",
             dependencies: ["Kernel", logging, .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -43,7 +48,7 @@ var targets: [Target] = [
     .target(name: "REPLKit", dependencies: ["Kernel", "CLIKit"], path: "Modules/Frontends/REPLKit"),
     .target(
         name: "ServiceGraph",
-        dependencies: ["Kernel", "SQLStore", "RemoteClient"] + wireFeatures.map { .init(stringLiteral: "\($0)Remote") }
+        dependencies: ["Kernel", "SQLStore", "PostgresStore", "RemoteClient", logging] + wireFeatures.map { .init(stringLiteral: "\($0)Remote") }
             + features.flatMap { feature in
                 [Target.Dependency(stringLiteral: feature.name)] + (feature.live == nil ? [] : [.init(stringLiteral: "\(feature.name)Live")])
             },
@@ -160,6 +165,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -5,7 +5,7 @@ import SettingsKit
 /// The settings `messageai` reads: each key's name, default, meaning and check, once.
 extension SettingKey {
     /// Service implementations.
-    public static let backend = oneOf("backend", default: Backend.sqlite.rawValue, "service implementations", Backend.allCases.map(\.rawValue))
+    public static let backend = oneOf("backend", default: Backend.sqlite.rawValue, "service implementations", Backend.allCases.filter { $0 != .postgres }.map(\.rawValue))
     /// The front end that runs when no subcommand is given (the default shown is for a terminal;
     /// without one it is `cli`).
     public static let frontend = oneOf("frontend", default: "repl", "front end when no subcommand is given (on a terminal; else cli)", ["repl", "cli"])

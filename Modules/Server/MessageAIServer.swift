@@ -26,10 +26,16 @@ public enum MessageAIServer {
         return logger
     }
 
-    /// Opens the service graph a server with `settings` serves: the SQLite file (its folder
-    /// made if missing), written by this process alone, under the settings' budgets.
+    /// Opens the service graph a server with `settings` serves: the PostgreSQL database when
+    /// `postgres.url` is set (reached and migrated), else the SQLite file (its folder made if
+    /// missing), written by this process alone; under the settings' budgets.
     /// - Throws: `AppError(.unavailable)` when the folder or the database cannot be opened.
-    public static func openGraph(_ settings: ServerSettings) throws -> ServiceGraph {
+    public static func openGraph(_ settings: ServerSettings) async throws -> ServiceGraph {
+        let budget = ServerBudget(settings.budget).budget
+        if let url = settings.postgresURL {
+            return try await ServiceGraph.open(GraphOptions(backend: .postgres, sqlitePath: "", bcryptCost: settings.bcryptCost, soleWriter: true,
+                                                            budget: budget, postgresURL: url))
+        }
         let folder = URL(fileURLWithPath: settings.sqlitePath).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -37,7 +43,7 @@ public enum MessageAIServer {
             throw AppError(.unavailable, "cannot create the folder \(folder.path) for the database")
         }
         return try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost,
-                                             soleWriter: true, budget: ServerBudget(settings.budget).budget))
+                                             soleWriter: true, budget: budget))
     }
 
     /// The application serving `graph` as `settings` say, listening once it runs: every route,
@@ -77,7 +83,9 @@ public enum MessageAIServer {
     /// - Throws: `AppError(.unavailable)` when the database cannot be opened or the port not bound.
     public static func run(_ settings: ServerSettings) async throws {
         let logger = logger(settings)
-        let app = try buildApplication(settings, graph: try openGraph(settings), logger: logger)
+        let graph = try await openGraph(settings)
+        defer { graph.close() }
+        let app = try buildApplication(settings, graph: graph, logger: logger)
         var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownLimit
         do {

@@ -15,6 +15,9 @@ public struct ServerSettings: Sendable {
     public var port: Int
     /// The SQLite file.
     public var sqlitePath: String
+    /// The PostgreSQL database to store everything in instead of the SQLite file, which several
+    /// instances may share.
+    public var postgresURL: String?
     /// Certificate chain (PEM) to serve HTTPS and WSS with; needs `tlsKey`.
     public var tlsCertificate: String?
     /// Private key (PEM) of `tlsCertificate`.
@@ -43,6 +46,10 @@ public struct ServerSettings: Sendable {
         public static let port = SettingKey.integer("port", default: 8080, "port to listen on, 0 for any free one", in: 0...65_535)
         /// The SQLite file.
         public static let sqlitePath = SettingKey("sqlite.path", default: nil, "the database file (unset: $XDG_DATA_HOME/messageai/server.sqlite)")
+        /// The PostgreSQL database.
+        public static let postgresURL = SettingKey("postgres.url", default: nil,
+                                                   "a PostgreSQL database to store everything in instead of the SQLite file, shared by every instance "
+                                                   + "given it: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (?host=/folder for a unix socket)")
         /// Certificate chain to serve TLS with.
         public static let tlsCertificate = SettingKey("tls.cert", default: nil, "PEM certificate chain: serve HTTPS and WSS (with tls.key)")
         /// Private key of the certificate.
@@ -91,7 +98,7 @@ public struct ServerSettings: Sendable {
 
     /// Every key of the server, read from `MESSAGEAI_SERVER_` variables.
     public static let table = SettingTable(environmentPrefix: "MESSAGEAI_SERVER_", keys: [
-        Key.host, Key.port, Key.sqlitePath, Key.tlsCertificate, Key.tlsKey, Key.bcryptCost, Key.logLevel, Key.signUpBurst, Key.pingSeconds,
+        Key.host, Key.port, Key.sqlitePath, Key.postgresURL, Key.tlsCertificate, Key.tlsKey, Key.bcryptCost, Key.logLevel, Key.signUpBurst, Key.pingSeconds,
         Key.socketQueueFrames, Key.idleSeconds,
         Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute,
     ])
@@ -119,6 +126,7 @@ public struct ServerSettings: Sendable {
         port = loaded.int(Key.port)
         sqlitePath = loaded.value(Key.sqlitePath)
             ?? loaded.xdgDirectory("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("server.sqlite").path
+        postgresURL = loaded.value(Key.postgresURL)
         tlsCertificate = loaded.value(Key.tlsCertificate)
         tlsKey = loaded.value(Key.tlsKey)
         bcryptCost = loaded.int(Key.bcryptCost)

@@ -9,6 +9,8 @@ public struct GraphOptions: Sendable {
     public var backend: Backend
     /// The SQLite file of the `sqlite` backend.
     public var sqlitePath: String
+    /// The database of the `postgres` backend, `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`.
+    public var postgresURL: String?
     /// bcrypt cost of new password hashes.
     public var bcryptCost: Int
     /// The bcrypt costs accepted: each step doubles the time; 14 takes about four times 12's.
@@ -44,9 +46,10 @@ public struct GraphOptions: Sendable {
                 memoryConditions: SimulatedConditions = .none, peerDelay: Duration = .milliseconds(1_200),
                 verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock(), remoteURL: String? = nil,
                 remoteTimeout: Duration = .seconds(10), remoteCertificates: String? = nil, soleWriter: Bool = false,
-                budget: UsageBudget = .unlimited) {
+                budget: UsageBudget = .unlimited, postgresURL: String? = nil) {
         self.backend = backend
         self.sqlitePath = sqlitePath
+        self.postgresURL = postgresURL
         self.bcryptCost = bcryptCost
         self.sessionIdleLimit = sessionIdleLimit
         self.memoryConditions = memoryConditions
@@ -69,4 +72,6 @@ public enum Backend: String, CaseIterable, Sendable {
     case sqlite
     /// The MessageAI server over HTTP and WebSocket.
     case remote
+    /// A PostgreSQL database that several server instances share (the server's).
+    case postgres
 }

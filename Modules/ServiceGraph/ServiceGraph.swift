@@ -13,14 +13,29 @@ public final class ServiceGraph: Sendable {
 
     /// Opens the configured backend.
     /// - Throws: `AppError(.unavailable)` when it cannot be opened (the database file is a
-    ///   folder, not SQLite, corrupt…); `AppError(.usage)` for a remote backend without a usable URL.
-    public init(_ options: GraphOptions) throws {
-        self.options = options
-        switch options.backend {
-        case .memory: backend = MemoryBackend(options)
-        case .sqlite: backend = try SQLiteBackend(options)
-        case .remote: backend = try RemoteBackend(options)
+    ///   folder, not SQLite, corrupt…); `AppError(.usage)` for a remote backend without a usable
+    ///   URL, or for the postgres backend, which opens with `open(_:)`.
+    public convenience init(_ options: GraphOptions) throws {
+        let backend: any GraphBackend = switch options.backend {
+        case .memory: MemoryBackend(options)
+        case .sqlite: try SQLiteBackend(options)
+        case .remote: try RemoteBackend(options)
+        case .postgres: throw AppError(.usage, "the postgres backend connects before it serves: open it with ServiceGraph.open")
         }
+        self.init(options, backend: backend)
+    }
+
+    /// Opens the configured backend, connecting to its database first where it has one
+    /// (postgres: the database reached and migrated).
+    /// - Throws: as `init(_:)` does; `.unavailable` when the PostgreSQL database cannot be reached.
+    public static func open(_ options: GraphOptions) async throws -> ServiceGraph {
+        guard options.backend == .postgres else { return try ServiceGraph(options) }
+        return ServiceGraph(options, backend: try await PostgresBackend.open(options))
+    }
+
+    private init(_ options: GraphOptions, backend: any GraphBackend) {
+        self.options = options
+        self.backend = backend
         verifier = SessionVerifier(accounts: backend.accounts, cacheTime: options.verificationCacheTime)
     }
 
@@ -44,6 +59,10 @@ public final class ServiceGraph: Sendable {
     /// The process's feed of new events on the memory and SQLite backends (`nil` on the remote
     /// one, whose events come from the server): a server pushes its sockets' events from it.
     public var eventFeed: (any EventFeed)? { backend.eventFeed }
+
+    /// Lets go of the connections of the postgres backend (nothing on others); the graph serves
+    /// no more after it.
+    public func close() { backend.close() }
 
     /// A session for the demo user, issued without a password: the memory backend's, when Auth
     /// is not among the enabled features. `nil` on other backends.

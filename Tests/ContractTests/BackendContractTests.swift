@@ -9,13 +9,13 @@ import Testing
 /// services built per user from their session token, as a server builds them per connection.
 @Suite("Backend contract", .timeLimit(.minutes(3)))
 struct BackendContractTests {
-    static let backends: [Backend] = [.memory, .sqlite, .remote]
+    static let backends: [ContractBackend] = [.memory, .sqlite, .remote, .postgres, .remoteOnPostgres]
     /// The backends whose clock a test controls: a server keeps its own time, so the idle-time
-    /// rule is shown on the SQL services the server runs (`.sqlite`), not through one.
-    static let clockedBackends: [Backend] = [.memory, .sqlite]
+    /// rule is shown on the SQL services the server runs (`.sqlite`, `.postgres`), not through one.
+    static let clockedBackends: [ContractBackend] = [.memory, .sqlite, .postgres]
 
     @Test("sign-up, sign-in, sign-out and duplicate emails", arguments: backends)
-    func accounts(_ backend: Backend) async throws {
+    func accounts(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada")
@@ -35,7 +35,7 @@ struct BackendContractTests {
     }
 
     @Test("an email in its composed and decomposed spellings is one address: one account, found by either", arguments: backends)
-    func emailSpellings(_ backend: Backend) async throws {
+    func emailSpellings(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let composed = "jos\u{E9}@example.com", decomposed = "jose\u{301}@example.com"
@@ -47,7 +47,7 @@ struct BackendContractTests {
     }
 
     @Test("a forged or revoked token reads and changes nothing", arguments: backends)
-    func forgedAndRevokedTokens(_ backend: Backend) async throws {
+    func forgedAndRevokedTokens(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend, verificationCacheTime: .zero)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
@@ -71,7 +71,7 @@ struct BackendContractTests {
     }
 
     @Test("changing the password ends every other session of the user", arguments: backends)
-    func passwordChangeRevokesOthers(_ backend: Backend) async throws {
+    func passwordChangeRevokesOthers(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend, verificationCacheTime: .zero)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada")
@@ -83,7 +83,7 @@ struct BackendContractTests {
     }
 
     @Test("a session ends after its idle time; using it restarts the time", arguments: clockedBackends)
-    func idleExpiry(_ backend: Backend) async throws {
+    func idleExpiry(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend, verificationCacheTime: .zero, idleLimit: 3_600)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada")
@@ -97,7 +97,7 @@ struct BackendContractTests {
     }
 
     @Test("profiles: edit, see others' edits, search by name prefix or whole email; others' emails only to who asked by them", arguments: backends)
-    func profiles(_ backend: Backend) async throws {
+    func profiles(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada")
@@ -114,7 +114,7 @@ struct BackendContractTests {
     }
 
     @Test("two edits of different fields at once both survive", arguments: backends)
-    func concurrentEdits(_ backend: Backend) async throws {
+    func concurrentEdits(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada")
@@ -129,7 +129,7 @@ struct BackendContractTests {
     }
 
     @Test("conversations: one-to-one is found again, groups include the creator, titles per reader", arguments: backends)
-    func conversations(_ backend: Backend) async throws {
+    func conversations(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), alan = try await harness.signUp("Alan")
@@ -146,7 +146,7 @@ struct BackendContractTests {
     }
 
     @Test("consent: a stranger's one-to-one or group is an invitation, of which nothing reaches the invitee until accepted", arguments: backends)
-    func invitations(_ backend: Backend) async throws {
+    func invitations(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), alan = try await harness.signUp("Alan")
@@ -187,7 +187,7 @@ struct BackendContractTests {
     }
 
     @Test("leaving: nothing more reaches who left; starting a one-to-one again comes back to it", arguments: backends)
-    func leaving(_ backend: Backend) async throws {
+    func leaving(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), alan = try await harness.signUp("Alan")
@@ -210,7 +210,7 @@ struct BackendContractTests {
     }
 
     @Test("blocking: the blocker leaves their one-to-one and the blocked person's invitations, is not added again, and hides new names from them", arguments: backends)
-    func blocking(_ backend: Backend) async throws {
+    func blocking(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), mallory = try await harness.signUp("Mallory"), grace = try await harness.signUp("Grace")
@@ -249,7 +249,7 @@ struct BackendContractTests {
     }
 
     @Test("the list comes a page at a time, most recent first", arguments: backends)
-    func listPages(_ backend: Backend) async throws {
+    func listPages(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada")
@@ -273,7 +273,7 @@ struct BackendContractTests {
     }
 
     @Test("a new name is seen by those who were contacts when it was chosen, never by who became one later", arguments: backends)
-    func renamesFromContact(_ backend: Backend) async throws {
+    func renamesFromContact(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), eve = try await harness.signUp("Eve")
@@ -288,7 +288,7 @@ struct BackendContractTests {
     }
 
     @Test("send, live receive, list order and unread counts", arguments: backends)
-    func liveMessagesAndUnread(_ backend: Backend) async throws {
+    func liveMessagesAndUnread(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
@@ -313,7 +313,7 @@ struct BackendContractTests {
     }
 
     @Test("live readers of all conversations get only their own conversations' messages", arguments: backends)
-    func liveFanOut(_ backend: Backend) async throws {
+    func liveFanOut(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
@@ -327,7 +327,7 @@ struct BackendContractTests {
     }
 
     @Test("a live reader resumes after its cursor: exactly what came after, no gap, no repeat", arguments: backends)
-    func resumeAfterCursor(_ backend: Backend) async throws {
+    func resumeAfterCursor(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
@@ -360,7 +360,7 @@ struct BackendContractTests {
     }
 
     @Test("every change a user may see is one event stream: in one order, only theirs, resumable after any cursor", arguments: backends)
-    func oneEventStream(_ backend: Backend) async throws {
+    func oneEventStream(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
@@ -406,7 +406,7 @@ struct BackendContractTests {
     }
 
     @Test("history pages back by cursor, newest page first", arguments: backends)
-    func paging(_ backend: Backend) async throws {
+    func paging(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
@@ -424,7 +424,7 @@ struct BackendContractTests {
     }
 
     @Test("sending an id twice stores one message; text round-trips exactly", arguments: backends)
-    func idempotentSendAndUnicode(_ backend: Backend) async throws {
+    func idempotentSendAndUnicode(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
@@ -442,7 +442,7 @@ struct BackendContractTests {
     }
 
     @Test("a message id belongs to its conversation: nobody elsewhere can claim it first, nor learn it is used", arguments: backends)
-    func idsPerConversation(_ backend: Backend) async throws {
+    func idsPerConversation(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), mallory = try await harness.signUp("Mallory")
@@ -458,7 +458,7 @@ struct BackendContractTests {
     }
 
     @Test("sends at once, repeats and a conflict among them: each stored once, only the conflict fails", arguments: backends)
-    func concurrentSends(_ backend: Backend) async throws {
+    func concurrentSends(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
@@ -485,7 +485,7 @@ struct BackendContractTests {
     }
 
     @Test("several drafts sent together: stored in the order given, each answered in that order, a refused one alone", arguments: backends)
-    func draftsInOrder(_ backend: Backend) async throws {
+    func draftsInOrder(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
@@ -510,7 +510,7 @@ struct BackendContractTests {
     }
 
     @Test("only members read or post", arguments: backends)
-    func membership(_ backend: Backend) async throws {
+    func membership(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")

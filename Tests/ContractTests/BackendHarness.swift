@@ -6,6 +6,25 @@ import Kernel
 import Profile
 import ServiceGraph
 import TestSupport
+import Testing
+
+/// A backend under test: one of the graph's, or the remote one served by a server on PostgreSQL.
+enum ContractBackend: String, Sendable, CustomTestStringConvertible {
+    case memory, sqlite, remote, postgres
+    case remoteOnPostgres = "remote on postgres"
+
+    /// The graph's backend it opens.
+    var graphBackend: Backend {
+        switch self {
+        case .memory: .memory
+        case .sqlite: .sqlite
+        case .remote, .remoteOnPostgres: .remote
+        case .postgres: .postgres
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
 
 /// One backend under test, the way a server will use it: a service graph, and users who each
 /// get the services built for them from their session token.
@@ -22,27 +41,36 @@ final class BackendHarness: Sendable {
     /// The server of the remote backend: a real `messageai-server` process over a SQLite file in
     /// the scratch folder.
     let server: ServerProcess?
+    /// The PostgreSQL database of the postgres backends.
+    let postgresURL: String?
 
-    /// Opens `backend` over a new scratch folder, or over the database (or server) of `sharing`
-    /// (a second process on the same file or server).
-    init(_ backend: Backend, sharing other: BackendHarness? = nil, verificationCacheTime: Duration = .seconds(2),
+    /// Opens `backend` over a new scratch folder (and a new database of the tests' PostgreSQL
+    /// cluster), or over the database (or server) of `sharing` (a second process on the same
+    /// file or server).
+    init(_ backend: ContractBackend, sharing other: BackendHarness? = nil, verificationCacheTime: Duration = .seconds(2),
          idleLimit: TimeInterval = AuthRules.defaultIdleLimit) async throws {
         folder = other?.folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-contract-\(UUID().uuidString)")
         clock = other?.clock ?? TestClock()
+        postgresURL = if let url = other?.postgresURL { url } else if [.postgres, .remoteOnPostgres].contains(backend) {
+            try await PostgresCluster.shared().database()
+        } else {
+            nil
+        }
         let database = folder.appendingPathComponent("contract.sqlite").path
-        if backend == .remote, other?.server == nil {
+        if backend.graphBackend == .remote, other?.server == nil {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            server = try await ServerProcess(databasePath: database)
+            server = try await ServerProcess(databasePath: database, arguments: postgresURL.map { ["--postgres-url", $0] } ?? [])
         } else {
             server = other?.server
         }
-        graph = try ServiceGraph(GraphOptions(
-            backend: backend, sqlitePath: database, bcryptCost: 4, sessionIdleLimit: idleLimit, peerDelay: .seconds(600),
-            verificationCacheTime: verificationCacheTime, clock: clock, remoteURL: server?.url))
+        graph = try await ServiceGraph.open(GraphOptions(
+            backend: backend.graphBackend, sqlitePath: database, bcryptCost: 4, sessionIdleLimit: idleLimit, peerDelay: .seconds(600),
+            verificationCacheTime: verificationCacheTime, clock: clock, remoteURL: server?.url, postgresURL: postgresURL))
     }
 
     /// Stops the server, if any, and removes the scratch folder.
     func remove() {
+        graph.close()
         server?.stop()
         try? FileManager.default.removeItem(at: folder)
     }

@@ -21,7 +21,7 @@ struct InProcessServer: TestServer {
     /// Runs `body` against the application listening on a free port.
     static func live<Value: Sendable>(_ adjust: (inout ServerSettings) -> Void = { _ in },
                                       _ body: @escaping @Sendable (InProcessServer) async throws -> Value) async throws -> Value {
-        let (folder, log, app) = try application(adjust)
+        let (folder, log, app) = try await application(adjust)
         defer { try? FileManager.default.removeItem(at: folder) }
         return try await app.test(.live) { client in
             guard let port = client.port else { throw ProbeError(description: "the test server has no port") }
@@ -34,13 +34,13 @@ struct InProcessServer: TestServer {
     /// address `unknown`).
     static func router<Value: Sendable>(_ adjust: (inout ServerSettings) -> Void = { _ in },
                                         _ body: @escaping @Sendable (HTTPProbe) async throws -> Value) async throws -> Value {
-        let (folder, _, app) = try application(adjust)
+        let (folder, _, app) = try await application(adjust)
         defer { try? FileManager.default.removeItem(at: folder) }
         return try await app.test(.router) { client in try await body(HTTPProbe(router: client)) }
     }
 
     /// The application over a new scratch folder, logging into a capture.
-    private static func application(_ adjust: (inout ServerSettings) -> Void) throws -> (URL, LogCapture, some ApplicationProtocol) {
+    private static func application(_ adjust: (inout ServerSettings) -> Void) async throws -> (URL, LogCapture, some ApplicationProtocol) {
         let folder = try makeFolder()
         var settings = ServerSettings(environment: [:])
         settings.sqlitePath = folder.appendingPathComponent("server.sqlite").path
@@ -55,7 +55,7 @@ struct InProcessServer: TestServer {
         let log = LogCapture()
         var logger = Logger(label: "messageai-server") { _ in LogCapture.Handler(capture: log) }
         logger.logLevel = MessageAIServer.logger(settings).logLevel
-        return (folder, log, try MessageAIServer.buildApplication(settings, graph: try MessageAIServer.openGraph(settings), logger: logger))
+        return (folder, log, try MessageAIServer.buildApplication(settings, graph: try await MessageAIServer.openGraph(settings), logger: logger))
     }
 }
 

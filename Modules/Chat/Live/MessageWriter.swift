@@ -1,26 +1,35 @@
 import Chat
 import Foundation
-import GRDB
 import Kernel
-import SQLStore
 import Synchronization
+
+/// Where a `MessageWriter` stores its batches: SQLite's file or PostgreSQL's database.
+public protocol MessageStore: Sendable {
+    /// Stores `sends` in one transaction on the calling thread, trying once; `nil`, with nothing
+    /// written, when that would wait (another writer holds the store, or the store has no such way).
+    func insertNow(_ sends: [MessageWriter.Send]) throws -> [MessageWriter.Stored]?
+    /// Stores `sends` in one transaction, waiting for the store as long as it takes.
+    func insert(_ sends: [MessageWriter.Send]) async throws -> [MessageWriter.Stored]
+    /// Tells the store's readers of a commit once its messages have been handed out.
+    func notifyCommitted()
+}
 
 /// Stores the process's sends in batches ("group commit"): sends that arrive while a batch is
 /// being written wait and go together in the next transaction, and each send returns only once
 /// the transaction holding it has committed. Under load one commit carries many messages; alone,
 /// a send is a batch of one, written on the sender's own thread (`store`). One per database,
-/// shared by every caller's `SQLChatService`.
+/// shared by every caller's chat service.
 public final class MessageWriter: Sendable {
     /// A message to store, checked already.
-    struct Send: Sendable {
-        let id: MessageID
-        let text: String
-        let conversationID: ConversationID
-        let sender: UserID
+    public struct Send: Sendable {
+        public let id: MessageID
+        public let text: String
+        public let conversationID: ConversationID
+        public let sender: UserID
         /// Milliseconds since 1970.
-        let sentAt: Int
+        public let sentAt: Int
         /// The conversation's members, who get the message live.
-        let members: [UserID]
+        public let members: [UserID]
     }
 
     /// A send waiting for its transaction, and where its outcome goes.
@@ -51,7 +60,7 @@ public final class MessageWriter: Sendable {
     }
 
     /// One send's outcome in a transaction: its message, and whether it was stored just now.
-    private typealias Stored = Result<(message: Message, isNew: Bool), any Error>
+    public typealias Stored = Result<(message: Message, isNew: Bool), any Error>
 
     private struct State {
         var waiting: [Waiting] = []
@@ -61,18 +70,15 @@ public final class MessageWriter: Sendable {
         var lastBatch = 1
     }
 
-    private let database: SQLDatabase
-    private let epoch: String
-    private let feed: SQLEventFeed
+    private let store: any MessageStore
+    private let feed: StoreEventFeed
     private let state = Mutex(State())
     /// Most sends in one transaction.
     private let batchLimit: Int
 
-    /// Creates the writer of the database whose epoch is `epoch` (`ChatSchema.epoch`); what
-    /// it stores goes live through `feed` at once.
-    public init(database: SQLDatabase, epoch: String, feed: SQLEventFeed, batchLimit: Int = 512) {
-        self.database = database
-        self.epoch = epoch
+    /// Creates the writer of `store`; what it stores goes live through `feed` at once.
+    public init(store: any MessageStore, feed: StoreEventFeed, batchLimit: Int = 512) {
+        self.store = store
         self.feed = feed
         self.batchLimit = batchLimit
     }
@@ -133,9 +139,8 @@ public final class MessageWriter: Sendable {
     /// Writes `batch` in one transaction and answers its sends; false, with nothing answered,
     /// when the transaction of several sends failed.
     private func commit(_ batch: [Waiting]) async -> Bool {
-        let (sends, epoch) = (batch.map(\.send), epoch)
         do {
-            finish(batch, .success(try await database.write(notifying: false) { db in try Self.insertAll(sends, epoch: epoch, db) }))
+            finish(batch, .success(try await store.insert(batch.map(\.send))))
         } catch {
             guard batch.count == 1 else { return false }
             finish(batch, .failure(error))
@@ -159,7 +164,7 @@ public final class MessageWriter: Sendable {
     private func write(_ batch: [Waiting]) -> Bool {
         let sends = batch.map(\.send)
         do {
-            guard let results = try database.writeNow(notifying: false, { db in try Self.insertAll(sends, epoch: epoch, db) }) else { return false }
+            guard let results = try store.insertNow(sends) else { return false }
             finish(batch, .success(results))
         } catch {
             guard batch.count == 1 else { return false }
@@ -181,66 +186,8 @@ public final class MessageWriter: Sendable {
                 guard case .success(let stored) = result, stored.isNew else { return nil }
                 return (stored.message, waiting.send.members)
             })
-            database.changes.notifyLocalChange()
+            store.notifyCommitted()
             for (waiting, result) in zip(batch, results) { waiting.reply(result.map(\.message)) }
         }
-    }
-
-    /// A message's key: its id is the sender's within its conversation.
-    private struct Key: Hashable {
-        let conversationID: ConversationID
-        let id: MessageID
-    }
-
-    /// Each of `sends` stored in the open transaction. A send refused for what it is (its id
-    /// taken by another message) is refused before it writes anything, so it needs no savepoint
-    /// of its own; any other failure fails the transaction. The ids already stored are looked up,
-    /// and the new messages' numbers taken, once for the batch.
-    private static func insertAll(_ sends: [Send], epoch: String, _ db: Database) throws -> [Stored] {
-        var stored = try storedMessages(of: sends, epoch: epoch, db)
-        let newCount = Set(sends.map { Key(conversationID: $0.conversationID, id: $0.id) }).subtracting(stored.keys).count
-        var seq = newCount > 0 ? try SQLChangeLog.next(count: newCount, db) : 0
-        return try sends.map { send in
-            let key = Key(conversationID: send.conversationID, id: send.id)
-            if let existing = stored[key] {
-                return Result { (try ChatRules.resent(existing, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
-            }
-            let message = try insert(send, seq: seq, epoch: epoch, db)
-            stored[key] = message
-            seq += 1
-            return .success((message, true))
-        }
-    }
-
-    /// The messages of `sends` already stored (the same id in the same conversation), by key:
-    /// one look-up per conversation of the batch.
-    private static func storedMessages(of sends: [Send], epoch: String, _ db: Database) throws -> [Key: Message] {
-        var messages: [Key: Message] = [:]
-        for (conversationID, ids) in Dictionary(grouping: sends, by: \.conversationID).mapValues({ $0.map(\.id) }) {
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT \(MessageRows.columns) FROM json_each(?) ids JOIN messages m ON m.conversation_id = ? AND m.id = ids.value
-                """), arguments: [try JSONIDs.encode(ids), conversationID.rawValue])
-            while let row = try rows.next() {
-                let message = try MessageRows.message(row, epoch: epoch)
-                messages[Key(conversationID: message.conversationID, id: message.id)] = message
-            }
-        }
-        return messages
-    }
-
-    /// Stores `send` as message number `seq` in the open transaction.
-    private static func insert(_ send: Send, seq: Int64, epoch: String, _ db: Database) throws -> Message {
-        let conversation = send.conversationID.rawValue
-        let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
-                                         arguments: [conversation]) ?? 0) + 1
-        try db.cachedStatement(sql: "INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            .execute(arguments: [seq, send.id.rawValue, conversation, position, send.sender.rawValue, send.text, send.sentAt])
-        try db.cachedStatement(sql: """
-            INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
-            ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
-            """).execute(arguments: [conversation, position, seq])
-        try ChatReads.set(position, by: send.sender, in: send.conversationID, db)
-        return Message(id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
-                       sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq))
     }
 }

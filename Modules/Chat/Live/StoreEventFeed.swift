@@ -1,10 +1,20 @@
 import Chat
-import GRDB
 import Kernel
-import SQLStore
 import Synchronization
 
-/// The process's one reader of new events in the SQLite file: on each change tick (a commit
+/// Where a `StoreEventFeed` reads: the store's ticks, its newest position, and every event past
+/// a position with the audiences of its changes (SQLite's file, or PostgreSQL's database).
+public protocol EventSource: Sendable {
+    /// Ticks after each commit, by any process.
+    func changes() -> AsyncStream<Void>
+    /// The last position handed out: where a live reader starts.
+    func newest() async throws -> Int64
+    /// Every event after `seq`, whoever may see it, oldest first; who sees each of its
+    /// changes, by position; and the position to read after next (past damaged rows too).
+    func events(after seq: Int64) async throws -> (events: [UserEvent], audiences: [Int64: [UserID]], last: Int64)
+}
+
+/// The process's one reader of new events in the store: on each change tick (a commit
 /// by any process) it reads the messages and changes past its position once and fans them out
 /// by conversation and audience, so the cost of an event does not grow with the number of live
 /// readers. A message goes to its conversation's members (cached: a change of members, in this
@@ -13,21 +23,18 @@ import Synchronization
 /// a search of who it concerns. Messages this process has just committed are handed out at once, without the
 /// read, when nothing else was committed between (`publishCommitted`); every event goes out
 /// once, in the store's order, whichever way it comes.
-public final class SQLEventFeed: EventFeed {
-    private let database: SQLDatabase
+public final class StoreEventFeed: EventFeed {
+    private let source: any EventSource
     private let membership: MembershipCache
-    private let epoch: String
     private let fanOut = EventFanOut()
     private let reader = Mutex<Task<Void, Never>?>(nil)
     /// The position of the last event handed out; `nil` until the reader starts.
     private let published = Mutex<Int64?>(nil)
 
-    /// Creates the feed of the database whose epoch is `epoch` (`ChatSchema.epoch`); its reader
-    /// starts with the first subscription.
-    public init(database: SQLDatabase, membership: MembershipCache, epoch: String) {
-        self.database = database
+    /// Creates the feed of `source`; its reader starts with the first subscription.
+    public init(source: any EventSource, membership: MembershipCache) {
+        self.source = source
         self.membership = membership
-        self.epoch = epoch
     }
 
     deinit { reader.withLock { $0?.cancel() } }
@@ -57,8 +64,8 @@ public final class SQLEventFeed: EventFeed {
     /// read, and both before the first reader registers, so no commit falls between.
     private func startReader() async throws {
         if reader.withLock({ $0 != nil }) { return }
-        let ticks = database.changes.subscribe()
-        let start = try await database.read(SQLChangeLog.newest)
+        let ticks = source.changes()
+        let start = try await source.newest()
         reader.withLock { task in
             guard task == nil else { return }
             published.withLock { $0 = start }
@@ -70,10 +77,8 @@ public final class SQLEventFeed: EventFeed {
     /// `publishCommitted` at its commit, which is then not read again).
     private func read(_ ticks: AsyncStream<Void>) async {
         for await _ in ticks {
-            let (after, epoch) = (published.withLock { $0 ?? 0 }, epoch)
-            guard let (batch, stored) = try? await database.read({ db in
-                (try EventRows.all(after: after, epoch: epoch, db), try SQLChangeLog.audiences(after: after, db))
-            }) else { continue }
+            let after = published.withLock { $0 ?? 0 }
+            guard let batch = try? await source.events(after: after) else { continue }
             var audiences: [(UserEvent, [UserID])] = []
             for event in batch.events {
                 switch event {
@@ -84,7 +89,7 @@ public final class SQLEventFeed: EventFeed {
                     if [.conversationAdded, .conversationLeft].contains(change.kind), let conversationID = change.conversationID {
                         membership.forget(conversationID)
                     }
-                    audiences.append((event, stored[cursor.position] ?? []))
+                    audiences.append((event, batch.audiences[cursor.position] ?? []))
                 }
             }
             published.withLock { published in

@@ -37,6 +37,16 @@ public final class Broadcaster<Element: Sendable>: Sendable {
         }
     }
 
+    /// Ends every current subscription (their streams finish).
+    public func finish() {
+        for continuation in state.withLock({ state in
+            defer { state.continuations = [:] }
+            return Array(state.continuations.values)
+        }) {
+            continuation.finish()
+        }
+    }
+
     /// The number of live subscriptions.
     public var subscriberCount: Int { state.withLock { $0.continuations.count } }
 }

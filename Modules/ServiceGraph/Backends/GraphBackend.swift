@@ -13,4 +13,10 @@ protocol GraphBackend: Sendable {
     var eventFeed: (any EventFeed)? { get }
     /// A session for the demo user without a password, where the backend has one (memory).
     func demoSession() async -> IssuedSession?
+    /// Lets go of what the backend holds outside the process (a database's connections).
+    func close()
+}
+
+extension GraphBackend {
+    func close() {}
 }

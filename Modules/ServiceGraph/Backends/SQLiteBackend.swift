@@ -20,7 +20,7 @@ final class SQLiteBackend: GraphBackend {
     let accounts: any AccountService
     private let builder: SummaryBuilder
     private let membership: MembershipCache
-    private let feed: SQLEventFeed
+    private let feed: StoreEventFeed
     private let writer: MessageWriter
     private let epoch: String
     private let clock: any WallClock
@@ -43,8 +43,8 @@ final class SQLiteBackend: GraphBackend {
         membership = MembershipCache(MembershipAdapter(directory: directory))
         renameAudience = RenameAudienceAdapter(directory: Deferred(directory))
         epoch = try ChatSchema.epoch(of: database)
-        feed = SQLEventFeed(database: database, membership: membership, epoch: epoch)
-        writer = MessageWriter(database: database, epoch: epoch, feed: feed)
+        feed = StoreEventFeed(source: SQLEventSource(database: database, epoch: epoch), membership: membership)
+        writer = MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed)
     }
 
     func services(for caller: Caller) -> ServiceSet {

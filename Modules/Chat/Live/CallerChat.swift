@@ -1,0 +1,83 @@
+import Chat
+import Foundation
+import Kernel
+
+/// What one caller's chat service does the same way on every store: membership checks, sends
+/// checked, paid for and handed to the process's writer, and live streams from its feed. The
+/// SQLite and PostgreSQL services add their reads.
+struct CallerChat: Sendable {
+    let writer: MessageWriter
+    let membership: any ConversationMembership
+    let feed: any EventFeed
+    let caller: Caller
+    let clock: any WallClock
+    let budget: UsageBudget
+    let epoch: String
+
+    /// The caller, once checked to be a member of `conversationID`.
+    @discardableResult
+    func authorize(_ conversationID: ConversationID) async throws -> UserID {
+        let me = try await caller.id()
+        try await membership.requireMember(me, of: conversationID)
+        return me
+    }
+
+    nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+        let me = try await caller.id()
+        let members = try await membership.requireMember(me, of: conversationID)
+        return try await writer.store(try checked(text, to: conversationID, id: id, from: me, members: members))
+    }
+
+    /// Checks each draft as `send(id:text:to:)` does, then hands those that pass to the writer
+    /// together, so that they are stored in the order given, in as few transactions as the
+    /// writer's load allows.
+    func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] {
+        let me: UserID
+        do { me = try await caller.id() } catch { return drafts.map { _ in .failure(error) } }
+        var audiences: [ConversationID: Result<[UserID], any Error>] = [:]
+        var checked: [Result<MessageWriter.Send, any Error>] = []
+        for draft in drafts {
+            if audiences[draft.conversationID] == nil {
+                do {
+                    audiences[draft.conversationID] = .success(try await membership.requireMember(me, of: draft.conversationID))
+                } catch {
+                    audiences[draft.conversationID] = .failure(error)
+                }
+            }
+            checked.append(Result {
+                try self.checked(draft.text, to: draft.conversationID, id: draft.id, from: me, members: audiences[draft.conversationID]?.get() ?? [])
+            })
+        }
+        var stored = await writer.store(checked.compactMap { try? $0.get() }).makeIterator()
+        return checked.map { check in
+            check.flatMap { _ in stored.next() ?? .failure(AppError(.internal, "the writer answered fewer sends than it was given")) }
+        }
+    }
+
+    /// A send of `text` by a member, checked and paid for: one message and its fan-out (its
+    /// bytes times the others it goes to) from the sender's budget.
+    private func checked(_ text: String, to conversationID: ConversationID, id: MessageID, from me: UserID, members: [UserID]) throws
+        -> MessageWriter.Send {
+        let text = try Validation.messageText(text)
+        try budget.spend(.fanOutBytes, by: me, cost: text.utf8.count * max(1, members.count - 1))
+        try budget.spend(.message, by: me)
+        return MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me,
+                                  sentAt: Int((clock.now().timeIntervalSince1970 * 1_000).rounded(.down)), members: members)
+    }
+
+    func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
+        let me = try await caller.id()
+        if let conversationID { try await membership.requireMember(me, of: conversationID) }
+        return caller.guarding(try await feed.subscribe(conversation: conversationID, member: me).compactMapped(\.message))
+    }
+
+    func liveEvents() async throws -> AsyncStream<UserEvent> {
+        caller.guarding(try await feed.subscribe(conversation: nil, member: try await caller.id()))
+    }
+
+    /// Refuses a cursor of another store, or past `newest`, this store's last position: a copy
+    /// restored from elsewhere.
+    func check(_ cursor: EventCursor, newest: () async throws -> Int64) async throws {
+        guard cursor.epoch == epoch, cursor.position <= (try await newest()) else { throw ChatRules.foreignCursor(cursor) }
+    }
+}

@@ -1,0 +1,32 @@
+import Chat
+import Kernel
+import PostgresNIO
+import PostgresStore
+
+/// Conversations' newest message and unread counts from a PostgreSQL database, for the list.
+public struct PostgresChatActivityFeed: ChatActivityFeed {
+    private let database: PGDatabase
+
+    /// Creates the feed over an open database.
+    public init(database: PGDatabase) { self.database = database }
+
+    public func activity(of conversationIDs: [ConversationID], for reader: UserID) async throws -> [ConversationID: ChatActivity] {
+        guard !conversationIDs.isEmpty else { return [:] }
+        var activity: [ConversationID: ChatActivity] = [:]
+        activity.reserveCapacity(conversationIDs.count)
+        for row in try await database.query("""
+            SELECT \(unescaped: PostgresChatSchema.columns), a.message_count - coalesce(r.read_count, 0)
+            FROM unnest(\(conversationIDs.map(\.rawValue))::text[]) ids(id)
+            JOIN chat_activity a ON a.conversation_id = ids.id
+            JOIN messages m ON m.seq = a.last_seq
+            LEFT JOIN chat_reads r ON r.conversation_id = a.conversation_id AND r.user_id = \(reader.rawValue)
+            """) {
+            let message = try PostgresChatSchema.message(row, epoch: nil)
+            let unread = try row.makeRandomAccess()[PostgresChatSchema.count].decode(Int64.self)
+            activity[message.conversationID] = ChatActivity(lastMessage: message, unreadCount: max(0, Int(unread)))
+        }
+        return activity
+    }
+
+    public func activityChanges() async throws -> AsyncStream<Void> { database.changes() }
+}

@@ -1,0 +1,107 @@
+import Chat
+import Foundation
+import Kernel
+import PostgresNIO
+import PostgresStore
+
+/// Chat's tables on PostgreSQL, as on SQLite (`ChatSchema`): `messages` numbered by the store's
+/// sequence (`seq`) and within their conversation (`position`), `chat_activity`, `chat_reads` and
+/// `chat_epoch`; and `messageai_send`, which stores a batch of sends in one statement, so that a
+/// batch costs one round trip and holds the store's order for no longer than its own work.
+public enum PostgresChatSchema {
+    /// Chat's migrations, oldest first.
+    public static let migrations = [
+        PGDatabase.Migration(feature: "chat", version: 1, [
+            """
+            CREATE TABLE messages (seq bigint PRIMARY KEY, id text COLLATE "C" NOT NULL, conversation_id text COLLATE "C" NOT NULL,
+                                   position bigint NOT NULL, sender_id text COLLATE "C" NOT NULL, text text NOT NULL, sent_at bigint NOT NULL,
+                                   UNIQUE (conversation_id, id))
+            """,
+            "CREATE UNIQUE INDEX messages_by_position ON messages (conversation_id, position)",
+            "CREATE INDEX messages_by_conversation_seq ON messages (conversation_id, seq)",
+            #"CREATE TABLE chat_activity (conversation_id text COLLATE "C" PRIMARY KEY, message_count bigint NOT NULL, last_seq bigint NOT NULL)"#,
+            """
+            CREATE TABLE chat_reads (user_id text COLLATE "C" NOT NULL, conversation_id text COLLATE "C" NOT NULL, read_count bigint NOT NULL,
+                                     PRIMARY KEY (user_id, conversation_id))
+            """,
+            "CREATE TABLE chat_epoch (epoch text NOT NULL)",
+            "INSERT INTO chat_epoch (epoch) VALUES (substr(md5(random()::text || clock_timestamp()::text), 1, 10))",
+            sendFunction,
+        ]),
+    ]
+
+    /// Stores a batch of sends: takes the store's order first, numbers the sends not stored yet
+    /// (the first of each id in the batch) in the order given, gives them the next positions of
+    /// their conversations, moves the activity and the senders' read markers, announces the
+    /// commit, and returns, for each send in order, the stored message and whether it is new.
+    private static let sendFunction = #"""
+        CREATE FUNCTION messageai_send(ids text[], conversations text[], senders text[], texts text[], sent_ats bigint[])
+        RETURNS TABLE (ord bigint, seq bigint, is_new boolean, sender_id text, text text, sent_at bigint)
+        LANGUAGE plpgsql AS $fn$
+        #variable_conflict use_column
+        DECLARE
+            top bigint;
+            added bigint;
+        BEGIN
+            SELECT s.value INTO top FROM store_sequence s FOR UPDATE;
+            WITH input AS (
+                SELECT u.id, u.conversation_id, u.sender_id, u.text, u.sent_at, u.ord,
+                       row_number() OVER (PARTITION BY u.conversation_id, u.id ORDER BY u.ord) AS nth
+                FROM unnest(ids, conversations, senders, texts, sent_ats) WITH ORDINALITY AS u(id, conversation_id, sender_id, text, sent_at, ord)),
+            numbered AS (
+                SELECT i.*, top + row_number() OVER (ORDER BY i.ord) AS new_seq,
+                       coalesce(a.message_count, 0) + row_number() OVER (PARTITION BY i.conversation_id ORDER BY i.ord) AS new_position
+                FROM input i LEFT JOIN chat_activity a ON a.conversation_id = i.conversation_id
+                WHERE i.nth = 1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = i.conversation_id AND m.id = i.id)),
+            stored AS (
+                INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at)
+                SELECT n.new_seq, n.id, n.conversation_id, n.new_position, n.sender_id, n.text, n.sent_at FROM numbered n
+                RETURNING messages.conversation_id, messages.seq, messages.position, messages.sender_id),
+            activity AS (
+                INSERT INTO chat_activity AS a (conversation_id, message_count, last_seq)
+                SELECT s.conversation_id, max(s.position), max(s.seq) FROM stored s GROUP BY s.conversation_id
+                ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq),
+            reads AS (
+                INSERT INTO chat_reads AS r (user_id, conversation_id, read_count)
+                SELECT s.sender_id, s.conversation_id, max(s.position) FROM stored s GROUP BY s.sender_id, s.conversation_id
+                ON CONFLICT (user_id, conversation_id) DO UPDATE SET read_count = greatest(r.read_count, excluded.read_count))
+            SELECT count(*) INTO added FROM stored;
+            IF added > 0 THEN
+                UPDATE store_sequence SET value = top + added;
+                PERFORM pg_notify('messageai_events', (top + added)::text);
+            END IF;
+            RETURN QUERY
+                SELECT u.ord, m.seq, m.seq > top AND u.nth = 1, m.sender_id::text, m.text, m.sent_at
+                FROM (SELECT v.id, v.conversation_id, v.ord, row_number() OVER (PARTITION BY v.conversation_id, v.id ORDER BY v.ord) AS nth
+                      FROM unnest(ids, conversations) WITH ORDINALITY AS v(id, conversation_id, ord)) u
+                JOIN messages m ON m.conversation_id = u.conversation_id AND m.id = u.id
+                ORDER BY u.ord;
+        END
+        $fn$
+        """#
+
+    /// The database's epoch (see `ChatSchema`).
+    /// - Throws: `AppError(.unavailable)` when it is missing (a damaged database).
+    public static func epoch(of database: PGDatabase) async throws -> String {
+        guard let epoch = try await database.query("SELECT epoch FROM chat_epoch").first?.decode(String.self) else {
+            throw AppError(.unavailable, "the database \(database.location) has no chat epoch; it is damaged")
+        }
+        return epoch
+    }
+
+    /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`.
+    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq"
+
+    /// A message from a row whose first columns are `columns` (a query's own come after them),
+    /// with its cursor in `epoch` (none without one).
+    static func message(_ row: PostgresRow, epoch: String?) throws -> Message {
+        let cells = row.makeRandomAccess()
+        return Message(id: MessageID(try cells[0].decode(String.self)), conversationID: ConversationID(try cells[1].decode(String.self)),
+                       senderID: UserID(try cells[2].decode(String.self)), text: try cells[3].decode(String.self),
+                       sentAt: MessageRows.date(milliseconds: Int(try cells[4].decode(Int64.self))),
+                       cursor: try epoch.map { EventCursor(epoch: $0, position: try cells[5].decode(Int64.self)) })
+    }
+
+    /// How many `columns` there are: a query's own columns start there.
+    static let count = 6
+}

@@ -1,0 +1,113 @@
+import Chat
+import Foundation
+import Kernel
+import PostgresNIO
+import PostgresStore
+
+/// One caller's view of the messages in a PostgreSQL database. A send is acknowledged once the
+/// batch holding it has committed; live readers on any instance get it through their
+/// instance's `StoreEventFeed`.
+public struct PostgresChatService: ChatService {
+    private let database: PGDatabase
+    private let chat: CallerChat
+
+    /// Creates the service for `caller` over an open database (whose epoch is `epoch`,
+    /// `PostgresChatSchema.epoch`), the instance's message writer, the (cached) membership port
+    /// and the instance's event feed; each send spends from `budget`.
+    public init(database: PGDatabase, epoch: String, writer: MessageWriter, membership: any ConversationMembership, feed: any EventFeed,
+                caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited) {
+        self.database = database
+        chat = CallerChat(writer: writer, membership: membership, feed: feed, caller: caller, clock: clock, budget: budget, epoch: epoch)
+    }
+
+    public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
+        try await chat.authorize(conversationID)
+        return try await page(conversationID, below: Int64.max, limit: limit)
+    }
+
+    public func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage {
+        try await chat.authorize(conversationID)
+        let position = try await database.query("""
+            SELECT position FROM messages WHERE id = \(messageID.rawValue) AND conversation_id = \(conversationID.rawValue)
+            """).first?.decode(Int64.self)
+        guard let position else { throw ChatRules.noMessage(messageID, in: conversationID) }
+        return try await page(conversationID, below: position, limit: limit)
+    }
+
+    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+        try await chat.send(id: id, text: text, to: conversationID)
+    }
+
+    public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] { await chat.send(drafts) }
+
+    public func markRead(_ conversationID: ConversationID) async throws {
+        let me = try await chat.authorize(conversationID)
+        try await database.write { transaction in
+            let rows = try await transaction.query("""
+                SELECT coalesce((SELECT message_count FROM chat_activity WHERE conversation_id = \(conversationID.rawValue)), 0),
+                       coalesce((SELECT read_count FROM chat_reads WHERE user_id = \(me.rawValue) AND conversation_id = \(conversationID.rawValue)), 0)
+                """)
+            guard let (count, read) = try rows.first?.decode((Int64, Int64).self), count > read else { return }
+            try await transaction.query("""
+                INSERT INTO chat_reads (user_id, conversation_id, read_count) VALUES (\(me.rawValue), \(conversationID.rawValue), \(count))
+                ON CONFLICT (user_id, conversation_id) DO UPDATE SET read_count = greatest(chat_reads.read_count, excluded.read_count)
+                """)
+            try await PostgresChangeLog.record(.readMarkerMoved(in: conversationID, by: me), audience: [me], transaction)
+        }
+    }
+
+    public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
+        try await chat.liveMessages(in: conversationID)
+    }
+
+    public func liveEvents() async throws -> AsyncStream<UserEvent> { try await chat.liveEvents() }
+
+    public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
+        let me = try await chat.caller.id()
+        let top = try await PostgresChangeLog.newest(database)
+        try await chat.check(cursor) { top }
+        return try await PostgresEventRows.events(after: cursor.position, upTo: top, for: me, limit: min(max(limit, 0), ChatRules.catchUpLimit),
+                                                  epoch: chat.epoch, database)
+    }
+
+    public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
+        let me = try await chat.caller.id()
+        if let conversationID { try await chat.authorize(conversationID) }
+        let top = try await PostgresChangeLog.newest(database)
+        try await chat.check(cursor) { top }
+        let limit = min(max(limit, 0), ChatRules.catchUpLimit)
+        let rows = if let conversationID {
+            try await database.query("""
+                SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m
+                WHERE m.conversation_id = \(conversationID.rawValue) AND m.seq > \(cursor.position) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
+                """)
+        } else {
+            try await database.query("""
+                SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m
+                JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = \(me.rawValue) AND c.state = 'member'
+                WHERE m.seq > \(cursor.position) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
+                """)
+        }
+        return try rows.map { try PostgresChatSchema.message($0, epoch: chat.epoch) }
+    }
+
+    public func newestCursor() async throws -> EventCursor? {
+        let me = try await chat.caller.id()
+        let newest = try await database.query("""
+            SELECT greatest(
+                (SELECT max(a.last_seq) FROM conversation_members c JOIN chat_activity a ON a.conversation_id = c.conversation_id
+                 WHERE c.user_id = \(me.rawValue) AND c.state = 'member'),
+                (SELECT max(seq) FROM store_audiences WHERE user_id = \(me.rawValue)))
+            """).first?.decode(Int64?.self)
+        return newest.flatMap { $0 }.map { EventCursor(epoch: chat.epoch, position: $0) }
+    }
+
+    private func page(_ conversationID: ConversationID, below position: Int64, limit: Int) async throws -> MessagePage {
+        let rows = try await database.query("""
+            SELECT \(unescaped: PostgresChatSchema.columns), m.position FROM messages m
+            WHERE m.conversation_id = \(conversationID.rawValue) AND m.position < \(position) ORDER BY m.position DESC LIMIT \(max(limit, 0))
+            """)
+        let oldest = try rows.last?.makeRandomAccess()[PostgresChatSchema.count].decode(Int64.self)
+        return MessagePage(messages: try rows.reversed().map { try PostgresChatSchema.message($0, epoch: chat.epoch) }, hasOlder: (oldest ?? 1) > 1)
+    }
+}

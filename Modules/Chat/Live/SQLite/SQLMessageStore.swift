@@ -1,0 +1,89 @@
+import Chat
+import GRDB
+import Kernel
+import SQLStore
+
+/// The messages of the SQLite file, for the process's `MessageWriter`: a batch is one IMMEDIATE
+/// transaction, tried at once on the caller's thread when the file is free.
+public struct SQLMessageStore: MessageStore {
+    private typealias Send = MessageWriter.Send
+    private typealias Stored = MessageWriter.Stored
+
+    private let database: SQLDatabase
+    private let epoch: String
+
+    /// The messages of `database`, whose epoch is `epoch` (`ChatSchema.epoch`).
+    public init(database: SQLDatabase, epoch: String) {
+        self.database = database
+        self.epoch = epoch
+    }
+
+    public func insertNow(_ sends: [MessageWriter.Send]) throws -> [MessageWriter.Stored]? {
+        try database.writeNow(notifying: false) { db in try Self.insertAll(sends, epoch: epoch, db) }
+    }
+
+    public func insert(_ sends: [MessageWriter.Send]) async throws -> [MessageWriter.Stored] {
+        let epoch = epoch
+        return try await database.write(notifying: false) { db in try Self.insertAll(sends, epoch: epoch, db) }
+    }
+
+    public func notifyCommitted() { database.changes.notifyLocalChange() }
+
+    /// A message's key: its id is the sender's within its conversation.
+    private struct Key: Hashable {
+        let conversationID: ConversationID
+        let id: MessageID
+    }
+
+    /// Each of `sends` stored in the open transaction. A send refused for what it is (its id
+    /// taken by another message) is refused before it writes anything, so it needs no savepoint
+    /// of its own; any other failure fails the transaction. The ids already stored are looked up,
+    /// and the new messages' numbers taken, once for the batch.
+    private static func insertAll(_ sends: [Send], epoch: String, _ db: Database) throws -> [Stored] {
+        var stored = try storedMessages(of: sends, epoch: epoch, db)
+        let newCount = Set(sends.map { Key(conversationID: $0.conversationID, id: $0.id) }).subtracting(stored.keys).count
+        var seq = newCount > 0 ? try SQLChangeLog.next(count: newCount, db) : 0
+        return try sends.map { send in
+            let key = Key(conversationID: send.conversationID, id: send.id)
+            if let existing = stored[key] {
+                return Result { (try ChatRules.resent(existing, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
+            }
+            let message = try insert(send, seq: seq, epoch: epoch, db)
+            stored[key] = message
+            seq += 1
+            return .success((message, true))
+        }
+    }
+
+    /// The messages of `sends` already stored (the same id in the same conversation), by key:
+    /// one look-up per conversation of the batch.
+    private static func storedMessages(of sends: [Send], epoch: String, _ db: Database) throws -> [Key: Message] {
+        var messages: [Key: Message] = [:]
+        for (conversationID, ids) in Dictionary(grouping: sends, by: \.conversationID).mapValues({ $0.map(\.id) }) {
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT \(MessageRows.columns) FROM json_each(?) ids JOIN messages m ON m.conversation_id = ? AND m.id = ids.value
+                """), arguments: [try JSONIDs.encode(ids), conversationID.rawValue])
+            while let row = try rows.next() {
+                let message = try MessageRows.message(row, epoch: epoch)
+                messages[Key(conversationID: message.conversationID, id: message.id)] = message
+            }
+        }
+        return messages
+    }
+
+    /// Stores `send` as message number `seq` in the open transaction.
+    private static func insert(_ send: Send, seq: Int64, epoch: String, _ db: Database) throws -> Message {
+        let conversation = send.conversationID.rawValue
+        let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
+                                         arguments: [conversation]) ?? 0) + 1
+        try db.cachedStatement(sql: "INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [seq, send.id.rawValue, conversation, position, send.sender.rawValue, send.text, send.sentAt])
+        try db.cachedStatement(sql: """
+            INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
+            ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
+            """).execute(arguments: [conversation, position, seq])
+        try ChatReads.set(position, by: send.sender, in: send.conversationID, db)
+        return Message(id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
+                       sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq))
+    }
+}

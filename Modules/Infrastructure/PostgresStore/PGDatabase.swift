@@ -1,0 +1,283 @@
+import Foundation
+import Kernel
+import Logging
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// A PostgreSQL database that several MessageAI server instances share: a pool of connections
+/// (postgres-nio's client, run by a task of its own), the schema migrated once whoever starts
+/// first, and ticks when anyone commits. Writes that store events are ordered by
+/// `PostgresChangeLog` (ADR 21): each takes the store's sequence row first, so commits and
+/// positions come in one order.
+public final class PGDatabase: Sendable {
+    /// Where the database is: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, and
+    /// `?host=/folder` for a server's unix socket in that folder.
+    public struct Location: Sendable, CustomStringConvertible {
+        public let user: String
+        let password: String?
+        public let host: String
+        public let port: Int
+        public let database: String
+        /// The folder of the server's unix socket, if it is reached that way.
+        public let socketFolder: String?
+
+        /// Reads `url`.
+        /// - Throws: `AppError(.usage)` saying what is wrong with it.
+        public init(url: String) throws {
+            func refuse(_ why: String) -> AppError {
+                AppError(.usage, "the PostgreSQL URL \(AppError.quoting(Self.withoutPassword(url))) \(why); "
+                    + "it is postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with ?host=/folder for a unix socket")
+            }
+            guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? "") else {
+                throw refuse("is not a postgres:// URL")
+            }
+            guard let user = parts.user, !user.isEmpty else { throw refuse("names no user") }
+            let database = String(parts.path.dropFirst())
+            guard !database.isEmpty, !database.contains("/") else { throw refuse("names no database") }
+            let socketFolder = parts.queryItems?.first { $0.name == "host" }?.value
+            guard socketFolder != nil || !(parts.host ?? "").isEmpty else { throw refuse("names no host") }
+            self.user = user
+            password = parts.password
+            host = parts.host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost"
+            port = parts.port ?? 5432
+            self.database = database
+            self.socketFolder = socketFolder
+        }
+
+        /// The URL without its password, for messages and logs.
+        public var description: String {
+            "postgres://\(user)@\(socketFolder.map { "[\($0)]" } ?? host):\(port)/\(database)"
+        }
+
+        var configuration: PostgresClient.Configuration {
+            var configuration = if let socketFolder {
+                PostgresClient.Configuration(unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+            } else {
+                PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+            }
+            configuration.options.additionalStartupParameters = [("application_name", "messageai-server")]
+            return configuration
+        }
+
+        private static func withoutPassword(_ url: String) -> String {
+            url.replacing(/:[^:@\/]*@/, with: ":…@")
+        }
+    }
+
+    /// One step of a feature's schema: statements run in order, in one transaction with every
+    /// other step not yet applied.
+    public struct Migration: Sendable {
+        let feature: String
+        let version: Int
+        let statements: [String]
+
+        /// Step `version` of `feature`, one statement a string.
+        public init(feature: String, version: Int, _ statements: [String]) {
+            self.feature = feature
+            self.version = version
+            self.statements = statements
+        }
+    }
+
+    /// The database it stands for.
+    public let location: Location
+    let client: PostgresClient
+    /// Where its failures and queries are logged.
+    public let logger: Logger
+    private let runner: Task<Void, Never>
+    private let ticks = Broadcaster<Void>(bufferSize: 1)
+    private let watcher = Mutex<Task<Void, Never>?>(nil)
+
+    /// The event loop of every database connection in the process: one of its own, so that the
+    /// database's traffic never waits behind the clients' sockets, nor they behind it.
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+    /// The channel on which commits that store events are announced.
+    static let channel = "messageai_events"
+    /// How often the database is looked at for others' commits when no announcement came: a
+    /// listening connection that dropped misses announcements, never events.
+    static let lookInterval = Duration.seconds(1)
+
+    private init(location: Location, logger: Logger) {
+        self.location = location
+        self.logger = logger
+        client = PostgresClient(configuration: location.configuration, eventLoopGroup: Self.eventLoops, backgroundLogger: logger)
+        let client = client
+        runner = Task { await client.run() }
+    }
+
+    deinit {
+        runner.cancel()
+        watcher.withLock { $0?.cancel() }
+    }
+
+    /// Connects to the database at `url` and brings its schema up to `migrations`, one instance
+    /// at a time (an advisory lock held by the migrating transaction).
+    /// - Throws: `.usage` for a bad URL; `.unavailable` when the database cannot be reached
+    ///   or does not exist, or was migrated by a newer version.
+    public static func open(_ url: String, migrations: [Migration], logger: Logger) async throws -> PGDatabase {
+        let database = PGDatabase(location: try Location(url: url), logger: logger)
+        do {
+            try await database.migrate(PostgresChangeLog.migrations + migrations)
+        } catch {
+            database.runner.cancel()
+            throw error
+        }
+        return database
+    }
+
+    /// Stops the connections and ends every `changes()` stream; queries after it fail.
+    public func close() {
+        runner.cancel()
+        watcher.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+        ticks.finish()
+    }
+
+    /// Runs `query` on a connection of the pool and returns its rows.
+    @discardableResult
+    public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await explained { try await client.query(query, logger: logger).collect() }
+    }
+
+    /// An open transaction: its statements run one after the other on its connection.
+    public struct Transaction: Sendable {
+        let connection: PostgresConnection
+        let logger: Logger
+
+        /// Runs `query` in the transaction and returns its rows.
+        @discardableResult
+        public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+            try await connection.query(query, logger: logger).collect()
+        }
+    }
+
+    /// Runs `body` in a transaction that commits when it returns. With `ordered`, the transaction
+    /// first takes the store's sequence row (`PostgresChangeLog.lock`), as every write that
+    /// stores an event must: writes then commit one at a time in the order they took it, as on
+    /// SQLite. Others commit whenever they come.
+    public func write<T: Sendable>(ordered: Bool = true, _ body: @Sendable (Transaction) async throws -> T) async throws -> T {
+        let logger = logger
+        let result = try await explained {
+            try await client.withTransaction(logger: logger) { connection in
+                let transaction = Transaction(connection: connection, logger: logger)
+                if ordered { try await PostgresChangeLog.lock(transaction) }
+                return try await body(transaction)
+            }
+        }
+        if ordered { ticks.send(()) }
+        return result
+    }
+
+    /// Ticks after each commit that stored events, this instance's at once and others' when
+    /// announced (or found by a look once a second); a slow reader's ticks become one.
+    public func changes() -> AsyncStream<Void> {
+        watcher.withLock { task in
+            let stream = ticks.subscribe()
+            if task == nil { task = Task { [weak self] in await self?.watch() } }
+            return stream
+        }
+    }
+
+    /// Ticks at once, for a commit of this instance's made outside `write(ordered:)`.
+    public func notifyLocalChange() { ticks.send(()) }
+
+    /// Listens for announcements on a connection of its own, and looks once a second whatever
+    /// comes, while anyone subscribes; reconnects after a drop.
+    private func watch() async {
+        let listener = Task { [client, ticks, logger] in
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: Self.channel) { notifications in
+                            ticks.send(())
+                            for try await _ in notifications { ticks.send(()) }
+                        }
+                    }
+                } catch {
+                    logger.debug("listening for commits failed; again in a second", metadata: ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: Self.lookInterval)
+            }
+        }
+        defer { listener.cancel() }
+        while !Task.isCancelled {
+            let stopped = watcher.withLock { task in
+                guard ticks.subscriberCount == 0 else { return false }
+                task = nil
+                return true
+            }
+            if stopped { return }
+            try? await Task.sleep(for: Self.lookInterval)
+            ticks.send(())
+        }
+    }
+
+    /// Runs the steps not yet applied, in one transaction under an advisory lock, so that
+    /// instances starting together on a new database take turns.
+    private func migrate(_ migrations: [Migration]) async throws {
+        let logger = logger
+        try await explained {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
+                try await connection.query("""
+                    CREATE TABLE IF NOT EXISTS messageai_migrations (feature text NOT NULL, version integer NOT NULL, PRIMARY KEY (feature, version))
+                    """, logger: logger)
+                var applied: Set<String> = []
+                for try await (feature, version) in try await connection.query("SELECT feature, version FROM messageai_migrations", logger: logger)
+                    .decode((String, Int).self) {
+                    applied.insert("\(feature).\(version)")
+                }
+                let known = Set(migrations.map { "\($0.feature).\($0.version)" })
+                if let newer = applied.subtracting(known).sorted().first {
+                    throw AppError(.unavailable, "the database was migrated by a newer MessageAI (step \(newer)); run that version")
+                }
+                for migration in migrations where !applied.contains("\(migration.feature).\(migration.version)") {
+                    for statement in migration.statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                    try await connection.query("INSERT INTO messageai_migrations (feature, version) VALUES (\(migration.feature), \(migration.version))",
+                                               logger: logger)
+                }
+            }
+        }
+    }
+
+    /// The advisory lock key of migrations ("MAIM" in ASCII).
+    private static let migrationLock = 0x4D41_494D
+
+    /// Runs `operation`; a database that cannot be reached, does not exist or refuses us leaves
+    /// as `.unavailable` for people, an error of the caller's from inside a transaction as it was
+    /// thrown, and anything else unchanged.
+    func explained<T>(_ operation: () async throws -> T) async throws -> T {
+        do {
+            return try await operation()
+        } catch let error as PostgresTransactionError {
+            throw Self.failure(error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? error, location)
+        } catch {
+            throw Self.failure(error, location)
+        }
+    }
+
+    /// An error of the database's, as people should read it.
+    static func failure(_ error: any Error, _ location: Location) -> any Error {
+        guard let error = error as? PSQLError else { return error }
+        switch error.code {
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            let message = error.serverInfo?[.message] ?? "failed"
+            switch state {
+            case "3D000": return AppError(.unavailable, "the database \(location.database) does not exist at \(location); create it first")
+            case "28P01", "28000": return AppError(.unavailable, "PostgreSQL at \(location) refused user \(location.user): \(message)")
+            case let state where state.hasPrefix("57P") || state.hasPrefix("08"):
+                return AppError(.unavailable, "PostgreSQL at \(location) is unavailable (\(message)); try again")
+            default: return AppError(.internal, "PostgreSQL failed (\(state)): \(message)")
+            }
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown:
+            return AppError(.unavailable, "PostgreSQL at \(location) cannot be reached; try again")
+        default:
+            return AppError(.internal, "PostgreSQL failed: \(String(reflecting: error))")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Auth
+import AuthLive
+import Chat
+import ChatLive
+import ConversationList
+import ConversationListLive
+import Foundation
+import Kernel
+import Logging
+import PostgresStore
+import Profile
+import ProfileLive
+
+/// A PostgreSQL database with every feature's migrations, shared by several server instances,
+/// and what this instance shares over it: the event feed, the message writer, the membership
+/// cache, the password hasher.
+final class PostgresBackend: GraphBackend {
+    static let migrations = PostgresAccountService.migrations + PostgresProfileRegistry.migrations + PostgresConversationDirectory.migrations
+        + PostgresChatSchema.migrations
+
+    let database: PGDatabase
+    let accounts: any AccountService
+    private let builder: SummaryBuilder
+    private let membership: MembershipCache
+    private let feed: StoreEventFeed
+    private let writer: MessageWriter
+    private let epoch: String
+    private let clock: any WallClock
+    private let budget: UsageBudget
+    private let renameAudience: RenameAudienceAdapter
+
+    /// Connects to the database of `options.postgresURL` and migrates it.
+    /// - Throws: `AppError(.usage)` without a usable URL; `.unavailable` when the database cannot be reached.
+    static func open(_ options: GraphOptions) async throws -> PostgresBackend {
+        guard let url = options.postgresURL else { throw AppError(.usage, "the postgres backend needs a database URL (postgres.url)") }
+        var logger = Logger(label: "messageai.postgres")
+        logger.logLevel = .warning
+        let database = try await PGDatabase.open(url, migrations: migrations, logger: logger)
+        return PostgresBackend(options, database: database, epoch: try await PostgresChatSchema.epoch(of: database))
+    }
+
+    private init(_ options: GraphOptions, database: PGDatabase, epoch: String) {
+        self.database = database
+        self.epoch = epoch
+        clock = options.clock
+        budget = options.budget
+        accounts = PostgresAccountService(
+            database: database, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(),
+            createProfile: { account, name, transaction in
+                try await PostgresProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), transaction)
+            },
+            clock: options.clock, idleLimit: options.sessionIdleLimit)
+        builder = SummaryBuilder(users: UserDirectoryAdapter(registry: PostgresProfileRegistry(database: database)),
+                                 activity: ActivitySourceAdapter(feed: Deferred<any ChatActivityFeed>(PostgresChatActivityFeed(database: database))))
+        let directory = PostgresConversationDirectory(database: database)
+        membership = MembershipCache(MembershipAdapter(directory: directory))
+        renameAudience = RenameAudienceAdapter(directory: Deferred(directory))
+        feed = StoreEventFeed(source: PostgresEventSource(database: database, epoch: epoch), membership: membership)
+        writer = MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed)
+    }
+
+    func services(for caller: Caller) -> ServiceSet {
+        let membership = membership
+        return ServiceSet(
+            profiles: PostgresProfileService(database: database, caller: caller, renameAudience: renameAudience, budget: budget),
+            conversations: PostgresConversationListService(database: database, builder: builder, caller: caller, clock: clock, budget: budget,
+                                                           membersChanged: { membership.forget($0) }),
+            chat: PostgresChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed, caller: caller,
+                                      clock: clock, budget: budget))
+    }
+
+    var eventFeed: (any EventFeed)? { feed }
+
+    func demoSession() async -> IssuedSession? { nil }
+
+    func close() { database.close() }
+}
