@@ -12,7 +12,7 @@ import Synchronization
 /// positions come in one order.
 public final class PGDatabase: Sendable {
     /// Where the database is: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, and
-    /// `?host=/folder` for a server's unix socket in that folder.
+    /// `?host=/folder` (with `&port=PORT` when it is not 5432) for a server's unix socket in that folder.
     public struct Location: Sendable, CustomStringConvertible {
         public let user: String
         let password: String?
@@ -40,7 +40,9 @@ public final class PGDatabase: Sendable {
             self.user = user
             password = parts.password
             host = parts.host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost"
-            port = parts.port ?? 5432
+            let portItem = parts.queryItems?.first { $0.name == "port" }?.value
+            guard portItem == nil || Int(portItem ?? "") != nil else { throw refuse("has a port that is not a number") }
+            port = parts.port ?? portItem.flatMap(Int.init) ?? 5432
             self.database = database
             self.socketFolder = socketFolder
         }
@@ -58,6 +60,18 @@ public final class PGDatabase: Sendable {
             }
             configuration.options.additionalStartupParameters = [("application_name", "messageai-server")]
             return configuration
+        }
+
+        /// Connects once, then lets go: a database that cannot be reached, does not exist or
+        /// refuses the user is told at once (the pool would wait for it without a word).
+        func probe(logger: Logger) async throws {
+            let configuration = if let socketFolder {
+                PostgresConnection.Configuration(unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+            } else {
+                PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+            }
+            let connection = try await PostgresConnection.connect(on: PGDatabase.eventLoops.any(), configuration: configuration, id: 0, logger: logger)
+            try? await connection.close()
         }
 
         private static func withoutPassword(_ url: String) -> String {
@@ -117,7 +131,13 @@ public final class PGDatabase: Sendable {
     /// - Throws: `.usage` for a bad URL; `.unavailable` when the database cannot be reached
     ///   or does not exist, or was migrated by a newer version.
     public static func open(_ url: String, migrations: [Migration], logger: Logger) async throws -> PGDatabase {
-        let database = PGDatabase(location: try Location(url: url), logger: logger)
+        let location = try Location(url: url)
+        do {
+            try await location.probe(logger: logger)
+        } catch {
+            throw failure(error, location)
+        }
+        let database = PGDatabase(location: location, logger: logger)
         do {
             try await database.migrate(PostgresChangeLog.migrations + migrations)
         } catch {

@@ -1,0 +1,94 @@
+import Chat
+import Foundation
+import Kernel
+import ServiceGraph
+import Testing
+import TestSupport
+
+/// The PostgreSQL store on a real cluster: what opening it says when it cannot, and ADR 21's
+/// order: two instances (two service graphs over one database, each with its own connections,
+/// announcements and feed) writing at once never show a reader a position after a smaller one
+/// that arrives later.
+@Suite("PostgreSQL store", .timeLimit(.minutes(2)))
+struct PostgresStoreTests {
+    @Test("a bad URL is a usage error; a database that cannot be reached or does not exist is unavailable, said in one line, at once")
+    func opening() async throws {
+        func failure(_ url: String) async -> AppError? {
+            do {
+                _ = try await ServiceGraph.open(GraphOptions(backend: .postgres, sqlitePath: "", bcryptCost: 4, postgresURL: url))
+                return nil
+            } catch {
+                return error as? AppError
+            }
+        }
+        let cluster = try await PostgresCluster.shared()
+        for (url, kind, words) in [("mysql://root@localhost/chat", AppError.Kind.usage, "is not a postgres:// URL"),
+                                   ("postgres://localhost/chat", .usage, "names no user"),
+                                   ("postgres://u@localhost/", .usage, "names no database"),
+                                   ("postgres://postgres:secret@127.0.0.1:1/chat", .unavailable, "cannot be reached"),
+                                   (cluster.url(of: "nowhere"), .unavailable, "does not exist")] {
+            let refused = await failure(url)
+            #expect(refused?.kind == kind && refused?.message.contains(words) == true && refused?.message.contains("secret") == false,
+                    "\(url): \(refused.map { "\($0.kind) \($0.message)" } ?? "opened")")
+        }
+    }
+
+    @Test("two instances sending and marking read at once: a live reader on each gets every event once, in position order; no position is missing")
+    func concurrentWritersOnTwoInstances() async throws {
+        let first = try await BackendHarness(.postgres)
+        let second = try await BackendHarness(.postgres, sharing: first)
+        defer { first.remove(); second.remove() }
+        let ada = try await first.signUp("Ada"), grace = try await first.signUp("Grace")
+        let direct = try await first.direct(ada, grace)
+        // Readers on both instances, reading as the events come (a stream keeps at most 1,024
+        // for a reader that lags), up to the message sent after everything else.
+        func reader(_ events: AsyncStream<UserEvent>) -> Task<(positions: [Int64], messages: [MessageID]), Never> {
+            Task {
+                var positions: [Int64] = [], messages: [MessageID] = []
+                for await event in events {
+                    if let position = event.cursor?.position { positions.append(position) }
+                    if let message = event.message { messages.append(message.id) }
+                    if event.message?.text == "last" { break }
+                }
+                return (positions, messages)
+            }
+        }
+        let onFirst = reader(try await first.services(for: grace).chat.liveEvents())
+        let onSecond = reader(try await second.services(for: ada).chat.liveEvents())
+
+        // Ada writes through the first instance and Grace through the second, four senders each,
+        // with read markers between; then one last message.
+        let perSender = 150
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (harness, user) in [(first, ada), (second, grace)] {
+                let chat = harness.services(for: user).chat
+                for lane in 0..<4 {
+                    group.addTask {
+                        for index in 0..<perSender {
+                            _ = try await chat.send(id: .random(), text: "\(user.id.rawValue) \(lane) \(index)", to: direct.id)
+                            if index % 25 == 0 { try await chat.markRead(direct.id) }
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        _ = try await first.services(for: ada).chat.send(id: .random(), text: "last", to: direct.id)
+
+        for (name, read) in [("the first instance", await onFirst.value), ("the second instance", await onSecond.value)] {
+            #expect(read.messages.count == 8 * perSender + 1 && Set(read.messages).count == read.messages.count,
+                    "\(name): \(read.messages.count) messages")
+            #expect(zip(read.positions, read.positions.dropFirst()).allSatisfy { $0 < $1 }, "\(name): positions out of order")
+        }
+        // The store's positions, read by psql as an operator would: every number from 1 to the
+        // newest is a message or a change, once.
+        let cluster = try await PostgresCluster.shared()
+        let database = try #require(first.postgresURL?.split(separator: "/").last.map(String.init))
+        let numbers = try await cluster.psql("""
+            SELECT (SELECT value FROM store_sequence), count(*), count(DISTINCT seq), min(seq), max(seq)
+            FROM (SELECT seq FROM messages UNION ALL SELECT seq FROM store_changes) events
+            """, in: database)
+        let fields = numbers.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").map(String.init)
+        #expect(fields.count == 5 && Set([fields[0], fields[1], fields[2], fields[4]]).count == 1 && fields[3] == "1", "newest|count|distinct|min|max: \(numbers)")
+    }
+}
