@@ -27,6 +27,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(Key.port.help)) var port: String?
     @Option(help: ArgumentHelp(Key.sqlitePath.help, valueName: "file")) var sqlitePath: String?
     @Option(help: ArgumentHelp(Key.postgresURL.help, valueName: "url")) var postgresURL: String?
+    @Option(help: ArgumentHelp(Key.postgresConnections.help)) var postgresConnections: String?
     @Option(help: ArgumentHelp(Key.tlsCertificate.help, valueName: "file")) var tlsCert: String?
     @Option(help: ArgumentHelp(Key.tlsKey.help, valueName: "file")) var tlsKey: String?
     @Option(help: ArgumentHelp(Key.bcryptCost.help)) var bcryptCost: String?
@@ -46,7 +47,7 @@ struct ServerCommand: AsyncParsableCommand {
     /// The keys the options set.
     private var commandLine: [String: String] {
         let given: [(SettingKey, String?)] = [
-            (Key.host, host), (Key.port, port), (Key.sqlitePath, sqlitePath), (Key.postgresURL, postgresURL),
+            (Key.host, host), (Key.port, port), (Key.sqlitePath, sqlitePath), (Key.postgresURL, postgresURL), (Key.postgresConnections, postgresConnections),
             (Key.tlsCertificate, tlsCert), (Key.tlsKey, tlsKey), (Key.bcryptCost, bcryptCost),
             (Key.logLevel, logLevel), (Key.signUpBurst, signUpBurst), (Key.pingSeconds, pingSeconds), (Key.socketQueueFrames, socketQueueFrames),
             (Key.idleSeconds, idleSeconds),

@@ -34,7 +34,7 @@ public enum MessageAIServer {
         let budget = ServerBudget(settings.budget).budget
         if let url = settings.postgresURL {
             return try await ServiceGraph.open(GraphOptions(backend: .postgres, sqlitePath: "", bcryptCost: settings.bcryptCost, soleWriter: true,
-                                                            budget: budget, postgresURL: url))
+                                                            budget: budget, postgresURL: url, postgresConnections: settings.postgresConnections))
         }
         let folder = URL(fileURLWithPath: settings.sqlitePath).deletingLastPathComponent()
         do {

@@ -18,6 +18,8 @@ public struct ServerSettings: Sendable {
     /// The PostgreSQL database to store everything in instead of the SQLite file, which several
     /// instances may share.
     public var postgresURL: String?
+    /// Most connections to the PostgreSQL database at once, for queries.
+    public var postgresConnections: Int
     /// Certificate chain (PEM) to serve HTTPS and WSS with; needs `tlsKey`.
     public var tlsCertificate: String?
     /// Private key (PEM) of `tlsCertificate`.
@@ -50,6 +52,10 @@ public struct ServerSettings: Sendable {
         public static let postgresURL = SettingKey("postgres.url", default: nil,
                                                    "a PostgreSQL database to store everything in instead of the SQLite file, shared by every instance "
                                                    + "given it: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (?host=/folder for a unix socket)")
+        /// Connections to the PostgreSQL database.
+        public static let postgresConnections = SettingKey.integer("postgres.connections", default: GraphOptions.defaultPostgresConnections,
+                                                                   "most connections to the PostgreSQL database at once for queries (one more listens for commits)",
+                                                                   in: 1...1_000)
         /// Certificate chain to serve TLS with.
         public static let tlsCertificate = SettingKey("tls.cert", default: nil, "PEM certificate chain: serve HTTPS and WSS (with tls.key)")
         /// Private key of the certificate.
@@ -98,7 +104,7 @@ public struct ServerSettings: Sendable {
 
     /// Every key of the server, read from `MESSAGEAI_SERVER_` variables.
     public static let table = SettingTable(environmentPrefix: "MESSAGEAI_SERVER_", keys: [
-        Key.host, Key.port, Key.sqlitePath, Key.postgresURL, Key.tlsCertificate, Key.tlsKey, Key.bcryptCost, Key.logLevel, Key.signUpBurst, Key.pingSeconds,
+        Key.host, Key.port, Key.sqlitePath, Key.postgresURL, Key.postgresConnections, Key.tlsCertificate, Key.tlsKey, Key.bcryptCost, Key.logLevel, Key.signUpBurst, Key.pingSeconds,
         Key.socketQueueFrames, Key.idleSeconds,
         Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute,
     ])
@@ -127,6 +133,7 @@ public struct ServerSettings: Sendable {
         sqlitePath = loaded.value(Key.sqlitePath)
             ?? loaded.xdgDirectory("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("server.sqlite").path
         postgresURL = loaded.value(Key.postgresURL)
+        postgresConnections = loaded.int(Key.postgresConnections)
         tlsCertificate = loaded.value(Key.tlsCertificate)
         tlsKey = loaded.value(Key.tlsKey)
         bcryptCost = loaded.int(Key.bcryptCost)

@@ -11,6 +11,10 @@ public struct GraphOptions: Sendable {
     public var sqlitePath: String
     /// The database of the `postgres` backend, `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`.
     public var postgresURL: String?
+    /// Most connections the `postgres` backend opens to its database at once for its queries.
+    public var postgresConnections: Int
+    /// The product's `postgresConnections`.
+    public static let defaultPostgresConnections = 10
     /// bcrypt cost of new password hashes.
     public var bcryptCost: Int
     /// The bcrypt costs accepted: each step doubles the time; 14 takes about four times 12's.
@@ -46,10 +50,11 @@ public struct GraphOptions: Sendable {
                 memoryConditions: SimulatedConditions = .none, peerDelay: Duration = .milliseconds(1_200),
                 verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock(), remoteURL: String? = nil,
                 remoteTimeout: Duration = .seconds(10), remoteCertificates: String? = nil, soleWriter: Bool = false,
-                budget: UsageBudget = .unlimited, postgresURL: String? = nil) {
+                budget: UsageBudget = .unlimited, postgresURL: String? = nil, postgresConnections: Int = defaultPostgresConnections) {
         self.backend = backend
         self.sqlitePath = sqlitePath
         self.postgresURL = postgresURL
+        self.postgresConnections = postgresConnections
         self.bcryptCost = bcryptCost
         self.sessionIdleLimit = sessionIdleLimit
         self.memoryConditions = memoryConditions

@@ -7,7 +7,10 @@ import Testing
 
 /// The behaviour every backend must share. Each scenario runs against every backend, with
 /// services built per user from their session token, as a server builds them per connection.
-@Suite("Backend contract", .timeLimit(.minutes(3)))
+/// One case at a time: each holds processes, database connections and files, and the test
+/// process must stay under about a thousand open descriptors, past which Foundation's
+/// `Process.run` (Swift 6.3.1) can crash reading `/proc/self/fd` (swift-corelibs-foundation#5472).
+@Suite("Backend contract", .serialized, .timeLimit(.minutes(5)))
 struct BackendContractTests {
     static let backends: [ContractBackend] = [.memory, .sqlite, .remote, .postgres, .remoteOnPostgres]
     /// The backends whose clock a test controls: a server keeps its own time, so the idle-time

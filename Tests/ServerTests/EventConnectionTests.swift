@@ -65,32 +65,21 @@ struct EventConnectionTests {
 
     @Test("a socket whose session ended between its admission and its registration is closed as such at once")
     func sessionEndedBeforeRegistration() async throws {
-        let channel = EmbeddedChannel()
         let closes = CloseWatcher()
-        try channel.pipeline.syncOperations.addHandler(closes)
-        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()
-        let graph = try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: ""))
-        let feed = try #require(graph.eventFeed)
-        let sockets = OpenSockets(sessionEnds: AsyncStream<SessionEnd>.makeStream().stream, sessionSweep: .seconds(60))
         // Signed out after it was let in: the sign-out's broadcast found no socket to close.
-        let connection = EventConnection(caller: .signedOut, owner: UserID("u-ada"), channel: channel, sockets: sockets, frames: EventFrames(),
-                                         logger: Logger(label: "test"))
-        connection.start(feed: feed, chat: graph.services(for: .signedOut).chat, after: nil)
+        let (connection, _, _) = try Self.connection(caller: .signedOut, outbound: closes)
+        let graph = try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: ""))
+        connection.start(feed: try #require(graph.eventFeed), chat: graph.services(for: .signedOut).chat, after: nil)
         #expect(await closes.first == .unknown(EventSocketProtocol.sessionEnded))
     }
 
     @Test("a client that pings without taking the answers has at most 4 pongs waiting; further pings go unanswered until it takes them")
     func pongsWaitAtMostFour() throws {
-        let channel = EmbeddedChannel()
         let held = HeldWrites()
-        try channel.pipeline.syncOperations.addHandler(held)
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
-        let graph = try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: ""))
-        let sockets = OpenSockets(sessionEnds: AsyncStream<SessionEnd>.makeStream().stream, sessionSweep: .seconds(60))
-        let connection = EventConnection(caller: .verified(UserID("u1")), owner: UserID("u1"), channel: channel, sockets: sockets,
-                                         frames: EventFrames(), logger: Logger(label: "test"))
-        try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, admission: try EventSocketAdmission(graph: graph, sockets: sockets),
-                                                                           logger: Logger(label: "test"), eventLoop: channel.eventLoop))
+        let (connection, channel, sockets) = try Self.connection(outbound: held)
+        let admission = try EventSocketAdmission(graph: try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: "")), sockets: sockets)
+        try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, admission: admission, logger: Logger(label: "test"),
+                                                                           eventLoop: channel.eventLoop))
         let ping = WebSocketFrame(fin: true, opcode: .ping, data: channel.allocator.buffer(string: "are you there"))
         for _ in 0..<10 { try channel.writeInbound(ping) }
         #expect(held.pongs == 4)
@@ -101,16 +90,10 @@ struct EventConnectionTests {
 
     @Test("a socket whose store fails to read its backlog is closed with 1011")
     func failedReadCloses() async throws {
-        let channel = EmbeddedChannel()
         let closes = CloseWatcher()
-        try channel.pipeline.syncOperations.addHandler(closes)
-        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).get()
+        let (connection, _, _) = try Self.connection(outbound: closes)
         let graph = try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: ""))
-        let feed = try #require(graph.eventFeed)
-        let sockets = OpenSockets(sessionEnds: AsyncStream<SessionEnd>.makeStream().stream, sessionSweep: .seconds(60))
-        let connection = EventConnection(caller: .verified(UserID("u1")), owner: UserID("u1"), channel: channel, sockets: sockets,
-                                         frames: EventFrames(), logger: Logger(label: "test"))
-        connection.start(feed: feed, chat: FailingReads(), after: EventCursor(epoch: "e1", position: 1))
+        connection.start(feed: try #require(graph.eventFeed), chat: FailingReads(), after: EventCursor(epoch: "e1", position: 1))
         #expect(await closes.first == .unexpectedServerError)
     }
 
@@ -178,13 +161,21 @@ struct EventConnectionTests {
 
     private static func connection() throws -> (EventConnection, EmbeddedChannel, FlushCounter) {
         let flushes = FlushCounter()
+        let (connection, channel, _) = try connection(outbound: flushes)
+        return (connection, channel, flushes)
+    }
+
+    /// A connection of `caller`'s (user u1's) over an embedded channel whose outbound side
+    /// starts with `outbound`, registered in sockets of its own.
+    private static func connection(caller: Caller = .verified(UserID("u1")), outbound: some ChannelOutboundHandler) throws
+        -> (EventConnection, EmbeddedChannel, OpenSockets) {
         let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(flushes)
+        try channel.pipeline.syncOperations.addHandler(outbound)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         let sockets = OpenSockets(sessionEnds: AsyncStream<SessionEnd>.makeStream().stream, sessionSweep: .seconds(60))
-        let connection = EventConnection(caller: .verified(UserID("u1")), owner: UserID("u1"), channel: channel, sockets: sockets,
-                                         frames: EventFrames(), logger: Logger(label: "test"))
-        return (connection, channel, flushes)
+        let connection = EventConnection(caller: caller, owner: UserID("u1"), channel: channel, sockets: sockets, frames: EventFrames(),
+                                         logger: Logger(label: "test"))
+        return (connection, channel, sockets)
     }
 
     /// The texts of the data frames written so far.

@@ -11,7 +11,7 @@ struct ServerSettingsTests {
     func environmentVariables() async throws {
         let help = try await run(["--help"])
         let words = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let values = ["host": "127.0.0.2", "port": "9001", "sqlite.path": "/tmp/s.sqlite", "postgres.url": "postgres://messageai@db.example:5433/chat", "tls.cert": "/tmp/c.pem", "tls.key": "/tmp/k.pem",
+        let values = ["host": "127.0.0.2", "port": "9001", "sqlite.path": "/tmp/s.sqlite", "postgres.url": "postgres://messageai@db.example:5433/chat", "postgres.connections": "14", "tls.cert": "/tmp/c.pem", "tls.key": "/tmp/k.pem",
                       "auth.bcryptCost": "5", "log.level": "debug", "auth.signUpBurst": "7", "events.pingSeconds": "11", "events.queueFrames": "12", "http.idleSeconds": "13",
                       "budget.messagesPerMinute": "61", "budget.fanOutMegabytesPerMinute": "62", "budget.conversationsPerHour": "63",
                       "budget.renamesPerHour": "64", "budget.lookupsPerMinute": "65"]
@@ -27,6 +27,7 @@ struct ServerSettingsTests {
             case "port": String(settings.port)
             case "sqlite.path": settings.sqlitePath
             case "postgres.url": settings.postgresURL
+            case "postgres.connections": String(settings.postgresConnections)
             case "tls.cert": settings.tlsCertificate
             case "tls.key": settings.tlsKey
             case "auth.bcryptCost": String(settings.bcryptCost)

@@ -52,26 +52,32 @@ public final class PGDatabase: Sendable {
             "postgres://\(user)@\(socketFolder.map { "[\($0)]" } ?? host):\(port)/\(database)"
         }
 
-        var configuration: PostgresClient.Configuration {
+        func configuration(connections: Int) -> PostgresClient.Configuration {
             var configuration = if let socketFolder {
                 PostgresClient.Configuration(unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
             } else {
                 PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
             }
             configuration.options.additionalStartupParameters = [("application_name", "messageai-server")]
+            configuration.options.maximumConnections = connections
             return configuration
         }
 
         /// Connects once, then lets go: a database that cannot be reached, does not exist or
         /// refuses the user is told at once (the pool would wait for it without a word).
         func probe(logger: Logger) async throws {
+            let connection = try await connect(logger: logger)
+            try? await connection.close()
+        }
+
+        /// A connection of its own, outside the pool (the probe's, the listener's).
+        func connect(logger: Logger) async throws -> PostgresConnection {
             let configuration = if let socketFolder {
                 PostgresConnection.Configuration(unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
             } else {
                 PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
             }
-            let connection = try await PostgresConnection.connect(on: PGDatabase.eventLoops.any(), configuration: configuration, id: 0, logger: logger)
-            try? await connection.close()
+            return try await PostgresConnection.connect(on: PGDatabase.eventLoops.any(), configuration: configuration, id: 0, logger: logger)
         }
 
         private static func withoutPassword(_ url: String) -> String {
@@ -113,10 +119,10 @@ public final class PGDatabase: Sendable {
     /// listening connection that dropped misses announcements, never events.
     static let lookInterval = Duration.seconds(1)
 
-    private init(location: Location, logger: Logger) {
+    private init(location: Location, connections: Int, logger: Logger) {
         self.location = location
         self.logger = logger
-        client = PostgresClient(configuration: location.configuration, eventLoopGroup: Self.eventLoops, backgroundLogger: logger)
+        client = PostgresClient(configuration: location.configuration(connections: connections), eventLoopGroup: Self.eventLoops, backgroundLogger: logger)
         let client = client
         runner = Task { await client.run() }
     }
@@ -126,18 +132,19 @@ public final class PGDatabase: Sendable {
         watcher.withLock { $0?.cancel() }
     }
 
-    /// Connects to the database at `url` and brings its schema up to `migrations`, one instance
-    /// at a time (an advisory lock held by the migrating transaction).
+    /// Connects to the database at `url` with a pool of at most `connections` (and one more that
+    /// listens for commits) and brings its schema up to `migrations`, one instance at a time (an
+    /// advisory lock held by the migrating transaction).
     /// - Throws: `.usage` for a bad URL; `.unavailable` when the database cannot be reached
     ///   or does not exist, or was migrated by a newer version.
-    public static func open(_ url: String, migrations: [Migration], logger: Logger) async throws -> PGDatabase {
+    public static func open(_ url: String, migrations: [Migration], connections: Int, logger: Logger) async throws -> PGDatabase {
         let location = try Location(url: url)
         do {
             try await location.probe(logger: logger)
         } catch {
             throw failure(error, location)
         }
-        let database = PGDatabase(location: location, logger: logger)
+        let database = PGDatabase(location: location, connections: connections, logger: logger)
         do {
             try await database.migrate(PostgresChangeLog.migrations + migrations)
         } catch {
@@ -205,18 +212,23 @@ public final class PGDatabase: Sendable {
     /// Ticks at once, for a commit of this instance's made outside `write(ordered:)`.
     public func notifyLocalChange() { ticks.send(()) }
 
-    /// Listens for announcements on a connection of its own, and looks once a second whatever
+    /// Listens for announcements on a connection of its own (outside the pool), and looks once a second whatever
     /// comes, while anyone subscribes; reconnects after a drop.
     private func watch() async {
-        let listener = Task { [client, ticks, logger] in
+        let listener = Task { [location, ticks, logger] in
             while !Task.isCancelled {
                 do {
-                    try await client.withConnection { connection in
+                    let connection = try await location.connect(logger: logger)
+                    do {
                         try await connection.listen(on: Self.channel) { notifications in
                             ticks.send(())
                             for try await _ in notifications { ticks.send(()) }
                         }
+                    } catch {
+                        try? await connection.close()
+                        throw error
                     }
+                    try? await connection.close()
                 } catch {
                     logger.debug("listening for commits failed; again in a second", metadata: ["error": "\(error)"])
                 }

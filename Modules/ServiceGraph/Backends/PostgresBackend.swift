@@ -20,14 +20,12 @@ final class PostgresBackend: GraphBackend {
 
     let database: PGDatabase
     let accounts: any AccountService
-    private let builder: SummaryBuilder
-    private let membership: MembershipCache
+    private let links: FeatureLinks
     private let feed: StoreEventFeed
     private let writer: MessageWriter
     private let epoch: String
     private let clock: any WallClock
     private let budget: UsageBudget
-    private let renameAudience: RenameAudienceAdapter
 
     /// Connects to the database of `options.postgresURL` and migrates it.
     /// - Throws: `AppError(.usage)` without a usable URL; `.unavailable` when the database cannot be reached.
@@ -35,7 +33,7 @@ final class PostgresBackend: GraphBackend {
         guard let url = options.postgresURL else { throw AppError(.usage, "the postgres backend needs a database URL (postgres.url)") }
         var logger = Logger(label: "messageai.postgres")
         logger.logLevel = .warning
-        let database = try await PGDatabase.open(url, migrations: migrations, logger: logger)
+        let database = try await PGDatabase.open(url, migrations: migrations, connections: options.postgresConnections, logger: logger)
         return PostgresBackend(options, database: database, epoch: try await PostgresChatSchema.epoch(of: database))
     }
 
@@ -50,22 +48,19 @@ final class PostgresBackend: GraphBackend {
                 try await PostgresProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), transaction)
             },
             clock: options.clock, idleLimit: options.sessionIdleLimit)
-        builder = SummaryBuilder(users: UserDirectoryAdapter(registry: PostgresProfileRegistry(database: database)),
-                                 activity: ActivitySourceAdapter(feed: Deferred<any ChatActivityFeed>(PostgresChatActivityFeed(database: database))))
-        let directory = PostgresConversationDirectory(database: database)
-        membership = MembershipCache(MembershipAdapter(directory: directory))
-        renameAudience = RenameAudienceAdapter(directory: Deferred(directory))
-        feed = StoreEventFeed(source: PostgresEventSource(database: database, epoch: epoch), membership: membership)
+        links = FeatureLinks(registry: PostgresProfileRegistry(database: database), activity: PostgresChatActivityFeed(database: database),
+                             directory: PostgresConversationDirectory(database: database))
+        feed = StoreEventFeed(source: PostgresEventSource(database: database, epoch: epoch), membership: links.membership)
         writer = MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed)
     }
 
     func services(for caller: Caller) -> ServiceSet {
-        let membership = membership
+        let membership = links.membership
         return ServiceSet(
-            profiles: PostgresProfileService(database: database, caller: caller, renameAudience: renameAudience, budget: budget),
-            conversations: PostgresConversationListService(database: database, builder: builder, caller: caller, clock: clock, budget: budget,
+            profiles: PostgresProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
+            conversations: PostgresConversationListService(database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
                                                            membersChanged: { membership.forget($0) }),
-            chat: PostgresChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed, caller: caller,
+            chat: PostgresChatService(database: database, epoch: epoch, writer: writer, membership: links.membership, feed: feed, caller: caller,
                                       clock: clock, budget: budget))
     }
 

@@ -18,14 +18,12 @@ final class SQLiteBackend: GraphBackend {
 
     private let database: SQLDatabase
     let accounts: any AccountService
-    private let builder: SummaryBuilder
-    private let membership: MembershipCache
+    private let links: FeatureLinks
     private let feed: StoreEventFeed
     private let writer: MessageWriter
     private let epoch: String
     private let clock: any WallClock
     private let budget: UsageBudget
-    private let renameAudience: RenameAudienceAdapter
 
     init(_ options: GraphOptions) throws {
         database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, watch: options.soleWriter ? .polling : .fileEvents)
@@ -37,22 +35,19 @@ final class SQLiteBackend: GraphBackend {
                 try SQLProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), db)
             },
             clock: options.clock, idleLimit: options.sessionIdleLimit)
-        builder = SummaryBuilder(users: UserDirectoryAdapter(registry: SQLProfileRegistry(database: database)),
-                                 activity: ActivitySourceAdapter(feed: Deferred<any ChatActivityFeed>(SQLChatActivityFeed(database: database))))
-        let directory = SQLConversationDirectory(database: database)
-        membership = MembershipCache(MembershipAdapter(directory: directory))
-        renameAudience = RenameAudienceAdapter(directory: Deferred(directory))
+        links = FeatureLinks(registry: SQLProfileRegistry(database: database), activity: SQLChatActivityFeed(database: database),
+                             directory: SQLConversationDirectory(database: database))
         epoch = try ChatSchema.epoch(of: database)
-        feed = StoreEventFeed(source: SQLEventSource(database: database, epoch: epoch), membership: membership)
+        feed = StoreEventFeed(source: SQLEventSource(database: database, epoch: epoch), membership: links.membership)
         writer = MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed)
     }
 
     func services(for caller: Caller) -> ServiceSet {
-        let membership = membership
-        return ServiceSet(profiles: SQLProfileService(database: database, caller: caller, renameAudience: renameAudience, budget: budget),
-                   conversations: SQLConversationListService(database: database, builder: builder, caller: caller, clock: clock, budget: budget,
+        let membership = links.membership
+        return ServiceSet(profiles: SQLProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
+                   conversations: SQLConversationListService(database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
                                                              membersChanged: { membership.forget($0) }),
-                   chat: SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed, caller: caller,
+                   chat: SQLChatService(database: database, epoch: epoch, writer: writer, membership: links.membership, feed: feed, caller: caller,
                                         clock: clock, budget: budget))
     }
 
