@@ -124,7 +124,8 @@ public final class PGDatabase: Sendable {
         self.logger = logger
         client = PostgresClient(configuration: location.configuration(connections: connections), eventLoopGroup: Self.eventLoops, backgroundLogger: logger)
         let client = client
-        runner = Task { await client.run() }
+        // Started at once, so that the pool runs before the first query asks it for a connection.
+        runner = Task.immediate { await client.run() }
     }
 
     deinit {
