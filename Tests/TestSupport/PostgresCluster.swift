@@ -6,7 +6,8 @@ import Synchronization
 /// temporary folder, started with `pg_ctl` on a port of `TestPorts` (as the `postgres` user when
 /// the tests run as root, since PostgreSQL refuses root), one per test process, stopped when the
 /// process exits. Each test takes a new, empty database of it (`database()`), which the server
-/// or the service graph then migrates.
+/// or the service graph then migrates. It runs with `fsync` off: the tests stop processes, never
+/// the machine, and what only a crash of the operating system would lose is not theirs to show.
 public final class PostgresCluster: Sendable {
     /// Where Debian puts PostgreSQL 15's server programs.
     public static let binaries = "/usr/lib/postgresql/15/bin"
