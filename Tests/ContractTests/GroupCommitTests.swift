@@ -3,27 +3,23 @@ import Foundation
 import GRDB
 import Kernel
 import Testing
+import TestSupport
 
-/// The SQLite backend stores sends that arrive together in one transaction (`MessageWriter`);
-/// a send that fails while being written must not take the others down with it.
+/// The stores keep sends that arrive together in one transaction (`MessageWriter`); a send that
+/// fails while being written must not take the others down with it.
 @Suite("Group commit", .timeLimit(.minutes(1)))
 struct GroupCommitTests {
-    @Test("a send the store refuses while writing it fails alone; the sends that came with it are stored once, in order")
-    func failingSendFailsAlone() async throws {
-        let harness = try await BackendHarness(.sqlite)
+    @Test("a send the store refuses while writing it fails alone; the sends that came with it are stored once, in order",
+          arguments: [ContractBackend.sqlite, .postgres])
+    func failingSendFailsAlone(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
         let asAda = harness.services(for: ada)
         let direct = try await harness.direct(ada, grace)
         // A trigger stands for a failure halfway through a send's writes (a full disk, a damaged
         // page): the message's row is refused after the store's sequence has moved.
-        let other = try DatabaseQueue(path: harness.folder.appendingPathComponent("contract.sqlite").path)
-        try await other.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER refuse_boom BEFORE INSERT ON messages WHEN NEW.text = 'boom'
-                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
-                """)
-        }
+        try await Self.refuseBoom(in: harness)
         let texts = (0..<80).map { $0 % 20 == 7 ? "boom" : "m\($0)" }
         let outcomes = await withTaskGroup(of: (String, Message?).self) { group in
             for text in texts {
@@ -36,5 +32,24 @@ struct GroupCommitTests {
         #expect(Set(stored.map(\.text)) == Set(texts.filter { $0 != "boom" }) && stored.count == texts.count - 4)
         let cursors = stored.compactMap(\.cursor)
         #expect(cursors.count == stored.count && zip(cursors, cursors.dropFirst()).allSatisfy { $1.follows($0) })
+    }
+
+    /// Makes the harness's store refuse to store a message whose text is `boom`, as another
+    /// program on the database would.
+    private static func refuseBoom(in harness: BackendHarness) async throws {
+        if let url = harness.postgresURL, let name = url.split(separator: "/").last.map(String.init) {
+            _ = try await PostgresCluster.shared().psql("""
+                CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+                CREATE TRIGGER refuse_boom BEFORE INSERT ON messages FOR EACH ROW WHEN (NEW.text = 'boom') EXECUTE FUNCTION refuse_boom();
+                """, in: name)
+            return
+        }
+        let other = try DatabaseQueue(path: harness.folder.appendingPathComponent("contract.sqlite").path)
+        try await other.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse_boom BEFORE INSERT ON messages WHEN NEW.text = 'boom'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
     }
 }
