@@ -68,6 +68,15 @@ final class BackendHarness: Sendable {
             verificationCacheTime: verificationCacheTime, clock: clock, remoteURL: server?.url, postgresURL: postgresURL))
     }
 
+    /// Runs `sql` with `psql` in the PostgreSQL database of the postgres backends, as an operator
+    /// would, and returns what it prints.
+    func psql(_ sql: String) async throws -> String {
+        guard let name = postgresURL?.split(separator: "/").last.map(String.init) else {
+            throw AppError(.usage, "the \(graph.options.backend) backend has no PostgreSQL database")
+        }
+        return try await PostgresCluster.shared().psql(sql, in: name)
+    }
+
     /// Stops the server, if any, and removes the scratch folder.
     func remove() {
         graph.close()

@@ -3,7 +3,6 @@ import Foundation
 import GRDB
 import Kernel
 import Testing
-import TestSupport
 
 /// The stores keep sends that arrive together in one transaction (`MessageWriter`); a send that
 /// fails while being written must not take the others down with it.
@@ -37,11 +36,11 @@ struct GroupCommitTests {
     /// Makes the harness's store refuse to store a message whose text is `boom`, as another
     /// program on the database would.
     private static func refuseBoom(in harness: BackendHarness) async throws {
-        if let url = harness.postgresURL, let name = url.split(separator: "/").last.map(String.init) {
-            _ = try await PostgresCluster.shared().psql("""
+        if harness.postgresURL != nil {
+            _ = try await harness.psql("""
                 CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
                 CREATE TRIGGER refuse_boom BEFORE INSERT ON messages FOR EACH ROW WHEN (NEW.text = 'boom') EXECUTE FUNCTION refuse_boom();
-                """, in: name)
+                """)
             return
         }
         let other = try DatabaseQueue(path: harness.folder.appendingPathComponent("contract.sqlite").path)

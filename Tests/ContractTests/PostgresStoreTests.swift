@@ -82,12 +82,10 @@ struct PostgresStoreTests {
         }
         // The store's positions, read by psql as an operator would: every number from 1 to the
         // newest is a message or a change, once.
-        let cluster = try await PostgresCluster.shared()
-        let database = try #require(first.postgresURL?.split(separator: "/").last.map(String.init))
-        let numbers = try await cluster.psql("""
+        let numbers = try await first.psql("""
             SELECT (SELECT value FROM store_sequence), count(*), count(DISTINCT seq), min(seq), max(seq)
             FROM (SELECT seq FROM messages UNION ALL SELECT seq FROM store_changes) events
-            """, in: database)
+            """)
         let fields = numbers.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").map(String.init)
         #expect(fields.count == 5 && Set([fields[0], fields[1], fields[2], fields[4]]).count == 1 && fields[3] == "1", "newest|count|distinct|min|max: \(numbers)")
     }

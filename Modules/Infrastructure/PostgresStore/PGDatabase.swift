@@ -54,7 +54,7 @@ public final class PGDatabase: Sendable {
 
         func configuration(connections: Int) -> PostgresClient.Configuration {
             var configuration = if let socketFolder {
-                PostgresClient.Configuration(unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+                PostgresClient.Configuration(unixSocketPath: socketPath(in: socketFolder), username: user, password: password, database: database)
             } else {
                 PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
             }
@@ -73,12 +73,15 @@ public final class PGDatabase: Sendable {
         /// A connection of its own, outside the pool (the probe's, the listener's).
         func connect(logger: Logger) async throws -> PostgresConnection {
             let configuration = if let socketFolder {
-                PostgresConnection.Configuration(unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+                PostgresConnection.Configuration(unixSocketPath: socketPath(in: socketFolder), username: user, password: password, database: database)
             } else {
                 PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
             }
             return try await PostgresConnection.connect(on: PGDatabase.eventLoops.any(), configuration: configuration, id: 0, logger: logger)
         }
+
+        /// The server's socket file in `folder`, as PostgreSQL names it after the port.
+        private func socketPath(in folder: String) -> String { "\(folder)/.s.PGSQL.\(port)" }
 
         private static func withoutPassword(_ url: String) -> String {
             url.replacing(/:[^:@\/]*@/, with: ":…@")
