@@ -37,6 +37,7 @@ public final class ServiceGraph: Sendable {
         self.options = options
         self.backend = backend
         verifier = SessionVerifier(accounts: backend.accounts, cacheTime: options.verificationCacheTime)
+        backend.watchSessionEnds { [verifier] digest in verifier.forget(digest: digest) }
     }
 
     /// Accounts and sessions: sign-up, sign-in, token look-up and revocation.
@@ -50,7 +51,8 @@ public final class ServiceGraph: Sendable {
         return Caller(token: token) { try await verifier.userID(for: token) }
     }
 
-    /// The sessions ended through this graph from now on (sign-out, password change).
+    /// The sessions ended from now on: through this graph (sign-out, password change), and on
+    /// the postgres backend through any instance or program, within about a second.
     public func sessionEnds() -> AsyncStream<SessionEnd> { verifier.ends.subscribe() }
 
     /// The services of `caller`.

@@ -13,10 +13,14 @@ protocol GraphBackend: Sendable {
     var eventFeed: (any EventFeed)? { get }
     /// A session for the demo user without a password, where the backend has one (memory).
     func demoSession() async -> IssuedSession?
+    /// Tells `ended` of each session that ends in a store other processes share, by its token's
+    /// digest, until `close()` (nothing where no other process serves the store).
+    func watchSessionEnds(_ ended: @escaping @Sendable (String) -> Void)
     /// Lets go of what the backend holds outside the process (a database's connections).
     func close()
 }
 
 extension GraphBackend {
+    func watchSessionEnds(_ ended: @escaping @Sendable (String) -> Void) {}
     func close() {}
 }

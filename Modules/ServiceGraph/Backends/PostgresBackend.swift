@@ -10,6 +10,7 @@ import Logging
 import PostgresStore
 import Profile
 import ProfileLive
+import Synchronization
 
 /// A PostgreSQL database with every feature's migrations, shared by several server instances,
 /// and what this instance shares over it: the event feed, the message writer, the membership
@@ -26,6 +27,8 @@ final class PostgresBackend: GraphBackend {
     private let epoch: String
     private let clock: any WallClock
     private let budget: UsageBudget
+    /// The task that reads which sessions ended (`watchSessionEnds`).
+    private let sessionWatcher = Mutex<Task<Void, Never>?>(nil)
 
     /// Connects to the database of `options.postgresURL` and migrates it.
     /// - Throws: `AppError(.usage)` without a usable URL; `.unavailable` when the database cannot be reached.
@@ -68,5 +71,20 @@ final class PostgresBackend: GraphBackend {
 
     func demoSession() async -> IssuedSession? { nil }
 
-    func close() { database.close() }
+    func watchSessionEnds(_ ended: @escaping @Sendable (String) -> Void) {
+        let notes = PostgresSessionEnds(database: database)
+        let watcher = Task {
+            while (try? await Task.sleep(for: .seconds(1))) != nil {
+                // A database that cannot be read now is read again next second.
+                guard let digests = try? await notes.newlyEnded() else { continue }
+                digests.forEach(ended)
+            }
+        }
+        sessionWatcher.withLock { $0 = watcher }
+    }
+
+    func close() {
+        sessionWatcher.withLock { $0?.cancel() }
+        database.close()
+    }
 }

@@ -1,4 +1,5 @@
 import Auth
+import AuthLive
 import Kernel
 import Synchronization
 
@@ -67,5 +68,16 @@ final class SessionVerifier: Sendable {
             cache.forgotten += 1
         }
         ends.send(.othersOf(userID, kept: kept))
+    }
+
+    /// Forgets the token of `digest`: its session ended in the shared store, through another
+    /// process perhaps.
+    func forget(digest: String) {
+        let digester = SHA256TokenDigest()
+        verified.withLock { cache in
+            cache.tokens = cache.tokens.filter { digester.digest($0.key) != digest }
+            cache.forgotten += 1
+        }
+        ends.send(.digest(digest))
     }
 }

@@ -22,6 +22,7 @@ public struct PostgresAccountService: AccountService {
             """,
             "CREATE INDEX auth_sessions_by_user ON auth_sessions (user_id)",
         ]),
+        PostgresSessionEnds.migration,
     ]
 
     private let database: PGDatabase
