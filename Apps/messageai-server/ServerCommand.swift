@@ -36,6 +36,8 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(Key.pingSeconds.help)) var pingSeconds: String?
     @Option(help: ArgumentHelp(Key.socketQueueFrames.help)) var socketQueueFrames: String?
     @Option(help: ArgumentHelp(Key.idleSeconds.help)) var idleSeconds: String?
+    @Option(help: ArgumentHelp(Key.connectionsPerAddress.help)) var connectionsPerAddress: String?
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(Key.trustedProxies.help, valueName: "addresses")) var trustedProxies: String?
     @Option(help: ArgumentHelp(Key.messagesPerMinute.help)) var messagesPerMinute: String?
     @Option(help: ArgumentHelp(Key.fanOutMegabytesPerMinute.help)) var fanOutMegabytesPerMinute: String?
     @Option(help: ArgumentHelp(Key.conversationsPerHour.help)) var conversationsPerHour: String?
@@ -50,7 +52,7 @@ struct ServerCommand: AsyncParsableCommand {
             (Key.host, host), (Key.port, port), (Key.sqlitePath, sqlitePath), (Key.postgresURL, postgresURL), (Key.postgresConnections, postgresConnections),
             (Key.tlsCertificate, tlsCert), (Key.tlsKey, tlsKey), (Key.bcryptCost, bcryptCost),
             (Key.logLevel, logLevel), (Key.signUpBurst, signUpBurst), (Key.pingSeconds, pingSeconds), (Key.socketQueueFrames, socketQueueFrames),
-            (Key.idleSeconds, idleSeconds),
+            (Key.idleSeconds, idleSeconds), (Key.connectionsPerAddress, connectionsPerAddress), (Key.trustedProxies, trustedProxies),
             (Key.messagesPerMinute, messagesPerMinute), (Key.fanOutMegabytesPerMinute, fanOutMegabytesPerMinute),
             (Key.conversationsPerHour, conversationsPerHour), (Key.renamesPerHour, renamesPerHour),
             (Key.lookupsPerMinute, lookupsPerMinute),

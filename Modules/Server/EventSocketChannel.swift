@@ -36,9 +36,24 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
     let admission: EventSocketAdmission
     /// How long an HTTP connection may sit without a request before it is closed.
     let idleTimeout: Duration
+    /// The connections of each client address, capped.
+    let connections: AddressConnections
+    /// The load balancers whose `X-Forwarded-For` names the client.
+    let proxies: ClientAddress.TrustedProxies
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
+        let peer = channel.remoteAddress?.ipAddress ?? "unknown"
+        let proxied = proxies.contains(peer)
+        guard proxied || connections.hold(peer, for: channel) else {
+            // Closed before a byte is read: the address has all the connections it may have.
+            let refused = AppError(.rateLimited, "\(peer) has \(connections.limit) connections open already")
+            return channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(AddressConnections.Refusal())
+                return Value(negotiated: channel.eventLoop.makeFailedFuture(refused), channel: channel)
+            }
+        }
+        let (connections, proxies) = (connections, proxies)
+        return channel.eventLoop.makeCompletedFuture {
             // Until its first request has come, nothing else watches a connection's silence.
             try channel.pipeline.syncOperations.addHandler(FirstRequestDeadline(timeout: TimeAmount(idleTimeout)), name: FirstRequestDeadline.name)
             let decision = NIOLoopBoundBox<Result<EventSocketAdmission.Admitted, any Error>?>(nil, eventLoop: channel.eventLoop)
@@ -50,6 +65,12 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
                     promise.completeWithTask {
                         guard URI(head.uri).path == EventSocketProtocol.path else {
                             return .failure(AppError(.notFound, "no WebSocket at \(AppError.quoting(URI(head.uri).path)); the events socket is \(EventSocketProtocol.path)"))
+                        }
+                        // Through a proxy the socket counts against the client it names.
+                        let client = proxies.client(peer: peer, forwardedFor: head.headers[canonicalForm: "x-forwarded-for"].map(String.init))
+                        guard !proxied || connections.hold(client, for: channel) else {
+                            return .failure(RetryLater(AppError(.rateLimited, "\(client) has \(connections.limit) connections open already; close one"),
+                                                       seconds: 5))
                         }
                         do {
                             return .success(try await admission.admit(authorization: head.headers.first(name: "authorization"), uri: head.uri))

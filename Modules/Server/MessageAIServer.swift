@@ -54,7 +54,7 @@ public enum MessageAIServer {
     public static func buildApplication(_ settings: ServerSettings, graph: ServiceGraph, logger: Logger) throws -> some ApplicationProtocol {
         let routes = try ServerRoutes(graph: graph, signInLimits: SignInLimits(
             signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))), pingInterval: .seconds(settings.pingSeconds),
-            queueFrames: settings.socketQueueFrames)
+            queueFrames: settings.socketQueueFrames, proxies: settings.trustedProxies)
         let scheme = settings.tlsCertificate == nil ? "http" : "https"
         let host = settings.host
         // Hummingbird's own start-up line (info) would come before ours, which names the URL:
@@ -64,7 +64,11 @@ public enum MessageAIServer {
         // A connection that sends no request for a minute is closed: silent connections cannot
         // pile up (events sockets answer the pings they get, `OpenSockets`).
         let admission = routes.admission
-        var server = HTTPServerBuilder { responder in EventSocketChannel(responder: responder, admission: admission, idleTimeout: .seconds(settings.idleSeconds)) }
+        let connections = AddressConnections(limit: settings.connectionsPerAddress)
+        var server = HTTPServerBuilder { responder in
+            EventSocketChannel(responder: responder, admission: admission, idleTimeout: .seconds(settings.idleSeconds), connections: connections,
+                               proxies: settings.trustedProxies)
+        }
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
             server = try .tls(server, tlsConfiguration: try tls(certificate: certificate, key: key))
         }

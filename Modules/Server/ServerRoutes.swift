@@ -25,14 +25,16 @@ public struct ServerRoutes {
 
     /// Registers everything over `graph`; `sessionSweep` is how often each open events socket's
     /// session is checked again, `pingInterval` how long one may be silent before it is pinged,
-    /// `queueFrames` how many frames one may have waiting (`OpenSockets`).
+    /// `queueFrames` how many frames one may have waiting (`OpenSockets`); a request from one of
+    /// `proxies` is from the client its `X-Forwarded-For` names.
     public init(graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionSweep: Duration = .seconds(30),
-                pingInterval: Duration = EventSocketProtocol.pingInterval, queueFrames: Int = EventSocketProtocol.queueFrames) throws {
+                pingInterval: Duration = EventSocketProtocol.pingInterval, queueFrames: Int = EventSocketProtocol.queueFrames,
+                proxies: ClientAddress.TrustedProxies = .none) throws {
         sockets = OpenSockets(sessionEnds: graph.sessionEnds(), sessionSweep: sessionSweep, pingInterval: pingInterval, queueFrames: queueFrames)
         let router = Router(context: APIRequestContext.self)
         let table = RouteTable()
         router.middlewares.add(ErrorMiddleware(routes: table))
-        let routes = APIRoutes(router: router, table: table) { token in graph.caller(token: token) }
+        let routes = APIRoutes(router: router, table: table, proxies: proxies) { token in graph.caller(token: token) }
         AuthRoutes(accounts: graph.accounts, limits: signInLimits).add(to: routes)
         ProfileRoutes { graph.services(for: $0).profiles }.add(to: routes)
         ConversationListRoutes { graph.services(for: $0).conversations }.add(to: routes)

@@ -37,6 +37,10 @@ public struct ServerSettings: Sendable {
     public var socketQueueFrames: Int
     /// Seconds a connection may go without a request (or an unfinished one) before it is closed.
     public var idleSeconds: Int
+    /// Most connections one client address may hold open at once.
+    public var connectionsPerAddress: Int
+    /// The load balancers in front of the server, whose `X-Forwarded-For` names the client.
+    public var trustedProxies: ClientAddress.TrustedProxies
     /// What one person may do how often.
     public var budget: ServerBudget.Limits
 
@@ -81,6 +85,14 @@ public struct ServerSettings: Sendable {
         public static let idleSeconds = SettingKey.integer("http.idleSeconds", default: 60,
                                                            "seconds a connection may go without sending a request, or in the middle of one, before it is closed",
                                                            in: 1...3_600)
+        /// Connections per client address.
+        public static let connectionsPerAddress = SettingKey.integer(
+            "http.connectionsPerAddress", default: 256,
+            "connections one client address (an IPv6 one by its /64) may hold open at once; more are closed as they come", in: 1...1_000_000)
+        /// Load balancers whose forwarded addresses are believed.
+        public static let trustedProxies = SettingKey("http.trustedProxies", default: nil,
+                                                      "IP addresses of the load balancers in front of the server, comma-separated: "
+                                                      + "a request from one of them is from the client its X-Forwarded-For names")
         /// Messages per person per minute.
         public static let messagesPerMinute = SettingKey.integer("budget.messagesPerMinute", default: ServerBudget.Limits().messagesPerMinute,
                                                                  "messages one person may send a minute, a tenth of them at once", in: 1...100_000_000)
@@ -105,7 +117,7 @@ public struct ServerSettings: Sendable {
     /// Every key of the server, read from `MESSAGEAI_SERVER_` variables.
     public static let table = SettingTable(environmentPrefix: "MESSAGEAI_SERVER_", keys: [
         Key.host, Key.port, Key.sqlitePath, Key.postgresURL, Key.postgresConnections, Key.tlsCertificate, Key.tlsKey, Key.bcryptCost, Key.logLevel, Key.signUpBurst, Key.pingSeconds,
-        Key.socketQueueFrames, Key.idleSeconds,
+        Key.socketQueueFrames, Key.idleSeconds, Key.connectionsPerAddress, Key.trustedProxies,
         Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute,
     ])
 
@@ -120,7 +132,10 @@ public struct ServerSettings: Sendable {
     ///   - configFile: a file of keys (`port: 9000` and `sqlite: {path: …}` in YAML, or the same in JSON).
     /// - Throws: `AppError(.usage)` naming the key that is wrong.
     public static func load(commandLine: [String: String], configFile: String?, environment: [String: String]) throws -> ServerSettings {
-        let settings = ServerSettings(try SettingsLoader.load(table, commandLine: commandLine, configFile: configFile, environment: environment))
+        let loaded = try SettingsLoader.load(table, commandLine: commandLine, configFile: configFile, environment: environment)
+        var settings = ServerSettings(loaded)
+        settings.trustedProxies = try ClientAddress.TrustedProxies(
+            (loaded.value(Key.trustedProxies) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         guard (settings.tlsCertificate == nil) == (settings.tlsKey == nil) else {
             throw AppError(.usage, "--tls-cert and --tls-key go together")
         }
@@ -142,6 +157,8 @@ public struct ServerSettings: Sendable {
         pingSeconds = loaded.int(Key.pingSeconds)
         socketQueueFrames = loaded.int(Key.socketQueueFrames)
         idleSeconds = loaded.int(Key.idleSeconds)
+        connectionsPerAddress = loaded.int(Key.connectionsPerAddress)
+        trustedProxies = .none
         budget = ServerBudget.Limits()
         budget.messagesPerMinute = loaded.int(Key.messagesPerMinute)
         budget.fanOutMegabytesPerMinute = loaded.int(Key.fanOutMegabytesPerMinute)

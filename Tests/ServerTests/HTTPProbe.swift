@@ -63,13 +63,14 @@ struct HTTPProbe: Sendable {
     /// `send` from another loopback address (`127.0.0.2`…), as another client would: one
     /// request, `Connection: close`, over a `SilentSocket` bound to that address (the HTTP client
     /// cannot choose its source address).
-    func send(_ method: String, _ path: String, token: String? = nil, json: [String: Any], from source: String) async throws -> Answer {
+    func send(_ method: String, _ path: String, token: String? = nil, json: [String: Any], from source: String,
+              headers: [String: String] = [:]) async throws -> Answer {
         guard case .network(let base) = transport, let port = URL(string: base)?.port else {
             throw ProbeError(description: "a router has no addresses to send from")
         }
         let body = try JSONSerialization.data(withJSONObject: json)
         let head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
-            + (token.map { "Authorization: Bearer \($0)\r\n" } ?? "") + "Content-Length: \(body.count)\r\n\r\n"
+            + (token.map { "Authorization: Bearer \($0)\r\n" } ?? "") + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "Content-Length: \(body.count)\r\n\r\n"
         let reply = try await SilentSocket.answer(to: Data(head.utf8) + body, port: port, from: source)
         guard let end = reply.firstRange(of: Data("\r\n\r\n".utf8)) else { throw ProbeError(description: "no answer from \(source)") }
         let lines = String(decoding: reply[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")

@@ -1,4 +1,5 @@
 import Foundation
+import Kernel
 import MessageAIServer
 import Testing
 import TestSupport
@@ -13,6 +14,7 @@ struct ServerSettingsTests {
         let words = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let values = ["host": "127.0.0.2", "port": "9001", "sqlite.path": "/tmp/s.sqlite", "postgres.url": "postgres://messageai@db.example:5433/chat", "postgres.connections": "14", "tls.cert": "/tmp/c.pem", "tls.key": "/tmp/k.pem",
                       "auth.bcryptCost": "5", "log.level": "debug", "auth.signUpBurst": "7", "events.pingSeconds": "11", "events.queueFrames": "12", "http.idleSeconds": "13",
+                      "http.connectionsPerAddress": "14", "http.trustedProxies": "10.0.0.9, ::1",
                       "budget.messagesPerMinute": "61", "budget.fanOutMegabytesPerMinute": "62", "budget.conversationsPerHour": "63",
                       "budget.renamesPerHour": "64", "budget.lookupsPerMinute": "65"]
         for setting in ServerSettings.table.keys {
@@ -36,6 +38,8 @@ struct ServerSettingsTests {
             case "events.pingSeconds": String(settings.pingSeconds)
             case "events.queueFrames": String(settings.socketQueueFrames)
             case "http.idleSeconds": String(settings.idleSeconds)
+            case "http.connectionsPerAddress": String(settings.connectionsPerAddress)
+            case "http.trustedProxies": ["10.0.0.9", "0:0::1"].allSatisfy(settings.trustedProxies.contains) ? value : "not both"
             case "budget.messagesPerMinute": String(settings.budget.messagesPerMinute)
             case "budget.fanOutMegabytesPerMinute": String(settings.budget.fanOutMegabytesPerMinute)
             case "budget.conversationsPerHour": String(settings.budget.conversationsPerHour)
@@ -44,6 +48,9 @@ struct ServerSettingsTests {
             default: nil
             }
             #expect(read == value, "\(variable) was not read")
+        }
+        #expect(throws: AppError(.usage, "the trusted proxy 'proxy.example' is not an IP address")) {
+            try ServerSettings.load(commandLine: ["http.trustedProxies": "10.0.0.1,proxy.example"], configFile: nil, environment: [:])
         }
         let typo = try await run(["--port", "70000"], environment: ["MESSAGEAI_SERVER_AUTH_BCRYPTCOST": "5"])
         #expect(typo.errors.contains("warning: MESSAGEAI_SERVER_AUTH_BCRYPTCOST names no setting and is ignored; did you mean MESSAGEAI_SERVER_AUTH_BCRYPT_COST?"))

@@ -65,12 +65,16 @@ struct SilentSocket {
         }
     }
 
-    /// Asks for the events socket of `token`.
-    func ask(token: String) {
+    /// Asks for the events socket of `token`, with `headers` besides.
+    func ask(token: String, headers: [String: String] = [:]) {
         let request = "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-            + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: Bearer \(token)\r\n\r\n"
+            + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: Bearer \(token)\r\n"
+            + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n"
         _ = request.withCString { write(descriptor, $0, strlen($0)) }
     }
+
+    /// Closes the connection.
+    func hangUp() { Glibc.close(descriptor) }
 
     /// Writes one client frame of `opcode` with `payload` (under 126 bytes), masked as a
     /// client's must be (with a key of zeros, which leaves the payload as it is).
@@ -104,7 +108,7 @@ struct SilentSocket {
     }
 
     /// The status of the HTTP answer's first line, or 0 when none came within `limit` seconds.
-    private func status(within limit: Int) -> Int {
+    func status(within limit: Int) -> Int {
         var timeout = timeval(tv_sec: limit, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 512)

@@ -1,13 +1,13 @@
 import Hummingbird
 import NIOCore
 
-/// The request context of every route: Hummingbird's core context, the client's address (for
-/// rate limits) and the body limit.
+/// The request context of every route: Hummingbird's core context, the address the connection
+/// comes from (the client's, or its proxy's: `ClientAddress.TrustedProxies`) and the body limit.
 public struct APIRequestContext: RequestContext {
     /// Hummingbird's per-request storage.
     public var coreContext: CoreRequestContextStorage
-    /// The client's IP address, or `unknown`.
-    public let clientAddress: String
+    /// The IP address of the connection's other end, or `unknown`.
+    public let peerAddress: String
 
     /// Largest request body read, in bytes: a message of 4,000 characters that each need
     /// `\uXXXX` escaping fits, with room.
@@ -18,6 +18,6 @@ public struct APIRequestContext: RequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 }

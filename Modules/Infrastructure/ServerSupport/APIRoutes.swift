@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Kernel
 
@@ -11,13 +12,17 @@ public final class APIRoutes {
     /// Every method and path served, for the 405 answers.
     private let table: RouteTable
     private let callerForToken: @Sendable (String?) -> Caller
+    private let proxies: ClientAddress.TrustedProxies
     /// The endpoints registered so far.
     public private(set) var endpoints: [EndpointDescription] = []
 
-    /// Creates the builder; `caller` turns a bearer token (or none) into the caller.
-    public init(router: Router<APIRequestContext>, table: RouteTable, caller: @escaping @Sendable (String?) -> Caller) {
+    /// Creates the builder; `caller` turns a bearer token (or none) into the caller; a request
+    /// from one of `proxies` is from the client its `X-Forwarded-For` names.
+    public init(router: Router<APIRequestContext>, table: RouteTable, proxies: ClientAddress.TrustedProxies = .none,
+                caller: @escaping @Sendable (String?) -> Caller) {
         self.router = router
         self.table = table
+        self.proxies = proxies
         callerForToken = caller
     }
 
@@ -27,7 +32,7 @@ public final class APIRoutes {
         endpoints.append(endpoint.spec)
         table.add(endpoint.spec.method.rawValue, endpoint.spec.path)
         let path = RouterPath(endpoint.spec.path.replacing(/\{(\w+)\}/) { ":" + $0.output.1 })
-        let callerForToken = callerForToken
+        let (callerForToken, proxies) = (callerForToken, proxies)
         router.on(path, method: HTTPRequest.Method(rawValue: endpoint.spec.method.rawValue) ?? .get) { request, context in
             let token = Self.bearerToken(of: request)
             let path = try Path { name in
@@ -37,7 +42,8 @@ public final class APIRoutes {
             let body: Body = try await Self.decode(request, context: context)
             let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
             let call = APICall(body: body, caller: endpoint.spec.needsSession ? callerForToken(token) : .signedOut, token: token,
-                               clientAddress: context.clientAddress, path: path, queryItems: query)
+                               clientAddress: proxies.client(peer: context.peerAddress, forwardedFor: request.headers[values: .xForwardedFor]),
+                               path: path, queryItems: query)
             return try WireResponse.make(try await handler(call), status: endpoint.spec.successStatus)
         }
     }
@@ -67,4 +73,9 @@ public final class APIRoutes {
             throw AppError(.invalidInput, "the request body is not the JSON this endpoint takes")
         }
     }
+}
+
+extension HTTPField.Name {
+    /// `X-Forwarded-For`: the addresses a request came through, as proxies append them.
+    public static var xForwardedFor: Self { .init("X-Forwarded-For") ?? .via }
 }
