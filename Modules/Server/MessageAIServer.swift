@@ -52,9 +52,17 @@ public enum MessageAIServer {
     /// at `notice` names the URL it listens on.
     /// - Throws: `AppError(.usage)` when the certificate or key cannot be loaded.
     public static func buildApplication(_ settings: ServerSettings, graph: ServiceGraph, logger: Logger) throws -> some ApplicationProtocol {
-        let routes = try ServerRoutes(graph: graph, signInLimits: SignInLimits(
+        try buildApplication(settings, routes: try routes(settings, graph: graph), logger: logger)
+    }
+
+    /// Every route over `graph` as `settings` say.
+    private static func routes(_ settings: ServerSettings, graph: ServiceGraph) throws -> ServerRoutes {
+        try ServerRoutes(graph: graph, signInLimits: SignInLimits(
             signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))), pingInterval: .seconds(settings.pingSeconds),
             queueFrames: settings.socketQueueFrames, proxies: settings.trustedProxies)
+    }
+
+    private static func buildApplication(_ settings: ServerSettings, routes: ServerRoutes, logger: Logger) throws -> some ApplicationProtocol {
         let scheme = settings.tlsCertificate == nil ? "http" : "https"
         let host = settings.host
         // Hummingbird's own start-up line (info) would come before ours, which names the URL:
@@ -82,15 +90,17 @@ public enum MessageAIServer {
             logger: frameworkLogger)
     }
 
-    /// Builds the server and runs it until SIGTERM or SIGINT, then stops accepting, closes
-    /// sockets with "going away", finishes requests in flight and returns.
+    /// Builds the server and runs it until SIGTERM or SIGINT, then drains (the health check
+    /// says 503, sockets are closed with "going away" over about two seconds), stops accepting,
+    /// finishes requests in flight and returns.
     /// - Throws: `AppError(.unavailable)` when the database cannot be opened or the port not bound.
     public static func run(_ settings: ServerSettings) async throws {
         let logger = logger(settings)
         let graph = try await openGraph(settings)
         defer { graph.close() }
-        let app = try buildApplication(settings, graph: graph, logger: logger)
-        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let routes = try routes(settings, graph: graph)
+        let app = try buildApplication(settings, routes: routes, logger: logger)
+        var configuration = ServiceGroupConfiguration(services: [app, OpenSockets.Drain(sockets: routes.sockets)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownLimit
         do {
             try await ServiceGroup(configuration: configuration).run()

@@ -7,7 +7,7 @@ enum OpenAPIDocument {
     /// Where the document is served.
     static let path = "/v1/openapi.json"
 
-    /// The document for `endpoints`, plus the document itself and the events socket.
+    /// The document for `endpoints`, plus the document itself, the health check and the events socket.
     static func json(for endpoints: [EndpointDescription]) throws -> Data {
         var paths: [String: [String: Any]] = [:]
         for endpoint in endpoints {
@@ -15,6 +15,10 @@ enum OpenAPIDocument {
         }
         paths[path] = ["get": ["operationId": "openapi", "summary": "This document",
                                "responses": ["200": ["description": "the OpenAPI document", "content": ["application/json": ["schema": ["type": "object"]]]]]]]
+        let health: [String: Any] = ["description": "{\"status\": \"serving\"}, or \"draining\" or \"store unreachable\" with 503",
+                                     "content": ["application/json": ["schema": ["type": "object"]]]]
+        paths[ServerRoutes.healthPath] = ["get": ["operationId": "health", "summary": "Whether this instance serves, for load balancers",
+                                                  "responses": ["200": health, "503": health]]]
         paths[EventSocketProtocol.path] = ["get": [
             "operationId": "events", "summary": "The live events socket: a WebSocket upgrade; see docs/protocol.md", "security": [["bearer": [String]()]],
             "responses": ["101": ["description": "switched to the WebSocket protocol"], "200": ["description": "not an upgrade request"],

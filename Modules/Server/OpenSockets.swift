@@ -52,6 +52,8 @@ final class OpenSockets: Service, Sendable {
     private let pingInterval: Duration
     /// Most frames a socket may have queued for its client before it counts as too slow.
     let queueFrames: Int
+    /// How long the closing of the sockets is spread over when the server shuts down.
+    static let drainSpread: Duration = .seconds(2)
 
     /// Watches sockets whose sessions end as `sessionEnds` tells, re-checking each session every
     /// `sessionSweep` and pinging sockets silent for `pingInterval`; each may queue `queueFrames`.
@@ -71,6 +73,9 @@ final class OpenSockets: Service, Sendable {
             return Reservation(owner: owner, sockets: self)
         }
     }
+
+    /// Whether the server is shutting down: its sockets are being closed, new ones are not kept.
+    var isDraining: Bool { registry.withLock { $0.closing } }
 
     /// Registers a socket (its place is held already) until `remove`.
     func add(_ socket: EventConnection) {
@@ -92,19 +97,30 @@ final class OpenSockets: Service, Sendable {
         waiting.forEach { $0.resume() }
     }
 
-    /// Waits for the shutdown, closes every socket and returns once all have ended (or after
-    /// two seconds, when a client does not answer the close).
+    /// Waits for the shutdown, then drains (`drain()`): when the server runs under a `Drain`,
+    /// that has happened already, and only sockets opened since are left.
     func run() async throws {
         let watcher = Task { await watch() }
         let sessions = Task { for await end in sessionEnds { self.sockets { end.ends(token: $0.caller.token, of: $0.owner) }.forEach { $0.end(.sessionEnded) } } }
         try? await gracefulShutdown()
         watcher.cancel()
         sessions.cancel()
+        await drain()
+    }
+
+    /// Says the server is draining (`isDraining`), closes every socket with "going away", a
+    /// slice at a time over `drainSpread`, and returns once all have ended (or two seconds after
+    /// the last is told, when a client does not answer the close).
+    func drain() async {
         let open = registry.withLock { registry in
             registry.closing = true
             return registry.sockets.values.map(\.socket)
         }
-        open.forEach { $0.end(.shuttingDown) }
+        let slices = min(open.count, 20)
+        for slice in 0..<slices {
+            stride(from: slice, to: open.count, by: slices).forEach { open[$0].end(.shuttingDown) }
+            if slice < slices - 1 { try? await Task.sleep(for: Self.drainSpread / slices) }
+        }
         let timer = Task {
             try await Task.sleep(for: .seconds(2))
             self.wakeWaiters()
@@ -117,6 +133,18 @@ final class OpenSockets: Service, Sendable {
                 return false
             }
             if done { continuation.resume() }
+        }
+    }
+
+    /// The service that drains the sockets when the process is told to stop, before the HTTP
+    /// server stops accepting: it comes after the application in the process's service group,
+    /// which stops services last to first. (Inside the application the server stops first.)
+    struct Drain: Service {
+        let sockets: OpenSockets
+
+        func run() async throws {
+            try? await gracefulShutdown()
+            await sockets.drain()
         }
     }
 

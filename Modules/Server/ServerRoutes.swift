@@ -17,11 +17,15 @@ public struct ServerRoutes {
     public let endpoints: [EndpointDescription]
     /// The OpenAPI document served at `/v1/openapi.json`.
     public let document: Data
-    /// The open events sockets, a service of the application: when it shuts down, the server's
-    /// quiescing ends each socket with "going away", and this ends any left and waits for them.
+    /// The open events sockets, a service of the application, drained when the process is told
+    /// to stop (`OpenSockets.Drain`).
     let sockets: OpenSockets
     /// Who may open an events socket, for the connections' upgrade.
     let admission: EventSocketAdmission
+
+    /// Where a load balancer asks whether the instance serves: 200 with `{"status":"serving"}`
+    /// when its store answers and it takes sockets; 503 with `draining` or `store unreachable`.
+    public static let healthPath = "/v1/health"
 
     /// Registers everything over `graph`; `sessionSweep` is how often each open events socket's
     /// session is checked again, `pingInterval` how long one may be silent before it is pinged,
@@ -47,6 +51,14 @@ public struct ServerRoutes {
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
         }
         table.add("GET", OpenAPIDocument.path)
+        let sockets = sockets
+        router.get(RouterPath(Self.healthPath)) { _, _ -> Response in
+            let status = if sockets.isDraining { "draining" } else if await graph.storeAnswers(within: .seconds(2)) { "serving" } else { "store unreachable" }
+            let body = ByteBuffer(string: #"{"status":"\#(status)"}"#)
+            return Response(status: status == "serving" ? .ok : .serviceUnavailable, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: body))
+        }
+        table.add("GET", Self.healthPath)
         table.add("GET", EventSocketProtocol.path)
         let admission = try EventSocketAdmission(graph: graph, sockets: sockets)
         self.admission = admission

@@ -62,6 +62,22 @@ public final class ServiceGraph: Sendable {
     /// one, whose events come from the server): a server pushes its sockets' events from it.
     public var eventFeed: (any EventFeed)? { backend.eventFeed }
 
+    /// Whether the store answers a trivial read within `limit` (always on memory; on remote, the
+    /// server is not asked): what a server's health check reports. A read still waiting when
+    /// the time is up is left to finish on its own.
+    public func storeAnswers(within limit: Duration) async -> Bool {
+        let (answers, answer) = AsyncStream<Bool>.makeStream()
+        let backend = backend
+        let timer = Task {
+            try await Task.sleep(for: limit)
+            answer.yield(false)
+        }
+        Task { answer.yield((try? await backend.checkStore()) != nil) }
+        var first = answers.makeAsyncIterator()
+        defer { timer.cancel() }
+        return await first.next() ?? false
+    }
+
     /// Lets go of the connections of the postgres backend (nothing on others); the graph serves
     /// no more after it.
     public func close() { backend.close() }

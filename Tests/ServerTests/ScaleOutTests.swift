@@ -73,4 +73,17 @@ struct ScaleOutTests {
         #expect(try await graceSocket.value?.closeCode == .unknown(EventSocketProtocol.sessionEnded))
         #expect(ContinuousClock.now - deleted < .seconds(2), "the socket outlived the operator's DELETE by \(ContinuousClock.now - deleted)")
     }
+
+    @Test("the health check: 200 serving while the database answers, 503 'store unreachable' once it is gone")
+    func healthFollowsTheStore() async throws {
+        let instances = try await Instances()
+        defer { instances.remove() }
+        let probe = HTTPProbe(base: instances.a.url)
+        let serving = try await probe.send("GET", "/v1/health")
+        #expect(serving.status == 200 && serving.json?["status"] as? String == "serving")
+        let name = String(instances.database.split(separator: "/").last ?? "")
+        _ = try await PostgresCluster.shared().psql("DROP DATABASE \(name) WITH (FORCE)", in: "postgres")
+        let gone = try await probe.send("GET", "/v1/health")
+        #expect(gone.status == 503 && gone.json?["status"] as? String == "store unreachable", "\(gone.status) \(gone.json ?? [:])")
+    }
 }

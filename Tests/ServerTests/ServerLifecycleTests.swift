@@ -33,6 +33,41 @@ struct ServerLifecycleTests {
         #expect(close?.closeCode == .goingAway)
     }
 
+    @Test("SIGTERM drains: the health check says 503 draining, the sockets are closed spread over about 2 s, then the server exits 0")
+    func drainSpreadsTheClosing() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let health = try await world.probe.send("GET", "/v1/health")
+        #expect(health.status == 200 && health.json?["status"] as? String == "serving", "\(health.status) \(health.json ?? [:])")
+        var sockets: [SilentSocket] = []
+        for name in ["Ada", "Grace", "Linus", "Barbara", "Edsger"] {
+            let user = try await world.probe.signUp(name)
+            for _ in 0..<EventSocketProtocol.socketsPerUser { sockets.append(try SilentSocket(port: world.port, token: user.token)) }
+        }
+        let closings = sockets.map { socket in
+            Task {
+                let (frames, closed) = await socket.framesUntilClosed(limit: 20)
+                return (at: ContinuousClock.now, goingAway: closed && frames.contains { $0.opcode == 0x8 && $0.payload.prefix(2) == [0x03, 0xE9] })
+            }
+        }
+        let stopped = Task { await world.server.terminate() }
+        var answer = 0
+        for _ in 0..<200 where answer == 200 || answer == 0 {
+            answer = (try? await world.probe.send("GET", "/v1/health").status) ?? -1
+        }
+        #expect(answer == 503, "the health check answered \(answer) while the server drained")
+        var ends: [ContinuousClock.Instant] = []
+        for closing in closings {
+            let (at, goingAway) = await closing.value
+            #expect(goingAway, "a socket ended without 'going away'")
+            ends.append(at)
+        }
+        let spread = (ends.max() ?? .now) - (ends.min() ?? .now)
+        #expect(spread >= .seconds(1) && spread <= .seconds(3), "40 sockets were closed over \(spread)")
+        let (status, took) = await stopped.value
+        #expect(status == 0 && took < .seconds(10), "exit \(status) after \(took)")
+    }
+
     @Test("SIGTERM while a request is being answered: it is answered, then the server exits 0")
     func finishesRequestsInFlight() async throws {
         // A costly password hash keeps a sign-in in flight long enough to stop the server under it.

@@ -13,6 +13,8 @@ protocol GraphBackend: Sendable {
     var eventFeed: (any EventFeed)? { get }
     /// A session for the demo user without a password, where the backend has one (memory).
     func demoSession() async -> IssuedSession?
+    /// Reads something trivial from the store: throws when it cannot (nothing to read on memory).
+    func checkStore() async throws
     /// Tells `ended` of each session that ends in a store other processes share, by its token's
     /// digest, until `close()` (nothing where no other process serves the store).
     func watchSessionEnds(_ ended: @escaping @Sendable (String) -> Void)
@@ -21,6 +23,7 @@ protocol GraphBackend: Sendable {
 }
 
 extension GraphBackend {
+    func checkStore() async throws {}
     func watchSessionEnds(_ ended: @escaping @Sendable (String) -> Void) {}
     func close() {}
 }

@@ -71,6 +71,10 @@ final class PostgresBackend: GraphBackend {
 
     func demoSession() async -> IssuedSession? { nil }
 
+    func checkStore() async throws {
+        _ = try await database.query("SELECT 1")
+    }
+
     func watchSessionEnds(_ ended: @escaping @Sendable (String) -> Void) {
         let notes = PostgresSessionEnds(database: database)
         let watcher = Task {

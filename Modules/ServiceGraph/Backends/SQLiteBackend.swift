@@ -42,6 +42,10 @@ final class SQLiteBackend: GraphBackend {
         writer = MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed)
     }
 
+    func checkStore() async throws {
+        try await database.read { try $0.execute(sql: "SELECT 1") }
+    }
+
     func services(for caller: Caller) -> ServiceSet {
         let membership = links.membership
         return ServiceSet(profiles: SQLProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
