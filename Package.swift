@@ -7,12 +7,13 @@ import PackageDescription
 /// (target `<Name>Live`: implementations over shared infrastructure, SQLite's in `Live/SQLite/` and
 /// PostgreSQL's in `Live/Postgres/`).
 /// Adding a feature: `swift run new-feature NAME` (README, "Adding a feature").
+let metrics: Target.Dependency = .product(name: "Metrics", package: "swift-metrics")
 let postgres: [Target.Dependency] = ["PostgresStore", .product(name: "PostgresNIO", package: "postgres-nio")]
 let features: [(name: String, live: [Target.Dependency]?)] = [
     ("Auth", ["SQLStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "Crypto", package: "swift-crypto")] + postgres),
     ("Profile", ["SQLStore"] + postgres),
     ("ConversationList", ["SQLStore"] + postgres),
-    ("Chat", ["SQLStore"] + postgres),
+    ("Chat", ["SQLStore", metrics] + postgres),
     // new-feature adds features above this line
 ]
 
@@ -39,7 +40,7 @@ var targets: [Target] = [
                            .product(name: "NIOPosix", package: "swift-nio")],
             path: "Modules/Infrastructure/RemoteClient"),
     .target(name: "ServerSupport",
-            dependencies: ["Kernel", logging, hummingbird, .product(name: "NIOCore", package: "swift-nio"),
+            dependencies: ["Kernel", logging, hummingbird, metrics, .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Modules/Infrastructure/ServerSupport"),
     .target(name: "SettingsKit", dependencies: ["Kernel", .product(name: "Configuration", package: "swift-configuration")],
@@ -73,7 +74,8 @@ var targets: [Target] = [
                        .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOWebSocket", package: "swift-nio"),
                        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "SettingsKit"]
+                       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "SettingsKit", metrics,
+                       .product(name: "Prometheus", package: "swift-prometheus")]
             + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)Server")] },
         path: "Modules/Server"
     ),
@@ -166,6 +168,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -46,6 +46,7 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
         let proxied = proxies.contains(peer)
         guard proxied || connections.hold(peer, for: channel) else {
             // Closed before a byte is read: the address has all the connections it may have.
+            ErrorReply.count("tooManyConnections")
             let refused = AppError(.rateLimited, "\(peer) has \(connections.limit) connections open already")
             return channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(AddressConnections.Refusal())

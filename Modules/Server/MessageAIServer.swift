@@ -96,6 +96,8 @@ public enum MessageAIServer {
     /// - Throws: `AppError(.unavailable)` when the database cannot be opened or the port not bound.
     public static func run(_ settings: ServerSettings) async throws {
         let logger = logger(settings)
+        // Before anything that reports makes its metrics, so that they report to the registry.
+        ServerMetrics.bootstrap()
         let graph = try await openGraph(settings)
         defer { graph.close() }
         let routes = try routes(settings, graph: graph)

@@ -7,7 +7,7 @@ enum OpenAPIDocument {
     /// Where the document is served.
     static let path = "/v1/openapi.json"
 
-    /// The document for `endpoints`, plus the document itself, the health check and the events socket.
+    /// The document for `endpoints`, plus the document itself, the health check, the metrics and the events socket.
     static func json(for endpoints: [EndpointDescription]) throws -> Data {
         var paths: [String: [String: Any]] = [:]
         for endpoint in endpoints {
@@ -19,6 +19,8 @@ enum OpenAPIDocument {
                                      "content": ["application/json": ["schema": ["type": "object"]]]]
         paths[ServerRoutes.healthPath] = ["get": ["operationId": "health", "summary": "Whether this instance serves, for load balancers",
                                                   "responses": ["200": health, "503": health]]]
+        paths[ServerMetrics.path] = ["get": ["operationId": "metrics", "summary": "This instance's metrics in Prometheus' text format, for operators",
+                                             "responses": ["200": ["description": "the metrics", "content": ["text/plain": ["schema": ["type": "string"]]]]]]]
         paths[EventSocketProtocol.path] = ["get": [
             "operationId": "events", "summary": "The live events socket: a WebSocket upgrade; see docs/protocol.md", "security": [["bearer": [String]()]],
             "responses": ["101": ["description": "switched to the WebSocket protocol"], "200": ["description": "not an upgrade request"],

@@ -1,4 +1,5 @@
 import Kernel
+import Metrics
 import ServiceGraph
 import ServiceLifecycle
 import Synchronization
@@ -47,6 +48,8 @@ final class OpenSockets: Service, Sendable {
     }
 
     private let registry = Mutex(Registry())
+    /// How many sockets are open, for the process's metrics.
+    private let openCount = Gauge(label: "messageai_sockets_open")
     private let sessionEnds: AsyncStream<SessionEnd>
     private let sessionSweep: Duration
     private let pingInterval: Duration
@@ -79,21 +82,23 @@ final class OpenSockets: Service, Sendable {
 
     /// Registers a socket (its place is held already) until `remove`.
     func add(_ socket: EventConnection) {
-        let closing = registry.withLock { registry in
+        let (closing, count) = registry.withLock { registry in
             registry.sockets[ObjectIdentifier(socket)] = (socket, .now)
-            return registry.closing
+            return (registry.closing, registry.sockets.count)
         }
+        openCount.record(count)
         if closing { socket.end(.shuttingDown) }
     }
 
     /// Removes a socket that has closed.
     func remove(_ socket: EventConnection) {
-        let waiting = registry.withLock { registry -> [CheckedContinuation<Void, Never>] in
-            guard registry.sockets.removeValue(forKey: ObjectIdentifier(socket)) != nil else { return [] }
-            guard registry.sockets.isEmpty else { return [] }
+        let (waiting, count) = registry.withLock { registry -> ([CheckedContinuation<Void, Never>], Int) in
+            guard registry.sockets.removeValue(forKey: ObjectIdentifier(socket)) != nil else { return ([], registry.sockets.count) }
+            guard registry.sockets.isEmpty else { return ([], registry.sockets.count) }
             defer { registry.emptied = [] }
-            return registry.emptied
+            return (registry.emptied, 0)
         }
+        openCount.record(count)
         waiting.forEach { $0.resume() }
     }
 

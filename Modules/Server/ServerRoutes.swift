@@ -59,6 +59,8 @@ public struct ServerRoutes {
                             body: .init(byteBuffer: body))
         }
         table.add("GET", Self.healthPath)
+        ServerMetrics.serve(on: router, graph: graph)
+        table.add("GET", ServerMetrics.path)
         table.add("GET", EventSocketProtocol.path)
         let admission = try EventSocketAdmission(graph: graph, sockets: sockets)
         self.admission = admission

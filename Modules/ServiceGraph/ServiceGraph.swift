@@ -62,6 +62,10 @@ public final class ServiceGraph: Sendable {
     /// one, whose events come from the server): a server pushes its sockets' events from it.
     public var eventFeed: (any EventFeed)? { backend.eventFeed }
 
+    /// How many events the store has that `eventFeed` has not handed out yet: how far this
+    /// process's live delivery is behind the store (`nil` before anyone listens, or without a store).
+    public func feedLag() async -> Int64? { await backend.feedLag() }
+
     /// Whether the store answers a trivial read within `limit` (always on memory; on remote, the
     /// server is not asked): what a server's health check reports. A read still waiting when
     /// the time is up is left to finish on its own.

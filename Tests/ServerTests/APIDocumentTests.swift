@@ -24,8 +24,8 @@ struct APIDocumentTests {
         let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
         #expect(documented == served)
         let declared = AuthAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints
-        // Every declared endpoint, the document itself, the health check and the events socket.
-        #expect(served.count == declared.count + 3)
+        // Every declared endpoint, the document itself, the health check, the metrics and the events socket.
+        #expect(served.count == declared.count + 4)
     }
 
     @Test("each endpoint's path template names exactly the parameters its path type fills, in order")

@@ -84,7 +84,7 @@ public final class PostgresCluster: Sendable {
 
     /// Runs `program` to its end (as `postgres` when this process is root) and returns its
     /// output; throws with the output when it fails. Spawned and waited for by hand, with its
-    /// output in a file and no other descriptor of this process: Foundation's `Process` does not
+    /// output in a file and no other descriptor of this process (`addclosefrom_np`): Foundation's `Process` does not
     /// see `pg_ctl start` end (it leaves the server running behind it), a pipe would stay open as
     /// long as the server runs, and so would any socket of another test's the server inherited.
     @discardableResult
@@ -95,9 +95,16 @@ public final class PostgresCluster: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // A descriptor closed meanwhile is no failure: glibc passes over it.
-        let open = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap(Int32.init).filter { $0 > 2 }
-        for descriptor in open { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        // Every descriptor from 3 up, closed in the child itself: a list made here beforehand would
+        // miss one another thread opens meanwhile, such as the socket by which Foundation's
+        // `Process` learns that a program it started has ended; the server, inheriting it, would
+        // hold it open for good, and that program's `waitUntilExit` would never return.
+        // (glibc has it since 2.34; Swift's Glibc module does not show it, so it is looked up.)
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let closeFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map({ unsafeBitCast($0, to: CloseFrom.self) }),
+              closeFrom(&actions, 3) == 0 else {
+            throw PostgresClusterError(description: "this C library cannot close a spawned program's descriptors (glibc 2.34 or later can)")
+        }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)

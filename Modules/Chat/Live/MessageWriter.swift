@@ -1,6 +1,7 @@
 import Chat
 import Foundation
 import Kernel
+import Metrics
 import Synchronization
 
 /// Where a `MessageWriter` stores its batches: SQLite's file or PostgreSQL's database.
@@ -75,6 +76,12 @@ public final class MessageWriter: Sendable {
     private let state = Mutex(State())
     /// Most sends in one transaction.
     private let batchLimit: Int
+    /// Messages stored new, for the process's metrics (nothing unless it has a metrics backend).
+    private let storedCount = Counter(label: "messageai_sends_stored_total")
+    /// Sends per committed transaction.
+    private let batchSizes = Recorder(label: "messageai_commit_batch_size")
+    /// How long each committed transaction took, from its start to its commit.
+    private let commitTimes = Metrics.Timer(label: "messageai_commit_seconds")
 
     /// Creates the writer of `store`; what it stores goes live through `feed` at once.
     public init(store: any MessageStore, feed: StoreEventFeed, batchLimit: Int = 512) {
@@ -140,7 +147,10 @@ public final class MessageWriter: Sendable {
     /// when the transaction of several sends failed.
     private func commit(_ batch: [Waiting]) async -> Bool {
         do {
-            finish(batch, .success(try await store.insert(batch.map(\.send))))
+            let started = ContinuousClock.now
+            let results = try await store.insert(batch.map(\.send))
+            measure(batch, since: started)
+            finish(batch, .success(results))
         } catch {
             guard batch.count == 1 else { return false }
             finish(batch, .failure(error))
@@ -164,13 +174,21 @@ public final class MessageWriter: Sendable {
     private func write(_ batch: [Waiting]) -> Bool {
         let sends = batch.map(\.send)
         do {
+            let started = ContinuousClock.now
             guard let results = try store.insertNow(sends) else { return false }
+            measure(batch, since: started)
             finish(batch, .success(results))
         } catch {
             guard batch.count == 1 else { return false }
             finish(batch, .failure(error))
         }
         return true
+    }
+
+    /// Reports a transaction of `batch` committed, begun at `started`, to the metrics.
+    private func measure(_ batch: [Waiting], since started: ContinuousClock.Instant) {
+        commitTimes.record(duration: ContinuousClock.now - started)
+        batchSizes.record(batch.count)
     }
 
     /// Hands the batch's new messages to the live feed and answers each send: with its own
@@ -182,10 +200,12 @@ public final class MessageWriter: Sendable {
         case .failure(let error):
             batch.forEach { $0.reply(.failure(error)) }
         case .success(let results):
-            feed.publishCommitted(zip(batch, results).compactMap { waiting, result in
+            let new = zip(batch, results).compactMap { waiting, result -> (message: Message, members: [UserID])? in
                 guard case .success(let stored) = result, stored.isNew else { return nil }
                 return (stored.message, waiting.send.members)
-            })
+            }
+            storedCount.increment(by: new.count)
+            feed.publishCommitted(new)
             store.notifyCommitted()
             for (waiting, result) in zip(batch, results) { waiting.reply(result.map(\.message)) }
         }

@@ -45,6 +45,13 @@ public final class StoreEventFeed: EventFeed {
         return fanOut.subscribe(conversation: conversationID, member: member, reader: reader)
     }
 
+    /// How many events the store has that this feed has not handed out yet: 0 while it keeps
+    /// up; `nil` before its reader starts (no one listens) or when the store cannot be read.
+    public func lag() async -> Int64? {
+        guard let handedOut = published.withLock({ $0 }), let newest = try? await source.newest() else { return nil }
+        return max(0, newest - handedOut)
+    }
+
     /// Hands out `messages` (with their conversations' members), just committed by this
     /// process in one transaction in this order, if they directly follow the last event handed
     /// out; otherwise leaves them to the reader, which will find them in the file at the next

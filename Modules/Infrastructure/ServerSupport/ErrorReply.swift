@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Kernel
+import Metrics
 
 /// The API's answer to a refusal a handler throws: an `AppError` with the status of its kind,
 /// a `RetryLater` as 429 with `Retry-After`; the body is the `WireError`.
@@ -16,6 +17,7 @@ public struct ErrorReply: Sendable {
     public init(_ error: AppError) { self.init(status: WireError.status(for: error.kind), error: WireError(error)) }
 
     /// The reply to `error`; `nil` for an error that is not a refusal (a failure of the server).
+    /// Each refusal counts in the process's metrics, by kind (`messageai_refusals_total`).
     public init?(_ error: any Error) {
         switch error {
         case let error as AppError:
@@ -25,6 +27,12 @@ public struct ErrorReply: Sendable {
         default:
             return nil
         }
+        Self.count(self.error.error.kind)
+    }
+
+    /// Counts a refusal of `kind` (an `AppError.Kind`'s name) in the process's metrics.
+    public static func count(_ kind: String) {
+        Counter(label: "messageai_refusals_total", dimensions: [("kind", kind)]).increment()
     }
 
     private init(status: Int, headers: HTTPFields = [:], error: WireError) {

@@ -11,6 +11,9 @@ protocol GraphBackend: Sendable {
     func services(for caller: Caller) -> ServiceSet
     /// The process's one feed of new events, where the store is in this process (memory, SQLite).
     var eventFeed: (any EventFeed)? { get }
+    /// How many events the store has that the process's feed has not handed out yet (`nil`
+    /// where it has none, or it is not running).
+    func feedLag() async -> Int64?
     /// A session for the demo user without a password, where the backend has one (memory).
     func demoSession() async -> IssuedSession?
     /// Reads something trivial from the store: throws when it cannot (nothing to read on memory).
@@ -23,6 +26,7 @@ protocol GraphBackend: Sendable {
 }
 
 extension GraphBackend {
+    func feedLag() async -> Int64? { nil }
     func checkStore() async throws {}
     func watchSessionEnds(_ ended: @escaping @Sendable (String) -> Void) {}
     func close() {}

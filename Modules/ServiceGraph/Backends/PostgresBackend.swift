@@ -69,6 +69,8 @@ final class PostgresBackend: GraphBackend {
 
     var eventFeed: (any EventFeed)? { feed }
 
+    func feedLag() async -> Int64? { await feed.lag() }
+
     func demoSession() async -> IssuedSession? { nil }
 
     func checkStore() async throws {

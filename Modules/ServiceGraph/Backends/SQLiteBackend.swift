@@ -57,5 +57,7 @@ final class SQLiteBackend: GraphBackend {
 
     var eventFeed: (any EventFeed)? { feed }
 
+    func feedLag() async -> Int64? { await feed.lag() }
+
     func demoSession() async -> IssuedSession? { nil }
 }
