@@ -83,44 +83,16 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Runs `program` to its end (as `postgres` when this process is root) and returns its
-    /// output; throws with the output when it fails. Spawned and waited for by hand, with its
-    /// output in a file and no other descriptor of this process (`addclosefrom_np`): Foundation's `Process` does not
-    /// see `pg_ctl start` end (it leaves the server running behind it), a pipe would stay open as
-    /// long as the server runs, and so would any socket of another test's the server inherited.
+    /// output; throws with the output when it fails. Spawned by `SpawnedProgram`: Foundation's
+    /// `Process` does not see `pg_ctl start` end (it leaves the server running behind it).
     @discardableResult
     private static func run(_ program: String, _ arguments: [String], asPostgres: Bool = true) throws -> String {
         let argv = (asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] : [program]) + arguments
-        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-postgres-output-\(UUID().uuidString)").path
-        defer { unlink(outputFile) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // Every descriptor from 3 up, closed in the child itself: a list made here beforehand would
-        // miss one another thread opens meanwhile, such as the socket by which Foundation's
-        // `Process` learns that a program it started has ended; the server, inheriting it, would
-        // hold it open for good, and that program's `waitUntilExit` would never return.
-        // (glibc has it since 2.34; Swift's Glibc module does not show it, so it is looked up.)
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let closeFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map({ unsafeBitCast($0, to: CloseFrom.self) }),
-              closeFrom(&actions, 3) == 0 else {
-            throw PostgresClusterError(description: "this C library cannot close a spawned program's descriptors (glibc 2.34 or later can)")
+        let run = try SpawnedProgram.run(argv)
+        guard run.status == 0 else {
+            throw PostgresClusterError(description: "\(URL(fileURLWithPath: program).lastPathComponent) failed (status \(run.status)): \(run.output.suffix(2_000))")
         }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-        guard spawned == 0 else { throw PostgresClusterError(description: "cannot start \(argv[0]): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let text = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
-        // Exited (the low 7 bits clear) with status 0.
-        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
-            throw PostgresClusterError(description: "\(URL(fileURLWithPath: program).lastPathComponent) failed (status \(status)): \(text.suffix(2_000))")
-        }
-        return text
+        return run.output
     }
 }
 

@@ -11,13 +11,18 @@ public enum TestPorts {
 
     /// A port nothing listens on now and no other caller in this process was given; 0 (any
     /// port) if the whole range is taken.
-    public static func reserve() -> Int {
+    public static func reserve() -> Int { reserve(consecutive: 1) }
+
+    /// The first of `count` consecutive ports that nothing listens on now and no other caller
+    /// in this process was given (a proxy's and its instances'); 0 if none are left.
+    public static func reserve(consecutive count: Int) -> Int {
         for _ in range {
-            let port = next.withLock { next in
-                defer { next = next + 1 < range.upperBound ? next + 1 : range.lowerBound }
+            let first = next.withLock { next in
+                if next + count > range.upperBound { next = range.lowerBound }
+                defer { next += count }
                 return next
             }
-            if isFree(port) { return port }
+            if (first..<first + count).allSatisfy(isFree) { return first }
         }
         return 0
     }
