@@ -49,7 +49,8 @@ var targets: [Target] = [
     .target(name: "REPLKit", dependencies: ["Kernel", "CLIKit"], path: "Modules/Frontends/REPLKit"),
     .target(
         name: "ServiceGraph",
-        dependencies: ["Kernel", "SQLStore", "PostgresStore", "RemoteClient", logging] + wireFeatures.map { .init(stringLiteral: "\($0)Remote") }
+        dependencies: ["Kernel", "SQLStore", "PostgresStore", "RemoteClient", logging, .product(name: "GRDB", package: "GRDB.swift"),
+                       .product(name: "PostgresNIO", package: "postgres-nio")] + wireFeatures.map { .init(stringLiteral: "\($0)Remote") }
             + features.flatMap { feature in
                 [Target.Dependency(stringLiteral: feature.name)] + (feature.live == nil ? [] : [.init(stringLiteral: "\(feature.name)Live")])
             },

@@ -14,12 +14,14 @@ struct ServerCommand: AsyncParsableCommand {
         commandName: "messageai-server",
         abstract: "Serve MessageAI to clients on other machines (messageai --backend remote --server URL).",
         discussion: """
-        Stores everything in one SQLite file. Every option can also come from the environment \
+        Stores everything in one SQLite file, or with --postgres-url in a PostgreSQL database that \
+        several instances share (`messageai-server migrate` moves a SQLite store there). Every option can also come from the environment \
         or from a config file (--config); the command line wins, then the environment, then the file.
         The first log line states the URL it listens on. SIGTERM or SIGINT stops it gracefully.
 
         \(ServerSettings.table.help)
-        """)
+        """,
+        subcommands: [MigrateCommand.self])
 
     private typealias Key = ServerSettings.Key
 
