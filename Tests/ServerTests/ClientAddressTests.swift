@@ -50,6 +50,11 @@ struct ClientAddressTests {
     func connectionsPerAddress() async throws {
         try await InProcessServer.live({ $0.connectionsPerAddress = 8 }) { world in
             let held = try (0..<8).map { _ in try SilentSocket(port: world.port, from: "127.0.6.1") }
+            // Each answered once, so that the server has counted all eight before the ninth comes.
+            for socket in held {
+                socket.writeText("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                #expect(await OwnThread.run { socket.status(within: 10) } == 200)
+            }
             // The kernel accepts the ninth; the server closes it before reading a byte.
             let ninth = try SilentSocket(port: world.port, from: "127.0.6.1")
             let (_, closed) = await ninth.framesUntilClosed(limit: 10)

@@ -76,6 +76,11 @@ struct SilentSocket {
     /// Closes the connection.
     func hangUp() { Glibc.close(descriptor) }
 
+    /// Writes `text` as it is.
+    func writeText(_ text: String) {
+        _ = text.withCString { Glibc.write(descriptor, $0, strlen($0)) }
+    }
+
     /// Writes one client frame of `opcode` with `payload` (under 126 bytes), masked as a
     /// client's must be (with a key of zeros, which leaves the payload as it is).
     func send(opcode: UInt8, payload: [UInt8] = []) {

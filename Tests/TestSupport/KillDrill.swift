@@ -1,9 +1,9 @@
 import Kernel
 import Synchronization
 
-/// Kills a server with SIGKILL and starts it again each time the count of acknowledged sends
-/// reaches one of the given marks, while the clients go on: what a crash in the middle of
-/// traffic does to delivery.
+/// Kills a server with SIGKILL and starts it again (or whatever `crash` does: an instance of
+/// several, the database) each time the count of acknowledged sends reaches one of the given
+/// marks, while the clients go on: what a crash in the middle of traffic does to delivery.
 public final class KillDrill: Sendable {
     private struct State {
         var acknowledged = 0
@@ -11,26 +11,33 @@ public final class KillDrill: Sendable {
         var restarts: [Task<Void, any Error>] = []
     }
 
-    private let server: ServerProcess
+    private let crash: @Sendable (_ number: Int) async throws -> Void
     private let state: Mutex<State>
 
-    /// A drill that kills `server` when the `marks`-th sends have been acknowledged.
-    public init(server: ServerProcess, killingAt marks: [Int]) {
-        self.server = server
+    /// A drill that kills `server` and starts it again when the `marks`-th sends have been acknowledged.
+    public convenience init(server: ServerProcess, killingAt marks: [Int]) {
+        self.init(killingAt: marks) { _ in
+            await server.kill9()
+            try await server.restart()
+        }
+    }
+
+    /// A drill that runs `crash` (given its number, from 0) in the background when the
+    /// `marks`-th sends have been acknowledged.
+    public init(killingAt marks: [Int], crash: @escaping @Sendable (_ number: Int) async throws -> Void) {
+        self.crash = crash
         state = Mutex(State(marks: marks.sorted()))
     }
 
-    /// Notes one acknowledged send; at a mark, kills the server and starts it again in the background.
+    /// Notes one acknowledged send; at a mark, starts the crash in the background.
     private func acknowledged() {
-        let server = server
+        let crash = crash
         state.withLock { state in
             state.acknowledged += 1
             guard let mark = state.marks.first, state.acknowledged >= mark else { return }
             state.marks.removeFirst()
-            state.restarts.append(Task.detached {
-                await server.kill9()
-                try await server.restart()
-            })
+            let number = state.restarts.count
+            state.restarts.append(Task.detached { try await crash(number) })
         }
     }
 

@@ -15,9 +15,10 @@ public enum SpawnedProgram {
         public let output: String
     }
 
-    /// Runs `argv` (`argv[0]` a path) to its end, blocking the calling thread.
+    /// Runs `argv` (`argv[0]` a path) to its end, blocking the calling thread, with this
+    /// process's environment and `environment` over it.
     /// - Throws: `POSIXError` when it cannot be started.
-    public static func run(_ argv: [String]) throws -> Run {
+    public static func run(_ argv: [String], environment: [String: String] = [:]) throws -> Run {
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-spawned-\(UUID().uuidString)").path
         defer { unlink(outputFile) }
         var actions = posix_spawn_file_actions_t()
@@ -35,9 +36,11 @@ public enum SpawnedProgram {
         posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let cEnvironment = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (cArguments + cEnvironment).forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, cEnvironment)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}

@@ -298,6 +298,11 @@ public final class PGDatabase: Sendable {
 
     /// An error of the database's, as people should read it.
     static func failure(_ error: any Error, _ location: Location) -> any Error {
+        // The pool's own refusals (no connection could be made lately: its circuit breaker)
+        // come as a type of its underscored module, which is not ours to import.
+        if String(describing: type(of: error)) == "ConnectionPoolError" {
+            return AppError(.unavailable, "PostgreSQL at \(location) cannot be reached; try again")
+        }
         guard let error = error as? PSQLError else { return error }
         switch error.code {
         case .server:
