@@ -10,7 +10,7 @@ import Synchronization
 
 /// A bare events-socket client for generating load: its frames are handled on the NIO event
 /// loop, with no task or stream per frame, and of each frame it reads only what a benchmark
-/// needs (its type, a reply's request, a message's id), by scanning the server's compact JSON.
+/// needs (its type, a reply's request, a message's id and position), by scanning the server's compact JSON.
 /// The load generator shares the server's two cores, so its own cost per message is kept small;
 /// `--client library` measures with the remote services a REPL uses instead.
 final class LoadSocket: Sendable {
@@ -20,25 +20,25 @@ final class LoadSocket: Sendable {
         case ready
         /// The answer to the send of message `request`: stored, or refused.
         case reply(request: String, refused: Bool)
-        /// A `chat.message` event with the message `id`.
-        case message(id: String)
+        /// A `chat.message` event with the message `id` at `position` in the store's order.
+        case message(id: String, position: Int64)
         /// Any other frame.
         case other
     }
 
     private let channel: any Channel
-    private let arrived: @Sendable (MessageID) -> Void
+    private let arrived: @Sendable (MessageID, Int64) -> Void
     private let waiting = Mutex<[String: CheckedContinuation<Void, any Error>]>([:])
 
-    private init(channel: any Channel, arrived: @escaping @Sendable (MessageID) -> Void) {
+    private init(channel: any Channel, arrived: @escaping @Sendable (MessageID, Int64) -> Void) {
         self.channel = channel
         self.arrived = arrived
     }
 
     /// Opens the events socket of the user signed in with `token` on `server`, and returns once
-    /// the server said it is ready; each message that comes goes to `arrived`, on the socket's
+    /// the server said it is ready; each message that comes goes to `arrived` with its position, on the socket's
     /// event loop.
-    static func open(_ server: String, token: String, arrived: @escaping @Sendable (MessageID) -> Void = { _ in }) async throws -> LoadSocket {
+    static func open(_ server: String, token: String, arrived: @escaping @Sendable (MessageID, Int64) -> Void = { _, _ in }) async throws -> LoadSocket {
         guard let url = URL(string: server), let host = url.host, let port = url.port else {
             throw AppError(.usage, "the server URL \(server) has no host and port")
         }
@@ -99,7 +99,7 @@ final class LoadSocket: Sendable {
         case .reply(let request, let refused):
             guard let reply = waiting.withLock({ $0.removeValue(forKey: request) }) else { return }
             if refused { reply.resume(throwing: AppError(.internal, "the server refused the send of \(request)")) } else { reply.resume() }
-        case .message(let id): arrived(MessageID(id))
+        case .message(let id, let position): arrived(MessageID(id), position)
         case .ready, .other: break
         }
     }
@@ -120,7 +120,8 @@ final class LoadSocket: Sendable {
             switch value(of: #""type":""#, in: raw) {
             case EventSocketProtocol.replyType:
                 value(of: #""request":""#, in: raw).map { .reply(request: $0, refused: value(of: #""kind":""#, in: raw) != nil) } ?? .other
-            case UserEvent.messageType: value(of: #""id":""#, in: raw).map { .message(id: $0) } ?? .other
+            case UserEvent.messageType:
+                value(of: #""id":""#, in: raw).map { .message(id: $0, position: value(of: #""cursor":""#, in: raw)?.split(separator: ".").last.flatMap { Int64($0) } ?? 0) } ?? .other
             case EventSocketProtocol.Ready.type: .ready
             default: .other
             }

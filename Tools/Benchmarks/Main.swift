@@ -7,9 +7,9 @@ import ServiceGraph
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messageai-bench",
-        abstract: "Measure the SQLite backend.",
+        abstract: "Measure the SQLite backend, the server and the scaled-out server.",
         subcommands: [SendBench.self, HistoryBench.self, ListBench.self, StorageBench.self, StartupBench.self,
-                      LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ServerBench.self, ChildProcess.self]
+                      LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ServerBench.self, GaplessBench.self, ChildProcess.self]
     )
 
     /// Tunes the allocator as `messageai` and `messageai-server` do, so that what is measured in

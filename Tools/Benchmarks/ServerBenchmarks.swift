@@ -4,6 +4,7 @@ import Foundation
 import Kernel
 import ServiceGraph
 import Synchronization
+import TestSupport
 
 /// The server's figures: a real `messageai-server` process, and this process as the load
 /// generator, both on loopback. In the latency, throughput and fan-out modes the clients are
@@ -27,8 +28,19 @@ struct ServerBench: AsyncParsableCommand {
         (latency, throughput, fanout; kill: library unless http).
         """)
     var client = ClientKind.bare
+    @Option(help: """
+        single: one server on a SQLite file; crossed: two instances on PostgreSQL behind HAProxy (Tools/Deploy/stack), each sender \
+        on one instance and its receivers on the other, straight; proxy: the same, every client through the proxy \
+        (latency, throughput, fanout, quiet).
+        """)
+    var deployment = Deployment.single
+
+    enum Deployment: String, ExpressibleByArgument, CaseIterable {
+        case single, crossed, proxy
+    }
 
     func run() async throws {
+        if deployment != .single { return try await runCluster() }
         var results: [Result] = []
         for _ in 0..<runs {
             let world = try await ServerFixture(budgets: ["renames", "flood"].contains(mode))
@@ -55,10 +67,41 @@ struct ServerBench: AsyncParsableCommand {
         let line: String
     }
 
+    /// The modes on the scaled-out server.
+    private func runCluster() async throws {
+        var results: [Result] = []
+        for _ in 0..<runs {
+            let world = try await ClusterFixture(throughProxy: deployment == .proxy)
+            defer { world.stop() }
+            switch mode {
+            case "latency": results.append(try await latency(world, pairs: pairs ?? 10, perSecond: rate))
+            case "throughput": results.append(try await throughput(world, pairs: pairs ?? 50))
+            case "fanout": results.append(try await fanOut(world, members: 50, messages: 200))
+            case "quiet": results.append(try await quiet(world))
+            default: throw ValidationError("with --deployment \(deployment), mode must be latency, throughput, fanout or quiet")
+            }
+            print("  run: \(results.last?.line ?? "")")
+        }
+        let median = results.sorted { $0.key < $1.key }[results.count / 2]
+        print("server \(mode), \(deployment) (median of \(runs) runs): \(median.line)")
+    }
+
+    /// The processor time each instance spends with nobody connected, over `seconds` (at least 30).
+    func quiet(_ world: ClusterFixture) async throws -> Result {
+        let pids = try world.instancePIDs()
+        let span = Duration.seconds(max(seconds, 30))
+        let (start, before) = (ContinuousClock.now, pids.map { Child.cpuSeconds(of: $0) })
+        try await Task.sleep(for: span)
+        let elapsed = (ContinuousClock.now - start) / .seconds(1)
+        let shares = zip(pids, before).map { (Child.cpuSeconds(of: $0) - $1) / elapsed * 100 }
+        return Result(key: shares.max() ?? 0, line: "idle instances over \(Stats.format(elapsed, 0)) s: "
+            + shares.map { "\(Stats.format($0, 3))%" }.joined(separator: " and ") + " of a core")
+    }
+
     /// Send → receive latency: `pairs` one-to-one conversations, `perSecond` messages in all,
     /// evenly spread: each pair sends every `pairs / perSecond` s, the pairs a fraction of that
     /// apart, so that the server sees one message every `1 / perSecond` s rather than bursts.
-    func latency(_ world: ServerFixture, pairs: Int, perSecond: Int) async throws -> Result {
+    func latency(_ world: some LoadTarget, pairs: Int, perSecond: Int) async throws -> Result {
         let conversations = try await world.pairs(pairs)
         let clock = Arrivals()
         try await world.listen(conversations.map(\.receiver), as: client, arrivals: clock)
@@ -91,7 +134,7 @@ struct ServerBench: AsyncParsableCommand {
     }
 
     /// Acknowledged (committed) sends per second, `pairs` senders at once, every message delivered.
-    func throughput(_ world: ServerFixture, pairs: Int) async throws -> Result {
+    func throughput(_ world: some LoadTarget, pairs: Int) async throws -> Result {
         let conversations = try await world.pairs(pairs)
         let clock = Arrivals()
         try await world.listen(conversations.map(\.receiver), as: client, arrivals: clock)
@@ -121,7 +164,7 @@ struct ServerBench: AsyncParsableCommand {
     }
 
     /// One sender, a group of `members`: time until all the others have each message.
-    func fanOut(_ world: ServerFixture, members: Int, messages: Int) async throws -> Result {
+    func fanOut(_ world: some LoadTarget, members: Int, messages: Int) async throws -> Result {
         let users = try await world.users(members)
         let group = try await users[0].conversations.createGroup(title: "Fan-out", memberIDs: users.dropFirst().map(\.id))
         for member in users.dropFirst() { _ = try await member.conversations.accept(group.id) }

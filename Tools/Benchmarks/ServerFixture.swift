@@ -7,9 +7,21 @@ import ServiceGraph
 import Synchronization
 import TestSupport
 
-/// A `messageai-server` child over a scratch SQLite file, and users signed up on it, each with
-/// the remote services a client process would have.
-struct ServerFixture {
+/// A server the benchmarks load: where its clients connect, and the remote service graph they
+/// use; users signed up on it, each with the remote services a client process would have.
+protocol LoadTarget: Sendable {
+    /// Where clients connect: the server, or the proxy in front of several.
+    var url: String { get }
+    /// The remote services of a client process of `url`.
+    var graph: ServiceGraph { get }
+    /// Where the `index`-th sender's bare socket connects.
+    func senderURL(_ index: Int) -> String
+    /// Where the `index`-th receiver's bare socket connects.
+    func receiverURL(_ index: Int) -> String
+}
+
+/// A user of a `LoadTarget`, and a pair of them in a one-to-one.
+enum LoadUsers {
     struct User: Sendable {
         let id: UserID
         let token: String
@@ -23,10 +35,17 @@ struct ServerFixture {
         let receiver: User
         let conversation: ConversationID
     }
+}
+
+/// A `messageai-server` child over a scratch SQLite file.
+struct ServerFixture: LoadTarget {
+    typealias User = LoadUsers.User
 
     let folder: URL
     let server: ServerProcess
     let graph: ServiceGraph
+
+    var url: String { server.url }
 
     /// Starts the `messageai-server` built beside this benchmark (as the tests do) and waits for
     /// its first log line (its URL); every user signs up from this one address, so the sign-up
@@ -44,6 +63,28 @@ struct ServerFixture {
         server.stop()
         try? FileManager.default.removeItem(at: folder)
     }
+
+    /// The server's resident memory and open file descriptors, from `/proc`.
+    func serverFootprint() throws -> (bytes: Int, descriptors: Int) {
+        let pid = server.processIdentifier
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let kilobytes = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+        return (kilobytes * 1_024, descriptors)
+    }
+
+    /// The server's processor time so far (user and system), in seconds.
+    func serverCPUTime() -> Double { Child.cpuSeconds(of: server.processIdentifier) }
+
+}
+
+extension LoadTarget {
+    typealias User = LoadUsers.User
+    typealias Pair = LoadUsers.Pair
+
+    func senderURL(_ index: Int) -> String { url }
+
+    func receiverURL(_ index: Int) -> String { url }
 
     /// `count` new users, signed up a few at a time.
     func users(_ count: Int) async throws -> [User] {
@@ -68,18 +109,6 @@ struct ServerFixture {
         }
     }
 
-    /// The server's resident memory and open file descriptors, from `/proc`.
-    func serverFootprint() throws -> (bytes: Int, descriptors: Int) {
-        let pid = server.processIdentifier
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let kilobytes = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
-        return (kilobytes * 1_024, descriptors)
-    }
-
-    /// The server's processor time so far (user and system), in seconds.
-    func serverCPUTime() -> Double { Child.cpuSeconds(of: server.processIdentifier) }
-
     /// `count` one-to-one conversations between new users, each started by its sender and
     /// accepted by its receiver (by starting it too, which servers from before invitations also
     /// answer).
@@ -100,8 +129,8 @@ struct ServerFixture {
         switch kind {
         case .bare:
             var senders: [Sender] = []
-            for user in users {
-                let socket = try await LoadSocket.open(server.url, token: user.token)
+            for (index, user) in users.enumerated() {
+                let socket = try await LoadSocket.open(senderURL(index), token: user.token)
                 senders.append(Sender { id, text, conversation in try await socket.send(id: id, text: text, to: conversation) })
             }
             return senders
@@ -123,9 +152,9 @@ struct ServerFixture {
     /// Each user's live messages, as `kind` of client (the remote services unless `bare`), their
     /// arrivals noted in `arrivals` (subscribed before this returns).
     func listen(_ users: [User], as kind: ClientKind, arrivals: Arrivals) async throws {
-        for user in users {
+        for (index, user) in users.enumerated() {
             if kind == .bare {
-                _ = try await LoadSocket.open(server.url, token: user.token) { arrivals.arrived($0) }
+                _ = try await LoadSocket.open(receiverURL(index), token: user.token) { id, _ in arrivals.arrived(id) }
                 continue
             }
             let stream = try await user.chat.liveMessages(in: nil)
