@@ -71,11 +71,10 @@ final class BackendHarness: Sendable {
     /// Runs `sql` with `psql` in the PostgreSQL database of the postgres backends, as an operator
     /// would, and returns what it prints.
     func psql(_ sql: String) async throws -> String {
-        guard let name = postgresURL?.split(separator: "/").last.map(String.init) else {
-            throw AppError(.usage, "the \(graph.options.backend) backend has no PostgreSQL database")
-        }
-        return try await PostgresCluster.shared().psql(sql, in: name)
+        guard let postgresURL else { throw AppError(.usage, "the \(graph.options.backend) backend has no PostgreSQL database") }
+        return try await PostgresCluster.shared().psql(sql, onDatabaseAt: postgresURL)
     }
+
 
     /// Stops the server, if any, and removes the scratch folder.
     func remove() {

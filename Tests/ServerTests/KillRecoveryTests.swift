@@ -15,45 +15,17 @@ struct KillRecoveryTests {
     func twoKills() async throws {
         let world = try await ServerWorld()
         defer { world.remove() }
-        let graph = try world.remoteGraph()
-        var pairs: [(sender: ServiceSet, receiver: ServiceSet, conversation: ConversationID)] = []
-        for index in 0..<4 {
-            let sender = try await graph.accounts.signUp(email: "s\(index)@example.com", displayName: "S\(index)", password: "password-s")
-            let receiver = try await graph.accounts.signUp(email: "r\(index)@example.com", displayName: "R\(index)", password: "password-r")
-            let asSender = graph.services(for: graph.caller(token: sender.token))
-            let conversation = try await asSender.conversations.startDirect(with: receiver.account.id)
-            let asReceiver = graph.services(for: graph.caller(token: receiver.token))
-            _ = try await asReceiver.conversations.accept(conversation.id)
-            pairs.append((asSender, asReceiver, conversation.id))
-        }
-        let ledger = DeliveryLedger()
-        var readers: [Task<Void, Never>] = []
-        for pair in pairs {
-            let events = try await pair.receiver.chat.liveEvents()
-            readers.append(Task { for await case .message(let message) in events { ledger.received(message.id, in: message.conversationID) } })
-        }
-        defer { readers.forEach { $0.cancel() } }
-
-        let perPair = 250, total = perPair * pairs.count
+        let traffic = try await DrillTraffic(graph: try world.remoteGraph(), pairs: 4)
+        defer { traffic.stop() }
+        let perPair = 250, total = perPair * traffic.pairs.count
         let drill = KillDrill(server: world.server, killingAt: [total / 3, total * 2 / 3])
-        let attempts = try await withThrowingTaskGroup(of: Int.self) { group in
-            for pair in pairs {
-                group.addTask {
-                    try await drill.send(perPair, in: pair.conversation, noting: ledger) { id, index in
-                        _ = try await pair.sender.chat.send(id: id, text: "m\(index)", to: pair.conversation)
-                    }
-                }
-            }
-            return try await group.reduce(0, +)
-        }
+        let attempts = try await traffic.send(perPair, through: drill)
         #expect(try await drill.finish() == 2)
         #expect(attempts > total, "some sends met a dead server and were sent again")
-        await ledger.waitForArrivals(total, timeout: .seconds(60))
-        #expect(ledger.verdict == DeliveryLedger.Verdict(sent: total, delivered: total, lost: 0, duplicated: 0, reordered: 0), "\(ledger.verdict)")
-        for pair in pairs {
-            let stored = try await pair.receiver.chat.latestMessages(in: pair.conversation, limit: 500).messages
-            #expect(stored.map(\.text) == (0..<perPair).map { "m\($0)" })
-        }
+        await traffic.ledger.waitForArrivals(total, timeout: .seconds(60))
+        let verdict = traffic.ledger.verdict
+        #expect(verdict == DeliveryLedger.Verdict(sent: total, delivered: total, lost: 0, duplicated: 0, reordered: 0), "\(verdict)")
+        for texts in try await traffic.stored() { #expect(texts == (0..<perPair).map { "m\($0)" }) }
     }
 
     @Test("sends acknowledged after another program opened and closed the server's file survive kill -9", arguments: ForeignProgram.all)

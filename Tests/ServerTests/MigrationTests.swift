@@ -28,27 +28,26 @@ struct MigrationTests {
 
         // A database with the schema and nothing else, and a trigger that fails the copy when it reaches the read markers.
         let database = try await PostgresCluster.shared().database()
-        let name = String(database.split(separator: "/").last ?? "")
         let schemaOnly = try await ServerProcess(databasePath: world.folder.appendingPathComponent("unused.sqlite").path, arguments: ["--postgres-url", database])
         _ = await schemaOnly.terminate()
         let cluster = try await PostgresCluster.shared()
         _ = try await cluster.psql("""
             CREATE FUNCTION interrupt() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'interrupted by the test'; END $$;
             CREATE TRIGGER interrupt BEFORE INSERT ON chat_reads FOR EACH STATEMENT EXECUTE FUNCTION interrupt();
-            """, in: name)
+            """, onDatabaseAt: database)
         let migrate = ["migrate", "--from-sqlite", world.server.databasePath, "--to-postgres", database]
         let interrupted = try await Self.server(migrate)
         #expect(interrupted.status != 0 && interrupted.errors.contains("interrupted by the test"), "\(interrupted)")
-        let left = try await cluster.psql("SELECT (SELECT count(*) FROM auth_accounts) + (SELECT count(*) FROM messages)", in: name)
+        let left = try await cluster.psql("SELECT (SELECT count(*) FROM auth_accounts) + (SELECT count(*) FROM messages)", onDatabaseAt: database)
         #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the interrupted copy left rows behind: \(left)")
 
-        _ = try await cluster.psql("DROP TRIGGER interrupt ON chat_reads", in: name)
+        _ = try await cluster.psql("DROP TRIGGER interrupt ON chat_reads", onDatabaseAt: database)
         let finished = try await Self.server(migrate)
         #expect(finished.status == 0, "\(finished)")
         #expect(finished.output.contains("copied messages: 30 rows") && finished.output.contains("copied auth_sessions: 2 rows"), "\(finished.output)")
         let again = try await Self.server(migrate)
         #expect(again.status == 64 && again.errors.contains("is not empty"), "\(again)")
-        #expect(try await cluster.psql("SELECT count(*) FROM messages", in: name).trimmingCharacters(in: .whitespacesAndNewlines) == "30",
+        #expect(try await cluster.psql("SELECT count(*) FROM messages", onDatabaseAt: database).trimmingCharacters(in: .whitespacesAndNewlines) == "30",
                 "a second run copied again")
 
         let moved = try await ServerProcess(databasePath: world.folder.appendingPathComponent("unused.sqlite").path, arguments: ["--postgres-url", database])

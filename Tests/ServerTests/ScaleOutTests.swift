@@ -27,7 +27,7 @@ struct ScaleOutTests {
 
         /// Runs `sql` in the database with `psql`, as an operator would.
         func psql(_ sql: String) async throws -> String {
-            try await PostgresCluster.shared().psql(sql, in: String(database.split(separator: "/").last ?? ""))
+            try await PostgresCluster.shared().psql(sql, onDatabaseAt: database)
         }
 
         func remove() {
@@ -81,7 +81,7 @@ struct ScaleOutTests {
         let probe = HTTPProbe(base: instances.a.url)
         let serving = try await probe.send("GET", "/v1/health")
         #expect(serving.status == 200 && serving.json?["status"] as? String == "serving")
-        let name = String(instances.database.split(separator: "/").last ?? "")
+        let name = PostgresCluster.name(ofDatabaseAt: instances.database)
         _ = try await PostgresCluster.shared().psql("DROP DATABASE \(name) WITH (FORCE)", in: "postgres")
         let gone = try await probe.send("GET", "/v1/health")
         #expect(gone.status == 503 && gone.json?["status"] as? String == "store unreachable", "\(gone.status) \(gone.json ?? [:])")

@@ -76,6 +76,14 @@ public final class PostgresCluster: Sendable {
         }
     }
 
+    /// Runs `sql` with `psql` in the database of `url` (one `database()` gave), as `psql(_:in:)` does.
+    public func psql(_ sql: String, onDatabaseAt url: String) async throws -> String {
+        try await psql(sql, in: Self.name(ofDatabaseAt: url))
+    }
+
+    /// The name of the database of `url` (one `database()` gave).
+    public static func name(ofDatabaseAt url: String) -> String { String(url.split(separator: "/").last ?? "") }
+
     /// The shell command that stops the cluster at once and throws its folder away.
     var stopCommand: String {
         let stop = "\(Self.binaries)/pg_ctl -D '\(folder.path)/data' -m immediate stop"

@@ -39,13 +39,13 @@ struct GaplessBench: AsyncParsableCommand {
         }
         let readers = [Positions(), Positions()]
         for (number, reader) in readers.enumerated() {
-            _ = try await LoadSocket.open(world.instance(number + 1), token: auditor.token) { _, position in reader.note(position) }
+            _ = try await LoadSocket.open(world.stack.instance(number + 1), token: auditor.token) { _, position in reader.note(position) }
         }
         let perWriter = events / writers
         let started = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, writer) in users.dropFirst().enumerated() {
-                let socket = try await LoadSocket.open(world.instance(index % 2 + 1), token: writer.token)
+                let socket = try await LoadSocket.open(world.stack.instance(index % 2 + 1), token: writer.token)
                 let conversation = groups[index]
                 group.addTask {
                     for number in 0..<perWriter { try await socket.send(id: .random(), text: "g\(number)", to: conversation) }
@@ -55,10 +55,10 @@ struct GaplessBench: AsyncParsableCommand {
         }
         let sent = perWriter * writers
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
-        let stored = try world.psql("SELECT seq FROM messages ORDER BY seq").split(separator: "\n").compactMap { Int64($0) }
+        let stored = try world.stack.psql("SELECT seq FROM messages ORDER BY seq").split(separator: "\n").compactMap { Int64($0) }
         let deadline = ContinuousClock.now + .seconds(120)
         while readers.contains(where: { $0.count < stored.count }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        let whole = try world.psql("""
+        let whole = try world.stack.psql("""
             SELECT (SELECT value FROM store_sequence), (SELECT count(*) FROM (SELECT seq FROM messages UNION ALL SELECT seq FROM store_changes) s),
                    (SELECT count(DISTINCT seq) FROM (SELECT seq FROM messages UNION ALL SELECT seq FROM store_changes) s)
             """)
@@ -77,8 +77,8 @@ struct GaplessBench: AsyncParsableCommand {
     private func control(_ world: ClusterFixture) async throws {
         var logger = Logger(label: "gapless")
         logger.logLevel = .warning
-        _ = try world.psql("CREATE DATABASE control")
-        let database = try await PGDatabase.open(world.databaseURL.replacing("/messageai?", with: "/control?"), migrations: [], connections: 12, logger: logger)
+        _ = try world.stack.psql("CREATE DATABASE control")
+        let database = try await PGDatabase.open(world.stack.databaseURL.replacing("/messageai?", with: "/control?"), migrations: [], connections: 12, logger: logger)
         defer { database.close() }
         try await database.query("CREATE TABLE control_rows (seq bigint NOT NULL, naive boolean NOT NULL)")
         try await database.query("CREATE SEQUENCE control_numbers")
