@@ -101,7 +101,7 @@ var targets: [Target] = [
     .executableTarget(name: "new-feature", dependencies: ["FeatureScaffold", argumentParser], path: "Tools/Scaffold/Main"),
     .target(name: "TestSupport", dependencies: ["Kernel"], path: "Tests/TestSupport"),
     .testTarget(name: "KernelTests", dependencies: ["Kernel", "TestSupport"], path: "Tests/KernelTests"),
-    .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "ServiceGraph", "SQLStore", "TestSupport",
+    .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "ServiceGraph", "SQLStore", "PostgresStore", "ChatLive", "TestSupport", logging,
                                                       .product(name: "GRDB", package: "GRDB.swift")] + features.map { .init(stringLiteral: $0.name) },
                 path: "Tests/ContractTests"),
     .testTarget(name: "SQLiteTests", dependencies: ["Kernel", "SQLStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],

@@ -1,6 +1,8 @@
 import Chat
 import Foundation
 import Kernel
+import Logging
+import PostgresStore
 import ServiceGraph
 import Testing
 import TestSupport
@@ -88,5 +90,25 @@ struct PostgresStoreTests {
             """)
         let fields = numbers.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").map(String.init)
         #expect(fields.count == 5 && Set([fields[0], fields[1], fields[2], fields[4]]).count == 1 && fields[3] == "1", "newest|count|distinct|min|max: \(numbers)")
+    }
+
+    @Test("a statement written to a connection that closed under it fails as unavailable at once (postgres-nio drops it unanswered), and the pool serves on")
+    func statementOnAClosedConnection() async throws {
+        let database = try await PGDatabase.open(try await PostgresCluster.shared().database(), migrations: [], connections: 2,
+                                                 logger: Logger(label: "test"))
+        defer { database.close() }
+        let started = ContinuousClock.now
+        let refusal = await #expect(throws: AppError.self) {
+            try await database.write(ordered: false) { transaction in
+                // The backend ends itself, as a crashed database's do; the statements after it are
+                // written to a closed connection (the first of them may still hear the end).
+                _ = try? await transaction.query("SELECT pg_terminate_backend(pg_backend_pid())")
+                for _ in 0..<3 { _ = try? await transaction.query("SELECT 1") }
+                try await transaction.query("SELECT 1")
+            }
+        }
+        #expect(refusal?.kind == .unavailable, "\(String(describing: refusal))")
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(try await database.query("SELECT 1").count == 1, "the pool serves on")
     }
 }

@@ -81,16 +81,22 @@ public final class StoreEventFeed: EventFeed {
     }
 
     /// On each tick, reads the events past the last one handed out (by this reader, or by
-    /// `publishCommitted` at its commit, which is then not read again).
+    /// `publishCommitted` at its commit, which is then not read again). A read that fails, or
+    /// a message whose members cannot be looked up, ends the round there: what follows is read
+    /// again at the next tick (at least once a second), never skipped.
     private func read(_ ticks: AsyncStream<Void>) async {
         for await _ in ticks {
             let after = published.withLock { $0 ?? 0 }
             guard let batch = try? await source.events(after: after) else { continue }
             var audiences: [(UserEvent, [UserID])] = []
+            var complete = true
             for event in batch.events {
                 switch event {
                 case .message(let message):
-                    guard let members = try? await membership.members(of: message.conversationID) else { continue }
+                    guard let members = try? await membership.members(of: message.conversationID) else {
+                        complete = false
+                        break
+                    }
                     audiences.append((event, members ?? []))
                 case .change(let change, let cursor):
                     if [.conversationAdded, .conversationLeft].contains(change.kind), let conversationID = change.conversationID {
@@ -98,6 +104,7 @@ public final class StoreEventFeed: EventFeed {
                     }
                     audiences.append((event, batch.audiences[cursor.position] ?? []))
                 }
+                if !complete { break }
             }
             published.withLock { published in
                 for (event, audience) in audiences {
@@ -106,7 +113,7 @@ public final class StoreEventFeed: EventFeed {
                     published = seq
                 }
                 // Past damaged rows too, so a later message of this process can take the quick way.
-                published = max(published ?? 0, batch.last)
+                if complete { published = max(published ?? 0, batch.last) }
             }
         }
     }

@@ -111,6 +111,7 @@ public final class PGDatabase: Sendable {
     private let runner: Task<Void, Never>
     private let ticks = Broadcaster<Void>(bufferSize: 1)
     private let watcher = Mutex<Task<Void, Never>?>(nil)
+    private let statements: InFlightStatements
 
     /// The event loop of every database connection in the process: one of its own, so that the
     /// database's traffic never waits behind the clients' sockets, nor they behind it.
@@ -125,6 +126,7 @@ public final class PGDatabase: Sendable {
     private init(location: Location, connections: Int, logger: Logger) {
         self.location = location
         self.logger = logger
+        statements = InFlightStatements(location: location)
         client = PostgresClient(configuration: location.configuration(connections: connections), eventLoopGroup: Self.eventLoops, backgroundLogger: logger)
         let client = client
         // Started at once, so that the pool runs before the first query asks it for a connection.
@@ -133,6 +135,7 @@ public final class PGDatabase: Sendable {
 
     deinit {
         runner.cancel()
+        statements.stop()
         watcher.withLock { $0?.cancel() }
     }
 
@@ -161,6 +164,7 @@ public final class PGDatabase: Sendable {
     /// Stops the connections and ends every `changes()` stream; queries after it fail.
     public func close() {
         runner.cancel()
+        statements.stop()
         watcher.withLock { task in
             task?.cancel()
             task = nil
@@ -171,18 +175,25 @@ public final class PGDatabase: Sendable {
     /// Runs `query` on a connection of the pool and returns its rows.
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await explained { try await client.query(query, logger: logger).collect() }
+        let (logger, statements) = (logger, statements)
+        return try await explained {
+            try await client.withConnection { connection in
+                try await statements.run(on: connection) { try await connection.query(query, logger: logger).collect() }
+            }
+        }
     }
 
     /// An open transaction: its statements run one after the other on its connection.
     public struct Transaction: Sendable {
         let connection: PostgresConnection
         let logger: Logger
+        let statements: InFlightStatements
 
         /// Runs `query` in the transaction and returns its rows.
         @discardableResult
         public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
-            try await connection.query(query, logger: logger).collect()
+            let (connection, logger) = (connection, logger)
+            return try await statements.run(on: connection) { try await connection.query(query, logger: logger).collect() }
         }
     }
 
@@ -191,16 +202,32 @@ public final class PGDatabase: Sendable {
     /// stores an event must: writes then commit one at a time in the order they took it, as on
     /// SQLite. Others commit whenever they come.
     public func write<T: Sendable>(ordered: Bool = true, _ body: @Sendable (Transaction) async throws -> T) async throws -> T {
-        let logger = logger
         let result = try await explained {
-            try await client.withTransaction(logger: logger) { connection in
-                let transaction = Transaction(connection: connection, logger: logger)
+            try await transaction { transaction in
                 if ordered { try await PostgresChangeLog.lock(transaction) }
                 return try await body(transaction)
             }
         }
         if ordered { ticks.send(()) }
         return result
+    }
+
+    /// Runs `body` between BEGIN and COMMIT on a connection of the pool (ROLLBACK when it throws);
+    /// each statement, these too, fails rather than hangs when the connection closes under it.
+    private func transaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
+        let (logger, statements) = (logger, statements)
+        return try await client.withConnection { connection in
+            let transaction = Transaction(connection: connection, logger: logger, statements: statements)
+            try await transaction.query("BEGIN")
+            do {
+                let result = try await body(transaction)
+                try await transaction.query("COMMIT")
+                return result
+            } catch {
+                if !connection.isClosed { _ = try? await transaction.query("ROLLBACK") }
+                throw error
+            }
+        }
     }
 
     /// Ticks after each commit that stored events, this instance's at once and others' when
@@ -255,16 +282,15 @@ public final class PGDatabase: Sendable {
     /// Runs the steps not yet applied, in one transaction under an advisory lock, so that
     /// instances starting together on a new database take turns.
     private func migrate(_ migrations: [Migration]) async throws {
-        let logger = logger
         try await explained {
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
-                try await connection.query("""
+            try await transaction { transaction in
+                try await transaction.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
+                try await transaction.query("""
                     CREATE TABLE IF NOT EXISTS messageai_migrations (feature text NOT NULL, version integer NOT NULL, PRIMARY KEY (feature, version))
-                    """, logger: logger)
+                    """)
                 var applied: Set<String> = []
-                for try await (feature, version) in try await connection.query("SELECT feature, version FROM messageai_migrations", logger: logger)
-                    .decode((String, Int).self) {
+                for row in try await transaction.query("SELECT feature, version FROM messageai_migrations") {
+                    let (feature, version) = try row.decode((String, Int).self)
                     applied.insert("\(feature).\(version)")
                 }
                 let known = Set(migrations.map { "\($0.feature).\($0.version)" })
@@ -272,9 +298,8 @@ public final class PGDatabase: Sendable {
                     throw AppError(.unavailable, "the database was migrated by a newer MessageAI (step \(newer)); run that version")
                 }
                 for migration in migrations where !applied.contains("\(migration.feature).\(migration.version)") {
-                    for statement in migration.statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-                    try await connection.query("INSERT INTO messageai_migrations (feature, version) VALUES (\(migration.feature), \(migration.version))",
-                                               logger: logger)
+                    for statement in migration.statements { try await transaction.query(PostgresQuery(unsafeSQL: statement)) }
+                    try await transaction.query("INSERT INTO messageai_migrations (feature, version) VALUES (\(migration.feature), \(migration.version))")
                 }
             }
         }
@@ -284,13 +309,11 @@ public final class PGDatabase: Sendable {
     private static let migrationLock = 0x4D41_494D
 
     /// Runs `operation`; a database that cannot be reached, does not exist or refuses us leaves
-    /// as `.unavailable` for people, an error of the caller's from inside a transaction as it was
-    /// thrown, and anything else unchanged.
+    /// as `.unavailable` for people, and anything else (an error of the caller's from inside a
+    /// transaction) as it was thrown.
     func explained<T>(_ operation: () async throws -> T) async throws -> T {
         do {
             return try await operation()
-        } catch let error as PostgresTransactionError {
-            throw Self.failure(error.closureError ?? error.commitError ?? error.beginError ?? error.rollbackError ?? error, location)
         } catch {
             throw Self.failure(error, location)
         }

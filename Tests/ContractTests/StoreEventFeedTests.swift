@@ -1,0 +1,85 @@
+import Chat
+import ChatLive
+import Foundation
+import Kernel
+import Synchronization
+import Testing
+
+/// The process's one reader of new events in the store, over a source and a membership whose
+/// answers the test decides.
+@Suite("Store event feed", .timeLimit(.minutes(1)))
+struct StoreEventFeedTests {
+    /// Messages at positions from 1 on in one conversation, read past any position; ticks when told.
+    final class Source: EventSource {
+        let conversation = ConversationID.random()
+        let sender = UserID.random()
+        private let stored = Mutex<[UserEvent]>([])
+        private let tick = AsyncStream<Void>.makeStream()
+
+        func changes() -> AsyncStream<Void> { tick.stream }
+
+        func newest() async throws -> Int64 { stored.withLock { Int64($0.count) } }
+
+        func events(after seq: Int64) async throws -> (events: [UserEvent], audiences: [Int64: [UserID]], last: Int64) {
+            let events = stored.withLock { $0 }
+            return (Array(events.dropFirst(Int(seq))), [:], Int64(events.count))
+        }
+
+        /// Stores a message with the next position (without a tick).
+        func store(_ text: String) {
+            stored.withLock { stored in
+                let cursor = EventCursor(epoch: "test", position: Int64(stored.count + 1))
+                stored.append(.message(Message(id: .random(), conversationID: conversation, senderID: sender, text: text, sentAt: Date(), cursor: cursor)))
+            }
+        }
+
+        /// A commit's tick.
+        func commit() { tick.continuation.yield() }
+    }
+
+    /// Members who are `members`, except that the first `failures` look-ups fail as a crashed database's do.
+    final class FlakyMembership: ConversationMembership {
+        let members: [UserID]
+        private let failures: Mutex<Int>
+
+        init(members: [UserID], failures: Int) {
+            self.members = members
+            self.failures = Mutex(failures)
+        }
+
+        nonisolated(nonsending) func members(of conversationID: ConversationID) async throws -> [UserID]? {
+            let fail = failures.withLock { left in
+                defer { left = max(0, left - 1) }
+                return left > 0
+            }
+            if fail { throw AppError(.unavailable, "the store cannot be reached") }
+            return members
+        }
+    }
+
+    @Test("a message whose members cannot be looked up is delivered at the next tick, not passed over; the ones after it wait for it")
+    func failedLookUpIsReadAgain() async throws {
+        let source = Source()
+        let reader = UserID.random()
+        let feed = StoreEventFeed(source: source, membership: MembershipCache(FlakyMembership(members: [source.sender, reader], failures: 1)))
+        let (delivered, arrival) = AsyncStream<String>.makeStream()
+        let subscription = try await feed.subscribe(conversation: nil, member: reader) { event in
+            if let text = event.message?.text { arrival.yield(text) }
+            return true
+        }
+        defer { subscription.cancel() }
+
+        source.store("first")
+        source.store("second")
+        source.commit() // the look-up of "first" fails: nothing is handed out
+        source.commit() // read again: both
+        source.store("third")
+        source.commit()
+        var texts: [String] = []
+        for await text in delivered {
+            texts.append(text)
+            if text == "third" { break }
+        }
+        #expect(texts == ["first", "second", "third"])
+    }
+}
