@@ -57,13 +57,7 @@ struct DeployStackTests {
         defer { stack.remove() }
         try #require(try await stack.run("start").status == 0)
         let outcome = try await Self.drill(through: stack, pairs: 4, perPair: 250, kills: 4) { number in
-            // One instance at a time: the other serves (the previous kill's restart is done) before this one dies.
-            let (victim, other) = (number % 2 + 1, 2 - number % 2)
-            let survivor = HTTPProbe(base: "http://127.0.0.1:\(stack.port + other)")
-            for _ in 0..<200 where (try? await survivor.send("GET", "/v1/health").status) != 200 { try await Task.sleep(for: .milliseconds(50)) }
-            kill(try stack.pid("instance-\(victim).pid"), SIGKILL)
-            let restarted = try await stack.run("start")
-            guard restarted.status == 0 else { throw DeployStack.StackError(description: "the instance did not start again: \(restarted.output)") }
+            try await stack.killInstance(number % 2 + 1)
         }
         #expect(outcome.verdict.isPerfect, "\(outcome.verdict)")
         #expect(outcome.kills == 4)
@@ -76,31 +70,12 @@ struct DeployStackTests {
         defer { stack.remove() }
         try #require(try await stack.run("start").status == 0)
         let instances = try [stack.pid("instance-1.pid"), stack.pid("instance-2.pid")]
-        let outcome = try await Self.drill(through: stack, pairs: 4, perPair: 150, kills: 1) { _ in
-            kill(try stack.pid("postgres/data/postmaster.pid"), SIGKILL)
-            // Its backends end as they notice; a new postmaster starts once they have let go of
-            // the shared memory.
-            for attempt in 1...100 {
-                let restarted = try await stack.run("start")
-                if restarted.status == 0 { return }
-                if attempt == 100 { throw DeployStack.StackError(description: "PostgreSQL did not start again: \(restarted.output)") }
-                try await Task.sleep(for: .milliseconds(200))
-            }
-        }
+        let outcome = try await Self.drill(through: stack, pairs: 4, perPair: 150, kills: 1) { _ in try await stack.killDatabase() }
         // Nothing acknowledged is lost from the store (`drill` checks each conversation's stored
         // order), and every reader, on either instance, gets everything once and in order.
         #expect(outcome.verdict.isPerfect, "\(outcome.verdict)")
         #expect(try [stack.pid("instance-1.pid"), stack.pid("instance-2.pid")] == instances, "an instance was restarted")
         for instance in instances { #expect(kill(instance, 0) == 0, "instance \(instance) is gone") }
-    }
-
-    /// When each send was acknowledged.
-    final class Acknowledgements: Sendable {
-        private let instants = Mutex<[ContinuousClock.Instant]>([])
-
-        func note() { instants.withLock { $0.append(.now) } }
-
-        var times: [ContinuousClock.Instant] { instants.withLock { $0 } }
     }
 
     /// What a drill did to its clients.
@@ -119,14 +94,11 @@ struct DeployStackTests {
                                              pairs: count)
         defer { traffic.stop() }
         let total = count * perPair
-        let acknowledgedAt = Acknowledgements()
         let drill = KillDrill(killingAt: (1...kills).map { total * $0 / (kills + 1) }, crash: crash)
-        _ = try await traffic.send(perPair, through: drill) { acknowledgedAt.note() }
+        _ = try await traffic.send(perPair, through: drill)
         let crashes = try await drill.finish()
         await traffic.ledger.waitForArrivals(total, timeout: .seconds(60))
         for texts in try await traffic.stored() { #expect(texts == (0..<perPair).map { "m\($0)" }, "the store's order") }
-        let times = acknowledgedAt.times.sorted()
-        let longest = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? .zero
-        return Outcome(verdict: traffic.ledger.verdict, kills: crashes, longestWait: longest)
+        return Outcome(verdict: traffic.ledger.verdict, kills: crashes, longestWait: drill.longestPause)
     }
 }

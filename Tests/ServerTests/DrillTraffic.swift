@@ -40,14 +40,13 @@ struct DrillTraffic {
     }
 
     /// Each sender sends `perPair` messages (`m0`, `m1`…) one after another through `drill`,
-    /// all senders at once, calling `acknowledged` after each; the number of attempts.
-    func send(_ perPair: Int, through drill: KillDrill, acknowledged: @escaping @Sendable () -> Void = {}) async throws -> Int {
+    /// all senders at once; the number of attempts.
+    func send(_ perPair: Int, through drill: KillDrill) async throws -> Int {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for pair in pairs {
                 group.addTask {
                     try await drill.send(perPair, in: pair.conversation, noting: ledger) { id, index in
                         _ = try await pair.sender.chat.send(id: id, text: "m\(index)", to: pair.conversation)
-                        acknowledged()
                     }
                 }
             }

@@ -57,6 +57,31 @@ public struct DeployStack: Sendable {
         return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Kills instance `number` (1 or 2) with SIGKILL once the other answers its health check, and
+    /// starts it again: one instance of the two down at a time.
+    public func killInstance(_ number: Int) async throws {
+        let survivor = instance(3 - number) + "/v1/health"
+        for _ in 0..<200 {
+            if try await OwnThread.run({ try SpawnedProgram.run(["/usr/bin/curl", "-sf", "-m", "1", survivor]).status }) == 0 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        kill(try pid("instance-\(number).pid"), SIGKILL)
+        let restarted = try await run("start")
+        guard restarted.status == 0 else { throw StackError(description: "the instance did not start again: \(restarted.output)") }
+    }
+
+    /// Kills PostgreSQL's postmaster with SIGKILL and starts it again as soon as it can be: once its
+    /// backends, which end as they notice, have let go of the shared memory (within 20 s).
+    public func killDatabase() async throws {
+        kill(try pid("postgres/data/postmaster.pid"), SIGKILL)
+        for attempt in 1...100 {
+            let restarted = try await run("start")
+            if restarted.status == 0 { return }
+            if attempt == 100 { throw StackError(description: "PostgreSQL did not start again: \(restarted.output)") }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
     /// Stops everything and throws the folder away.
     public func remove() {
         _ = try? SpawnedProgram.run([Self.script, "stop", "--folder", folder.path])

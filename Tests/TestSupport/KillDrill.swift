@@ -9,6 +9,7 @@ public final class KillDrill: Sendable {
         var acknowledged = 0
         var marks: [Int]
         var restarts: [Task<Void, any Error>] = []
+        var longestPause = Duration.zero
     }
 
     private let crash: @Sendable (_ number: Int) async throws -> Void
@@ -29,17 +30,26 @@ public final class KillDrill: Sendable {
         state = Mutex(State(marks: marks.sorted()))
     }
 
-    /// Notes one acknowledged send; at a mark, starts the crash in the background.
-    private func acknowledged() {
+    /// Notes one acknowledged send, `pause` after the same sender's one before; at a mark, starts
+    /// the crash in the background.
+    private func acknowledged(after pause: Duration) {
         let crash = crash
         state.withLock { state in
             state.acknowledged += 1
+            state.longestPause = max(state.longestPause, pause)
             guard let mark = state.marks.first, state.acknowledged >= mark else { return }
             state.marks.removeFirst()
             let number = state.restarts.count
             state.restarts.append(Task.detached { try await crash(number) })
         }
     }
+
+    /// The longest time a sender waited between two of its acknowledged sends: how long a client
+    /// went unserved at worst.
+    public var longestPause: Duration { state.withLock { $0.longestPause } }
+
+    /// How many sends were acknowledged.
+    public var acknowledgedCount: Int { state.withLock { $0.acknowledged } }
 
     /// Waits for the restarts begun so far; returns how many kills there were.
     public func finish() async throws -> Int {
@@ -50,15 +60,21 @@ public final class KillDrill: Sendable {
 
     /// Sends `count` messages into `conversation` one after another, each with a new id through
     /// `send` (given the id and the message's number) until acknowledged, noting each in `ledger`
-    /// and in this drill. Returns the number of attempts.
+    /// and in this drill; with `pace`, the `n`-th is not sent before `start + n × pace` (a
+    /// sender held up by a crash catches up after it). Returns the number of attempts.
     public func send(_ count: Int, in conversation: ConversationID, noting ledger: DeliveryLedger,
+                     pace: (start: ContinuousClock.Instant, interval: Duration)? = nil,
                      _ send: (MessageID, Int) async throws -> Void) async throws -> Int {
         var attempts = 0
+        var previous = ContinuousClock.now
         for index in 0..<count {
+            if let pace { try await Task.sleep(until: pace.start + pace.interval * index) }
             let id = MessageID.random()
             attempts += try await Self.untilAcknowledged { try await send(id, index) }
             ledger.acknowledged(id, in: conversation)
-            acknowledged()
+            let now = ContinuousClock.now
+            acknowledged(after: now - max(previous, pace.map { $0.start + $0.interval * index } ?? previous))
+            previous = now
         }
         return attempts
     }

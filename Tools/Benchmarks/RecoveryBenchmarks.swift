@@ -6,9 +6,10 @@ import TestSupport
 
 /// The server's recovery figures: sends through kill -9s, a reconnect storm, idle sockets held.
 extension ServerBench {
-    /// `pairs` senders send `total` messages in all while the server is killed (-9) and started
-    /// again twice; receivers listen live throughout. Judged by a `DeliveryLedger`.
-    func killed(_ world: ServerFixture, pairs: Int, total: Int) async throws -> Result {
+    /// `pairs` senders send `total` messages in all (at most `perSecond` in all, when given) while
+    /// `drill` crashes what it crashes; receivers listen live throughout. Judged by a
+    /// `DeliveryLedger`, with the rate achieved and the longest the clients went unserved.
+    func killed(_ world: some LoadTarget, pairs: Int, total: Int, perSecond: Int?, drill: KillDrill) async throws -> Result {
         let conversations = try await world.pairs(pairs)
         let ledger = DeliveryLedger()
         for pair in conversations {
@@ -16,24 +17,29 @@ extension ServerBench {
             Task { for await case .message(let message) in events { ledger.received(message.id, in: message.conversationID) } }
         }
         if client != .http { try await world.connect(conversations.map(\.sender)) }
-        let drill = KillDrill(server: world.server, killingAt: [total / 3, total * 2 / 3])
         let started = ContinuousClock.now
+        let interval = perSecond.map { Duration.seconds(Double(pairs) / Double($0)) }
         try await withThrowingTaskGroup { group in
-            for pair in conversations {
+            for (place, pair) in conversations.enumerated() {
+                // The senders' paces a fraction of an interval apart, so the load is even.
+                let pace = interval.map { (start: started + $0 * place / pairs, interval: $0) }
                 group.addTask {
-                    _ = try await drill.send(total / pairs, in: pair.conversation, noting: ledger) { id, index in
+                    _ = try await drill.send(total / pairs, in: pair.conversation, noting: ledger, pace: pace) { id, index in
                         _ = try await pair.sender.chat.send(id: id, text: "k\(index)", to: pair.conversation)
                     }
                 }
             }
             try await group.waitForAll()
         }
+        let sending = (ContinuousClock.now - started) / .seconds(1)
         let kills = try await drill.finish()
         await ledger.waitForArrivals(total / pairs * pairs, timeout: .seconds(120))
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
         let verdict = ledger.verdict
-        return Result(key: elapsed, line: "\(verdict) through \(kills) kill -9s, in \(Stats.format(elapsed, 1)) s"
-            + (verdict.isPerfect ? "" : " — NOT PERFECT"))
+        return Result(key: elapsed, line: "\(verdict) through \(kills) kill -9s, in \(Stats.format(elapsed, 1)) s; "
+            + "\(Stats.format(Double(drill.acknowledgedCount) / sending, 0)) sends/s acknowledged"
+            + (perSecond.map { " of \($0)/s offered" } ?? "") + "; longest without an acknowledged send: "
+            + "\(Stats.format(drill.longestPause / .milliseconds(1), 0)) ms" + (verdict.isPerfect ? "" : " — NOT PERFECT"))
     }
 
     /// `clients` receivers each miss `missed` messages while away, then all resume after their

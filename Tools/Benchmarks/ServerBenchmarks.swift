@@ -14,12 +14,16 @@ struct ServerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server", abstract: "Latency, throughput, fan-out and recovery through messageai-server.",
         discussion: "Build both first (the server beside this benchmark is used): swift build -c release --product messageai-server --product messageai-bench")
-    @Option(help: "latency, throughput, fanout, kill, reconnect, idle; renames or flood (the security review's abuse, with the server's budgets).")
+    @Option(help: """
+        latency, throughput, fanout, kill, reconnect, idle; renames or flood (the security review's abuse, with the server's budgets); \
+        with --deployment crossed or proxy: latency, throughput, fanout, quiet (idle instances), kill (5 instance kills alternating, \
+        --rate messages/s for --seconds) or postmaster (PostgreSQL killed and started again, the same load).
+        """)
     var mode = "latency"
     @Option(help: "Runs; the median run is reported.") var runs = 3
     @Option(help: "Seconds each run sends for.") var seconds = 5
     @Option(help: "Sender→receiver pairs (latency: 10; throughput: 50).") var pairs: Int?
-    @Option(help: "Messages per second in all (latency).") var rate = 200
+    @Option(help: "Messages per second in all (latency; kill and postmaster on the scaled-out server).") var rate = 200
     @Option(help: "Clients (reconnect: 1,000; idle: 10,000); members of the abuser's groups (renames, flood: 1,000).") var clients: Int?
     @Option(help: "Groups the renamer shares with the members (renames).") var groups = 20
     @Option(help: """
@@ -49,7 +53,9 @@ struct ServerBench: AsyncParsableCommand {
             case "latency": results.append(try await latency(world, pairs: pairs ?? 10, perSecond: rate))
             case "throughput": results.append(try await throughput(world, pairs: pairs ?? 50))
             case "fanout": results.append(try await fanOut(world, members: 50, messages: 200))
-            case "kill": results.append(try await killed(world, pairs: 50, total: 100_000))
+            case "kill":
+                let drill = KillDrill(server: world.server, killingAt: [100_000 / 3, 100_000 * 2 / 3])
+                results.append(try await killed(world, pairs: 50, total: 100_000, perSecond: nil, drill: drill))
             case "reconnect": results.append(try await reconnectStorm(world, clients: clients ?? 1_000, missed: 20))
             case "idle": results.append(try await idleSockets(world, count: clients ?? 10_000))
             case "renames": results.append(try await renameLoop(world, members: clients ?? 1_000, groups: groups))
@@ -78,7 +84,14 @@ struct ServerBench: AsyncParsableCommand {
             case "throughput": results.append(try await throughput(world, pairs: pairs ?? 50))
             case "fanout": results.append(try await fanOut(world, members: 50, messages: 200))
             case "quiet": results.append(try await quiet(world))
-            default: throw ValidationError("with --deployment \(deployment), mode must be latency, throughput, fanout or quiet")
+            case "kill", "postmaster":
+                // Five instance kills alternating, or one of the database, evenly spread over the sends.
+                let (total, kills) = (rate * seconds, mode == "kill" ? 5 : 1)
+                let drill = KillDrill(killingAt: (1...kills).map { total * $0 / (kills + 1) }) { number in
+                    if mode == "kill" { try await world.stack.killInstance(number % 2 + 1) } else { try await world.stack.killDatabase() }
+                }
+                results.append(try await killed(world, pairs: pairs ?? 50, total: total, perSecond: rate, drill: drill))
+            default: throw ValidationError("with --deployment \(deployment), mode must be latency, throughput, fanout, quiet, kill or postmaster")
             }
             print("  run: \(results.last?.line ?? "")")
         }
