@@ -60,6 +60,25 @@ final class ScriptedChatService: ChatService {
         }
     }
 
+    /// Edits a message sent or in `history` as the author would, whoever asks.
+    func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
+        try change(messageID) { $0.editing(to: text, at: Date()) }
+    }
+
+    /// Deletes a message sent or in `history`, whoever asks.
+    func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
+        try change(messageID) { $0.deleting(at: Date()) }
+    }
+
+    private func change(_ messageID: MessageID, _ changed: (Message) -> Message) throws -> Message {
+        try stored.withLock { stored in
+            guard let current = stored[messageID] ?? history.first(where: { $0.id == messageID }) else { throw AppError(.notFound, "no message") }
+            let message = changed(current)
+            stored[messageID] = message
+            return message
+        }
+    }
+
     func markRead(_ conversationID: ConversationID) async throws {}
 
     func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { live.subscribe() }

@@ -59,6 +59,10 @@ struct APIFuzzTests {
         let message = "fuzz-1"
         let sent = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/\(message)", token: token, json: ["text": "hello"])
         let cursor = try #require(sent.json?["cursor"] as? String, "\(sent.status)")
+        // One to edit, and one to delete, apart, so that the edits do not meet a tombstone.
+        let deletable = "fuzz-2"
+        let another = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/\(deletable)", token: token, json: ["text": "bye"])
+        try #require(another.status == 200, "\(another.status)")
         let config = world.folder.appendingPathComponent("schemathesis.toml")
         try """
         headers = { Authorization = "Bearer \(token)" }
@@ -73,6 +77,7 @@ struct APIFuzzTests {
         invitations = { values = ["\(invitation)"] }
         strangers = { values = ["\(stranger.id)"] }
         messages = { values = ["\(message)"] }
+        deletable = { values = ["\(deletable)"] }
         users = { values = ["\(grace.id)"] }
 
         [parameters]
@@ -85,9 +90,16 @@ struct APIFuzzTests {
         "path.user" = { dictionary = "strangers", probability = 0.7 }
 
         [[operations]]
-        include-path = "/v1/auth/session"
-        include-method = "DELETE"
+        include-name = "DELETE /v1/auth/session"
         headers = { Authorization = "Bearer \(signOutToken)" }
+
+        [[operations]]
+        include-name = "PATCH /v1/conversations/{conversation}/messages/{message}"
+        parameters = { "path.conversation" = { dictionary = "conversations", probability = 0.9 }, "path.message" = { dictionary = "messages", probability = 0.9 } }
+
+        [[operations]]
+        include-name = "DELETE /v1/conversations/{conversation}/messages/{message}"
+        parameters = { "path.conversation" = { dictionary = "conversations", probability = 0.9 }, "path.message" = { dictionary = "deletable", probability = 0.9 } }
 
         [[operations]]
         include-path = "/v1/conversations/{conversation}/leave"

@@ -21,7 +21,7 @@ struct ClientReadingTests {
         var frame = try #require(try JSONSerialization.jsonObject(with: EventFrames.text(of: UserEvent.message(message))) as? [String: Any])
         var event = try #require(frame["event"] as? [String: Any])
         var fields = try #require(event["message"] as? [String: Any])
-        fields["editedAt"] = "2027-01-01T00:00:00Z"
+        fields["pinnedAt"] = "2027-01-01T00:00:00Z"
         event["message"] = fields
         event["reactions"] = ["👍": 2]
         frame["event"] = event

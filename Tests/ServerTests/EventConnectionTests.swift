@@ -103,6 +103,8 @@ struct EventConnectionTests {
         func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage { throw Failure() }
         func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage { throw Failure() }
         nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message { throw Failure() }
+        func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message { throw Failure() }
+        func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message { throw Failure() }
         func markRead(_ conversationID: ConversationID) async throws { throw Failure() }
         func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { throw Failure() }
         func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] { throw Failure() }

@@ -12,6 +12,14 @@ public enum ChatAPI {
     /// Stores a message under the client's id; the same id again returns the stored message.
     public static let send = Endpoint<SendRequest, Message, PathParameters.ConversationMessage>(
         .put, "/v1/conversations/{conversation}/messages/{message}", "Send a message with the client's id (idempotent)")
+    /// Gives the caller's message a new version of its text.
+    public static let edit = Endpoint<SendRequest, Message, PathParameters.ConversationMessage>(
+        .patch, "/v1/conversations/{conversation}/messages/{message}",
+        "Edit your message: its author only, within 24 hours of sending, at most 10 times; the same text again changes nothing")
+    /// Deletes the caller's message for everyone, leaving a tombstone.
+    public static let delete = Endpoint<NoContent, Message, PathParameters.ConversationMessage>(
+        .delete, "/v1/conversations/{conversation}/messages/{message}",
+        "Delete your message for everyone: its text is gone and a tombstone remains (returned); again changes nothing")
     /// Marks every message of the conversation as read by the caller.
     public static let markRead = Endpoint<NoContent, NoContent, PathParameters.Conversation>(
         .post, "/v1/conversations/{conversation}/read", "Mark the conversation read", successStatus: 204)
@@ -52,7 +60,7 @@ public enum ChatAPI {
     public static let defaultPage = 50
 
     /// Every Chat endpoint.
-    public static let endpoints = [history.spec, send.spec, markRead.spec, catchUp.spec, eventLog.spec, newest.spec]
+    public static let endpoints = [history.spec, send.spec, edit.spec, delete.spec, markRead.spec, catchUp.spec, eventLog.spec, newest.spec]
 }
 
 /// The body of a send.
@@ -140,5 +148,6 @@ extension Message: WireType {
     public static let schema = WireSchema.object([
         ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier),
         ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp), ("cursor", .cursor),
+        ("version", .integer(0...ChatRules.maxEdits)), ("editedAt", .timestamp), ("deleted", .boolean),
     ], required: ["id", "conversationID", "senderID", "text", "sentAt"])
 }

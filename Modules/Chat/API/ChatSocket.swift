@@ -95,17 +95,20 @@ public enum ChatSocket {
         private static func write(_ message: Message, to text: inout WireText) {
             text.field("conversationID", message.conversationID.rawValue)
             if let cursor = message.cursor { text.field("cursor", cursor.description) }
+            if message.deleted { text.field("deleted", true) }
+            if let editedAt = message.editedAt { text.field("editedAt", WireFormat.milliseconds(editedAt)) }
             text.field("id", message.id.rawValue)
             text.field("senderID", message.senderID.rawValue)
             text.field("sentAt", WireFormat.milliseconds(message.sentAt))
             text.field("text", message.text)
+            if message.version > 0 { text.field("version", Int64(message.version)) }
         }
     }
 }
 
 extension UserEvent: WireType {
-    /// Every kind in one shape: `event` holds `message` for a `chat.message` and the change's
-    /// fields otherwise (see `UserEvent`).
+    /// Every kind in one shape: `event` holds `message` for a `chat.message`, `chat.edited` and
+    /// `chat.deleted`, and the change's fields otherwise (see `UserEvent`).
     public static let schema = WireSchema.object([
         ("v", .integer(version...version)), ("type", .enumeration(types)), ("cursor", .cursor),
         ("event", .object([("message", Message.schema), ("conversationID", .identifier), ("userID", .identifier),

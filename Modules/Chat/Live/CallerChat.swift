@@ -28,6 +28,25 @@ struct CallerChat: Sendable {
         return try await writer.store(try checked(text, to: conversationID, id: id, from: me, members: members))
     }
 
+    /// Edits a message of the caller's: checked and paid for as a send of the new text is.
+    func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
+        let me = try await caller.id()
+        let members = try await membership.requireMember(me, of: conversationID)
+        let text = try Validation.messageText(text)
+        try spend(on: text, by: me, members: members)
+        let now = storedNow()
+        return try await writer.change(messageID, in: conversationID) { try ChatRules.edit($0, to: text, by: me, at: now) }
+    }
+
+    /// Deletes a message of the caller's, paid for as one message.
+    func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
+        let me = try await caller.id()
+        _ = try await membership.requireMember(me, of: conversationID)
+        try budget.spend(.message, by: me)
+        let now = storedNow()
+        return try await writer.change(messageID, in: conversationID) { try ChatRules.delete($0, by: me, at: now) }
+    }
+
     /// Checks each draft as `send(id:text:to:)` does, then hands those that pass to the writer
     /// together, so that they are stored in the order given, in as few transactions as the
     /// writer's load allows.
@@ -59,10 +78,19 @@ struct CallerChat: Sendable {
     private func checked(_ text: String, to conversationID: ConversationID, id: MessageID, from me: UserID, members: [UserID]) throws
         -> MessageWriter.Send {
         let text = try Validation.messageText(text)
+        try spend(on: text, by: me, members: members)
+        return MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me,
+                                  sentAt: MessageRows.milliseconds(clock.now()), members: members)
+    }
+
+    /// The time now as the store keeps it (whole milliseconds), so that a change returned equals
+    /// the message read back.
+    private func storedNow() -> Date { MessageRows.date(milliseconds: MessageRows.milliseconds(clock.now())) }
+
+    /// One message and its fan-out (its bytes times the others it goes to) from `me`'s budget.
+    private func spend(on text: String, by me: UserID, members: [UserID]) throws {
         try budget.spend(.fanOutBytes, by: me, cost: text.utf8.count * max(1, members.count - 1))
         try budget.spend(.message, by: me)
-        return MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me,
-                                  sentAt: Int((clock.now().timeIntervalSince1970 * 1_000).rounded(.down)), members: members)
     }
 
     func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {

@@ -92,7 +92,7 @@ public final class StoreEventFeed: EventFeed {
             var complete = true
             for event in batch.events {
                 switch event {
-                case .message(let message):
+                case .message(let message), .messageChanged(_, let message, _):
                     guard let members = try? await membership.members(of: message.conversationID) else {
                         complete = false
                         break

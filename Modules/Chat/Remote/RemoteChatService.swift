@@ -35,6 +35,14 @@ public struct RemoteChatService: ChatService {
                                          body: SendRequest(text: text), as: caller)
     }
 
+    public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
+        try await connection.call(ChatAPI.edit, path: .init(conversation: conversationID, message: messageID), body: SendRequest(text: text), as: caller)
+    }
+
+    public func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
+        try await connection.call(ChatAPI.delete, path: .init(conversation: conversationID, message: messageID), body: NoContent(), as: caller)
+    }
+
     public func markRead(_ conversationID: ConversationID) async throws {
         _ = try await connection.call(ChatAPI.markRead, path: .init(conversation: conversationID), body: NoContent(), as: caller)
     }

@@ -26,6 +26,12 @@ public struct ChatRoutes: Sendable {
         routes.add(ChatAPI.send) { call in
             try await service(call.caller).send(id: call.path.message, text: call.body.text, to: call.path.conversation)
         }
+        routes.add(ChatAPI.edit) { call in
+            try await service(call.caller).edit(call.path.message, in: call.path.conversation, text: call.body.text)
+        }
+        routes.add(ChatAPI.delete) { call in
+            try await service(call.caller).delete(call.path.message, in: call.path.conversation)
+        }
         routes.add(ChatAPI.catchUp) { call in
             let cursor = try EventCursor(parsing: try call.required(ChatAPI.Query.afterMessage))
             let conversation: ConversationID? = try call.query(ChatAPI.Query.conversation).map { try Validation.identifier($0, field: "conversation") }

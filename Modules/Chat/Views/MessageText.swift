@@ -6,16 +6,19 @@ import Kernel
 /// print it with `--json`.
 @MainActor
 enum MessageText {
-    /// A stored message's JSON row: its fields and `state`, always `sent`, which scripts
-    /// written against earlier versions read.
+    /// A stored message's JSON row: its fields, `state` (always `sent`, which scripts written
+    /// against earlier versions read), and its current state: `edited`, `version`, `deleted`.
     struct JSONRow: Encodable {
-        private enum Keys: String, CodingKey { case state }
+        private enum Keys: String, CodingKey { case state, edited, version, deleted }
         let message: Message
 
         func encode(to encoder: any Encoder) throws {
             try message.encode(to: encoder)
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode("sent", forKey: .state)
+            try container.encode(message.edited, forKey: .edited)
+            try container.encode(message.version, forKey: .version)
+            try container.encode(message.deleted, forKey: .deleted)
         }
     }
 
@@ -26,7 +29,11 @@ enum MessageText {
         case .queued: console.styled(" (queued: sent when the server is back)", .yellow)
         case .failed(let reason): console.styled(reason.map { " (not sent: \(TerminalText.line($0)))" } ?? " (failed — /retry)", .red)
         }
-        let body = TerminalText.message(entry.text)
+        let body = if entry.message?.deleted == true {
+            console.styled("(deleted)", .dim)
+        } else {
+            TerminalText.message(entry.text) + (entry.message?.edited == true ? console.styled(" (edited)", .dim) : "")
+        }
         return console.styled("[\(TextFormat.time(entry.sentAt))]", .dim) + " " + console.styled(TerminalText.line(sender), .bold) + ": " + body + marker
     }
 

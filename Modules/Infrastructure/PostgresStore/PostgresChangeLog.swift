@@ -47,6 +47,11 @@ public enum PostgresChangeLog {
         try await database.query("SELECT value FROM store_sequence").first?.decode(Int64.self) ?? 0
     }
 
+    /// Tells the other instances, once the open transaction commits, that events up to `seq` are stored.
+    public static func announce(_ seq: Int64, _ transaction: PGDatabase.Transaction) async throws {
+        try await transaction.query("SELECT pg_notify(\(PGDatabase.channel), \(String(seq)))")
+    }
+
     /// Records `change` with the next number, seen by `audience`, in the open transaction.
     @discardableResult
     public static func record(_ change: StoreChange, audience: [UserID], _ transaction: PGDatabase.Transaction) async throws -> Int64 {
@@ -58,7 +63,7 @@ public enum PostgresChangeLog {
         try await transaction.query("""
             INSERT INTO store_audiences (user_id, seq) SELECT DISTINCT u, \(seq) FROM unnest(\(audience.map(\.rawValue))::text[]) u
             """)
-        try await transaction.query("SELECT pg_notify(\(PGDatabase.channel), \(String(seq)))")
+        try await announce(seq, transaction)
         return seq
     }
 

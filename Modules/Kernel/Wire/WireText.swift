@@ -30,6 +30,12 @@ public struct WireText: Sendable {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// Writes the field `key` with the boolean `value`.
+    public mutating func field(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
     /// Writes the field `key` with an object whose fields `fields` writes.
     public mutating func field(_ key: StaticString, object fields: (inout WireText) -> Void) {
         self.key(key)

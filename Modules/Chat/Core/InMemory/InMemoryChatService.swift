@@ -27,6 +27,19 @@ public struct InMemoryChatService: ChatService {
         return try await store.send(id: id, text: text, to: conversationID, from: me, members: members)
     }
 
+    public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
+        let (me, members) = try await authorize(conversationID)
+        let text = try Validation.messageText(text)
+        let now = store.clock.now()
+        return try await store.change(messageID, in: conversationID, members: members) { try ChatRules.edit($0, to: text, by: me, at: now) }
+    }
+
+    public func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
+        let (me, members) = try await authorize(conversationID)
+        let now = store.clock.now()
+        return try await store.change(messageID, in: conversationID, members: members) { try ChatRules.delete($0, by: me, at: now) }
+    }
+
     public func markRead(_ conversationID: ConversationID) async throws {
         let (me, _) = try await authorize(conversationID)
         await store.markRead(conversationID, by: me)

@@ -12,6 +12,9 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     /// sees it when it is a change (decided when it was stored); a message is seen by its
     /// conversation's members of the moment.
     private var log: [(event: UserEvent, audience: Set<UserID>?)] = []
+    /// Where each message's change events are in `log`: an edit or a deletion rewrites the
+    /// message in all of them and in its own event, so that no event keeps an older text.
+    private var changeEntries: [ConversationID: [MessageID: [Int]]] = [:]
     /// This store's epoch: a new one per process, so a cursor from another run is refused.
     private let epoch = EventCursor.newEpoch()
     /// Per conversation and reader: how many messages of the timeline the reader has read.
@@ -22,7 +25,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     private var peerTasks: [Task<Void, Never>] = []
     let membership: any ConversationMembership
     let conditions: SimulatedConditions
-    private let clock: any WallClock
+    let clock: any WallClock
     private let peer: SimulatedPeer
     private let fanOut = EventFanOut()
     private let changed = Broadcaster<Void>()
@@ -66,6 +69,24 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         let message = append(Message(id: id, conversationID: conversationID, senderID: me, text: text, sentAt: clock.now()), members: members)
         scheduleReply(to: message, members: members)
         return message
+    }
+
+    /// Applies `rule` (`ChatRules.edit` or `.delete`) to message `messageID` and stores what it
+    /// gives as the message's new state, one event seen by the conversation's members; returns
+    /// the message as it is now.
+    func change(_ messageID: MessageID, in conversationID: ConversationID, members: [UserID], _ rule: (Message) throws -> Message?) throws -> Message {
+        guard let current = index[conversationID]?[messageID] else { throw ChatRules.noMessage(messageID, in: conversationID) }
+        guard let changed = try rule(current) else { return current }
+        index[conversationID]?[messageID] = changed
+        if let place = timelines[conversationID]?.lastIndex(where: { $0.id == messageID }) { timelines[conversationID]?[place] = changed }
+        if let position = changed.cursor?.position { log[Int(position) - 1].event = .message(changed) }
+        for place in changeEntries[conversationID]?[messageID] ?? [] {
+            if case .messageChanged(let kind, _, let cursor) = log[place].event { log[place].event = .messageChanged(kind, changed, cursor: cursor) }
+        }
+        changeEntries[conversationID, default: [:]][messageID, default: []].append(log.count)
+        publish(.messageChanged(changed.deleted ? .deleted : .edited, changed, cursor: nextCursor()), to: members)
+        self.changed.send(())
+        return changed
     }
 
     /// Moves `reader`'s marker to the end of the conversation; a marker that moves is an event.
@@ -138,7 +159,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     /// they are a member of its conversation now.
     private func sees(_ member: UserID, _ entry: (event: UserEvent, audience: Set<UserID>?)) async throws -> Bool {
         if let audience = entry.audience { return audience.contains(member) }
-        guard let message = entry.event.message else { return false }
+        guard let message = entry.event.messageNow else { return false }
         return try await membership.members(of: message.conversationID)?.contains(member) == true
     }
 
@@ -150,7 +171,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
 
     /// Appends `event` to the log and hands it to its live readers.
     private func publish(_ event: UserEvent, to audience: [UserID]) {
-        log.append((event, event.message == nil ? Set(audience) : nil))
+        log.append((event, event.messageNow == nil ? Set(audience) : nil))
         fanOut.publish(event, to: audience)
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Kernel
 
 /// Chat's rules and errors, written once for every implementation of `ChatService`.
@@ -28,5 +29,33 @@ public enum ChatRules {
     /// A paging cursor names no message of the conversation.
     public static func noMessage(_ id: MessageID, in conversationID: ConversationID) -> AppError {
         AppError(.notFound, "no message \(AppError.quoting(id.rawValue)) in conversation \(AppError.quoting(conversationID.rawValue))")
+    }
+
+    /// How long after sending its author may edit a message.
+    public static let editWindow: TimeInterval = 24 * 60 * 60
+    /// How many times a message may be edited.
+    public static let maxEdits = 10
+
+    /// Whether `editor` may give `message` the text `text` at `now`: `nil` when it already has
+    /// that text (a retried edit: nothing to store), else the edited message.
+    /// - Throws: `.forbidden` for anyone but its author; `.conflict` for a deleted message, one
+    ///   sent more than `editWindow` ago, or one edited `maxEdits` times.
+    public static func edit(_ message: Message, to text: String, by editor: UserID, at now: Date) throws -> Message? {
+        guard message.senderID == editor else { throw AppError(.forbidden, "only its author can edit a message") }
+        guard !message.deleted else { throw AppError(.conflict, "message \(AppError.quoting(message.id.rawValue)) was deleted") }
+        if message.text == text { return nil }
+        guard now.timeIntervalSince(message.sentAt) <= editWindow else {
+            throw AppError(.conflict, "a message can be edited for 24 hours after it was sent")
+        }
+        guard message.version < maxEdits else { throw AppError(.conflict, "a message can be edited at most \(maxEdits) times") }
+        return message.editing(to: text, at: now)
+    }
+
+    /// Whether `deleter` may delete `message` at `now`: `nil` when it is already deleted (a
+    /// retried delete), else its tombstone.
+    /// - Throws: `.forbidden` for anyone but its author.
+    public static func delete(_ message: Message, by deleter: UserID, at now: Date) throws -> Message? {
+        guard message.senderID == deleter else { throw AppError(.forbidden, "only its author can delete a message") }
+        return message.deleted ? nil : message.deleting(at: now)
     }
 }

@@ -34,15 +34,66 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// Where the message stands in the store's order of every message: a live reader that comes
     /// back with it gets exactly the messages after it. `nil` until stored.
     public var cursor: EventCursor?
+    /// How many times its author edited it: 0 as sent. The text is always the newest version.
+    public let version: Int
+    /// When it was last edited, if it was.
+    public let editedAt: Date?
+    /// Deleted by its author for everyone: a tombstone, whose text is empty.
+    public let deleted: Bool
 
     /// Creates a message value.
-    public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, cursor: EventCursor? = nil) {
+    public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, cursor: EventCursor? = nil,
+                version: Int = 0, editedAt: Date? = nil, deleted: Bool = false) {
         self.id = id
         self.conversationID = conversationID
         self.senderID = senderID
         self.text = text
         self.sentAt = sentAt
         self.cursor = cursor
+        self.version = version
+        self.editedAt = editedAt
+        self.deleted = deleted
+    }
+
+    /// Whether its author changed the text after sending it.
+    public var edited: Bool { version > 0 }
+
+    /// This message with `text` as its new version, edited at `now`.
+    public func editing(to text: String, at now: Date) -> Message {
+        Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
+                version: version + 1, editedAt: now, deleted: false)
+    }
+
+    /// This message's tombstone: its text gone, deleted at `now`.
+    public func deleting(at now: Date) -> Message {
+        Message(id: id, conversationID: conversationID, senderID: senderID, text: "", sentAt: sentAt, cursor: cursor,
+                version: version, editedAt: now, deleted: true)
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, conversationID, senderID, text, sentAt, cursor, version, editedAt, deleted }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(MessageID.self, forKey: .id), conversationID: try container.decode(ConversationID.self, forKey: .conversationID),
+                  senderID: try container.decode(UserID.self, forKey: .senderID), text: try container.decode(String.self, forKey: .text),
+                  sentAt: try container.decode(Date.self, forKey: .sentAt), cursor: try container.decodeIfPresent(EventCursor.self, forKey: .cursor),
+                  version: try container.decodeIfPresent(Int.self, forKey: .version) ?? 0,
+                  editedAt: try container.decodeIfPresent(Date.self, forKey: .editedAt),
+                  deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(conversationID, forKey: .conversationID)
+        try container.encode(senderID, forKey: .senderID)
+        try container.encode(text, forKey: .text)
+        try container.encode(sentAt, forKey: .sentAt)
+        try container.encodeIfPresent(cursor, forKey: .cursor)
+        // A message as sent carries none of the fields of changes, so its encoding is as it was.
+        if version > 0 { try container.encode(version, forKey: .version) }
+        try container.encodeIfPresent(editedAt, forKey: .editedAt)
+        if deleted { try container.encode(deleted, forKey: .deleted) }
     }
 }
 

@@ -6,39 +6,60 @@ import Kernel
 ///
 /// Encoded (in `tail --json`, on the events socket and in `GET /v1/events/log`) as one object,
 /// version `v` 1: `{"v":1,"type":…,"cursor":…,"event":{…}}`; `event` is `{"message":{…}}` for a
-/// `chat.message` and the change's fields (`conversationID`, `userID`, `displayName`) otherwise.
+/// `chat.message`, `{"message":{…}}` with the message as it is now for a `chat.edited` or
+/// `chat.deleted`, and the change's fields (`conversationID`, `userID`, `displayName`) otherwise.
 public enum UserEvent: Sendable, Equatable {
     /// A message was stored.
     case message(Message)
+    /// A message's author edited or deleted it: the message as it is now (its own cursor is where
+    /// it was sent; `cursor` is the change's), so that applying it twice changes nothing.
+    case messageChanged(MessageChange, Message, cursor: EventCursor)
     /// Something else changed.
     case change(StoreChange, cursor: EventCursor)
+
+    /// What a message's author did to it. The raw value is the event's `type`.
+    public enum MessageChange: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A new version of its text.
+        case edited = "chat.edited"
+        /// Deleted for everyone: the event carries its tombstone.
+        case deleted = "chat.deleted"
+    }
 
     /// The version of the encoding above; a reader skips events of a version it does not know.
     public static let version = 1
     /// The `type` of a message event.
     public static let messageType = "chat.message"
     /// Every event `type`.
-    public static let types = [messageType] + StoreChange.Kind.allCases.map(\.rawValue)
+    public static let types = [messageType] + MessageChange.allCases.map(\.rawValue) + StoreChange.Kind.allCases.map(\.rawValue)
 
     /// Where the event stands in the store's order (a message not yet stored has none).
     public var cursor: EventCursor? {
         switch self {
         case .message(let message): message.cursor
-        case .change(_, let cursor): cursor
+        case .messageChanged(_, _, let cursor), .change(_, let cursor): cursor
         }
     }
 
-    /// The event's `type`: `chat.message` or the change's kind.
+    /// The event's `type`: `chat.message`, the message change's or the change's kind.
     public var type: String {
         switch self {
         case .message: Self.messageType
+        case .messageChanged(let change, _, _): change.rawValue
         case .change(let change, _): change.kind.rawValue
         }
     }
 
-    /// The message, for a message event.
+    /// The message, for a message event (a new message).
     public var message: Message? {
         if case .message(let message) = self { message } else { nil }
+    }
+
+    /// The message as it is now, for a message event or a message change: what a reader shows.
+    public var messageNow: Message? {
+        switch self {
+        case .message(let message), .messageChanged(_, let message, _): message
+        case .change: nil
+        }
     }
 }
 
@@ -58,6 +79,11 @@ extension UserEvent: Codable {
             self = .message(try container.nestedContainer(keyedBy: MessageKeys.self, forKey: .event).decode(Message.self, forKey: .message))
             return
         }
+        if let change = MessageChange(rawValue: type) {
+            let message = try container.nestedContainer(keyedBy: MessageKeys.self, forKey: .event).decode(Message.self, forKey: .message)
+            self = .messageChanged(change, message, cursor: try container.decode(EventCursor.self, forKey: .cursor))
+            return
+        }
         guard let kind = StoreChange.Kind(rawValue: type) else {
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event type")
         }
@@ -74,7 +100,7 @@ extension UserEvent: Codable {
         try container.encode(type, forKey: .type)
         try container.encodeIfPresent(cursor, forKey: .cursor)
         switch self {
-        case .message(let message):
+        case .message(let message), .messageChanged(_, let message, _):
             var event = container.nestedContainer(keyedBy: MessageKeys.self, forKey: .event)
             try event.encode(message, forKey: .message)
         case .change(let change, _):

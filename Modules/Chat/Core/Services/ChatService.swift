@@ -23,6 +23,18 @@ public protocol ChatService: Sendable {
     /// socket); a refused draft does not stop the others. The default sends one at a time.
     func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>]
 
+    /// Gives the signed-in user's message `messageID` the text `text` as its next version, and
+    /// returns it as it is now. Every member sees the change live (`UserEvent.messageChanged`)
+    /// and in history. The same text again stores nothing (a retry).
+    /// - Throws: `.invalidInput` for bad text; `.notFound` for no such message; the refusals of
+    ///   `ChatRules.edit`.
+    func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message
+
+    /// Deletes the signed-in user's message `messageID` for everyone: its text is gone from the
+    /// store and a tombstone remains; returns the tombstone. Deleting it again does nothing.
+    /// - Throws: `.notFound` for no such message; `.forbidden` for another person's.
+    func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message
+
     /// Marks every message of the conversation as read by the signed-in user.
     func markRead(_ conversationID: ConversationID) async throws
 

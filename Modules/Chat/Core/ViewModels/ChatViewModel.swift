@@ -16,6 +16,8 @@ public final class ChatViewModel {
     public private(set) var lastSendError: AppError?
     /// The outcome of the last mark-as-read.
     public private(set) var readState: Loadable<Bool> = .idle
+    /// Why the last edit or deletion was refused; `nil` after one that worked.
+    public private(set) var changeError: AppError?
 
     /// The conversation shown.
     public let conversationID: ConversationID
@@ -112,6 +114,20 @@ public final class ChatViewModel {
         await deliver(failed.id, text: failed.text)
     }
 
+    /// Gives the user's message `id` the text `text`; the timeline shows the new version. Returns
+    /// the message as it is now, or `nil` with `changeError` saying why it was refused.
+    @discardableResult
+    public func edit(_ id: MessageID, to text: String) async -> Message? {
+        await change { [service, conversationID] in try await service.edit(id, in: conversationID, text: text) }
+    }
+
+    /// Deletes the user's message `id` for everyone; the timeline shows its tombstone. Returns
+    /// the tombstone, or `nil` with `changeError` saying why it was refused.
+    @discardableResult
+    public func delete(_ id: MessageID) async -> Message? {
+        await change { [service, conversationID] in try await service.delete(id, in: conversationID) }
+    }
+
     /// Marks the conversation read.
     public func markRead() async {
         readState = .loading
@@ -149,6 +165,18 @@ public final class ChatViewModel {
         update { $0.upsert(Timeline.Entry(sending: id, text: text, sentAt: entry.sentAt, delivery: .queued)) }
         lastSendError = nil
         await outbox.flush(through: service)
+    }
+
+    private func change(_ operation: @Sendable () async throws -> Message) async -> Message? {
+        do {
+            let message = try await operation()
+            changeError = nil
+            if timeline.value?.entries.contains(where: { $0.id == message.id }) == true { receive(message) }
+            return message
+        } catch {
+            changeError = AppError(error)
+            return nil
+        }
     }
 
     private func failed(_ id: MessageID, text: String, _ error: any Error) {

@@ -28,6 +28,17 @@ public enum PostgresChatSchema {
             "INSERT INTO chat_epoch (epoch) VALUES (substr(md5(random()::text || clock_timestamp()::text), 1, 10))",
             sendFunction,
         ]),
+        // Messages their authors edit or delete, as on SQLite (`ChatSchema`, step 7).
+        PGDatabase.Migration(feature: "chat", version: 2, [
+            "ALTER TABLE messages ADD COLUMN version integer NOT NULL DEFAULT 0",
+            "ALTER TABLE messages ADD COLUMN edited_at bigint",
+            "ALTER TABLE messages ADD COLUMN deleted boolean NOT NULL DEFAULT false",
+            """
+            CREATE TABLE message_changes (seq bigint PRIMARY KEY, kind text NOT NULL, conversation_id text COLLATE "C" NOT NULL,
+                                          message_id text COLLATE "C" NOT NULL)
+            """,
+            "CREATE INDEX message_changes_by_conversation_seq ON message_changes (conversation_id, seq)",
+        ]),
     ]
 
     /// Stores a batch of sends: takes the store's order first, numbers the sends not stored yet
@@ -90,18 +101,36 @@ public enum PostgresChatSchema {
     }
 
     /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`.
-    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq"
+    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted"
 
     /// A message from a row whose first columns are `columns` (a query's own come after them),
     /// with its cursor in `epoch` (none without one).
     static func message(_ row: PostgresRow, epoch: String?) throws -> Message {
-        let cells = row.makeRandomAccess()
-        return Message(id: MessageID(try cells[0].decode(String.self)), conversationID: ConversationID(try cells[1].decode(String.self)),
-                       senderID: UserID(try cells[2].decode(String.self)), text: try cells[3].decode(String.self),
-                       sentAt: MessageRows.date(milliseconds: Int(try cells[4].decode(Int64.self))),
-                       cursor: try epoch.map { EventCursor(epoch: $0, position: try cells[5].decode(Int64.self)) })
+        try message(row.makeRandomAccess(), epoch: epoch)
+    }
+
+    private static func message(_ cells: PostgresRandomAccessRow, epoch: String?) throws -> Message {
+        Message(id: MessageID(try cells[0].decode(String.self)), conversationID: ConversationID(try cells[1].decode(String.self)),
+                senderID: UserID(try cells[2].decode(String.self)), text: try cells[3].decode(String.self),
+                sentAt: MessageRows.date(milliseconds: Int(try cells[4].decode(Int64.self))),
+                cursor: try epoch.map { EventCursor(epoch: $0, position: try cells[5].decode(Int64.self)) },
+                version: Int(try cells[6].decode(Int32.self)), editedAt: try cells[7].decode(Int64?.self).map { MessageRows.date(milliseconds: Int($0)) },
+                deleted: try cells[8].decode(Bool.self))
     }
 
     /// How many `columns` there are: a query's own columns start there.
-    static let count = 6
+    static let count = 9
+
+    /// The columns of a message change's event, over `message_changes x` joined to its message `m`.
+    static let changeColumns = "\(columns), x.seq, x.kind"
+
+    /// A message change's event from a row of `changeColumns`: the message as it is now.
+    /// - Throws: a decoding error or `.internal` for a damaged row.
+    static func change(_ row: PostgresRow, epoch: String) throws -> UserEvent {
+        let cells = row.makeRandomAccess()
+        guard let kind = UserEvent.MessageChange(rawValue: try cells[count + 1].decode(String.self)) else {
+            throw AppError(.internal, "a stored message change has an unknown kind")
+        }
+        return .messageChanged(kind, try message(cells, epoch: epoch), cursor: EventCursor(epoch: epoch, position: try cells[count].decode(Int64.self)))
+    }
 }

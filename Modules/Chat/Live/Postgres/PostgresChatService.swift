@@ -40,6 +40,14 @@ public struct PostgresChatService: ChatService {
 
     public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] { await chat.send(drafts) }
 
+    public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
+        try await chat.edit(messageID, in: conversationID, text: text)
+    }
+
+    public func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
+        try await chat.delete(messageID, in: conversationID)
+    }
+
     public func markRead(_ conversationID: ConversationID) async throws {
         let me = try await chat.authorize(conversationID)
         try await database.write { transaction in
@@ -97,7 +105,9 @@ public struct PostgresChatService: ChatService {
             SELECT greatest(
                 (SELECT max(a.last_seq) FROM conversation_members c JOIN chat_activity a ON a.conversation_id = c.conversation_id
                  WHERE c.user_id = \(me.rawValue) AND c.state = 'member'),
-                (SELECT max(seq) FROM store_audiences WHERE user_id = \(me.rawValue)))
+                (SELECT max(seq) FROM store_audiences WHERE user_id = \(me.rawValue)),
+                (SELECT max(x.seq) FROM conversation_members c JOIN message_changes x ON x.conversation_id = c.conversation_id
+                 WHERE c.user_id = \(me.rawValue) AND c.state = 'member'))
             """).first?.decode(Int64?.self)
         return newest.flatMap { $0 }.map { EventCursor(epoch: chat.epoch, position: $0) }
     }

@@ -10,6 +10,8 @@ import SQLStore
 /// - `chat_activity`: per conversation, its message count and newest message.
 /// - `chat_reads`: per reader and conversation, how many messages they have read. Sending marks
 ///   the conversation read for the sender, so unread = count − read.
+/// - `message_changes`: each edit or deletion of a message, numbered by the store's sequence like
+///   a message; the event carries the message as it is now (`version`, `edited_at`, `deleted`).
 /// - `chat_epoch`: one random value made with the database: with `seq` it makes the cursors a
 ///   live reader resumes from (`EventCursor`), which a copy of another database cannot match.
 public enum ChatSchema {
@@ -81,6 +83,20 @@ public enum ChatSchema {
             ALTER TABLE messages_scoped RENAME TO messages;
             CREATE UNIQUE INDEX messages_by_position ON messages(conversation_id, position);
             CREATE INDEX messages_by_conversation_seq ON messages(conversation_id, seq);
+            """),
+        // Messages their authors edit or delete: the current version in the row (a deleted one's
+        // text is emptied), and each change an event of its own in `message_changes`.
+        SchemaMigration(feature: "chat", version: 7, sql: """
+            ALTER TABLE messages ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE messages ADD COLUMN edited_at INTEGER;
+            ALTER TABLE messages ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0;
+            CREATE TABLE message_changes (
+                seq INTEGER PRIMARY KEY,
+                kind TEXT NOT NULL,
+                conversation_id TEXT NOT NULL,
+                message_id TEXT NOT NULL
+            );
+            CREATE INDEX message_changes_by_conversation_seq ON message_changes(conversation_id, seq);
             """),
     ]
 

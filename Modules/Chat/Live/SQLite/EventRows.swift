@@ -20,7 +20,13 @@ enum EventRows {
             SELECT \(SQLChangeLog.columns) FROM store_audiences a JOIN store_changes s ON s.seq = a.seq
             WHERE a.user_id = :me AND a.seq > :after ORDER BY a.seq LIMIT :limit
             """, arguments: arguments)
-        return Array(try merged(messages, changes, epoch: epoch).prefix(limit))
+        let messageChanges = try Row.fetchAll(db, sql: """
+            SELECT \(MessageRows.changeColumns) FROM message_changes x
+            JOIN conversation_members c ON c.conversation_id = x.conversation_id AND c.user_id = :me AND c.state = 'member'
+            JOIN messages m ON m.conversation_id = x.conversation_id AND m.id = x.message_id
+            WHERE x.seq > :after ORDER BY x.seq LIMIT :limit
+            """, arguments: arguments)
+        return Array(try merged(messages, messageChanges, changes, epoch: epoch).prefix(limit))
     }
 
     /// The newest `seq` of an event `reader` may see, if any.
@@ -30,7 +36,11 @@ enum EventRows {
             WHERE c.user_id = :me AND c.state = 'member'
             """, arguments: ["me": reader.rawValue])
         let change = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM store_audiences WHERE user_id = :me", arguments: ["me": reader.rawValue])
-        return [message, change].compactMap { $0 }.max()
+        let messageChange = try Int64.fetchOne(db, sql: """
+            SELECT max(x.seq) FROM conversation_members c JOIN message_changes x ON x.conversation_id = c.conversation_id
+            WHERE c.user_id = :me AND c.state = 'member'
+            """, arguments: ["me": reader.rawValue])
+        return [message, change, messageChange].compactMap { $0 }.max()
     }
 
     /// Every event after `seq`, whoever may see it, oldest first, and the `seq` to read after
@@ -39,16 +49,26 @@ enum EventRows {
     static func all(after seq: Int64, epoch: String, _ db: Database) throws -> (events: [UserEvent], last: Int64) {
         let messages = try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns) FROM messages m WHERE m.seq > ? ORDER BY m.seq", arguments: [seq])
         let changes = try Row.fetchAll(db, sql: "SELECT \(SQLChangeLog.columns) FROM store_changes s WHERE s.seq > ? ORDER BY s.seq", arguments: [seq])
-        let last = (messages.compactMap { try? $0.decode(Int64.self, atIndex: MessageRows.seqIndex) } + changes.compactMap { try? $0.decode(Int64.self, atIndex: 0) }).max()
-        return (try merged(messages, changes, epoch: epoch, skippingDamaged: true), max(last ?? seq, seq))
+        let messageChanges = try Row.fetchAll(db, sql: """
+            SELECT \(MessageRows.changeColumns) FROM message_changes x JOIN messages m ON m.conversation_id = x.conversation_id AND m.id = x.message_id
+            WHERE x.seq > ? ORDER BY x.seq
+            """, arguments: [seq])
+        let last = (messages.compactMap { try? $0.decode(Int64.self, atIndex: MessageRows.seqIndex) }
+            + messageChanges.compactMap { try? $0.decode(Int64.self, atIndex: MessageRows.count) }
+            + changes.compactMap { try? $0.decode(Int64.self, atIndex: 0) }).max()
+        return (try merged(messages, messageChanges, changes, epoch: epoch, skippingDamaged: true), max(last ?? seq, seq))
     }
 
-    /// Message rows and change rows (each in `seq` order) as one list in `seq` order.
-    private static func merged(_ messages: [Row], _ changes: [Row], epoch: String, skippingDamaged: Bool = false) throws -> [UserEvent] {
+    /// Message rows, message change rows and change rows (each in `seq` order) as one list in `seq` order.
+    private static func merged(_ messages: [Row], _ messageChanges: [Row], _ changes: [Row], epoch: String, skippingDamaged: Bool = false) throws
+        -> [UserEvent] {
         var events: [UserEvent] = []
-        events.reserveCapacity(messages.count + changes.count)
+        events.reserveCapacity(messages.count + messageChanges.count + changes.count)
         for row in messages {
             do { events.append(.message(try MessageRows.message(row, epoch: epoch))) } catch where skippingDamaged {}
+        }
+        for row in messageChanges {
+            do { events.append(try MessageRows.change(row, epoch: epoch)) } catch where skippingDamaged {}
         }
         for row in changes {
             do {
@@ -56,7 +76,7 @@ enum EventRows {
                 events.append(.change(change, cursor: EventCursor(epoch: epoch, position: seq)))
             } catch where skippingDamaged {}
         }
-        guard !changes.isEmpty, !messages.isEmpty else { return events }
+        guard [messages.isEmpty, messageChanges.isEmpty, changes.isEmpty].count(where: { !$0 }) > 1 else { return events }
         return events.sorted { ($0.cursor?.position ?? 0) < ($1.cursor?.position ?? 0) }
     }
 }

@@ -7,9 +7,9 @@ import Kernel
 enum MessageRows {
     /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`; a
     /// query's own columns start at index `count`.
-    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq"
+    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted"
     /// How many `columns` there are.
-    static let count = 6
+    static let count = 9
     /// Where `m.seq` is among `columns`.
     static let seqIndex = 5
 
@@ -20,8 +20,26 @@ enum MessageRows {
         Message(id: MessageID(try row.decode(String.self, atIndex: 0)), conversationID: ConversationID(try row.decode(String.self, atIndex: 1)),
                 senderID: UserID(try row.decode(String.self, atIndex: 2)), text: try row.decode(atIndex: 3),
                 sentAt: date(milliseconds: try row.decode(atIndex: 4)),
-                cursor: try epoch.map { EventCursor(epoch: $0, position: try row.decode(Int64.self, atIndex: seqIndex)) })
+                cursor: try epoch.map { EventCursor(epoch: $0, position: try row.decode(Int64.self, atIndex: seqIndex)) },
+                version: try row.decode(atIndex: 6), editedAt: try row.decode(Int?.self, atIndex: 7).map(date(milliseconds:)),
+                deleted: try row.decode(atIndex: 8))
     }
+
+    /// The columns of a message change's event, for `SELECT`s over `message_changes x` joined
+    /// to its message `m`: the message's `columns`, then the change's.
+    static let changeColumns = "\(columns), x.seq, x.kind"
+
+    /// A message change's event from a row of `changeColumns`: the message as it is now.
+    /// - Throws: GRDB's `RowDecodingError` or `.internal` for a damaged row.
+    static func change(_ row: Row, epoch: String) throws -> UserEvent {
+        guard let kind = UserEvent.MessageChange(rawValue: try row.decode(String.self, atIndex: count + 1)) else {
+            throw AppError(.internal, "a stored message change has an unknown kind")
+        }
+        return .messageChanged(kind, try message(row, epoch: epoch), cursor: EventCursor(epoch: epoch, position: try row.decode(Int64.self, atIndex: count)))
+    }
+
+    /// `date` as whole milliseconds since 1970, as message times are stored.
+    static func milliseconds(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1_000).rounded(.down)) }
 
     /// Message times are stored as whole milliseconds since 1970, exactly.
     static func date(milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1_000) }

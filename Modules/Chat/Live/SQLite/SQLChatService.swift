@@ -41,6 +41,14 @@ public struct SQLChatService: ChatService {
 
     public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] { await chat.send(drafts) }
 
+    public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
+        try await chat.edit(messageID, in: conversationID, text: text)
+    }
+
+    public func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
+        try await chat.delete(messageID, in: conversationID)
+    }
+
     public func markRead(_ conversationID: ConversationID) async throws {
         let me = try await chat.authorize(conversationID)
         try await database.write { db in

@@ -1,0 +1,150 @@
+import Chat
+import Foundation
+import Kernel
+import TestSupport
+import Testing
+
+/// Edits and deletions on every backend: who may, the limits, and that every reader (live, a
+/// resumed one, a new device paging history, a replay of the whole event log) ends on the
+/// message as it is now.
+@Suite("Message changes contract", .serialized, .timeLimit(.minutes(5)))
+struct MessageChangeContractTests {
+    @Test("edit: only the author, a retry changes nothing, at most 10 times; history, the live stream and catch-up carry the new text",
+          arguments: BackendContractTests.backends)
+    func edits(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
+        let direct = try await harness.direct(ada, grace)
+        let sent = try await asAda.chat.send(id: .random(), text: "helo", to: direct.id)
+        var live = try await asGrace.chat.liveEvents().makeAsyncIterator()
+
+        #expect(await kind { try await asGrace.chat.edit(sent.id, in: direct.id, text: "mine now") } == .forbidden)
+        #expect(await kind { try await asAda.chat.edit(.random(), in: direct.id, text: "x") } == .notFound)
+        #expect(await kind { try await asAda.chat.edit(sent.id, in: direct.id, text: "   ") } == .invalidInput)
+        let edited = try await asAda.chat.edit(sent.id, in: direct.id, text: "hello")
+        #expect(edited.text == "hello" && edited.version == 1 && edited.edited && !edited.deleted && edited.cursor == sent.cursor)
+        #expect(try await asAda.chat.edit(sent.id, in: direct.id, text: "hello") == edited, "the same text again is a retry")
+
+        guard let event = await live.next(), case .messageChanged(let change, let message, let cursor) = event else {
+            Issue.record("no change event")
+            return
+        }
+        #expect(change == .edited && message == edited && cursor.position > (sent.cursor?.position ?? .max))
+        #expect(try await asGrace.chat.latestMessages(in: direct.id, limit: 10).messages == [edited])
+
+        for version in 2...ChatRules.maxEdits { _ = try await asAda.chat.edit(sent.id, in: direct.id, text: "hello \(version)") }
+        #expect(await kind { try await asAda.chat.edit(sent.id, in: direct.id, text: "one too many") } == .conflict)
+        let final = try #require(try await asGrace.chat.latestMessages(in: direct.id, limit: 10).messages.first)
+        #expect(final.text == "hello \(ChatRules.maxEdits)" && final.version == ChatRules.maxEdits)
+
+        // A reader that was away since the send catches up: the message event and every edit
+        // event carry the message as it is now, so it never shows an older text.
+        let missed = try await asGrace.chat.events(after: try #require(sent.cursor).before, limit: 100)
+        #expect(missed.count == ChatRules.maxEdits + 1 && missed.allSatisfy { $0.messageNow == final })
+        #expect(missed.dropFirst().map(\.type) == Array(repeating: UserEvent.MessageChange.edited.rawValue, count: ChatRules.maxEdits))
+    }
+
+    @Test("delete: only the author; the text is gone from the store, a tombstone remains; again changes nothing; a deleted message cannot be edited",
+          arguments: BackendContractTests.backends)
+    func deletions(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
+        let direct = try await harness.direct(ada, grace)
+        let secret = "the launch code is 0000-\(UUID().uuidString.prefix(8))"
+        let sent = try await asAda.chat.send(id: .random(), text: "first draft of \(secret)", to: direct.id)
+        _ = try await asAda.chat.edit(sent.id, in: direct.id, text: secret)
+        let after = try await asAda.chat.send(id: .random(), text: "after", to: direct.id)
+        var live = try await asGrace.chat.liveEvents().makeAsyncIterator()
+
+        #expect(await kind { try await asGrace.chat.delete(sent.id, in: direct.id) } == .forbidden)
+        let tombstone = try await asAda.chat.delete(sent.id, in: direct.id)
+        #expect(tombstone.deleted && tombstone.text.isEmpty && tombstone.id == sent.id && tombstone.cursor == sent.cursor)
+        #expect(try await asAda.chat.delete(sent.id, in: direct.id) == tombstone, "deleting again is a retry")
+        #expect(await kind { try await asAda.chat.edit(sent.id, in: direct.id, text: "undo") } == .conflict)
+
+        let event = await live.next()
+        #expect(event?.type == UserEvent.MessageChange.deleted.rawValue && event?.messageNow == tombstone)
+        #expect(try await asGrace.chat.latestMessages(in: direct.id, limit: 10).messages == [tombstone, after])
+        let everything = try await asGrace.chat.events(after: try #require(sent.cursor).before, limit: 100)
+        #expect(!everything.contains { $0.messageNow?.text.contains(secret) == true }, "an event still carries the deleted text")
+        #expect(try await storedCopies(of: String(secret.suffix(8)), in: harness) == 0, "the store still holds the deleted text")
+        #expect(try await storedCopies(of: after.text, in: harness) == (backend == .memory ? 0 : 1), "the store's reader finds what is there")
+    }
+
+    @Test("an edit window of 24 hours after sending", arguments: BackendContractTests.clockedBackends)
+    func editWindow(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let asAda = harness.services(for: ada)
+        let direct = try await harness.direct(ada, grace)
+        let sent = try await asAda.chat.send(id: .random(), text: "soon", to: direct.id)
+        harness.clock.advance(by: ChatRules.editWindow - 60)
+        #expect(try await asAda.chat.edit(sent.id, in: direct.id, text: "still in time").version == 1)
+        harness.clock.advance(by: 120)
+        #expect(await kind { try await asAda.chat.edit(sent.id, in: direct.id, text: "too late") } == .conflict)
+        #expect(try await asAda.chat.delete(sent.id, in: direct.id).deleted, "a message can be deleted at any time")
+    }
+
+    @Test("replaying the whole event log, once or twice, from any cursor, gives the view history gives", arguments: BackendContractTests.backends)
+    func replayIsIdempotent(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
+        let direct = try await harness.direct(ada, grace)
+        var messages: [Message] = []
+        for index in 0..<6 { messages.append(try await asAda.chat.send(id: .random(), text: "m\(index)", to: direct.id)) }
+        _ = try await asAda.chat.edit(messages[1].id, in: direct.id, text: "m1 edited")
+        _ = try await asAda.chat.delete(messages[2].id, in: direct.id)
+        _ = try await asAda.chat.edit(messages[4].id, in: direct.id, text: "m4 edited")
+        _ = try await asAda.chat.edit(messages[4].id, in: direct.id, text: "m4 edited twice")
+        let history = try await asGrace.chat.latestMessages(in: direct.id, limit: 50).messages
+
+        let start = try #require(messages[0].cursor).before
+        let log = try await asGrace.chat.events(after: start, limit: 500)
+        func view(applying events: [UserEvent], to initial: [MessageID: Message] = [:]) -> [MessageID: Message] {
+            events.reduce(into: initial) { view, event in if let message = event.messageNow { view[message.id] = message } }
+        }
+        let once = view(applying: log)
+        #expect(once == Dictionary(uniqueKeysWithValues: history.map { ($0.id, $0) }))
+        #expect(view(applying: log, to: once) == once, "applying the log twice changes the view")
+        for cut in log.indices {
+            let resumed = try await asGrace.chat.events(after: try #require(log[cut].cursor), limit: 500)
+            #expect(view(applying: resumed, to: view(applying: Array(log.prefix(cut + 1)))) == once, "resumed after event \(cut)")
+        }
+    }
+
+    /// The kind of error `operation` throws, if any.
+    private func kind(_ operation: () async throws -> Message) async -> AppError.Kind? {
+        do {
+            _ = try await operation()
+            return nil
+        } catch {
+            return AppError(error).kind
+        }
+    }
+
+    /// How many rows of the store's message tables hold `text`, read as an operator would: with
+    /// `psql`, or the `sqlite3` shell on the file; 0 for the memory backend, which has no store to read.
+    private func storedCopies(of text: String, in harness: BackendHarness) async throws -> Int {
+        let query = "SELECT count(*) FROM messages WHERE text LIKE '%\(text)%'"
+        switch harness.graph.options.backend {
+        case .postgres: return Int(try await harness.psql(query).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        case .remote where harness.postgresURL != nil: return Int(try await harness.psql(query).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        case .sqlite, .remote:
+            let run = try SpawnedProgram.run(["/usr/bin/sqlite3", harness.folder.appendingPathComponent("contract.sqlite").path, query])
+            return Int(run.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        case .memory: return 0
+        }
+    }
+}
+
+extension EventCursor {
+    /// The cursor just before this one: where a reader that has seen everything before it stands.
+    var before: EventCursor { EventCursor(epoch: epoch, position: position - 1) }
+}
