@@ -21,6 +21,12 @@ struct MigrationTests {
                                                   json: ["text": "message \(index)"])
             cursor = try #require(sent.json?["cursor"] as? String)
         }
+        // An edited message and a deleted one: their state and their change events move too.
+        #expect(try await world.probe.send("PATCH", "/v1/conversations/\(conversation)/messages/m-1", token: ada.token,
+                                           json: ["text": "message 1, edited"]).status == 200)
+        let deleted = try await world.probe.send("DELETE", "/v1/conversations/\(conversation)/messages/m-3", token: grace.token)
+        #expect(deleted.status == 200)
+        cursor = try #require(deleted.json?["cursor"] as? String)
         #expect(try await world.probe.send("POST", "/v1/conversations/\(conversation)/read", token: grace.token, json: [:]).status == 204)
         let history = try await world.probe.send("GET", "/v1/conversations/\(conversation)/messages?limit=100", token: ada.token).body
         let list = try await world.probe.send("GET", "/v1/conversations", token: grace.token).body
@@ -44,7 +50,7 @@ struct MigrationTests {
         _ = try await cluster.psql("DROP TRIGGER interrupt ON chat_reads", onDatabaseAt: database)
         let finished = try await Self.server(migrate)
         #expect(finished.status == 0, "\(finished)")
-        #expect(finished.output.contains("copied messages: 30 rows") && finished.output.contains("copied auth_sessions: 2 rows"), "\(finished.output)")
+        #expect(finished.output.contains("copied messages: 30 rows") && finished.output.contains("copied message_changes: 2 rows") && finished.output.contains("copied auth_sessions: 2 rows"), "\(finished.output)")
         let again = try await Self.server(migrate)
         #expect(again.status == 64 && again.errors.contains("is not empty"), "\(again)")
         #expect(try await cluster.psql("SELECT count(*) FROM messages", onDatabaseAt: database).trimmingCharacters(in: .whitespacesAndNewlines) == "30",
@@ -58,6 +64,10 @@ struct MigrationTests {
         // The positions as they were; only the cursors' epoch is the new store's.
         func positions(_ body: Data) -> String { String(decoding: body, as: UTF8.self).replacing(/"cursor":"[0-9a-f]+\./, with: "\"cursor\":\"") }
         #expect(!history.isEmpty && positions(movedHistory) == positions(history), "\(positions(history)) became \(positions(movedHistory))")
+        #expect(String(decoding: movedHistory, as: UTF8.self).contains(#""text":"message 1, edited","version":1"#)
+            && String(decoding: movedHistory, as: UTF8.self).contains(#""deleted":true"#), "the edit or the deletion did not move")
+        #expect(try await cluster.psql("SELECT count(*) FROM message_changes", onDatabaseAt: database).trimmingCharacters(in: .whitespacesAndNewlines)
+            == "2", "the change events did not move")
         let movedList = try await probe.send("GET", "/v1/conversations", token: grace.token).body
         #expect(movedList == list, "\(String(decoding: list, as: UTF8.self)) became \(String(decoding: movedList, as: UTF8.self))")
         #expect(try await probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"]).status != 500)

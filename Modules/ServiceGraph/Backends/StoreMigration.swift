@@ -38,7 +38,7 @@ public enum StoreMigration {
         Table(name: "conversation_accepts", order: "user_id, accepted_id"), Table(name: "conversation_blocks", order: "user_id, blocked_id"),
         Table(name: "messages", order: "seq"), Table(name: "chat_activity", order: "conversation_id"),
         Table(name: "chat_reads", order: "user_id, conversation_id"), Table(name: "store_changes", order: "seq"),
-        Table(name: "store_audiences", order: "user_id, seq"),
+        Table(name: "store_audiences", order: "user_id, seq"), Table(name: "message_changes", order: "seq"),
     ]
 
     /// Rows read from SQLite and written to PostgreSQL at a time.
