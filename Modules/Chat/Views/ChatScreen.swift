@@ -5,8 +5,10 @@ import Observation
 import REPLKit
 
 /// One conversation in the REPL: history, live messages above the prompt, plain text sends,
-/// `/more` pages back, `/retry` resends the last failed message. Marks read while open. The
-/// prompt names the conversation; a marker line separates what was read from what is new.
+/// `/more` pages back, `/retry` resends the last failed message, `/edit` and `/delete` change
+/// one of yours (`/recent` numbers the last messages to point at). Marks read while open. The
+/// prompt names the conversation; a marker line separates what was read from what is new; a
+/// change to a message already shown prints as a line saying what changed.
 @MainActor
 final class ChatScreen: REPLScreen {
     private(set) var prompt = "chat> "
@@ -33,7 +35,51 @@ final class ChatScreen: REPLScreen {
                 guard let failed = model.lastFailed else { return context.show("Nothing to retry.") }
                 await model.retry(failed.id)
             },
+            REPLCommand("recent", summary: "number the last \(Self.recentCount) messages, for /edit and /delete") { [unowned self] _ in
+                let recent = recentMessages()
+                guard !recent.isEmpty else { return context.show("No messages yet.") }
+                for (number, message) in recent.enumerated().reversed() {
+                    let line = MessageText.lines([Timeline.Entry(message)], names: names, me: me, console: context.console).joined()
+                    context.show(context.console.styled("#\(number + 1) ", .dim) + line)
+                }
+            },
+            REPLCommand("edit", arguments: "[#N] TEXT", summary: "change your message #N (/recent), or your last one") { [unowned self] arguments in
+                guard let (message, text) = target(of: arguments, doing: "edit") else { return }
+                if await model.edit(message.id, to: text) == nil, let error = model.changeError { context.showError(error) }
+            },
+            REPLCommand("delete", arguments: "[#N]", summary: "delete your message #N (/recent), or your last one, for everyone") { [unowned self] arguments in
+                guard let (message, _) = target(of: arguments, doing: "delete") else { return }
+                if await model.delete(message.id) == nil, let error = model.changeError { context.showError(error) }
+            },
         ]
+    }
+
+    /// How many of the last messages `/recent` numbers.
+    static let recentCount = 10
+
+    /// The last stored messages shown, newest first: `#1` is the newest.
+    private func recentMessages() -> [Message] {
+        Array((model.timeline.value?.entries ?? []).compactMap(\.message).suffix(Self.recentCount).reversed())
+    }
+
+    /// The message `#N` at the start of `arguments` names among `recentMessages()` (else the
+    /// user's last one not deleted), and the rest of `arguments`; `nil`, said on the screen,
+    /// when there is no such message.
+    private func target(of arguments: String, doing verb: String) -> (Message, String)? {
+        let words = arguments.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        let recent = recentMessages()
+        guard let first = words.first, first.hasPrefix("#"), let number = Int(first.dropFirst()) else {
+            guard let mine = recent.first(where: { $0.senderID == me && !$0.deleted }) else {
+                context.show("No message of yours to \(verb) here; /recent numbers the last ones.")
+                return nil
+            }
+            return (mine, arguments)
+        }
+        guard number >= 1, number <= recent.count else {
+            context.show("No message #\(number) here; /recent numbers the last \(recent.count).")
+            return nil
+        }
+        return (recent[number - 1], words.count > 1 ? String(words[1]) : "")
     }
 
     func enter() async {
@@ -65,7 +111,15 @@ final class ChatScreen: REPLScreen {
 
     private func render(_ state: Loadable<Timeline>) async {
         await context.present(state) { timeline in
-            let fresh = timeline.entries.filter { $0.delivery != .pending && printed[$0.id] != $0.delivery }
+            var fresh = timeline.entries.filter { $0.delivery != .pending && printed[$0.id] != $0.delivery }
+            // A message shown already and changed since: a line saying what changed.
+            let changed = fresh.filter { entry in
+                if case .sent(let shown) = printed[entry.id], let now = entry.message { shown.version != now.version || shown.deleted != now.deleted } else { false }
+            }
+            if !changed.isEmpty {
+                await showChanges(changed)
+                fresh.removeAll { entry in changed.contains { $0.id == entry.id } }
+            }
             guard !fresh.isEmpty else { return }
             if printed.isEmpty {
                 context.show(context.console.styled("(/more for older messages, /back to leave)", .dim))
@@ -106,9 +160,28 @@ final class ChatScreen: REPLScreen {
         await show(Array(messages[firstNew...]))
     }
 
-    private func show(_ messages: [Timeline.Entry]) async {
+    /// One line for each message that was edited or deleted after it was shown.
+    private func showChanges(_ entries: [Timeline.Entry]) async {
+        await learnNames(of: entries)
+        for entry in entries {
+            printed[entry.id] = entry.delivery
+            guard let message = entry.message else { continue }
+            let who = message.senderID == me ? "You" : TerminalText.line(names[message.senderID] ?? message.senderID.rawValue)
+            let when = context.console.styled("[\(TextFormat.time(message.editedAt ?? message.sentAt))]", .dim)
+            let what = message.deleted
+                ? "deleted a message from \(TextFormat.time(message.sentAt))"
+                : "edited a message from \(TextFormat.time(message.sentAt)): " + TerminalText.message(message.text)
+            context.show(when + " " + context.console.styled(who, .bold) + " " + what)
+        }
+    }
+
+    private func learnNames(of messages: [Timeline.Entry]) async {
         let unknown = Set(messages.compactMap(\.senderID)).subtracting(names.keys)
         if !unknown.isEmpty, let found = try? await context.lookup.displayNames(of: Array(unknown)) { names.merge(found) { $1 } }
+    }
+
+    private func show(_ messages: [Timeline.Entry]) async {
+        await learnNames(of: messages)
         for message in messages { printed[message.id] = message.delivery }
         MessageText.lines(messages, names: names, me: me, console: context.console).forEach(context.show)
     }

@@ -23,7 +23,7 @@ public final class ChatViewModel {
     public let conversationID: ConversationID
     private let service: any ChatService
     private let outbox: Outbox?
-    @ObservationIgnored private var live: AsyncStream<Message>?
+    @ObservationIgnored private var live: AsyncStream<UserEvent>?
     @ObservationIgnored private var outcomes: AsyncStream<Outbox.Outcome>?
 
     /// Creates the view model for one conversation; with `outbox`, sends the server cannot take
@@ -51,11 +51,12 @@ public final class ChatViewModel {
         }
     }
 
-    /// Subscribes to new messages, then loads the newest `limit`. Call `listen()` next, so that
-    /// nothing sent in between is missed.
+    /// Subscribes to new messages and to changes of messages, then loads the newest `limit`.
+    /// Call `listen()` next, so that nothing sent in between is missed.
     public func start(limit: Int = 50) async {
         do {
-            live = try await service.liveMessages(in: conversationID)
+            let conversationID = conversationID
+            live = try await service.liveEvents().compactMapped { $0.messageNow?.conversationID == conversationID ? $0 : nil }
             outcomes = await outbox?.outcomes()
         } catch {
             timeline = await .from { throw error }
@@ -71,7 +72,15 @@ public final class ChatViewModel {
         let outcomes = outcomes
         (self.live, self.outcomes) = (nil, nil)
         await withDiscardingTaskGroup { group in
-            group.addTask { for await message in live { await self.receive(message) } }
+            group.addTask {
+                for await event in live {
+                    switch event {
+                    case .message(let message): await self.receive(message)
+                    case .messageChanged(_, let message, _): await self.replace(message)
+                    case .change: break
+                    }
+                }
+            }
             if let outcomes {
                 group.addTask { for await outcome in outcomes { await self.settle(outcome) } }
             }
@@ -171,7 +180,7 @@ public final class ChatViewModel {
         do {
             let message = try await operation()
             changeError = nil
-            if timeline.value?.entries.contains(where: { $0.id == message.id }) == true { receive(message) }
+            replace(message)
             return message
         } catch {
             changeError = AppError(error)
@@ -186,6 +195,13 @@ public final class ChatViewModel {
 
     private func receive(_ message: Message) {
         update { $0.upsert(Timeline.Entry(message)) }
+    }
+
+    /// Shows `message` as it is now, if it is on the timeline (an edit of an older one changes
+    /// nothing shown).
+    private func replace(_ message: Message) {
+        guard timeline.value?.entries.contains(where: { $0.id == message.id }) == true else { return }
+        receive(message)
     }
 
     /// What the outbox did with one of this conversation's kept messages.

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Edits and deletions in a REPL: its own through `/edit`, `/recent` and `/delete`, and another
+/// person's, made with `messageai` in processes of their own, shown live as lines saying what
+/// changed, on the SQLite backend.
+@MainActor
+@Suite("Message changes in the REPL", .timeLimit(.minutes(1)))
+struct MessageChangeREPLTests {
+    @Test("another person's edit and deletion arrive as lines saying what changed; /edit, /recent and /delete change your own")
+    func changesOnScreen() async throws {
+        let terminal = TestTerminal()
+        let environment = terminal.environment
+        /// `messageai ARGUMENTS` as its own process, on the terminal's files; its exit status and output.
+        func messageai(_ arguments: String..., input: String? = nil) async throws -> SpawnedProgram.Run {
+            let argv = [LocalMachine.messageai.path] + arguments
+            let shell = ["/bin/sh", "-c", (input.map { "printf '%s\\n' '\($0)' | " } ?? "") + "exec \"$@\"", "messageai"] + argv
+            return try await OwnThread.run { try SpawnedProgram.run(shell, environment: environment) }
+        }
+        #expect(try await messageai("signup", "--email", "ada@example.com", "--name", "Ada", "--password-stdin", input: "password-ada").status == 0)
+        #expect(try await messageai("--profile", "bob", "signup", "--email", "bob@example.com", "--name", "Bob", "--password-stdin",
+                                    input: "password-bob").status == 0)
+        let started = try await messageai("--json", "chats", "new", "bob@example.com")
+        let chat = try #require(started.output.firstMatch(of: /"id":"([0-9a-z]+)"/).map { String($0.output.1) }, "\(started.output)")
+        #expect(try await messageai("--profile", "bob", "invites", "accept", chat).status == 0)
+        #expect(try await messageai("--profile", "bob", "send", chat, "helo ada", "--id", "b1").status == 0)
+
+        let repl = Task { await terminal.run("repl") }
+        await terminal.waitFor("1. Bob")
+        terminal.type("/chat \(chat)")
+        await terminal.waitFor("Bob: helo ada")
+        #expect(try await messageai("--profile", "bob", "edit", chat, "b1", "hello, Ada").status == 0)
+        await terminal.waitFor("Bob edited a message from ")
+        await terminal.waitFor(": hello, Ada")
+        #expect(try await messageai("--profile", "bob", "delete", chat, "b1").status == 0)
+        await terminal.waitFor("Bob deleted a message from ")
+
+        terminal.type("my typo")
+        await terminal.waitFor("You: my typo")
+        terminal.type("/edit my fix")
+        await terminal.waitFor("You edited a message from ")
+        await terminal.waitFor(": my fix")
+        terminal.type("/recent")
+        await terminal.waitFor("#2 ")
+        terminal.type("/delete #9")
+        await terminal.waitFor("No message #9 here")
+        terminal.type("/delete #1")
+        await terminal.waitFor("You deleted a message from ")
+        terminal.type("/quit")
+        #expect(await repl.value == 0)
+        let history = try await messageai("--json", "history", chat).output
+        #expect(history.components(separatedBy: #""deleted":true"#).count == 3, "both messages are tombstones: \(history)")
+        #expect(!history.contains("my fix") && !history.contains("hello, Ada"), "a deleted text is still in history")
+    }
+}
