@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GRDB
 import Kernel
 import ServiceGraph
 
@@ -74,6 +75,42 @@ struct HistoryBench: AsyncParsableCommand {
             print("history \(size) messages: newest page median \(Stats.format(Stats.median(newest) * 1_000, 3)) ms, "
                 + "older pages median \(Stats.format(Stats.median(older) * 1_000, 3)) ms (p99 \(Stats.format(Stats.percentile(older, 0.99) * 1_000, 3)) ms)")
         }
+    }
+}
+
+/// An edit of a message far back in a large conversation against one of the newest: the same
+/// work (one row by its key, one event), whatever the message's age.
+struct EditBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Edit time of an old message against a new one.")
+    @Option(help: "Messages in the conversation: the old message is this many events back.") var size = 100_000
+    @Option(help: "Edits of each kind (at most 50).") var runs = 20
+
+    @MainActor func run() async throws {
+        let world = try await World()
+        defer { world.remove() }
+        let (me, other, conversation) = try await world.pair()
+        // Even positions are mine; each edit takes a message of its own (a message takes 10 edits at most).
+        let size = size + size % 2, runs = min(runs, 50)
+        try Seeder.messages(size, in: conversation, from: [me.userID, other.userID], path: world.path)
+        let queue = try DatabaseQueue(path: world.path)
+        func ids(_ positions: [Int]) throws -> [MessageID] {
+            try queue.read { db in
+                try positions.map { position in
+                    MessageID(try String.fetchOne(db, sql: "SELECT id FROM messages WHERE conversation_id = ? AND position = ?",
+                                                  arguments: [conversation.rawValue, position]) ?? "")
+                }
+            }
+        }
+        let old = try ids((1...runs).map { 2 * $0 }), new = try ids((0..<runs).map { size - 2 * $0 })
+        try queue.close()
+        var oldTimes: [Double] = [], newTimes: [Double] = []
+        for (oldID, newID) in zip(old, new) {
+            oldTimes.append(try await Stats.time { _ = try await world.container.chat.edit(oldID, in: conversation, text: "edited long after") })
+            newTimes.append(try await Stats.time { _ = try await world.container.chat.edit(newID, in: conversation, text: "edited at once") })
+        }
+        let (oldMedian, newMedian) = (Stats.median(oldTimes) * 1_000, Stats.median(newTimes) * 1_000)
+        print("edit, \(size) messages: a message \(size - 2) events back median \(Stats.format(oldMedian, 3)) ms, one of the newest "
+            + "\(Stats.format(newMedian, 3)) ms (ratio \(Stats.format(oldMedian / newMedian, 2)), \(runs) edits each)")
     }
 }
 

@@ -8,7 +8,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messageai-bench",
         abstract: "Measure the SQLite backend, the server and the scaled-out server.",
-        subcommands: [SendBench.self, HistoryBench.self, ListBench.self, StorageBench.self, StartupBench.self,
+        subcommands: [SendBench.self, HistoryBench.self, EditBench.self, ListBench.self, StorageBench.self, StartupBench.self,
                       LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ServerBench.self, GaplessBench.self, ChildProcess.self]
     )
 

@@ -23,6 +23,8 @@ enum Seeder {
             try db.execute(sql: """
                 INSERT OR REPLACE INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
                 """, arguments: [conversation.rawValue, count, db.lastInsertedRowID])
+            // The store's order goes on after them, as after sends.
+            try db.execute(sql: "UPDATE store_sequence SET value = max(value, (SELECT coalesce(max(seq), 0) FROM messages))")
         }
         try queue.close()
     }
