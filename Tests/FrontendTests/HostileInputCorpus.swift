@@ -128,6 +128,20 @@ enum HostileInputCorpus {
         HostileCase(name: "stdin: empty", arguments: ["send", "Bank", "-"], exit: 65),
         HostileCase(name: "stdin: escape sequences", arguments: ["send", "Bank", "-"], stdin: text("\u{1B}]0;pwned\u{7}\n"), exit: 65),
         HostileCase(name: "stdin: lone CR", arguments: ["send", "Bank", "-"], stdin: text("a\rb"), exit: 65),
+        HostileCase(name: "edit to text with ESC", arguments: ["edit", "Bank", "hostile-1", "hi\u{1B}[2J"], exit: 65),
+        HostileCase(name: "edit to 4,001 characters", arguments: ["edit", "Bank", "hostile-1", String(repeating: "a", count: 4_001)], exit: 65),
+        HostileCase(name: "edit to blank text", arguments: ["edit", "Bank", "hostile-1", " \n "], exit: 65),
+        HostileCase(name: "edit from 1 MB of stdin is refused unread", arguments: ["edit", "Bank", "hostile-1", "-"],
+                    stdin: Array(repeating: 0x61, count: 1_000_000), exit: 65, mentions: "longer than"),
+        HostileCase(name: "edit without text", arguments: ["edit", "Bank", "hostile-1"], exit: 64),
+        HostileCase(name: "edit of an unknown message", arguments: ["edit", "Bank", "nope", "x"], exit: 66),
+        HostileCase(name: "edit of a message id with a slash", arguments: ["edit", "Bank", "../hostile-1", "x"], exit: 65),
+        HostileCase(name: "edit of a 100,000-character message id", arguments: ["edit", "Bank", longReference, "x"], exit: 65),
+        HostileCase(name: "edit by someone who has not joined the conversation", arguments: ["--profile", "bob", "edit", "Bank", "hostile-1", "mine"],
+                    exit: 66),
+        HostileCase(name: "delete without a message", arguments: ["delete", "Bank"], exit: 64),
+        HostileCase(name: "delete of an unknown message", arguments: ["delete", "Bank", "nope"], exit: 66),
+        HostileCase(name: "delete by someone who has not joined the conversation", arguments: ["--profile", "bob", "delete", "Bank", "hostile-1"], exit: 66),
     ]
 
     /// Profiles and titles: invalid input (65).

@@ -41,7 +41,7 @@ final class HostileWorld: Sendable {
         try await world.setUp(["chats", "new", "bob@example.com"])
         try await world.setUp(["chats", "new", "bobby@example.com"])
         try await world.setUp(["chats", "new", "bob@example.com", "bobby@example.com", "--title", "Bank"])
-        try await world.setUp(["send", "Bank", "hello, bank"])
+        try await world.setUp(["send", "Bank", "hello, bank", "--id", "hostile-1"])
         return world
     }
 

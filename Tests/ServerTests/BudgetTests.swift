@@ -43,6 +43,27 @@ struct BudgetTests {
         }
     }
 
+    @Test("edits and deletions spend the messages budget: an edit loop is refused with Retry-After, and another person sends on")
+    func changes() async throws {
+        try await InProcessServer.live({ $0.budget.messagesPerMinute = 30 }) { world in
+            let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
+            let direct = try await world.probe.startDirect(ada.token, with: bob.id)
+            #expect(try await world.probe.send("POST", "/v1/invitations/\(direct)/accept", token: bob.token).status == 200)
+            let path = "/v1/conversations/\(direct)/messages/"
+            #expect(try await world.probe.send("PUT", path + "m0", token: ada.token, json: ["text": "hi"]).status == 200)
+            var refusal: HTTPProbe.Answer?
+            var edits = 0
+            while refusal == nil, edits < 10 {
+                let answer = try await world.probe.send("PATCH", path + "m0", token: ada.token, json: ["text": "hi \(edits)"])
+                if answer.status == 200 { edits += 1 } else { refusal = answer }
+            }
+            #expect(refusal?.status == 429 && refusal?.errorKind == "rateLimited", "\(edits) edits, then \(String(describing: refusal?.status))")
+            #expect(refusal?.headers["retry-after"] != nil)
+            #expect(try await world.probe.send("DELETE", path + "m0", token: ada.token).status == 429, "a deletion is paid for too")
+            #expect(try await world.probe.send("PUT", path + "b1", token: bob.token, json: ["text": "hello"]).status == 200, "another person's budget was spent")
+        }
+    }
+
     @Test("text times recipients is budgeted: long messages to a group run out before short ones would")
     func fanOut() async throws {
         try await InProcessServer.live({ $0.budget.fanOutMegabytesPerMinute = 1 }) { world in
