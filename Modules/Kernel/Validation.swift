@@ -94,6 +94,22 @@ public enum Validation {
         return text
     }
 
+    /// Most bytes a reaction's emoji may take (the longest family and flag sequences fit).
+    public static let maxReactionBytes = 32
+
+    /// Checks a reaction: one emoji, that is one grapheme cluster drawn as an emoji (an emoji
+    /// presentation character, or one with the emoji variation selector), at most 32 bytes, with
+    /// no control, direction-changing or blank character.
+    public static func reaction(_ raw: String) throws -> String {
+        let refusal = AppError(.invalidInput, "a reaction is one emoji, at most \(maxReactionBytes) bytes")
+        guard raw.utf8.count <= maxReactionBytes, raw.count == 1, let scalars = raw.first?.unicodeScalars else { throw refusal }
+        guard scalars.contains(where: { $0.properties.isEmojiPresentation || $0 == "\u{FE0F}" }),
+              !scalars.contains(where: { $0.isControl || $0.isDirectionalOverride || $0.properties.isWhitespace || $0.isLookAlikeSpace }) else {
+            throw refusal
+        }
+        return raw
+    }
+
     /// Checks an identifier given from outside (a path, a script's `--id`): 1–64 ASCII letters,
     /// digits, `-`, `_` or `.`, so it is safe in a URL, a file name and a terminal.
     /// - Throws: `.invalidInput` naming `field`.

@@ -70,6 +70,15 @@ final class ScriptedChatService: ChatService {
         try change(messageID) { $0.deleting(at: Date()) }
     }
 
+    /// Adds or removes a reaction of "u-ada"'s.
+    func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
+        try change(messageID) { message in
+            var reactions = message.reactions
+            reactions[emoji] = adding ? [UserID("u-ada")] : nil
+            return message.reacting(reactions)
+        }
+    }
+
     private func change(_ messageID: MessageID, _ changed: (Message) -> Message) throws -> Message {
         try stored.withLock { stored in
             guard let current = stored[messageID] ?? history.first(where: { $0.id == messageID }) else { throw AppError(.notFound, "no message") }

@@ -1,6 +1,7 @@
 import Chat
 import Foundation
 import Kernel
+import ServiceGraph
 import TestSupport
 import Testing
 
@@ -12,31 +13,28 @@ struct MessageChangeContractTests {
     @Test("edit: only the author, a retry changes nothing, at most 10 times; history, the live stream and catch-up carry the new text",
           arguments: BackendContractTests.backends)
     func edits(_ backend: ContractBackend) async throws {
-        let harness = try await BackendHarness(backend)
+        let (harness, _, _, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
         defer { harness.remove() }
-        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
-        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
-        let direct = try await harness.direct(ada, grace)
-        let sent = try await asAda.chat.send(id: .random(), text: "helo", to: direct.id)
+        let sent = try await asAda.chat.send(id: .random(), text: "helo", to: direct)
         var live = try await asGrace.chat.liveEvents().makeAsyncIterator()
 
-        #expect(await kind { try await asGrace.chat.edit(sent.id, in: direct.id, text: "mine now") } == .forbidden)
-        #expect(await kind { try await asAda.chat.edit(.random(), in: direct.id, text: "x") } == .notFound)
-        #expect(await kind { try await asAda.chat.edit(sent.id, in: direct.id, text: "   ") } == .invalidInput)
-        let edited = try await asAda.chat.edit(sent.id, in: direct.id, text: "hello")
+        #expect(await kind { try await asGrace.chat.edit(sent.id, in: direct, text: "mine now") } == .forbidden)
+        #expect(await kind { try await asAda.chat.edit(.random(), in: direct, text: "x") } == .notFound)
+        #expect(await kind { try await asAda.chat.edit(sent.id, in: direct, text: "   ") } == .invalidInput)
+        let edited = try await asAda.chat.edit(sent.id, in: direct, text: "hello")
         #expect(edited.text == "hello" && edited.version == 1 && edited.edited && !edited.deleted && edited.cursor == sent.cursor)
-        #expect(try await asAda.chat.edit(sent.id, in: direct.id, text: "hello") == edited, "the same text again is a retry")
+        #expect(try await asAda.chat.edit(sent.id, in: direct, text: "hello") == edited, "the same text again is a retry")
 
         guard let event = await live.next(), case .messageChanged(let change, let message, let cursor) = event else {
             Issue.record("no change event")
             return
         }
         #expect(change == .edited && message == edited && cursor.position > (sent.cursor?.position ?? .max))
-        #expect(try await asGrace.chat.latestMessages(in: direct.id, limit: 10).messages == [edited])
+        #expect(try await asGrace.chat.latestMessages(in: direct, limit: 10).messages == [edited])
 
-        for version in 2...ChatRules.maxEdits { _ = try await asAda.chat.edit(sent.id, in: direct.id, text: "hello \(version)") }
-        #expect(await kind { try await asAda.chat.edit(sent.id, in: direct.id, text: "one too many") } == .conflict)
-        let final = try #require(try await asGrace.chat.latestMessages(in: direct.id, limit: 10).messages.first)
+        for version in 2...ChatRules.maxEdits { _ = try await asAda.chat.edit(sent.id, in: direct, text: "hello \(version)") }
+        #expect(await kind { try await asAda.chat.edit(sent.id, in: direct, text: "one too many") } == .conflict)
+        let final = try #require(try await asGrace.chat.latestMessages(in: direct, limit: 10).messages.first)
         #expect(final.text == "hello \(ChatRules.maxEdits)" && final.version == ChatRules.maxEdits)
 
         // A reader that was away since the send catches up: the message event and every edit
@@ -49,26 +47,23 @@ struct MessageChangeContractTests {
     @Test("delete: only the author; the text is gone from the store, a tombstone remains; again changes nothing; a deleted message cannot be edited",
           arguments: BackendContractTests.backends)
     func deletions(_ backend: ContractBackend) async throws {
-        let harness = try await BackendHarness(backend)
+        let (harness, _, _, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
         defer { harness.remove() }
-        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
-        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
-        let direct = try await harness.direct(ada, grace)
         let secret = "the launch code is 0000-\(UUID().uuidString.prefix(8))"
-        let sent = try await asAda.chat.send(id: .random(), text: "first draft of \(secret)", to: direct.id)
-        _ = try await asAda.chat.edit(sent.id, in: direct.id, text: secret)
-        let after = try await asAda.chat.send(id: .random(), text: "after", to: direct.id)
+        let sent = try await asAda.chat.send(id: .random(), text: "first draft of \(secret)", to: direct)
+        _ = try await asAda.chat.edit(sent.id, in: direct, text: secret)
+        let after = try await asAda.chat.send(id: .random(), text: "after", to: direct)
         var live = try await asGrace.chat.liveEvents().makeAsyncIterator()
 
-        #expect(await kind { try await asGrace.chat.delete(sent.id, in: direct.id) } == .forbidden)
-        let tombstone = try await asAda.chat.delete(sent.id, in: direct.id)
+        #expect(await kind { try await asGrace.chat.delete(sent.id, in: direct) } == .forbidden)
+        let tombstone = try await asAda.chat.delete(sent.id, in: direct)
         #expect(tombstone.deleted && tombstone.text.isEmpty && tombstone.id == sent.id && tombstone.cursor == sent.cursor)
-        #expect(try await asAda.chat.delete(sent.id, in: direct.id) == tombstone, "deleting again is a retry")
-        #expect(await kind { try await asAda.chat.edit(sent.id, in: direct.id, text: "undo") } == .conflict)
+        #expect(try await asAda.chat.delete(sent.id, in: direct) == tombstone, "deleting again is a retry")
+        #expect(await kind { try await asAda.chat.edit(sent.id, in: direct, text: "undo") } == .conflict)
 
         let event = await live.next()
         #expect(event?.type == UserEvent.MessageChange.deleted.rawValue && event?.messageNow == tombstone)
-        #expect(try await asGrace.chat.latestMessages(in: direct.id, limit: 10).messages == [tombstone, after])
+        #expect(try await asGrace.chat.latestMessages(in: direct, limit: 10).messages == [tombstone, after])
         let everything = try await asGrace.chat.events(after: try #require(sent.cursor).before, limit: 100)
         #expect(!everything.contains { $0.messageNow?.text.contains(secret) == true }, "an event still carries the deleted text")
         #expect(try await storedCopies(of: String(secret.suffix(8)), in: harness) == 0, "the store still holds the deleted text")
@@ -77,33 +72,30 @@ struct MessageChangeContractTests {
 
     @Test("an edit window of 24 hours after sending", arguments: BackendContractTests.clockedBackends)
     func editWindow(_ backend: ContractBackend) async throws {
-        let harness = try await BackendHarness(backend)
+        let (harness, _, _, asAda, _, direct) = try await Self.adaAndGrace(on: backend)
         defer { harness.remove() }
-        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
-        let asAda = harness.services(for: ada)
-        let direct = try await harness.direct(ada, grace)
-        let sent = try await asAda.chat.send(id: .random(), text: "soon", to: direct.id)
+        let sent = try await asAda.chat.send(id: .random(), text: "soon", to: direct)
         harness.clock.advance(by: ChatRules.editWindow - 60)
-        #expect(try await asAda.chat.edit(sent.id, in: direct.id, text: "still in time").version == 1)
+        #expect(try await asAda.chat.edit(sent.id, in: direct, text: "still in time").version == 1)
         harness.clock.advance(by: 120)
-        #expect(await kind { try await asAda.chat.edit(sent.id, in: direct.id, text: "too late") } == .conflict)
-        #expect(try await asAda.chat.delete(sent.id, in: direct.id).deleted, "a message can be deleted at any time")
+        #expect(await kind { try await asAda.chat.edit(sent.id, in: direct, text: "too late") } == .conflict)
+        #expect(try await asAda.chat.delete(sent.id, in: direct).deleted, "a message can be deleted at any time")
     }
 
     @Test("replaying the whole event log, once or twice, from any cursor, gives the view history gives", arguments: BackendContractTests.backends)
     func replayIsIdempotent(_ backend: ContractBackend) async throws {
-        let harness = try await BackendHarness(backend)
+        let (harness, _, _, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
         defer { harness.remove() }
-        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
-        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
-        let direct = try await harness.direct(ada, grace)
         var messages: [Message] = []
-        for index in 0..<6 { messages.append(try await asAda.chat.send(id: .random(), text: "m\(index)", to: direct.id)) }
-        _ = try await asAda.chat.edit(messages[1].id, in: direct.id, text: "m1 edited")
-        _ = try await asAda.chat.delete(messages[2].id, in: direct.id)
-        _ = try await asAda.chat.edit(messages[4].id, in: direct.id, text: "m4 edited")
-        _ = try await asAda.chat.edit(messages[4].id, in: direct.id, text: "m4 edited twice")
-        let history = try await asGrace.chat.latestMessages(in: direct.id, limit: 50).messages
+        for index in 0..<6 { messages.append(try await asAda.chat.send(id: .random(), text: "m\(index)", to: direct)) }
+        _ = try await asAda.chat.edit(messages[1].id, in: direct, text: "m1 edited")
+        _ = try await asAda.chat.delete(messages[2].id, in: direct)
+        _ = try await asAda.chat.edit(messages[4].id, in: direct, text: "m4 edited")
+        _ = try await asAda.chat.edit(messages[4].id, in: direct, text: "m4 edited twice")
+        _ = try await asGrace.chat.react(to: messages[4].id, in: direct, with: "🎉", adding: true)
+        _ = try await asAda.chat.react(to: messages[5].id, in: direct, with: "🎉", adding: true)
+        _ = try await asAda.chat.react(to: messages[5].id, in: direct, with: "🎉", adding: false)
+        let history = try await asGrace.chat.latestMessages(in: direct, limit: 50).messages
 
         let start = try #require(messages[0].cursor).before
         let log = try await asGrace.chat.events(after: start, limit: 500)
@@ -117,6 +109,52 @@ struct MessageChangeContractTests {
             let resumed = try await asGrace.chat.events(after: try #require(log[cut].cursor), limit: 500)
             #expect(view(applying: resumed, to: view(applying: Array(log.prefix(cut + 1)))) == once, "resumed after event \(cut)")
         }
+    }
+
+    @Test("react: one emoji, added twice counts once, removed, limited per message and per person; live, in history, gone with a deletion",
+          arguments: BackendContractTests.backends)
+    func reactions(_ backend: ContractBackend) async throws {
+        let (harness, ada, grace, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
+        defer { harness.remove() }
+        let sent = try await asAda.chat.send(id: .random(), text: "lunch?", to: direct)
+        var live = try await asAda.chat.liveEvents().makeAsyncIterator()
+
+        let liked = try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: true)
+        #expect(liked.reactions == ["👍": [grace.id]] && liked.text == "lunch?")
+        #expect(try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: true) == liked, "a reaction added twice counts once")
+        let event = await live.next()
+        #expect(event?.type == UserEvent.MessageChange.reacted.rawValue && event?.messageNow == liked)
+        let both = try await asAda.chat.react(to: sent.id, in: direct, with: "👍", adding: true)
+        #expect(both.reactions == ["👍": [grace.id, ada.id]])
+        #expect(try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: false).reactions == ["👍": [ada.id]])
+        #expect(try await asGrace.chat.react(to: sent.id, in: direct, with: "❤️", adding: false).reactions == ["👍": [ada.id]], "nothing to remove")
+        for bad in ["ab", "👍👍", "x", " ", "\u{1B}", "", "1", "👍\u{202E}", String(repeating: "\u{1F3FB}", count: 9)] {
+            #expect(await kind { try await asGrace.chat.react(to: sent.id, in: direct, with: bad, adding: true) } == .invalidInput,
+                    "\(bad.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        let emoji = ["😀", "😂", "🥲", "😍", "🤔", "😴", "🤯", "🥳", "😎", "🤖", "👻", "🎉", "🔥", "💯", "🚀", "🌈", "🍕", "☕️", "🐢", "🦄", "🌵"]
+        for index in 0..<ChatRules.maxReactionsPerPerson {
+            _ = try await asGrace.chat.react(to: sent.id, in: direct, with: emoji[index], adding: true)
+        }
+        #expect(await kind { try await asGrace.chat.react(to: sent.id, in: direct, with: emoji[10], adding: true) } == .conflict, "11 of one person's")
+        for index in ChatRules.maxReactionsPerPerson..<(ChatRules.maxReactionKinds - 1) {
+            _ = try await asAda.chat.react(to: sent.id, in: direct, with: emoji[index], adding: true)
+        }
+        let full = try #require(try await asGrace.chat.latestMessages(in: direct, limit: 5).messages.first)
+        #expect(full.reactions.count == ChatRules.maxReactionKinds)
+        #expect(await kind { try await asAda.chat.react(to: sent.id, in: direct, with: emoji[20], adding: true) } == .conflict, "a 21st kind")
+
+        let tombstone = try await asAda.chat.delete(sent.id, in: direct)
+        #expect(tombstone.reactions.isEmpty)
+        #expect(await kind { try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: true) } == .conflict)
+    }
+
+    /// Ada and Grace on `backend`, each with their services, in a one-to-one.
+    private static func adaAndGrace(on backend: ContractBackend) async throws
+        -> (BackendHarness, BackendHarness.User, BackendHarness.User, ServiceSet, ServiceSet, ConversationID) {
+        let harness = try await BackendHarness(backend)
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        return (harness, ada, grace, harness.services(for: ada), harness.services(for: grace), try await harness.direct(ada, grace).id)
     }
 
     /// The kind of error `operation` throws, if any.

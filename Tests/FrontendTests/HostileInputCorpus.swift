@@ -140,6 +140,13 @@ enum HostileInputCorpus {
         HostileCase(name: "edit by someone who has not joined the conversation", arguments: ["--profile", "bob", "edit", "Bank", "hostile-1", "mine"],
                     exit: 66),
         HostileCase(name: "delete without a message", arguments: ["delete", "Bank"], exit: 64),
+        HostileCase(name: "reaction of two letters", arguments: ["react", "Bank", "hostile-1", "ok"], exit: 65),
+        HostileCase(name: "reaction of two emoji", arguments: ["react", "Bank", "hostile-1", "👍👍"], exit: 65),
+        HostileCase(name: "reaction with ESC", arguments: ["react", "Bank", "hostile-1", "\u{1B}[2J"], exit: 65),
+        HostileCase(name: "reaction with a right-to-left override", arguments: ["react", "Bank", "hostile-1", "👍\u{202E}"], exit: 65),
+        HostileCase(name: "reaction of 1,000 skin-tone marks", arguments: ["react", "Bank", "hostile-1", String(repeating: "\u{1F3FB}", count: 1_000)],
+                    exit: 65),
+        HostileCase(name: "reaction without an emoji", arguments: ["react", "Bank", "hostile-1"], exit: 64),
         HostileCase(name: "delete of an unknown message", arguments: ["delete", "Bank", "nope"], exit: 66),
         HostileCase(name: "delete by someone who has not joined the conversation", arguments: ["--profile", "bob", "delete", "Bank", "hostile-1"], exit: 66),
     ]

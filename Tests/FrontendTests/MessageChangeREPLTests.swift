@@ -2,13 +2,13 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Edits and deletions in a REPL: its own through `/edit`, `/recent` and `/delete`, and another
-/// person's, made with `messageai` in processes of their own, shown live as lines saying what
-/// changed, on the SQLite backend.
+/// Edits, deletions and reactions in a REPL: its own through `/edit`, `/recent`, `/delete` and
+/// `/react`, and another person's, made with `messageai` in processes of their own, shown live
+/// as lines saying what changed, on the SQLite backend.
 @MainActor
 @Suite("Message changes in the REPL", .timeLimit(.minutes(1)))
 struct MessageChangeREPLTests {
-    @Test("another person's edit and deletion arrive as lines saying what changed; /edit, /recent and /delete change your own")
+    @Test("another person's edit, deletion and reaction arrive as lines saying what changed; /edit, /recent, /delete and /react are your own")
     func changesOnScreen() async throws {
         let terminal = TestTerminal()
         let environment = terminal.environment
@@ -41,11 +41,19 @@ struct MessageChangeREPLTests {
         terminal.type("/edit my fix")
         await terminal.waitFor("You edited a message from ")
         await terminal.waitFor(": my fix")
+        #expect(try await messageai("--profile", "bob", "send", chat, "lunch?", "--id", "b2").status == 0)
+        await terminal.waitFor("Bob: lunch?")
+        terminal.type("/react 🎉")
+        await terminal.waitFor("Bob's message now has [🎉 1]")
+        #expect(try await messageai("--profile", "bob", "react", chat, "b2", "👍").status == 0)
+        await terminal.waitFor("Bob's message now has [🎉 1 👍 1]")
+        terminal.type("/react ab")
+        await terminal.waitFor("a reaction is one emoji")
         terminal.type("/recent")
-        await terminal.waitFor("#2 ")
+        await terminal.waitFor("#3 ")
         terminal.type("/delete #9")
         await terminal.waitFor("No message #9 here")
-        terminal.type("/delete #1")
+        terminal.type("/delete #2")
         await terminal.waitFor("You deleted a message from ")
         terminal.type("/quit")
         #expect(await repl.value == 0)

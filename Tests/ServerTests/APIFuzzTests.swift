@@ -78,6 +78,7 @@ struct APIFuzzTests {
         strangers = { values = ["\(stranger.id)"] }
         messages = { values = ["\(message)"] }
         deletable = { values = ["\(deletable)"] }
+        emoji = { values = ["👍", "🎉"] }
         users = { values = ["\(grace.id)"] }
 
         [parameters]
@@ -96,6 +97,10 @@ struct APIFuzzTests {
         [[operations]]
         include-name = "PATCH /v1/conversations/{conversation}/messages/{message}"
         parameters = { "path.conversation" = { dictionary = "conversations", probability = 0.9 }, "path.message" = { dictionary = "messages", probability = 0.9 } }
+
+        [[operations]]
+        include-name = "POST /v1/conversations/{conversation}/messages/{message}/reactions"
+        parameters = { "path.conversation" = { dictionary = "conversations", probability = 0.9 }, "path.message" = { dictionary = "messages", probability = 0.9 }, "body.emoji" = { dictionary = "emoji", probability = 0.7 } }
 
         [[operations]]
         include-name = "DELETE /v1/conversations/{conversation}/messages/{message}"

@@ -105,6 +105,9 @@ struct EventConnectionTests {
         nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message { throw Failure() }
         func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message { throw Failure() }
         func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message { throw Failure() }
+        func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
+            throw Failure()
+        }
         func markRead(_ conversationID: ConversationID) async throws { throw Failure() }
         func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { throw Failure() }
         func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] { throw Failure() }

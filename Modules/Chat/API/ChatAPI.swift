@@ -20,6 +20,10 @@ public enum ChatAPI {
     public static let delete = Endpoint<NoContent, Message, PathParameters.ConversationMessage>(
         .delete, "/v1/conversations/{conversation}/messages/{message}",
         "Delete your message for everyone: its text is gone and a tombstone remains (returned); again changes nothing")
+    /// Adds or removes the caller's reaction to a message.
+    public static let react = Endpoint<ReactRequest, Message, PathParameters.ConversationMessage>(
+        .post, "/v1/conversations/{conversation}/messages/{message}/reactions",
+        "Add your reaction (one emoji) to a message, or remove it with remove: true; again changes nothing. At most 20 different on a message, 10 of yours")
     /// Marks every message of the conversation as read by the caller.
     public static let markRead = Endpoint<NoContent, NoContent, PathParameters.Conversation>(
         .post, "/v1/conversations/{conversation}/read", "Mark the conversation read", successStatus: 204)
@@ -60,7 +64,7 @@ public enum ChatAPI {
     public static let defaultPage = 50
 
     /// Every Chat endpoint.
-    public static let endpoints = [history.spec, send.spec, edit.spec, delete.spec, markRead.spec, catchUp.spec, eventLog.spec, newest.spec]
+    public static let endpoints = [history.spec, send.spec, edit.spec, delete.spec, react.spec, markRead.spec, catchUp.spec, eventLog.spec, newest.spec]
 }
 
 /// The body of a send.
@@ -72,6 +76,23 @@ public struct SendRequest: WireType, Equatable {
     public init(text: String) { self.text = text }
 
     public static let schema = WireSchema.object([("text", .string(minLength: 1, maxLength: Validation.maxMessageLength))], required: ["text"])
+}
+
+/// The body of a reaction: the emoji, and whether it is taken back.
+public struct ReactRequest: WireType, Equatable {
+    /// One emoji.
+    public let emoji: String
+    /// True to remove the reaction; absent or false to add it.
+    public let remove: Bool?
+
+    /// Creates the body.
+    public init(emoji: String, remove: Bool) {
+        self.emoji = emoji
+        self.remove = remove ? true : nil
+    }
+
+    public static let schema = WireSchema.object([("emoji", .string(minLength: 1, maxLength: Validation.maxReactionBytes)), ("remove", .boolean)],
+                                                 required: ["emoji"])
 }
 
 /// A page of history.
@@ -149,5 +170,6 @@ extension Message: WireType {
         ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier),
         ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp), ("cursor", .cursor),
         ("version", .integer(0...ChatRules.maxEdits)), ("editedAt", .timestamp), ("deleted", .boolean),
+        ("reactions", .map(.array(.identifier, maxItems: 10_000))),
     ], required: ["id", "conversationID", "senderID", "text", "sentAt"])
 }

@@ -66,9 +66,10 @@ public enum ChatSocket {
     /// text `WireFormat.encoder()` gives for the same value (the tests compare them); the other
     /// events and refusals are rare and go through the encoder.
     public enum Frames {
-        /// The frame of `event` when it is a message's; `nil` for the other kinds.
+        /// The frame of `event` when it is a message's (without reactions, as a new one is); `nil`
+        /// for the other kinds.
         public static func text(of event: UserEvent) -> [UInt8]? {
-            guard case .message(let message) = event else { return nil }
+            guard case .message(let message) = event, message.reactions.isEmpty else { return nil }
             var text = WireText()
             text.object { frame in
                 if let cursor = event.cursor { frame.field("cursor", cursor.description) }
@@ -81,7 +82,7 @@ public enum ChatSocket {
 
         /// The frame of `reply` when it carries the stored message; `nil` for a refusal.
         public static func text(of reply: SendReply) -> [UInt8]? {
-            guard let message = reply.message, reply.error == nil else { return nil }
+            guard let message = reply.message, message.reactions.isEmpty, reply.error == nil else { return nil }
             var text = WireText()
             text.object { frame in
                 frame.field("message") { write(message, to: &$0) }
@@ -107,8 +108,8 @@ public enum ChatSocket {
 }
 
 extension UserEvent: WireType {
-    /// Every kind in one shape: `event` holds `message` for a `chat.message`, `chat.edited` and
-    /// `chat.deleted`, and the change's fields otherwise (see `UserEvent`).
+    /// Every kind in one shape: `event` holds `message` for a `chat.message`, `chat.edited`,
+    /// `chat.deleted` and `chat.reacted`, and the change's fields otherwise (see `UserEvent`).
     public static let schema = WireSchema.object([
         ("v", .integer(version...version)), ("type", .enumeration(types)), ("cursor", .cursor),
         ("event", .object([("message", Message.schema), ("conversationID", .identifier), ("userID", .identifier),

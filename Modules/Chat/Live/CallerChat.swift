@@ -35,7 +35,7 @@ struct CallerChat: Sendable {
         let text = try Validation.messageText(text)
         try spend(on: text, by: me, members: members)
         let now = storedNow()
-        return try await writer.change(messageID, in: conversationID) { try ChatRules.edit($0, to: text, by: me, at: now) }
+        return try await writer.change(messageID, in: conversationID, as: .edited) { try ChatRules.edit($0, to: text, by: me, at: now) }
     }
 
     /// Deletes a message of the caller's, paid for as one message.
@@ -44,7 +44,16 @@ struct CallerChat: Sendable {
         _ = try await membership.requireMember(me, of: conversationID)
         try budget.spend(.message, by: me)
         let now = storedNow()
-        return try await writer.change(messageID, in: conversationID) { try ChatRules.delete($0, by: me, at: now) }
+        return try await writer.change(messageID, in: conversationID, as: .deleted) { try ChatRules.delete($0, by: me, at: now) }
+    }
+
+    /// Adds or removes a reaction of the caller's, paid for as one message.
+    func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
+        let me = try await caller.id()
+        _ = try await membership.requireMember(me, of: conversationID)
+        let emoji = try Validation.reaction(emoji)
+        try budget.spend(.message, by: me)
+        return try await writer.change(messageID, in: conversationID, as: .reacted) { try ChatRules.react($0, with: emoji, by: me, adding: adding) }
     }
 
     /// Checks each draft as `send(id:text:to:)` does, then hands those that pass to the writer

@@ -13,13 +13,13 @@ public protocol MessageStore: Sendable {
     func insert(_ sends: [MessageWriter.Send]) async throws -> [MessageWriter.Stored]
     /// Tells the store's readers of a commit once its messages have been handed out.
     func notifyCommitted()
-    /// Applies `rule` (`ChatRules.edit` or `.delete`) to the stored message `messageID` in one
-    /// transaction and stores what it gives as the message's new state, with the change's event
-    /// (the store's next position); returns the message as it is now. Constant work however old
+    /// Applies `rule` (`ChatRules.edit`, `.delete` or `.react`) to the stored message `messageID`
+    /// in one transaction and stores what it gives as the message's new state, with the change's
+    /// `kind` event (the store's next position); returns the message as it is now. Constant work however old
     /// the message is: one row by its key, one event.
     /// - Throws: `.notFound` when the conversation has no such message; what `rule` throws.
-    func change(_ messageID: MessageID, in conversationID: ConversationID, _ rule: @escaping @Sendable (Message) throws -> Message?) async throws
-        -> Message
+    func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
+                _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message
 }
 
 /// Stores the process's sends in batches ("group commit"): sends that arrive while a batch is
@@ -112,9 +112,9 @@ public final class MessageWriter: Sendable {
 
     /// Changes a stored message, as `MessageStore.change` does, in a transaction of its own:
     /// edits and deletions are rare beside sends and need no batching.
-    func change(_ messageID: MessageID, in conversationID: ConversationID, _ rule: @escaping @Sendable (Message) throws -> Message?) async throws
-        -> Message {
-        try await store.change(messageID, in: conversationID, rule)
+    func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
+                _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message {
+        try await store.change(messageID, in: conversationID, as: kind, rule)
     }
 
     /// Stores `sends` in the order given (together, or in successive transactions) and returns

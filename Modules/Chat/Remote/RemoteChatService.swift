@@ -43,6 +43,11 @@ public struct RemoteChatService: ChatService {
         try await connection.call(ChatAPI.delete, path: .init(conversation: conversationID, message: messageID), body: NoContent(), as: caller)
     }
 
+    public func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
+        try await connection.call(ChatAPI.react, path: .init(conversation: conversationID, message: messageID),
+                                  body: ReactRequest(emoji: emoji, remove: !adding), as: caller)
+    }
+
     public func markRead(_ conversationID: ConversationID) async throws {
         _ = try await connection.call(ChatAPI.markRead, path: .init(conversation: conversationID), body: NoContent(), as: caller)
     }

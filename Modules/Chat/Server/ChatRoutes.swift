@@ -32,6 +32,10 @@ public struct ChatRoutes: Sendable {
         routes.add(ChatAPI.delete) { call in
             try await service(call.caller).delete(call.path.message, in: call.path.conversation)
         }
+        routes.add(ChatAPI.react) { call in
+            try await service(call.caller).react(to: call.path.message, in: call.path.conversation, with: call.body.emoji,
+                                                 adding: call.body.remove != true)
+        }
         routes.add(ChatAPI.catchUp) { call in
             let cursor = try EventCursor(parsing: try call.required(ChatAPI.Query.afterMessage))
             let conversation: ConversationID? = try call.query(ChatAPI.Query.conversation).map { try Validation.identifier($0, field: "conversation") }

@@ -6,7 +6,7 @@ import REPLKit
 
 /// One conversation in the REPL: history, live messages above the prompt, plain text sends,
 /// `/more` pages back, `/retry` resends the last failed message, `/edit` and `/delete` change
-/// one of yours (`/recent` numbers the last messages to point at). Marks read while open. The
+/// one of yours, `/react` and `/unreact` any (`/recent` numbers the last messages to point at). Marks read while open. The
 /// prompt names the conversation; a marker line separates what was read from what is new; a
 /// change to a message already shown prints as a line saying what changed.
 @MainActor
@@ -51,6 +51,12 @@ final class ChatScreen: REPLScreen {
                 guard let (message, _) = target(of: arguments, doing: "delete") else { return }
                 if await model.delete(message.id) == nil, let error = model.changeError { context.showError(error) }
             },
+            REPLCommand("react", arguments: "[#N] EMOJI", summary: "react to message #N (/recent), or the last one") { [unowned self] arguments in
+                await react(arguments, adding: true)
+            },
+            REPLCommand("unreact", arguments: "[#N] EMOJI", summary: "take back your reaction to message #N, or the last one") { [unowned self] arguments in
+                await react(arguments, adding: false)
+            },
         ]
     }
 
@@ -62,18 +68,23 @@ final class ChatScreen: REPLScreen {
         Array((model.timeline.value?.entries ?? []).compactMap(\.message).suffix(Self.recentCount).reversed())
     }
 
+    private func react(_ arguments: String, adding: Bool) async {
+        guard let (message, emoji) = target(of: arguments, doing: "react to", anyone: true) else { return }
+        if await model.react(to: message.id, with: emoji, adding: adding) == nil, let error = model.changeError { context.showError(error) }
+    }
+
     /// The message `#N` at the start of `arguments` names among `recentMessages()` (else the
-    /// user's last one not deleted), and the rest of `arguments`; `nil`, said on the screen,
-    /// when there is no such message.
-    private func target(of arguments: String, doing verb: String) -> (Message, String)? {
+    /// user's last one not deleted, or with `anyone` the last one), and the rest of `arguments`;
+    /// `nil`, said on the screen, when there is no such message.
+    private func target(of arguments: String, doing verb: String, anyone: Bool = false) -> (Message, String)? {
         let words = arguments.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         let recent = recentMessages()
         guard let first = words.first, first.hasPrefix("#"), let number = Int(first.dropFirst()) else {
-            guard let mine = recent.first(where: { $0.senderID == me && !$0.deleted }) else {
-                context.show("No message of yours to \(verb) here; /recent numbers the last ones.")
+            guard let last = recent.first(where: { (anyone || $0.senderID == me) && !$0.deleted }) else {
+                context.show("No message \(anyone ? "" : "of yours ")to \(verb) here; /recent numbers the last ones.")
                 return nil
             }
-            return (mine, arguments)
+            return (last, arguments)
         }
         guard number >= 1, number <= recent.count else {
             context.show("No message #\(number) here; /recent numbers the last \(recent.count).")
@@ -114,7 +125,11 @@ final class ChatScreen: REPLScreen {
             var fresh = timeline.entries.filter { $0.delivery != .pending && printed[$0.id] != $0.delivery }
             // A message shown already and changed since: a line saying what changed.
             let changed = fresh.filter { entry in
-                if case .sent(let shown) = printed[entry.id], let now = entry.message { shown.version != now.version || shown.deleted != now.deleted } else { false }
+                if case .sent(let shown) = printed[entry.id], let now = entry.message {
+                    shown.version != now.version || shown.deleted != now.deleted || shown.reactions != now.reactions
+                } else {
+                    false
+                }
             }
             if !changed.isEmpty {
                 await showChanges(changed)
@@ -164,14 +179,23 @@ final class ChatScreen: REPLScreen {
     private func showChanges(_ entries: [Timeline.Entry]) async {
         await learnNames(of: entries)
         for entry in entries {
-            printed[entry.id] = entry.delivery
             guard let message = entry.message else { continue }
             let who = message.senderID == me ? "You" : TerminalText.line(names[message.senderID] ?? message.senderID.rawValue)
             let when = context.console.styled("[\(TextFormat.time(message.editedAt ?? message.sentAt))]", .dim)
+            guard case .sent(let shown) = printed[entry.id] ?? entry.delivery, shown.version != message.version || shown.deleted != message.deleted else {
+                // Only its reactions changed: say what they are now.
+                let reactions = MessageText.reactions(of: message)
+                context.show(context.console.styled("[\(TextFormat.time(message.sentAt))]", .dim) + " "
+                    + context.console.styled(who == "You" ? "Your" : who + "'s", .bold) + " message now has "
+                    + (reactions.isEmpty ? "no reactions" : reactions))
+                printed[entry.id] = entry.delivery
+                continue
+            }
             let what = message.deleted
                 ? "deleted a message from \(TextFormat.time(message.sentAt))"
                 : "edited a message from \(TextFormat.time(message.sentAt)): " + TerminalText.message(message.text)
             context.show(when + " " + context.console.styled(who, .bold) + " " + what)
+            printed[entry.id] = entry.delivery
         }
     }
 

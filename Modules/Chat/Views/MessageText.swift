@@ -7,9 +7,10 @@ import Kernel
 @MainActor
 enum MessageText {
     /// A stored message's JSON row: its fields, `state` (always `sent`, which scripts written
-    /// against earlier versions read), and its current state: `edited`, `version`, `deleted`.
+    /// against earlier versions read), and its current state: `edited`, `version`, `deleted`,
+    /// `reactions` (emoji to the people who reacted, `{}` for none).
     struct JSONRow: Encodable {
-        private enum Keys: String, CodingKey { case state, edited, version, deleted }
+        private enum Keys: String, CodingKey { case state, edited, version, deleted, reactions }
         let message: Message
 
         func encode(to encoder: any Encoder) throws {
@@ -19,6 +20,7 @@ enum MessageText {
             try container.encode(message.edited, forKey: .edited)
             try container.encode(message.version, forKey: .version)
             try container.encode(message.deleted, forKey: .deleted)
+            try container.encode(message.reactions, forKey: .reactions)
         }
     }
 
@@ -33,8 +35,17 @@ enum MessageText {
             console.styled("(deleted)", .dim)
         } else {
             TerminalText.message(entry.text) + (entry.message?.edited == true ? console.styled(" (edited)", .dim) : "")
+                + (entry.message.map { reactions(of: $0) }.map { $0.isEmpty ? "" : " " + console.styled($0, .dim) } ?? "")
         }
         return console.styled("[\(TextFormat.time(entry.sentAt))]", .dim) + " " + console.styled(TerminalText.line(sender), .bold) + ": " + body + marker
+    }
+
+    /// A message's reactions as `[👍 2 🎉 1]`, most first (then in emoji order); empty for none.
+    /// Each emoji goes through the terminal filter, as everything others type does.
+    static func reactions(of message: Message) -> String {
+        guard !message.reactions.isEmpty else { return "" }
+        let counted = message.reactions.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }
+        return "[" + counted.map { "\(TerminalText.line($0.key)) \($0.value.count)" }.joined(separator: " ") + "]"
     }
 
     /// Lines for `entries`, naming senders from `names` ("You" for `me` and this device's own

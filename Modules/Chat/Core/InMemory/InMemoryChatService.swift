@@ -31,13 +31,21 @@ public struct InMemoryChatService: ChatService {
         let (me, members) = try await authorize(conversationID)
         let text = try Validation.messageText(text)
         let now = store.clock.now()
-        return try await store.change(messageID, in: conversationID, members: members) { try ChatRules.edit($0, to: text, by: me, at: now) }
+        return try await store.change(messageID, in: conversationID, as: .edited, members: members) { try ChatRules.edit($0, to: text, by: me, at: now) }
     }
 
     public func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
         let (me, members) = try await authorize(conversationID)
         let now = store.clock.now()
-        return try await store.change(messageID, in: conversationID, members: members) { try ChatRules.delete($0, by: me, at: now) }
+        return try await store.change(messageID, in: conversationID, as: .deleted, members: members) { try ChatRules.delete($0, by: me, at: now) }
+    }
+
+    public func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
+        let (me, members) = try await authorize(conversationID)
+        let emoji = try Validation.reaction(emoji)
+        return try await store.change(messageID, in: conversationID, as: .reacted, members: members) {
+            try ChatRules.react($0, with: emoji, by: me, adding: adding)
+        }
     }
 
     public func markRead(_ conversationID: ConversationID) async throws {

@@ -71,10 +71,11 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         return message
     }
 
-    /// Applies `rule` (`ChatRules.edit` or `.delete`) to message `messageID` and stores what it
-    /// gives as the message's new state, one event seen by the conversation's members; returns
-    /// the message as it is now.
-    func change(_ messageID: MessageID, in conversationID: ConversationID, members: [UserID], _ rule: (Message) throws -> Message?) throws -> Message {
+    /// Applies `rule` (`ChatRules.edit`, `.delete` or `.react`) to message `messageID` and stores
+    /// what it gives as the message's new state, one `kind` event seen by the conversation's
+    /// members; returns the message as it is now.
+    func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange, members: [UserID],
+                _ rule: (Message) throws -> Message?) throws -> Message {
         guard let current = index[conversationID]?[messageID] else { throw ChatRules.noMessage(messageID, in: conversationID) }
         guard let changed = try rule(current) else { return current }
         index[conversationID]?[messageID] = changed
@@ -84,7 +85,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
             if case .messageChanged(let kind, _, let cursor) = log[place].event { log[place].event = .messageChanged(kind, changed, cursor: cursor) }
         }
         changeEntries[conversationID, default: [:]][messageID, default: []].append(log.count)
-        publish(.messageChanged(changed.deleted ? .deleted : .edited, changed, cursor: nextCursor()), to: members)
+        publish(.messageChanged(kind, changed, cursor: nextCursor()), to: members)
         self.changed.send(())
         return changed
     }

@@ -58,4 +58,32 @@ public enum ChatRules {
         guard message.senderID == deleter else { throw AppError(.forbidden, "only its author can delete a message") }
         return message.deleted ? nil : message.deleting(at: now)
     }
+
+    /// Most different emoji on one message.
+    public static let maxReactionKinds = 20
+    /// Most emoji one person may put on one message.
+    public static let maxReactionsPerPerson = 10
+
+    /// `message` with `person`'s reaction `emoji` added (or, with `adding` false, removed): `nil`
+    /// when that changes nothing (a reaction added twice counts once).
+    /// - Throws: `.conflict` for a deleted message, or past `maxReactionKinds` or `maxReactionsPerPerson`.
+    public static func react(_ message: Message, with emoji: String, by person: UserID, adding: Bool) throws -> Message? {
+        guard !message.deleted else { throw AppError(.conflict, "message \(AppError.quoting(message.id.rawValue)) was deleted") }
+        var reactions = message.reactions
+        if adding {
+            if reactions[emoji]?.contains(person) == true { return nil }
+            guard reactions[emoji] != nil || reactions.count < maxReactionKinds else {
+                throw AppError(.conflict, "a message can have at most \(maxReactionKinds) different reactions")
+            }
+            guard reactions.values.count(where: { $0.contains(person) }) < maxReactionsPerPerson else {
+                throw AppError(.conflict, "you can put at most \(maxReactionsPerPerson) reactions on one message")
+            }
+            reactions[emoji, default: []].append(person)
+        } else {
+            guard let people = reactions[emoji], people.contains(person) else { return nil }
+            let others = people.filter { $0 != person }
+            reactions[emoji] = others.isEmpty ? nil : others
+        }
+        return message.reacting(reactions)
+    }
 }

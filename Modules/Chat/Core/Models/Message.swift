@@ -40,10 +40,12 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     public let editedAt: Date?
     /// Deleted by its author for everyone: a tombstone, whose text is empty.
     public let deleted: Bool
+    /// Who reacted with each emoji, in the order they did; no empty lists.
+    public let reactions: [String: [UserID]]
 
     /// Creates a message value.
     public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, cursor: EventCursor? = nil,
-                version: Int = 0, editedAt: Date? = nil, deleted: Bool = false) {
+                version: Int = 0, editedAt: Date? = nil, deleted: Bool = false, reactions: [String: [UserID]] = [:]) {
         self.id = id
         self.conversationID = conversationID
         self.senderID = senderID
@@ -53,6 +55,13 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         self.version = version
         self.editedAt = editedAt
         self.deleted = deleted
+        self.reactions = reactions
+    }
+
+    /// This message with `reactions` as its reactions.
+    public func reacting(_ reactions: [String: [UserID]]) -> Message {
+        Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
+                version: version, editedAt: editedAt, deleted: deleted, reactions: reactions)
     }
 
     /// Whether its author changed the text after sending it.
@@ -61,16 +70,16 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// This message with `text` as its new version, edited at `now`.
     public func editing(to text: String, at now: Date) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-                version: version + 1, editedAt: now, deleted: false)
+                version: version + 1, editedAt: now, deleted: false, reactions: reactions)
     }
 
-    /// This message's tombstone: its text gone, deleted at `now`.
+    /// This message's tombstone: its text and reactions gone, deleted at `now`.
     public func deleting(at now: Date) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: "", sentAt: sentAt, cursor: cursor,
                 version: version, editedAt: now, deleted: true)
     }
 
-    private enum CodingKeys: String, CodingKey { case id, conversationID, senderID, text, sentAt, cursor, version, editedAt, deleted }
+    private enum CodingKeys: String, CodingKey { case id, conversationID, senderID, text, sentAt, cursor, version, editedAt, deleted, reactions }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -79,7 +88,8 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
                   sentAt: try container.decode(Date.self, forKey: .sentAt), cursor: try container.decodeIfPresent(EventCursor.self, forKey: .cursor),
                   version: try container.decodeIfPresent(Int.self, forKey: .version) ?? 0,
                   editedAt: try container.decodeIfPresent(Date.self, forKey: .editedAt),
-                  deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false)
+                  deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
+                  reactions: try container.decodeIfPresent([String: [UserID]].self, forKey: .reactions) ?? [:])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -94,6 +104,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         if version > 0 { try container.encode(version, forKey: .version) }
         try container.encodeIfPresent(editedAt, forKey: .editedAt)
         if deleted { try container.encode(deleted, forKey: .deleted) }
+        if !reactions.isEmpty { try container.encode(reactions, forKey: .reactions) }
     }
 }
 

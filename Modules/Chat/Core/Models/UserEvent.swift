@@ -6,8 +6,8 @@ import Kernel
 ///
 /// Encoded (in `tail --json`, on the events socket and in `GET /v1/events/log`) as one object,
 /// version `v` 1: `{"v":1,"type":…,"cursor":…,"event":{…}}`; `event` is `{"message":{…}}` for a
-/// `chat.message`, `{"message":{…}}` with the message as it is now for a `chat.edited` or
-/// `chat.deleted`, and the change's fields (`conversationID`, `userID`, `displayName`) otherwise.
+/// `chat.message`, `{"message":{…}}` with the message as it is now for a `chat.edited`,
+/// `chat.deleted` or `chat.reacted`, and the change's fields (`conversationID`, `userID`, `displayName`) otherwise.
 public enum UserEvent: Sendable, Equatable {
     /// A message was stored.
     case message(Message)
@@ -23,6 +23,8 @@ public enum UserEvent: Sendable, Equatable {
         case edited = "chat.edited"
         /// Deleted for everyone: the event carries its tombstone.
         case deleted = "chat.deleted"
+        /// Someone added or removed a reaction: the event carries every reaction it has now.
+        case reacted = "chat.reacted"
     }
 
     /// The version of the encoding above; a reader skips events of a version it does not know.

@@ -35,6 +35,13 @@ public protocol ChatService: Sendable {
     /// - Throws: `.notFound` for no such message; `.forbidden` for another person's.
     func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message
 
+    /// Adds the signed-in user's reaction `emoji` to message `messageID` (or removes it, with
+    /// `adding` false) and returns the message as it is now; every member sees it live
+    /// (`chat.reacted`). Adding it twice, or removing one not there, changes nothing.
+    /// - Throws: `.invalidInput` for anything but one emoji; `.notFound` for no such message; the
+    ///   refusals of `ChatRules.react`.
+    func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message
+
     /// Marks every message of the conversation as read by the signed-in user.
     func markRead(_ conversationID: ConversationID) async throws
 

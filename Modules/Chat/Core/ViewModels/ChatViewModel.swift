@@ -137,6 +137,13 @@ public final class ChatViewModel {
         await change { [service, conversationID] in try await service.delete(id, in: conversationID) }
     }
 
+    /// Adds the user's reaction `emoji` to message `id`, or removes it with `adding` false.
+    /// Returns the message as it is now, or `nil` with `changeError` saying why it was refused.
+    @discardableResult
+    public func react(to id: MessageID, with emoji: String, adding: Bool) async -> Message? {
+        await change { [service, conversationID] in try await service.react(to: id, in: conversationID, with: emoji, adding: adding) }
+    }
+
     /// Marks the conversation read.
     public func markRead() async {
         readState = .loading

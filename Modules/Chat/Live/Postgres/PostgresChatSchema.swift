@@ -39,6 +39,8 @@ public enum PostgresChatSchema {
             """,
             "CREATE INDEX message_changes_by_conversation_seq ON message_changes (conversation_id, seq)",
         ]),
+        // Reactions, as on SQLite (step 8).
+        PGDatabase.Migration(feature: "chat", version: 3, ["ALTER TABLE messages ADD COLUMN reactions text"]),
     ]
 
     /// Stores a batch of sends: takes the store's order first, numbers the sends not stored yet
@@ -101,7 +103,7 @@ public enum PostgresChatSchema {
     }
 
     /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`.
-    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted"
+    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted, m.reactions"
 
     /// A message from a row whose first columns are `columns` (a query's own come after them),
     /// with its cursor in `epoch` (none without one).
@@ -115,11 +117,11 @@ public enum PostgresChatSchema {
                 sentAt: MessageRows.date(milliseconds: Int(try cells[4].decode(Int64.self))),
                 cursor: try epoch.map { EventCursor(epoch: $0, position: try cells[5].decode(Int64.self)) },
                 version: Int(try cells[6].decode(Int32.self)), editedAt: try cells[7].decode(Int64?.self).map { MessageRows.date(milliseconds: Int($0)) },
-                deleted: try cells[8].decode(Bool.self))
+                deleted: try cells[8].decode(Bool.self), reactions: try MessageRows.reactions(try cells[9].decode(String?.self)))
     }
 
     /// How many `columns` there are: a query's own columns start there.
-    static let count = 9
+    static let count = 10
 
     /// The columns of a message change's event, over `message_changes x` joined to its message `m`.
     static let changeColumns = "\(columns), x.seq, x.kind"

@@ -40,8 +40,8 @@ public struct PostgresMessageStore: MessageStore {
 
     public func notifyCommitted() { database.notifyLocalChange() }
 
-    public func change(_ messageID: MessageID, in conversationID: ConversationID, _ rule: @escaping @Sendable (Message) throws -> Message?) async throws
-        -> Message {
+    public func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
+                       _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message {
         let epoch = epoch
         return try await database.write { transaction in
             let rows = try await transaction.query("""
@@ -53,13 +53,14 @@ public struct PostgresMessageStore: MessageStore {
             guard let changed = try rule(current) else { return current }
             try await transaction.query("""
                 UPDATE messages SET text = \(changed.text), version = \(Int32(changed.version)),
-                    edited_at = \(changed.editedAt.map { Int64(MessageRows.milliseconds($0)) }), deleted = \(changed.deleted)
+                    edited_at = \(changed.editedAt.map { Int64(MessageRows.milliseconds($0)) }), deleted = \(changed.deleted),
+                    reactions = \(try MessageRows.reactionsText(changed.reactions))
                 WHERE conversation_id = \(conversationID.rawValue) AND id = \(messageID.rawValue)
                 """)
             let seq = try await PostgresChangeLog.next(count: 1, transaction)
             try await transaction.query("""
                 INSERT INTO message_changes (seq, kind, conversation_id, message_id)
-                VALUES (\(seq), \((changed.deleted ? UserEvent.MessageChange.deleted : .edited).rawValue), \(conversationID.rawValue), \(messageID.rawValue))
+                VALUES (\(seq), \(kind.rawValue), \(conversationID.rawValue), \(messageID.rawValue))
                 """)
             try await PostgresChangeLog.announce(seq, transaction)
             return changed

@@ -98,6 +98,8 @@ public enum ChatSchema {
             );
             CREATE INDEX message_changes_by_conversation_seq ON message_changes(conversation_id, seq);
             """),
+        // Reactions, kept with their message as a JSON object of emoji to people (NULL for none).
+        SchemaMigration(feature: "chat", version: 8, sql: "ALTER TABLE messages ADD COLUMN reactions TEXT;"),
     ]
 
     /// The database's epoch (see `chat_epoch`).

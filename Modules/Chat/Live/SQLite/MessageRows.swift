@@ -7,9 +7,9 @@ import Kernel
 enum MessageRows {
     /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`; a
     /// query's own columns start at index `count`.
-    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted"
+    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted, m.reactions"
     /// How many `columns` there are.
-    static let count = 9
+    static let count = 10
     /// Where `m.seq` is among `columns`.
     static let seqIndex = 5
 
@@ -22,7 +22,19 @@ enum MessageRows {
                 sentAt: date(milliseconds: try row.decode(atIndex: 4)),
                 cursor: try epoch.map { EventCursor(epoch: $0, position: try row.decode(Int64.self, atIndex: seqIndex)) },
                 version: try row.decode(atIndex: 6), editedAt: try row.decode(Int?.self, atIndex: 7).map(date(milliseconds:)),
-                deleted: try row.decode(atIndex: 8))
+                deleted: try row.decode(atIndex: 8), reactions: try reactions(try row.decode(String?.self, atIndex: 9)))
+    }
+
+    /// A message's reactions as stored: a JSON object of emoji to the people who reacted (NULL for none).
+    static func reactionsText(_ reactions: [String: [UserID]]) throws -> String? {
+        guard !reactions.isEmpty else { return nil }
+        return String(decoding: try JSONEncoder().encode(reactions.mapValues { $0.map(\.rawValue) }), as: UTF8.self)
+    }
+
+    /// The reactions `text` (`reactionsText`) holds.
+    static func reactions(_ text: String?) throws -> [String: [UserID]] {
+        guard let text else { return [:] }
+        return try JSONDecoder().decode([String: [String]].self, from: Data(text.utf8)).mapValues { $0.map(UserID.init(rawValue:)) }
     }
 
     /// The columns of a message change's event, for `SELECT`s over `message_changes x` joined

@@ -49,6 +49,10 @@ public struct SQLChatService: ChatService {
         try await chat.delete(messageID, in: conversationID)
     }
 
+    public func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
+        try await chat.react(to: messageID, in: conversationID, with: emoji, adding: adding)
+    }
+
     public func markRead(_ conversationID: ConversationID) async throws {
         let me = try await chat.authorize(conversationID)
         try await database.write { db in

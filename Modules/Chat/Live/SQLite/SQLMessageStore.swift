@@ -29,8 +29,8 @@ public struct SQLMessageStore: MessageStore {
 
     public func notifyCommitted() { database.changes.notifyLocalChange() }
 
-    public func change(_ messageID: MessageID, in conversationID: ConversationID, _ rule: @escaping @Sendable (Message) throws -> Message?) async throws
-        -> Message {
+    public func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
+                       _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message {
         let epoch = epoch
         return try await database.write { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(MessageRows.columns) FROM messages m WHERE m.conversation_id = ? AND m.id = ?"),
@@ -38,12 +38,12 @@ public struct SQLMessageStore: MessageStore {
                 throw ChatRules.noMessage(messageID, in: conversationID)
             }
             guard let changed = try rule(try MessageRows.message(row, epoch: epoch)) else { return try MessageRows.message(row, epoch: epoch) }
-            try db.cachedStatement(sql: "UPDATE messages SET text = ?, version = ?, edited_at = ?, deleted = ? WHERE conversation_id = ? AND id = ?")
-                .execute(arguments: [changed.text, changed.version, changed.editedAt.map(MessageRows.milliseconds), changed.deleted,
-                                     conversationID.rawValue, messageID.rawValue])
+            try db.cachedStatement(sql: """
+                UPDATE messages SET text = ?, version = ?, edited_at = ?, deleted = ?, reactions = ? WHERE conversation_id = ? AND id = ?
+                """).execute(arguments: [changed.text, changed.version, changed.editedAt.map(MessageRows.milliseconds), changed.deleted,
+                                         try MessageRows.reactionsText(changed.reactions), conversationID.rawValue, messageID.rawValue])
             try db.cachedStatement(sql: "INSERT INTO message_changes (seq, kind, conversation_id, message_id) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [try SQLChangeLog.next(db), (changed.deleted ? UserEvent.MessageChange.deleted : .edited).rawValue,
-                                     conversationID.rawValue, messageID.rawValue])
+                .execute(arguments: [try SQLChangeLog.next(db), kind.rawValue, conversationID.rawValue, messageID.rawValue])
             return changed
         }
     }
