@@ -44,7 +44,7 @@ final class ScriptedChatService: ChatService {
         return MessagePage(messages: Array(history[start..<end]), hasOlder: start > 0)
     }
 
-    nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+    nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message {
         try await sendGate.pass()
         sent.withLock { $0.append(text) }
         let shouldFail = failuresLeft.withLock { left in

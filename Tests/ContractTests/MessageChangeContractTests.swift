@@ -149,6 +149,33 @@ struct MessageChangeContractTests {
         #expect(await kind { try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: true) } == .conflict)
     }
 
+    @Test("reply: a message answers one of its conversation and quotes its current text, or says it was deleted", arguments: BackendContractTests.backends)
+    func replies(_ backend: ContractBackend) async throws {
+        let (harness, ada, grace, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
+        defer { harness.remove() }
+        let long = String(repeating: "ab", count: 60)
+        let question = try await asAda.chat.send(id: .random(), text: long, to: direct)
+        let answer = try await asGrace.chat.send(id: .random(), text: "yes", to: direct, replyTo: question.id)
+        #expect(answer.replyTo == Message.Reply(id: question.id, text: long, deleted: false) && answer.replyTo?.quote.count == Message.Reply.quoteLength)
+        #expect(try await asAda.chat.latestMessages(in: direct, limit: 5).messages.last?.replyTo?.quote == String(long.prefix(Message.Reply.quoteLength)))
+
+        _ = try await asAda.chat.edit(question.id, in: direct, text: "coffee?")
+        #expect(try await asAda.chat.latestMessages(in: direct, limit: 5).messages.last?.replyTo?.quote == "coffee?", "the quote is the current text")
+        _ = try await asAda.chat.delete(question.id, in: direct)
+        let quoted = try #require(try await asAda.chat.latestMessages(in: direct, limit: 5).messages.last?.replyTo)
+        #expect(quoted.deleted && quoted.quote.isEmpty && quoted.id == question.id)
+        let events = try await asAda.chat.events(after: try #require(answer.cursor).before, limit: 10)
+        #expect(events.first?.messageNow?.replyTo == quoted, "a reader catching up sees the quote as it is now")
+
+        #expect(await kind { try await asGrace.chat.send(id: .random(), text: "to nothing", to: direct, replyTo: .random()) } == .notFound)
+        let elsewhere = try await harness.direct(ada, try await harness.signUp("Eve"))
+        let other = try await asAda.chat.send(id: .random(), text: "not here", to: elsewhere.id)
+        #expect(await kind { try await asGrace.chat.send(id: .random(), text: "across", to: direct, replyTo: other.id) } == .notFound,
+                "a reply answers a message of its own conversation")
+        #expect(try await asAda.chat.latestMessages(in: direct, limit: 10).messages.count == 2, "a refused reply stored nothing")
+        _ = grace
+    }
+
     /// Ada and Grace on `backend`, each with their services, in a one-to-one.
     private static func adaAndGrace(on backend: ContractBackend) async throws
         -> (BackendHarness, BackendHarness.User, BackendHarness.User, ServiceSet, ServiceSet, ConversationID) {

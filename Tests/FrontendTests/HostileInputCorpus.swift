@@ -147,6 +147,9 @@ enum HostileInputCorpus {
         HostileCase(name: "reaction of 1,000 skin-tone marks", arguments: ["react", "Bank", "hostile-1", String(repeating: "\u{1F3FB}", count: 1_000)],
                     exit: 65),
         HostileCase(name: "reaction without an emoji", arguments: ["react", "Bank", "hostile-1"], exit: 64),
+        HostileCase(name: "reply to an unknown message", arguments: ["send", "Bank", "hi", "--reply-to", "nope"], exit: 66),
+        HostileCase(name: "reply to an id with an escape", arguments: ["send", "Bank", "hi", "--reply-to", "\u{1B}[2J"], exit: 65),
+        HostileCase(name: "reply to a 100,000-character id", arguments: ["send", "Bank", "hi", "--reply-to", longReference], exit: 65),
         HostileCase(name: "delete of an unknown message", arguments: ["delete", "Bank", "nope"], exit: 66),
         HostileCase(name: "delete by someone who has not joined the conversation", arguments: ["--profile", "bob", "delete", "Bank", "hostile-1"], exit: 66),
     ]

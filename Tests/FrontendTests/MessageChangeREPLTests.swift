@@ -8,7 +8,7 @@ import TestSupport
 @MainActor
 @Suite("Message changes in the REPL", .timeLimit(.minutes(1)))
 struct MessageChangeREPLTests {
-    @Test("another person's edit, deletion and reaction arrive as lines saying what changed; /edit, /recent, /delete and /react are your own")
+    @Test("another person's edit, deletion, reaction and reply arrive as lines saying what changed; /edit, /recent, /delete, /react and /reply are your own")
     func changesOnScreen() async throws {
         let terminal = TestTerminal()
         let environment = terminal.environment
@@ -55,10 +55,16 @@ struct MessageChangeREPLTests {
         await terminal.waitFor("No message #9 here")
         terminal.type("/delete #2")
         await terminal.waitFor("You deleted a message from ")
+        terminal.type("/reply lunch it is")
+        await terminal.waitFor("↳ replying to Bob: \u{201C}lunch?\u{201D}")
+        await terminal.waitFor("You: lunch it is")
+        #expect(try await messageai("--profile", "bob", "send", chat, "see you", "--reply-to", "b1").status == 0)
+        await terminal.waitFor("↳ replying to Bob: a deleted message")
         terminal.type("/quit")
         #expect(await repl.value == 0)
         let history = try await messageai("--json", "history", chat).output
-        #expect(history.components(separatedBy: #""deleted":true"#).count == 3, "both messages are tombstones: \(history)")
+        #expect(history.components(separatedBy: #""deleted":true,"edited""#).count == 3, "both messages are tombstones: \(history)")
+        #expect(history.contains(#""replyTo":{"deleted":true"#), "the reply to a deleted message says so: \(history)")
         #expect(!history.contains("my fix") && !history.contains("hello, Ada"), "a deleted text is still in history")
     }
 }

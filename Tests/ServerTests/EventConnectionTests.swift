@@ -102,7 +102,9 @@ struct EventConnectionTests {
         struct Failure: Error {}
         func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage { throw Failure() }
         func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage { throw Failure() }
-        nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message { throw Failure() }
+        nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message {
+            throw Failure()
+        }
         func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message { throw Failure() }
         func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message { throw Failure() }
         func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {

@@ -99,7 +99,7 @@ struct HostileRequestTests {
             let direct = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id, "since": 2030])
             let conversation = try #require(direct.json?["id"] as? String, "\(direct.status)")
             let sent = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/n1", token: ada.token,
-                                            json: ["text": "from the future", "replyTo": "m0", "attachments": [["kind": "image"]]])
+                                            json: ["text": "from the future", "threadID": "m0", "attachments": [["kind": "image"]]])
             #expect(sent.status == 200 && sent.json?["text"] as? String == "from the future", "\(sent.status)")
             let changed = try await probe.send("PATCH", "/v1/profiles/me", token: ada.token, json: ["status": "here", "pronouns": "she/her"])
             #expect(changed.status == 200 && changed.json?["status"] as? String == "here", "\(changed.status)")

@@ -67,15 +67,21 @@ public enum ChatAPI {
     public static let endpoints = [history.spec, send.spec, edit.spec, delete.spec, react.spec, markRead.spec, catchUp.spec, eventLog.spec, newest.spec]
 }
 
-/// The body of a send.
+/// The body of a send (or of an edit, which takes its text only).
 public struct SendRequest: WireType, Equatable {
     /// The message text.
     public let text: String
+    /// The id of the message of the conversation it answers, if any.
+    public let replyTo: MessageID?
 
     /// Creates the body.
-    public init(text: String) { self.text = text }
+    public init(text: String, replyTo: MessageID? = nil) {
+        self.text = text
+        self.replyTo = replyTo
+    }
 
-    public static let schema = WireSchema.object([("text", .string(minLength: 1, maxLength: Validation.maxMessageLength))], required: ["text"])
+    public static let schema = WireSchema.object([("text", .string(minLength: 1, maxLength: Validation.maxMessageLength)), ("replyTo", .identifier)],
+                                                 required: ["text"])
 }
 
 /// The body of a reaction: the emoji, and whether it is taken back.
@@ -171,5 +177,6 @@ extension Message: WireType {
         ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp), ("cursor", .cursor),
         ("version", .integer(0...ChatRules.maxEdits)), ("editedAt", .timestamp), ("deleted", .boolean),
         ("reactions", .map(.array(.identifier, maxItems: 10_000))),
+        ("replyTo", .object([("id", .identifier), ("quote", .string(maxLength: Message.Reply.quoteLength)), ("deleted", .boolean)], required: ["id"])),
     ], required: ["id", "conversationID", "senderID", "text", "sentAt"])
 }

@@ -22,10 +22,10 @@ struct CallerChat: Sendable {
         return me
     }
 
-    nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+    nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message {
         let me = try await caller.id()
         let members = try await membership.requireMember(me, of: conversationID)
-        return try await writer.store(try checked(text, to: conversationID, id: id, from: me, members: members))
+        return try await writer.store(try checked(text, to: conversationID, id: id, replyTo: replyTo, from: me, members: members))
     }
 
     /// Edits a message of the caller's: checked and paid for as a send of the new text is.
@@ -73,7 +73,8 @@ struct CallerChat: Sendable {
                 }
             }
             checked.append(Result {
-                try self.checked(draft.text, to: draft.conversationID, id: draft.id, from: me, members: audiences[draft.conversationID]?.get() ?? [])
+                try self.checked(draft.text, to: draft.conversationID, id: draft.id, replyTo: draft.replyTo, from: me,
+                                 members: audiences[draft.conversationID]?.get() ?? [])
             })
         }
         var stored = await writer.store(checked.compactMap { try? $0.get() }).makeIterator()
@@ -84,12 +85,12 @@ struct CallerChat: Sendable {
 
     /// A send of `text` by a member, checked and paid for: one message and its fan-out (its
     /// bytes times the others it goes to) from the sender's budget.
-    private func checked(_ text: String, to conversationID: ConversationID, id: MessageID, from me: UserID, members: [UserID]) throws
+    private func checked(_ text: String, to conversationID: ConversationID, id: MessageID, replyTo: MessageID?, from me: UserID, members: [UserID]) throws
         -> MessageWriter.Send {
         let text = try Validation.messageText(text)
         try spend(on: text, by: me, members: members)
         return MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me,
-                                  sentAt: MessageRows.milliseconds(clock.now()), members: members)
+                                  sentAt: MessageRows.milliseconds(clock.now()), members: members, replyTo: replyTo)
     }
 
     /// The time now as the store keeps it (whole milliseconds), so that a change returned equals

@@ -38,6 +38,8 @@ public final class MessageWriter: Sendable {
         public let sentAt: Int
         /// The conversation's members, who get the message live.
         public let members: [UserID]
+        /// The message of the conversation it answers, if any.
+        public let replyTo: MessageID?
     }
 
     /// A send waiting for its transaction, and where its outcome goes.

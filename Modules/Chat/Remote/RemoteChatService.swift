@@ -25,14 +25,15 @@ public struct RemoteChatService: ChatService {
 
     /// Sends over the events socket when this process has it open (no HTTP request of its
     /// own), over HTTP otherwise or when the socket gives no reply: the id makes a repeated send
-    /// harmless.
-    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
-        if let frame = await connection.request(ChatSocket.SendFrame(id: id, conversation: conversationID, text: text), id: id.rawValue, as: caller),
+    /// harmless. A reply goes over HTTP.
+    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
+        -> Message {
+        if replyTo == nil, let frame = await connection.request(ChatSocket.SendFrame(id: id, conversation: conversationID, text: text), id: id.rawValue, as: caller),
            let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame) {
             return try reply.stored()
         }
         return try await connection.call(ChatAPI.send, path: .init(conversation: conversationID, message: id),
-                                         body: SendRequest(text: text), as: caller)
+                                         body: SendRequest(text: text, replyTo: replyTo), as: caller)
     }
 
     public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {

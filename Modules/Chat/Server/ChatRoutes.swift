@@ -24,7 +24,8 @@ public struct ChatRoutes: Sendable {
             return MessagePageReply(try await chat.latestMessages(in: conversation, limit: limit))
         }
         routes.add(ChatAPI.send) { call in
-            try await service(call.caller).send(id: call.path.message, text: call.body.text, to: call.path.conversation)
+            let replyTo: MessageID? = try call.body.replyTo.map { try Validation.identifier($0.rawValue, field: "replyTo") }
+            return try await service(call.caller).send(id: call.path.message, text: call.body.text, to: call.path.conversation, replyTo: replyTo)
         }
         routes.add(ChatAPI.edit) { call in
             try await service(call.caller).edit(call.path.message, in: call.path.conversation, text: call.body.text)

@@ -6,7 +6,8 @@ import REPLKit
 
 /// One conversation in the REPL: history, live messages above the prompt, plain text sends,
 /// `/more` pages back, `/retry` resends the last failed message, `/edit` and `/delete` change
-/// one of yours, `/react` and `/unreact` any (`/recent` numbers the last messages to point at). Marks read while open. The
+/// one of yours, `/reply`, `/react` and `/unreact` any (`/recent` numbers the last messages to
+/// point at). Marks read while open. The
 /// prompt names the conversation; a marker line separates what was read from what is new; a
 /// change to a message already shown prints as a line saying what changed.
 @MainActor
@@ -50,6 +51,11 @@ final class ChatScreen: REPLScreen {
             REPLCommand("delete", arguments: "[#N]", summary: "delete your message #N (/recent), or your last one, for everyone") { [unowned self] arguments in
                 guard let (message, _) = target(of: arguments, doing: "delete") else { return }
                 if await model.delete(message.id) == nil, let error = model.changeError { context.showError(error) }
+            },
+            REPLCommand("reply", arguments: "[#N] TEXT", summary: "answer message #N (/recent), or the last one") { [unowned self] arguments in
+                guard let (message, text) = target(of: arguments, doing: "answer", anyone: true) else { return }
+                await model.send(text, replyTo: message.id)
+                if let error = model.inputError { context.showError(error) }
             },
             REPLCommand("react", arguments: "[#N] EMOJI", summary: "react to message #N (/recent), or the last one") { [unowned self] arguments in
                 await react(arguments, adding: true)
@@ -207,6 +213,7 @@ final class ChatScreen: REPLScreen {
     private func show(_ messages: [Timeline.Entry]) async {
         await learnNames(of: messages)
         for message in messages { printed[message.id] = message.delivery }
-        MessageText.lines(messages, names: names, me: me, console: context.console).forEach(context.show)
+        MessageText.lines(messages, names: names, me: me, console: context.console,
+                          shown: model.timeline.value?.entries.compactMap(\.message) ?? []).forEach(context.show)
     }
 }

@@ -48,12 +48,29 @@ enum MessageText {
         return "[" + counted.map { "\(TerminalText.line($0.key)) \($0.value.count)" }.joined(separator: " ") + "]"
     }
 
+    /// The line a reply shows above its text: who it answers and the start of that message now.
+    static func quote(of message: Message, names: [UserID: String], me: UserID?, answered: Message?, console: Console) -> String? {
+        guard let reply = message.replyTo else { return nil }
+        let author = answered.map { $0.senderID == me ? "you" : TerminalText.line(names[$0.senderID] ?? $0.senderID.rawValue) }
+        let quoted = reply.deleted ? "a deleted message" : "\u{201C}" + TerminalText.line(reply.quote) + (reply.quote.count < Message.Reply.quoteLength ? "" : "…")
+            + "\u{201D}"
+        return console.styled("    ↳ replying to " + (author.map { "\($0): " } ?? "") + quoted, .dim)
+    }
+
     /// Lines for `entries`, naming senders from `names` ("You" for `me` and this device's own
     /// sends not stored yet).
-    static func lines(_ entries: [Timeline.Entry], names: [UserID: String], me: UserID?, console: Console) -> [String] {
-        entries.map { entry in
+    /// A reply's line comes after a line quoting the message it answers (found among `shown`,
+    /// the messages on the screen, to name its author).
+    static func lines(_ entries: [Timeline.Entry], names: [UserID: String], me: UserID?, console: Console, shown: [Message] = []) -> [String] {
+        var onScreen: [MessageID: Message] = [:]
+        for message in shown + entries.compactMap(\.message) { onScreen[message.id] = message }
+        return entries.map { entry -> String in
             let sender = entry.senderID.map { $0 == me ? "You" : names[$0] ?? $0.rawValue } ?? "You"
-            return line(entry, sender: sender, console: console)
+            var quoted: String?
+            if let message = entry.message, let reply = message.replyTo {
+                quoted = quote(of: message, names: names, me: me, answered: onScreen[reply.id], console: console)
+            }
+            return (quoted.map { $0 + "\n" } ?? "") + line(entry, sender: sender, console: console)
         }
     }
 }

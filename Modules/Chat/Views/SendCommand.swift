@@ -12,13 +12,15 @@ struct SendCommand: FeatureCommand {
     @Argument(help: "Conversation id, title or person's name.") var chat: String
     @Argument(help: "The text; - reads it from standard input (UTF-8, at most 16,000 bytes).") var text: String
     @Option(help: "The message's id (1–64 letters, digits, '-', '_', '.'); default: a new random one.") var id: String?
+    @Option(help: "The id of the message of this conversation it answers (history --json shows ids).") var replyTo: String?
 
     func run(in context: CLIContext) async throws {
         let messageID: MessageID = try id.map { try Validation.identifier($0, field: "--id") } ?? .random()
+        let answered: MessageID? = try replyTo.map { try Validation.identifier($0, field: "--reply-to") }
         let conversation = try await context.lookup.conversationID(for: chat)
         let body = text == "-" ? try context.console.readAll(maxBytes: Validation.maxMessageBytes + 2) : text
         let model = try context.factory(ChatFactory.self).makeChatViewModel(conversationID: conversation)
-        await model.send(body, id: messageID)
+        await model.send(body, id: messageID, replyTo: answered)
         if let error = model.inputError { throw error }
         if let error = model.lastSendError { throw error }
         guard let message = model.timeline.value?.entries.first(where: { $0.id == messageID })?.message else {

@@ -21,10 +21,11 @@ public struct InMemoryChatService: ChatService {
         return try await store.page(conversationID, before: messageID, limit: limit)
     }
 
-    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
+        -> Message {
         let (me, members) = try await authorize(conversationID)
         let text = try Validation.messageText(text)
-        return try await store.send(id: id, text: text, to: conversationID, from: me, members: members)
+        return try await store.send(id: id, text: text, to: conversationID, replyTo: replyTo, from: me, members: members)
     }
 
     public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {

@@ -61,12 +61,19 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
             end = found
         }
         let start = max(0, end - max(limit, 0))
-        return MessagePage(messages: Array(timeline[start..<end]), hasOlder: start > 0)
+        return MessagePage(messages: timeline[start..<end].map(withCurrentReply), hasOlder: start > 0)
     }
 
-    func send(id: MessageID, text: String, to conversationID: ConversationID, from me: UserID, members: [UserID]) throws -> Message {
+    func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, from me: UserID, members: [UserID]) throws
+        -> Message {
         if let existing = index[conversationID]?[id] { return try ChatRules.resent(existing, conversationID: conversationID, sender: me, text: text) }
-        let message = append(Message(id: id, conversationID: conversationID, senderID: me, text: text, sentAt: clock.now()), members: members)
+        var reply: Message.Reply?
+        if let replyTo {
+            guard let answered = index[conversationID]?[replyTo] else { throw ChatRules.noMessage(replyTo, in: conversationID) }
+            reply = Message.Reply(id: replyTo, text: answered.text, deleted: answered.deleted)
+        }
+        let message = append(Message(id: id, conversationID: conversationID, senderID: me, text: text, sentAt: clock.now(), replyTo: reply),
+                             members: members)
         scheduleReply(to: message, members: members)
         return message
     }
@@ -135,7 +142,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
             if members[message.conversationID] == nil {
                 members[message.conversationID] = (try? await membership.requireMember(member, of: message.conversationID)) != nil
             }
-            if members[message.conversationID] == true { found.append(message) }
+            if members[message.conversationID] == true { found.append(withCurrentReply(message)) }
         }
         return found
     }
@@ -145,7 +152,12 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         try check(cursor)
         var found: [UserEvent] = []
         for entry in log.dropFirst(Int(clamping: cursor.position)) where found.count < limit {
-            if try await sees(member, entry) { found.append(entry.event) }
+            guard try await sees(member, entry) else { continue }
+            switch entry.event {
+            case .message(let message): found.append(.message(withCurrentReply(message)))
+            case .messageChanged(let kind, let message, let cursor): found.append(.messageChanged(kind, withCurrentReply(message), cursor: cursor))
+            case .change: found.append(entry.event)
+            }
         }
         return found
     }
@@ -162,6 +174,12 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         if let audience = entry.audience { return audience.contains(member) }
         guard let message = entry.event.messageNow else { return false }
         return try await membership.members(of: message.conversationID)?.contains(member) == true
+    }
+
+    /// `message` quoting the message it answers as that one is now (edited, or deleted since).
+    private func withCurrentReply(_ message: Message) -> Message {
+        guard let reply = message.replyTo, let answered = index[message.conversationID]?[reply.id] else { return message }
+        return message.replying(to: Message.Reply(id: reply.id, text: answered.text, deleted: answered.deleted))
     }
 
     private func check(_ cursor: EventCursor) throws {

@@ -12,12 +12,50 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         public let conversationID: ConversationID
         /// The text as typed (checked when sent).
         public let text: String
+        /// The message of the same conversation it answers, if any.
+        public let replyTo: MessageID?
 
         /// Creates a draft.
-        public init(id: MessageID, conversationID: ConversationID, text: String) {
+        public init(id: MessageID, conversationID: ConversationID, text: String, replyTo: MessageID? = nil) {
             self.id = id
             self.conversationID = conversationID
             self.text = text
+            self.replyTo = replyTo
+        }
+    }
+
+    /// The message a reply answers, as it is now: its id and the start of its current text.
+    public struct Reply: Codable, Equatable, Sendable {
+        /// The message answered.
+        public let id: MessageID
+        /// Its current text's first `Reply.quoteLength` characters; empty once it is deleted.
+        public let quote: String
+        /// Whether its author deleted it.
+        public let deleted: Bool
+
+        /// Characters of the answered message a reply quotes.
+        public static let quoteLength = 80
+
+        /// The reply to `id`, whose text is now `text`.
+        public init(id: MessageID, text: String, deleted: Bool) {
+            self.id = id
+            quote = deleted ? "" : String(text.prefix(Self.quoteLength))
+            self.deleted = deleted
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, quote, deleted }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(id: try container.decode(MessageID.self, forKey: .id), text: try container.decodeIfPresent(String.self, forKey: .quote) ?? "",
+                      deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(quote, forKey: .quote)
+            if deleted { try container.encode(deleted, forKey: .deleted) }
         }
     }
 
@@ -42,10 +80,12 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     public let deleted: Bool
     /// Who reacted with each emoji, in the order they did; no empty lists.
     public let reactions: [String: [UserID]]
+    /// The message it answers, as that one is now; `nil` for a message that answers none.
+    public let replyTo: Reply?
 
     /// Creates a message value.
     public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, cursor: EventCursor? = nil,
-                version: Int = 0, editedAt: Date? = nil, deleted: Bool = false, reactions: [String: [UserID]] = [:]) {
+                version: Int = 0, editedAt: Date? = nil, deleted: Bool = false, reactions: [String: [UserID]] = [:], replyTo: Reply? = nil) {
         self.id = id
         self.conversationID = conversationID
         self.senderID = senderID
@@ -56,12 +96,19 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         self.editedAt = editedAt
         self.deleted = deleted
         self.reactions = reactions
+        self.replyTo = replyTo
     }
 
     /// This message with `reactions` as its reactions.
     public func reacting(_ reactions: [String: [UserID]]) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-                version: version, editedAt: editedAt, deleted: deleted, reactions: reactions)
+                version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, replyTo: replyTo)
+    }
+
+    /// This message answering `reply` (the answered message as it is now).
+    public func replying(to reply: Reply?) -> Message {
+        Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
+                version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, replyTo: reply)
     }
 
     /// Whether its author changed the text after sending it.
@@ -70,16 +117,16 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// This message with `text` as its new version, edited at `now`.
     public func editing(to text: String, at now: Date) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-                version: version + 1, editedAt: now, deleted: false, reactions: reactions)
+                version: version + 1, editedAt: now, deleted: false, reactions: reactions, replyTo: replyTo)
     }
 
     /// This message's tombstone: its text and reactions gone, deleted at `now`.
     public func deleting(at now: Date) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: "", sentAt: sentAt, cursor: cursor,
-                version: version, editedAt: now, deleted: true)
+                version: version, editedAt: now, deleted: true, replyTo: replyTo)
     }
 
-    private enum CodingKeys: String, CodingKey { case id, conversationID, senderID, text, sentAt, cursor, version, editedAt, deleted, reactions }
+    private enum CodingKeys: String, CodingKey { case id, conversationID, senderID, text, sentAt, cursor, version, editedAt, deleted, reactions, replyTo }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -89,7 +136,8 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
                   version: try container.decodeIfPresent(Int.self, forKey: .version) ?? 0,
                   editedAt: try container.decodeIfPresent(Date.self, forKey: .editedAt),
                   deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
-                  reactions: try container.decodeIfPresent([String: [UserID]].self, forKey: .reactions) ?? [:])
+                  reactions: try container.decodeIfPresent([String: [UserID]].self, forKey: .reactions) ?? [:],
+                  replyTo: try container.decodeIfPresent(Reply.self, forKey: .replyTo))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -105,6 +153,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         try container.encodeIfPresent(editedAt, forKey: .editedAt)
         if deleted { try container.encode(deleted, forKey: .deleted) }
         if !reactions.isEmpty { try container.encode(reactions, forKey: .reactions) }
+        try container.encodeIfPresent(replyTo, forKey: .replyTo)
     }
 }
 

@@ -15,7 +15,9 @@ public protocol ChatService: Sendable {
     /// - Throws: `.invalidInput` for bad text; `.conflict` if the id is taken by a different message.
     /// On the caller's executor: a view model on the main actor sending one message at a time
     /// costs no hops between threads (they were most of a local send's time).
-    nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message
+    /// With `replyTo`, the message answers that message of the same conversation (`.notFound`
+    /// when there is none) and carries its quote (`Message.Reply`).
+    nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message
 
     /// Sends `drafts` as `send(id:text:to:)` would one after another, and returns each one's
     /// outcome in the same order: messages of one sender are stored in the order given, even
@@ -69,11 +71,16 @@ public protocol ChatService: Sendable {
 }
 
 extension ChatService {
+    /// Sends a message that answers none.
+    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
+        try await send(id: id, text: text, to: conversationID, replyTo: nil)
+    }
+
     public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] {
         var outcomes: [Result<Message, any Error>] = []
         for draft in drafts {
             do {
-                outcomes.append(.success(try await send(id: draft.id, text: draft.text, to: draft.conversationID)))
+                outcomes.append(.success(try await send(id: draft.id, text: draft.text, to: draft.conversationID, replyTo: draft.replyTo)))
             } catch {
                 outcomes.append(.failure(error))
             }

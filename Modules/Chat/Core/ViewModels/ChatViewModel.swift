@@ -106,12 +106,13 @@ public final class ChatViewModel {
 
     /// Sends text: it shows at once as pending, then as sent or failed. Text that breaks the
     /// rules is refused with `inputError` and nothing is sent. A caller that retries on its own
-    /// (a script) passes the same `id` each time: the message is stored once.
-    public func send(_ text: String, id: MessageID = .random()) async {
+    /// (a script) passes the same `id` each time: the message is stored once. With `replyTo`
+    /// it answers that message (a reply is not kept in the outbox: it fails while the server is away).
+    public func send(_ text: String, id: MessageID = .random(), replyTo: MessageID? = nil) async {
         do {
             let text = try Validation.messageText(text)
             inputError = nil
-            await deliver(id, text: text)
+            await deliver(id, text: text, replyTo: replyTo)
         } catch {
             inputError = AppError(error)
         }
@@ -156,12 +157,13 @@ public final class ChatViewModel {
     /// The newest failed send, if any: what `/retry` resends.
     public var lastFailed: Timeline.Entry? { timeline.value?.entries.last { $0.isFailed } }
 
-    private func deliver(_ id: MessageID, text: String) async {
+    private func deliver(_ id: MessageID, text: String, replyTo: MessageID? = nil) async {
         update { $0.upsert(Timeline.Entry(sending: id, text: text, delivery: .pending)) }
+        let outbox = replyTo == nil ? outbox : nil
         do {
             // Behind messages already kept, so that they go out in the order typed.
             if let outbox, await !outbox.isEmpty() { return try await keep(id, text: text, in: outbox) }
-            receive(try await service.send(id: id, text: text, to: conversationID))
+            receive(try await service.send(id: id, text: text, to: conversationID, replyTo: replyTo))
             lastSendError = nil
         } catch let error as AppError where error.kind == .unavailable {
             guard let outbox else { return failed(id, text: text, error) }

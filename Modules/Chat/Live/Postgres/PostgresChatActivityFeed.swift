@@ -19,6 +19,7 @@ public struct PostgresChatActivityFeed: ChatActivityFeed {
             FROM unnest(\(conversationIDs.map(\.rawValue))::text[]) ids(id)
             JOIN chat_activity a ON a.conversation_id = ids.id
             JOIN messages m ON m.seq = a.last_seq
+            \(unescaped: PostgresChatSchema.replyJoin)
             LEFT JOIN chat_reads r ON r.conversation_id = a.conversation_id AND r.user_id = \(reader.rawValue)
             """) {
             let message = try PostgresChatSchema.message(row, epoch: nil)

@@ -26,7 +26,7 @@ public enum PostgresChatSchema {
             """,
             "CREATE TABLE chat_epoch (epoch text NOT NULL)",
             "INSERT INTO chat_epoch (epoch) VALUES (substr(md5(random()::text || clock_timestamp()::text), 1, 10))",
-            sendFunction,
+            sendFunction(replies: false),
         ]),
         // Messages their authors edit or delete, as on SQLite (`ChatSchema`, step 7).
         PGDatabase.Migration(feature: "chat", version: 2, [
@@ -41,14 +41,24 @@ public enum PostgresChatSchema {
         ]),
         // Reactions, as on SQLite (step 8).
         PGDatabase.Migration(feature: "chat", version: 3, ["ALTER TABLE messages ADD COLUMN reactions text"]),
+        // Replies, as on SQLite (step 9); the send function takes the message each send answers.
+        PGDatabase.Migration(feature: "chat", version: 4, [
+            #"ALTER TABLE messages ADD COLUMN reply_to text COLLATE "C""#,
+            "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[])",
+            sendFunction(replies: true),
+        ]),
     ]
 
     /// Stores a batch of sends: takes the store's order first, numbers the sends not stored yet
     /// (the first of each id in the batch) in the order given, gives them the next positions of
     /// their conversations, moves the activity and the senders' read markers, announces the
     /// commit, and returns, for each send in order, the stored message and whether it is new.
-    private static let sendFunction = #"""
-        CREATE FUNCTION messageai_send(ids text[], conversations text[], senders text[], texts text[], sent_ats bigint[])
+    /// With `replies`, each send also names the message it answers (or the empty text for none),
+    /// as the function has since step 4 of Chat's migrations.
+    private static func sendFunction(replies: Bool) -> String {
+        let (parameter, column, value) = replies ? (", reply_tos text[]", ", reply_to", ", reply_tos") : ("", "", "")
+        return #"""
+        CREATE FUNCTION messageai_send(ids text[], conversations text[], senders text[], texts text[], sent_ats bigint[]\#(parameter))
         RETURNS TABLE (ord bigint, seq bigint, is_new boolean, sender_id text, text text, sent_at bigint)
         LANGUAGE plpgsql AS $fn$
         #variable_conflict use_column
@@ -58,17 +68,18 @@ public enum PostgresChatSchema {
         BEGIN
             SELECT s.value INTO top FROM store_sequence s FOR UPDATE;
             WITH input AS (
-                SELECT u.id, u.conversation_id, u.sender_id, u.text, u.sent_at, u.ord,
+                SELECT u.id, u.conversation_id, u.sender_id, u.text, u.sent_at\#(replies ? ", u.reply_to" : ""), u.ord,
                        row_number() OVER (PARTITION BY u.conversation_id, u.id ORDER BY u.ord) AS nth
-                FROM unnest(ids, conversations, senders, texts, sent_ats) WITH ORDINALITY AS u(id, conversation_id, sender_id, text, sent_at, ord)),
+                FROM unnest(ids, conversations, senders, texts, sent_ats\#(value)) WITH ORDINALITY
+                     AS u(id, conversation_id, sender_id, text, sent_at\#(column), ord)),
             numbered AS (
                 SELECT i.*, top + row_number() OVER (ORDER BY i.ord) AS new_seq,
                        coalesce(a.message_count, 0) + row_number() OVER (PARTITION BY i.conversation_id ORDER BY i.ord) AS new_position
                 FROM input i LEFT JOIN chat_activity a ON a.conversation_id = i.conversation_id
                 WHERE i.nth = 1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = i.conversation_id AND m.id = i.id)),
             stored AS (
-                INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at)
-                SELECT n.new_seq, n.id, n.conversation_id, n.new_position, n.sender_id, n.text, n.sent_at FROM numbered n
+                INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at\#(column))
+                SELECT n.new_seq, n.id, n.conversation_id, n.new_position, n.sender_id, n.text, n.sent_at\#(replies ? ", nullif(n.reply_to, '')" : "") FROM numbered n
                 RETURNING messages.conversation_id, messages.seq, messages.position, messages.sender_id),
             activity AS (
                 INSERT INTO chat_activity AS a (conversation_id, message_count, last_seq)
@@ -92,6 +103,7 @@ public enum PostgresChatSchema {
         END
         $fn$
         """#
+    }
 
     /// The database's epoch (see `ChatSchema`).
     /// - Throws: `AppError(.unavailable)` when it is missing (a damaged database).
@@ -103,7 +115,11 @@ public enum PostgresChatSchema {
     }
 
     /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`.
-    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted, m.reactions"
+    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted, m.reactions, "
+        + "m.reply_to, q.text, q.deleted"
+    /// The join every `SELECT` of `columns` has after the one that brings `messages m`: the
+    /// message a reply answers, `q`, as it is now.
+    static let replyJoin = "LEFT JOIN messages q ON q.conversation_id = m.conversation_id AND q.id = m.reply_to"
 
     /// A message from a row whose first columns are `columns` (a query's own come after them),
     /// with its cursor in `epoch` (none without one).
@@ -117,11 +133,14 @@ public enum PostgresChatSchema {
                 sentAt: MessageRows.date(milliseconds: Int(try cells[4].decode(Int64.self))),
                 cursor: try epoch.map { EventCursor(epoch: $0, position: try cells[5].decode(Int64.self)) },
                 version: Int(try cells[6].decode(Int32.self)), editedAt: try cells[7].decode(Int64?.self).map { MessageRows.date(milliseconds: Int($0)) },
-                deleted: try cells[8].decode(Bool.self), reactions: try MessageRows.reactions(try cells[9].decode(String?.self)))
+                deleted: try cells[8].decode(Bool.self), reactions: try MessageRows.reactions(try cells[9].decode(String?.self)),
+                replyTo: try cells[10].decode(String?.self).map { answered in
+                    Message.Reply(id: MessageID(answered), text: try cells[11].decode(String?.self) ?? "", deleted: try cells[12].decode(Bool?.self) ?? true)
+                })
     }
 
     /// How many `columns` there are: a query's own columns start there.
-    static let count = 10
+    static let count = 13
 
     /// The columns of a message change's event, over `message_changes x` joined to its message `m`.
     static let changeColumns = "\(columns), x.seq, x.kind"

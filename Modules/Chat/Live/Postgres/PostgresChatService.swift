@@ -34,8 +34,9 @@ public struct PostgresChatService: ChatService {
         return try await page(conversationID, below: position, limit: limit)
     }
 
-    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
-        try await chat.send(id: id, text: text, to: conversationID)
+    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
+        -> Message {
+        try await chat.send(id: id, text: text, to: conversationID, replyTo: replyTo)
     }
 
     public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] { await chat.send(drafts) }
@@ -90,13 +91,14 @@ public struct PostgresChatService: ChatService {
         let limit = min(max(limit, 0), ChatRules.catchUpLimit)
         let rows = if let conversationID {
             try await database.query("""
-                SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m
+                SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m \(unescaped: PostgresChatSchema.replyJoin)
                 WHERE m.conversation_id = \(conversationID.rawValue) AND m.seq > \(cursor.position) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
                 """)
         } else {
             try await database.query("""
                 SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m
                 JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = \(me.rawValue) AND c.state = 'member'
+                \(unescaped: PostgresChatSchema.replyJoin)
                 WHERE m.seq > \(cursor.position) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
                 """)
         }
@@ -118,7 +120,7 @@ public struct PostgresChatService: ChatService {
 
     private func page(_ conversationID: ConversationID, below position: Int64, limit: Int) async throws -> MessagePage {
         let rows = try await database.query("""
-            SELECT \(unescaped: PostgresChatSchema.columns), m.position FROM messages m
+            SELECT \(unescaped: PostgresChatSchema.columns), m.position FROM messages m \(unescaped: PostgresChatSchema.replyJoin)
             WHERE m.conversation_id = \(conversationID.rawValue) AND m.position < \(position) ORDER BY m.position DESC LIMIT \(max(limit, 0))
             """)
         let oldest = try rows.last?.makeRandomAccess()[PostgresChatSchema.count].decode(Int64.self)

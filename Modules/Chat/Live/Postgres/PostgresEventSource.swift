@@ -25,7 +25,7 @@ public struct PostgresEventSource: EventSource {
         let top = try await PostgresChangeLog.newest(database)
         guard top > seq else { return ([], [:], seq) }
         let messages = try await database.query("""
-            SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m WHERE m.seq > \(seq) AND m.seq <= \(top) ORDER BY m.seq
+            SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m \(unescaped: PostgresChatSchema.replyJoin) WHERE m.seq > \(seq) AND m.seq <= \(top) ORDER BY m.seq
             """)
         let changes = try await database.query("""
             SELECT \(unescaped: PostgresChangeLog.columns) FROM store_changes s WHERE s.seq > \(seq) AND s.seq <= \(top) ORDER BY s.seq
@@ -33,6 +33,7 @@ public struct PostgresEventSource: EventSource {
         let messageChanges = try await database.query("""
             SELECT \(unescaped: PostgresChatSchema.changeColumns) FROM message_changes x
             JOIN messages m ON m.conversation_id = x.conversation_id AND m.id = x.message_id
+            \(unescaped: PostgresChatSchema.replyJoin)
             WHERE x.seq > \(seq) AND x.seq <= \(top) ORDER BY x.seq
             """)
         let audiences = try await PostgresChangeLog.audiences(after: seq, upTo: top, database)
@@ -49,6 +50,7 @@ enum PostgresEventRows {
         let messages = try await database.query("""
             SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m
             JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = \(reader.rawValue) AND c.state = 'member'
+            \(unescaped: PostgresChatSchema.replyJoin)
             WHERE m.seq > \(seq) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
             """)
         let changes = try await database.query("""
@@ -59,6 +61,7 @@ enum PostgresEventRows {
             SELECT \(unescaped: PostgresChatSchema.changeColumns) FROM message_changes x
             JOIN conversation_members c ON c.conversation_id = x.conversation_id AND c.user_id = \(reader.rawValue) AND c.state = 'member'
             JOIN messages m ON m.conversation_id = x.conversation_id AND m.id = x.message_id
+            \(unescaped: PostgresChatSchema.replyJoin)
             WHERE x.seq > \(seq) AND x.seq <= \(top) ORDER BY x.seq LIMIT \(limit)
             """)
         return Array(try merged(messages, messageChanges, changes, epoch: epoch).prefix(limit))

@@ -19,23 +19,60 @@ public struct PostgresMessageStore: MessageStore {
     public func insertNow(_ sends: [MessageWriter.Send]) throws -> [MessageWriter.Stored]? { nil }
 
     public func insert(_ sends: [MessageWriter.Send]) async throws -> [MessageWriter.Stored] {
-        let rows = try await database.query("""
-            SELECT ord, seq, is_new, sender_id, text, sent_at FROM messageai_send(
-                \(sends.map(\.id.rawValue))::text[], \(sends.map(\.conversationID.rawValue))::text[], \(sends.map(\.sender.rawValue))::text[],
-                \(sends.map(\.text))::text[], \(sends.map { Int64($0.sentAt) })::bigint[])
-            """)
+        // A reply to no message of its conversation is refused before the batch, so it takes no number.
+        let replies = try await answered(by: sends)
+        let accepted = sends.indices.filter { index in sends[index].replyTo.map { replies[Key(sends[index].conversationID, $0)] != nil } ?? true }
+        let batch = accepted.map { sends[$0] }
         var stored: [Int: (seq: Int64, isNew: Bool, sender: String, text: String, sentAt: Int64)] = [:]
-        for row in rows {
-            let (ord, seq, isNew, sender, text, sentAt) = try row.decode((Int64, Int64, Bool, String, String, Int64).self)
-            stored[Int(ord) - 1] = (seq, isNew, sender, text, sentAt)
+        if !batch.isEmpty {
+            let rows = try await database.query("""
+                SELECT ord, seq, is_new, sender_id, text, sent_at FROM messageai_send(
+                    \(batch.map(\.id.rawValue))::text[], \(batch.map(\.conversationID.rawValue))::text[], \(batch.map(\.sender.rawValue))::text[],
+                    \(batch.map(\.text))::text[], \(batch.map { Int64($0.sentAt) })::bigint[], \(batch.map { $0.replyTo?.rawValue ?? "" })::text[])
+                """)
+            for row in rows {
+                let (ord, seq, isNew, sender, text, sentAt) = try row.decode((Int64, Int64, Bool, String, String, Int64).self)
+                stored[accepted[Int(ord) - 1]] = (seq, isNew, sender, text, sentAt)
+            }
         }
         return sends.enumerated().map { index, send in
+            if let replyTo = send.replyTo, replies[Key(send.conversationID, replyTo)] == nil {
+                return .failure(ChatRules.noMessage(replyTo, in: send.conversationID))
+            }
             guard let row = stored[index] else { return .failure(AppError(.internal, "the database did not store message '\(send.id.rawValue)'")) }
             let message = Message(id: send.id, conversationID: send.conversationID, senderID: UserID(row.sender), text: row.text,
-                                  sentAt: MessageRows.date(milliseconds: Int(row.sentAt)), cursor: EventCursor(epoch: epoch, position: row.seq))
+                                  sentAt: MessageRows.date(milliseconds: Int(row.sentAt)), cursor: EventCursor(epoch: epoch, position: row.seq),
+                                  replyTo: send.replyTo.flatMap { replies[Key(send.conversationID, $0)] })
             if row.isNew { return .success((message, true)) }
             return Result { (try ChatRules.resent(message, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
         }
+    }
+
+    /// A message's key: its id is the sender's within its conversation.
+    private struct Key: Hashable {
+        let conversationID: ConversationID
+        let id: MessageID
+
+        init(_ conversationID: ConversationID, _ id: MessageID) {
+            self.conversationID = conversationID
+            self.id = id
+        }
+    }
+
+    /// The messages `sends` answer, as they are now, by key (one round trip, only when some send
+    /// answers one); one its conversation does not have is missing.
+    private func answered(by sends: [MessageWriter.Send]) async throws -> [Key: Message.Reply] {
+        let asked = sends.compactMap { send in send.replyTo.map { Key(send.conversationID, $0) } }
+        guard !asked.isEmpty else { return [:] }
+        var replies: [Key: Message.Reply] = [:]
+        for row in try await database.query("""
+            SELECT m.conversation_id, m.id, m.text, m.deleted FROM unnest(\(asked.map(\.conversationID.rawValue))::text[], \(asked.map(\.id.rawValue))::text[])
+                AS a(conversation_id, id) JOIN messages m ON m.conversation_id = a.conversation_id AND m.id = a.id
+            """) {
+            let (conversation, id, text, deleted) = try row.decode((String, String, String, Bool).self)
+            replies[Key(ConversationID(conversation), MessageID(id))] = Message.Reply(id: MessageID(id), text: text, deleted: deleted)
+        }
+        return replies
     }
 
     public func notifyCommitted() { database.notifyLocalChange() }
@@ -45,8 +82,8 @@ public struct PostgresMessageStore: MessageStore {
         let epoch = epoch
         return try await database.write { transaction in
             let rows = try await transaction.query("""
-                SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m WHERE m.conversation_id = \(conversationID.rawValue) AND m.id = \(messageID.rawValue)
-                FOR UPDATE
+                SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m \(unescaped: PostgresChatSchema.replyJoin)
+                WHERE m.conversation_id = \(conversationID.rawValue) AND m.id = \(messageID.rawValue) FOR UPDATE OF m
                 """)
             guard let row = rows.first else { throw ChatRules.noMessage(messageID, in: conversationID) }
             let current = try PostgresChatSchema.message(row, epoch: epoch)

@@ -100,6 +100,8 @@ public enum ChatSchema {
             """),
         // Reactions, kept with their message as a JSON object of emoji to people (NULL for none).
         SchemaMigration(feature: "chat", version: 8, sql: "ALTER TABLE messages ADD COLUMN reactions TEXT;"),
+        // Replies: the id of the message of the same conversation a message answers.
+        SchemaMigration(feature: "chat", version: 9, sql: "ALTER TABLE messages ADD COLUMN reply_to TEXT;"),
     ]
 
     /// The database's epoch (see `chat_epoch`).

@@ -14,6 +14,7 @@ enum EventRows {
         let messages = try Row.fetchAll(db, sql: """
             SELECT \(MessageRows.columns) FROM messages m
             JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = :me AND c.state = 'member'
+            \(MessageRows.replyJoin)
             WHERE m.seq > :after ORDER BY m.seq LIMIT :limit
             """, arguments: arguments)
         let changes = try Row.fetchAll(db, sql: """
@@ -24,6 +25,7 @@ enum EventRows {
             SELECT \(MessageRows.changeColumns) FROM message_changes x
             JOIN conversation_members c ON c.conversation_id = x.conversation_id AND c.user_id = :me AND c.state = 'member'
             JOIN messages m ON m.conversation_id = x.conversation_id AND m.id = x.message_id
+            \(MessageRows.replyJoin)
             WHERE x.seq > :after ORDER BY x.seq LIMIT :limit
             """, arguments: arguments)
         return Array(try merged(messages, messageChanges, changes, epoch: epoch).prefix(limit))
@@ -47,11 +49,12 @@ enum EventRows {
     /// next. A damaged row is passed over (the position moves past it), so one bad row cannot
     /// stop live delivery for good.
     static func all(after seq: Int64, epoch: String, _ db: Database) throws -> (events: [UserEvent], last: Int64) {
-        let messages = try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns) FROM messages m WHERE m.seq > ? ORDER BY m.seq", arguments: [seq])
+        let messages = try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.seq > ? ORDER BY m.seq",
+                                        arguments: [seq])
         let changes = try Row.fetchAll(db, sql: "SELECT \(SQLChangeLog.columns) FROM store_changes s WHERE s.seq > ? ORDER BY s.seq", arguments: [seq])
         let messageChanges = try Row.fetchAll(db, sql: """
             SELECT \(MessageRows.changeColumns) FROM message_changes x JOIN messages m ON m.conversation_id = x.conversation_id AND m.id = x.message_id
-            WHERE x.seq > ? ORDER BY x.seq
+            \(MessageRows.replyJoin) WHERE x.seq > ? ORDER BY x.seq
             """, arguments: [seq])
         let last = (messages.compactMap { try? $0.decode(Int64.self, atIndex: MessageRows.seqIndex) }
             + messageChanges.compactMap { try? $0.decode(Int64.self, atIndex: MessageRows.count) }

@@ -7,9 +7,13 @@ import Kernel
 enum MessageRows {
     /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`; a
     /// query's own columns start at index `count`.
-    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted, m.reactions"
+    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted, m.reactions, "
+        + "m.reply_to, q.text, q.deleted"
     /// How many `columns` there are.
-    static let count = 10
+    static let count = 13
+    /// The join every `SELECT` of `columns` has after the one that brings `messages m`: the
+    /// message a reply answers, `q`, as it is now.
+    static let replyJoin = "LEFT JOIN messages q ON q.conversation_id = m.conversation_id AND q.id = m.reply_to"
     /// Where `m.seq` is among `columns`.
     static let seqIndex = 5
 
@@ -22,7 +26,11 @@ enum MessageRows {
                 sentAt: date(milliseconds: try row.decode(atIndex: 4)),
                 cursor: try epoch.map { EventCursor(epoch: $0, position: try row.decode(Int64.self, atIndex: seqIndex)) },
                 version: try row.decode(atIndex: 6), editedAt: try row.decode(Int?.self, atIndex: 7).map(date(milliseconds:)),
-                deleted: try row.decode(atIndex: 8), reactions: try reactions(try row.decode(String?.self, atIndex: 9)))
+                deleted: try row.decode(atIndex: 8), reactions: try reactions(try row.decode(String?.self, atIndex: 9)),
+                replyTo: try row.decode(String?.self, atIndex: 10).map { answered in
+                    Message.Reply(id: MessageID(answered), text: try row.decode(String?.self, atIndex: 11) ?? "",
+                                  deleted: try row.decode(Bool?.self, atIndex: 12) ?? true)
+                })
     }
 
     /// A message's reactions as stored: a JSON object of emoji to the people who reacted (NULL for none).

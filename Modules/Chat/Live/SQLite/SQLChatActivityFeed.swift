@@ -21,6 +21,7 @@ public struct SQLChatActivityFeed: ChatActivityFeed {
                 FROM json_each(?) ids
                 JOIN chat_activity a ON a.conversation_id = ids.value
                 JOIN messages m ON m.seq = a.last_seq
+                \(MessageRows.replyJoin)
                 LEFT JOIN chat_reads r ON r.conversation_id = a.conversation_id AND r.user_id = ?
                 """, arguments: [list, reader.rawValue])
             while let row = try rows.next() {

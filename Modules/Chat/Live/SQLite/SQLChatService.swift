@@ -35,8 +35,9 @@ public struct SQLChatService: ChatService {
         return try await page(conversationID, below: position, limit: limit)
     }
 
-    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
-        try await chat.send(id: id, text: text, to: conversationID)
+    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
+        -> Message {
+        try await chat.send(id: id, text: text, to: conversationID, replyTo: replyTo)
     }
 
     public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] { await chat.send(drafts) }
@@ -86,12 +87,15 @@ public struct SQLChatService: ChatService {
         let (epoch, limit) = (chat.epoch, min(max(limit, 0), ChatRules.catchUpLimit))
         return try await database.read { db in
             let rows = if let conversationID {
-                try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns) FROM messages m WHERE m.conversation_id = ? AND m.seq > ? ORDER BY m.seq LIMIT ?",
+                try Row.fetchAll(db, sql: """
+                    SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.conversation_id = ? AND m.seq > ? ORDER BY m.seq LIMIT ?
+                    """,
                                  arguments: [conversationID.rawValue, cursor.position, limit])
             } else {
                 try Row.fetchAll(db, sql: """
                     SELECT \(MessageRows.columns) FROM messages m
                     JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = ? AND c.state = 'member'
+                    \(MessageRows.replyJoin)
                     WHERE m.seq > ? ORDER BY m.seq LIMIT ?
                     """, arguments: [me.rawValue, cursor.position, limit])
             }
@@ -109,7 +113,8 @@ public struct SQLChatService: ChatService {
         let epoch = chat.epoch
         return try await database.read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT \(MessageRows.columns), m.position FROM messages m WHERE conversation_id = ? AND position < ? ORDER BY position DESC LIMIT ?
+                SELECT \(MessageRows.columns), m.position FROM messages m \(MessageRows.replyJoin)
+                WHERE m.conversation_id = ? AND m.position < ? ORDER BY m.position DESC LIMIT ?
                 """, arguments: [conversationID.rawValue, position, max(limit, 0)])
             let oldest = try rows.last?.decode(Int.self, atIndex: MessageRows.count)
             return MessagePage(messages: try rows.reversed().map { try MessageRows.message($0, epoch: epoch) }, hasOlder: (oldest ?? 1) > 1)

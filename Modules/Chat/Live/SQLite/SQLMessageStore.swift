@@ -33,7 +33,9 @@ public struct SQLMessageStore: MessageStore {
                        _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message {
         let epoch = epoch
         return try await database.write { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(MessageRows.columns) FROM messages m WHERE m.conversation_id = ? AND m.id = ?"),
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.conversation_id = ? AND m.id = ?
+                """),
                                              arguments: [conversationID.rawValue, messageID.rawValue]) else {
                 throw ChatRules.noMessage(messageID, in: conversationID)
             }
@@ -55,23 +57,43 @@ public struct SQLMessageStore: MessageStore {
     }
 
     /// Each of `sends` stored in the open transaction. A send refused for what it is (its id
-    /// taken by another message) is refused before it writes anything, so it needs no savepoint
-    /// of its own; any other failure fails the transaction. The ids already stored are looked up,
-    /// and the new messages' numbers taken, once for the batch.
+    /// taken by another message, or a reply to no message of its conversation) is refused before
+    /// it writes anything or takes a number, so it needs no savepoint of its own and leaves no gap
+    /// in the store's order; any other failure fails the transaction. The ids already stored are
+    /// looked up, and the new messages' numbers taken, once for the batch.
     private static func insertAll(_ sends: [Send], epoch: String, _ db: Database) throws -> [Stored] {
         var stored = try storedMessages(of: sends, epoch: epoch, db)
-        let newCount = Set(sends.map { Key(conversationID: $0.conversationID, id: $0.id) }).subtracting(stored.keys).count
+        let replies = try answered(by: sends.filter { stored[Key(conversationID: $0.conversationID, id: $0.id)] == nil }, db)
+        let newCount = Set(sends.filter { send in
+            send.replyTo.map { replies[Key(conversationID: send.conversationID, id: $0)] != nil } ?? true
+        }.map { Key(conversationID: $0.conversationID, id: $0.id) }).subtracting(stored.keys).count
         var seq = newCount > 0 ? try SQLChangeLog.next(count: newCount, db) : 0
         return try sends.map { send in
             let key = Key(conversationID: send.conversationID, id: send.id)
             if let existing = stored[key] {
                 return Result { (try ChatRules.resent(existing, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
             }
-            let message = try insert(send, seq: seq, epoch: epoch, db)
+            let reply = send.replyTo.flatMap { replies[Key(conversationID: send.conversationID, id: $0)] }
+            if let replyTo = send.replyTo, reply == nil { return .failure(ChatRules.noMessage(replyTo, in: send.conversationID)) }
+            let message = try insert(send, seq: seq, epoch: epoch, db).replying(to: reply)
             stored[key] = message
             seq += 1
             return .success((message, true))
         }
+    }
+
+    /// The messages `sends` answer, as they are now, by key; one a send answers that its
+    /// conversation does not have is missing.
+    private static func answered(by sends: [Send], _ db: Database) throws -> [Key: Message.Reply] {
+        var replies: [Key: Message.Reply] = [:]
+        for send in sends {
+            guard let replyTo = send.replyTo else { continue }
+            let key = Key(conversationID: send.conversationID, id: replyTo)
+            guard replies[key] == nil, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT text, deleted FROM messages WHERE conversation_id = ? AND id = ?"),
+                                                                  arguments: [send.conversationID.rawValue, replyTo.rawValue]) else { continue }
+            replies[key] = Message.Reply(id: replyTo, text: try row.decode(atIndex: 0), deleted: try row.decode(atIndex: 1))
+        }
+        return replies
     }
 
     /// The messages of `sends` already stored (the same id in the same conversation), by key:
@@ -81,6 +103,7 @@ public struct SQLMessageStore: MessageStore {
         for (conversationID, ids) in Dictionary(grouping: sends, by: \.conversationID).mapValues({ $0.map(\.id) }) {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT \(MessageRows.columns) FROM json_each(?) ids JOIN messages m ON m.conversation_id = ? AND m.id = ids.value
+                \(MessageRows.replyJoin)
                 """), arguments: [try JSONIDs.encode(ids), conversationID.rawValue])
             while let row = try rows.next() {
                 let message = try MessageRows.message(row, epoch: epoch)
@@ -95,8 +118,8 @@ public struct SQLMessageStore: MessageStore {
         let conversation = send.conversationID.rawValue
         let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
                                          arguments: [conversation]) ?? 0) + 1
-        try db.cachedStatement(sql: "INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            .execute(arguments: [seq, send.id.rawValue, conversation, position, send.sender.rawValue, send.text, send.sentAt])
+        try db.cachedStatement(sql: "INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at, reply_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [seq, send.id.rawValue, conversation, position, send.sender.rawValue, send.text, send.sentAt, send.replyTo?.rawValue])
         try db.cachedStatement(sql: """
             INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
             ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
