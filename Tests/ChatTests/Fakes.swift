@@ -90,6 +90,10 @@ final class ScriptedChatService: ChatService {
 
     func markRead(_ conversationID: ConversationID) async throws {}
 
+    func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] { [] }
+
+    func setReceiptsPrivate(_ isPrivate: Bool) async throws {}
+
     func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { live.subscribe() }
 
     func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] { [] }

@@ -176,6 +176,40 @@ struct MessageChangeContractTests {
         _ = grace
     }
 
+    @Test("read receipts: members see how far the others read, live; a person may keep theirs private, and then sees no one's",
+          arguments: BackendContractTests.backends)
+    func receipts(_ backend: ContractBackend) async throws {
+        let (harness, ada, grace, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
+        defer { harness.remove() }
+        _ = try await asAda.chat.send(id: .random(), text: "one", to: direct)
+        let two = try await asAda.chat.send(id: .random(), text: "two", to: direct)
+        #expect(try await asAda.chat.receipts(in: direct) == [ReadReceipt(userID: grace.id, readCount: 0, lastRead: nil)])
+        #expect(try await asGrace.chat.receipts(in: direct) == [ReadReceipt(userID: ada.id, readCount: 2, lastRead: two.id)], "sending reads")
+
+        var live = try await asAda.chat.liveEvents().makeAsyncIterator()
+        try await asGrace.chat.markRead(direct)
+        #expect(await live.next() == .change(.readMarkerMoved(in: direct, by: grace.id), cursor: try #require(try await asGrace.chat.newestCursor())))
+        #expect(try await asAda.chat.receipts(in: direct) == [ReadReceipt(userID: grace.id, readCount: 2, lastRead: two.id)])
+
+        try await asGrace.chat.setReceiptsPrivate(true)
+        #expect(try await asAda.chat.receipts(in: direct).isEmpty, "Grace keeps hers private")
+        #expect(try await asGrace.chat.receipts(in: direct).isEmpty, "and sees no one's")
+        let three = try await asAda.chat.send(id: .random(), text: "three", to: direct)
+        try await asGrace.chat.markRead(direct)
+        let marker = try await asAda.chat.send(id: .random(), text: "after", to: direct)
+        while let event = await live.next(), event.message?.id != marker.id {
+            #expect(event.message != nil, "Ada saw a private reader's marker move: \(event)")
+        }
+        try await asGrace.chat.setReceiptsPrivate(false)
+        #expect(try await asAda.chat.receipts(in: direct) == [ReadReceipt(userID: grace.id, readCount: 3, lastRead: three.id)], "shared again")
+        #expect(await kind { _ = try await Self.outsider(harness).chat.receipts(in: direct); return three } == .forbidden)
+    }
+
+    /// Someone in no conversation with anyone.
+    private static func outsider(_ harness: BackendHarness) async throws -> ServiceSet {
+        harness.services(for: try await harness.signUp("Eve"))
+    }
+
     /// Ada and Grace on `backend`, each with their services, in a one-to-one.
     private static func adaAndGrace(on backend: ContractBackend) async throws
         -> (BackendHarness, BackendHarness.User, BackendHarness.User, ServiceSet, ServiceSet, ConversationID) {

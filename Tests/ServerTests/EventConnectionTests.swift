@@ -111,6 +111,8 @@ struct EventConnectionTests {
             throw Failure()
         }
         func markRead(_ conversationID: ConversationID) async throws { throw Failure() }
+        func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] { throw Failure() }
+        func setReceiptsPrivate(_ isPrivate: Bool) async throws { throw Failure() }
         func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { throw Failure() }
         func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] { throw Failure() }
         func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] { throw Failure() }

@@ -28,6 +28,14 @@ public enum ChatAPI {
     public static let markRead = Endpoint<NoContent, NoContent, PathParameters.Conversation>(
         .post, "/v1/conversations/{conversation}/read", "Mark the conversation read", successStatus: 204)
 
+    /// How far the conversation's other members have read.
+    public static let receipts = Endpoint<NoContent, ReceiptList, PathParameters.Conversation>(
+        .get, "/v1/conversations/{conversation}/receipts",
+        "How far each other member has read, for those who share their receipts (none when you keep yours private)")
+    /// Keeps the caller's read receipts private, or shares them.
+    public static let receiptPrivacy = Endpoint<ReceiptPrivacy, NoContent, PathParameters.None>(
+        .put, "/v1/receipts/privacy", "Keep your read receipts private (you then see no one's), or share them", successStatus: 204)
+
     /// Stored messages after a cursor: what a live reader missed while away.
     public static let catchUp = Endpoint<NoContent, MessageList, PathParameters.None>(
         .get, "/v1/messages", "Stored messages after a cursor, oldest first, in all the caller's conversations or one",
@@ -64,7 +72,7 @@ public enum ChatAPI {
     public static let defaultPage = 50
 
     /// Every Chat endpoint.
-    public static let endpoints = [history.spec, send.spec, edit.spec, delete.spec, react.spec, markRead.spec, catchUp.spec, eventLog.spec, newest.spec]
+    public static let endpoints = [history.spec, send.spec, edit.spec, delete.spec, react.spec, markRead.spec, receipts.spec, receiptPrivacy.spec, catchUp.spec, eventLog.spec, newest.spec]
 }
 
 /// The body of a send (or of an edit, which takes its text only).
@@ -99,6 +107,30 @@ public struct ReactRequest: WireType, Equatable {
 
     public static let schema = WireSchema.object([("emoji", .string(minLength: 1, maxLength: Validation.maxReactionBytes)), ("remove", .boolean)],
                                                  required: ["emoji"])
+}
+
+/// Read receipts.
+public struct ReceiptList: WireType, Equatable {
+    /// One per other member who shares theirs.
+    public let receipts: [ReadReceipt]
+
+    /// Creates the reply.
+    public init(_ receipts: [ReadReceipt]) { self.receipts = receipts }
+
+    public static let schema = WireSchema.object([("receipts", .array(.object([("userID", .identifier), ("readCount", .integer(0...Int(Int32.max))),
+                                                                               ("lastRead", .identifier)], required: ["userID", "readCount"]),
+                                                                      maxItems: 10_000))], required: ["receipts"])
+}
+
+/// Whether the caller keeps their read receipts private.
+public struct ReceiptPrivacy: WireType, Equatable {
+    /// True to keep them private.
+    public let `private`: Bool
+
+    /// Creates the body.
+    public init(private isPrivate: Bool) { self.private = isPrivate }
+
+    public static let schema = WireSchema.object([("private", .boolean)], required: ["private"])
 }
 
 /// A page of history.

@@ -49,6 +49,14 @@ public struct RemoteChatService: ChatService {
                                   body: ReactRequest(emoji: emoji, remove: !adding), as: caller)
     }
 
+    public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
+        try await connection.call(ChatAPI.receipts, path: .init(conversation: conversationID), body: NoContent(), as: caller).receipts
+    }
+
+    public func setReceiptsPrivate(_ isPrivate: Bool) async throws {
+        _ = try await connection.call(ChatAPI.receiptPrivacy, body: ReceiptPrivacy(private: isPrivate), as: caller)
+    }
+
     public func markRead(_ conversationID: ConversationID) async throws {
         _ = try await connection.call(ChatAPI.markRead, path: .init(conversation: conversationID), body: NoContent(), as: caller)
     }

@@ -37,6 +37,11 @@ public struct ChatRoutes: Sendable {
             try await service(call.caller).react(to: call.path.message, in: call.path.conversation, with: call.body.emoji,
                                                  adding: call.body.remove != true)
         }
+        routes.add(ChatAPI.receipts) { call in ReceiptList(try await service(call.caller).receipts(in: call.path.conversation)) }
+        routes.add(ChatAPI.receiptPrivacy) { call in
+            try await service(call.caller).setReceiptsPrivate(call.body.private)
+            return NoContent()
+        }
         routes.add(ChatAPI.catchUp) { call in
             let cursor = try EventCursor(parsing: try call.required(ChatAPI.Query.afterMessage))
             let conversation: ConversationID? = try call.query(ChatAPI.Query.conversation).map { try Validation.identifier($0, field: "conversation") }

@@ -39,6 +39,7 @@ public enum StoreMigration {
         Table(name: "messages", order: "seq"), Table(name: "chat_activity", order: "conversation_id"),
         Table(name: "chat_reads", order: "user_id, conversation_id"), Table(name: "store_changes", order: "seq"),
         Table(name: "store_audiences", order: "user_id, seq"), Table(name: "message_changes", order: "seq"),
+        Table(name: "chat_receipt_privacy", order: "user_id"),
     ]
 
     /// Rows read from SQLite and written to PostgreSQL at a time.

@@ -50,8 +50,18 @@ public struct InMemoryChatService: ChatService {
     }
 
     public func markRead(_ conversationID: ConversationID) async throws {
-        let (me, _) = try await authorize(conversationID)
-        await store.markRead(conversationID, by: me)
+        let (me, members) = try await authorize(conversationID)
+        await store.markRead(conversationID, by: me, members: members)
+    }
+
+    public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
+        let (me, members) = try await authorize(conversationID)
+        return await store.receipts(in: conversationID, for: me, members: members)
+    }
+
+    public func setReceiptsPrivate(_ isPrivate: Bool) async throws {
+        try await store.conditions.apply()
+        await store.setReceiptsPrivate(isPrivate, for: try await caller.id())
     }
 
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {

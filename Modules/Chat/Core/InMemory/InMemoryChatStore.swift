@@ -19,6 +19,8 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     private let epoch = EventCursor.newEpoch()
     /// Per conversation and reader: how many messages of the timeline the reader has read.
     private var readMarkers: [ConversationID: [UserID: Int]] = [:]
+    /// The people who keep their read receipts private.
+    private var privateReceipts: Set<UserID> = []
     /// Seeded messages count as read by everyone.
     private let seededCounts: [ConversationID: Int]
     private var repliesSent = 0
@@ -97,13 +99,31 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         return changed
     }
 
-    /// Moves `reader`'s marker to the end of the conversation; a marker that moves is an event.
-    func markRead(_ conversationID: ConversationID, by reader: UserID) {
+    /// Moves `reader`'s marker to the end of the conversation; a marker that moves is an event,
+    /// seen by the reader and by the `members` who see their receipts (`ChatRules.receiptAudience`).
+    func markRead(_ conversationID: ConversationID, by reader: UserID, members: [UserID]) {
         let count = timelines[conversationID]?.count ?? 0
         guard count > marker(of: reader, in: conversationID) else { return }
         readMarkers[conversationID, default: [:]][reader] = count
         changed.send(())
-        publish(.change(.readMarkerMoved(in: conversationID, by: reader), cursor: nextCursor()), to: [reader])
+        publish(.change(.readMarkerMoved(in: conversationID, by: reader), cursor: nextCursor()),
+                to: ChatRules.receiptAudience(of: reader, members: members, keepingPrivate: privateReceipts))
+    }
+
+    /// How far each of `members` but `reader` has read, for those who share their receipts; none
+    /// when `reader` keeps theirs private.
+    func receipts(in conversationID: ConversationID, for reader: UserID, members: [UserID]) -> [ReadReceipt] {
+        guard !privateReceipts.contains(reader) else { return [] }
+        let timeline = timelines[conversationID] ?? []
+        return members.filter { $0 != reader && !privateReceipts.contains($0) }.map { member in
+            let count = min(marker(of: member, in: conversationID), timeline.count)
+            return ReadReceipt(userID: member, readCount: count, lastRead: count > 0 ? timeline[count - 1].id : nil)
+        }
+    }
+
+    /// Keeps `user`'s receipts private, or shares them.
+    func setReceiptsPrivate(_ isPrivate: Bool, for user: UserID) {
+        if isPrivate { privateReceipts.insert(user) } else { privateReceipts.remove(user) }
     }
 
     public func record(_ change: StoreChange, audience: [UserID]) async {

@@ -86,4 +86,11 @@ public enum ChatRules {
         }
         return message.reacting(reactions)
     }
+
+    /// Who sees that `reader`'s marker moved: the reader, and (unless they keep their receipts
+    /// private) every other member who does not keep theirs private: receipts are both ways.
+    public static func receiptAudience(of reader: UserID, members: [UserID], keepingPrivate: Set<UserID>) -> [UserID] {
+        guard !keepingPrivate.contains(reader) else { return [reader] }
+        return [reader] + members.filter { $0 != reader && !keepingPrivate.contains($0) }
+    }
 }

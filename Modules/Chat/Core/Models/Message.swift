@@ -157,6 +157,23 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     }
 }
 
+/// How far another member has read a conversation: a read receipt.
+public struct ReadReceipt: Codable, Equatable, Sendable {
+    /// Who read.
+    public let userID: UserID
+    /// How many of the conversation's messages they have read, from its first (markers only move forward).
+    public let readCount: Int
+    /// The last message they have read, if any.
+    public let lastRead: MessageID?
+
+    /// Creates a receipt.
+    public init(userID: UserID, readCount: Int, lastRead: MessageID?) {
+        self.userID = userID
+        self.readCount = readCount
+        self.lastRead = lastRead
+    }
+}
+
 /// A page of a conversation's history, oldest first.
 public struct MessagePage: Equatable, Sendable {
     /// The messages, oldest first.

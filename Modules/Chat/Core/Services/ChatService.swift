@@ -44,8 +44,18 @@ public protocol ChatService: Sendable {
     ///   refusals of `ChatRules.react`.
     func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message
 
-    /// Marks every message of the conversation as read by the signed-in user.
+    /// Marks every message of the conversation as read by the signed-in user. When the marker
+    /// moves, they see it (`chat.read`), and so do the other members, unless either side keeps
+    /// their receipts private.
     func markRead(_ conversationID: ConversationID) async throws
+
+    /// How far each other member has read the conversation, for those who share their receipts;
+    /// none for a caller who keeps theirs private (receipts are both ways).
+    func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt]
+
+    /// Keeps the signed-in user's read receipts private (others no longer see how far they read,
+    /// and they see no one's), or shares them again.
+    func setReceiptsPrivate(_ isPrivate: Bool) async throws
 
     /// New messages as they are stored, in one conversation or (with `nil`) in every conversation
     /// the signed-in user is a member of. `liveMessages(in:after:)` resumes after a cursor.

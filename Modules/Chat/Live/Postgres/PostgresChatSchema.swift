@@ -47,6 +47,8 @@ public enum PostgresChatSchema {
             "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[])",
             sendFunction(replies: true),
         ]),
+        // Who keeps their read receipts private, as on SQLite (step 10).
+        PGDatabase.Migration(feature: "chat", version: 5, [#"CREATE TABLE chat_receipt_privacy (user_id text COLLATE "C" PRIMARY KEY)"#]),
     ]
 
     /// Stores a batch of sends: takes the store's order first, numbers the sends not stored yet

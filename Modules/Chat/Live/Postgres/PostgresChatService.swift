@@ -54,7 +54,8 @@ public struct PostgresChatService: ChatService {
     }
 
     public func markRead(_ conversationID: ConversationID) async throws {
-        let me = try await chat.authorize(conversationID)
+        let me = try await chat.caller.id()
+        let members = try await chat.membership.requireMember(me, of: conversationID)
         try await database.write { transaction in
             let rows = try await transaction.query("""
                 SELECT coalesce((SELECT message_count FROM chat_activity WHERE conversation_id = \(conversationID.rawValue)), 0),
@@ -65,7 +66,35 @@ public struct PostgresChatService: ChatService {
                 INSERT INTO chat_reads (user_id, conversation_id, read_count) VALUES (\(me.rawValue), \(conversationID.rawValue), \(count))
                 ON CONFLICT (user_id, conversation_id) DO UPDATE SET read_count = greatest(chat_reads.read_count, excluded.read_count)
                 """)
-            try await PostgresChangeLog.record(.readMarkerMoved(in: conversationID, by: me), audience: [me], transaction)
+            var keepingPrivate: Set<UserID> = []
+            for row in try await transaction.query("SELECT user_id FROM chat_receipt_privacy WHERE user_id = ANY(\(members.map(\.rawValue)))") {
+                keepingPrivate.insert(UserID(try row.decode(String.self)))
+            }
+            try await PostgresChangeLog.record(.readMarkerMoved(in: conversationID, by: me),
+                                               audience: ChatRules.receiptAudience(of: me, members: members, keepingPrivate: keepingPrivate), transaction)
+        }
+    }
+
+    public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
+        let me = try await chat.authorize(conversationID)
+        guard try await database.query("SELECT 1 FROM chat_receipt_privacy WHERE user_id = \(me.rawValue)").isEmpty else { return [] }
+        return try await database.query("""
+            SELECT c.user_id, coalesce(r.read_count, 0), m.id FROM conversation_members c
+            LEFT JOIN chat_reads r ON r.conversation_id = c.conversation_id AND r.user_id = c.user_id
+            LEFT JOIN messages m ON m.conversation_id = c.conversation_id AND m.position = r.read_count
+            WHERE c.conversation_id = \(conversationID.rawValue) AND c.state = 'member' AND c.user_id != \(me.rawValue)
+              AND c.user_id NOT IN (SELECT user_id FROM chat_receipt_privacy) ORDER BY c.user_id
+            """).map { row in
+            let (user, count, last) = try row.decode((String, Int64, String?).self)
+            return ReadReceipt(userID: UserID(user), readCount: Int(count), lastRead: last.map(MessageID.init(rawValue:)))
+        }
+    }
+
+    public func setReceiptsPrivate(_ isPrivate: Bool) async throws {
+        let me = try await chat.caller.id()
+        try await database.write(ordered: false) { transaction in
+            try await transaction.query(isPrivate ? "INSERT INTO chat_receipt_privacy (user_id) VALUES (\(me.rawValue)) ON CONFLICT DO NOTHING"
+                                                  : "DELETE FROM chat_receipt_privacy WHERE user_id = \(me.rawValue)")
         }
     }
 

@@ -10,6 +10,7 @@ import SQLStore
 /// - `chat_activity`: per conversation, its message count and newest message.
 /// - `chat_reads`: per reader and conversation, how many messages they have read. Sending marks
 ///   the conversation read for the sender, so unread = count − read.
+/// - `chat_receipt_privacy`: who keeps their read receipts private (`ChatRules.receiptAudience`).
 /// - `message_changes`: each edit or deletion of a message, numbered by the store's sequence like
 ///   a message; the event carries the message as it is now (`version`, `edited_at`, `deleted`).
 /// - `chat_epoch`: one random value made with the database: with `seq` it makes the cursors a
@@ -102,6 +103,8 @@ public enum ChatSchema {
         SchemaMigration(feature: "chat", version: 8, sql: "ALTER TABLE messages ADD COLUMN reactions TEXT;"),
         // Replies: the id of the message of the same conversation a message answers.
         SchemaMigration(feature: "chat", version: 9, sql: "ALTER TABLE messages ADD COLUMN reply_to TEXT;"),
+        // The people who keep their read receipts private.
+        SchemaMigration(feature: "chat", version: 10, sql: "CREATE TABLE chat_receipt_privacy (user_id TEXT PRIMARY KEY) WITHOUT ROWID;"),
     ]
 
     /// The database's epoch (see `chat_epoch`).

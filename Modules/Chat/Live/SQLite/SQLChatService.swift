@@ -55,7 +55,8 @@ public struct SQLChatService: ChatService {
     }
 
     public func markRead(_ conversationID: ConversationID) async throws {
-        let me = try await chat.authorize(conversationID)
+        let me = try await chat.caller.id()
+        let members = try await chat.membership.requireMember(me, of: conversationID)
         try await database.write { db in
             let count = try Int.fetchOne(db, sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?",
                                          arguments: [conversationID.rawValue]) ?? 0
@@ -63,7 +64,35 @@ public struct SQLChatService: ChatService {
                                         arguments: [me.rawValue, conversationID.rawValue]) ?? 0
             guard count > read else { return }
             try ChatReads.set(count, by: me, in: conversationID, db)
-            try SQLChangeLog.record(.readMarkerMoved(in: conversationID, by: me), audience: [me], db)
+            let keepingPrivate = Set(try String.fetchAll(db, sql: "SELECT user_id FROM json_each(?) ids JOIN chat_receipt_privacy p ON p.user_id = ids.value",
+                                                         arguments: [try JSONIDs.encode(members)]).map(UserID.init(rawValue:)))
+            try SQLChangeLog.record(.readMarkerMoved(in: conversationID, by: me),
+                                    audience: ChatRules.receiptAudience(of: me, members: members, keepingPrivate: keepingPrivate), db)
+        }
+    }
+
+    public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
+        let me = try await chat.authorize(conversationID)
+        return try await database.read { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM chat_receipt_privacy WHERE user_id = ?", arguments: [me.rawValue]) == nil else { return [] }
+            return try Row.fetchAll(db, sql: """
+                SELECT c.user_id, coalesce(r.read_count, 0), m.id FROM conversation_members c
+                LEFT JOIN chat_reads r ON r.conversation_id = c.conversation_id AND r.user_id = c.user_id
+                LEFT JOIN messages m ON m.conversation_id = c.conversation_id AND m.position = r.read_count
+                WHERE c.conversation_id = ? AND c.state = 'member' AND c.user_id != ?
+                  AND c.user_id NOT IN (SELECT user_id FROM chat_receipt_privacy) ORDER BY c.user_id
+                """, arguments: [conversationID.rawValue, me.rawValue]).map { row in
+                ReadReceipt(userID: UserID(try row.decode(String.self, atIndex: 0)), readCount: try row.decode(atIndex: 1),
+                            lastRead: try row.decode(String?.self, atIndex: 2).map(MessageID.init(rawValue:)))
+            }
+        }
+    }
+
+    public func setReceiptsPrivate(_ isPrivate: Bool) async throws {
+        let me = try await chat.caller.id()
+        try await database.write { db in
+            try db.execute(sql: isPrivate ? "INSERT OR IGNORE INTO chat_receipt_privacy (user_id) VALUES (?)"
+                                          : "DELETE FROM chat_receipt_privacy WHERE user_id = ?", arguments: [me.rawValue])
         }
     }
 
