@@ -129,6 +129,8 @@ extension AppContainer: ChatFactory {
     public func makeLiveFeedViewModel(conversationID: ConversationID?, after: EventCursor?, changes: Bool) -> LiveFeedViewModel {
         LiveFeedViewModel(service: chat, conversationID: conversationID, after: after, changes: changes)
     }
+
+    public func makeReceiptPrivacyViewModel() -> ReceiptPrivacyViewModel { ReceiptPrivacyViewModel(service: chat) }
 }
 
 // new-feature adds factories above this line

@@ -8,7 +8,7 @@ import TestSupport
 @MainActor
 @Suite("Message changes in the REPL", .timeLimit(.minutes(1)))
 struct MessageChangeREPLTests {
-    @Test("another person's edit, deletion, reaction and reply arrive as lines saying what changed; /edit, /recent, /delete, /react and /reply are your own")
+    @Test("another person's edit, deletion, reaction, reply and reading arrive as lines; /edit, /recent, /delete, /react, /reply, /seen and /receipts are your own")
     func changesOnScreen() async throws {
         let terminal = TestTerminal()
         let environment = terminal.environment
@@ -60,6 +60,16 @@ struct MessageChangeREPLTests {
         await terminal.waitFor("You: lunch it is")
         #expect(try await messageai("--profile", "bob", "send", chat, "see you", "--reply-to", "b1").status == 0)
         await terminal.waitFor("↳ replying to Bob: a deleted message")
+        terminal.type("see you there")
+        await terminal.waitFor("You: see you there")
+        #expect(try await messageai("--profile", "bob", "read", chat).status == 0)
+        await terminal.waitFor("✓ seen by Bob (up to \u{201C}see you there\u{201D}")
+        terminal.type("/seen")
+        await terminal.waitFor("Bob: read up to \u{201C}see you there\u{201D}")
+        terminal.type("/receipts private")
+        await terminal.waitFor("Your read receipts are private")
+        terminal.type("/seen")
+        await terminal.waitFor("No read receipts to show")
         terminal.type("/quit")
         #expect(await repl.value == 0)
         let history = try await messageai("--json", "history", chat).output

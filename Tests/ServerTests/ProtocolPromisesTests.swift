@@ -47,7 +47,7 @@ struct ProtocolPromisesTests {
         }
     }
 
-    @Test("a read marker goes to the reader alone; invitations come newest first; newest has no cursor with nothing to see")
+    @Test("a read marker goes to the reader and, as a receipt, to the others unless kept private; invitations come newest first; newest has no cursor with nothing to see")
     func eventsAndInvitations() async throws {
         try await InProcessServer.router { probe in
             let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace"), eve = try await probe.signUp("Eve")
@@ -63,7 +63,13 @@ struct ProtocolPromisesTests {
                 return String(decoding: log.body, as: UTF8.self).matches(of: /"type":"([a-z.]+)"/).map { String($0.output.1) }
             }
             #expect(try await types(grace.token).contains("chat.read"))
-            #expect(try await !types(ada.token).contains("chat.read"), "Ada was told Grace read")
+            #expect(try await types(ada.token).contains("chat.read"), "a read receipt: Ada sees Grace read")
+            // Kept private, Grace's reading is hers alone.
+            #expect(try await probe.send("PUT", "/v1/receipts/privacy", token: grace.token, json: ["private": true]).status == 204)
+            _ = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/m2", token: ada.token, json: ["text": "again"])
+            #expect(try await probe.send("POST", "/v1/conversations/\(conversation)/read", token: grace.token).status == 204)
+            #expect(try await types(ada.token).count(where: { $0 == "chat.read" }) == 1, "Ada was told a private reader read")
+            #expect(try await types(grace.token).count(where: { $0 == "chat.read" }) == 2)
 
             // Eve is invited by Ada, then by Grace: Grace's invitation comes first.
             _ = try await probe.startDirect(ada.token, with: eve.id)

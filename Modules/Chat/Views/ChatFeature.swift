@@ -9,7 +9,7 @@ public enum ChatFeature: CLIPlugin, REPLPlugin {
     public static let featureName = "chat"
 
     public static let commands: [any ParsableCommand.Type] = [
-        SendCommand.self, EditCommand.self, DeleteCommand.self, ReactCommand.self, HistoryCommand.self, ReadCommand.self, TailCommand.self,
+        SendCommand.self, EditCommand.self, DeleteCommand.self, ReactCommand.self, ReceiptsCommand.self, HistoryCommand.self, ReadCommand.self, TailCommand.self,
     ]
 
     @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {
@@ -30,6 +30,14 @@ public enum ChatFeature: CLIPlugin, REPLPlugin {
                     context.navigate(.push(.conversation(try await context.lookup.conversationID(for: reference))))
                 } catch {
                     context.showError(AppError(error))
+                }
+            },
+            REPLCommand("receipts", arguments: "private|shared", summary: "keep your read receipts private, or share them") { argument in
+                guard ["private", "shared"].contains(argument) else { return context.show("Say /receipts private or /receipts shared.") }
+                let model = context.factory(ChatFactory.self).makeReceiptPrivacyViewModel()
+                await model.set(private: argument == "private")
+                await context.present(model.state) { isPrivate in
+                    context.show(isPrivate ? "Your read receipts are private: no one sees how far you read, and you see no one's." : "Your read receipts are shared.")
                 }
             },
             REPLCommand("next", summary: "open the next conversation with unread messages") { _ in

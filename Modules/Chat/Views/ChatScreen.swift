@@ -22,6 +22,8 @@ final class ChatScreen: REPLScreen {
     private var printed: [MessageID: Timeline.Entry.Delivery] = [:]
     private var names: [UserID: String] = [:]
     private var me: UserID?
+    /// How many messages each other member had read when last shown; `nil` before the first load.
+    private var seenCounts: [UserID: Int]?
 
     init(context: REPLContext, conversationID: ConversationID) {
         self.context = context
@@ -35,6 +37,17 @@ final class ChatScreen: REPLScreen {
             REPLCommand("retry", summary: "send the last failed message again") { [unowned self] _ in
                 guard let failed = model.lastFailed else { return context.show("Nothing to retry.") }
                 await model.retry(failed.id)
+            },
+            REPLCommand("seen", summary: "how far the others have read") { [unowned self] _ in
+                await model.loadReceipts()
+                await context.present(model.receipts) { receipts in
+                    guard !receipts.isEmpty else { return context.show("No read receipts to show (none shared, or yours are private).") }
+                    await learnNames(of: receipts.map(\.userID))
+                    for receipt in receipts {
+                        let name = TerminalText.line(names[receipt.userID] ?? receipt.userID.rawValue)
+                        context.show(name + ": " + (receipt.lastRead.map { "read up to " + describe($0) } ?? "has read nothing yet"))
+                    }
+                }
             },
             REPLCommand("recent", summary: "number the last \(Self.recentCount) messages, for /edit and /delete") { [unowned self] _ in
                 let recent = recentMessages()
@@ -108,10 +121,16 @@ final class ChatScreen: REPLScreen {
             context.show(context.console.styled("(no messages yet: type to send, /back to leave)", .dim))
         }
         await render(model.timeline)
+        await model.loadReceipts()
         live = Task { [weak self] in
             guard let self else { return }
             async let listening: Void = model.listen()
+            let seen = Task { @MainActor [weak self] in
+                guard let self else { return }
+                for await receipts in Observations({ self.model.receipts }) { await showSeen(receipts) }
+            }
             for await timeline in Observations({ self.model.timeline }) { await render(timeline) }
+            seen.cancel()
             await listening
         }
     }
@@ -205,9 +224,33 @@ final class ChatScreen: REPLScreen {
         }
     }
 
-    private func learnNames(of messages: [Timeline.Entry]) async {
-        let unknown = Set(messages.compactMap(\.senderID)).subtracting(names.keys)
+    private func learnNames(of messages: [Timeline.Entry]) async { await learnNames(of: messages.compactMap(\.senderID)) }
+
+    private func learnNames(of users: [UserID]) async {
+        let unknown = Set(users).subtracting(names.keys)
         if !unknown.isEmpty, let found = try? await context.lookup.displayNames(of: Array(unknown)) { names.merge(found) { $1 } }
+    }
+
+    /// A line under the conversation when others have read further: `✓ seen by Grace (up to “…”)`,
+    /// the readers of one message together. The first receipts loaded are only remembered.
+    private func showSeen(_ state: Loadable<[ReadReceipt]>) async {
+        guard let receipts = state.value else { return }
+        defer { seenCounts = Dictionary(receipts.map { ($0.userID, $0.readCount) }) { $1 } }
+        guard let before = seenCounts else { return }
+        let moved = receipts.filter { receipt in receipt.lastRead != nil && receipt.readCount > (before[receipt.userID] ?? 0) }
+        guard !moved.isEmpty else { return }
+        await learnNames(of: moved.map(\.userID))
+        for (message, readers) in Dictionary(grouping: moved, by: { $0.lastRead }).sorted(by: { ($0.value.first?.readCount ?? 0) < ($1.value.first?.readCount ?? 0) }) {
+            let who = readers.map { TerminalText.line(names[$0.userID] ?? $0.userID.rawValue) }.sorted().joined(separator: ", ")
+            context.show(context.console.styled("    ✓ seen by \(who)" + (message.map { " (up to " + describe($0) + ")" } ?? ""), .dim))
+        }
+    }
+
+    /// A message on the screen as its time and the start of its text, or its id when it is not there.
+    private func describe(_ id: MessageID) -> String {
+        guard let message = model.timeline.value?.entries.first(where: { $0.id == id })?.message else { return "message \(id)" }
+        let text = message.deleted ? "a deleted message" : "\u{201C}" + TerminalText.line(String(message.text.prefix(40))) + (message.text.count > 40 ? "…" : "") + "\u{201D}"
+        return text + " " + TextFormat.time(message.sentAt)
     }
 
     private func show(_ messages: [Timeline.Entry]) async {

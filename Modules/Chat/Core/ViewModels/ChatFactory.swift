@@ -8,4 +8,6 @@ public protocol ChatFactory {
     /// A live feed of one conversation's messages, or of all the user's with `nil` (every event
     /// with `changes`); with `after`, starting with those stored after that cursor.
     func makeLiveFeedViewModel(conversationID: ConversationID?, after: EventCursor?, changes: Bool) -> LiveFeedViewModel
+    /// The user's read receipt setting.
+    func makeReceiptPrivacyViewModel() -> ReceiptPrivacyViewModel
 }

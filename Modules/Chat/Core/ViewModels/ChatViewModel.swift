@@ -18,6 +18,8 @@ public final class ChatViewModel {
     public private(set) var readState: Loadable<Bool> = .idle
     /// Why the last edit or deletion was refused; `nil` after one that worked.
     public private(set) var changeError: AppError?
+    /// How far the other members have read (`ChatService.receipts`), kept current while listening.
+    public private(set) var receipts: Loadable<[ReadReceipt]> = .idle
 
     /// The conversation shown.
     public let conversationID: ConversationID
@@ -56,7 +58,10 @@ public final class ChatViewModel {
     public func start(limit: Int = 50) async {
         do {
             let conversationID = conversationID
-            live = try await service.liveEvents().compactMapped { $0.messageNow?.conversationID == conversationID ? $0 : nil }
+            live = try await service.liveEvents().compactMapped { event in
+                if case .change(let change, _) = event, change.kind == .readMarkerMoved { return change.conversationID == conversationID ? event : nil }
+                return event.messageNow?.conversationID == conversationID ? event : nil
+            }
             outcomes = await outbox?.outcomes()
         } catch {
             timeline = await .from { throw error }
@@ -77,7 +82,7 @@ public final class ChatViewModel {
                     switch event {
                     case .message(let message): await self.receive(message)
                     case .messageChanged(_, let message, _): await self.replace(message)
-                    case .change: break
+                    case .change: await self.loadReceipts()
                     }
                 }
             }
@@ -143,6 +148,13 @@ public final class ChatViewModel {
     @discardableResult
     public func react(to id: MessageID, with emoji: String, adding: Bool) async -> Message? {
         await change { [service, conversationID] in try await service.react(to: id, in: conversationID, with: emoji, adding: adding) }
+    }
+
+    /// Loads how far the other members have read.
+    public func loadReceipts() async {
+        let loaded: Loadable<[ReadReceipt]> = await .from { [service, conversationID] in try await service.receipts(in: conversationID) }
+        // A refresh that fails keeps what was shown.
+        if loaded.value != nil || receipts.value == nil { receipts = loaded }
     }
 
     /// Marks the conversation read.
