@@ -23,16 +23,6 @@ extension ServerBench {
             _ = try await attacker.conversations.createGroup(title: "Group \(index)", memberIDs: people.map(\.id))
         }
         let pair = try await world.pairs(1)[0]
-        let delays = Mutex<[Double]>([])
-        let sentAt = Mutex<[MessageID: ContinuousClock.Instant]>([:])
-        let heard = try await pair.receiver.chat.liveMessages(in: pair.conversation)
-        let listener = Task {
-            for await message in heard {
-                guard let sent = sentAt.withLock({ $0[message.id] }) else { continue }
-                delays.withLock { $0.append((ContinuousClock.now - sent) / .milliseconds(1)) }
-            }
-        }
-        defer { listener.cancel() }
         let deadline = ContinuousClock.now + .seconds(seconds)
         let renaming = Task {
             var (made, refused) = (0, 0)
@@ -46,22 +36,76 @@ extension ServerBench {
             }
             return (made, refused)
         }
+        let bystanders = try await bystanderLatency(from: pair.sender, to: pair.receiver, in: pair.conversation, until: deadline)
+        let (made, refused) = await renaming.value
+        return Result(key: bystanders.worst, line: "\(groups) groups of \(members + 1): \(made) renames in \(seconds) s (\(refused) refused); "
+            + "messages between strangers: \(bystanders.line)")
+    }
+
+    /// A member of a group of `members` edits, reacts to and deletes messages in a loop for
+    /// `seconds` (as fast as the server lets them), while two other members exchange a message
+    /// every half second in the same group: how late those messages reach their reader.
+    func changeStorm(_ world: ServerFixture, members: Int) async throws -> Result {
+        let people = try await world.users(members + 3)
+        let (attacker, sender, receiver) = (people[0], people[1], people[2])
+        // Each member accepts the attacker first, so that the group takes them in at once.
+        _ = try await ServerFixture.concurrently(members + 2, width: 16) { index in
+            try await people[index + 1].conversations.startDirect(with: attacker.id)
+        }
+        let group = try await attacker.conversations.createGroup(title: "Storm", memberIDs: people.dropFirst().map(\.id)).id
+        let target = try await attacker.chat.send(id: .random(), text: "edit me", to: group)
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let storming = Task {
+            var (made, refused, round) = (0, 0, 0)
+            while ContinuousClock.now < deadline {
+                round += 1
+                do {
+                    switch round % 3 {
+                    case 0: _ = try await attacker.chat.edit(target.id, in: group, text: "edit \(round)")
+                    case 1: _ = try await attacker.chat.react(to: target.id, in: group, with: "🔥", adding: true)
+                    default: _ = try await attacker.chat.react(to: target.id, in: group, with: "🔥", adding: false)
+                    }
+                    made += 1
+                } catch {
+                    refused += 1
+                }
+            }
+            return (made, refused)
+        }
+        let bystanders = try await bystanderLatency(from: sender, to: receiver, in: group, until: deadline)
+        let (made, refused) = await storming.value
+        return Result(key: bystanders.worst, line: "a group of \(members + 3): \(made) edits and reactions in \(seconds) s (\(refused) refused); "
+            + "other members' messages: \(bystanders.line)")
+    }
+
+    /// `sender` sends to `conversation` every half second until `deadline`; how late each
+    /// reaches `receiver`: the worst (infinite when one did not arrive within a minute) and a line.
+    private func bystanderLatency(from sender: LoadUsers.User, to receiver: LoadUsers.User, in conversation: ConversationID,
+                                  until deadline: ContinuousClock.Instant) async throws -> (worst: Double, line: String) {
+        let delays = Mutex<[Double]>([])
+        let sentAt = Mutex<[MessageID: ContinuousClock.Instant]>([:])
+        let heard = try await receiver.chat.liveMessages(in: conversation)
+        let listener = Task {
+            for await message in heard {
+                guard let sent = sentAt.withLock({ $0[message.id] }) else { continue }
+                delays.withLock { $0.append((ContinuousClock.now - sent) / .milliseconds(1)) }
+            }
+        }
+        defer { listener.cancel() }
         var sent = 0
         while ContinuousClock.now < deadline {
             let id = MessageID.random()
             sentAt.withLock { $0[id] = .now }
-            _ = try await pair.sender.chat.send(id: id, text: "still there? \(sent)", to: pair.conversation)
+            _ = try await sender.chat.send(id: id, text: "still there? \(sent)", to: conversation)
             sent += 1
             try await Task.sleep(for: .milliseconds(500))
         }
-        let (made, refused) = await renaming.value
         // Messages still on their way are late by at least the time waited for them.
         let waitUntil = ContinuousClock.now + .seconds(60)
         while delays.withLock({ $0.count }) < sent, ContinuousClock.now < waitUntil { try await Task.sleep(for: .milliseconds(50)) }
         let late = delays.withLock { $0 }
         let worst = late.count < sent ? Double.infinity : late.max() ?? 0
-        return Result(key: worst, line: "\(groups) groups of \(members + 1): \(made) renames in \(seconds) s (\(refused) refused); "
-            + "\(late.count) of \(sent) messages between strangers delivered, p50 \(Stats.format(Stats.percentile(late, 0.5), 1)) ms, "
+        return (worst, "\(late.count) of \(sent) delivered, p50 \(Stats.format(Stats.percentile(late, 0.5), 1)) ms, "
             + "worst \(worst.isFinite ? Stats.format(worst, 1) + " ms" : "not delivered within a minute")")
     }
 

@@ -53,6 +53,7 @@ struct HistoryBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "history", abstract: "Page load times by conversation size.")
     @Option(parsing: .upToNextOption, help: "Conversation sizes.") var sizes = [10_000, 1_000_000]
     @Option(help: "Runs per size.") var runs = 5
+    @Flag(help: "Give the newest page reactions (three emoji on each message) and 25 replies to older messages.") var decorated = false
 
     @MainActor func run() async throws {
         for size in sizes {
@@ -60,6 +61,16 @@ struct HistoryBench: AsyncParsableCommand {
             defer { world.remove() }
             let (me, other, conversation) = try await world.pair()
             try Seeder.messages(size, in: conversation, from: [me.userID, other.userID], path: world.path)
+            if decorated {
+                let chat = world.container.chat
+                for index in 0..<25 {
+                    let older = try await chat.latestMessages(in: conversation, limit: 200).messages[index * 4]
+                    _ = try await chat.send(id: .random(), text: "reply \(index)", to: conversation, replyTo: older.id)
+                }
+                for message in try await chat.latestMessages(in: conversation, limit: 50).messages {
+                    for emoji in ["👍", "🎉", "🔥"] { _ = try await chat.react(to: message.id, in: conversation, with: emoji, adding: true) }
+                }
+            }
             var newest: [Double] = [], older: [Double] = []
             for _ in 1...runs {
                 var page = try await world.container.chat.latestMessages(in: conversation, limit: 50)
@@ -72,7 +83,7 @@ struct HistoryBench: AsyncParsableCommand {
                     })
                 }
             }
-            print("history \(size) messages: newest page median \(Stats.format(Stats.median(newest) * 1_000, 3)) ms, "
+            print("history \(size) messages\(decorated ? " (newest page with reactions and replies)" : ""): newest page median \(Stats.format(Stats.median(newest) * 1_000, 3)) ms, "
                 + "older pages median \(Stats.format(Stats.median(older) * 1_000, 3)) ms (p99 \(Stats.format(Stats.percentile(older, 0.99) * 1_000, 3)) ms)")
         }
     }
