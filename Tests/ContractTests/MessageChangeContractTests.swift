@@ -155,7 +155,9 @@ struct MessageChangeContractTests {
         defer { harness.remove() }
         let long = String(repeating: "ab", count: 60)
         let question = try await asAda.chat.send(id: .random(), text: long, to: direct)
+        var live = try await asAda.chat.liveEvents().makeAsyncIterator()
         let answer = try await asGrace.chat.send(id: .random(), text: "yes", to: direct, replyTo: question.id)
+        #expect(await live.next()?.messageNow == answer, "the reply arrives live with its quote")
         #expect(answer.replyTo == Message.Reply(id: question.id, text: long, deleted: false) && answer.replyTo?.quote.count == Message.Reply.quoteLength)
         #expect(try await asAda.chat.latestMessages(in: direct, limit: 5).messages.last?.replyTo?.quote == String(long.prefix(Message.Reply.quoteLength)))
 

@@ -237,7 +237,11 @@ final class ChatScreen: REPLScreen {
         guard let receipts = state.value else { return }
         defer { seenCounts = Dictionary(receipts.map { ($0.userID, $0.readCount) }) { $1 } }
         guard let before = seenCounts else { return }
-        let moved = receipts.filter { receipt in receipt.lastRead != nil && receipt.readCount > (before[receipt.userID] ?? 0) }
+        // A marker moved by its owner's own send is no news.
+        let moved = receipts.filter { receipt in
+            guard let last = receipt.lastRead, receipt.readCount > (before[receipt.userID] ?? 0) else { return false }
+            return model.timeline.value?.entries.first { $0.id == last }?.senderID != receipt.userID
+        }
         guard !moved.isEmpty else { return }
         await learnNames(of: moved.map(\.userID))
         for (message, readers) in Dictionary(grouping: moved, by: { $0.lastRead }).sorted(by: { ($0.value.first?.readCount ?? 0) < ($1.value.first?.readCount ?? 0) }) {
