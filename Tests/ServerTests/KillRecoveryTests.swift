@@ -28,6 +28,37 @@ struct KillRecoveryTests {
         for texts in try await traffic.stored() { #expect(texts == (0..<perPair).map { "m\($0)" }) }
     }
 
+    @Test("a live reader whose socket dies between edits resumes after its cursor: each change once, in order, ending on the final text")
+    func editsAcrossAKill() async throws {
+        let world = try await ServerWorld()
+        defer { world.remove() }
+        let graph = try world.remoteGraph()
+        let ada = try await graph.accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password-ada")
+        let grace = try await graph.accounts.signUp(email: "grace@example.com", displayName: "Grace", password: "password-grace")
+        let asAda = graph.services(for: graph.caller(token: ada.token)), asGrace = graph.services(for: graph.caller(token: grace.token))
+        let direct = try await asAda.conversations.startDirect(with: grace.account.id).id
+        _ = try await asGrace.conversations.accept(direct)
+        let sent = try await asAda.chat.send(id: .random(), text: "v0", to: direct)
+        var live = try await asGrace.chat.liveEvents().makeAsyncIterator()
+        _ = try await asAda.chat.edit(sent.id, in: direct, text: "v1")
+        var changes: [UserEvent] = []
+        while let event = await live.next() {
+            if case .messageChanged = event { changes.append(event) }
+            if event.messageNow?.text == "v1" { break }
+        }
+        await world.server.kill9()
+        try await world.server.restart()
+        for version in 2...4 { _ = try await asAda.chat.edit(sent.id, in: direct, text: "v\(version)") }
+        while let event = await live.next() {
+            if case .messageChanged = event { changes.append(event) }
+            if changes.count == 4 { break }
+        }
+        let positions = changes.compactMap { $0.cursor?.position }
+        #expect(positions.count == 4 && zip(positions, positions.dropFirst()).allSatisfy { $0 < $1 }, "each change once, in order: \(positions)")
+        #expect(changes.last?.messageNow?.text == "v4" && changes.last?.messageNow?.version == 4)
+        #expect(try await asGrace.chat.latestMessages(in: direct, limit: 5).messages.map(\.text) == ["v4"])
+    }
+
     @Test("sends acknowledged after another program opened and closed the server's file survive kill -9", arguments: ForeignProgram.all)
     func afterForeignProgram(_ program: ForeignProgram) async throws {
         let world = try await ServerWorld()
