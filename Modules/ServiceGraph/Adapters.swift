@@ -35,6 +35,9 @@ struct MembershipAdapter: ConversationMembership {
         try await directory.members(of: conversationID)
     }
 
+    func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) {
+        try await directory.blocks(involving: user)
+    }
 }
 
 /// Auth's sign-up creates the profile through Profile's registry.

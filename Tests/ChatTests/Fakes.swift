@@ -7,6 +7,7 @@ import TestSupport
 struct FixedMembership: ConversationMembership {
     let members: [ConversationID: [UserID]]
     nonisolated(nonsending) func members(of conversationID: ConversationID) async throws -> [UserID]? { members[conversationID] }
+    func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) { ([], []) }
     func contacts(of user: UserID) async throws -> [UserID] {
         Array(Set(members.values.filter { $0.contains(user) }.flatMap(\.self)).subtracting([user]))
     }

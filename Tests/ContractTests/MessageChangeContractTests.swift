@@ -207,6 +207,33 @@ struct MessageChangeContractTests {
         #expect(await kind { _ = try await Self.outsider(harness).chat.receipts(in: direct); return three } == .forbidden)
     }
 
+    @Test("no read receipt passes between a blocked person and who blocked them, in a group they share", arguments: BackendContractTests.backends)
+    func receiptsAndBlocks(_ backend: ContractBackend) async throws {
+        let (harness, ada, grace, asAda, asGrace, _) = try await Self.adaAndGrace(on: backend)
+        defer { harness.remove() }
+        let mallory = try await harness.signUp("Mallory")
+        let asMallory = harness.services(for: mallory)
+        let group = try await harness.group("Shared", by: grace, with: [ada, mallory]).id
+        try await asAda.conversations.block(mallory.id)
+        let adaHears = try await asAda.chat.liveEvents().makeAsyncIterator()
+        let malloryHears = try await asMallory.chat.liveEvents().makeAsyncIterator()
+        _ = try await asGrace.chat.send(id: .random(), text: "hello all", to: group)
+        try await asMallory.chat.markRead(group)
+        try await asAda.chat.markRead(group)
+        let marker = try await asGrace.chat.send(id: .random(), text: "marker", to: group)
+        for (name, hears) in [("Ada", adaHears), ("Mallory", malloryHears)] {
+            var iterator = hears
+            var reads: [UserID] = []
+            while let event = await iterator.next(), event.message?.id != marker.id {
+                if case .change(let change, _) = event, change.kind == .readMarkerMoved, let reader = change.userID { reads.append(reader) }
+            }
+            #expect(reads == [name == "Ada" ? ada.id : mallory.id], "\(name) heard others read: \(reads)")
+        }
+        #expect(try await asAda.chat.receipts(in: group).map(\.userID) == [grace.id])
+        #expect(try await asMallory.chat.receipts(in: group).map(\.userID) == [grace.id])
+        #expect(Set(try await asGrace.chat.receipts(in: group).map(\.userID)) == [ada.id, mallory.id])
+    }
+
     /// Someone in no conversation with anyone.
     private static func outsider(_ harness: BackendHarness) async throws -> ServiceSet {
         harness.services(for: try await harness.signUp("Eve"))

@@ -55,6 +55,8 @@ struct StoreEventFeedTests {
             if fail { throw AppError(.unavailable, "the store cannot be reached") }
             return members
         }
+
+        func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) { ([], []) }
     }
 
     @Test("a message whose members cannot be looked up is delivered at the next tick, not passed over; the ones after it wait for it")

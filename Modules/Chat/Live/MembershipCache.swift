@@ -24,6 +24,11 @@ public final class MembershipCache: ConversationMembership {
         return members
     }
 
+    /// Asked of the list each time: blocks change rarely and are asked for rarely (a read marker that moves).
+    public func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) {
+        try await membership.blocks(involving: user)
+    }
+
     /// Forgets the members of `conversationID`: they changed.
     public func forget(_ conversationID: ConversationID) {
         known.withLock { known in

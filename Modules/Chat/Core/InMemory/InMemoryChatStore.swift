@@ -101,21 +101,21 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
 
     /// Moves `reader`'s marker to the end of the conversation; a marker that moves is an event,
     /// seen by the reader and by the `members` who see their receipts (`ChatRules.receiptAudience`).
-    func markRead(_ conversationID: ConversationID, by reader: UserID, members: [UserID]) {
+    func markRead(_ conversationID: ConversationID, by reader: UserID, members: [UserID], apart: Set<UserID>) {
         let count = timelines[conversationID]?.count ?? 0
         guard count > marker(of: reader, in: conversationID) else { return }
         readMarkers[conversationID, default: [:]][reader] = count
         changed.send(())
         publish(.change(.readMarkerMoved(in: conversationID, by: reader), cursor: nextCursor()),
-                to: ChatRules.receiptAudience(of: reader, members: members, keepingPrivate: privateReceipts))
+                to: ChatRules.receiptAudience(of: reader, members: members, keepingPrivate: privateReceipts, apart: apart))
     }
 
-    /// How far each of `members` but `reader` has read, for those who share their receipts; none
-    /// when `reader` keeps theirs private.
-    func receipts(in conversationID: ConversationID, for reader: UserID, members: [UserID]) -> [ReadReceipt] {
+    /// How far each of `members` but `reader` has read, for those who share their receipts and
+    /// are not `apart` from the reader; none when `reader` keeps theirs private.
+    func receipts(in conversationID: ConversationID, for reader: UserID, members: [UserID], apart: Set<UserID>) -> [ReadReceipt] {
         guard !privateReceipts.contains(reader) else { return [] }
         let timeline = timelines[conversationID] ?? []
-        return members.filter { $0 != reader && !privateReceipts.contains($0) }.map { member in
+        return members.filter { $0 != reader && !privateReceipts.contains($0) && !apart.contains($0) }.sorted { $0.rawValue < $1.rawValue }.map { member in
             let count = min(marker(of: member, in: conversationID), timeline.count)
             return ReadReceipt(userID: member, readCount: count, lastRead: count > 0 ? timeline[count - 1].id : nil)
         }

@@ -88,9 +88,13 @@ public enum ChatRules {
     }
 
     /// Who sees that `reader`'s marker moved: the reader, and (unless they keep their receipts
-    /// private) every other member who does not keep theirs private: receipts are both ways.
-    public static func receiptAudience(of reader: UserID, members: [UserID], keepingPrivate: Set<UserID>) -> [UserID] {
+    /// private) every other member who does not keep theirs private (receipts are both ways) and
+    /// is not `apart` from the reader (one of them blocked the other).
+    public static func receiptAudience(of reader: UserID, members: [UserID], keepingPrivate: Set<UserID>, apart: Set<UserID>) -> [UserID] {
         guard !keepingPrivate.contains(reader) else { return [reader] }
-        return [reader] + members.filter { $0 != reader && !keepingPrivate.contains($0) }
+        return [reader] + members.filter { $0 != reader && !keepingPrivate.contains($0) && !apart.contains($0) }
     }
+
+    /// The people `user` and whom one blocked the other: no read receipts pass between them.
+    public static func apart(_ blocks: (blocked: Set<UserID>, blockers: Set<UserID>)) -> Set<UserID> { blocks.blocked.union(blocks.blockers) }
 }

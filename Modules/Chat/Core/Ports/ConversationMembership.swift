@@ -6,6 +6,9 @@ public protocol ConversationMembership: Sendable {
     /// Members of a conversation, or `nil` if it does not exist. On the caller's executor: a
     /// send asks it every time, and a cached answer should cost no hop between threads.
     nonisolated(nonsending) func members(of conversationID: ConversationID) async throws -> [UserID]?
+    /// Who `user` has blocked, and who has blocked `user`: people whose changes (read receipts
+    /// among them) do not reach each other.
+    func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>)
 }
 
 extension ConversationMembership {

@@ -56,6 +56,7 @@ public struct PostgresChatService: ChatService {
     public func markRead(_ conversationID: ConversationID) async throws {
         let me = try await chat.caller.id()
         let members = try await chat.membership.requireMember(me, of: conversationID)
+        let apart = ChatRules.apart(try await chat.membership.blocks(involving: me))
         try await database.write { transaction in
             let rows = try await transaction.query("""
                 SELECT coalesce((SELECT message_count FROM chat_activity WHERE conversation_id = \(conversationID.rawValue)), 0),
@@ -71,12 +72,14 @@ public struct PostgresChatService: ChatService {
                 keepingPrivate.insert(UserID(try row.decode(String.self)))
             }
             try await PostgresChangeLog.record(.readMarkerMoved(in: conversationID, by: me),
-                                               audience: ChatRules.receiptAudience(of: me, members: members, keepingPrivate: keepingPrivate), transaction)
+                                               audience: ChatRules.receiptAudience(of: me, members: members, keepingPrivate: keepingPrivate, apart: apart),
+                                               transaction)
         }
     }
 
     public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
         let me = try await chat.authorize(conversationID)
+        let apart = ChatRules.apart(try await chat.membership.blocks(involving: me))
         guard try await database.query("SELECT 1 FROM chat_receipt_privacy WHERE user_id = \(me.rawValue)").isEmpty else { return [] }
         return try await database.query("""
             SELECT c.user_id, coalesce(r.read_count, 0), m.id FROM conversation_members c
@@ -87,7 +90,7 @@ public struct PostgresChatService: ChatService {
             """).map { row in
             let (user, count, last) = try row.decode((String, Int64, String?).self)
             return ReadReceipt(userID: UserID(user), readCount: Int(count), lastRead: last.map(MessageID.init(rawValue:)))
-        }
+        }.filter { !apart.contains($0.userID) }
     }
 
     public func setReceiptsPrivate(_ isPrivate: Bool) async throws {

@@ -57,6 +57,7 @@ public struct SQLChatService: ChatService {
     public func markRead(_ conversationID: ConversationID) async throws {
         let me = try await chat.caller.id()
         let members = try await chat.membership.requireMember(me, of: conversationID)
+        let apart = ChatRules.apart(try await chat.membership.blocks(involving: me))
         try await database.write { db in
             let count = try Int.fetchOne(db, sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?",
                                          arguments: [conversationID.rawValue]) ?? 0
@@ -67,12 +68,13 @@ public struct SQLChatService: ChatService {
             let keepingPrivate = Set(try String.fetchAll(db, sql: "SELECT user_id FROM json_each(?) ids JOIN chat_receipt_privacy p ON p.user_id = ids.value",
                                                          arguments: [try JSONIDs.encode(members)]).map(UserID.init(rawValue:)))
             try SQLChangeLog.record(.readMarkerMoved(in: conversationID, by: me),
-                                    audience: ChatRules.receiptAudience(of: me, members: members, keepingPrivate: keepingPrivate), db)
+                                    audience: ChatRules.receiptAudience(of: me, members: members, keepingPrivate: keepingPrivate, apart: apart), db)
         }
     }
 
     public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
         let me = try await chat.authorize(conversationID)
+        let apart = ChatRules.apart(try await chat.membership.blocks(involving: me))
         return try await database.read { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM chat_receipt_privacy WHERE user_id = ?", arguments: [me.rawValue]) == nil else { return [] }
             return try Row.fetchAll(db, sql: """
@@ -84,7 +86,7 @@ public struct SQLChatService: ChatService {
                 """, arguments: [conversationID.rawValue, me.rawValue]).map { row in
                 ReadReceipt(userID: UserID(try row.decode(String.self, atIndex: 0)), readCount: try row.decode(atIndex: 1),
                             lastRead: try row.decode(String?.self, atIndex: 2).map(MessageID.init(rawValue:)))
-            }
+            }.filter { !apart.contains($0.userID) }
         }
     }
 

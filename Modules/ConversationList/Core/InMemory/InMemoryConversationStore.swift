@@ -59,6 +59,10 @@ public actor InMemoryConversationStore: ConversationDirectory {
         Array(Set(conversations(of: user).flatMap(\.memberIDs)).subtracting([user])).filter { !blocked.contains(Relation(who: user, whom: $0)) }
     }
 
+    public func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) {
+        (Set(blocked.filter { $0.who == user }.map(\.whom)), Set(blocked.filter { $0.whom == user }.map(\.who)))
+    }
+
     func conversations(of member: UserID) -> [Conversation] {
         conversations.values.filter { $0.memberIDs.contains(member) }
     }

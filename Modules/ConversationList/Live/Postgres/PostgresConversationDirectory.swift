@@ -46,4 +46,15 @@ public struct PostgresConversationDirectory: ConversationDirectory {
             AND o.user_id NOT IN (SELECT blocked_id FROM conversation_blocks WHERE user_id = \(user.rawValue))
             """).map { UserID(try $0.decode(String.self)) }
     }
+
+    public func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) {
+        var (blocked, blockers) = (Set<UserID>(), Set<UserID>())
+        for row in try await database.query("""
+            SELECT user_id, blocked_id FROM conversation_blocks WHERE user_id = \(user.rawValue) OR blocked_id = \(user.rawValue)
+            """) {
+            let (who, whom) = try row.decode((String, String).self)
+            if who == user.rawValue { blocked.insert(UserID(whom)) } else { blockers.insert(UserID(who)) }
+        }
+        return (blocked, blockers)
+    }
 }

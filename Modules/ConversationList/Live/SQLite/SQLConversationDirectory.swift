@@ -28,4 +28,11 @@ public struct SQLConversationDirectory: ConversationDirectory {
                 """, arguments: ["user": user.rawValue]).map(UserID.init(rawValue:))
         }
     }
+
+    public func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) {
+        try await database.read { db in
+            (Set(try String.fetchAll(db, sql: "SELECT blocked_id FROM conversation_blocks WHERE user_id = ?", arguments: [user.rawValue]).map(UserID.init(rawValue:))),
+             Set(try String.fetchAll(db, sql: "SELECT user_id FROM conversation_blocks WHERE blocked_id = ?", arguments: [user.rawValue]).map(UserID.init(rawValue:))))
+        }
+    }
 }
