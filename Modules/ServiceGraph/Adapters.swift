@@ -15,7 +15,7 @@ struct ActivitySourceAdapter: ActivitySource {
         try await feed.get().activity(of: conversationIDs, for: reader).mapValues { activity in
             ConversationActivity(
                 lastMessage: activity.lastMessage.map {
-                    MessagePreview(id: $0.id, senderID: $0.senderID, text: $0.text, sentAt: $0.sentAt)
+                    MessagePreview(id: $0.id, senderID: $0.senderID, text: $0.text, sentAt: $0.sentAt, deleted: $0.deleted)
                 },
                 unreadCount: activity.unreadCount
             )

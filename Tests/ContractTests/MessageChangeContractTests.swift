@@ -68,6 +68,9 @@ struct MessageChangeContractTests {
         #expect(!everything.contains { $0.messageNow?.text.contains(secret) == true }, "an event still carries the deleted text")
         #expect(try await storedCopies(of: String(secret.suffix(8)), in: harness) == 0, "the store still holds the deleted text")
         #expect(try await storedCopies(of: after.text, in: harness) == (backend == .memory ? 0 : 1), "the store's reader finds what is there")
+        _ = try await asAda.chat.delete(after.id, in: direct)
+        let preview = try #require(try await asGrace.conversations.conversations().first?.lastMessage)
+        #expect(preview.deleted && preview.text.isEmpty && preview.id == after.id, "the list shows the last message as deleted")
     }
 
     @Test("an edit window of 24 hours after sending", arguments: BackendContractTests.clockedBackends)

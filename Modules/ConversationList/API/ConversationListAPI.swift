@@ -136,6 +136,7 @@ extension ConversationSummary: WireType {
         ("memberIDs", .array(.identifier, maxItems: GroupRequest.maxMembers + 1)),
         ("lastMessage", .nullable(.object([
             ("id", .identifier), ("senderID", .identifier), ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp),
+            ("deleted", .boolean),
         ], required: ["id", "senderID", "text", "sentAt"]))),
         ("unreadCount", .integer(0...Int(Int32.max))), ("lastActivityAt", .timestamp),
     ], required: ["id", "title", "isGroup", "memberIDs", "unreadCount", "lastActivityAt"])

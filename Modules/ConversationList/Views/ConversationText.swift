@@ -8,7 +8,9 @@ enum ConversationText {
     static func row(_ summary: ConversationSummary, number: Int?, console: Console) -> String {
         let unread = summary.unreadCount > 0 ? console.styled(" (\(summary.unreadCount) unread)", .yellow) : ""
         let title = console.styled(TerminalText.line(summary.title), summary.unreadCount > 0 ? .bold : .cyan)
-        let preview = summary.lastMessage.map { "  \(TextFormat.time($0.sentAt))  \(TerminalText.message(TextFormat.preview($0.text)))" } ?? "  (no messages)"
+        let preview = summary.lastMessage.map { last in
+            "  \(TextFormat.time(last.sentAt))  " + (last.deleted ? "(deleted)" : TerminalText.message(TextFormat.preview(last.text)))
+        } ?? "  (no messages)"
         return (number.map { "\($0). " } ?? "") + "\(title)\(summary.isGroup ? " [group]" : "")\(unread)" + console.styled(preview, .dim)
             + (number == nil ? "  \(summary.id)" : "")
     }
