@@ -25,11 +25,12 @@ struct StoreEventFeedTests {
             return (Array(events.dropFirst(Int(seq))), [:], Int64(events.count))
         }
 
-        /// Stores a message with the next position (without a tick).
-        func store(_ text: String) {
+        /// Stores a message with the next position (without a tick), in the source's conversation or `elsewhere`.
+        func store(_ text: String, elsewhere: ConversationID? = nil) {
             stored.withLock { stored in
                 let cursor = EventCursor(epoch: "test", position: Int64(stored.count + 1))
-                stored.append(.message(Message(id: .random(), conversationID: conversation, senderID: sender, text: text, sentAt: Date(), cursor: cursor)))
+                stored.append(.message(Message(id: .random(), conversationID: elsewhere ?? conversation, senderID: sender, text: text, sentAt: Date(),
+                                               cursor: cursor)))
             }
         }
 
@@ -37,13 +38,16 @@ struct StoreEventFeedTests {
         func commit() { tick.continuation.yield() }
     }
 
-    /// Members who are `members`, except that the first `failures` look-ups fail as a crashed database's do.
+    /// Members who are `members` (of `known` only, when given: other conversations do not
+    /// exist), except that the first `failures` look-ups fail as a crashed database's do.
     final class FlakyMembership: ConversationMembership {
         let members: [UserID]
+        let known: ConversationID?
         private let failures: Mutex<Int>
 
-        init(members: [UserID], failures: Int) {
+        init(members: [UserID], failures: Int, known: ConversationID? = nil) {
             self.members = members
+            self.known = known
             self.failures = Mutex(failures)
         }
 
@@ -53,7 +57,7 @@ struct StoreEventFeedTests {
                 return left > 0
             }
             if fail { throw AppError(.unavailable, "the store cannot be reached") }
-            return members
+            return known.map { $0 == conversationID } ?? true ? members : nil
         }
 
         func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) { ([], []) }
@@ -83,5 +87,29 @@ struct StoreEventFeedTests {
             if text == "third" { break }
         }
         #expect(texts == ["first", "second", "third"])
+    }
+
+    @Test("a message of a conversation that does not exist goes to no one and stops nothing: the ones after it are delivered")
+    func unknownConversationIsPassed() async throws {
+        let source = Source()
+        let reader = UserID.random()
+        let membership = FlakyMembership(members: [source.sender, reader], failures: 0, known: source.conversation)
+        let feed = StoreEventFeed(source: source, membership: MembershipCache(membership))
+        let (delivered, arrival) = AsyncStream<String>.makeStream()
+        let subscription = try await feed.subscribe(conversation: nil, member: reader) { event in
+            if let text = event.message?.text { arrival.yield(text) }
+            return true
+        }
+        defer { subscription.cancel() }
+
+        source.store("nowhere", elsewhere: .random())
+        source.store("here")
+        source.commit()
+        var texts: [String] = []
+        for await text in delivered {
+            texts.append(text)
+            if text == "here" { break }
+        }
+        #expect(texts == ["here"])
     }
 }

@@ -22,6 +22,14 @@ struct CallerChat: Sendable {
         return me
     }
 
+    /// The caller as a reader of `conversationID`, once checked to be a member: its members, and
+    /// the people apart from the caller (`ChatRules.apart`), whom no read receipt reaches or comes from.
+    func reader(of conversationID: ConversationID) async throws -> (me: UserID, members: [UserID], apart: Set<UserID>) {
+        let me = try await caller.id()
+        let members = try await membership.requireMember(me, of: conversationID)
+        return (me, members, ChatRules.apart(try await membership.blocks(involving: me)))
+    }
+
     nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message {
         let me = try await caller.id()
         let members = try await membership.requireMember(me, of: conversationID)

@@ -90,13 +90,17 @@ public final class StoreEventFeed: EventFeed {
             guard let batch = try? await source.events(after: after) else { continue }
             var audiences: [(UserEvent, [UserID])] = []
             var complete = true
-            for event in batch.events {
+            events: for event in batch.events {
                 switch event {
                 case .message(let message), .messageChanged(_, let message, _):
-                    guard let members = try? await membership.members(of: message.conversationID) else {
+                    let members: [UserID]?
+                    do {
+                        members = try await membership.members(of: message.conversationID)
+                    } catch {
                         complete = false
-                        break
+                        break events
                     }
+                    // A conversation that is no more has no one to hand it to.
                     audiences.append((event, members ?? []))
                 case .change(let change, let cursor):
                     if [.conversationAdded, .conversationLeft].contains(change.kind), let conversationID = change.conversationID {
@@ -104,7 +108,6 @@ public final class StoreEventFeed: EventFeed {
                     }
                     audiences.append((event, batch.audiences[cursor.position] ?? []))
                 }
-                if !complete { break }
             }
             published.withLock { published in
                 for (event, audience) in audiences {

@@ -54,9 +54,7 @@ public struct PostgresChatService: ChatService {
     }
 
     public func markRead(_ conversationID: ConversationID) async throws {
-        let me = try await chat.caller.id()
-        let members = try await chat.membership.requireMember(me, of: conversationID)
-        let apart = ChatRules.apart(try await chat.membership.blocks(involving: me))
+        let (me, members, apart) = try await chat.reader(of: conversationID)
         try await database.write { transaction in
             let rows = try await transaction.query("""
                 SELECT coalesce((SELECT message_count FROM chat_activity WHERE conversation_id = \(conversationID.rawValue)), 0),
@@ -78,8 +76,7 @@ public struct PostgresChatService: ChatService {
     }
 
     public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
-        let me = try await chat.authorize(conversationID)
-        let apart = ChatRules.apart(try await chat.membership.blocks(involving: me))
+        let (me, _, apart) = try await chat.reader(of: conversationID)
         guard try await database.query("SELECT 1 FROM chat_receipt_privacy WHERE user_id = \(me.rawValue)").isEmpty else { return [] }
         return try await database.query("""
             SELECT c.user_id, coalesce(r.read_count, 0), m.id FROM conversation_members c
@@ -96,7 +93,7 @@ public struct PostgresChatService: ChatService {
     public func setReceiptsPrivate(_ isPrivate: Bool) async throws {
         let me = try await chat.caller.id()
         try await database.write(ordered: false) { transaction in
-            try await transaction.query(isPrivate ? "INSERT INTO chat_receipt_privacy (user_id) VALUES (\(me.rawValue)) ON CONFLICT DO NOTHING"
+            _ = try await transaction.query(isPrivate ? "INSERT INTO chat_receipt_privacy (user_id) VALUES (\(me.rawValue)) ON CONFLICT DO NOTHING"
                                                   : "DELETE FROM chat_receipt_privacy WHERE user_id = \(me.rawValue)")
         }
     }

@@ -55,9 +55,7 @@ public struct SQLChatService: ChatService {
     }
 
     public func markRead(_ conversationID: ConversationID) async throws {
-        let me = try await chat.caller.id()
-        let members = try await chat.membership.requireMember(me, of: conversationID)
-        let apart = ChatRules.apart(try await chat.membership.blocks(involving: me))
+        let (me, members, apart) = try await chat.reader(of: conversationID)
         try await database.write { db in
             let count = try Int.fetchOne(db, sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?",
                                          arguments: [conversationID.rawValue]) ?? 0
@@ -73,8 +71,7 @@ public struct SQLChatService: ChatService {
     }
 
     public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
-        let me = try await chat.authorize(conversationID)
-        let apart = ChatRules.apart(try await chat.membership.blocks(involving: me))
+        let (me, _, apart) = try await chat.reader(of: conversationID)
         return try await database.read { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM chat_receipt_privacy WHERE user_id = ?", arguments: [me.rawValue]) == nil else { return [] }
             return try Row.fetchAll(db, sql: """
