@@ -40,6 +40,17 @@ public final class MessageWriter: Sendable {
         public let members: [UserID]
         /// The message of the conversation it answers, if any.
         public let replyTo: MessageID?
+
+        /// The key of the message it stores.
+        var key: Key { Key(conversationID: conversationID, id: id) }
+        /// The key of the message it answers, if any.
+        var answered: Key? { replyTo.map { Key(conversationID: conversationID, id: $0) } }
+    }
+
+    /// A message's key in a store: its id is the sender's within its conversation.
+    struct Key: Hashable {
+        let conversationID: ConversationID
+        let id: MessageID
     }
 
     /// A send waiting for its transaction, and where its outcome goes.

@@ -21,7 +21,7 @@ public struct PostgresMessageStore: MessageStore {
     public func insert(_ sends: [MessageWriter.Send]) async throws -> [MessageWriter.Stored] {
         // A reply to no message of its conversation is refused before the batch, so it takes no number.
         let replies = try await answered(by: sends)
-        let accepted = sends.indices.filter { index in sends[index].replyTo.map { replies[Key(sends[index].conversationID, $0)] != nil } ?? true }
+        let accepted = sends.indices.filter { index in sends[index].answered.map { replies[$0] != nil } ?? true }
         let batch = accepted.map { sends[$0] }
         var stored: [Int: (seq: Int64, isNew: Bool, sender: String, text: String, sentAt: Int64)] = [:]
         if !batch.isEmpty {
@@ -36,41 +36,30 @@ public struct PostgresMessageStore: MessageStore {
             }
         }
         return sends.enumerated().map { index, send in
-            if let replyTo = send.replyTo, replies[Key(send.conversationID, replyTo)] == nil {
+            if let replyTo = send.replyTo, send.answered.flatMap({ replies[$0] }) == nil {
                 return .failure(ChatRules.noMessage(replyTo, in: send.conversationID))
             }
             guard let row = stored[index] else { return .failure(AppError(.internal, "the database did not store message '\(send.id.rawValue)'")) }
             let message = Message(id: send.id, conversationID: send.conversationID, senderID: UserID(row.sender), text: row.text,
                                   sentAt: MessageRows.date(milliseconds: Int(row.sentAt)), cursor: EventCursor(epoch: epoch, position: row.seq),
-                                  replyTo: send.replyTo.flatMap { replies[Key(send.conversationID, $0)] })
+                                  replyTo: send.answered.flatMap { replies[$0] })
             if row.isNew { return .success((message, true)) }
             return Result { (try ChatRules.resent(message, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
         }
     }
 
-    /// A message's key: its id is the sender's within its conversation.
-    private struct Key: Hashable {
-        let conversationID: ConversationID
-        let id: MessageID
-
-        init(_ conversationID: ConversationID, _ id: MessageID) {
-            self.conversationID = conversationID
-            self.id = id
-        }
-    }
-
     /// The messages `sends` answer, as they are now, by key (one round trip, only when some send
     /// answers one); one its conversation does not have is missing.
-    private func answered(by sends: [MessageWriter.Send]) async throws -> [Key: Message.Reply] {
-        let asked = sends.compactMap { send in send.replyTo.map { Key(send.conversationID, $0) } }
+    private func answered(by sends: [MessageWriter.Send]) async throws -> [MessageWriter.Key: Message.Reply] {
+        let asked = sends.compactMap(\.answered)
         guard !asked.isEmpty else { return [:] }
-        var replies: [Key: Message.Reply] = [:]
+        var replies: [MessageWriter.Key: Message.Reply] = [:]
         for row in try await database.query("""
             SELECT m.conversation_id, m.id, m.text, m.deleted FROM unnest(\(asked.map(\.conversationID.rawValue))::text[], \(asked.map(\.id.rawValue))::text[])
                 AS a(conversation_id, id) JOIN messages m ON m.conversation_id = a.conversation_id AND m.id = a.id
             """) {
             let (conversation, id, text, deleted) = try row.decode((String, String, String, Bool).self)
-            replies[Key(ConversationID(conversation), MessageID(id))] = Message.Reply(id: MessageID(id), text: text, deleted: deleted)
+            replies[MessageWriter.Key(conversationID: ConversationID(conversation), id: MessageID(id))] = Message.Reply(id: MessageID(id), text: text, deleted: deleted)
         }
         return replies
     }

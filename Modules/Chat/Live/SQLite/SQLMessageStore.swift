@@ -8,6 +8,7 @@ import SQLStore
 public struct SQLMessageStore: MessageStore {
     private typealias Send = MessageWriter.Send
     private typealias Stored = MessageWriter.Stored
+    private typealias Key = MessageWriter.Key
 
     private let database: SQLDatabase
     private let epoch: String
@@ -50,12 +51,6 @@ public struct SQLMessageStore: MessageStore {
         }
     }
 
-    /// A message's key: its id is the sender's within its conversation.
-    private struct Key: Hashable {
-        let conversationID: ConversationID
-        let id: MessageID
-    }
-
     /// Each of `sends` stored in the open transaction. A send refused for what it is (its id
     /// taken by another message, or a reply to no message of its conversation) is refused before
     /// it writes anything or takes a number, so it needs no savepoint of its own and leaves no gap
@@ -63,20 +58,17 @@ public struct SQLMessageStore: MessageStore {
     /// looked up, and the new messages' numbers taken, once for the batch.
     private static func insertAll(_ sends: [Send], epoch: String, _ db: Database) throws -> [Stored] {
         var stored = try storedMessages(of: sends, epoch: epoch, db)
-        let replies = try answered(by: sends.filter { stored[Key(conversationID: $0.conversationID, id: $0.id)] == nil }, db)
-        let newCount = Set(sends.filter { send in
-            send.replyTo.map { replies[Key(conversationID: send.conversationID, id: $0)] != nil } ?? true
-        }.map { Key(conversationID: $0.conversationID, id: $0.id) }).subtracting(stored.keys).count
+        let replies = try answered(by: sends.filter { stored[$0.key] == nil }, db)
+        let newCount = Set(sends.filter { send in send.answered.map { replies[$0] != nil } ?? true }.map(\.key)).subtracting(stored.keys).count
         var seq = newCount > 0 ? try SQLChangeLog.next(count: newCount, db) : 0
         return try sends.map { send in
-            let key = Key(conversationID: send.conversationID, id: send.id)
-            if let existing = stored[key] {
+            if let existing = stored[send.key] {
                 return Result { (try ChatRules.resent(existing, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
             }
-            let reply = send.replyTo.flatMap { replies[Key(conversationID: send.conversationID, id: $0)] }
+            let reply = send.answered.flatMap { replies[$0] }
             if let replyTo = send.replyTo, reply == nil { return .failure(ChatRules.noMessage(replyTo, in: send.conversationID)) }
             let message = try insert(send, seq: seq, epoch: epoch, db).replying(to: reply)
-            stored[key] = message
+            stored[send.key] = message
             seq += 1
             return .success((message, true))
         }
@@ -86,12 +78,10 @@ public struct SQLMessageStore: MessageStore {
     /// conversation does not have is missing.
     private static func answered(by sends: [Send], _ db: Database) throws -> [Key: Message.Reply] {
         var replies: [Key: Message.Reply] = [:]
-        for send in sends {
-            guard let replyTo = send.replyTo else { continue }
-            let key = Key(conversationID: send.conversationID, id: replyTo)
-            guard replies[key] == nil, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT text, deleted FROM messages WHERE conversation_id = ? AND id = ?"),
-                                                                  arguments: [send.conversationID.rawValue, replyTo.rawValue]) else { continue }
-            replies[key] = Message.Reply(id: replyTo, text: try row.decode(atIndex: 0), deleted: try row.decode(atIndex: 1))
+        for key in Set(sends.compactMap(\.answered)) {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT text, deleted FROM messages WHERE conversation_id = ? AND id = ?"),
+                                             arguments: [key.conversationID.rawValue, key.id.rawValue]) else { continue }
+            replies[key] = Message.Reply(id: key.id, text: try row.decode(atIndex: 0), deleted: try row.decode(atIndex: 1))
         }
         return replies
     }
