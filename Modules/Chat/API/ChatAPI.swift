@@ -13,7 +13,7 @@ public enum ChatAPI {
     public static let send = Endpoint<SendRequest, Message, PathParameters.ConversationMessage>(
         .put, "/v1/conversations/{conversation}/messages/{message}", "Send a message with the client's id (idempotent)")
     /// Gives the caller's message a new version of its text.
-    public static let edit = Endpoint<SendRequest, Message, PathParameters.ConversationMessage>(
+    public static let edit = Endpoint<EditRequest, Message, PathParameters.ConversationMessage>(
         .patch, "/v1/conversations/{conversation}/messages/{message}",
         "Edit your message: its author only, within 24 hours of sending, at most 10 times; the same text again changes nothing")
     /// Deletes the caller's message for everyone, leaving a tombstone.
@@ -66,6 +66,9 @@ public enum ChatAPI {
         public static let catchUpLimit = QueryParameter("limit", .integer(1...ChatRules.catchUpLimit), "most returned (default and most: 500)")
     }
 
+    /// A message's text in a request body.
+    public static let messageText = WireSchema.string(minLength: 1, maxLength: Validation.maxMessageLength)
+
     /// Largest page of history.
     public static let maxPage = 500
     /// A page's size when the request gives none.
@@ -75,7 +78,7 @@ public enum ChatAPI {
     public static let endpoints = [history.spec, send.spec, edit.spec, delete.spec, react.spec, markRead.spec, receipts.spec, receiptPrivacy.spec, catchUp.spec, eventLog.spec, newest.spec]
 }
 
-/// The body of a send (or of an edit, which takes its text only).
+/// The body of a send.
 public struct SendRequest: WireType, Equatable {
     /// The message text.
     public let text: String
@@ -88,8 +91,19 @@ public struct SendRequest: WireType, Equatable {
         self.replyTo = replyTo
     }
 
-    public static let schema = WireSchema.object([("text", .string(minLength: 1, maxLength: Validation.maxMessageLength)), ("replyTo", .identifier)],
+    public static let schema = WireSchema.object([("text", ChatAPI.messageText), ("replyTo", .identifier)],
                                                  required: ["text"])
+}
+
+/// The body of an edit: the new text.
+public struct EditRequest: WireType, Equatable {
+    /// The message's new text.
+    public let text: String
+
+    /// Creates the body.
+    public init(text: String) { self.text = text }
+
+    public static let schema = WireSchema.object([("text", ChatAPI.messageText)], required: ["text"])
 }
 
 /// The body of a reaction: the emoji, and whether it is taken back.

@@ -37,7 +37,7 @@ public struct RemoteChatService: ChatService {
     }
 
     public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
-        try await connection.call(ChatAPI.edit, path: .init(conversation: conversationID, message: messageID), body: SendRequest(text: text), as: caller)
+        try await connection.call(ChatAPI.edit, path: .init(conversation: conversationID, message: messageID), body: EditRequest(text: text), as: caller)
     }
 
     public func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
