@@ -67,13 +67,8 @@ struct StoreEventFeedTests {
     func failedLookUpIsReadAgain() async throws {
         let source = Source()
         let reader = UserID.random()
-        let feed = StoreEventFeed(source: source, membership: MembershipCache(FlakyMembership(members: [source.sender, reader], failures: 1)))
-        let (delivered, arrival) = AsyncStream<String>.makeStream()
-        let subscription = try await feed.subscribe(conversation: nil, member: reader) { event in
-            if let text = event.message?.text { arrival.yield(text) }
-            return true
-        }
-        defer { subscription.cancel() }
+        let reading = try await Reading(source, FlakyMembership(members: [source.sender, reader], failures: 1), as: reader)
+        defer { reading.stop() }
 
         source.store("first")
         source.store("second")
@@ -81,35 +76,50 @@ struct StoreEventFeedTests {
         source.commit() // read again: both
         source.store("third")
         source.commit()
-        var texts: [String] = []
-        for await text in delivered {
-            texts.append(text)
-            if text == "third" { break }
-        }
-        #expect(texts == ["first", "second", "third"])
+        #expect(await reading.texts(upTo: "third") == ["first", "second", "third"])
     }
 
     @Test("a message of a conversation that does not exist goes to no one and stops nothing: the ones after it are delivered")
     func unknownConversationIsPassed() async throws {
         let source = Source()
         let reader = UserID.random()
-        let membership = FlakyMembership(members: [source.sender, reader], failures: 0, known: source.conversation)
-        let feed = StoreEventFeed(source: source, membership: MembershipCache(membership))
-        let (delivered, arrival) = AsyncStream<String>.makeStream()
-        let subscription = try await feed.subscribe(conversation: nil, member: reader) { event in
-            if let text = event.message?.text { arrival.yield(text) }
-            return true
-        }
-        defer { subscription.cancel() }
+        let reading = try await Reading(source, FlakyMembership(members: [source.sender, reader], failures: 0, known: source.conversation), as: reader)
+        defer { reading.stop() }
 
         source.store("nowhere", elsewhere: .random())
         source.store("here")
         source.commit()
-        var texts: [String] = []
-        for await text in delivered {
-            texts.append(text)
-            if text == "here" { break }
+        #expect(await reading.texts(upTo: "here") == ["here"])
+    }
+
+    /// A feed over `source` and a membership, and one live reader of it, whose messages' texts arrive in order.
+    struct Reading {
+        /// Kept: the feed's reader stops once the feed is gone.
+        private let feed: StoreEventFeed
+        private let subscription: EventSubscription
+        private let delivered: AsyncStream<String>
+
+        init(_ source: Source, _ membership: any ConversationMembership, as reader: UserID) async throws {
+            let feed = StoreEventFeed(source: source, membership: MembershipCache(membership))
+            self.feed = feed
+            let (delivered, arrival) = AsyncStream<String>.makeStream()
+            self.delivered = delivered
+            subscription = try await feed.subscribe(conversation: nil, member: reader) { event in
+                if let text = event.message?.text { arrival.yield(text) }
+                return true
+            }
         }
-        #expect(texts == ["here"])
+
+        /// The texts handed out, up to and with `last`.
+        func texts(upTo last: String) async -> [String] {
+            var texts: [String] = []
+            for await text in delivered {
+                texts.append(text)
+                if text == last { break }
+            }
+            return texts
+        }
+
+        func stop() { subscription.cancel() }
     }
 }
