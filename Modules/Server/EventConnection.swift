@@ -46,7 +46,8 @@ final class EventConnection: Sendable {
         var lastHeard = ContinuousClock.now
         /// When the unanswered ping was sent, if one is.
         var pinged: ContinuousClock.Instant?
-        var subscription: EventSubscription?
+        /// To the owner's events, and (once live) to typing in their conversations.
+        var subscriptions: [EventSubscription] = []
     }
 
     /// The session the socket was opened with.
@@ -75,8 +76,8 @@ final class EventConnection: Sendable {
     /// and the registration closed no socket, and is found now. Then subscribes to the owner's
     /// live events first, so none falls between; writes `socket.ready` (with `socket.reset`
     /// after a cursor of another store) and the events stored after `after`, then lets the
-    /// waiting live events through.
-    func start(feed: any EventFeed, chat: any ChatService, after: EventCursor?) {
+    /// waiting live events through, and from then on typing in the owner's conversations (`typing`).
+    func start(feed: any EventFeed, typing: TypingHub?, chat: any ChatService, after: EventCursor?) {
         sockets.add(self)
         Task {
             do {
@@ -89,6 +90,8 @@ final class EventConnection: Sendable {
                 guard adopt(subscription) else { return }
                 try await writeStart(chat: chat, after: after)
                 goLive()
+                // Typing is not caught up: it starts once the socket is live, with who types now.
+                if let typing { _ = adopt(typing.subscribe(member: owner) { [weak self] notice in self?.offer(notice) ?? false }) }
             } catch {
                 end(.streamEnded)
             }
@@ -98,8 +101,8 @@ final class EventConnection: Sendable {
     /// Ends the socket: sends the close frame that says why and waits for the client's (or
     /// `closeGrace`) before the connection goes. Later calls do nothing.
     func end(_ reason: SocketEnding) {
-        guard let subscription = stop() else { return }
-        subscription?.cancel()
+        guard let subscriptions = stop() else { return }
+        subscriptions.forEach { $0.cancel() }
         if reason == .tooSlow || reason == .unanswered {
             logger.notice("events socket closed", metadata: ["user": "\(owner.rawValue)", "reason": "\(reason.frame.reason)"])
         }
@@ -108,14 +111,14 @@ final class EventConnection: Sendable {
 
     /// The client sent a close frame: true if it began the closing, so the server answers it.
     func clientClosed() -> Bool {
-        guard let subscription = stop() else { return false }
-        subscription?.cancel()
+        guard let subscriptions = stop() else { return false }
+        subscriptions.forEach { $0.cancel() }
         return true
     }
 
     /// The channel closed.
     func closed() {
-        if let subscription = stop() { subscription?.cancel() }
+        stop()?.forEach { $0.cancel() }
         sockets.remove(self)
     }
 
@@ -167,14 +170,13 @@ final class EventConnection: Sendable {
         return channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
     }
 
-    /// Marks the socket ended; its subscription (itself optional) the first time, `nil` after.
-    @discardableResult
-    private func stop() -> EventSubscription?? {
+    /// Marks the socket ended; its subscriptions the first time, `nil` after.
+    private func stop() -> [EventSubscription]? {
         state.withLock { state in
             if case .ended = state.phase { return nil }
             state.phase = .ended
             state.waiting = []
-            return .some(state.subscription)
+            return state.subscriptions
         }
     }
 
@@ -182,7 +184,7 @@ final class EventConnection: Sendable {
     private func adopt(_ subscription: EventSubscription) -> Bool {
         let kept = state.withLock { state in
             if case .ended = state.phase { return false }
-            state.subscription = subscription
+            state.subscriptions.append(subscription)
             return true
         }
         if !kept { subscription.cancel() }
@@ -271,6 +273,17 @@ final class EventConnection: Sendable {
             }
         }
         if let ending { end(ending) }
+        return kept
+    }
+
+    /// Takes a typing notice from the hub: queued at once; false when the socket can take no more.
+    private func offer(_ notice: TypingNotice) -> Bool {
+        let (kept, full) = state.withLock { state -> (Bool, Bool) in
+            guard case .live = state.phase else { return (false, false) }
+            let queued = queue(EventFrames.text(of: EventSocketProtocol.Frame(notice)), &state) != nil
+            return (queued, !queued)
+        }
+        if full { end(.tooSlow) }
         return kept
     }
 

@@ -62,6 +62,10 @@ public final class ServiceGraph: Sendable {
     /// one, whose events come from the server): a server pushes its sockets' events from it.
     public var eventFeed: (any EventFeed)? { backend.eventFeed }
 
+    /// The process's hub of typing notices on the memory, SQLite and PostgreSQL backends (`nil`
+    /// on the remote one): what a server's events sockets carry typing from.
+    public var typingHub: TypingHub? { backend.typingHub }
+
     /// How many events the store has that `eventFeed` has not handed out yet: how far this
     /// process's live delivery is behind the store (`nil` before anyone listens, or without a store).
     public func feedLag() async -> Int64? { await backend.feedLag() }

@@ -23,6 +23,10 @@ final class ScriptedChatService: ChatService {
     private let stored = Mutex<[MessageID: Message]>([:])
     private let sent = Mutex<[String]>([])
     let live = Broadcaster<Message>()
+    /// Typing notices for the screen, sent by the test.
+    let typing = Broadcaster<TypingNotice>()
+    /// Each typing notice the screen sent, in order.
+    let typingSent = Broadcaster<Bool>()
 
     init(history: [Message] = [], sendGate: CallGate = CallGate(), failingSends: Int = 0, failure: AppError = AppError(.unavailable, "network down")) {
         self.history = history
@@ -104,6 +108,10 @@ final class ScriptedChatService: ChatService {
     func liveEvents() async throws -> AsyncStream<UserEvent> { live.subscribe().mapped(UserEvent.message) }
 
     func newestCursor() async throws -> EventCursor? { nil }
+
+    func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws { typingSent.send(typing) }
+
+    func typingNotices() async throws -> AsyncStream<TypingNotice> { typing.subscribe() }
 }
 
 func makeHistory(_ count: Int, in conversation: ConversationID, from sender: UserID) -> [Message] {

@@ -69,7 +69,7 @@ struct EventConnectionTests {
         // Signed out after it was let in: the sign-out's broadcast found no socket to close.
         let (connection, _, _) = try Self.connection(caller: .signedOut, outbound: closes)
         let graph = try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: ""))
-        connection.start(feed: try #require(graph.eventFeed), chat: graph.services(for: .signedOut).chat, after: nil)
+        connection.start(feed: try #require(graph.eventFeed), typing: graph.typingHub, chat: graph.services(for: .signedOut).chat, after: nil)
         #expect(await closes.first == .unknown(EventSocketProtocol.sessionEnded))
     }
 
@@ -93,7 +93,7 @@ struct EventConnectionTests {
         let closes = CloseWatcher()
         let (connection, _, _) = try Self.connection(outbound: closes)
         let graph = try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: ""))
-        connection.start(feed: try #require(graph.eventFeed), chat: FailingReads(), after: EventCursor(epoch: "e1", position: 1))
+        connection.start(feed: try #require(graph.eventFeed), typing: graph.typingHub, chat: FailingReads(), after: EventCursor(epoch: "e1", position: 1))
         #expect(await closes.first == .unexpectedServerError)
     }
 
@@ -118,6 +118,8 @@ struct EventConnectionTests {
         func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] { throw Failure() }
         func liveEvents() async throws -> AsyncStream<UserEvent> { throw Failure() }
         func newestCursor() async throws -> EventCursor? { throw Failure() }
+        func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws { throw Failure() }
+        func typingNotices() async throws -> AsyncStream<TypingNotice> { throw Failure() }
     }
 
     /// Keeps the pongs written, as a client that does not read leaves them, until `release()`.

@@ -36,6 +36,12 @@ public enum ChatAPI {
     public static let receiptPrivacy = Endpoint<ReceiptPrivacy, NoContent, PathParameters.None>(
         .put, "/v1/receipts/privacy", "Keep your read receipts private (you then see no one's), or share them", successStatus: 204)
 
+    /// Tells the conversation's other members that the caller is typing, or stopped.
+    public static let typing = Endpoint<TypingRequest, NoContent, PathParameters.Conversation>(
+        .put, "/v1/conversations/{conversation}/typing",
+        "Say you are typing (typing: true, again every 2.5 s while you are; it lapses after 5 s) or stopped; never stored. "
+            + "One typing notice every 2 s goes out, more go nowhere", successStatus: 204)
+
     /// Stored messages after a cursor: what a live reader missed while away.
     public static let catchUp = Endpoint<NoContent, MessageList, PathParameters.None>(
         .get, "/v1/messages", "Stored messages after a cursor, oldest first, in all the caller's conversations or one",
@@ -75,7 +81,7 @@ public enum ChatAPI {
     public static let defaultPage = 50
 
     /// Every Chat endpoint.
-    public static let endpoints = [history.spec, send.spec, edit.spec, delete.spec, react.spec, markRead.spec, receipts.spec, receiptPrivacy.spec, catchUp.spec, eventLog.spec, newest.spec]
+    public static let endpoints = [history.spec, send.spec, edit.spec, delete.spec, react.spec, markRead.spec, receipts.spec, receiptPrivacy.spec, typing.spec, catchUp.spec, eventLog.spec, newest.spec]
 }
 
 /// The body of a send.
@@ -145,6 +151,17 @@ public struct ReceiptPrivacy: WireType, Equatable {
     public init(private isPrivate: Bool) { self.private = isPrivate }
 
     public static let schema = WireSchema.object([("private", .boolean)], required: ["private"])
+}
+
+/// The body of a typing notice: whether the caller is typing.
+public struct TypingRequest: WireType, Equatable {
+    /// True while typing; false once stopped.
+    public let typing: Bool
+
+    /// Creates the body.
+    public init(typing: Bool) { self.typing = typing }
+
+    public static let schema = WireSchema.object([("typing", .boolean)], required: ["typing"])
 }
 
 /// A page of history.

@@ -30,6 +30,25 @@ public enum ChatSocket {
         }
     }
 
+    /// A typing notice over the events socket, the same as `PUT …/typing` without an HTTP
+    /// request of its own: `{"type": "chat.typing", "conversation": …, "typing": true}`. It
+    /// has no id and no reply: a notice lost is replaced by the next.
+    public struct TypingFrame: Codable, Sendable, Equatable {
+        /// Always `TypingNotice.type`.
+        public let type: String
+        /// Where the sender types.
+        public let conversation: ConversationID
+        /// Whether they type, or stopped.
+        public let typing: Bool
+
+        /// The frame saying whether the sender is `typing` in `conversation`.
+        public init(conversation: ConversationID, typing: Bool) {
+            type = TypingNotice.type
+            self.conversation = conversation
+            self.typing = typing
+        }
+    }
+
     /// The server's answer to a `SendFrame`: `{"type": "reply", "request": <the send's id>,
     /// "message": {…}}` once the message is stored, or `…, "error": {"kind", "message"}}` when it is
     /// refused, with the error a `PUT` would have been answered with.
@@ -115,4 +134,13 @@ extension UserEvent: WireType {
         ("event", .object([("message", Message.schema), ("conversationID", .identifier), ("userID", .identifier),
                            ("displayName", .string(maxLength: Validation.maxDisplayNameLength))], required: [])),
     ], required: ["v", "type", "event"])
+}
+
+extension TypingNotice: EventSocketProtocol.FrameEvent {
+    /// The `type` of a typing notice's frame, from the server (`{"type": "chat.typing", "event":
+    /// {"conversationID", "userID", "typing"}}`) and from a client (`ChatSocket.TypingFrame`).
+    public static let type = "chat.typing"
+
+    public static let schema = WireSchema.object([("conversationID", .identifier), ("userID", .identifier), ("typing", .boolean)],
+                                                 required: ["conversationID", "userID", "typing"])
 }

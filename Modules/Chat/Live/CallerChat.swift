@@ -9,6 +9,7 @@ struct CallerChat: Sendable {
     let writer: MessageWriter
     let membership: any ConversationMembership
     let feed: any EventFeed
+    let typing: TypingHub
     let caller: Caller
     let clock: any WallClock
     let budget: UsageBudget
@@ -109,6 +110,15 @@ struct CallerChat: Sendable {
     private func spend(on text: String, by me: UserID, members: [UserID]) throws {
         try budget.spend(.fanOutBytes, by: me, cost: text.utf8.count * max(1, members.count - 1))
         try budget.spend(.message, by: me)
+    }
+
+    func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws {
+        let me = try await authorize(conversationID)
+        try await self.typing.publish(TypingNotice(conversationID: conversationID, userID: me, typing: typing))
+    }
+
+    func typingNotices() async throws -> AsyncStream<TypingNotice> {
+        caller.guarding(typing.subscribe(member: try await caller.id()))
     }
 
     func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {

@@ -42,6 +42,10 @@ public struct ChatRoutes: Sendable {
             try await service(call.caller).setReceiptsPrivate(call.body.private)
             return NoContent()
         }
+        routes.add(ChatAPI.typing) { call in
+            try await service(call.caller).setTyping(call.body.typing, in: call.path.conversation)
+            return NoContent()
+        }
         routes.add(ChatAPI.catchUp) { call in
             let cursor = try EventCursor(parsing: try call.required(ChatAPI.Query.afterMessage))
             let conversation: ConversationID? = try call.query(ChatAPI.Query.conversation).map { try Validation.identifier($0, field: "conversation") }

@@ -7,12 +7,15 @@ import NIOCore
 import ServerSupport
 import Synchronization
 
-/// The sends a client makes over its events socket (`ChatSocket.SendFrame`): each is stored through the
+/// The sends and typing notices a client makes over its events socket (`ChatSocket.SendFrame`,
+/// `ChatSocket.TypingFrame`). Each send is stored through the
 /// socket's chat service exactly as a `PUT` would be, and answered with a `ChatSocket.SendReply` once it
 /// has committed. A socket's sends are stored in the order their frames came: those that
 /// arrive while earlier ones are being stored go to the store together next, in order. At most
 /// `EventSocketProtocol.maxPendingRequests` of one socket are waiting or being stored at once;
 /// one more is refused at once, so a client cannot make the server hold an unbounded number.
+/// Typing notices go to the chat service one at a time; those that come meanwhile are dropped
+/// but the newest, so a client sending them at full speed costs the server a decode each.
 public final class SocketSends: Sendable {
     /// What a frame that does not decode as a send may still carry: the id to answer.
     private struct Unreadable: Decodable {
@@ -27,6 +30,10 @@ public final class SocketSends: Sendable {
         var storing = false
         /// Waiting or being stored.
         var pending = 0
+        /// The newest typing notice come while another was being passed on.
+        var typing: ChatSocket.TypingFrame?
+        /// Whether a task is passing this socket's typing notices on.
+        var passingTyping = false
     }
 
     private let chat: any ChatService
@@ -47,6 +54,11 @@ public final class SocketSends: Sendable {
     public func received(_ bytes: ByteBuffer) {
         let data = Data(bytes.readableBytesView)
         let decoder = WireFormat.decoder()
+        if let typing = try? decoder.decode(ChatSocket.TypingFrame.self, from: data), typing.type == TypingNotice.type {
+            // One naming no conversation that could exist is dropped before it costs a look-up.
+            if (try? Validation.identifier(typing.conversation.rawValue, field: "conversation") as ConversationID) != nil { received(typing) }
+            return
+        }
         guard let frame = try? decoder.decode(ChatSocket.SendFrame.self, from: data), frame.type == ChatSocket.SendFrame.type else {
             guard let id = (try? decoder.decode(Unreadable.self, from: data))?.id else { return }
             reply(to: id, .failure(AppError(.invalidInput, "the frame is not a send this server understands (type \(ChatSocket.SendFrame.type), id, conversation, text)")))
@@ -64,6 +76,26 @@ public final class SocketSends: Sendable {
             return
         }
         if start { Task { await storeWaiting() } }
+    }
+
+    /// Passes a typing notice on, or keeps it as the newest while another is being passed on.
+    private func received(_ typing: ChatSocket.TypingFrame) {
+        let start = queue.withLock { queue in
+            queue.typing = typing
+            defer { queue.passingTyping = true }
+            return !queue.passingTyping
+        }
+        guard start else { return }
+        Task {
+            while let next = queue.withLock({ queue in
+                defer { queue.typing = nil }
+                queue.passingTyping = queue.typing != nil
+                return queue.typing
+            }) {
+                // A refusal (not a member) has no one to be told: typing frames have no reply.
+                try? await chat.setTyping(next.typing, in: next.conversation)
+            }
+        }
     }
 
     /// Stores what waits, in order, until nothing does.

@@ -9,7 +9,7 @@ public enum ChatFeature: CLIPlugin, REPLPlugin {
     public static let featureName = "chat"
 
     public static let commands: [any ParsableCommand.Type] = [
-        SendCommand.self, EditCommand.self, DeleteCommand.self, ReactCommand.self, ReceiptsCommand.self, HistoryCommand.self, ReadCommand.self, TailCommand.self,
+        SendCommand.self, EditCommand.self, DeleteCommand.self, ReactCommand.self, ReceiptsCommand.self, TypingCommand.self, HistoryCommand.self, ReadCommand.self, TailCommand.self,
     ]
 
     @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {

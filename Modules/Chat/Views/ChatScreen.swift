@@ -9,7 +9,8 @@ import REPLKit
 /// one of yours, `/reply`, `/react` and `/unreact` any (`/recent` numbers the last messages to
 /// point at). Marks read while open. The
 /// prompt names the conversation; a marker line separates what was read from what is new; a
-/// change to a message already shown prints as a line saying what changed.
+/// change to a message already shown prints as a line saying what changed. Who else is typing
+/// shows beside the prompt, and the others see the user typing as they type.
 @MainActor
 final class ChatScreen: REPLScreen {
     private(set) var prompt = "chat> "
@@ -129,8 +130,13 @@ final class ChatScreen: REPLScreen {
                 guard let self else { return }
                 for await receipts in Observations({ self.model.receipts }) { await showSeen(receipts) }
             }
+            let typing = Task { @MainActor [weak self] in
+                guard let self else { return }
+                for await typists in Observations({ self.model.typists }) { await showTyping(typists) }
+            }
             for await timeline in Observations({ self.model.timeline }) { await render(timeline) }
             seen.cancel()
+            typing.cancel()
             await listening
         }
     }
@@ -141,8 +147,25 @@ final class ChatScreen: REPLScreen {
     }
 
     func leave() {
+        model.lineChanged("")
         live?.cancel()
         live = nil
+    }
+
+    func lineChanged(_ line: String) { model.lineChanged(line) }
+
+    /// Who is typing, beside the prompt: "Grace is typing…", "Grace and Bob are typing…", or
+    /// "3 people are typing…".
+    private func showTyping(_ typists: [UserID]) async {
+        await learnNames(of: typists)
+        let shown = typists.map { TextFormat.preview(TerminalText.line(names[$0] ?? $0.rawValue), limit: 20) }
+        let status = switch shown.count {
+        case 0: ""
+        case 1: shown[0] + " is typing…"
+        case 2: shown[0] + " and " + shown[1] + " are typing…"
+        default: "\(shown.count) people are typing…"
+        }
+        context.setStatus(status.isEmpty ? "" : context.console.styled(status, .dim))
     }
 
     private func render(_ state: Loadable<Timeline>) async {

@@ -243,28 +243,28 @@ public final class PGDatabase: Sendable {
     /// Ticks at once, for a commit of this instance's made outside `write(ordered:)`.
     public func notifyLocalChange() { ticks.send(()) }
 
+    /// Sends `payload` to every instance listening on `channel` (NOTIFY): nothing is stored, and
+    /// an instance not listening at that moment never gets it.
+    public func signal(_ payload: String, on channel: String) async throws {
+        try await query("SELECT pg_notify(\(channel), \(payload))")
+    }
+
+    /// What is sent on `channel` from now on, by any instance, while the stream is read: on a
+    /// connection of its own, reconnected a second after a drop (what is sent meanwhile is lost).
+    public func signals(on channel: String) -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let listener = Task { [location, logger] in
+            await Self.listen(on: channel, at: location, logger: logger) { payload in if let payload { continuation.yield(payload) } }
+        }
+        continuation.onTermination = { _ in listener.cancel() }
+        return stream
+    }
+
     /// Listens for announcements on a connection of its own (outside the pool), and looks once a second whatever
     /// comes, while anyone subscribes; reconnects after a drop.
     private func watch() async {
         let listener = Task { [location, ticks, logger] in
-            while !Task.isCancelled {
-                do {
-                    let connection = try await location.connect(logger: logger)
-                    do {
-                        try await connection.listen(on: Self.channel) { notifications in
-                            ticks.send(())
-                            for try await _ in notifications { ticks.send(()) }
-                        }
-                    } catch {
-                        try? await connection.close()
-                        throw error
-                    }
-                    try? await connection.close()
-                } catch {
-                    logger.debug("listening for commits failed; again in a second", metadata: ["error": "\(error)"])
-                }
-                try? await Task.sleep(for: Self.lookInterval)
-            }
+            await Self.listen(on: Self.channel, at: location, logger: logger) { _ in ticks.send(()) }
         }
         defer { listener.cancel() }
         while !Task.isCancelled {
@@ -276,6 +276,29 @@ public final class PGDatabase: Sendable {
             if stopped { return }
             try? await Task.sleep(for: Self.lookInterval)
             ticks.send(())
+        }
+    }
+
+    /// Hands `heard` each payload sent on `channel`, and `nil` each time the listening
+    /// connection is (re)made, until cancelled; a connection that drops is made again after `lookInterval`.
+    private static func listen(on channel: String, at location: Location, logger: Logger, _ heard: @escaping @Sendable (String?) -> Void) async {
+        while !Task.isCancelled {
+            do {
+                let connection = try await location.connect(logger: logger)
+                do {
+                    try await connection.listen(on: channel) { notifications in
+                        heard(nil)
+                        for try await notification in notifications { heard(notification.payload) }
+                    }
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                try? await connection.close()
+            } catch {
+                logger.debug("listening on \(channel) failed; again in a second", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: lookInterval)
         }
     }
 

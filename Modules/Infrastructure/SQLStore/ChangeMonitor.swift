@@ -100,18 +100,18 @@ public final class ChangeMonitor: Sendable {
     }
 }
 
-/// What wakes the monitor: writes in the database's folder (`fileEvents`, where inotify exists),
-/// else a timer every `lookInterval`.
-private struct WakeSource: Sendable {
+/// What wakes a watcher of files: writes in a folder (`fileEvents`, where inotify exists), else
+/// a timer every `lookInterval`. The change monitor's, for the database and its WAL, and a
+/// `SignalFolder`'s, for every file of its folder.
+struct WakeSource: Sendable {
     let wakes: AsyncStream<Void>
     let stop: @Sendable () -> Void
 
-    init(watching path: String, _ watch: ChangeMonitor.Watch) {
-        let file = URL(fileURLWithPath: path)
+    /// Wakes on writes to `names` in `folder` (every file of it when `nil`).
+    init(folder: String, names: Set<String>?, _ watch: ChangeMonitor.Watch) {
         #if canImport(Glibc)
-        if watch == .fileEvents, let watcher = FileChangeWatcher(folder: file.deletingLastPathComponent().path,
-                                           names: [file.lastPathComponent, file.lastPathComponent + "-wal"],
-                                           settle: ChangeMonitor.settleWake, idleWake: ChangeMonitor.idleWake) {
+        if watch == .fileEvents, let watcher = FileChangeWatcher(folder: folder, names: names, settle: ChangeMonitor.settleWake,
+                                                                 idleWake: ChangeMonitor.idleWake) {
             wakes = watcher.wakes
             stop = { watcher.stopNow() }
             return
@@ -127,5 +127,11 @@ private struct WakeSource: Sendable {
         }
         self.wakes = wakes
         stop = { timer.cancel() }
+    }
+
+    /// Wakes on writes to the database at `path` or its WAL.
+    init(watching path: String, _ watch: ChangeMonitor.Watch) {
+        let file = URL(fileURLWithPath: path)
+        self.init(folder: file.deletingLastPathComponent().path, names: [file.lastPathComponent, file.lastPathComponent + "-wal"], watch)
     }
 }

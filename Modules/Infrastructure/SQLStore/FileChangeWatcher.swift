@@ -3,7 +3,7 @@ import Glibc
 import Foundation
 import Synchronization
 
-/// Wakes when files of one folder are written, through Linux's inotify (during a burst of
+/// Wakes when files of one folder are written or removed, through Linux's inotify (during a burst of
 /// writes, at most once a millisecond); once more `settle` after the last write of a burst (a
 /// write is seen a moment before what it completes, such as a commit, is visible to readers);
 /// and every `idleWake`, so that a reader never waits forever on an event it could have missed.
@@ -14,11 +14,11 @@ final class FileChangeWatcher: Sendable {
     private let stopWriter: Int32
     private let stopped = Mutex(false)
 
-    /// Starts watching `names` in `folder`; `nil` when inotify is unavailable.
-    init?(folder: String, names: Set<String>, settle: Duration, idleWake: Duration) {
+    /// Starts watching `names` in `folder` (every file when `nil`); `nil` when inotify is unavailable.
+    init?(folder: String, names: Set<String>?, settle: Duration, idleWake: Duration) {
         let inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotify >= 0 else { return nil }
-        let mask = UInt32(IN_MODIFY) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
+        let mask = UInt32(IN_MODIFY) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_DELETE)
         var stop: [Int32] = [0, 0]
         guard inotify_add_watch(inotify, folder, mask) >= 0, pipe(&stop) == 0 else {
             close(inotify)
@@ -50,7 +50,7 @@ final class FileChangeWatcher: Sendable {
         close(stopWriter)
     }
 
-    private static func watch(_ inotify: Int32, stop: Int32, names: Set<String>, settle: Int32, idle: Int32,
+    private static func watch(_ inotify: Int32, stop: Int32, names: Set<String>?, settle: Int32, idle: Int32,
                               _ continuation: AsyncStream<Void>.Continuation) {
         var buffer = [UInt8](repeating: 0, count: 8_192)
         var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
@@ -68,7 +68,7 @@ final class FileChangeWatcher: Sendable {
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
                 guard count > 0 else { break }
-                matched = matched || Self.names(in: buffer[..<count]).contains(where: names.contains)
+                matched = matched || Self.names(in: buffer[..<count]).contains { names?.contains($0) ?? true }
             }
             if matched {
                 settling = true

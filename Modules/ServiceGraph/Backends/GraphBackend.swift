@@ -11,6 +11,9 @@ protocol GraphBackend: Sendable {
     func services(for caller: Caller) -> ServiceSet
     /// The process's one feed of new events, where the store is in this process (memory, SQLite).
     var eventFeed: (any EventFeed)? { get }
+    /// The process's one hub of typing notices, where the store is reached from this process
+    /// (`nil` on the remote backend, whose server has it).
+    var typingHub: TypingHub? { get }
     /// How many events the store has that the process's feed has not handed out yet (`nil`
     /// where it has none, or it is not running).
     func feedLag() async -> Int64?
@@ -26,6 +29,7 @@ protocol GraphBackend: Sendable {
 }
 
 extension GraphBackend {
+    var typingHub: TypingHub? { nil }
     func feedLag() async -> Int64? { nil }
     func checkStore() async throws {}
     func watchSessionEnds(_ ended: @escaping @Sendable (String) -> Void) {}

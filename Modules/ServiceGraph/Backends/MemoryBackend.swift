@@ -47,6 +47,8 @@ final class MemoryBackend: GraphBackend {
 
     var eventFeed: (any EventFeed)? { chat }
 
+    var typingHub: TypingHub? { chat.typing }
+
     func demoSession() async -> IssuedSession? {
         await accountService.startSession(for: MockData.demoAccount)
     }

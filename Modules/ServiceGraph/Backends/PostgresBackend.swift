@@ -24,6 +24,7 @@ final class PostgresBackend: GraphBackend {
     private let links: FeatureLinks
     private let feed: StoreEventFeed
     private let writer: MessageWriter
+    private let typing: TypingHub
     private let epoch: String
     private let clock: any WallClock
     private let budget: UsageBudget
@@ -55,6 +56,7 @@ final class PostgresBackend: GraphBackend {
                              directory: PostgresConversationDirectory(database: database))
         feed = StoreEventFeed(source: PostgresEventSource(database: database, epoch: epoch), membership: links.membership)
         writer = MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed)
+        typing = TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership)
     }
 
     func services(for caller: Caller) -> ServiceSet {
@@ -63,11 +65,13 @@ final class PostgresBackend: GraphBackend {
             profiles: PostgresProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
             conversations: PostgresConversationListService(database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
                                                            membersChanged: { membership.forget($0) }),
-            chat: PostgresChatService(database: database, epoch: epoch, writer: writer, membership: links.membership, feed: feed, caller: caller,
+            chat: PostgresChatService(database: database, epoch: epoch, writer: writer, membership: links.membership, feed: feed, typing: typing, caller: caller,
                                       clock: clock, budget: budget))
     }
 
     var eventFeed: (any EventFeed)? { feed }
+
+    var typingHub: TypingHub? { typing }
 
     func feedLag() async -> Int64? { await feed.lag() }
 

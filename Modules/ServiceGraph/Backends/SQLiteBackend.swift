@@ -21,6 +21,7 @@ final class SQLiteBackend: GraphBackend {
     private let links: FeatureLinks
     private let feed: StoreEventFeed
     private let writer: MessageWriter
+    private let typing: TypingHub
     private let epoch: String
     private let clock: any WallClock
     private let budget: UsageBudget
@@ -40,6 +41,9 @@ final class SQLiteBackend: GraphBackend {
         epoch = try ChatSchema.epoch(of: database)
         feed = StoreEventFeed(source: SQLEventSource(database: database, epoch: epoch), membership: links.membership)
         writer = MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed)
+        // Without a folder for its signals (an odd file system), typing reaches this process's readers only.
+        let signals: any TypingChannel = (try? SignalFolder(forDatabaseAt: options.sqlitePath)).map(SQLTypingChannel.init) ?? LocalTypingChannel()
+        typing = TypingHub(channel: signals, membership: links.membership)
     }
 
     func checkStore() async throws {
@@ -51,11 +55,14 @@ final class SQLiteBackend: GraphBackend {
         return ServiceSet(profiles: SQLProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
                    conversations: SQLConversationListService(database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
                                                              membersChanged: { membership.forget($0) }),
-                   chat: SQLChatService(database: database, epoch: epoch, writer: writer, membership: links.membership, feed: feed, caller: caller,
+                   chat: SQLChatService(database: database, epoch: epoch, writer: writer, membership: links.membership, feed: feed, typing: typing,
+                                        caller: caller,
                                         clock: clock, budget: budget))
     }
 
     var eventFeed: (any EventFeed)? { feed }
+
+    var typingHub: TypingHub? { typing }
 
     func feedLag() async -> Int64? { await feed.lag() }
 

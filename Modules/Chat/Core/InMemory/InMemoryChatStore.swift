@@ -28,6 +28,8 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     let membership: any ConversationMembership
     let conditions: SimulatedConditions
     let clock: any WallClock
+    /// Who is typing where: within this process, as the memory backend is.
+    public nonisolated let typing: TypingHub
     private let peer: SimulatedPeer
     private let fanOut = EventFanOut()
     private let changed = Broadcaster<Void>()
@@ -51,6 +53,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         self.clock = clock
         self.conditions = conditions
         self.peer = peer
+        typing = TypingHub(channel: LocalTypingChannel(), membership: membership)
     }
 
     deinit { peerTasks.forEach { $0.cancel() } }

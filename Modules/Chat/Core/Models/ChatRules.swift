@@ -97,4 +97,13 @@ public enum ChatRules {
 
     /// The people `user` and whom one blocked the other: no read receipts pass between them.
     public static func apart(_ blocks: (blocked: Set<UserID>, blockers: Set<UserID>)) -> Set<UserID> { blocks.blocked.union(blocks.blockers) }
+
+    /// How often a screen sends its person's typing notice again while keys keep coming.
+    public static let typingRefresh: Duration = .milliseconds(2_500)
+    /// The least time between two typing notices of one person in one conversation that a
+    /// process lets through: a little under `typingRefresh`, so that timing jitter never drops a refresh.
+    public static let typingGap: Duration = .seconds(2)
+    /// How long a typing notice lasts without a fresh one: then its typist shows as stopped (a
+    /// typist whose process died, within 6 s of its last notice).
+    public static let typingExpiry: Duration = .seconds(5)
 }

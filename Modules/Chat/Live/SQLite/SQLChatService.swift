@@ -13,11 +13,11 @@ public struct SQLChatService: ChatService {
 
     /// Creates the service for `caller` over an open database (whose epoch is `epoch`,
     /// `ChatSchema.epoch`), the process's message writer, the (cached) membership port and the
-    /// process's event feed; each send spends from `budget`.
-    public init(database: SQLDatabase, epoch: String, writer: MessageWriter, membership: any ConversationMembership, feed: any EventFeed,
+    /// process's event feed and typing hub; each send spends from `budget`.
+    public init(database: SQLDatabase, epoch: String, writer: MessageWriter, membership: any ConversationMembership, feed: any EventFeed, typing: TypingHub,
                 caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited) {
         self.database = database
-        chat = CallerChat(writer: writer, membership: membership, feed: feed, caller: caller, clock: clock, budget: budget, epoch: epoch)
+        chat = CallerChat(writer: writer, membership: membership, feed: feed, typing: typing, caller: caller, clock: clock, budget: budget, epoch: epoch)
     }
 
     public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
@@ -94,6 +94,12 @@ public struct SQLChatService: ChatService {
                                           : "DELETE FROM chat_receipt_privacy WHERE user_id = ?", arguments: [me.rawValue])
         }
     }
+
+    public func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws {
+        try await chat.setTyping(typing, in: conversationID)
+    }
+
+    public func typingNotices() async throws -> AsyncStream<TypingNotice> { try await chat.typingNotices() }
 
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
         try await chat.liveMessages(in: conversationID)

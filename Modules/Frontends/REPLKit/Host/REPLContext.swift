@@ -11,6 +11,7 @@ public final class REPLContext {
     public let lookup: any FrontendLookup
     let input: any REPLInput
     let navigator: @MainActor (Navigation) -> Void
+    let status: @MainActor (String) -> Void
     private let container: AnyObject
 
     /// A request to change screens.
@@ -26,13 +27,18 @@ public final class REPLContext {
     }
 
     init(console: Console, lookup: any FrontendLookup, input: any REPLInput, container: AnyObject,
-         navigator: @escaping @MainActor (Navigation) -> Void) {
+         status: @escaping @MainActor (String) -> Void, navigator: @escaping @MainActor (Navigation) -> Void) {
         self.console = console
         self.lookup = lookup
         self.input = input
         self.container = container
         self.navigator = navigator
+        self.status = status
     }
+
+    /// Shows the screen's `status` with the prompt (on a terminal), before the hotlist: who is
+    /// typing in a chat. "" clears it; a screen that leaves has it cleared.
+    public func setStatus(_ status: String) { self.status(status) }
 
     /// Prints a line above the prompt.
     public func show(_ line: String) { input.printAbove(line) }

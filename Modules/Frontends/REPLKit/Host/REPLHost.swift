@@ -19,6 +19,8 @@ public final class REPLHost {
     /// are offered only then.
     private var signedIn = false
     private var hotlist: Task<Void, Never>?
+    /// What the screen and the hotlist show with the prompt, together.
+    private var status = (screen: "", hotlist: "")
 
     /// Creates a host over the enabled features' plugins.
     public init(plugins: [any REPLPlugin.Type], input: any REPLInput, console: Console, lookup: any FrontendLookup,
@@ -26,10 +28,10 @@ public final class REPLHost {
         self.plugins = plugins
         self.input = input
         self.console = console
-        context = REPLContext(console: console, lookup: lookup, input: input, container: container) { [unowned self] in
-            pendingNavigation = $0
-        }
+        context = REPLContext(console: console, lookup: lookup, input: input, container: container,
+                              status: { [unowned self] in show(status: $0, of: \.screen) }) { [unowned self] in pendingNavigation = $0 }
         input.completer = { [unowned self] word in completions(for: word) }
+        input.lineChanged = { [unowned self] line in screen?.lineChanged(line) }
     }
 
     /// Runs until `/quit` or end of input.
@@ -105,10 +107,11 @@ public final class REPLHost {
         case .home:
             guard let start = await home() else {
                 hotlist?.cancel()
-                input.setStatus("")
+                show(status: "", of: \.hotlist)
                 routes = []
                 screen?.leave()
                 screen = nil
+                show(status: "", of: \.screen)
                 return context.showError(AppError(.notSignedIn, "no enabled feature has a screen to start on; sign in with `messageai login` "
                     + "or enable more features (/help lists what works)"))
             }
@@ -117,6 +120,7 @@ public final class REPLHost {
         guard let route = routes.last else { return }
         followHotlist(excluding: route)
         screen?.leave()
+        show(status: "", of: \.screen)
         screen = plugins.lazy.compactMap { $0.screen(for: route, context: self.context) }.first
         if let screen {
             await screen.enter()
@@ -130,7 +134,7 @@ public final class REPLHost {
     private func followHotlist(excluding route: Route) {
         hotlist?.cancel()
         // Cleared at once: the last screen's hotlist may list the conversation now open.
-        input.setStatus("")
+        show(status: "", of: \.hotlist)
         guard input.isTerminal, signedIn else { return }
         let current: ConversationID? = if case .conversation(let id) = route { id } else { nil }
         let room = max(console.columns / 2, 20)
@@ -144,9 +148,15 @@ public final class REPLHost {
                 }
                 // At most half the width: a status that wrapped would break the line's redraws.
                 let status = TextFormat.preview(entries.joined(separator: " "), limit: room)
-                self?.input.setStatus(entries.isEmpty ? "" : console.styled(status, .yellow))
+                self?.show(status: entries.isEmpty ? "" : console.styled(status, .yellow), of: \.hotlist)
             } while await ticks.next() != nil && !Task.isCancelled
         }
+    }
+
+    /// Sets one part of the status shown with the prompt and shows both.
+    private func show(status part: String, of which: WritableKeyPath<(screen: String, hotlist: String), String>) {
+        status[keyPath: which] = part
+        input.setStatus([status.screen, status.hotlist].filter { !$0.isEmpty }.joined(separator: " "))
     }
 
     /// The start screen: the enabled features' offer of highest rank.

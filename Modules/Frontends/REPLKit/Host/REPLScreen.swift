@@ -13,10 +13,13 @@ public protocol REPLScreen: AnyObject {
     func leave()
     /// Words offered by tab completion besides commands (e.g. conversation names).
     var completions: [String] { get }
+    /// The line being edited changed (on a terminal): a chat tells the others its person is typing.
+    func lineChanged(_ line: String)
 }
 
 extension REPLScreen {
     public var commands: [REPLCommand] { [] }
     public var completions: [String] { [] }
     public func leave() {}
+    public func lineChanged(_ line: String) {}
 }

@@ -7,6 +7,7 @@ import Foundation
 @MainActor
 public final class LineEditor: REPLInput {
     public var completer: (@MainActor (String) -> [String])?
+    public var lineChanged: (@MainActor (String) -> Void)?
     private var keys: AsyncStream<UInt8>.AsyncIterator
     private var decoder = KeyDecoder()
     private var rawMode = RawMode()
@@ -69,10 +70,14 @@ public final class LineEditor: REPLInput {
         redraw()
         while let byte = await nextByte() {
             guard let key = decoder.feed(byte) else { continue }
+            let before = buffer.text
             switch handle(key) {
-            case .submit(let line): return line
+            case .submit(let line):
+                if !secret { lineChanged?("") }
+                return line
             case .endOfInput: return nil
-            case nil: continue
+            case nil:
+                if !secret, buffer.text != before { lineChanged?(buffer.text) }
             }
         }
         write("\r\n")

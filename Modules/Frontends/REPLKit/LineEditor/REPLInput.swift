@@ -15,9 +15,16 @@ public protocol REPLInput: AnyObject {
     var isTerminal: Bool { get }
     /// Shows `status` before the prompt, redrawing the line being edited.
     func setStatus(_ status: String)
+    /// Told the line's text each time a key changes it, and "" when it is submitted: where a
+    /// chat learns that its person is typing. Only a terminal's editor tells.
+    var lineChanged: (@MainActor (String) -> Void)? { get set }
 }
 
 extension REPLInput {
     public var isTerminal: Bool { false }
     public func setStatus(_ status: String) {}
+    public var lineChanged: (@MainActor (String) -> Void)? {
+        get { nil }
+        set {}
+    }
 }
