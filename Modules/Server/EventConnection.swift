@@ -76,7 +76,7 @@ final class EventConnection: Sendable {
     /// and the registration closed no socket, and is found now. Then subscribes to the owner's
     /// live events first, so none falls between; writes `socket.ready` (with `socket.reset`
     /// after a cursor of another store) and the events stored after `after`, then lets the
-    /// waiting live events through, and from then on typing in the owner's conversations (`typing`).
+    /// waiting live events through; typing in the owner's conversations (`typing`) from before the ready frame on.
     func start(feed: any EventFeed, typing: TypingHub?, chat: any ChatService, after: EventCursor?) {
         sockets.add(self)
         Task {
@@ -88,10 +88,8 @@ final class EventConnection: Sendable {
             do {
                 let subscription = try await feed.subscribe(conversation: nil, member: owner) { [weak self] event in self?.offer(event) ?? false }
                 guard adopt(subscription) else { return }
-                try await writeStart(chat: chat, after: after)
+                try await writeStart(chat: chat, typing: typing, after: after)
                 goLive()
-                // Typing is not caught up: it starts once the socket is live, with who types now.
-                if let typing { _ = adopt(typing.subscribe(member: owner) { [weak self] notice in self?.offer(notice) ?? false }) }
             } catch {
                 end(.streamEnded)
             }
@@ -191,9 +189,9 @@ final class EventConnection: Sendable {
         return kept
     }
 
-    private func writeStart(chat: any ChatService, after: EventCursor?) async throws {
+    private func writeStart(chat: any ChatService, typing: TypingHub?, after: EventCursor?) async throws {
         guard let after else {
-            try await write(EventSocketProtocol.Frame(EventSocketProtocol.Ready(cursor: try? await chat.newestCursor())))
+            try await writeReady(cursor: try? await chat.newestCursor(), typing: typing)
             return
         }
         var page: [UserEvent]
@@ -201,17 +199,26 @@ final class EventConnection: Sendable {
             page = try await chat.events(after: after, limit: ChatRules.catchUpLimit)
         } catch let error as AppError where error.kind == .gone {
             // A cursor of another store: the client reloads what it shows, then goes on live.
-            try await write(EventSocketProtocol.Frame(EventSocketProtocol.Ready()))
+            try await writeReady(cursor: nil, typing: typing)
             try await write(EventSocketProtocol.Frame(EventSocketProtocol.Reset()))
             return
         }
         state.withLock { $0.gate = CursorGate(after: after) }
-        try await write(EventSocketProtocol.Frame(EventSocketProtocol.Ready()))
+        try await writeReady(cursor: nil, typing: typing)
         while true {
             try await writeBacklog(state.withLock { state in page.filter { state.gate.admit($0.cursor) == .pass } })
             guard page.count == ChatRules.catchUpLimit, let last = state.withLock({ $0.gate.last }) else { return }
             page = try await chat.events(after: last, limit: ChatRules.catchUpLimit)
         }
+    }
+
+    /// Follows typing in the owner's conversations (`typing`), starting with who types now, then
+    /// writes `socket.ready`: a client that has its ready frame misses no notice sent after it.
+    /// Typing is not caught up, and goes out at once, before the ready frame and between
+    /// backlog frames too.
+    private func writeReady(cursor: EventCursor?, typing: TypingHub?) async throws {
+        if let typing { _ = adopt(await typing.subscribe(member: owner) { [weak self] notice in self?.offer(notice) ?? false }) }
+        try await write(EventSocketProtocol.Frame(EventSocketProtocol.Ready(cursor: cursor)))
     }
 
     /// Writes `events` in order, as many at a time as the queue has room for, each batch once
@@ -279,7 +286,7 @@ final class EventConnection: Sendable {
     /// Takes a typing notice from the hub: queued at once; false when the socket can take no more.
     private func offer(_ notice: TypingNotice) -> Bool {
         let (kept, full) = state.withLock { state -> (Bool, Bool) in
-            guard case .live = state.phase else { return (false, false) }
+            if case .ended = state.phase { return (false, false) }
             let queued = queue(EventFrames.text(of: EventSocketProtocol.Frame(notice)), &state) != nil
             return (queued, !queued)
         }

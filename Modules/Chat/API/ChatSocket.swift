@@ -31,19 +31,23 @@ public enum ChatSocket {
     }
 
     /// A typing notice over the events socket, the same as `PUT …/typing` without an HTTP
-    /// request of its own: `{"type": "chat.typing", "conversation": …, "typing": true}`. It
-    /// has no id and no reply: a notice lost is replaced by the next.
+    /// request of its own: `{"type": "chat.typing", "id": …, "conversation": …, "typing": true}`.
+    /// The server answers with a `SendReply` whose `request` is `id`, carrying no message, or the
+    /// refusal (not a member); a frame with no `id` gets no answer.
     public struct TypingFrame: Codable, Sendable, Equatable {
         /// Always `TypingNotice.type`.
         public let type: String
+        /// The request's id, chosen by the client, if it wants the answer.
+        public let id: String?
         /// Where the sender types.
         public let conversation: ConversationID
         /// Whether they type, or stopped.
         public let typing: Bool
 
-        /// The frame saying whether the sender is `typing` in `conversation`.
-        public init(conversation: ConversationID, typing: Bool) {
+        /// The frame saying whether the sender is `typing` in `conversation`, answered as request `id`.
+        public init(id: String?, conversation: ConversationID, typing: Bool) {
             type = TypingNotice.type
+            self.id = id
             self.conversation = conversation
             self.typing = typing
         }
@@ -70,6 +74,19 @@ public enum ChatSocket {
             case .success(let message): (self.message, error) = (message, nil)
             case .failure(let refusal): (message, error) = (nil, WireError(refusal).error)
             }
+        }
+
+        /// The answer to a request that stores no message (a typing notice): done, or `refusal`.
+        public init(request: String, refusal: AppError?) {
+            type = EventSocketProtocol.replyType
+            self.request = request
+            message = nil
+            error = refusal.map { WireError($0).error }
+        }
+
+        /// Throws the refusal, if the request was refused, as the `AppError` a local backend would throw.
+        public func check() throws {
+            if let error { throw AppError(AppError.Kind(rawValue: error.kind) ?? .internal, error.message) }
         }
 
         /// The stored message, or the refusal as the `AppError` a local backend would throw.

@@ -118,7 +118,7 @@ struct CallerChat: Sendable {
     }
 
     func typingNotices() async throws -> AsyncStream<TypingNotice> {
-        caller.guarding(typing.subscribe(member: try await caller.id()))
+        caller.guarding(await typing.subscribe(member: try await caller.id()))
     }
 
     func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {

@@ -63,7 +63,11 @@ public struct RemoteChatService: ChatService {
 
     /// Over the events socket when this process has it open, over HTTP otherwise.
     public func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws {
-        if await connection.post(ChatSocket.TypingFrame(conversation: conversationID, typing: typing), as: caller) { return }
+        let id = MessageID.random().rawValue
+        if let frame = await connection.request(ChatSocket.TypingFrame(id: id, conversation: conversationID, typing: typing), id: id, as: caller),
+           let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame) {
+            return try reply.check()
+        }
         _ = try await connection.call(ChatAPI.typing, path: .init(conversation: conversationID), body: TypingRequest(typing: typing), as: caller)
     }
 

@@ -14,8 +14,8 @@ import Synchronization
 /// arrive while earlier ones are being stored go to the store together next, in order. At most
 /// `EventSocketProtocol.maxPendingRequests` of one socket are waiting or being stored at once;
 /// one more is refused at once, so a client cannot make the server hold an unbounded number.
-/// Typing notices go to the chat service one at a time; those that come meanwhile are dropped
-/// but the newest, so a client sending them at full speed costs the server a decode each.
+/// Typing notices go to the chat service one at a time; of those that come meanwhile only the
+/// newest is passed on, so a client sending them at full speed costs the server a decode each.
 public final class SocketSends: Sendable {
     /// What a frame that does not decode as a send may still carry: the id to answer.
     private struct Unreadable: Decodable {
@@ -55,8 +55,13 @@ public final class SocketSends: Sendable {
         let data = Data(bytes.readableBytesView)
         let decoder = WireFormat.decoder()
         if let typing = try? decoder.decode(ChatSocket.TypingFrame.self, from: data), typing.type == TypingNotice.type {
-            // One naming no conversation that could exist is dropped before it costs a look-up.
-            if (try? Validation.identifier(typing.conversation.rawValue, field: "conversation") as ConversationID) != nil { received(typing) }
+            do {
+                let _: ConversationID = try Validation.identifier(typing.conversation.rawValue, field: "conversation")
+                received(typing)
+            } catch {
+                // One naming no conversation that could exist is refused before it costs a look-up.
+                if let id = typing.id { answer(EventFrames.text(of: ChatSocket.SendReply(request: id, refusal: AppError(error)))) }
+            }
             return
         }
         guard let frame = try? decoder.decode(ChatSocket.SendFrame.self, from: data), frame.type == ChatSocket.SendFrame.type else {
@@ -78,13 +83,14 @@ public final class SocketSends: Sendable {
         if start { Task { await storeWaiting() } }
     }
 
-    /// Passes a typing notice on, or keeps it as the newest while another is being passed on.
+    /// Passes a typing notice on, or keeps it as the newest while another is being passed on;
+    /// one it replaces is answered as done, as the newer says what is so now.
     private func received(_ typing: ChatSocket.TypingFrame) {
-        let start = queue.withLock { queue in
-            queue.typing = typing
-            defer { queue.passingTyping = true }
-            return !queue.passingTyping
+        let (start, replaced) = queue.withLock { queue in
+            defer { (queue.typing, queue.passingTyping) = (typing, true) }
+            return (!queue.passingTyping, queue.typing)
         }
+        if let id = replaced?.id { answer(EventFrames.text(of: ChatSocket.SendReply(request: id, refusal: nil))) }
         guard start else { return }
         Task {
             while let next = queue.withLock({ queue in
@@ -92,8 +98,13 @@ public final class SocketSends: Sendable {
                 queue.passingTyping = queue.typing != nil
                 return queue.typing
             }) {
-                // A refusal (not a member) has no one to be told: typing frames have no reply.
-                try? await chat.setTyping(next.typing, in: next.conversation)
+                var refusal: AppError?
+                do {
+                    try await chat.setTyping(next.typing, in: next.conversation)
+                } catch {
+                    refusal = explained(error)
+                }
+                if let id = next.id { answer(EventFrames.text(of: ChatSocket.SendReply(request: id, refusal: refusal))) }
             }
         }
     }

@@ -251,12 +251,23 @@ public final class PGDatabase: Sendable {
 
     /// What is sent on `channel` from now on, by any instance, while the stream is read: on a
     /// connection of its own, reconnected a second after a drop (what is sent meanwhile is lost).
-    public func signals(on channel: String) -> AsyncStream<String> {
+    /// Returns once it listens, or after `lookInterval` twice when the database cannot be reached yet.
+    public func signals(on channel: String) async -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let (listening, heardListening) = AsyncStream<Void>.makeStream()
         let listener = Task { [location, logger] in
-            await Self.listen(on: channel, at: location, logger: logger) { payload in if let payload { continuation.yield(payload) } }
+            await Self.listen(on: channel, at: location, logger: logger) { payload in
+                if let payload { continuation.yield(payload) } else { heardListening.yield() }
+            }
         }
         continuation.onTermination = { _ in listener.cancel() }
+        let timeout = Task {
+            try? await Task.sleep(for: Self.lookInterval * 2)
+            heardListening.finish()
+        }
+        defer { timeout.cancel() }
+        var started = listening.makeAsyncIterator()
+        _ = await started.next()
         return stream
     }
 

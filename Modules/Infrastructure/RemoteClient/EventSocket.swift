@@ -124,18 +124,6 @@ public actor EventSocket {
         return await withCheckedContinuation { requests[id] = .waiting($0, deadline: deadline) }
     }
 
-    /// Sends `text`, a frame the server answers with none (a typing notice); false when the
-    /// socket is not ready or the write fails, and the caller then sends it another way.
-    public func post(_ text: String) async -> Bool {
-        guard case .ready = state, let outbound else { return false }
-        do {
-            try await outbound.write(.text(text))
-            return true
-        } catch {
-            return false
-        }
-    }
-
     /// Hands `reply` to the request `id` (`nil`: it got none).
     private func answer(_ id: String, with reply: Data?) {
         switch requests[id] {

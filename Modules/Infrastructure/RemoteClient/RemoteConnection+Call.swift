@@ -160,14 +160,6 @@ extension RemoteConnection {
         return await socket.request(String(decoding: data, as: UTF8.self), id: id)
     }
 
-    /// Sends `frame`, which the server answers with none, on `caller`'s events socket when this
-    /// process has it open and ready; false otherwise (`EventSocket.post`).
-    public func post(_ frame: some Encodable, as caller: Caller) async -> Bool {
-        guard let token = caller.token, let socket = sockets.withLock({ $0[token] }),
-              let data = try? WireFormat.encoder().encode(frame), data.count <= EventSocketProtocol.maxFrameBytes else { return false }
-        return await socket.post(String(decoding: data, as: UTF8.self))
-    }
-
     /// A tick for every frame of `caller`'s session and after each reconnection (what changed
     /// while the socket was down is unknown); ticks that come while the reader is busy become one.
     public func ticks(as caller: Caller) async throws -> AsyncStream<Void> {

@@ -62,14 +62,16 @@ public final class SignalFolder: Sendable {
     /// Lowers the signal `name` (nothing when it is not raised).
     public func lower(_ name: String) { unlink(file(name)) }
 
-    /// The signals raised and lowered by any process from now on, each change once; a raise of
-    /// one raised already comes again when its file was touched since.
+    /// The signals raised and lowered by any process from now on (from the moment it returns),
+    /// each change once; a raise of one raised already comes again when its file was touched since.
     public func signals() -> AsyncStream<Signal> {
         let source = WakeSource(folder: path, names: nil, .fileEvents)
         let path = path
+        // Read before it returns: a signal raised after that is news.
+        let start = Self.scan(path)
         return AsyncStream { continuation in
             let watcher = Task {
-                var known = Self.scan(path)
+                var known = start
                 for await _ in source.wakes {
                     let now = Self.scan(path)
                     for (name, time) in now where known[name] != time { continuation.yield(Signal(name: name, raised: true)) }

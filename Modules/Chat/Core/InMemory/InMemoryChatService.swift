@@ -71,7 +71,7 @@ public struct InMemoryChatService: ChatService {
     }
 
     public func typingNotices() async throws -> AsyncStream<TypingNotice> {
-        caller.guarding(store.typing.subscribe(member: try await caller.id()))
+        caller.guarding(await store.typing.subscribe(member: try await caller.id()))
     }
 
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {

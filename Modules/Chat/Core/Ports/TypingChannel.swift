@@ -7,8 +7,9 @@ import Kernel
 public protocol TypingChannel: Sendable {
     /// Sends `notice` to every process listening, this one included.
     func send(_ notice: TypingNotice) async throws
-    /// The notices sent by any process from now on, each once, until the stream is dropped.
-    func notices() -> AsyncStream<TypingNotice>
+    /// The notices sent by any process from now on, each once, until the stream is dropped;
+    /// returns once listening, so that a notice sent after it returns is heard.
+    func notices() async -> AsyncStream<TypingNotice>
 }
 
 /// A `TypingChannel` within one process: the memory backend's, and tests'.
@@ -20,5 +21,5 @@ public final class LocalTypingChannel: TypingChannel {
 
     public func send(_ notice: TypingNotice) async throws { broadcaster.send(notice) }
 
-    public func notices() -> AsyncStream<TypingNotice> { broadcaster.subscribe() }
+    public func notices() async -> AsyncStream<TypingNotice> { broadcaster.subscribe() }
 }

@@ -23,7 +23,9 @@ public final class TypingHub: Sendable {
         var typists: [TypingNotice.Key: Typist] = [:]
         var readers: [UserID: [Int: Reader]] = [:]
         var nextID = 0
-        var listener: Task<Void, Never>?
+        /// Starts listening to the channel, once; done when it listens.
+        var listening: Task<Void, Never>?
+        var reader: Task<Void, Never>?
     }
 
     private let channel: any TypingChannel
@@ -39,7 +41,12 @@ public final class TypingHub: Sendable {
         self.expiry = expiry
     }
 
-    deinit { state.withLock { $0.listener?.cancel() } }
+    deinit {
+        state.withLock { state in
+            state.listening?.cancel()
+            state.reader?.cancel()
+        }
+    }
 
     /// Sends `notice` unless the throttle holds it back; the caller has checked that its typist
     /// is a member of its conversation.
@@ -48,13 +55,13 @@ public final class TypingHub: Sendable {
         try await channel.send(notice)
     }
 
-    /// Hands `reader` the typing changes `member` may see from now on, starting with who is
-    /// typing already, until the subscription is cancelled or the reader refuses one.
-    public func subscribe(member: UserID, reader: @escaping Reader) -> EventSubscription {
+    /// Hands `reader` the typing changes `member` may see from the moment it returns, starting
+    /// with who is typing already, until the subscription is cancelled or the reader refuses one.
+    public func subscribe(member: UserID, reader: @escaping Reader) async -> EventSubscription {
+        await listen()
         let (id, typingNow) = state.withLock { state in
             defer { state.nextID += 1 }
             state.readers[member, default: [:]][state.nextID] = reader
-            if state.listener == nil { state.listener = Task { [weak self] in await self?.listen() } }
             let typingNow = state.typists.filter { $0.value.audience.contains(member) }.keys
                 .map { TypingNotice(conversationID: $0.conversationID, userID: $0.userID, typing: true) }
             return (state.nextID, typingNow)
@@ -69,9 +76,9 @@ public final class TypingHub: Sendable {
     }
 
     /// The same changes as a stream, which keeps at most the 64 newest a slow reader has not taken.
-    public func subscribe(member: UserID) -> AsyncStream<TypingNotice> {
+    public func subscribe(member: UserID) async -> AsyncStream<TypingNotice> {
         let (stream, continuation) = AsyncStream<TypingNotice>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let subscription = subscribe(member: member) { notice in
+        let subscription = await subscribe(member: member) { notice in
             if case .terminated = continuation.yield(notice) { return false }
             return true
         }
@@ -79,16 +86,27 @@ public final class TypingHub: Sendable {
         return stream
     }
 
-    /// Reads the channel, one notice after another, and stops typists who went quiet.
+    /// Starts reading the channel unless it is read already (one notice after another, with a
+    /// sweep that stops typists who went quiet), and returns once it listens.
     private func listen() async {
-        let notices = channel.notices()
-        let sweeper = Task { [weak self] in
-            while !Task.isCancelled, let self {
-                try? await Task.sleep(for: self.expireNow())
+        let listening = state.withLock { state in
+            if let listening = state.listening { return listening }
+            let listening = Task { [weak self] in
+                guard let notices = await self?.channel.notices() else { return }
+                // Weakly: a hub no one holds goes, and its deinit ends the reading.
+                let reader = Task { [weak self] in
+                    let sweeper = Task { [weak self] in
+                        while !Task.isCancelled, let wait = self?.expireNow() { try? await Task.sleep(for: wait) }
+                    }
+                    defer { sweeper.cancel() }
+                    for await notice in notices { await self?.received(notice) }
+                }
+                self?.state.withLock { $0.reader = reader }
             }
+            state.listening = listening
+            return listening
         }
-        defer { sweeper.cancel() }
-        for await notice in notices { await received(notice) }
+        await listening.value
     }
 
     private func received(_ notice: TypingNotice) async {

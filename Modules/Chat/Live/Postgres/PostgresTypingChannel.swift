@@ -16,8 +16,8 @@ public struct PostgresTypingChannel: TypingChannel {
         try await database.signal(String(decoding: try WireFormat.encoder().encode(notice), as: UTF8.self), on: Self.channel)
     }
 
-    public func notices() -> AsyncStream<TypingNotice> {
-        database.signals(on: Self.channel).compactMapped { payload in
+    public func notices() async -> AsyncStream<TypingNotice> {
+        await database.signals(on: Self.channel).compactMapped { payload in
             // Any instance's, or anyone's with the database's password: checked as any input is.
             guard payload.utf8.count <= 512, let notice = try? WireFormat.decoder().decode(TypingNotice.self, from: Data(payload.utf8)),
                   (try? Validation.identifier(notice.conversationID.rawValue, field: "conversation") as ConversationID) != nil,

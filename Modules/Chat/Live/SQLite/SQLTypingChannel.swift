@@ -16,7 +16,7 @@ public struct SQLTypingChannel: TypingChannel {
         if notice.typing { try folder.raise(name) } else { folder.lower(name) }
     }
 
-    public func notices() -> AsyncStream<TypingNotice> {
+    public func notices() async -> AsyncStream<TypingNotice> {
         folder.signals().compactMapped { signal in
             let parts = signal.name.split(separator: "+", omittingEmptySubsequences: false)
             guard parts.count == 2, let conversation: ConversationID = try? Validation.identifier(String(parts[0]), field: "conversation"),
