@@ -46,13 +46,7 @@ extension ServerBench {
     /// `seconds` (as fast as the server lets them), while two other members exchange a message
     /// every half second in the same group: how late those messages reach their reader.
     func changeStorm(_ world: ServerFixture, members: Int) async throws -> Result {
-        let people = try await world.users(members + 3)
-        let (attacker, sender, receiver) = (people[0], people[1], people[2])
-        // Each member accepts the attacker first, so that the group takes them in at once.
-        _ = try await ServerFixture.concurrently(members + 2, width: 16) { index in
-            try await people[index + 1].conversations.startDirect(with: attacker.id)
-        }
-        let group = try await attacker.conversations.createGroup(title: "Storm", memberIDs: people.dropFirst().map(\.id)).id
+        let (group, attacker, sender, receiver) = try await stormGroup(world, members: members, title: "Storm")
         let target = try await attacker.chat.send(id: .random(), text: "edit me", to: group)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let storming = Task {
@@ -76,6 +70,50 @@ extension ServerBench {
         let (made, refused) = await storming.value
         return Result(key: bystanders.worst, line: "a group of \(members + 3): \(made) edits and reactions in \(seconds) s (\(refused) refused); "
             + "other members' messages: \(bystanders.line)")
+    }
+
+    /// A member of a group of `members` writes typing frames on a bare events socket as fast as
+    /// its socket takes them for `seconds`, starting and stopping in turn, while two other
+    /// members exchange a message every half second in the group: how late those messages reach
+    /// their reader, and how many typing notices reached a member.
+    func typingStorm(_ world: ServerFixture, members: Int) async throws -> Result {
+        let (group, attacker, sender, receiver) = try await stormGroup(world, members: members, title: "Typing")
+        let notices = try await receiver.chat.typingNotices()
+        let heard = Task {
+            var count = 0
+            for await notice in notices where notice.userID == attacker.id { count += 1 }
+            return count
+        }
+        let socket = try await LoadSocket.open(world.server.url, token: attacker.token)
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let storming = Task {
+            var written = 0
+            while ContinuousClock.now < deadline {
+                try await socket.sayTyping(written % 2 == 0, in: group)
+                written += 1
+            }
+            return written
+        }
+        let bystanders = try await bystanderLatency(from: sender, to: receiver, in: group, until: deadline)
+        let written = try await storming.value
+        socket.close()
+        heard.cancel()
+        let reached = await heard.value
+        return Result(key: bystanders.worst, line: "a group of \(members + 3): \(written) typing frames in \(seconds) s, \(reached) notices reached a member; "
+            + "other members' messages: \(bystanders.line)")
+    }
+
+    /// A group of `members` and three more people, all in it: the attacker who made it, a sender and a receiver.
+    private func stormGroup(_ world: ServerFixture, members: Int, title: String) async throws
+        -> (ConversationID, attacker: ServerFixture.User, sender: ServerFixture.User, receiver: ServerFixture.User) {
+        let people = try await world.users(members + 3)
+        let attacker = people[0]
+        // Each member accepts the attacker first, so that the group takes them in at once.
+        _ = try await ServerFixture.concurrently(members + 2, width: 16) { index in
+            try await people[index + 1].conversations.startDirect(with: attacker.id)
+        }
+        let group = try await attacker.conversations.createGroup(title: title, memberIDs: people.dropFirst().map(\.id)).id
+        return (group, attacker, people[1], people[2])
     }
 
     /// `sender` sends to `conversation` every half second until `deadline`; how late each

@@ -93,6 +93,22 @@ final class LoadSocket: Sendable {
         }
     }
 
+    /// Writes a `chat.typing` frame with no id (the server answers none) saying whether the user
+    /// types in `conversation`; returns once the socket has taken it.
+    func sayTyping(_ typing: Bool, in conversation: ConversationID) async throws {
+        var frame = WireText()
+        frame.object { fields in
+            fields.field("conversation", conversation.rawValue)
+            fields.field("type", TypingNotice.type)
+            fields.field("typing", typing)
+        }
+        let data = channel.allocator.buffer(bytes: frame.bytes)
+        try await channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: data)).get()
+    }
+
+    /// Closes the socket.
+    func close() { channel.close(promise: nil) }
+
     /// Takes a frame from the server, on the socket's event loop.
     fileprivate func received(_ frame: Frame) {
         switch frame {

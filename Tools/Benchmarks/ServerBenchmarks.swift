@@ -17,6 +17,7 @@ struct ServerBench: AsyncParsableCommand {
     @Option(help: """
         latency, throughput, fanout, kill, reconnect, idle; renames or flood (the security review's abuse, with the server's budgets); \
         changes (one member edits and reacts in a loop in a group, with budgets, while two others talk in it); \
+        typing (one member sends typing frames at full speed on a bare socket in a group while two others talk in it); \
         with --deployment crossed or proxy: latency, throughput, fanout, quiet (idle instances), kill (5 instance kills alternating, \
         --rate messages/s for --seconds) or postmaster (PostgreSQL killed and started again, the same load).
         """)
@@ -25,7 +26,7 @@ struct ServerBench: AsyncParsableCommand {
     @Option(help: "Seconds each run sends for.") var seconds = 5
     @Option(help: "Sender→receiver pairs (latency: 10; throughput: 50).") var pairs: Int?
     @Option(help: "Messages per second in all (latency; kill and postmaster on the scaled-out server).") var rate = 200
-    @Option(help: "Clients (reconnect: 1,000; idle: 10,000); members of the abuser's groups (renames, flood: 1,000; changes: 200).") var clients: Int?
+    @Option(help: "Clients (reconnect: 1,000; idle: 10,000); members of the abuser's groups (renames, flood: 1,000; changes, typing: 200).") var clients: Int?
     @Option(help: "Groups the renamer shares with the members (renames).") var groups = 20
     @Option(help: """
         bare: minimal WebSocket clients, so the load generator takes little of the machine; library: the remote services a REPL \
@@ -48,7 +49,7 @@ struct ServerBench: AsyncParsableCommand {
         if deployment != .single { return try await runCluster() }
         var results: [Result] = []
         for _ in 0..<runs {
-            let world = try await ServerFixture(budgets: ["renames", "flood", "changes"].contains(mode))
+            let world = try await ServerFixture(budgets: ["renames", "flood", "changes", "typing"].contains(mode))
             defer { world.stop() }
             switch mode {
             case "latency": results.append(try await latency(world, pairs: pairs ?? 10, perSecond: rate))
@@ -62,7 +63,8 @@ struct ServerBench: AsyncParsableCommand {
             case "renames": results.append(try await renameLoop(world, members: clients ?? 1_000, groups: groups))
             case "flood": results.append(try await groupFlood(world, members: clients ?? 1_000))
             case "changes": results.append(try await changeStorm(world, members: clients ?? 200))
-            default: throw ValidationError("mode must be latency, throughput, fanout, kill, reconnect, idle, renames, flood or changes")
+            case "typing": results.append(try await typingStorm(world, members: clients ?? 200))
+            default: throw ValidationError("mode must be latency, throughput, fanout, kill, reconnect, idle, renames, flood, changes or typing")
             }
             print("  run: \(results.last?.line ?? "")")
         }

@@ -35,8 +35,8 @@ public struct TypingNotice: Sendable, Hashable, Codable {
     /// process's `TypingHub` lets through at most one every `ChatRules.typingGap`, whatever a client sends.
     public struct Throttle<Key: Hashable & Sendable>: Sendable {
         private let minimumGap: Duration
-        /// The last notice let through for each key, and when.
-        private var sent: [Key: (typing: Bool, at: ContinuousClock.Instant)] = [:]
+        /// For each key: whether the last notice let through said typing, and when the last `typing` went.
+        private var sent: [Key: (typing: Bool, started: ContinuousClock.Instant)] = [:]
 
         /// A throttle that lets a `typing` through at most once per `minimumGap` for each key.
         public init(minimumGap: Duration) { self.minimumGap = minimumGap }
@@ -46,12 +46,13 @@ public struct TypingNotice: Sendable, Hashable, Codable {
         public mutating func admit(typing: Bool, for key: Key, at now: ContinuousClock.Instant = .now) -> Bool {
             let last = sent[key]
             if typing {
-                if let last, last.typing, now - last.at < minimumGap { return false }
-            } else if last?.typing != true {
-                return false
+                if let last, now - last.started < minimumGap { return false }
+                sent[key] = (true, now)
+            } else {
+                guard let last, last.typing else { return false }
+                sent[key] = (false, last.started)
             }
-            sent[key] = (typing, now)
-            if sent.count > 1_024 { sent = sent.filter { now - $0.value.at < ChatRules.typingExpiry } }
+            if sent.count > 1_024 { sent = sent.filter { now - $0.value.started < ChatRules.typingExpiry } }
             return true
         }
     }

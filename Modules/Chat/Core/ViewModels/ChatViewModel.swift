@@ -32,6 +32,8 @@ public final class ChatViewModel {
     @ObservationIgnored private var typing: AsyncStream<TypingNotice>?
     /// Which of the user's own typing notices go out: one every `ChatRules.typingRefresh` at most.
     @ObservationIgnored private var typingSent = TypingNotice.Throttle<ConversationID>(minimumGap: ChatRules.typingRefresh)
+    /// The last typing notice being sent.
+    @ObservationIgnored private var typingSending: Task<Void, Never>?
 
     /// Creates the view model for one conversation; with `outbox`, sends the server cannot take
     /// are kept there instead of failing.
@@ -122,8 +124,13 @@ public final class ChatViewModel {
 
     private func setTyping(_ typing: Bool) {
         guard typingSent.admit(typing: typing, for: conversationID) else { return }
-        // A notice lost is replaced by the next, or lapses: nothing to report.
-        Task { [service, conversationID] in try? await service.setTyping(typing, in: conversationID) }
+        // One after another, so that a stop never overtakes its start. A notice lost is
+        // replaced by the next, or lapses: nothing to report.
+        let previous = typingSending
+        typingSending = Task { [service, conversationID] in
+            await previous?.value
+            try? await service.setTyping(typing, in: conversationID)
+        }
     }
 
     private func follow(_ notice: TypingNotice?) {
