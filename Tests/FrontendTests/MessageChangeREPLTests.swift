@@ -77,4 +77,53 @@ struct MessageChangeREPLTests {
         #expect(history.contains(#""replyTo":{"deleted":true"#), "the reply to a deleted message says so: \(history)")
         #expect(!history.contains("my fix") && !history.contains("hello, Ada"), "a deleted text is still in history")
     }
+
+    @Test("typing shows beside the prompt: another person's, gone within 6 s of a kill -9 of their process; your own reaches them as you type and stops when you send")
+    func typingOnScreen() async throws {
+        let ada = TestTerminal(interactive: true)
+        let environment = ada.environment
+        /// `messageai ARGUMENTS` as its own process, on the terminal's files; its exit status and output.
+        func messageai(_ arguments: String..., input: String? = nil) async throws -> SpawnedProgram.Run {
+            let argv = [LocalMachine.messageai.path] + arguments
+            let shell = ["/bin/sh", "-c", (input.map { "printf '%s\\n' '\($0)' | " } ?? "") + "exec \"$@\"", "messageai"] + argv
+            return try await OwnThread.run { try SpawnedProgram.run(shell, environment: environment) }
+        }
+        #expect(try await messageai("signup", "--email", "ada@example.com", "--name", "Ada", "--password-stdin", input: "password-ada").status == 0)
+        #expect(try await messageai("--profile", "bob", "signup", "--email", "bob@example.com", "--name", "Bob", "--password-stdin",
+                                    input: "password-bob").status == 0)
+        let started = try await messageai("--json", "chats", "new", "bob@example.com")
+        let chat = try #require(started.output.firstMatch(of: /"id":"([0-9a-z]+)"/).map { String($0.output.1) }, "\(started.output)")
+        #expect(try await messageai("--profile", "bob", "invites", "accept", chat).status == 0)
+        #expect(try await messageai("--profile", "bob", "send", chat, "helo ada").status == 0)
+
+        let adaREPL = Task { await ada.run("repl") }
+        await ada.waitFor("1. Bob")
+        ada.press("/chat \(chat)\r")
+        await ada.waitFor("Bob: helo ada")
+        let typist = try Child(LocalMachine.messageai.path, ["--profile", "bob", "typing", chat, "--seconds", "60"], environment: environment)
+        await ada.waitFor("Bob is typing… Bob> ")
+        let beforeKill = ada.mark
+        await typist.kill9()
+        let killed = ContinuousClock.now
+        // The line drawn again with the prompt alone.
+        await ada.waitFor("\r\u{1B}[KBob> ", after: beforeKill)
+        #expect(ContinuousClock.now - killed <= .seconds(6), "Bob showed as typing for \(ContinuousClock.now - killed) after his process was killed")
+
+        // Bob's REPL, another process's files on the same machine: Ada's typing reaches it.
+        let bob = TestTerminal(sharing: ada, interactive: true)
+        let bobREPL = Task { await bob.run("--profile bob repl") }
+        await bob.waitFor("1. Ada")
+        bob.press("/chat \(chat)\r")
+        await bob.waitFor("You: helo ada")
+        let beforeTyping = bob.mark
+        ada.press("hi b")
+        await bob.waitFor("Ada is typing… Ada> ", after: beforeTyping)
+        let beforeSending = bob.mark
+        ada.press("ob\r")
+        await bob.waitFor("Ada: hi bob", after: beforeSending)
+        await bob.waitFor("\r\u{1B}[KAda> ", after: beforeSending)
+        for terminal in [ada, bob] { terminal.press("/quit\r") }
+        #expect(await adaREPL.value == 0)
+        #expect(await bobREPL.value == 0)
+    }
 }

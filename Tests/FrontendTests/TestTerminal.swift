@@ -66,8 +66,11 @@ final class TestTerminal {
     /// Ends the REPL's input.
     func endInput() { linesContinuation.finish() }
 
-    /// Waits until `text` has been printed (since the last `run`).
-    func waitFor(_ text: String) async { await log.waitFor(text) }
+    /// Waits until `text` has been printed (since the last `run`, or after `mark`).
+    func waitFor(_ text: String, after mark: Int = 0) async { await log.waitFor(text, after: mark) }
+
+    /// Where what was printed so far ends: `waitFor(_:after:)` looks only at what comes after it.
+    var mark: Int { log.mark }
 
     var console: Console {
         Console(
