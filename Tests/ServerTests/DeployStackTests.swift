@@ -51,6 +51,33 @@ struct DeployStackTests {
         #expect(status.status == 1 && status.output.contains("proxy: not running") && status.output.contains("postgres: not running"), "\(status.output)")
     }
 
+    @Test("typing crosses instances: a typist on one instance reaches a reader on the other as they start and stop; nothing of it is stored")
+    func typingCrossesInstances() async throws {
+        let stack = DeployStack()
+        defer { stack.remove() }
+        let started = try await stack.run("start")
+        try #require(started.status == 0, "stack start failed: \(started.output)")
+        let proxy = HTTPProbe(base: stack.url)
+        let ada = try await proxy.signUp("Ada"), grace = try await proxy.signUp("Grace")
+        let direct = try await proxy.startDirect(ada.token, with: grace.id)
+        #expect(try await proxy.send("POST", "/v1/invitations/\(direct)/accept", token: grace.token).status == 200)
+        let stored = "SELECT (SELECT count(*) FROM messages) + (SELECT count(*) FROM store_changes)"
+        let before = try stack.psql(stored)
+        /// The chat service of the user signed in with `token`, on instance `number` straight.
+        func chat(on number: Int, _ token: String) throws -> any ChatService {
+            let graph = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: stack.instance(number)))
+            return graph.services(for: graph.caller(token: token)).chat
+        }
+        let (adaChat, graceChat) = (try chat(on: 1, ada.token), try chat(on: 2, grace.token))
+        var graceHears = try await graceChat.typingNotices().makeAsyncIterator()
+        _ = try await adaChat.typingNotices()  // Ada's events socket: her notices go over it.
+        try await adaChat.setTyping(true, in: ConversationID(direct))
+        #expect(await graceHears.next() == TypingNotice(conversationID: ConversationID(direct), userID: UserID(ada.id), typing: true))
+        try await adaChat.setTyping(false, in: ConversationID(direct))
+        #expect(await graceHears.next() == TypingNotice(conversationID: ConversationID(direct), userID: UserID(ada.id), typing: false))
+        #expect(try stack.psql(stored) == before, "typing stored something")
+    }
+
     @Test("kill -9 of one instance, four times alternating, under load through the proxy: nothing acknowledged lost or repeated, order kept, clients served again within 3 s")
     func instanceKills() async throws {
         let stack = DeployStack()
