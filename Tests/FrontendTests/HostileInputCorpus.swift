@@ -152,6 +152,11 @@ enum HostileInputCorpus {
         HostileCase(name: "reply to a 100,000-character id", arguments: ["send", "Bank", "hi", "--reply-to", longReference], exit: 65),
         HostileCase(name: "delete of an unknown message", arguments: ["delete", "Bank", "nope"], exit: 66),
         HostileCase(name: "delete by someone who has not joined the conversation", arguments: ["--profile", "bob", "delete", "Bank", "hostile-1"], exit: 66),
+        HostileCase(name: "typing for 0 seconds", arguments: ["typing", "Bank", "--seconds", "0"], exit: 64),
+        HostileCase(name: "typing for a year", arguments: ["typing", "Bank", "--seconds", "31536000"], exit: 64),
+        HostileCase(name: "typing for a number too large to read", arguments: ["typing", "Bank", "--seconds", String(repeating: "9", count: 40)], exit: 64),
+        HostileCase(name: "typing in a conversation of a 100,000-character name", arguments: ["typing", longReference, "--stop"], exit: 66),
+        HostileCase(name: "typing by someone who has not joined the conversation", arguments: ["--profile", "bob", "typing", "Bank", "--stop"], exit: 66),
     ]
 
     /// Profiles and titles: invalid input (65).

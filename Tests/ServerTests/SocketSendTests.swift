@@ -56,6 +56,33 @@ struct SocketSendTests {
         }
     }
 
+    @Test("typing frames: answered by id (done, forbidden for a non-member, invalid for a bad conversation or field), none without an id; the member hears it")
+    func typingFrames() async throws {
+        try await InProcessServer.live { world in
+            let graph = try world.remoteGraph()
+            let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), eve = try await world.probe.signUp("Eve")
+            let asAda = graph.services(for: graph.caller(token: ada.token)), asBob = graph.services(for: graph.caller(token: bob.token))
+            let direct = try await asAda.conversations.startDirect(with: UserID(bob.id)).id
+            _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
+            let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id)).id
+            var bobHears = try await asBob.chat.typingNotices().makeAsyncIterator()
+            // One burst a frame: a frame that comes while another is passed on replaces it (and is answered as done).
+            let replies = try await Self.exchange([
+                [#"{"type":"chat.typing","id":"t1","conversation":"\#(direct)","typing":true}"#],
+                [#"{"type":"chat.typing","id":"t2","conversation":"\#(notAdas)","typing":true}"#],
+                [#"{"type":"chat.typing","id":"t3","conversation":"../\u001B[2J","typing":true}"#],
+                [#"{"type":"chat.typing","id":"t4","conversation":"\#(direct)","typing":"very much"}"#],
+                [#"{"type":"chat.typing","conversation":"\#(direct)","typing":false}"#, #"{"type":"chat.typing","id":"t5","conversation":"\#(direct)","typing":false}"#],
+            ], expecting: 5, as: ada.token, on: world)
+            let kinds = Dictionary(replies.map { ($0.request, $0.error?.kind ?? "done") }) { $1 }
+            #expect(kinds == ["t1": "done", "t2": AppError.Kind.forbidden.rawValue, "t3": AppError.Kind.invalidInput.rawValue,
+                              "t4": AppError.Kind.invalidInput.rawValue, "t5": "done"], "\(kinds)")
+            #expect(replies.allSatisfy { $0.message == nil })
+            #expect(await bobHears.next() == TypingNotice(conversationID: direct, userID: UserID(ada.id), typing: true))
+            #expect(await bobHears.next() == TypingNotice(conversationID: direct, userID: UserID(ada.id), typing: false))
+        }
+    }
+
     @Test("a frame of 64 KiB is read and answered; one byte more closes the socket as too big (1009)")
     func frameSizeLimit() async throws {
         try await InProcessServer.live { world in

@@ -66,7 +66,7 @@ public final class SocketSends: Sendable {
         }
         guard let frame = try? decoder.decode(ChatSocket.SendFrame.self, from: data), frame.type == ChatSocket.SendFrame.type else {
             guard let id = (try? decoder.decode(Unreadable.self, from: data))?.id else { return }
-            reply(to: id, .failure(AppError(.invalidInput, "the frame is not a send this server understands (type \(ChatSocket.SendFrame.type), id, conversation, text)")))
+            reply(to: id, .failure(AppError(.invalidInput, "the frame is not a request this server understands: \(ChatSocket.SendFrame.type) (id, conversation, text) or \(TypingNotice.type) (id, conversation, typing)")))
             return
         }
         let (admitted, start) = queue.withLock { queue in
