@@ -48,7 +48,16 @@ final class EventConnection: Sendable {
         var pinged: ContinuousClock.Instant?
         /// To the owner's events, and (once live) to typing in their conversations.
         var subscriptions: [EventSubscription] = []
+        /// The people the owner is apart from, whose reactions their frames leave out, and when
+        /// they were looked up; `nil` before the first look.
+        var apart: (people: Set<UserID>, looked: ContinuousClock.Instant)?
+        /// Whether a look-up of `apart` is under way.
+        var lookingApart = false
     }
+
+    /// How long the people apart from the owner are taken as known: a block counts on an open
+    /// socket's live reactions within this (on what it reads, at once).
+    static let apartFor: Duration = .seconds(10)
 
     /// The session the socket was opened with.
     let caller: Caller
@@ -57,18 +66,22 @@ final class EventConnection: Sendable {
     private let channel: any Channel
     private let sockets: OpenSockets
     private let frames: EventFrames
+    private let peopleApart: @Sendable () async throws -> Set<UserID>
     private let logger: Logger
     private let state = Mutex(State())
 
     /// A connection for `owner` over the upgraded `channel`, registered in `sockets` until it
-    /// closes; its live frames come from `frames`, shared by every connection. A client cut off
+    /// closes; its live frames come from `frames`, shared by every connection, but for a message
+    /// with reactions of someone `peopleApart` names (`Message.hidingReactions`). A client cut off
     /// as too slow or silent is logged to `logger`.
-    init(caller: Caller, owner: UserID, channel: any Channel, sockets: OpenSockets, frames: EventFrames, logger: Logger) {
+    init(caller: Caller, owner: UserID, channel: any Channel, sockets: OpenSockets, frames: EventFrames,
+         peopleApart: @escaping @Sendable () async throws -> Set<UserID> = { [] }, logger: Logger) {
         self.caller = caller
         self.owner = owner
         self.channel = channel
         self.sockets = sockets
         self.frames = frames
+        self.peopleApart = peopleApart
         self.logger = logger
     }
 
@@ -88,6 +101,7 @@ final class EventConnection: Sendable {
             do {
                 let subscription = try await feed.subscribe(conversation: nil, member: owner) { [weak self] event in self?.offer(event) ?? false }
                 guard adopt(subscription) else { return }
+                await lookApart()
                 try await writeStart(chat: chat, typing: typing, after: after)
                 goLive()
             } catch {
@@ -297,9 +311,31 @@ final class EventConnection: Sendable {
     /// Queues a live event unless it was given already; why the socket must end, if it must.
     private func pass(_ event: UserEvent, _ state: inout State) -> SocketEnding? {
         switch state.gate.admit(event.cursor) {
-        case .pass: queue(frames.text(of: event), &state) == nil ? .tooSlow : nil
+        case .pass: queue(text(of: event, &state), &state) == nil ? .tooSlow : nil
         case .repeated: nil
         case .otherEpoch: .streamEnded
+        }
+    }
+
+    /// The frame of `event` for this socket: the one shared by every socket, unless its message
+    /// has reactions of people the owner is apart from. Looks those people up again, for later
+    /// frames, once they have been known for `apartFor`.
+    private func text(of event: UserEvent, _ state: inout State) -> Data {
+        guard let message = event.messageNow, !message.reactions.isEmpty else { return frames.text(of: event) }
+        if !state.lookingApart, state.apart.map({ ContinuousClock.now - $0.looked >= Self.apartFor }) ?? true {
+            state.lookingApart = true
+            Task { await lookApart() }
+        }
+        guard let apart = state.apart?.people, !message.reactors.isDisjoint(with: apart) else { return frames.text(of: event) }
+        return EventFrames.text(of: event.hidingReactions(of: apart))
+    }
+
+    /// Looks up the people the owner is apart from; a failed look keeps what was known.
+    private func lookApart() async {
+        let people = try? await peopleApart()
+        state.withLock { state in
+            state.lookingApart = false
+            if let people { state.apart = (people, .now) }
         }
     }
 

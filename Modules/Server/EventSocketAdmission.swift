@@ -58,8 +58,9 @@ struct EventSocketAdmission: Sendable {
     /// Runs the events socket of `admitted` on `channel`, just upgraded to WebSocket, until it
     /// closes; the server's own failures to store its client's sends go to `logger`.
     func open(_ admitted: Admitted, on channel: any Channel, logger: Logger) throws {
-        let connection = EventConnection(caller: admitted.caller, owner: admitted.owner, channel: channel, sockets: sockets,
-                                         frames: frames, logger: logger)
+        let (graph, owner) = (graph, admitted.owner)
+        let connection = EventConnection(caller: admitted.caller, owner: owner, channel: channel, sockets: sockets, frames: frames,
+                                         peopleApart: { try await graph.peopleApart(from: owner) }, logger: logger)
         try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, admission: self, logger: logger,
                                                                           eventLoop: channel.eventLoop))
         connection.start(feed: feed, typing: graph.typingHub, chat: graph.services(for: admitted.caller).chat, after: admitted.after)

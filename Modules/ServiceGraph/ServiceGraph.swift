@@ -62,6 +62,13 @@ public final class ServiceGraph: Sendable {
     /// one, whose events come from the server): a server pushes its sockets' events from it.
     public var eventFeed: (any EventFeed)? { backend.eventFeed }
 
+    /// The people `user` is apart from (`ChatRules.apart`: one of them blocked the other), whose
+    /// reactions they do not see; none on the remote backend, whose server decides.
+    public func peopleApart(from user: UserID) async throws -> Set<UserID> {
+        guard let membership = backend.membership else { return [] }
+        return ChatRules.apart(try await membership.blocks(involving: user))
+    }
+
     /// The process's hub of typing notices on the memory, SQLite and PostgreSQL backends (`nil`
     /// on the remote one): what a server's events sockets carry typing from.
     public var typingHub: TypingHub? { backend.typingHub }

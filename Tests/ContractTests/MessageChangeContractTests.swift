@@ -237,6 +237,37 @@ struct MessageChangeContractTests {
         #expect(Set(try await asGrace.chat.receipts(in: group).map(\.userID)) == [ada.id, mallory.id])
     }
 
+    @Test("a blocked person's reactions never reach who blocked them, nor theirs the blocked, in a group they share: live, in catch-up and in history",
+          arguments: BackendContractTests.backends)
+    func reactionsAndBlocks(_ backend: ContractBackend) async throws {
+        let (harness, ada, grace, asAda, asGrace, _) = try await Self.adaAndGrace(on: backend)
+        defer { harness.remove() }
+        let mallory = try await harness.signUp("Mallory")
+        let asMallory = harness.services(for: mallory)
+        let group = try await harness.group("Shared", by: grace, with: [ada, mallory]).id
+        try await asAda.conversations.block(mallory.id)
+        let post = try await asGrace.chat.send(id: .random(), text: "vote", to: group)
+        var adaHears = try await asAda.chat.liveEvents().makeAsyncIterator()
+        var malloryHears = try await asMallory.chat.liveEvents().makeAsyncIterator()
+
+        _ = try await asMallory.chat.react(to: post.id, in: group, with: "👎", adding: true)
+        _ = try await asAda.chat.react(to: post.id, in: group, with: "👍", adding: true)
+        let seen = try await asGrace.chat.react(to: post.id, in: group, with: "🎉", adding: true)
+        #expect(seen.reactions == ["👎": [mallory.id], "👍": [ada.id], "🎉": [grace.id]], "Grace, blocking no one, sees all")
+        var adaSaw: [[String: [UserID]]] = [], mallorySaw: [[String: [UserID]]] = []
+        while adaSaw.count < 3, let event = await adaHears.next() { if let message = event.messageNow { adaSaw.append(message.reactions) } }
+        while mallorySaw.count < 3, let event = await malloryHears.next() { if let message = event.messageNow { mallorySaw.append(message.reactions) } }
+        #expect(adaSaw == [[:], ["👍": [ada.id]], ["👍": [ada.id], "🎉": [grace.id]]], "live, Ada saw \(adaSaw)")
+        #expect(mallorySaw == [["👎": [mallory.id]], ["👎": [mallory.id]], ["👎": [mallory.id], "🎉": [grace.id]]], "live, Mallory saw \(mallorySaw)")
+
+        let cursor = try #require(post.cursor)
+        let caughtUp = try await asAda.chat.events(after: cursor, limit: 10).compactMap(\.messageNow)
+        #expect(caughtUp.allSatisfy { $0.reactions["👎"] == nil } && caughtUp.count == 3, "catch-up: \(caughtUp.map(\.reactions))")
+        #expect(try await asAda.chat.latestMessages(in: group, limit: 5).messages.map(\.reactions) == [["👍": [ada.id], "🎉": [grace.id]]])
+        #expect(try await asMallory.chat.latestMessages(in: group, limit: 5).messages.map(\.reactions) == [["👎": [mallory.id], "🎉": [grace.id]]])
+        #expect(try await asGrace.chat.latestMessages(in: group, limit: 5).messages.map(\.reactions) == [seen.reactions])
+    }
+
     /// Someone in no conversation with anyone.
     private static func outsider(_ harness: BackendHarness) async throws -> ServiceSet {
         harness.services(for: try await harness.signUp("Eve"))

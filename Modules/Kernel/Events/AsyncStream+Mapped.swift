@@ -19,6 +19,16 @@ extension AsyncStream where Element: Sendable {
         }
     }
 
+    /// A stream of `transform` applied to each element, which may wait (a look-up), pulled as
+    /// `compactMapped` is.
+    public func transformed<Mapped: Sendable>(by transform: @escaping @Sendable (Element) async -> Mapped) -> AsyncStream<Mapped> {
+        let source = Reader(self)
+        return AsyncStream<Mapped> {
+            guard let element = await source.next() else { return nil }
+            return await transform(element)
+        }
+    }
+
     /// The iterator of a stream that one reader at a time pulls from (an `AsyncStream`'s own
     /// rule), for streams built with `AsyncStream(unfolding:)`.
     final class Reader: @unchecked Sendable {

@@ -14,6 +14,8 @@ protocol GraphBackend: Sendable {
     /// The process's one hub of typing notices, where the store is reached from this process
     /// (`nil` on the remote backend, whose server has it).
     var typingHub: TypingHub? { get }
+    /// Chat's membership checks and blocks, where the store is reached from this process.
+    var membership: (any ConversationMembership)? { get }
     /// How many events the store has that the process's feed has not handed out yet (`nil`
     /// where it has none, or it is not running).
     func feedLag() async -> Int64?
@@ -30,6 +32,7 @@ protocol GraphBackend: Sendable {
 
 extension GraphBackend {
     var typingHub: TypingHub? { nil }
+    var membership: (any ConversationMembership)? { nil }
     func feedLag() async -> Int64? { nil }
     func checkStore() async throws {}
     func watchSessionEnds(_ ended: @escaping @Sendable (String) -> Void) {}

@@ -13,6 +13,8 @@ final class MemoryBackend: GraphBackend {
     private let profiles: InMemoryProfileStore
     private let conversations: InMemoryConversationStore
     private let chat: InMemoryChatStore
+    /// Chat's membership checks and blocks, from the list.
+    private let chatMembership: MembershipAdapter
 
     init(_ options: GraphOptions) {
         let now = options.clock.now()
@@ -28,8 +30,9 @@ final class MemoryBackend: GraphBackend {
         conversations = InMemoryConversationStore(
             conversations: MockData.conversations(now: now), users: UserDirectoryAdapter(registry: profiles),
             activity: ActivitySourceAdapter(feed: feed), journal: journal, clock: options.clock, conditions: options.memoryConditions)
+        chatMembership = MembershipAdapter(directory: conversations)
         chat = InMemoryChatStore(
-            messages: MockData.messages(now: now), membership: MembershipAdapter(directory: conversations), clock: options.clock,
+            messages: MockData.messages(now: now), membership: chatMembership, clock: options.clock,
             conditions: options.memoryConditions,
             peer: SimulatedPeer(userIDs: MockData.peers, delay: options.peerDelay, replies: MockData.replies))
         feed.set(chat)
@@ -42,12 +45,14 @@ final class MemoryBackend: GraphBackend {
     func services(for caller: Caller) -> ServiceSet {
         ServiceSet(profiles: InMemoryProfileService(store: profiles, caller: caller),
                    conversations: InMemoryConversationListService(store: conversations, caller: caller),
-                   chat: InMemoryChatService(store: chat, caller: caller))
+                   chat: ApartReactionsFilter(InMemoryChatService(store: chat, caller: caller), membership: chatMembership, caller: caller))
     }
 
     var eventFeed: (any EventFeed)? { chat }
 
     var typingHub: TypingHub? { chat.typing }
+
+    var membership: (any ConversationMembership)? { chatMembership }
 
     func demoSession() async -> IssuedSession? {
         await accountService.startSession(for: MockData.demoAccount)

@@ -65,13 +65,16 @@ final class PostgresBackend: GraphBackend {
             profiles: PostgresProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
             conversations: PostgresConversationListService(database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
                                                            membersChanged: { membership.forget($0) }),
-            chat: PostgresChatService(database: database, epoch: epoch, writer: writer, membership: links.membership, feed: feed, typing: typing, caller: caller,
-                                      clock: clock, budget: budget))
+            chat: ApartReactionsFilter(PostgresChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed,
+                                                           typing: typing, caller: caller, clock: clock, budget: budget),
+                                       membership: membership, caller: caller))
     }
 
     var eventFeed: (any EventFeed)? { feed }
 
     var typingHub: TypingHub? { typing }
+
+    var membership: (any ConversationMembership)? { links.membership }
 
     func feedLag() async -> Int64? { await feed.lag() }
 

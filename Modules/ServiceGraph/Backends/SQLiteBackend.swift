@@ -55,14 +55,16 @@ final class SQLiteBackend: GraphBackend {
         return ServiceSet(profiles: SQLProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
                    conversations: SQLConversationListService(database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
                                                              membersChanged: { membership.forget($0) }),
-                   chat: SQLChatService(database: database, epoch: epoch, writer: writer, membership: links.membership, feed: feed, typing: typing,
-                                        caller: caller,
-                                        clock: clock, budget: budget))
+                   chat: ApartReactionsFilter(SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed,
+                                                             typing: typing, caller: caller, clock: clock, budget: budget),
+                                              membership: membership, caller: caller))
     }
 
     var eventFeed: (any EventFeed)? { feed }
 
     var typingHub: TypingHub? { typing }
+
+    var membership: (any ConversationMembership)? { links.membership }
 
     func feedLag() async -> Int64? { await feed.lag() }
 

@@ -95,7 +95,7 @@ public enum ChatRules {
         return [reader] + members.filter { $0 != reader && !keepingPrivate.contains($0) && !apart.contains($0) }
     }
 
-    /// The people `user` and whom one blocked the other: no read receipts pass between them.
+    /// The people `user` and whom one blocked the other: no read receipts, reactions or typing pass between them.
     public static func apart(_ blocks: (blocked: Set<UserID>, blockers: Set<UserID>)) -> Set<UserID> { blocks.blocked.union(blocks.blockers) }
 
     /// How often a screen sends its person's typing notice again while keys keep coming.

@@ -105,6 +105,19 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
                 version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, replyTo: replyTo)
     }
 
+    /// This message without the reactions of `people`: what a reader apart from them
+    /// (`ChatRules.apart`) sees, so that a blocked person's reactions never reach who blocked them.
+    public func hidingReactions(of people: Set<UserID>) -> Message {
+        guard !people.isEmpty, reactions.values.contains(where: { $0.contains(where: people.contains) }) else { return self }
+        return reacting(reactions.compactMapValues { reactors in
+            let kept = reactors.filter { !people.contains($0) }
+            return kept.isEmpty ? nil : kept
+        })
+    }
+
+    /// Who reacted to it, each once.
+    public var reactors: Set<UserID> { Set(reactions.values.joined()) }
+
     /// This message answering `reply` (the answered message as it is now).
     public func replying(to reply: Reply?) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,

@@ -56,6 +56,15 @@ public enum UserEvent: Sendable, Equatable {
         if case .message(let message) = self { message } else { nil }
     }
 
+    /// The same event without the reactions of `people` on its message (`Message.hidingReactions`).
+    public func hidingReactions(of people: Set<UserID>) -> UserEvent {
+        switch self {
+        case .message(let message): .message(message.hidingReactions(of: people))
+        case .messageChanged(let change, let message, let cursor): .messageChanged(change, message.hidingReactions(of: people), cursor: cursor)
+        case .change: self
+        }
+    }
+
     /// The message as it is now, for a message event or a message change: what a reader shows.
     public var messageNow: Message? {
         switch self {

@@ -1,0 +1,101 @@
+import Kernel
+
+/// A caller's chat service whose reads leave out the reactions of the people the caller is apart
+/// from (`ChatRules.apart`: one of them blocked the other): in history, catch-up, the live streams
+/// and the message a change returns. A blocked person's reactions never reach who blocked them,
+/// not even in a group they share, and the blocker's do not reach them. The blocks are looked up
+/// for each read that carries someone else's reactions, so a block counts from the next read on.
+/// The composition root puts it in front of each local backend's service; the server's sockets
+/// filter their frames the same way (`Message.hidingReactions`).
+public struct ApartReactionsFilter: ChatService {
+    private let chat: any ChatService
+    private let membership: any ConversationMembership
+    private let caller: Caller
+
+    /// `chat`, the service of `caller`, with blocks looked up in `membership`.
+    public init(_ chat: any ChatService, membership: any ConversationMembership, caller: Caller) {
+        self.chat = chat
+        self.membership = membership
+        self.caller = caller
+    }
+
+    public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
+        try await filtered(try await chat.latestMessages(in: conversationID, limit: limit))
+    }
+
+    public func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage {
+        try await filtered(try await chat.messages(in: conversationID, before: messageID, limit: limit))
+    }
+
+    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
+        -> Message {
+        try await chat.send(id: id, text: text, to: conversationID, replyTo: replyTo)
+    }
+
+    public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] { await chat.send(drafts) }
+
+    public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
+        try await filtered([try await chat.edit(messageID, in: conversationID, text: text)])[0]
+    }
+
+    public func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
+        try await chat.delete(messageID, in: conversationID)
+    }
+
+    public func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
+        try await filtered([try await chat.react(to: messageID, in: conversationID, with: emoji, adding: adding)])[0]
+    }
+
+    public func markRead(_ conversationID: ConversationID) async throws { try await chat.markRead(conversationID) }
+
+    public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] { try await chat.receipts(in: conversationID) }
+
+    public func setReceiptsPrivate(_ isPrivate: Bool) async throws { try await chat.setReceiptsPrivate(isPrivate) }
+
+    public func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws { try await chat.setTyping(typing, in: conversationID) }
+
+    public func typingNotices() async throws -> AsyncStream<TypingNotice> { try await chat.typingNotices() }
+
+    public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
+        // New messages have no reactions yet.
+        try await chat.liveMessages(in: conversationID)
+    }
+
+    public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
+        try await filtered(try await chat.messages(after: cursor, in: conversationID, limit: limit))
+    }
+
+    public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
+        let events = try await chat.events(after: cursor, limit: limit)
+        guard let apart = try await apart(for: events.compactMap(\.messageNow)) else { return events }
+        return events.map { $0.hidingReactions(of: apart) }
+    }
+
+    public func liveEvents() async throws -> AsyncStream<UserEvent> {
+        let filter = self
+        return try await chat.liveEvents().transformed { event in
+            guard let message = event.messageNow, let apart = try? await filter.apart(for: [message]) else { return event }
+            return event.hidingReactions(of: apart)
+        }
+    }
+
+    public func newestCursor() async throws -> EventCursor? { try await chat.newestCursor() }
+
+    private func filtered(_ page: MessagePage) async throws -> MessagePage {
+        MessagePage(messages: try await filtered(page.messages), hasOlder: page.hasOlder)
+    }
+
+    private func filtered(_ messages: [Message]) async throws -> [Message] {
+        guard let apart = try await apart(for: messages) else { return messages }
+        return messages.map { $0.hidingReactions(of: apart) }
+    }
+
+    /// The people the caller is apart from, when `messages` carry reactions of anyone but the
+    /// caller; `nil` (nothing to hide, nothing looked up) otherwise.
+    private func apart(for messages: [Message]) async throws -> Set<UserID>? {
+        let me = try await caller.id()
+        guard messages.contains(where: { !$0.reactors.subtracting([me]).isEmpty }) else { return nil }
+        let apart = ChatRules.apart(try await membership.blocks(involving: me))
+        return apart.isEmpty ? nil : apart
+    }
+}
