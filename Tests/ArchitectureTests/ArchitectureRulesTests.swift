@@ -125,6 +125,11 @@ struct ArchitectureRulesTests {
             "\(core)/InMemoryThingService.swift": RuleFixtures.goodInMemoryService,
             "Modules/Chat/Live/FastThingService.swift": "import Chat\n\nstruct FastThingService: ThingService {}\n",
         ], expected: ["Modules/Chat/Live/FastThingService.swift:3: naming.service-impl: FastThingService implements ThingService; name it InMemoryThingService or SQLThingService or RemoteThingService or PostgresThingService"]),
+        RuleCase(rule: "naming.service-impl (a decorator, holding the service it serves in front of, is named for what it does)", sources: [
+            "\(core)/ThingService.swift": RuleFixtures.goodService,
+            "\(core)/InMemoryThingService.swift": RuleFixtures.goodInMemoryService,
+            "\(core)/QuietThingFilter.swift": "struct QuietThingFilter: ThingService {\n    let things: any ThingService\n}\n",
+        ], expected: []),
         RuleCase(rule: "naming.in-memory-impl", sources: ["\(core)/ThingService.swift": RuleFixtures.goodService],
                  expected: ["\(core)/ThingService.swift:4: naming.in-memory-impl: ThingService has no InMemoryThingService in Chat; every service has a mock beside it"]),
         RuleCase(rule: "naming.view-model", sources: ["\(core)/ThingStore.swift": "import Observation\n\n@Observable\nfinal class ThingStore {}\n"],

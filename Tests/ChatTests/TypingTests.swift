@@ -62,10 +62,10 @@ struct TypingTests {
         model.lineChanged("/edit #1")
         model.lineChanged("")
         await model.send("hello")
-        model.lineChanged("x")
+        // The next start may go once a refresh has passed since the first.
         try await Task.sleep(for: ChatRules.typingRefresh)
         model.lineChanged("x")
-        #expect(await sent.next() == true, "a command, a stop with no start and a start within the refresh went nowhere")
+        #expect(await sent.next() == true, "a command, and a stop with no start, went nowhere")
         await model.send("x")
         #expect(await sent.next() == false, "sending stops it")
     }

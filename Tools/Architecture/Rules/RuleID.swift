@@ -41,7 +41,8 @@ public enum RuleID: String, CaseIterable, Sendable {
     case serviceUIState = "service.no-ui-state"
     /// A service protocol's requirements return no storage or wire types.
     case servicePlainTypes = "service.plain-returns"
-    /// An implementation of `XService` is `InMemoryXService`, `SQLXService`, `RemoteXService` or `PostgresXService`.
+    /// An implementation of `XService` is `InMemoryXService`, `SQLXService`, `RemoteXService` or
+    /// `PostgresXService`, unless it decorates one (holds an `XService` it serves in front of).
     case implementationName = "naming.service-impl"
     /// Every service protocol of a feature core has an in-memory implementation beside it.
     case inMemoryImplementation = "naming.in-memory-impl"

@@ -2,7 +2,9 @@ import ArchitectureModel
 import SwiftSyntax
 
 /// Services: protocols, `Sendable`, plain model types out; implementations named by their
-/// backend, holding no UI state. Needs every file at once, since a protocol and its
+/// backend, holding no UI state. A decorator, which holds another implementation of the service
+/// it implements and serves in front of every backend's (a filter of what a caller may see),
+/// is named for what it does. Needs every file at once, since a protocol and its
 /// implementations live in different targets.
 struct ServiceRules {
     /// Prefixes of a service implementation, one per backend.
@@ -50,7 +52,8 @@ struct ServiceRules {
                 : "\(type.name) is a concrete \(type.kind); declare the service as a protocol and name implementations InMemory…/SQL…/Remote…/Postgres…")]
         }
         var found: [Violation] = []
-        if !allowed.contains(type.name) {
+        let decorates = type.storedPropertyTypes.contains { typeNames(in: $0.1).contains(where: conformed.contains) }
+        if !allowed.contains(type.name), !decorates {
             found.append(file.violation(.implementationName, at: type.node,
                                         "\(type.name) implements \(conformed.joined(separator: ", ")); name it \(allowed.joined(separator: " or "))"))
         }
