@@ -53,7 +53,8 @@ struct HistoryBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "history", abstract: "Page load times by conversation size.")
     @Option(parsing: .upToNextOption, help: "Conversation sizes.") var sizes = [10_000, 1_000_000]
     @Option(help: "Runs per size.") var runs = 5
-    @Flag(help: "Give the newest page reactions (three emoji on each message) and 25 replies to older messages.") var decorated = false
+    @Flag(help: "Give the newest page reactions (three emoji on each message, one of them the other member's) and 25 replies to older messages.")
+    var decorated = false
 
     @MainActor func run() async throws {
         for size in sizes {
@@ -67,8 +68,11 @@ struct HistoryBench: AsyncParsableCommand {
                     let older = try await chat.latestMessages(in: conversation, limit: 200).messages[index * 4]
                     _ = try await chat.send(id: .random(), text: "reply \(index)", to: conversation, replyTo: older.id)
                 }
+                // Another member's reactions make each page look up whom the reader is apart from.
+                let theirs = world.container.graph.services(for: world.container.graph.caller(token: other.token)).chat
                 for message in try await chat.latestMessages(in: conversation, limit: 50).messages {
-                    for emoji in ["👍", "🎉", "🔥"] { _ = try await chat.react(to: message.id, in: conversation, with: emoji, adding: true) }
+                    for emoji in ["👍", "🎉"] { _ = try await chat.react(to: message.id, in: conversation, with: emoji, adding: true) }
+                    _ = try await theirs.react(to: message.id, in: conversation, with: "🔥", adding: true)
                 }
             }
             var newest: [Double] = [], older: [Double] = []
