@@ -14,6 +14,7 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
     ("Profile", ["SQLStore"] + postgres),
     ("ConversationList", ["SQLStore"] + postgres),
     ("Chat", ["SQLStore", metrics] + postgres),
+    ("Search", nil),
     // new-feature adds features above this line
 ]
 

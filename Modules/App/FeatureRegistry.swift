@@ -6,6 +6,7 @@ import ChatViews
 import ConversationListViews
 import ProfileViews
 import REPLKit
+import SearchViews
 // new-feature adds imports above this line
 
 /// The feature plugins, in the order their commands are listed. Adding a feature is an import and
@@ -19,6 +20,7 @@ enum FeatureRegistry {
         ProfileFeature.self,
         ConversationListFeature.self,
         ChatFeature.self,
+        SearchFeature.self,
         // new-feature adds plugins above this line
         ]
     }

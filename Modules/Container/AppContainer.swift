@@ -5,6 +5,7 @@ import Foundation
 import Kernel
 import Profile
 import ServiceGraph
+import Search
 // new-feature adds imports above this line
 
 /// The composition root of the CLI and the REPL: opens the service graph from the settings,
@@ -133,4 +134,5 @@ extension AppContainer: ChatFactory {
     public func makeReceiptPrivacyViewModel() -> ReceiptPrivacyViewModel { ReceiptPrivacyViewModel(service: chat) }
 }
 
+extension AppContainer: SearchFactory { public func makeSearchViewModel() -> SearchViewModel { SearchViewModel(service: services.search) } }
 // new-feature adds factories above this line

@@ -3,6 +3,7 @@ import Chat
 import ConversationList
 import Kernel
 import Profile
+import Search
 
 // Where features meet: each adapter implements one feature's port with another's service, so
 // that no feature imports another (docs/architecture.md, "Where features meet").
@@ -65,5 +66,36 @@ struct UserDirectoryAdapter: UserDirectory {
 
     func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
         try await registry.displayNames(of: ids)
+    }
+}
+
+/// Search's corpus read through the caller's conversation list and Chat: every message of
+/// their conversations, newest first, paged back until `maxScanned` are read. Every backend's
+/// until it has an index of its own.
+struct ChatCorpusAdapter: SearchCorpus {
+    /// Most messages one search reads: past them, older messages are not searched.
+    static let maxScanned = 20_000
+
+    let conversations: any ConversationListService
+    let chat: any ChatService
+
+    func messages(readableBy user: UserID, in conversationID: ConversationID?) async throws -> [SearchCorpusMessage] {
+        let ids = if let conversationID { [conversationID] } else { try await conversations.conversations().map(\.id) }
+        var found: [SearchCorpusMessage] = []
+        var scanned = 0
+        for id in ids {
+            var page = try await chat.latestMessages(in: id, limit: 500)
+            while true {
+                scanned += page.messages.count
+                found += page.messages.filter { !$0.deleted }.map { message in
+                    SearchCorpusMessage(id: message.id, conversationID: message.conversationID, senderID: message.senderID,
+                                        sentAt: message.sentAt, text: message.text)
+                }
+                guard page.hasOlder, scanned < Self.maxScanned, let oldest = page.messages.first else { break }
+                page = try await chat.messages(in: id, before: oldest.id, limit: 500)
+            }
+            if scanned >= Self.maxScanned { break }
+        }
+        return found
     }
 }

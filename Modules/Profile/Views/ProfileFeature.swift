@@ -30,7 +30,7 @@ public enum ProfileFeature: CLIPlugin, REPLPlugin {
                     context.showError(AppError(error))
                 }
             },
-            REPLCommand("search", arguments: "QUERY", summary: "find people by name or email prefix") { query in
+            REPLCommand("people", arguments: "QUERY", summary: "find people by name or email prefix (/search finds messages)") { query in
                 let model = context.factory(ProfileFactory.self).makeUserSearchViewModel()
                 await model.search(query)
                 await context.present(model.results) { results in

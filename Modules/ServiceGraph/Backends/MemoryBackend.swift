@@ -45,7 +45,8 @@ final class MemoryBackend: GraphBackend {
     func services(for caller: Caller) -> ServiceSet {
         ServiceSet(profiles: InMemoryProfileService(store: profiles, caller: caller),
                    conversations: InMemoryConversationListService(store: conversations, caller: caller),
-                   chat: ApartReactionsFilter(InMemoryChatService(store: chat, caller: caller), membership: chatMembership, caller: caller))
+                   chat: ApartReactionsFilter(InMemoryChatService(store: chat, caller: caller), membership: chatMembership, caller: caller),
+                   caller: caller)
     }
 
     var eventFeed: (any EventFeed)? { chat }

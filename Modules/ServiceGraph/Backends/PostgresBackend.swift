@@ -67,7 +67,8 @@ final class PostgresBackend: GraphBackend {
                                                            membersChanged: { membership.forget($0) }),
             chat: ApartReactionsFilter(PostgresChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed,
                                                            typing: typing, caller: caller, clock: clock, budget: budget),
-                                       membership: membership, caller: caller))
+                                       membership: membership, caller: caller),
+            caller: caller)
     }
 
     var eventFeed: (any EventFeed)? { feed }

@@ -24,7 +24,7 @@ final class RemoteBackend: GraphBackend {
     func services(for caller: Caller) -> ServiceSet {
         ServiceSet(profiles: RemoteProfileService(connection: connection, caller: caller),
                    conversations: RemoteConversationListService(connection: connection, caller: caller),
-                   chat: RemoteChatService(connection: connection, caller: caller))
+                   chat: RemoteChatService(connection: connection, caller: caller), caller: caller)
     }
 
     var eventFeed: (any EventFeed)? { nil }

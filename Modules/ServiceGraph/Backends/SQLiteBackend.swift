@@ -57,7 +57,8 @@ final class SQLiteBackend: GraphBackend {
                                                              membersChanged: { membership.forget($0) }),
                    chat: ApartReactionsFilter(SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed,
                                                              typing: typing, caller: caller, clock: clock, budget: budget),
-                                              membership: membership, caller: caller))
+                                              membership: membership, caller: caller),
+                          caller: caller)
     }
 
     var eventFeed: (any EventFeed)? { feed }

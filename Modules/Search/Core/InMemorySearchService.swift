@@ -1,0 +1,26 @@
+import Foundation
+import Kernel
+
+/// Search by a scan of every message the caller may read: the memory backend's, where the
+/// messages are few.
+public struct InMemorySearchService: SearchService {
+    private let corpus: any SearchCorpus
+    private let caller: Caller
+
+    /// Creates the service for `caller` over `corpus`.
+    public init(corpus: any SearchCorpus, caller: Caller) {
+        self.corpus = corpus
+        self.caller = caller
+    }
+
+    public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
+        let query = try SearchQuery(query)
+        let me = try await caller.id()
+        let hits = try await corpus.messages(readableBy: me, in: conversationID).compactMap { message -> (hit: SearchHit, score: Int)? in
+            guard let matched = query.matches(in: SearchQuery.words(of: message.text)) else { return nil }
+            return (SearchHit(id: message.id, conversationID: message.conversationID, senderID: message.senderID, sentAt: message.sentAt,
+                              text: message.text, query: query), matched.count)
+        }
+        return try SearchRules.page(hits, limit: limit, before: before)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import Kernel
+
+/// What Search reads of messages where it keeps no index of its own (the memory backend): the
+/// messages a person may read, as they are now. Connected to Chat and the conversation list by
+/// the composition root; Search imports neither.
+public protocol SearchCorpus: Sendable {
+    /// The messages `user` may read, in `conversationID` or in every conversation of theirs,
+    /// as they are now (edited text; deleted ones left out), oldest first.
+    func messages(readableBy user: UserID, in conversationID: ConversationID?) async throws -> [SearchCorpusMessage]
+}
+
+/// A message as Search sees it.
+public struct SearchCorpusMessage: Sendable, Equatable {
+    public let id: MessageID
+    public let conversationID: ConversationID
+    public let senderID: UserID
+    public let sentAt: Date
+    public let text: String
+
+    public init(id: MessageID, conversationID: ConversationID, senderID: UserID, sentAt: Date, text: String) {
+        self.id = id
+        self.conversationID = conversationID
+        self.senderID = senderID
+        self.sentAt = sentAt
+        self.text = text
+    }
+}

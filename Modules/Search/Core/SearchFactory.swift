@@ -1,0 +1,6 @@
+/// Makes Search's view models; the container conforms, views ask for it.
+@MainActor
+public protocol SearchFactory {
+    /// A search of the signed-in user's messages.
+    func makeSearchViewModel() -> SearchViewModel
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Kernel
+
+/// A search as a person types it, read into terms: words (`cafe`), prefixes (`mess*`) and
+/// phrases (`"exact words"`), all of which a message must hold. Words match whatever their
+/// case and accents ("cafe" finds "Café"); text in scripts written without spaces (Chinese,
+/// Japanese) is matched a character at a time, so a phrase of them finds them in a run.
+public struct SearchQuery: Sendable, Equatable {
+    /// One thing a message must hold.
+    public enum Term: Sendable, Equatable {
+        /// A word, folded (`SearchQuery.fold`).
+        case word(String)
+        /// The start of a word, folded: `mess*`.
+        case prefix(String)
+        /// Words in a row, folded.
+        case phrase([String])
+    }
+
+    /// Longest query, in bytes.
+    public static let maxBytes = 256
+    /// Most terms in a query (a phrase counts once), and most words in a phrase.
+    public static let maxTerms = 8
+    /// Shortest prefix before `*`, in characters: shorter ones would match most words.
+    public static let minPrefix = 2
+
+    /// What a message must hold, in the order typed.
+    public let terms: [Term]
+
+    /// Reads `text`. An unclosed quote runs to the end; `*` counts only at the end of a word.
+    /// - Throws: `.invalidInput` for an empty query or one of operators only, one longer than
+    ///   `maxBytes` or with control characters, more than `maxTerms` terms or words in a
+    ///   phrase, or a prefix shorter than `minPrefix`.
+    public init(_ text: String) throws {
+        guard text.utf8.count <= Self.maxBytes else {
+            throw AppError(.invalidInput, "a search is at most \(Self.maxBytes) bytes; this one is \(text.utf8.count)")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw AppError(.invalidInput, "a search cannot hold control characters")
+        }
+        var terms: [Term] = []
+        for (index, part) in text.split(separator: "\"", omittingEmptySubsequences: false).enumerated() {
+            if index % 2 == 1 {
+                let words = Self.words(of: String(part))
+                guard words.count <= Self.maxTerms else { throw AppError(.invalidInput, "a phrase is at most \(Self.maxTerms) words") }
+                if words.count == 1 { terms.append(.word(words[0])) } else if !words.isEmpty { terms.append(.phrase(words)) }
+                continue
+            }
+            for chunk in part.split(whereSeparator: \.isWhitespace) {
+                let prefix = chunk.hasSuffix("*")
+                let words = Self.words(of: String(chunk))
+                guard let last = words.last else { continue }
+                if prefix {
+                    guard last.count >= Self.minPrefix else {
+                        throw AppError(.invalidInput, "a prefix before * needs at least \(Self.minPrefix) letters: \(AppError.quoting(String(chunk)))")
+                    }
+                    terms += words.dropLast().map(Term.word) + [.prefix(last)]
+                } else {
+                    // Words joined by punctuation ("e-mail") or written without spaces ("東京") are a phrase.
+                    terms.append(words.count == 1 ? .word(last) : .phrase(words))
+                }
+            }
+        }
+        guard !terms.isEmpty else { throw AppError(.invalidInput, "a search needs at least one word (letters or digits)") }
+        guard terms.count <= Self.maxTerms else { throw AppError(.invalidInput, "a search is at most \(Self.maxTerms) terms") }
+        self.terms = terms
+    }
+
+    /// `text` without case or accents, as words are compared.
+    public static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
+    }
+
+    /// The words of `text`, folded: runs of letters and digits, and each character of a script
+    /// written without spaces on its own.
+    public static func words(of text: String) -> [String] { tokens(of: text).map(\.word) }
+
+    /// The words of `text`, folded, each with where it is in `text`.
+    public static func tokens(of text: String) -> [(word: String, range: Range<String.Index>)] {
+        var tokens: [(String, Range<String.Index>)] = []
+        var start: String.Index?
+        func close(at end: String.Index) {
+            if let begun = start { tokens.append((fold(String(text[begun..<end])), begun..<end)) }
+            start = nil
+        }
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            let next = text.index(after: index)
+            if character.unicodeScalars.first.map(isUnspaced) == true {
+                close(at: index)
+                tokens.append((fold(String(character)), index..<next))
+            } else if character.isLetter || character.isNumber {
+                if start == nil { start = index }
+            } else {
+                close(at: index)
+            }
+            index = next
+        }
+        close(at: text.endIndex)
+        return tokens
+    }
+
+    /// Whether `scalar` is of a script written without spaces between words: Han, kana.
+    static func isUnspaced(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isIdeographic || (0x3040...0x30FF).contains(scalar.value) || (0x31F0...0x31FF).contains(scalar.value)
+    }
+
+    /// Where `words` (a message's, folded) hold each term: the indices of the words that match,
+    /// or `nil` when one term is not held.
+    public func matches(in words: [String]) -> [Int]? {
+        var matched: [Int] = []
+        for term in terms {
+            let found: [Int]
+            switch term {
+            case .word(let word): found = words.indices.filter { words[$0] == word }
+            case .prefix(let prefix): found = words.indices.filter { words[$0].hasPrefix(prefix) }
+            case .phrase(let phrase):
+                found = words.count < phrase.count ? [] : (0...(words.count - phrase.count))
+                    .filter { start in phrase.indices.allSatisfy { words[start + $0] == phrase[$0] } }
+                    .flatMap { start in start..<(start + phrase.count) }
+            }
+            if found.isEmpty { return nil }
+            matched += found
+        }
+        return Array(Set(matched)).sorted()
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Kernel
+import Search
+import Testing
+
+/// Reading a search, matching words whatever their case, accents and script, the snippet's
+/// marks, ranking and pages, on the in-memory scan and through the view model.
+@Suite("Search", .timeLimit(.minutes(1)))
+@MainActor
+struct SearchTests {
+    let ada = UserID("u-ada"), grace = UserID("u-grace")
+    let engine = ConversationID("c-engine"), other = ConversationID("c-other")
+
+    @Test("words, prefixes and phrases; an unclosed quote runs to the end; words joined by punctuation or written without spaces are a phrase")
+    func reading() throws {
+        #expect(try SearchQuery("Café  MESS*").terms == [.word("cafe"), .prefix("mess")])
+        #expect(try SearchQuery(#"see "exact Words" now"#).terms == [.word("see"), .phrase(["exact", "words"]), .word("now")])
+        #expect(try SearchQuery(#"say "open quote"#).terms == [.word("say"), .phrase(["open", "quote"])])
+        #expect(try SearchQuery("e-mail 東京").terms == [.phrase(["e", "mail"]), .phrase(["東", "京"])])
+        #expect(try SearchQuery("ПРИВЕТ Ωμέγα").terms == [.word("привет"), .word("ωμεγα")])
+    }
+
+    @Test("refused: empty, operators only, too long, too many terms, a short prefix, control characters", arguments: [
+        "", "   ", "*", "\"\"", "\" * \"", "-- !! ??", String(repeating: "a", count: 257), "a b c d e f g h i", "m*", "hi\u{1B}[2J", "tab\there",
+    ])
+    func refused(_ text: String) {
+        #expect(throws: AppError.self) { try SearchQuery(text) }
+    }
+
+    @Test("matching is whole words, whatever their case and accents, in Latin, Cyrillic, Greek and CJK; every term must match")
+    func matching() throws {
+        func finds(_ query: String, _ text: String) throws -> Bool { try SearchQuery(query).matches(in: SearchQuery.words(of: text)) != nil }
+        #expect(try finds("cafe", "Meet at the CAFÉ"))
+        #expect(try !finds("caf", "Meet at the café"), "a word is whole")
+        #expect(try finds("caf*", "Meet at the café"))
+        #expect(try finds("привет", "Привет, мир"))
+        #expect(try finds("καφες", "Ένας ΚΑΦΈΣ παρακαλώ"))
+        #expect(try finds("東京", "明日は東京タワーへ"))
+        #expect(try !finds("京東", "明日は東京タワーへ"), "a phrase keeps its order")
+        #expect(try finds(#""the notes""#, "all the notes are in"))
+        #expect(try !finds(#""notes the""#, "all the notes are in"))
+        #expect(try !finds("notes tea", "all the notes are in"), "every term must match")
+    }
+
+    @Test("the snippet is cut around the first match and marks each matching word")
+    func snippet() throws {
+        let text = String(repeating: "filler ", count: 20) + "the Café is open " + String(repeating: "more ", count: 20)
+        let hit = SearchHit(id: MessageID("m1"), conversationID: engine, senderID: ada, sentAt: .now, text: text, query: try SearchQuery("cafe open"))
+        #expect(hit.snippet.hasPrefix("…") && hit.snippet.hasSuffix("…") && hit.snippet.count <= SearchHit.snippetLength + 2)
+        let marked = hit.marks.map { String(Array(hit.snippet)[$0.start..<($0.start + $0.length)]) }
+        #expect(marked == ["Café", "open"])
+    }
+
+    @Test("the scan finds only the caller's readable messages, best first, a page at a time")
+    func scanPages() async throws {
+        let messages = (0..<30).map { index in
+            SearchCorpusMessage(id: MessageID("m\(index)"), conversationID: engine, senderID: grace, sentAt: Date(timeIntervalSince1970: Double(index)),
+                                text: index % 10 == 0 ? "notes and more notes" : "notes \(index)")
+        }
+        let service = InMemorySearchService(corpus: FixedCorpus(messages: messages), caller: Caller(token: "t") { self.ada })
+        let first = try await service.search("notes", in: nil, limit: 5, before: nil)
+        #expect(first.hits.map(\.id.rawValue) == ["m20", "m10", "m0", "m29", "m28"], "two matches first, then newest")
+        #expect(first.hasMore)
+        let second = try await service.search("notes", in: nil, limit: 5, before: MessageID("m28"))
+        #expect(second.hits.map(\.id.rawValue) == ["m27", "m26", "m25", "m24", "m23"])
+        await #expect(throws: AppError.self) { try await service.search("notes", in: nil, limit: 5, before: MessageID("nope")) }
+
+        let model = SearchViewModel(service: service)
+        await model.search("notes", limit: 25)
+        await model.more(limit: 25)
+        #expect(model.results.value?.hits.count == 30 && model.results.value?.hasMore == false)
+    }
+
+    /// A corpus of fixed messages, all readable.
+    struct FixedCorpus: SearchCorpus {
+        let messages: [SearchCorpusMessage]
+        func messages(readableBy user: UserID, in conversationID: ConversationID?) async throws -> [SearchCorpusMessage] {
+            messages.filter { conversationID == nil || $0.conversationID == conversationID }
+        }
+    }
+}
