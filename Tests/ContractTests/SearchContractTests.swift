@@ -1,0 +1,44 @@
+import Chat
+import Foundation
+import Kernel
+import Search
+import ServiceGraph
+import TestSupport
+import Testing
+
+/// Search on every backend: a person finds the messages of their own conversations as they are
+/// now, whatever the case, accents and script, and nothing of anyone else's.
+@Suite("Search contract", .serialized, .timeLimit(.minutes(3)))
+struct SearchContractTests {
+    @Test("found by its words now: an edited message by its new words and not its old, a deleted one never; only the caller's conversations",
+          arguments: BackendContractTests.backends)
+    func findsWhatIsThereNow(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
+        let (asAda, asGrace, asEve) = (harness.services(for: ada), harness.services(for: grace), harness.services(for: eve))
+        let direct = try await harness.direct(ada, grace).id
+        let theirs = try await harness.direct(grace, eve).id
+        _ = try await asGrace.chat.send(id: .random(), text: "Meet at the CAFÉ Müller at noon", to: direct)
+        let typo = try await asAda.chat.send(id: .random(), text: "the draft is in teh folder", to: direct)
+        _ = try await asAda.chat.edit(typo.id, in: direct, text: "the draft is in the folder")
+        let secret = try await asAda.chat.send(id: .random(), text: "the vault code is zebra", to: direct)
+        _ = try await asAda.chat.delete(secret.id, in: direct)
+        _ = try await asAda.chat.send(id: .random(), text: "Привет, встреча в Τόκιο, 東京タワー", to: direct)
+        _ = try await asEve.chat.send(id: .random(), text: "a cafe only Grace and Eve share", to: theirs)
+
+        func found(_ query: String, by services: ServiceSet = asAda, in conversation: ConversationID? = nil) async throws -> [String] {
+            try await services.search.search(query, in: conversation, limit: 20, before: nil).hits.map(\.snippet)
+        }
+        #expect(try await found("cafe") == ["Meet at the CAFÉ Müller at noon"], "Ada finds nothing of Grace and Eve's conversation")
+        #expect(try await found("müll*") == ["Meet at the CAFÉ Müller at noon"])
+        #expect(try await found("the folder").count == 1, "an edited message by its text now")
+        #expect(try await found("teh").isEmpty, "and not by its text before")
+        #expect(try await found("zebra").isEmpty, "a deleted message is never found")
+        #expect(try await found("vault").isEmpty)
+        for word in ["ПРИВЕТ", "τοκιο", "東京"] { #expect(try await found(word).count == 1, "\(word)") }
+        #expect(try await found("cafe", by: asGrace).count == 2)
+        #expect(try await found("cafe", by: asGrace, in: theirs) == ["a cafe only Grace and Eve share"])
+        await #expect(throws: AppError.self, "Ada may not search a conversation she is not in") { try await found("cafe", in: theirs) }
+    }
+}
