@@ -63,6 +63,7 @@ struct REPLSessionTests {
         ("profile", "Ada Lovelace <ada@example.com>", ["/profile", "/name"], ["/open", "/chat", "/login"]),
         ("auth", "Welcome to MessageAI. /login EMAIL to sign in", ["/login", "/signup"], ["/open", "/chat", "/profile"]),
         ("conversationlist", "1. Engine room [group]", ["/open", "/new"], ["/chat", "/profile", "/login"]),
+        ("search", "Search your messages: type words to find", ["/search", "/go", "/more"], ["/chat", "/open", "/people", "/login"]),
     ])
     func featureAlone(feature: String, screen: String, listed: [String], unlisted: [String]) async {
         let repl = startREPL(" --features \(feature)")
@@ -74,6 +75,24 @@ struct REPLSessionTests {
         let help = terminal.output.split(separator: "\n").filter { $0.hasPrefix("  /") }.map { String($0.dropFirst(2).prefix { $0 != " " }) }
         for command in listed { #expect(help.contains(command), "\(feature): \(command) missing") }
         for command in unlisted { #expect(!help.contains(command), "\(feature): \(command) listed") }
+    }
+
+    @Test("/search finds messages anywhere, numbered; /go N opens the conversation of result N; /people finds people")
+    func searchAndGo() async {
+        let repl = startREPL(" --features chat,conversationlist,profile,search")
+        await terminal.waitFor("3. Grace Hopper")
+        terminal.type("/search ENGINE")
+        await terminal.waitFor("#1 ")
+        terminal.type("/go 9")
+        await terminal.waitFor("No result '9'")
+        terminal.type("/go 1")
+        // The conversation's own screen, not the result's line.
+        await terminal.waitFor("(/more for older messages, /back to leave)")
+        terminal.type("/people grace")
+        await terminal.waitFor("Grace Hopper  u-grace")
+        terminal.type("/quit")
+        #expect(await repl.value == 0)
+        #expect(!terminal.output.contains("error:"), "\(terminal.output)")
     }
 
     @Test("help, unknown commands and invalid messages are answered, not fatal")
