@@ -14,7 +14,7 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
     ("Profile", ["SQLStore"] + postgres),
     ("ConversationList", ["SQLStore"] + postgres),
     ("Chat", ["SQLStore", metrics] + postgres),
-    ("Search", nil),
+    ("Search", ["SQLStore"]),
     // new-feature adds features above this line
 ]
 
@@ -117,7 +117,7 @@ var targets: [Target] = [
                                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "NIOEmbedded", package: "swift-nio")]
                     + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API"), .init(stringLiteral: "\($0)Server")] },
                 path: "Tests/ServerTests"),
-    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "CLIKit", "REPLKit", "Kernel", "TestSupport",
+    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "CLIKit", "REPLKit", "Kernel", "TestSupport", "SearchLive",
                                                       .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/FrontendTests"),
 ]
 

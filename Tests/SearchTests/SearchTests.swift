@@ -59,10 +59,10 @@ struct SearchTests {
         }
         let service = InMemorySearchService(corpus: FixedCorpus(messages: messages), caller: Caller(token: "t") { self.ada })
         let first = try await service.search("notes", in: nil, limit: 5, before: nil)
-        #expect(first.hits.map(\.id.rawValue) == ["m20", "m10", "m0", "m29", "m28"], "two matches first, then newest")
+        #expect(first.hits.map(\.id.rawValue) == ["m29", "m28", "m27", "m26", "m25"], "newest first")
         #expect(first.hasMore)
-        let second = try await service.search("notes", in: nil, limit: 5, before: MessageID("m28"))
-        #expect(second.hits.map(\.id.rawValue) == ["m27", "m26", "m25", "m24", "m23"])
+        let second = try await service.search("notes", in: nil, limit: 5, before: MessageID("m25"))
+        #expect(second.hits.map(\.id.rawValue) == ["m24", "m23", "m22", "m21", "m20"])
         await #expect(throws: AppError.self) { try await service.search("notes", in: nil, limit: 5, before: MessageID("nope")) }
 
         let model = SearchViewModel(service: service)

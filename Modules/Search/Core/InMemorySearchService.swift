@@ -16,10 +16,10 @@ public struct InMemorySearchService: SearchService {
     public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
         let query = try SearchQuery(query)
         let me = try await caller.id()
-        let hits = try await corpus.messages(readableBy: me, in: conversationID).compactMap { message -> (hit: SearchHit, score: Int)? in
-            guard let matched = query.matches(in: SearchQuery.words(of: message.text)) else { return nil }
-            return (SearchHit(id: message.id, conversationID: message.conversationID, senderID: message.senderID, sentAt: message.sentAt,
-                              text: message.text, query: query), matched.count)
+        let hits = try await corpus.messages(readableBy: me, in: conversationID).compactMap { message -> SearchHit? in
+            guard query.matches(in: SearchQuery.words(of: message.text)) != nil else { return nil }
+            return SearchHit(id: message.id, conversationID: message.conversationID, senderID: message.senderID, sentAt: message.sentAt,
+                             text: message.text, query: query)
         }
         return try SearchRules.page(hits, limit: limit, before: before)
     }

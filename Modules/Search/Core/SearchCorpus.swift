@@ -6,7 +6,7 @@ import Kernel
 /// the composition root; Search imports neither.
 public protocol SearchCorpus: Sendable {
     /// The messages `user` may read, in `conversationID` or in every conversation of theirs,
-    /// as they are now (edited text; deleted ones left out), oldest first.
+    /// as they are now (edited text; deleted ones left out), oldest first (in the store's order).
     func messages(readableBy user: UserID, in conversationID: ConversationID?) async throws -> [SearchCorpusMessage]
 }
 

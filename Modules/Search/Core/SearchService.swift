@@ -4,8 +4,8 @@ import Kernel
 /// behind it elsewhere. A person finds only messages of their own conversations, as they are now.
 public protocol SearchService: Sendable {
     /// The messages of the caller's conversations (or of `conversationID` alone) that hold every
-    /// term of `query`, best first (most matching words, then newest), at most `limit`; with
-    /// `before`, those ranked after that hit.
+    /// term of `query`, newest first (in a conversation, recency is what ranks best), at most
+    /// `limit`; with `before`, those after that hit.
     /// - Throws: `.invalidInput` for a query `SearchQuery` refuses; `.forbidden` for a
     ///   conversation of which the caller is not a member; `.notFound` for a `before` that is
     ///   not a hit of this search.
@@ -19,11 +19,10 @@ public enum SearchRules {
     /// Hits on a page when none is asked for.
     public static let defaultLimit = 20
 
-    /// Ranks `hits` best first (most matching words, then newest) and cuts the page `limit`
-    /// long after `before`.
+    /// Ranks `hits` (given oldest first) newest first and cuts the page `limit` long after `before`.
     /// - Throws: `.notFound` for a `before` not among them.
-    public static func page(_ hits: [(hit: SearchHit, score: Int)], limit: Int, before: MessageID?) throws -> SearchPage {
-        let ranked = hits.sorted { ($0.score, $0.hit.sentAt) > ($1.score, $1.hit.sentAt) }.map(\.hit)
+    public static func page(_ hits: [SearchHit], limit: Int, before: MessageID?) throws -> SearchPage {
+        let ranked = Array(hits.reversed())
         var start = 0
         if let before {
             guard let index = ranked.firstIndex(where: { $0.id == before }) else {

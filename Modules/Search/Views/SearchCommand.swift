@@ -9,8 +9,7 @@ struct SearchCommand: FeatureCommand {
         commandName: "search", abstract: "Find messages of your conversations.",
         discussion: """
             Every word must be in the message, whatever its case and accents ("cafe" finds "Café"); mess* finds words that \
-            start so (at least 2 letters before *); "exact words" finds them in a row. Best first: most matching words, then \
-            newest. A page at a time: --before RESULT (a result's id, as --json prints) gives the page after it. Edited \
+            start so (at least 2 letters before *); "exact words" finds them in a row. Newest first, a page at a time: --before RESULT (a result's id, as --json prints) gives the page after it. Edited \
             messages are found by their text now; deleted ones never. At most 256 bytes and 8 terms. People: messageai users search.
             """)
     @OptionGroup var global: GlobalOptions

@@ -8,13 +8,21 @@ import Foundation
 import Kernel
 import Profile
 import ProfileLive
+import SearchLive
 import SQLStore
+import Search
 
 /// One SQLite file with every feature's migrations, and what the process shares over it: the
 /// change monitor, the event feed, the message writer, the membership cache, the password hasher.
 final class SQLiteBackend: GraphBackend {
     static let migrations = AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations
-        + ChatSchema.migrations
+        + ChatSchema.migrations + SearchSchema.migrations(over: searchSource)
+    /// The SQL functions the features' triggers call, on every connection.
+    static let functions = [SearchSchema.wordsFunction]
+    /// What Search's index reads: Chat's messages and the list's memberships.
+    static let searchSource = SearchSchema.Source(
+        messages: "messages", key: "seq", id: "id", conversation: "conversation_id", sender: "sender_id", sentAt: "sent_at", text: "text",
+        deleted: "deleted", members: "conversation_members", memberConversation: "conversation_id", memberUser: "user_id")
 
     private let database: SQLDatabase
     let accounts: any AccountService
@@ -27,7 +35,7 @@ final class SQLiteBackend: GraphBackend {
     private let budget: UsageBudget
 
     init(_ options: GraphOptions) throws {
-        database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, watch: options.soleWriter ? .polling : .fileEvents)
+        database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, functions: Self.functions, watch: options.soleWriter ? .polling : .fileEvents)
         clock = options.clock
         budget = options.budget
         accounts = SQLAccountService(
@@ -58,7 +66,7 @@ final class SQLiteBackend: GraphBackend {
                    chat: ApartReactionsFilter(SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed,
                                                              typing: typing, caller: caller, clock: clock, budget: budget),
                                               membership: membership, caller: caller),
-                          caller: caller)
+                          caller: caller, search: SQLSearchService(database: database, source: Self.searchSource, caller: caller))
     }
 
     var eventFeed: (any EventFeed)? { feed }

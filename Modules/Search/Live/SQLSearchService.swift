@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import Kernel
+import Search
+import SQLStore
+
+/// Search in a SQLite file through its FTS5 index (`SearchSchema`): the newest matches first,
+/// read in the index's order and joined to the caller's memberships, so a page costs the
+/// matches it reads, not the store's size.
+public struct SQLSearchService: SearchService {
+    private let database: SQLDatabase
+    private let source: SearchSchema.Source
+    private let caller: Caller
+
+    /// Creates the service for `caller` over an open database indexed as `source` says.
+    public init(database: SQLDatabase, source: SearchSchema.Source, caller: Caller) {
+        self.database = database
+        self.source = source
+        self.caller = caller
+    }
+
+    public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
+        let query = try SearchQuery(query)
+        let me = try await caller.id()
+        let limit = min(max(limit, 1), SearchRules.maxLimit)
+        let s = source
+        return try await database.read { db in
+            if let conversationID {
+                let member = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(s.members) WHERE \(s.memberConversation) = ? AND \(s.memberUser) = ?",
+                                               arguments: [conversationID.rawValue, me.rawValue]) ?? false
+                guard member else { throw AppError(.forbidden, "you are not a member of conversation \(AppError.quoting(conversationID.rawValue))") }
+            }
+            var below = Int64.max
+            if let before {
+                guard let key = try Int64.fetchOne(db, sql: """
+                    SELECT max(m.\(s.key)) FROM \(s.messages) m JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ?
+                    WHERE m.\(s.id) = ?
+                    """, arguments: [me.rawValue, before.rawValue]) else {
+                    throw AppError(.notFound, "\(AppError.quoting(before.rawValue)) is not a result of this search")
+                }
+                below = key
+            }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT m.\(s.id), m.\(s.conversation), m.\(s.sender), m.\(s.sentAt), m.\(s.text)
+                FROM search_index i JOIN \(s.messages) m ON m.\(s.key) = i.rowid
+                JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ?
+                WHERE search_index MATCH ? AND i.rowid < ? \(conversationID == nil ? "" : "AND m.\(s.conversation) = ?")
+                ORDER BY i.rowid DESC LIMIT ?
+                """, arguments: StatementArguments([me.rawValue, Self.match(query), below] + (conversationID.map { [$0.rawValue] } ?? []) + [limit + 1]))
+            let hits = rows.prefix(limit).map { row in
+                SearchHit(id: MessageID(row[0] as String), conversationID: ConversationID(row[1] as String), senderID: UserID(row[2] as String),
+                          sentAt: Date(timeIntervalSince1970: Double(row[3] as Int64) / 1_000), text: row[4], query: query)
+            }
+            return SearchPage(hits: hits, hasMore: rows.count > limit)
+        }
+    }
+
+    /// `query` as an FTS5 expression over the folded words: each term quoted, a prefix with `*`,
+    /// all of them required. The words are letters and digits only, so quoting cannot break.
+    static func match(_ query: SearchQuery) -> String {
+        query.terms.map { term in
+            switch term {
+            case .word(let word): "\"\(word)\""
+            case .prefix(let prefix): "\"\(prefix)\"*"
+            case .phrase(let words): "\"\(words.joined(separator: " "))\""
+            }
+        }.joined(separator: " AND ")
+    }
+}
