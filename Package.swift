@@ -85,7 +85,7 @@ var targets: [Target] = [
     .executableTarget(
         name: "messageai-bench",
         dependencies: ["Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ChatAPI", "ConversationList", "TestSupport", argumentParser,
-                       "PostgresStore", logging, .product(name: "PostgresNIO", package: "postgres-nio"),
+                       "PostgresStore", "Search", "SearchLive", logging, .product(name: "PostgresNIO", package: "postgres-nio"),
                        .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
                        .product(name: "NIOCore", package: "swift-nio"),
                        .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -13,6 +13,7 @@ struct SendBench: AsyncParsableCommand {
     @Option(help: "Messages per run.") var count = 5_000
     @Option(help: "Runs of each.") var runs = 5
     @Flag(help: "Only the services' sends, without the floor.") var noFloor = false
+    @Flag(help: "Without the search index (its triggers dropped), to measure what keeping it costs.") var withoutSearchIndex = false
 
     @MainActor func run() async throws {
         var rates: [Double] = [], floors: [Double] = []
@@ -20,6 +21,7 @@ struct SendBench: AsyncParsableCommand {
             let world = try await World()
             defer { world.remove() }
             let (_, _, conversation) = try await world.pair()
+            if withoutSearchIndex { try Self.dropSearchIndex(world.path) }
             let seconds = try await Stats.time {
                 for index in 0..<count {
                     _ = try await world.container.chat.send(id: .random(), text: "message \(index) " + Seeder.text, to: conversation)
@@ -31,6 +33,7 @@ struct SendBench: AsyncParsableCommand {
                 let floorWorld = try await World()
                 defer { floorWorld.remove() }
                 let (floorMe, _, floorConversation) = try await floorWorld.pair()
+                if withoutSearchIndex { try Self.dropSearchIndex(floorWorld.path) }
                 var floor = try SendFloor(path: floorWorld.path)
                 defer { floor.close() }
                 floors.append(try floor.rate(count: count, in: floorConversation, from: floorMe.userID))
@@ -45,6 +48,15 @@ struct SendBench: AsyncParsableCommand {
                 + zip(rates, floors).map { Stats.format($0 / $1, 2) }.joined(separator: ", ") + ")"
         }
         print(summary)
+    }
+
+    /// Drops the search index's triggers: sends then keep no index.
+    static func dropSearchIndex(_ path: String) throws {
+        let queue = try Seeder.open(path)
+        try queue.write { db in
+            try db.execute(sql: "DROP TRIGGER search_index_insert; DROP TRIGGER search_index_update; DROP TRIGGER search_index_delete")
+        }
+        try queue.close()
     }
 }
 

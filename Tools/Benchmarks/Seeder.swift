@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Kernel
+import SearchLive
 
 /// Bulk fixtures written straight into the schema, because building a million messages one
 /// acknowledged send at a time would take minutes. Only fixtures are written this way; every
@@ -8,9 +9,17 @@ import Kernel
 enum Seeder {
     static let text = String(repeating: "0123456789", count: 10)
 
+    /// A connection to the database at `path` with the SQL functions its triggers call.
+    static func open(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.prepareDatabase { $0.add(function: SearchSchema.wordsFunction) }
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
     /// Appends `count` messages of 100 characters to a conversation, alternating two senders.
-    static func messages(_ count: Int, in conversation: ConversationID, from senders: [UserID], path: String) throws {
-        let queue = try DatabaseQueue(path: path)
+    static func messages(_ count: Int, in conversation: ConversationID, from senders: [UserID], path: String,
+                         text: (Int) -> String = { _ in Seeder.text }) throws {
+        let queue = try open(path)
         try queue.write { db in
             let insert = try db.makeStatement(sql: """
                 INSERT INTO messages (id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -18,7 +27,7 @@ enum Seeder {
             let start = Int(Date().timeIntervalSince1970 * 1_000) - count
             for position in 1...count {
                 try insert.execute(arguments: [MessageID.random().rawValue, conversation.rawValue, position,
-                                               senders[position % senders.count].rawValue, text, start + position])
+                                               senders[position % senders.count].rawValue, text(position), start + position])
             }
             try db.execute(sql: """
                 INSERT OR REPLACE INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
@@ -32,7 +41,7 @@ enum Seeder {
     /// Puts `me` into `count` one-to-one conversations with new users, each with one message from
     /// the other person (so every row has a preview and one unread message).
     static func conversations(_ count: Int, for me: UserID, path: String) throws {
-        let queue = try DatabaseQueue(path: path)
+        let queue = try open(path)
         try queue.write { db in
             let now = Int(Date().timeIntervalSince1970 * 1_000)
             for index in 0..<count {

@@ -37,7 +37,7 @@ public enum SearchSchema {
         let s = source
         return [
             SchemaMigration(feature: "search", version: 1, sql: """
-                CREATE VIRTUAL TABLE search_index USING fts5(words, tokenize = 'unicode61 remove_diacritics 0');
+                CREATE VIRTUAL TABLE search_index USING fts5(words, tokenize = 'unicode61 remove_diacritics 0', columnsize = 0);
                 CREATE TRIGGER search_index_insert AFTER INSERT ON \(s.messages) WHEN NOT new.\(s.deleted) BEGIN
                     INSERT INTO search_index (rowid, words) VALUES (new.\(s.key), search_words(new.\(s.text)));
                 END;

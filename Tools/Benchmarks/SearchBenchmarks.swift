@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import Kernel
+import Search
+
+/// Searches over a conversation of `--size` messages of 12 words each, drawn from 5,000 made-up
+/// words with a skew (a few common, most rare): the latency of five kinds of query through the
+/// services, each run `--queries` times.
+struct SearchBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "search", abstract: "Search latency over a large conversation (SQLite's index).")
+    @Option(help: "Messages in the conversation.") var size = 1_000_000
+    @Option(help: "Runs of each kind of query.") var queries = 50
+    @Option(help: "Runs; the median run is reported.") var runs = 3
+
+    /// The made-up words: syllables put together, the same every run.
+    static let vocabulary: [String] = (0..<5_000).map { index in
+        let syllables = ["ka", "lo", "mi", "ter", "sun", "va", "rex", "po", "lin", "dor", "el", "qui", "ba", "zen", "fu"]
+        var word = "", rest = index + 15
+        while rest > 0 { word += syllables[rest % syllables.count]; rest /= syllables.count }
+        return word
+    }
+
+    /// Message `position`'s text: 12 words, common ones far more often than rare ones.
+    static func text(_ position: Int) -> String {
+        var state = UInt64(truncatingIfNeeded: position) &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return (0..<12).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let uniform = Double(state >> 11) / Double(1 << 53)
+            return vocabulary[Int(uniform * uniform * Double(vocabulary.count - 1))]
+        }.joined(separator: " ")
+    }
+
+    @MainActor func run() async throws {
+        let probe = Self.text(size / 2).split(separator: " ").map(String.init)
+        let kinds: [(String, String)] = [
+            ("a rare word", Self.vocabulary[4_990]), ("a common word", Self.vocabulary[1]), ("two words", "\(Self.vocabulary[3]) \(Self.vocabulary[40])"),
+            ("a prefix", String(Self.vocabulary[2_000].prefix(4)) + "*"), ("a phrase", "\"\(probe[4]) \(probe[5])\""),
+        ]
+        var medians: [(p50: Double, p99: Double, line: String)] = []
+        for run in 1...runs {
+            let world = try await World()
+            defer { world.remove() }
+            let (me, other, conversation) = try await world.pair()
+            try Seeder.messages(size, in: conversation, from: [me.userID, other.userID], path: world.path, text: Self.text)
+            var all: [Double] = []
+            var parts: [String] = []
+            for (kind, query) in kinds {
+                var times: [Double] = []
+                var found = 0
+                for _ in 0..<queries {
+                    times.append(try await Stats.time { found = try await world.container.services.search.search(query, in: nil, limit: 20, before: nil).hits.count })
+                }
+                all += times
+                parts.append("\(kind) p50 \(Stats.format(Stats.median(times) * 1_000, 2)) ms (\(found) shown)")
+            }
+            let line = "p50 \(Stats.format(Stats.median(all) * 1_000, 2)) ms, p99 \(Stats.format(Stats.percentile(all, 0.99) * 1_000, 2)) ms; " + parts.joined(separator: "; ")
+            print("run \(run): \(line)")
+            medians.append((Stats.median(all), Stats.percentile(all, 0.99), line))
+        }
+        let median = medians.sorted { $0.p50 < $1.p50 }[medians.count / 2]
+        print("search \(size) messages (median of \(runs) runs, \(queries) of each kind of query): \(median.line)")
+    }
+}
