@@ -13,7 +13,7 @@ public struct UsageBudget: Sendable {
         case conversation
         /// Changes of display name, one each: each is an event for every contact.
         case rename
-        /// Look-ups and searches of people, one each.
+        /// Look-ups and searches of people, and searches of messages, one each.
         case lookup
     }
 

@@ -6,6 +6,7 @@ import Hummingbird
 import Kernel
 import ProfileServer
 import ServerSupport
+import SearchServer
 import ServiceGraph
 
 /// Every route of the server over one service graph: the four features' endpoints, the API
@@ -43,6 +44,7 @@ public struct ServerRoutes {
         ProfileRoutes { graph.services(for: $0).profiles }.add(to: routes)
         ConversationListRoutes { graph.services(for: $0).conversations }.add(to: routes)
         ChatRoutes { graph.services(for: $0).chat }.add(to: routes)
+        SearchRoutes { graph.services(for: $0).search }.add(to: routes)
         endpoints = routes.endpoints
 
         let document = try OpenAPIDocument.json(for: endpoints)

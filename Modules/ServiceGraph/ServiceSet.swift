@@ -17,12 +17,13 @@ public struct ServiceSet: Sendable {
     public let search: any SearchService
 
     /// A set of these services; without `search`, a scan of the caller's messages through the
-    /// other two (`InMemorySearchService` over Chat), for a backend with no index of its own.
+    /// other two (`InMemorySearchService` over Chat, spending from `budget`), for a backend with
+    /// no index of its own.
     public init(profiles: any ProfileService, conversations: any ConversationListService, chat: any ChatService, caller: Caller,
-                search: (any SearchService)? = nil) {
+                search: (any SearchService)? = nil, budget: UsageBudget = .unlimited) {
         self.profiles = profiles
         self.conversations = conversations
         self.chat = chat
-        self.search = search ?? InMemorySearchService(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat), caller: caller)
+        self.search = search ?? InMemorySearchService(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat), caller: caller, budget: budget)
     }
 }

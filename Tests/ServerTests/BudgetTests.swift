@@ -112,4 +112,15 @@ struct BudgetTests {
             #expect(lookups == [200, 200, 200, 200, 429], "half of 8 at once")
         }
     }
+
+    @Test("message searches spend the look-ups budget: past it a search is refused with Retry-After, and another person searches on")
+    func searches() async throws {
+        try await InProcessServer.live({ $0.budget.lookupsPerMinute = 8 }) { world in
+            let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
+            var statuses: [Int] = []
+            for _ in 0..<5 { statuses.append(try await world.probe.send("GET", "/v1/search?q=hello", token: ada.token).status) }
+            #expect(statuses == [200, 200, 200, 200, 429], "half of 8 at once")
+            #expect(try await world.probe.send("GET", "/v1/search?q=hello", token: bob.token).status == 200, "another person's budget was spent")
+        }
+    }
 }

@@ -6,16 +6,19 @@ import Kernel
 public struct InMemorySearchService: SearchService {
     private let corpus: any SearchCorpus
     private let caller: Caller
+    private let budget: UsageBudget
 
-    /// Creates the service for `caller` over `corpus`.
-    public init(corpus: any SearchCorpus, caller: Caller) {
+    /// Creates the service for `caller` over `corpus`; each search spends a look-up from `budget`.
+    public init(corpus: any SearchCorpus, caller: Caller, budget: UsageBudget = .unlimited) {
         self.corpus = corpus
         self.caller = caller
+        self.budget = budget
     }
 
     public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
         let query = try SearchQuery(query)
         let me = try await caller.id()
+        try budget.spend(.lookup, by: me)
         let hits = try await corpus.messages(readableBy: me, in: conversationID).compactMap { message -> SearchHit? in
             guard query.matches(in: SearchQuery.words(of: message.text)) != nil else { return nil }
             return SearchHit(id: message.id, conversationID: message.conversationID, senderID: message.senderID, sentAt: message.sentAt,

@@ -11,17 +11,21 @@ public struct SQLSearchService: SearchService {
     private let database: SQLDatabase
     private let source: SearchSchema.Source
     private let caller: Caller
+    private let budget: UsageBudget
 
-    /// Creates the service for `caller` over an open database indexed as `source` says.
-    public init(database: SQLDatabase, source: SearchSchema.Source, caller: Caller) {
+    /// Creates the service for `caller` over an open database indexed as `source` says; each
+    /// search spends a look-up from `budget`.
+    public init(database: SQLDatabase, source: SearchSchema.Source, caller: Caller, budget: UsageBudget = .unlimited) {
         self.database = database
         self.source = source
         self.caller = caller
+        self.budget = budget
     }
 
     public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
         let query = try SearchQuery(query)
         let me = try await caller.id()
+        try budget.spend(.lookup, by: me)
         let limit = min(max(limit, 1), SearchRules.maxLimit)
         let s = source
         return try await database.read { db in

@@ -2,6 +2,7 @@ import Auth
 import AuthRemote
 import Chat
 import ChatRemote
+import SearchRemote
 import ConversationListRemote
 import Kernel
 import ProfileRemote
@@ -24,7 +25,8 @@ final class RemoteBackend: GraphBackend {
     func services(for caller: Caller) -> ServiceSet {
         ServiceSet(profiles: RemoteProfileService(connection: connection, caller: caller),
                    conversations: RemoteConversationListService(connection: connection, caller: caller),
-                   chat: RemoteChatService(connection: connection, caller: caller), caller: caller)
+                   chat: RemoteChatService(connection: connection, caller: caller), caller: caller,
+                   search: RemoteSearchService(connection: connection, caller: caller))
     }
 
     var eventFeed: (any EventFeed)? { nil }

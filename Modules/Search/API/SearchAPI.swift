@@ -1,0 +1,39 @@
+import Kernel
+import Search
+
+/// Search's wire contract: one query, answered by the server's own search of the caller's
+/// conversations (its index on SQLite).
+public enum SearchAPI {
+    /// The messages of the caller's conversations that match, newest first.
+    public static let search = Endpoint<NoContent, SearchPage, PathParameters.None>(
+        .get, "/v1/search", "Messages of your conversations that hold every term of q (words, prefix*, \"phrases\"), newest first",
+        query: [Query.text, Query.conversation, Query.limit, Query.before])
+
+    /// The query parameters the search reads.
+    public enum Query {
+        /// What to find.
+        public static let text = QueryParameter("q", .string(minLength: 1, maxLength: SearchQuery.maxBytes), required: true,
+                                                 "what to find: words, prefix*, \"phrases\" (at most 256 bytes, 8 terms)")
+        /// Only this conversation.
+        public static let conversation = QueryParameter("conversation", .identifier, "only this conversation")
+        /// Most results.
+        public static let limit = QueryParameter("limit", .integer(1...SearchRules.maxLimit), "most results (default 20)")
+        /// The result the page starts after.
+        public static let before = QueryParameter("before", .identifier, "the id of the result the page starts after")
+    }
+
+    /// Every Search endpoint.
+    public static let endpoints = [search.spec]
+}
+
+extension SearchPage: WireType {
+    public static let schema = WireSchema.object([
+        ("hits", .array(.object([
+            ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier), ("sentAt", .timestamp),
+            ("snippet", .string(maxLength: SearchHit.snippetLength + 2)),
+            ("marks", .array(.object([("start", .integer(0...SearchHit.snippetLength + 2)), ("length", .integer(1...SearchHit.snippetLength))],
+                                     required: ["start", "length"]), maxItems: SearchHit.snippetLength)),
+        ], required: ["id", "conversationID", "senderID", "sentAt", "snippet", "marks"]), maxItems: SearchRules.maxLimit)),
+        ("hasMore", .boolean),
+    ], required: ["hits", "hasMore"])
+}

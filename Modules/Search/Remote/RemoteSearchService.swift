@@ -1,0 +1,24 @@
+import Kernel
+import RemoteClient
+import Search
+import SearchAPI
+
+/// One caller's search on the MessageAI server, which searches its own store.
+public struct RemoteSearchService: SearchService {
+    private let connection: RemoteConnection
+    private let caller: Caller
+
+    /// Creates the service for `caller` over the process's connection.
+    public init(connection: RemoteConnection, caller: Caller) {
+        self.connection = connection
+        self.caller = caller
+    }
+
+    public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
+        _ = try SearchQuery(query)
+        var parameters = [SearchAPI.Query.text: query, SearchAPI.Query.limit: String(min(max(limit, 1), SearchRules.maxLimit))]
+        parameters[SearchAPI.Query.conversation] = conversationID?.rawValue
+        parameters[SearchAPI.Query.before] = before?.rawValue
+        return try await connection.call(SearchAPI.search, query: parameters, body: NoContent(), as: caller)
+    }
+}

@@ -1,0 +1,23 @@
+import Kernel
+import Search
+import SearchAPI
+import ServerSupport
+
+/// Search's route, answered by the caller's `SearchService`.
+public struct SearchRoutes: Sendable {
+    private let service: @Sendable (Caller) -> any SearchService
+
+    /// Creates the route; `service` builds the search service of a caller.
+    public init(service: @escaping @Sendable (Caller) -> any SearchService) { self.service = service }
+
+    /// Registers every Search endpoint.
+    public func add(to routes: APIRoutes) {
+        let service = service
+        routes.add(SearchAPI.search) { call in
+            let conversation: ConversationID? = try call.query(SearchAPI.Query.conversation).map { try Validation.identifier($0, field: "conversation") }
+            let before: MessageID? = try call.query(SearchAPI.Query.before).map { try Validation.identifier($0, field: "before") }
+            let limit = try call.query(SearchAPI.Query.limit, default: SearchRules.defaultLimit)
+            return try await service(call.caller).search(try call.required(SearchAPI.Query.text), in: conversation, limit: limit, before: before)
+        }
+    }
+}
