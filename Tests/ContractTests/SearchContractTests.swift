@@ -41,4 +41,24 @@ struct SearchContractTests {
         #expect(try await found("cafe", by: asGrace, in: theirs) == ["a cafe only Grace and Eve share"])
         await #expect(throws: AppError.self, "Ada may not search a conversation she is not in") { try await found("cafe", in: theirs) }
     }
+
+    @Test("SQLite: the sqlite3 shell finds the index's words, folded, and no row of a deleted message; the shell cannot write a message behind the index's back")
+    func sqliteIndexFromOutside() async throws {
+        let harness = try await BackendHarness(.sqlite)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let direct = try await harness.direct(ada, grace).id
+        let asAda = harness.services(for: ada)
+        let kept = try await asAda.chat.send(id: .random(), text: "Crème Brûlée at 東京", to: direct)
+        let gone = try await asAda.chat.send(id: .random(), text: "the quokka password", to: direct)
+        _ = try await asAda.chat.delete(gone.id, in: direct)
+        let file = harness.folder.appendingPathComponent("contract.sqlite").path
+        let words = try await ForeignProgram.query("SELECT words FROM search_index", on: file)
+        #expect(words.status == 0 && words.output == "creme brulee at 東 京", "\(words.output) \(words.errors)")
+        let quokka = try await ForeignProgram.query("SELECT count(*) FROM search_index WHERE search_index MATCH 'quokka'", on: file)
+        #expect(quokka.output == "0", "a deleted message's words are found: \(quokka.output)")
+        let write = try await ForeignProgram.query("UPDATE messages SET text = 'rewritten' WHERE id = '\(kept.id.rawValue)'", on: file)
+        #expect(write.status != 0 && write.errors.contains("search_words"), "\(write.errors)")
+        #expect(try await asAda.search.search("brulee", in: nil, limit: 5, before: nil).hits.map(\.id) == [kept.id])
+    }
 }
