@@ -40,6 +40,12 @@ struct SearchContractTests {
         #expect(try await found("cafe", by: asGrace).count == 2)
         #expect(try await found("cafe", by: asGrace, in: theirs) == ["a cafe only Grace and Eve share"])
         await #expect(throws: AppError.self, "Ada may not search a conversation she is not in") { try await found("cafe", in: theirs) }
+
+        // Invited to a group and not yet joined: nothing of it is found.
+        let group = try await asEve.conversations.createGroup(title: "Eve's", memberIDs: [ada.id]).id
+        _ = try await asEve.chat.send(id: .random(), text: "a cafe meeting for the group", to: group)
+        #expect(try await found("meeting").isEmpty, "an invitation shows nothing of the conversation")
+        await #expect(throws: AppError.self) { try await found("meeting", in: group) }
     }
 
     @Test("SQLite: the sqlite3 shell finds the index's words, folded, and no row of a deleted message; the shell cannot write a message behind the index's back")

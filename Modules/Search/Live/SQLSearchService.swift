@@ -30,7 +30,7 @@ public struct SQLSearchService: SearchService {
         let s = source
         return try await database.read { db in
             if let conversationID {
-                let member = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(s.members) WHERE \(s.memberConversation) = ? AND \(s.memberUser) = ?",
+                let member = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(s.members) c WHERE c.\(s.memberConversation) = ? AND c.\(s.memberUser) = ? AND \(s.memberReads)",
                                                arguments: [conversationID.rawValue, me.rawValue]) ?? false
                 guard member else { throw AppError(.forbidden, "you are not a member of conversation \(AppError.quoting(conversationID.rawValue))") }
             }
@@ -38,7 +38,7 @@ public struct SQLSearchService: SearchService {
             if let before {
                 guard let key = try Int64.fetchOne(db, sql: """
                     SELECT max(m.\(s.key)) FROM \(s.messages) m JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ?
-                    WHERE m.\(s.id) = ?
+                    WHERE m.\(s.id) = ? AND \(s.memberReads)
                     """, arguments: [me.rawValue, before.rawValue]) else {
                     throw AppError(.notFound, "\(AppError.quoting(before.rawValue)) is not a result of this search")
                 }
@@ -47,7 +47,7 @@ public struct SQLSearchService: SearchService {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT m.\(s.id), m.\(s.conversation), m.\(s.sender), m.\(s.sentAt), m.\(s.text)
                 FROM search_index i JOIN \(s.messages) m ON m.\(s.key) = i.rowid
-                JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ?
+                JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ? AND \(s.memberReads)
                 WHERE search_index MATCH ? AND i.rowid < ? \(conversationID == nil ? "" : "AND m.\(s.conversation) = ?")
                 ORDER BY i.rowid DESC LIMIT ?
                 """, arguments: StatementArguments([me.rawValue, Self.match(query), below] + (conversationID.map { [$0.rawValue] } ?? []) + [limit + 1]))

@@ -15,14 +15,15 @@ public enum SearchSchema {
         /// and the columns of a message's id, conversation, sender, time (Unix milliseconds),
         /// text, and whether it was deleted.
         public let messages: String, key: String, id: String, conversation: String, sender: String, sentAt: String, text: String, deleted: String
-        /// The members table, with its conversation and user columns.
-        public let members: String, memberConversation: String, memberUser: String
+        /// The members table, with its conversation and user columns, and the condition on its
+        /// row `c` that makes a member who may read (not one only invited).
+        public let members: String, memberConversation: String, memberUser: String, memberReads: String
 
         public init(messages: String, key: String, id: String, conversation: String, sender: String, sentAt: String, text: String, deleted: String,
-                    members: String, memberConversation: String, memberUser: String) {
+                    members: String, memberConversation: String, memberUser: String, memberReads: String) {
             (self.messages, self.key, self.id, self.conversation, self.sender, self.sentAt, self.text, self.deleted) =
                 (messages, key, id, conversation, sender, sentAt, text, deleted)
-            (self.members, self.memberConversation, self.memberUser) = (members, memberConversation, memberUser)
+            (self.members, self.memberConversation, self.memberUser, self.memberReads) = (members, memberConversation, memberUser, memberReads)
         }
     }
 

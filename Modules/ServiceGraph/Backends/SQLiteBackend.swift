@@ -22,7 +22,8 @@ final class SQLiteBackend: GraphBackend {
     /// What Search's index reads: Chat's messages and the list's memberships.
     static let searchSource = SearchSchema.Source(
         messages: "messages", key: "seq", id: "id", conversation: "conversation_id", sender: "sender_id", sentAt: "sent_at", text: "text",
-        deleted: "deleted", members: "conversation_members", memberConversation: "conversation_id", memberUser: "user_id")
+        deleted: "deleted", members: "conversation_members", memberConversation: "conversation_id", memberUser: "user_id",
+        memberReads: "c.state = 'member'")
 
     private let database: SQLDatabase
     let accounts: any AccountService
