@@ -14,7 +14,7 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
     ("Profile", ["SQLStore"] + postgres),
     ("ConversationList", ["SQLStore"] + postgres),
     ("Chat", ["SQLStore", metrics] + postgres),
-    ("Search", ["SQLStore"]),
+    ("Search", ["SQLStore"] + postgres),
     // new-feature adds features above this line
 ]
 

@@ -16,9 +16,7 @@ public struct InMemorySearchService: SearchService {
     }
 
     public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
-        let query = try SearchQuery(query)
-        let me = try await caller.id()
-        try budget.spend(.lookup, by: me)
+        let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
         let hits = try await corpus.messages(readableBy: me, in: conversationID).compactMap { message -> SearchHit? in
             guard query.matches(in: SearchQuery.words(of: message.text)) != nil else { return nil }
             return SearchHit(id: message.id, conversationID: message.conversationID, senderID: message.senderID, sentAt: message.sentAt,

@@ -19,18 +19,37 @@ public enum SearchRules {
     /// Hits on a page when none is asked for.
     public static let defaultLimit = 20
 
-    /// Ranks `hits` (given oldest first) newest first and cuts the page `limit` long after `before`.
+    /// What every search does first: reads `text` (`SearchQuery`), names the caller and spends a
+    /// look-up of their budget; with the page's `limit` kept within 1…`maxLimit`.
+    /// - Throws: what `SearchQuery` refuses; `.notSignedIn`; `RetryLater` past the budget.
+    public static func start(_ text: String, limit: Int, by caller: Caller, budget: UsageBudget) async throws
+        -> (query: SearchQuery, me: UserID, limit: Int) {
+        let query = try SearchQuery(text)
+        let me = try await caller.id()
+        try budget.spend(.lookup, by: me)
+        return (query, me, min(max(limit, 1), maxLimit))
+    }
+
+    /// The refusal of a search of a conversation the caller is not a member of.
+    public static func notMember(_ conversationID: ConversationID) -> AppError {
+        AppError(.forbidden, "you are not a member of conversation \(AppError.quoting(conversationID.rawValue))")
+    }
+
+    /// The refusal of a page after `before`, which is not a result of the search.
+    public static func notAResult(_ before: MessageID) -> AppError {
+        AppError(.notFound, "\(AppError.quoting(before.rawValue)) is not a result of this search")
+    }
+
+    /// Ranks `hits` (given oldest first) newest first and cuts the page `limit` long (as `start`
+    /// keeps it) after `before`.
     /// - Throws: `.notFound` for a `before` not among them.
     public static func page(_ hits: [SearchHit], limit: Int, before: MessageID?) throws -> SearchPage {
         let ranked = Array(hits.reversed())
         var start = 0
         if let before {
-            guard let index = ranked.firstIndex(where: { $0.id == before }) else {
-                throw AppError(.notFound, "\(AppError.quoting(before.rawValue)) is not a result of this search")
-            }
+            guard let index = ranked.firstIndex(where: { $0.id == before }) else { throw notAResult(before) }
             start = index + 1
         }
-        let limit = min(max(limit, 1), maxLimit)
         return SearchPage(hits: Array(ranked.dropFirst(start).prefix(limit)), hasMore: ranked.count > start + limit)
     }
 }

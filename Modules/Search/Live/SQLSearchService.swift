@@ -23,16 +23,13 @@ public struct SQLSearchService: SearchService {
     }
 
     public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
-        let query = try SearchQuery(query)
-        let me = try await caller.id()
-        try budget.spend(.lookup, by: me)
-        let limit = min(max(limit, 1), SearchRules.maxLimit)
+        let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
         let s = source
         return try await database.read { db in
             if let conversationID {
                 let member = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(s.members) c WHERE c.\(s.memberConversation) = ? AND c.\(s.memberUser) = ? AND \(s.memberReads)",
                                                arguments: [conversationID.rawValue, me.rawValue]) ?? false
-                guard member else { throw AppError(.forbidden, "you are not a member of conversation \(AppError.quoting(conversationID.rawValue))") }
+                guard member else { throw SearchRules.notMember(conversationID) }
             }
             var below = Int64.max
             if let before {
@@ -40,7 +37,7 @@ public struct SQLSearchService: SearchService {
                     SELECT max(m.\(s.key)) FROM \(s.messages) m JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ?
                     WHERE m.\(s.id) = ? AND \(s.memberReads)
                     """, arguments: [me.rawValue, before.rawValue]) else {
-                    throw AppError(.notFound, "\(AppError.quoting(before.rawValue)) is not a result of this search")
+                    throw SearchRules.notAResult(before)
                 }
                 below = key
             }

@@ -8,6 +8,7 @@ import Foundation
 import Kernel
 import Logging
 import PostgresStore
+import SearchLive
 import Profile
 import ProfileLive
 import Synchronization
@@ -17,7 +18,7 @@ import Synchronization
 /// cache, the password hasher.
 final class PostgresBackend: GraphBackend {
     static let migrations = PostgresAccountService.migrations + PostgresProfileRegistry.migrations + PostgresConversationDirectory.migrations
-        + PostgresChatSchema.migrations
+        + PostgresChatSchema.migrations + PostgresSearchIndex.migrations
 
     let database: PGDatabase
     let accounts: any AccountService
@@ -25,6 +26,8 @@ final class PostgresBackend: GraphBackend {
     private let feed: StoreEventFeed
     private let writer: MessageWriter
     private let typing: TypingHub
+    /// Keeps Search's index as messages come and change.
+    private let searchIndex: PostgresSearchIndex
     private let epoch: String
     private let clock: any WallClock
     private let budget: UsageBudget
@@ -57,6 +60,7 @@ final class PostgresBackend: GraphBackend {
         feed = StoreEventFeed(source: PostgresEventSource(database: database, epoch: epoch), membership: links.membership)
         writer = MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed)
         typing = TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership)
+        searchIndex = PostgresSearchIndex(database: database)
     }
 
     func services(for caller: Caller) -> ServiceSet {
@@ -68,7 +72,7 @@ final class PostgresBackend: GraphBackend {
             chat: ApartReactionsFilter(PostgresChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed,
                                                            typing: typing, caller: caller, clock: clock, budget: budget),
                                        membership: membership, caller: caller),
-            caller: caller, budget: budget)
+            caller: caller, search: PostgresSearchService(database: database, caller: caller, budget: budget))
     }
 
     var eventFeed: (any EventFeed)? { feed }

@@ -1,0 +1,85 @@
+import Foundation
+import Kernel
+import Logging
+import PostgresNIO
+import PostgresStore
+import Search
+
+/// Search's index in PostgreSQL: each message's folded words (`SearchQuery.words`) as a
+/// `tsvector` made from them as they are (`array_to_tsvector`: no parser, so no locale decides
+/// what a word is), under a GIN index. Every instance keeps it: it follows the messages and
+/// their changes past `search_progress` after each commit it hears of, so a send never waits
+/// for it; an instance that was down catches up when it starts, and a search first indexes what
+/// is left (so a person finds what they just sent). A search reads candidates from
+/// the index and checks each against the message as it is now, so an edit or a deletion the
+/// index has not caught up with yet is never shown by its old words.
+public final class PostgresSearchIndex: Sendable {
+    /// The index's tables.
+    public static let migrations = [
+        PGDatabase.Migration(feature: "search", version: 1, [
+            "CREATE TABLE search_words (seq bigint PRIMARY KEY, words tsvector NOT NULL)",
+            "CREATE INDEX search_words_by_word ON search_words USING GIN (words)",
+            "CREATE TABLE search_progress (one int PRIMARY KEY CHECK (one = 1), seq bigint NOT NULL)",
+            "INSERT INTO search_progress VALUES (1, 0)",
+        ]),
+    ]
+
+    /// Messages and changes read at once while catching up.
+    static let batch = 2_000
+
+    private let database: PGDatabase
+    private let follower: Task<Void, Never>
+
+    /// Starts keeping the index of `database`.
+    public init(database: PGDatabase) {
+        self.database = database
+        follower = Task { [database] in
+            var ticks = database.changes().makeAsyncIterator()
+            repeat {
+                // A failed round (the database away) is tried again at the next tick, at least once a second.
+                try? await Self.bringUpToDate(database)
+            } while await ticks.next() != nil && !Task.isCancelled
+        }
+    }
+
+    deinit { follower.cancel() }
+
+    /// Indexes what is left to index, unless another instance or search is at it now.
+    public static func bringUpToDate(_ database: PGDatabase) async throws {
+        while try await !catchUp(database) {}
+    }
+
+    /// Indexes the next batch of messages and changes past the progress mark; true when none was
+    /// left, or when another instance (or search) is indexing them now.
+    static func catchUp(_ database: PGDatabase) async throws -> Bool {
+        try await database.write(ordered: false) { transaction in
+            guard let from = try await transaction.query("SELECT seq FROM search_progress FOR UPDATE SKIP LOCKED").first?.decode(Int64.self) else {
+                return true
+            }
+            let rows = try await transaction.query("""
+                SELECT at, m.seq, m.text, m.deleted FROM (
+                    SELECT seq AS at, seq AS message FROM messages WHERE seq > \(from)
+                    UNION ALL
+                    SELECT c.seq, m.seq FROM message_changes c JOIN messages m ON m.conversation_id = c.conversation_id AND m.id = c.message_id
+                    WHERE c.seq > \(from)
+                ) e JOIN messages m ON m.seq = e.message ORDER BY at LIMIT \(batch)
+                """)
+            guard !rows.isEmpty else { return true }
+            var last = from
+            for row in rows {
+                let (at, seq, text, deleted) = try row.decode((Int64, Int64, String, Bool).self)
+                last = max(last, at)
+                if deleted {
+                    try await transaction.query("DELETE FROM search_words WHERE seq = \(seq)")
+                } else {
+                    try await transaction.query("""
+                        INSERT INTO search_words (seq, words) VALUES (\(seq), array_to_tsvector(\(Array(Set(SearchQuery.words(of: text))))::text[]))
+                        ON CONFLICT (seq) DO UPDATE SET words = excluded.words
+                        """)
+                }
+            }
+            try await transaction.query("UPDATE search_progress SET seq = greatest(seq, \(last))")
+            return rows.count < batch
+        }
+    }
+}
