@@ -117,7 +117,7 @@ var targets: [Target] = [
                                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "NIOEmbedded", package: "swift-nio")]
                     + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API"), .init(stringLiteral: "\($0)Server")] },
                 path: "Tests/ServerTests"),
-    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "CLIKit", "REPLKit", "Kernel", "TestSupport", "SearchLive",
+    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "CLIKit", "REPLKit", "Kernel", "TestSupport",
                                                       .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/FrontendTests"),
 ]
 

@@ -2,7 +2,6 @@ import AppContainer
 import Foundation
 import GRDB
 import Kernel
-import SearchLive
 import Testing
 
 @MainActor
@@ -130,12 +129,7 @@ struct CLITests {
         #expect(rows.count == 1 && rows[0].hasPrefix("1. Mallory (1 unread)  ") && rows[0].hasSuffix("  ok …"))
         #expect(await terminal.run("history mallory") == 0)
         #expect(terminal.output.hasSuffix("] Mallory: ok\n    2. Bank [group] (3 unread)\n"))
-        // Another program, one that has the search index's function (without it the index's
-        // triggers refuse any write to messages).
-        var configuration = Configuration()
-        configuration.prepareDatabase { $0.add(function: SearchSchema.wordsFunction) }
-        let database = try DatabaseQueue(path: terminal.stateDirectory.appendingPathComponent(".local/share/messageai/messageai.sqlite").path,
-                                         configuration: configuration)
+        let database = try DatabaseQueue(path: terminal.stateDirectory.appendingPathComponent(".local/share/messageai/messageai.sqlite").path)
         try await database.write { db in
             try db.execute(sql: "UPDATE messages SET text = ?", arguments: ["\u{1B}[2J\rPWNED\u{202E}"])
         }

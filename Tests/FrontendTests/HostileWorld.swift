@@ -110,7 +110,10 @@ final class HostileWorld: Sendable {
         }())
         defer { try? reader.close() }
         var rows = try reader.read { db in
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            // Search's index is derived from the messages, and kept by whichever process runs next.
+            let tables = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_%' ORDER BY name
+                """)
             return try tables.flatMap { table -> [String] in
                 let sql = table == "auth_sessions" ? "SELECT token_digest, user_id, created_at FROM auth_sessions" : "SELECT * FROM \(table)"
                 return try Row.fetchAll(db, sql: sql).map { "\(table): \($0)" }.sorted()

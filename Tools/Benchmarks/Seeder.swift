@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import Kernel
-import SearchLive
 
 /// Bulk fixtures written straight into the schema, because building a million messages one
 /// acknowledged send at a time would take minutes. Only fixtures are written this way; every
@@ -9,17 +8,10 @@ import SearchLive
 enum Seeder {
     static let text = String(repeating: "0123456789", count: 10)
 
-    /// A connection to the database at `path` with the SQL functions its triggers call.
-    static func open(_ path: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.prepareDatabase { $0.add(function: SearchSchema.wordsFunction) }
-        return try DatabaseQueue(path: path, configuration: configuration)
-    }
-
     /// Appends `count` messages of 100 characters to a conversation, alternating two senders.
     static func messages(_ count: Int, in conversation: ConversationID, from senders: [UserID], path: String,
                          text: (Int) -> String = { _ in Seeder.text }) throws {
-        let queue = try open(path)
+        let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             let insert = try db.makeStatement(sql: """
                 INSERT INTO messages (id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -41,7 +33,7 @@ enum Seeder {
     /// Puts `me` into `count` one-to-one conversations with new users, each with one message from
     /// the other person (so every row has a preview and one unread message).
     static func conversations(_ count: Int, for me: UserID, path: String) throws {
-        let queue = try open(path)
+        let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             let now = Int(Date().timeIntervalSince1970 * 1_000)
             for index in 0..<count {

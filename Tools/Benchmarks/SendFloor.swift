@@ -1,7 +1,6 @@
 import Foundation
 import GRDBSQLite
 import Kernel
-import Search
 
 /// What SQLite itself does on this machine with the SQL of an acknowledged send: the same
 /// statements `MessageWriter` runs for a send that is alone (look up its id, take its number,
@@ -17,12 +16,6 @@ struct SendFloor {
     init(path: String) throws {
         guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { throw failure("open") }
         try execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 8000; PRAGMA busy_timeout = 10000")
-        // The search index's triggers call it, as on the services' connections.
-        guard sqlite3_create_function_v2(connection, "search_words", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, values in
-            let text = values?[0].flatMap { sqlite3_value_text($0) }.map { String(cString: $0) } ?? ""
-            let words = SearchQuery.words(of: text).joined(separator: " ")
-            sqlite3_result_text(context, words, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
-        }, nil, nil, nil) == SQLITE_OK else { throw failure("create function") }
     }
 
     /// Closes the connection.

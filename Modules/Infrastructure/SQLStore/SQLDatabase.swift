@@ -23,8 +23,7 @@ public final class SQLDatabase: Sendable {
     /// - Throws: `AppError(.unavailable)` with a one-line reason naming the path when it is a
     ///   folder, not a SQLite file, corrupt, in a read-only folder, or written by a newer version.
     ///   In those cases the file is not modified.
-    /// Each connection has `functions`, the SQL functions the features' triggers call.
-    public init(path: String, migrations: [SchemaMigration], functions: [DatabaseFunction] = [], watch: ChangeMonitor.Watch = .fileEvents) throws {
+    public init(path: String, migrations: [SchemaMigration], watch: ChangeMonitor.Watch = .fileEvents) throws {
         self.path = path
         try FileChecks.prepare(path)
         var configuration = GRDB.Configuration()
@@ -34,7 +33,6 @@ public final class SQLDatabase: Sendable {
             // written by every commit (sequences, indexes, counters) are copied back once per
             // checkpoint, so fewer checkpoints copy much less.
             try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
-            for function in functions { db.add(function: function) }
         }
         let migrator = Self.migrator(migrations)
         do {

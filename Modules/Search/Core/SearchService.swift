@@ -52,4 +52,43 @@ public enum SearchRules {
         }
         return SearchPage(hits: Array(ranked.dropFirst(start).prefix(limit)), hasMore: ranked.count > start + limit)
     }
+
+    /// Candidates an index reads at most for one search: past them, older messages are not searched.
+    public static let maxCandidates = 2_000
+
+    /// A message an index found, as it is now, with its place in the store's order.
+    public struct Candidate: Sendable {
+        public let key: Int64
+        public let message: SearchCorpusMessage
+        public let deleted: Bool
+
+        public init(key: Int64, message: SearchCorpusMessage, deleted: Bool) {
+            self.key = key
+            self.message = message
+            self.deleted = deleted
+        }
+    }
+
+    /// The page of an index's search: candidates read newest first, `fetch(below, count)` at a
+    /// time, each checked against `query` as it is now (an index holds words, not their order,
+    /// and may not have caught up with an edit or a deletion), until `limit` pass or
+    /// `maxCandidates` were read.
+    public static func verified(_ query: SearchQuery, limit: Int, below start: Int64,
+                                fetch: (_ below: Int64, _ count: Int) async throws -> [Candidate]) async throws -> SearchPage {
+        var hits: [SearchHit] = []
+        var (below, read) = (start, 0)
+        while hits.count <= limit, read < maxCandidates {
+            let candidates = try await fetch(below, min(limit + 1, maxCandidates - read))
+            for candidate in candidates {
+                below = candidate.key
+                let message = candidate.message
+                guard !candidate.deleted, query.matches(in: SearchQuery.words(of: message.text)) != nil else { continue }
+                hits.append(SearchHit(id: message.id, conversationID: message.conversationID, senderID: message.senderID, sentAt: message.sentAt,
+                                      text: message.text, query: query))
+            }
+            read += candidates.count
+            if candidates.count < limit + 1 { break }
+        }
+        return SearchPage(hits: Array(hits.prefix(limit)), hasMore: hits.count > limit)
+    }
 }

@@ -7,11 +7,8 @@ import Search
 /// Search in PostgreSQL through its index (`PostgresSearchIndex`): candidates holding every word
 /// (a prefix as a prefix) newest first from the GIN index, joined to the caller's memberships,
 /// each then checked against the message as it is now (its phrases in order, an edit or a
-/// deletion the index has not caught up with). At most `maxCandidates` are read a search.
+/// deletion the index has not caught up with). At most `SearchRules.maxCandidates` are read a search.
 public struct PostgresSearchService: SearchService {
-    /// Candidates one search reads at most: past them, older messages are not searched.
-    static let maxCandidates = 2_000
-
     private let database: PGDatabase
     private let caller: Caller
     private let budget: UsageBudget
@@ -43,28 +40,21 @@ public struct PostgresSearchService: SearchService {
             below = key
         }
         try await PostgresSearchIndex.bringUpToDate(database)
-        var hits: [SearchHit] = []
-        var read = 0
-        while hits.count <= limit, read < Self.maxCandidates {
-            let rows = try await database.query("""
+        return try await SearchRules.verified(query, limit: limit, below: below) { below, count in
+            try await database.query("""
                 SELECT m.seq, m.id, m.conversation_id, m.sender_id, m.sent_at, m.text, m.deleted
                 FROM search_words s JOIN messages m ON m.seq = s.seq
                 JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = \(me.rawValue) AND c.state = 'member'
                 WHERE s.words @@ \(Self.tsquery(query))::tsquery AND s.seq < \(below)
                     AND (\(conversationID?.rawValue)::text IS NULL OR m.conversation_id = \(conversationID?.rawValue))
-                ORDER BY s.seq DESC LIMIT \(Int64(min(limit + 1, Self.maxCandidates - read)))
-                """)
-            for row in rows {
+                ORDER BY s.seq DESC LIMIT \(Int64(count))
+                """).map { row in
                 let (seq, id, conversation, sender, sentAt, text, deleted) = try row.decode((Int64, String, String, String, Int64, String, Bool).self)
-                below = seq
-                guard !deleted, query.matches(in: SearchQuery.words(of: text)) != nil else { continue }
-                hits.append(SearchHit(id: MessageID(id), conversationID: ConversationID(conversation), senderID: UserID(sender),
-                                      sentAt: Date(timeIntervalSince1970: Double(sentAt) / 1_000), text: text, query: query))
+                return SearchRules.Candidate(key: seq, message: SearchCorpusMessage(
+                    id: MessageID(id), conversationID: ConversationID(conversation), senderID: UserID(sender),
+                    sentAt: Date(timeIntervalSince1970: Double(sentAt) / 1_000), text: text), deleted: deleted)
             }
-            read += rows.count
-            if rows.count < limit + 1 { break }
         }
-        return SearchPage(hits: Array(hits.prefix(limit)), hasMore: hits.count > limit)
     }
 
     /// `query` as a `tsquery` of its words as they are (cast, so no parser decides): every word,

@@ -4,9 +4,10 @@ import Kernel
 import Search
 import SQLStore
 
-/// Search in a SQLite file through its FTS5 index (`SearchSchema`): the newest matches first,
-/// read in the index's order and joined to the caller's memberships, so a page costs the
-/// matches it reads, not the store's size.
+/// Search in a SQLite file through its FTS5 index (`SearchSchema`, kept by `SQLSearchIndex`):
+/// the newest matches first, read in the index's order and joined to the caller's memberships,
+/// so a page costs the matches it reads, not the store's size; each checked against the message
+/// as it is now (`SearchRules.verified`).
 public struct SQLSearchService: SearchService {
     private let database: SQLDatabase
     private let source: SearchSchema.Source
@@ -25,34 +26,35 @@ public struct SQLSearchService: SearchService {
     public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
         let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
         let s = source
-        return try await database.read { db in
+        try await SQLSearchIndex.bringUpToDate(database, source: s)
+        let below = try await database.read { db -> Int64 in
             if let conversationID {
                 let member = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(s.members) c WHERE c.\(s.memberConversation) = ? AND c.\(s.memberUser) = ? AND \(s.memberReads)",
                                                arguments: [conversationID.rawValue, me.rawValue]) ?? false
                 guard member else { throw SearchRules.notMember(conversationID) }
             }
-            var below = Int64.max
-            if let before {
-                guard let key = try Int64.fetchOne(db, sql: """
-                    SELECT max(m.\(s.key)) FROM \(s.messages) m JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ?
-                    WHERE m.\(s.id) = ? AND \(s.memberReads)
-                    """, arguments: [me.rawValue, before.rawValue]) else {
-                    throw SearchRules.notAResult(before)
+            guard let before else { return Int64.max }
+            guard let key = try Int64.fetchOne(db, sql: """
+                SELECT max(m.\(s.key)) FROM \(s.messages) m JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ?
+                WHERE m.\(s.id) = ? AND \(s.memberReads)
+                """, arguments: [me.rawValue, before.rawValue]) else { throw SearchRules.notAResult(before) }
+            return key
+        }
+        let match = Self.match(query)
+        return try await SearchRules.verified(query, limit: limit, below: below) { below, count in
+            try await database.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT m.\(s.key), m.\(s.id), m.\(s.conversation), m.\(s.sender), m.\(s.sentAt), m.\(s.text), m.\(s.deleted)
+                    FROM search_index i JOIN \(s.messages) m ON m.\(s.key) = i.rowid
+                    JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ? AND \(s.memberReads)
+                    WHERE search_index MATCH ? AND i.rowid < ? AND (?4 IS NULL OR m.\(s.conversation) = ?4)
+                    ORDER BY i.rowid DESC LIMIT ?
+                    """, arguments: [me.rawValue, match, below, conversationID?.rawValue, count]).map { row in
+                    SearchRules.Candidate(key: row[0], message: SearchCorpusMessage(
+                        id: MessageID(row[1] as String), conversationID: ConversationID(row[2] as String), senderID: UserID(row[3] as String),
+                        sentAt: Date(timeIntervalSince1970: Double(row[4] as Int64) / 1_000), text: row[5]), deleted: row[6])
                 }
-                below = key
             }
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT m.\(s.id), m.\(s.conversation), m.\(s.sender), m.\(s.sentAt), m.\(s.text)
-                FROM search_index i JOIN \(s.messages) m ON m.\(s.key) = i.rowid
-                JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ? AND \(s.memberReads)
-                WHERE search_index MATCH ? AND i.rowid < ? \(conversationID == nil ? "" : "AND m.\(s.conversation) = ?")
-                ORDER BY i.rowid DESC LIMIT ?
-                """, arguments: StatementArguments([me.rawValue, Self.match(query), below] + (conversationID.map { [$0.rawValue] } ?? []) + [limit + 1]))
-            let hits = rows.prefix(limit).map { row in
-                SearchHit(id: MessageID(row[0] as String), conversationID: ConversationID(row[1] as String), senderID: UserID(row[2] as String),
-                          sentAt: Date(timeIntervalSince1970: Double(row[3] as Int64) / 1_000), text: row[4], query: query)
-            }
-            return SearchPage(hits: hits, hasMore: rows.count > limit)
         }
     }
 

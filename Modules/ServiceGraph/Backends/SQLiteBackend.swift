@@ -16,14 +16,12 @@ import Search
 /// change monitor, the event feed, the message writer, the membership cache, the password hasher.
 final class SQLiteBackend: GraphBackend {
     static let migrations = AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations
-        + ChatSchema.migrations + SearchSchema.migrations(over: searchSource)
-    /// The SQL functions the features' triggers call, on every connection.
-    static let functions = [SearchSchema.wordsFunction]
-    /// What Search's index reads: Chat's messages and the list's memberships.
+        + ChatSchema.migrations + SearchSchema.migrations
+    /// What Search's index reads: Chat's messages and their changes, and the list's memberships.
     static let searchSource = SearchSchema.Source(
         messages: "messages", key: "seq", id: "id", conversation: "conversation_id", sender: "sender_id", sentAt: "sent_at", text: "text",
-        deleted: "deleted", members: "conversation_members", memberConversation: "conversation_id", memberUser: "user_id",
-        memberReads: "c.state = 'member'")
+        deleted: "deleted", changes: "message_changes", changeKey: "seq", changeConversation: "conversation_id", changeMessage: "message_id",
+        members: "conversation_members", memberConversation: "conversation_id", memberUser: "user_id", memberReads: "c.state = 'member'")
 
     private let database: SQLDatabase
     let accounts: any AccountService
@@ -31,12 +29,14 @@ final class SQLiteBackend: GraphBackend {
     private let feed: StoreEventFeed
     private let writer: MessageWriter
     private let typing: TypingHub
+    /// Keeps Search's index as messages come and change.
+    private let searchIndex: SQLSearchIndex
     private let epoch: String
     private let clock: any WallClock
     private let budget: UsageBudget
 
     init(_ options: GraphOptions) throws {
-        database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, functions: Self.functions, watch: options.soleWriter ? .polling : .fileEvents)
+        database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, watch: options.soleWriter ? .polling : .fileEvents)
         clock = options.clock
         budget = options.budget
         accounts = SQLAccountService(
@@ -53,6 +53,7 @@ final class SQLiteBackend: GraphBackend {
         // Without a folder for its signals (an odd file system), typing reaches this process's readers only.
         let signals: any TypingChannel = (try? SignalFolder(forDatabaseAt: options.sqlitePath)).map(SQLTypingChannel.init) ?? LocalTypingChannel()
         typing = TypingHub(channel: signals, membership: links.membership)
+        searchIndex = SQLSearchIndex(database: database, source: Self.searchSource)
     }
 
     func checkStore() async throws {

@@ -52,7 +52,7 @@ public enum StoreMigration {
     ///   fails (then nothing of it stays).
     public static func sqliteToPostgres(from path: String, to url: String, progress: @Sendable (String) -> Void) async throws -> Summary {
         guard FileManager.default.fileExists(atPath: path) else { throw AppError(.usage, "there is no SQLite database at \(path)") }
-        let sqlite = try SQLDatabase(path: path, migrations: SQLiteBackend.migrations, functions: SQLiteBackend.functions)
+        let sqlite = try SQLDatabase(path: path, migrations: SQLiteBackend.migrations)
         let snapshot: DatabaseSnapshot
         do {
             snapshot = try sqlite.pool.makeSnapshot()
