@@ -5,13 +5,16 @@ import Search
 import SQLStore
 
 /// Keeps Search's index of a SQLite file (`SearchSchema`): after each commit it hears of, by
-/// any process, it reads the messages and changes past `search_progress` and writes their
-/// words, out of the send's transaction, so a send never waits for it. Each process that opens
+/// any process (gathered for `gather`), it reads the messages and changes past `search_progress`
+/// and writes their words, out of the send's transaction, so a send never waits for it. Each process that opens
 /// the file follows; what one has written, the others find done. A search first indexes what
 /// is left (`bringUpToDate`), so a person finds what they just sent.
 public final class SQLSearchIndex: Sendable {
     /// Messages and changes read at once.
     static let batch = 2_000
+    /// How long the follower lets commits gather before it indexes them: one transaction for a
+    /// burst of sends, not one each (a search does not wait for it: it indexes what is left first).
+    static let gather: Duration = .milliseconds(250)
 
     private let follower: Task<Void, Never>
 
@@ -22,6 +25,7 @@ public final class SQLSearchIndex: Sendable {
             repeat {
                 // A failed round (the file busy) is tried again at the next tick, at least once a second.
                 try? await Self.bringUpToDate(database, source: source)
+                try? await Task.sleep(for: Self.gather)
             } while await ticks.next() != nil && !Task.isCancelled
         }
     }
