@@ -66,18 +66,24 @@ public final class PostgresSearchIndex: Sendable {
                 """)
             guard !rows.isEmpty else { return true }
             var last = from
+            var (gone, kept, words): ([Int64], [Int64], [String]) = ([], [], [])
             for row in rows {
                 let (at, seq, text, deleted) = try row.decode((Int64, Int64, String, Bool).self)
                 last = max(last, at)
                 if deleted {
-                    try await transaction.query("DELETE FROM search_words WHERE seq = \(seq)")
+                    gone.append(seq)
                 } else {
-                    try await transaction.query("""
-                        INSERT INTO search_words (seq, words) VALUES (\(seq), array_to_tsvector(\(Array(Set(SearchQuery.words(of: text))))::text[]))
-                        ON CONFLICT (seq) DO UPDATE SET words = excluded.words
-                        """)
+                    kept.append(seq)
+                    words.append(Set(SearchQuery.words(of: text)).joined(separator: " "))
                 }
             }
+            // Two statements a batch, whatever its size.
+            try await transaction.query("DELETE FROM search_words WHERE seq = ANY(\(gone))")
+            try await transaction.query("""
+                INSERT INTO search_words (seq, words)
+                SELECT seq, array_to_tsvector(array_remove(string_to_array(words, ' '), '')) FROM unnest(\(kept)::bigint[], \(words)::text[]) AS w(seq, words)
+                ON CONFLICT (seq) DO UPDATE SET words = excluded.words
+                """)
             try await transaction.query("UPDATE search_progress SET seq = greatest(seq, \(last))")
             return rows.count < batch
         }
