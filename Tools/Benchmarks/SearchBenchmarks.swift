@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import Kernel
 import Search
+import ServiceGraph
+import TestSupport
 
 /// Searches over a conversation of `--size` messages of 12 words each, drawn from 5,000 made-up
 /// words with a skew (a few common, most rare): the latency of five kinds of query through the
@@ -12,6 +13,7 @@ struct SearchBench: AsyncParsableCommand {
     @Option(help: "Messages in the conversation.") var size = 1_000_000
     @Option(help: "Runs of each kind of query.") var queries = 50
     @Option(help: "Runs; the median run is reported.") var runs = 3
+    @Option(help: "sqlite, or postgres (a database of the tests' PostgreSQL cluster, seeded with SQL).") var store = "sqlite"
 
     /// The made-up words: syllables put together, the same every run.
     static let vocabulary: [String] = (0..<5_000).map { index in
@@ -39,12 +41,10 @@ struct SearchBench: AsyncParsableCommand {
         ]
         var medians: [(p50: Double, p99: Double, line: String)] = []
         for run in 1...runs {
-            let world = try await World()
-            defer { world.remove() }
-            let (me, other, conversation) = try await world.pair()
-            try Seeder.messages(size, in: conversation, from: [me.userID, other.userID], path: world.path, text: Self.text)
+            let (search, remove) = try await store == "postgres" ? postgresSearch() : sqliteSearch()
+            defer { remove() }
             // The first search indexes the seeded messages; only searches of an index kept up are timed.
-            let indexing = try await Stats.time { _ = try await world.container.services.search.search("warm", in: nil, limit: 1, before: nil) }
+            let indexing = try await Stats.time { _ = try await search.search("warm", in: nil, limit: 1, before: nil) }
             print("run \(run): indexed \(size) messages in \(Stats.format(indexing, 1)) s")
             var all: [Double] = []
             var parts: [String] = []
@@ -52,7 +52,7 @@ struct SearchBench: AsyncParsableCommand {
                 var times: [Double] = []
                 var found = 0
                 for _ in 0..<queries {
-                    times.append(try await Stats.time { found = try await world.container.services.search.search(query, in: nil, limit: 20, before: nil).hits.count })
+                    times.append(try await Stats.time { found = try await search.search(query, in: nil, limit: 20, before: nil).hits.count })
                 }
                 all += times
                 parts.append("\(kind) p50 \(Stats.format(Stats.median(times) * 1_000, 2)) ms (\(found) shown)")
@@ -62,6 +62,40 @@ struct SearchBench: AsyncParsableCommand {
             medians.append((Stats.median(all), Stats.percentile(all, 0.99), line))
         }
         let median = medians.sorted { $0.p50 < $1.p50 }[medians.count / 2]
-        print("search \(size) messages (median of \(runs) runs, \(queries) of each kind of query): \(median.line)")
+        print("search \(size) messages on \(store) (median of \(runs) runs, \(queries) of each kind of query): \(median.line)")
+    }
+
+    /// A SQLite file with the conversation seeded; the searcher's service, and how to remove it all.
+    @MainActor private func sqliteSearch() async throws -> (any SearchService, () -> Void) {
+        let world = try await World()
+        let (me, other, conversation) = try await world.pair()
+        try Seeder.messages(size, in: conversation, from: [me.userID, other.userID], path: world.path, text: Self.text)
+        return (world.container.services.search, { world.remove() })
+    }
+
+    /// A new database of the tests' PostgreSQL cluster with the conversation seeded by SQL (the
+    /// texts drawn as `text` draws them, by PostgreSQL's random), and the searcher's service.
+    private func postgresSearch() async throws -> (any SearchService, () -> Void) {
+        let cluster = try await PostgresCluster.shared()
+        let url = try await cluster.database()
+        let graph = try await ServiceGraph.open(GraphOptions(backend: .postgres, sqlitePath: "", bcryptCost: 4, postgresURL: url))
+        let me = try await graph.accounts.signUp(email: "me@bench.io", displayName: "Me", password: "bench-password")
+        let other = try await graph.accounts.signUp(email: "other@bench.io", displayName: "Other", password: "bench-password")
+        let conversation = try await graph.services(for: graph.caller(token: me.token)).conversations.startDirect(with: other.account.id).id
+        _ = try await graph.services(for: graph.caller(token: other.token)).conversations.accept(conversation)
+        let words = Self.vocabulary.map { "'\($0)'" }.joined(separator: ",")
+        _ = try await cluster.psql("""
+            INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at)
+            SELECT s.top + g, 'm' || g, '\(conversation.rawValue)', g, CASE WHEN g % 2 = 0 THEN '\(me.account.id.rawValue)' ELSE '\(other.account.id.rawValue)' END,
+                   (SELECT string_agg((ARRAY[\(words)])[1 + floor(random() ^ 2 * 4999)::int], ' ') FROM generate_series(1, 12) w WHERE g > 0),
+                   (extract(epoch FROM now()) * 1000)::bigint - \(size) + g
+            FROM generate_series(1, \(size)) g, (SELECT value AS top FROM store_sequence) s;
+            INSERT INTO chat_activity (conversation_id, message_count, last_seq)
+                SELECT '\(conversation.rawValue)', \(size), max(seq) FROM messages WHERE conversation_id = '\(conversation.rawValue)'
+                ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq;
+            UPDATE store_sequence SET value = (SELECT max(seq) FROM messages);
+            ANALYZE;
+            """, onDatabaseAt: url)
+        return (graph.services(for: graph.caller(token: me.token)).search, { graph.close() })
     }
 }
