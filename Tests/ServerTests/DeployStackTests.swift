@@ -78,6 +78,27 @@ struct DeployStackTests {
         #expect(try stack.psql(stored) == before, "typing stored something")
     }
 
+    @Test("search crosses instances: a message sent through one instance is found through the other at once, by its words now")
+    func searchCrossesInstances() async throws {
+        let stack = DeployStack()
+        defer { stack.remove() }
+        let started = try await stack.run("start")
+        try #require(started.status == 0, "stack start failed: \(started.output)")
+        let first = HTTPProbe(base: stack.instance(1)), second = HTTPProbe(base: stack.instance(2))
+        let ada = try await first.signUp("Ada"), grace = try await first.signUp("Grace")
+        let direct = try await first.startDirect(ada.token, with: grace.id)
+        #expect(try await first.send("POST", "/v1/invitations/\(direct)/accept", token: grace.token).status == 200)
+        let path = "/v1/conversations/\(direct)/messages/"
+        #expect(try await first.send("PUT", path + "m1", token: ada.token, json: ["text": "the Café opens at nine"]).status == 200)
+        let found = try await second.send("GET", "/v1/search?q=cafe", token: grace.token)
+        #expect(found.status == 200 && String(decoding: found.body, as: UTF8.self).contains("\"m1\""), "\(String(decoding: found.body, as: UTF8.self))")
+        #expect(try await first.send("PATCH", path + "m1", token: ada.token, json: ["text": "the bakery opens at nine"]).status == 200)
+        let after = String(decoding: try await second.send("GET", "/v1/search?q=cafe", token: grace.token).body, as: UTF8.self)
+        #expect(!after.contains("\"m1\""), "found by the words it no longer has: \(after)")
+        let bakery = String(decoding: try await second.send("GET", "/v1/search?q=bakery", token: grace.token).body, as: UTF8.self)
+        #expect(bakery.contains("\"m1\""), "\(bakery)")
+    }
+
     @Test("kill -9 of one instance, four times alternating, under load through the proxy: nothing acknowledged lost or repeated, order kept, clients served again within 3 s")
     func instanceKills() async throws {
         let stack = DeployStack()
