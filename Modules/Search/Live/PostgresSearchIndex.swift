@@ -4,15 +4,16 @@ import Logging
 import PostgresNIO
 import PostgresStore
 import Search
+import Synchronization
 
 /// Search's index in PostgreSQL: each message's folded words (`SearchQuery.words`) as a
 /// `tsvector` made from them as they are (`array_to_tsvector`: no parser, so no locale decides
-/// what a word is), under a GIN index. Every instance keeps it: it follows the messages and
-/// their changes past `search_progress` after each commit it hears of, so a send never waits
-/// for it; an instance that was down catches up when it starts, and a search first indexes what
-/// is left (so a person finds what they just sent). A search reads candidates from
-/// the index and checks each against the message as it is now, so an edit or a deletion the
-/// index has not caught up with yet is never shown by its old words.
+/// what a word is), under a GIN index, kept past `search_progress` out of the send's
+/// transaction, so a send never waits for it. A search first indexes what is left, so a person
+/// finds what they just sent; from an instance's first search on, it also follows each commit
+/// it hears of. The service (`PostgresSearchService`) checks each candidate against the message
+/// as it is now, so an edit or a deletion the index has not caught up with yet is never shown
+/// by its old words.
 public final class PostgresSearchIndex: Sendable {
     /// The index's tables.
     public static let migrations = [
@@ -28,24 +29,31 @@ public final class PostgresSearchIndex: Sendable {
     static let batch = 2_000
 
     private let database: PGDatabase
-    private let follower: Task<Void, Never>
+    private let follower = Mutex<Task<Void, Never>?>(nil)
 
-    /// Starts keeping the index of `database`.
-    public init(database: PGDatabase) {
-        self.database = database
-        follower = Task { [database] in
-            var ticks = database.changes().makeAsyncIterator()
-            repeat {
-                // A failed round (the database away) is tried again at the next tick, at least once a second.
-                try? await Self.bringUpToDate(database)
-            } while await ticks.next() != nil && !Task.isCancelled
+    /// The index of `database`; it follows commits from the first `bringUpToDate` on.
+    public init(database: PGDatabase) { self.database = database }
+
+    deinit { follower.withLock { $0?.cancel() } }
+
+    /// Indexes what is left to index, unless another instance or search is at it now, and
+    /// follows commits from now on.
+    public func bringUpToDate() async throws {
+        follower.withLock { task in
+            guard task == nil else { return }
+            let database = database
+            task = Task {
+                var ticks = database.changes().makeAsyncIterator()
+                while await ticks.next() != nil, !Task.isCancelled {
+                    // A failed round (the database away) is tried again at the next tick, at least once a second.
+                    try? await Self.bringUpToDate(database)
+                }
+            }
         }
+        try await Self.bringUpToDate(database)
     }
 
-    deinit { follower.cancel() }
-
-    /// Indexes what is left to index, unless another instance or search is at it now.
-    public static func bringUpToDate(_ database: PGDatabase) async throws {
+    private static func bringUpToDate(_ database: PGDatabase) async throws {
         while try await !catchUp(database) {}
     }
 
@@ -66,22 +74,21 @@ public final class PostgresSearchIndex: Sendable {
                 """)
             guard !rows.isEmpty else { return true }
             var last = from
-            var (gone, kept, words): ([Int64], [Int64], [String]) = ([], [], [])
+            // A message and its changes in one batch are one row: each read carries it as it is now.
+            var now: [Int64: String?] = [:]
             for row in rows {
                 let (at, seq, text, deleted) = try row.decode((Int64, Int64, String, Bool).self)
                 last = max(last, at)
-                if deleted {
-                    gone.append(seq)
-                } else {
-                    kept.append(seq)
-                    words.append(Set(SearchQuery.words(of: text)).joined(separator: " "))
-                }
+                now[seq] = deleted ? String?.none : Set(SearchQuery.words(of: text)).joined(separator: " ")
             }
+            let gone = now.filter { $0.value == nil }.map(\.key)
+            let kept = now.compactMap { seq, words in words.map { (seq, $0) } }
+            let (keys, words) = (kept.map(\.0), kept.map(\.1))
             // Two statements a batch, whatever its size.
             try await transaction.query("DELETE FROM search_words WHERE seq = ANY(\(gone))")
             try await transaction.query("""
                 INSERT INTO search_words (seq, words)
-                SELECT seq, array_to_tsvector(array_remove(string_to_array(words, ' '), '')) FROM unnest(\(kept)::bigint[], \(words)::text[]) AS w(seq, words)
+                SELECT seq, array_to_tsvector(array_remove(string_to_array(words, ' '), '')) FROM unnest(\(keys)::bigint[], \(words)::text[]) AS w(seq, words)
                 ON CONFLICT (seq) DO UPDATE SET words = excluded.words
                 """)
             try await transaction.query("UPDATE search_progress SET seq = greatest(seq, \(last))")

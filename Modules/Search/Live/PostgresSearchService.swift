@@ -10,12 +10,15 @@ import Search
 /// deletion the index has not caught up with). At most `SearchRules.maxCandidates` are read a search.
 public struct PostgresSearchService: SearchService {
     private let database: PGDatabase
+    private let index: PostgresSearchIndex
     private let caller: Caller
     private let budget: UsageBudget
 
-    /// Creates the service for `caller` over `database`; each search spends a look-up from `budget`.
-    public init(database: PGDatabase, caller: Caller, budget: UsageBudget = .unlimited) {
+    /// Creates the service for `caller` over `database` and the instance's `index` of it; each
+    /// search spends a look-up from `budget`.
+    public init(database: PGDatabase, index: PostgresSearchIndex, caller: Caller, budget: UsageBudget = .unlimited) {
         self.database = database
+        self.index = index
         self.caller = caller
         self.budget = budget
     }
@@ -39,7 +42,7 @@ public struct PostgresSearchService: SearchService {
             }
             below = key
         }
-        try await PostgresSearchIndex.bringUpToDate(database)
+        try await index.bringUpToDate()
         return try await SearchRules.verified(query, limit: limit, below: below) { below, count in
             try await database.query("""
                 SELECT m.seq, m.id, m.conversation_id, m.sender_id, m.sent_at, m.text, m.deleted

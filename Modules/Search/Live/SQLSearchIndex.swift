@@ -3,12 +3,15 @@ import GRDB
 import Kernel
 import Search
 import SQLStore
+import Synchronization
 
-/// Keeps Search's index of a SQLite file (`SearchSchema`): after each commit it hears of, by
-/// any process (gathered for `gather`), it reads the messages and changes past `search_progress`
-/// and writes their words, out of the send's transaction, so a send never waits for it. Each process that opens
-/// the file follows; what one has written, the others find done. A search first indexes what
-/// is left (`bringUpToDate`), so a person finds what they just sent.
+/// Keeps Search's index of a SQLite file (`SearchSchema`): it reads the messages and changes
+/// past `search_progress` and writes their words, out of the send's transaction, so a send never
+/// waits for it. A search first indexes what is left (`bringUpToDate`), so a person finds what
+/// they just sent; from a process's first search on, it also follows each commit it hears of,
+/// by any process (gathered for `gather`), so later searches find little left. A process that
+/// never searches (a one-shot command) never writes the index. What one process has written,
+/// the others find done.
 public final class SQLSearchIndex: Sendable {
     /// Messages and changes read at once.
     static let batch = 2_000
@@ -16,24 +19,36 @@ public final class SQLSearchIndex: Sendable {
     /// burst of sends, not one each (a search does not wait for it: it indexes what is left first).
     static let gather: Duration = .milliseconds(250)
 
-    private let follower: Task<Void, Never>
+    private let database: SQLDatabase
+    private let source: SearchSchema.Source
+    private let follower = Mutex<Task<Void, Never>?>(nil)
 
-    /// Starts keeping the index of `database`, whose tables `source` names.
+    /// The index of `database`, whose tables `source` names; it follows commits from the first `bringUpToDate` on.
     public init(database: SQLDatabase, source: SearchSchema.Source) {
-        follower = Task {
-            var ticks = database.changes.subscribe().makeAsyncIterator()
-            repeat {
-                // A failed round (the file busy) is tried again at the next tick, at least once a second.
-                try? await Self.bringUpToDate(database, source: source)
-                try? await Task.sleep(for: Self.gather)
-            } while await ticks.next() != nil && !Task.isCancelled
-        }
+        self.database = database
+        self.source = source
     }
 
-    deinit { follower.cancel() }
+    deinit { follower.withLock { $0?.cancel() } }
 
-    /// Indexes what is left to index.
-    public static func bringUpToDate(_ database: SQLDatabase, source: SearchSchema.Source) async throws {
+    /// Indexes what is left to index, and follows commits from now on.
+    public func bringUpToDate() async throws {
+        follower.withLock { task in
+            guard task == nil else { return }
+            let (database, source) = (database, source)
+            task = Task {
+                var ticks = database.changes.subscribe().makeAsyncIterator()
+                while await ticks.next() != nil, !Task.isCancelled {
+                    try? await Task.sleep(for: Self.gather)
+                    // A failed round (the file busy) is tried again at the next tick, at least once a second.
+                    try? await Self.bringUpToDate(database, source: source)
+                }
+            }
+        }
+        try await Self.bringUpToDate(database, source: source)
+    }
+
+    private static func bringUpToDate(_ database: SQLDatabase, source: SearchSchema.Source) async throws {
         while try await !catchUp(database, source: source) {}
     }
 

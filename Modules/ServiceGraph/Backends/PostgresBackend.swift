@@ -26,7 +26,7 @@ final class PostgresBackend: GraphBackend {
     private let feed: StoreEventFeed
     private let writer: MessageWriter
     private let typing: TypingHub
-    /// Keeps Search's index as messages come and change.
+    /// Search's index, kept from this instance's first search on.
     private let searchIndex: PostgresSearchIndex
     private let epoch: String
     private let clock: any WallClock
@@ -72,7 +72,7 @@ final class PostgresBackend: GraphBackend {
             chat: ApartReactionsFilter(PostgresChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed,
                                                            typing: typing, caller: caller, clock: clock, budget: budget),
                                        membership: membership, caller: caller),
-            caller: caller, search: PostgresSearchService(database: database, caller: caller, budget: budget))
+            caller: caller, search: PostgresSearchService(database: database, index: searchIndex, caller: caller, budget: budget))
     }
 
     var eventFeed: (any EventFeed)? { feed }

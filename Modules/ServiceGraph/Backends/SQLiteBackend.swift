@@ -29,7 +29,7 @@ final class SQLiteBackend: GraphBackend {
     private let feed: StoreEventFeed
     private let writer: MessageWriter
     private let typing: TypingHub
-    /// Keeps Search's index as messages come and change.
+    /// Search's index, kept from this process's first search on.
     private let searchIndex: SQLSearchIndex
     private let epoch: String
     private let clock: any WallClock
@@ -68,7 +68,7 @@ final class SQLiteBackend: GraphBackend {
                    chat: ApartReactionsFilter(SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed,
                                                              typing: typing, caller: caller, clock: clock, budget: budget),
                                               membership: membership, caller: caller),
-                          caller: caller, search: SQLSearchService(database: database, source: Self.searchSource, caller: caller, budget: budget))
+                          caller: caller, search: SQLSearchService(database: database, index: searchIndex, source: Self.searchSource, caller: caller, budget: budget))
     }
 
     var eventFeed: (any EventFeed)? { feed }
