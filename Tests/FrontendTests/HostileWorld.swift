@@ -110,7 +110,7 @@ final class HostileWorld: Sendable {
         }())
         defer { try? reader.close() }
         var rows = try reader.read { db in
-X
+            // Search's index is derived from the messages, and brought up to date by any search.
             let tables = try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_%' ORDER BY name
                 """)

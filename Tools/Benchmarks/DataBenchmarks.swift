@@ -22,7 +22,12 @@ struct SendBench: AsyncParsableCommand {
             let world = try await World()
             defer { world.remove() }
             let (_, _, conversation) = try await world.pair()
-            if withoutSearchIndex { try Self.dropSearchIndex(world.path) }
+            if withoutSearchIndex {
+                try Self.dropSearchIndex(world.path)
+            } else {
+                // A process that has searched keeps the index as it sends (a REPL, a server).
+                _ = try await world.container.services.search.search("message", in: nil, limit: 1, before: nil)
+            }
             let seconds = try await Stats.time {
                 for index in 0..<count {
                     _ = try await world.container.chat.send(id: .random(), text: "message \(index) " + Seeder.text, to: conversation)
