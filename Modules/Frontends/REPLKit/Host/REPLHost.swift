@@ -29,9 +29,10 @@ public final class REPLHost {
         self.input = input
         self.console = console
         context = REPLContext(console: console, lookup: lookup, input: input, container: container,
-                              status: { [unowned self] in show(status: $0, of: \.screen) }) { [unowned self] in pendingNavigation = $0 }
+                              status: { [weak self] in self?.show(status: $0, of: \.screen) }) { [unowned self] in pendingNavigation = $0 }
         input.completer = { [unowned self] word in completions(for: word) }
-        input.lineChanged = { [unowned self] line in screen?.lineChanged(line) }
+        // A screen's tasks may outlive the host by a moment (who types, shown as it leaves).
+        input.lineChanged = { [weak self] line in self?.screen?.lineChanged(line) }
     }
 
     /// Runs until `/quit` or end of input.
