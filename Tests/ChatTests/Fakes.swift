@@ -22,6 +22,7 @@ final class ScriptedChatService: ChatService {
     private let failure: AppError
     private let stored = Mutex<[MessageID: Message]>([:])
     private let sent = Mutex<[String]>([])
+    private let answered = Mutex<[MessageID?]>([])
     let live = Broadcaster<Message>()
     /// Typing notices for the screen, sent by the test.
     let typing = Broadcaster<TypingNotice>()
@@ -38,6 +39,8 @@ final class ScriptedChatService: ChatService {
     var storedCount: Int { stored.withLock(\.count) }
     /// The text of every send tried, in order.
     var attempts: [String] { sent.withLock { $0 } }
+    /// The message each send tried answered, in order (`nil` for none).
+    var replyAttempts: [MessageID?] { answered.withLock { $0 } }
 
     func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
         MessagePage(messages: Array(history.suffix(limit)), hasOlder: history.count > limit)
@@ -52,6 +55,7 @@ final class ScriptedChatService: ChatService {
     nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message {
         try await sendGate.pass()
         sent.withLock { $0.append(text) }
+        answered.withLock { $0.append(replyTo) }
         let shouldFail = failuresLeft.withLock { left in
             defer { left -= 1 }
             return left > 0

@@ -33,6 +33,19 @@ struct OutboxUnitTests {
         #expect(store.saved.withLock { $0.isEmpty })
     }
 
+    @Test("a reply typed while the server is away is kept and sent later as a reply, with what it answers; from a chat screen too")
+    @MainActor func keepsReplies() async throws {
+        let store = MemoryStore()
+        let outbox = Outbox(store: store, owner: Self.ada)
+        let service = ScriptedChatService(failingSends: 1)
+        let model = ChatViewModel(service: service, conversationID: Self.conversation, outbox: outbox)
+        await model.send("see you then", replyTo: MessageID("m-grace"))
+        #expect(model.timeline.value?.entries.map(\.delivery) == [.queued], "kept, not failed")
+        #expect(await outbox.drained(within: .seconds(5)))
+        #expect(service.replyAttempts == [MessageID("m-grace"), MessageID("m-grace")], "sent again as a reply")
+        #expect(service.attempts == ["see you then", "see you then"])
+    }
+
     @Test("another user of the profile neither sees nor sends the owner's kept messages")
     func keptPerOwner() async throws {
         let store = MemoryStore()

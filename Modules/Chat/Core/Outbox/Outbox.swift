@@ -19,14 +19,17 @@ public actor Outbox {
         public let text: String
         /// When it was typed.
         public let sentAt: Date
+        /// The message it answers, for a reply (absent in files of earlier versions).
+        public let replyTo: MessageID?
 
         /// An entry.
-        public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date) {
+        public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, replyTo: MessageID? = nil) {
             self.id = id
             self.conversationID = conversationID
             self.senderID = senderID
             self.text = text
             self.sentAt = sentAt
+            self.replyTo = replyTo
         }
     }
 
@@ -68,9 +71,9 @@ public actor Outbox {
     public func isEmpty() -> Bool { (try? messages().isEmpty) ?? true }
 
     /// Keeps `text` (already checked) as message `id` of the owner's to `conversationID`
-    /// until it is sent.
-    public func keep(id: MessageID, text: String, in conversationID: ConversationID) throws -> Entry {
-        let entry = Entry(id: id, conversationID: conversationID, senderID: owner, text: text, sentAt: .now)
+    /// (answering `replyTo`, if given) until it is sent.
+    public func keep(id: MessageID, text: String, in conversationID: ConversationID, replyTo: MessageID? = nil) throws -> Entry {
+        let entry = Entry(id: id, conversationID: conversationID, senderID: owner, text: text, sentAt: .now, replyTo: replyTo)
         try store.update { kept in kept.filter { $0.id != id } + [entry] }
         return entry
     }
@@ -101,7 +104,7 @@ public actor Outbox {
         var failures = 0
         while let next = (try? messages())?.first {
             do {
-                results.send(.sent(try await chat.send(id: next.id, text: next.text, to: next.conversationID)))
+                results.send(.sent(try await chat.send(id: next.id, text: next.text, to: next.conversationID, replyTo: next.replyTo)))
                 remove(next)
                 failures = 0
             } catch let error as AppError where [.unavailable, .rateLimited, .internal].contains(error.kind) {

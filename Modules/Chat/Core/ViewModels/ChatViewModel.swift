@@ -163,7 +163,7 @@ public final class ChatViewModel {
     /// Sends text: it shows at once as pending, then as sent or failed. Text that breaks the
     /// rules is refused with `inputError` and nothing is sent. A caller that retries on its own
     /// (a script) passes the same `id` each time: the message is stored once. With `replyTo`
-    /// it answers that message (a reply is not kept in the outbox: it fails while the server is away).
+    /// it answers that message (kept in the outbox like any other while the server is away).
     public func send(_ text: String, id: MessageID = .random(), replyTo: MessageID? = nil) async {
         do {
             let text = try Validation.messageText(text)
@@ -223,16 +223,15 @@ public final class ChatViewModel {
     private func deliver(_ id: MessageID, text: String, replyTo: MessageID? = nil) async {
         setTyping(false)
         update { $0.upsert(Timeline.Entry(sending: id, text: text, delivery: .pending)) }
-        let outbox = replyTo == nil ? outbox : nil
         do {
             // Behind messages already kept, so that they go out in the order typed.
-            if let outbox, await !outbox.isEmpty() { return try await keep(id, text: text, in: outbox) }
+            if let outbox, await !outbox.isEmpty() { return try await keep(id, text: text, replyTo: replyTo, in: outbox) }
             receive(try await service.send(id: id, text: text, to: conversationID, replyTo: replyTo))
             lastSendError = nil
         } catch let error as AppError where error.kind == .unavailable {
             guard let outbox else { return failed(id, text: text, error) }
             do {
-                try await keep(id, text: text, in: outbox)
+                try await keep(id, text: text, replyTo: replyTo, in: outbox)
             } catch {
                 failed(id, text: text, error)
             }
@@ -241,9 +240,9 @@ public final class ChatViewModel {
         }
     }
 
-    /// Keeps the send in `outbox` (queued) and starts sending what it keeps.
-    private func keep(_ id: MessageID, text: String, in outbox: Outbox) async throws {
-        let entry = try await outbox.keep(id: id, text: text, in: conversationID)
+    /// Keeps the send (a reply to `replyTo`, if given) in `outbox` (queued) and starts sending what it keeps.
+    private func keep(_ id: MessageID, text: String, replyTo: MessageID?, in outbox: Outbox) async throws {
+        let entry = try await outbox.keep(id: id, text: text, in: conversationID, replyTo: replyTo)
         update { $0.upsert(Timeline.Entry(sending: id, text: text, sentAt: entry.sentAt, delivery: .queued)) }
         lastSendError = nil
         await outbox.flush(through: service)
