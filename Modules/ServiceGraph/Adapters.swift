@@ -69,9 +69,8 @@ struct UserDirectoryAdapter: UserDirectory {
     }
 }
 
-/// Search's corpus read through the caller's conversation list and Chat: every message of
-/// their conversations, newest first, paged back until `maxScanned` are read. Every backend's
-/// until it has an index of its own.
+/// Search's corpus on the memory backend, read through the caller's conversation list and
+/// Chat: every message of their conversations, newest first, paged back until `maxScanned` are read.
 struct ChatCorpusAdapter: SearchCorpus {
     /// Most messages one search reads: past them, older messages are not searched.
     static let maxScanned = 20_000

@@ -66,7 +66,7 @@ public final class ServiceGraph: Sendable {
     /// reactions they do not see; none on the remote backend, whose server decides.
     public func peopleApart(from user: UserID) async throws -> Set<UserID> {
         guard let membership = backend.membership else { return [] }
-        return ChatRules.apart(try await membership.blocks(involving: user))
+        return try await membership.people(apartFrom: user)
     }
 
     /// The process's hub of typing notices on the memory, SQLite and PostgreSQL backends (`nil`

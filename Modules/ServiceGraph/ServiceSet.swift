@@ -1,6 +1,5 @@
 import ConversationList
 import Chat
-import Kernel
 import Profile
 import Search
 
@@ -16,14 +15,11 @@ public struct ServiceSet: Sendable {
     /// Finding messages.
     public let search: any SearchService
 
-    /// A set of these services; without `search`, a scan of the caller's messages through the
-    /// other two (`InMemorySearchService` over Chat, spending from `budget`), for a backend with
-    /// no index of its own.
-    public init(profiles: any ProfileService, conversations: any ConversationListService, chat: any ChatService, caller: Caller,
-                search: (any SearchService)? = nil, budget: UsageBudget = .unlimited) {
+    /// A set of these services.
+    public init(profiles: any ProfileService, conversations: any ConversationListService, chat: any ChatService, search: any SearchService) {
         self.profiles = profiles
         self.conversations = conversations
         self.chat = chat
-        self.search = search ?? InMemorySearchService(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat), caller: caller, budget: budget)
+        self.search = search
     }
 }

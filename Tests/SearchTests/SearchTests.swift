@@ -45,7 +45,8 @@ struct SearchTests {
     @Test("the snippet is cut around the first match and marks each matching word")
     func snippet() throws {
         let text = String(repeating: "filler ", count: 20) + "the Café is open " + String(repeating: "more ", count: 20)
-        let hit = SearchHit(id: MessageID("m1"), conversationID: engine, senderID: ada, sentAt: .now, text: text, query: try SearchQuery("cafe open"))
+        let hit = try #require(SearchHit(SearchCorpusMessage(id: MessageID("m1"), conversationID: engine, senderID: ada, sentAt: .now, text: text),
+                                         query: try SearchQuery("cafe open")))
         #expect(hit.snippet.hasPrefix("…") && hit.snippet.hasSuffix("…") && hit.snippet.count <= SearchHit.snippetLength + 2)
         let marked = hit.marks.map { String(Array(hit.snippet)[$0.start..<($0.start + $0.length)]) }
         #expect(marked == ["Café", "open"])

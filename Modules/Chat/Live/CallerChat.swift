@@ -28,7 +28,7 @@ struct CallerChat: Sendable {
     func reader(of conversationID: ConversationID) async throws -> (me: UserID, members: [UserID], apart: Set<UserID>) {
         let me = try await caller.id()
         let members = try await membership.requireMember(me, of: conversationID)
-        return (me, members, ChatRules.apart(try await membership.blocks(involving: me)))
+        return (me, members, try await membership.people(apartFrom: me))
     }
 
     nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message {

@@ -17,11 +17,7 @@ public struct InMemorySearchService: SearchService {
 
     public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
         let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
-        let hits = try await corpus.messages(readableBy: me, in: conversationID).compactMap { message -> SearchHit? in
-            guard query.matches(in: SearchQuery.words(of: message.text)) != nil else { return nil }
-            return SearchHit(id: message.id, conversationID: message.conversationID, senderID: message.senderID, sentAt: message.sentAt,
-                             text: message.text, query: query)
-        }
+        let hits = try await corpus.messages(readableBy: me, in: conversationID).compactMap { SearchHit($0, query: query) }
         return try SearchRules.page(hits, limit: limit, before: before)
     }
 }

@@ -23,14 +23,16 @@ public struct SearchHit: Codable, Equatable, Sendable, Identifiable {
         public let length: Int
     }
 
-    /// The hit of a message whose text `text` matched `query`: its snippet cut around the first match.
-    public init(id: MessageID, conversationID: ConversationID, senderID: UserID, sentAt: Date, text: String, query: SearchQuery) {
-        self.id = id
-        self.conversationID = conversationID
-        self.senderID = senderID
-        self.sentAt = sentAt
+    /// The hit of `message` for `query`, its snippet cut around the first match; `nil` when its
+    /// text (as it is now) does not hold every term.
+    public init?(_ message: SearchCorpusMessage, query: SearchQuery) {
+        let text = message.text
         let tokens = SearchQuery.tokens(of: text)
-        let matched = query.matches(in: tokens.map(\.word)) ?? []
+        guard let matched = query.matches(in: tokens.map(\.word)) else { return nil }
+        id = message.id
+        conversationID = message.conversationID
+        senderID = message.senderID
+        sentAt = message.sentAt
         let first = matched.first.map { text.distance(from: text.startIndex, to: tokens[$0].range.lowerBound) } ?? 0
         let count = text.count
         let start = max(0, min(first - Self.snippetLength / 4, count - Self.snippetLength))

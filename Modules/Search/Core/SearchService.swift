@@ -81,10 +81,7 @@ public enum SearchRules {
             let candidates = try await fetch(below, min(limit + 1, maxCandidates - read))
             for candidate in candidates {
                 below = candidate.key
-                let message = candidate.message
-                guard !candidate.deleted, query.matches(in: SearchQuery.words(of: message.text)) != nil else { continue }
-                hits.append(SearchHit(id: message.id, conversationID: message.conversationID, senderID: message.senderID, sentAt: message.sentAt,
-                                      text: message.text, query: query))
+                if !candidate.deleted, let hit = SearchHit(candidate.message, query: query) { hits.append(hit) }
             }
             read += candidates.count
             if candidates.count < limit + 1 { break }

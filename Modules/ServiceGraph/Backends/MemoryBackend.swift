@@ -5,6 +5,7 @@ import ConversationList
 import Foundation
 import Kernel
 import Profile
+import Search
 
 /// The in-memory stores over the seeded mock data (the seeds' "mock application"), shared by
 /// every caller's services. Everything, sessions included, lives as long as the process.
@@ -43,10 +44,10 @@ final class MemoryBackend: GraphBackend {
     var accounts: any AccountService { accountService }
 
     func services(for caller: Caller) -> ServiceSet {
-        ServiceSet(profiles: InMemoryProfileService(store: profiles, caller: caller),
-                   conversations: InMemoryConversationListService(store: conversations, caller: caller),
-                   chat: ApartReactionsFilter(InMemoryChatService(store: chat, caller: caller), membership: chatMembership, caller: caller),
-                   caller: caller)
+        let conversations = InMemoryConversationListService(store: conversations, caller: caller)
+        let chat = ApartReactionsFilter(InMemoryChatService(store: chat, caller: caller), membership: chatMembership, caller: caller)
+        return ServiceSet(profiles: InMemoryProfileService(store: profiles, caller: caller), conversations: conversations, chat: chat,
+                          search: InMemorySearchService(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat), caller: caller))
     }
 
     var eventFeed: (any EventFeed)? { chat }

@@ -72,7 +72,7 @@ final class PostgresBackend: GraphBackend {
             chat: ApartReactionsFilter(PostgresChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed,
                                                            typing: typing, caller: caller, clock: clock, budget: budget),
                                        membership: membership, caller: caller),
-            caller: caller, search: PostgresSearchService(database: database, index: searchIndex, caller: caller, budget: budget))
+            search: PostgresSearchService(database: database, index: searchIndex, caller: caller, budget: budget))
     }
 
     var eventFeed: (any EventFeed)? { feed }

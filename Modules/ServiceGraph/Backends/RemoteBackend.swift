@@ -25,7 +25,7 @@ final class RemoteBackend: GraphBackend {
     func services(for caller: Caller) -> ServiceSet {
         ServiceSet(profiles: RemoteProfileService(connection: connection, caller: caller),
                    conversations: RemoteConversationListService(connection: connection, caller: caller),
-                   chat: RemoteChatService(connection: connection, caller: caller), caller: caller,
+                   chat: RemoteChatService(connection: connection, caller: caller),
                    search: RemoteSearchService(connection: connection, caller: caller))
     }
 

@@ -68,7 +68,7 @@ final class SQLiteBackend: GraphBackend {
                    chat: ApartReactionsFilter(SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed,
                                                              typing: typing, caller: caller, clock: clock, budget: budget),
                                               membership: membership, caller: caller),
-                          caller: caller, search: SQLSearchService(database: database, index: searchIndex, source: Self.searchSource, caller: caller, budget: budget))
+                          search: SQLSearchService(database: database, index: searchIndex, source: Self.searchSource, caller: caller, budget: budget))
     }
 
     var eventFeed: (any EventFeed)? { feed }

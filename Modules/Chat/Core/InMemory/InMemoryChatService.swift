@@ -51,13 +51,13 @@ public struct InMemoryChatService: ChatService {
 
     public func markRead(_ conversationID: ConversationID) async throws {
         let (me, members) = try await authorize(conversationID)
-        await store.markRead(conversationID, by: me, members: members, apart: ChatRules.apart(try await store.membership.blocks(involving: me)))
+        await store.markRead(conversationID, by: me, members: members, apart: try await store.membership.people(apartFrom: me))
     }
 
     public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
         let (me, members) = try await authorize(conversationID)
         return await store.receipts(in: conversationID, for: me, members: members,
-                                    apart: ChatRules.apart(try await store.membership.blocks(involving: me)))
+                                    apart: try await store.membership.people(apartFrom: me))
     }
 
     public func setReceiptsPrivate(_ isPrivate: Bool) async throws {

@@ -20,6 +20,14 @@ public struct TypingNotice: Sendable, Hashable, Codable {
         self.typing = typing
     }
 
+    /// The notice of ids that came from outside (another process, a file name, a payload):
+    /// `nil` unless both are identifiers (`Validation.identifier`).
+    public init?(conversation: String, user: String, typing: Bool) {
+        guard let conversationID: ConversationID = try? Validation.identifier(conversation, field: "conversation"),
+              let userID: UserID = try? Validation.identifier(user, field: "user") else { return nil }
+        self.init(conversationID: conversationID, userID: userID, typing: typing)
+    }
+
     /// One typist in one conversation.
     public struct Key: Sendable, Hashable {
         public let conversationID: ConversationID

@@ -20,4 +20,10 @@ extension ConversationMembership {
         guard members.contains(user) else { throw ChatRules.notMember(conversationID) }
         return members
     }
+
+    /// The people `user` is apart from (`ChatRules.apart`): no read receipt, reaction or typing
+    /// passes between them.
+    public func people(apartFrom user: UserID) async throws -> Set<UserID> {
+        ChatRules.apart(try await blocks(involving: user))
+    }
 }

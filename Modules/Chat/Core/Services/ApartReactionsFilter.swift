@@ -95,7 +95,7 @@ public struct ApartReactionsFilter: ChatService {
     private func apart(for messages: [Message]) async throws -> Set<UserID>? {
         let me = try await caller.id()
         guard messages.contains(where: { !$0.reactors.subtracting([me]).isEmpty }) else { return nil }
-        let apart = ChatRules.apart(try await membership.blocks(involving: me))
+        let apart = try await membership.people(apartFrom: me)
         return apart.isEmpty ? nil : apart
     }
 }

@@ -157,7 +157,7 @@ public final class TypingHub: Sendable {
     private func audience(of notice: TypingNotice) async throws -> [UserID] {
         let members = try await membership.members(of: notice.conversationID) ?? []
         guard members.contains(notice.userID) else { return [] }
-        let apart = ChatRules.apart(try await membership.blocks(involving: notice.userID))
+        let apart = try await membership.people(apartFrom: notice.userID)
         return members.filter { $0 != notice.userID && !apart.contains($0) }
     }
 

@@ -19,9 +19,8 @@ public struct SQLTypingChannel: TypingChannel {
     public func notices() async -> AsyncStream<TypingNotice> {
         folder.signals().compactMapped { signal in
             let parts = signal.name.split(separator: "+", omittingEmptySubsequences: false)
-            guard parts.count == 2, let conversation: ConversationID = try? Validation.identifier(String(parts[0]), field: "conversation"),
-                  let user: UserID = try? Validation.identifier(String(parts[1]), field: "user") else { return nil }
-            return TypingNotice(conversationID: conversation, userID: user, typing: signal.raised)
+            guard parts.count == 2 else { return nil }
+            return TypingNotice(conversation: String(parts[0]), user: String(parts[1]), typing: signal.raised)
         }
     }
 }
