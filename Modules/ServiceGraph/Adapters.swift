@@ -4,6 +4,7 @@ import ConversationList
 import Kernel
 import Profile
 import Search
+import SearchLive
 
 // Where features meet: each adapter implements one feature's port with another's service, so
 // that no feature imports another (docs/architecture.md, "Where features meet").
@@ -97,4 +98,13 @@ struct ChatCorpusAdapter: SearchCorpus {
         }
         return found
     }
+}
+
+extension SearchSchema.Source {
+    /// What Search's index reads, in SQLite and PostgreSQL alike: Chat's messages and their
+    /// changes, and the list's members who may read (not those only invited).
+    static let chatAndList = SearchSchema.Source(
+        messages: "messages", key: "seq", id: "id", conversation: "conversation_id", sender: "sender_id", sentAt: "sent_at", text: "text",
+        deleted: "deleted", changes: "message_changes", changeKey: "seq", changeConversation: "conversation_id", changeMessage: "message_id",
+        members: "conversation_members", memberConversation: "conversation_id", memberUser: "user_id", memberReads: "c.state = 'member'")
 }

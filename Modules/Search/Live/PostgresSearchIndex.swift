@@ -29,10 +29,15 @@ public final class PostgresSearchIndex: Sendable {
     static let batch = 2_000
 
     private let database: PGDatabase
+    /// The tables it indexes, which its searches read too.
+    let source: SearchSchema.Source
     private let follower = Mutex<Task<Void, Never>?>(nil)
 
-    /// The index of `database`; it follows commits from the first `bringUpToDate` on.
-    public init(database: PGDatabase) { self.database = database }
+    /// The index of `database`, whose tables `source` names; it follows commits from the first `bringUpToDate` on.
+    public init(database: PGDatabase, source: SearchSchema.Source) {
+        self.database = database
+        self.source = source
+    }
 
     deinit { follower.withLock { $0?.cancel() } }
 
@@ -41,36 +46,37 @@ public final class PostgresSearchIndex: Sendable {
     public func bringUpToDate() async throws {
         follower.withLock { task in
             guard task == nil else { return }
-            let database = database
+            let (database, source) = (database, source)
             task = Task {
                 var ticks = database.changes().makeAsyncIterator()
                 while await ticks.next() != nil, !Task.isCancelled {
                     // A failed round (the database away) is tried again at the next tick, at least once a second.
-                    try? await Self.bringUpToDate(database)
+                    try? await Self.bringUpToDate(database, source: source)
                 }
             }
         }
-        try await Self.bringUpToDate(database)
+        try await Self.bringUpToDate(database, source: source)
     }
 
-    private static func bringUpToDate(_ database: PGDatabase) async throws {
-        while try await !catchUp(database) {}
+    private static func bringUpToDate(_ database: PGDatabase, source: SearchSchema.Source) async throws {
+        while try await !catchUp(database, source: source) {}
     }
 
     /// Indexes the next batch of messages and changes past the progress mark; true when none was
     /// left, or when another instance (or search) is indexing them now.
-    static func catchUp(_ database: PGDatabase) async throws -> Bool {
+    static func catchUp(_ database: PGDatabase, source s: SearchSchema.Source) async throws -> Bool {
         try await database.write(ordered: false) { transaction in
             guard let from = try await transaction.query("SELECT seq FROM search_progress FOR UPDATE SKIP LOCKED").first?.decode(Int64.self) else {
                 return true
             }
             let rows = try await transaction.query("""
-                SELECT at, m.seq, m.text, m.deleted FROM (
-                    SELECT seq AS at, seq AS message FROM messages WHERE seq > \(from)
+                SELECT e.at, m.\(unescaped: s.key), m.\(unescaped: s.text), m.\(unescaped: s.deleted) FROM (
+                    SELECT \(unescaped: s.key) AS at, \(unescaped: s.key) AS message FROM \(unescaped: s.messages) WHERE \(unescaped: s.key) > \(from)
                     UNION ALL
-                    SELECT c.seq, m.seq FROM message_changes c JOIN messages m ON m.conversation_id = c.conversation_id AND m.id = c.message_id
-                    WHERE c.seq > \(from)
-                ) e JOIN messages m ON m.seq = e.message ORDER BY at LIMIT \(batch)
+                    SELECT c.\(unescaped: s.changeKey), m.\(unescaped: s.key) FROM \(unescaped: s.changes) c
+                    JOIN \(unescaped: s.messages) m ON m.\(unescaped: s.conversation) = c.\(unescaped: s.changeConversation) AND m.\(unescaped: s.id) = c.\(unescaped: s.changeMessage)
+                    WHERE c.\(unescaped: s.changeKey) > \(from)
+                ) e JOIN \(unescaped: s.messages) m ON m.\(unescaped: s.key) = e.message ORDER BY e.at LIMIT \(batch)
                 """)
             guard !rows.isEmpty else { return true }
             var last = from

@@ -25,18 +25,21 @@ public struct PostgresSearchService: SearchService {
 
     public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
         let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
+        let s = index.source
         if let conversationID {
             let member = try await database.query("""
-                SELECT 1 FROM conversation_members WHERE conversation_id = \(conversationID.rawValue) AND user_id = \(me.rawValue) AND state = 'member'
+                SELECT 1 FROM \(unescaped: s.members) c WHERE c.\(unescaped: s.memberConversation) = \(conversationID.rawValue)
+                    AND c.\(unescaped: s.memberUser) = \(me.rawValue) AND \(unescaped: s.memberReads)
                 """)
             guard !member.isEmpty else { throw SearchRules.notMember(conversationID) }
         }
         var below = Int64.max
         if let before {
             guard let key = try await database.query("""
-                SELECT max(m.seq) FROM messages m JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = \(me.rawValue)
-                    AND c.state = 'member'
-                WHERE m.id = \(before.rawValue)
+                SELECT max(m.\(unescaped: s.key)) FROM \(unescaped: s.messages) m JOIN \(unescaped: s.members) c
+                    ON c.\(unescaped: s.memberConversation) = m.\(unescaped: s.conversation) AND c.\(unescaped: s.memberUser) = \(me.rawValue)
+                    AND \(unescaped: s.memberReads)
+                WHERE m.\(unescaped: s.id) = \(before.rawValue)
                 """).first?.decode(Int64?.self) else {
                 throw SearchRules.notAResult(before)
             }
@@ -45,12 +48,14 @@ public struct PostgresSearchService: SearchService {
         try await index.bringUpToDate()
         return try await SearchRules.verified(query, limit: limit, below: below) { below, count in
             try await database.query("""
-                SELECT m.seq, m.id, m.conversation_id, m.sender_id, m.sent_at, m.text, m.deleted
-                FROM search_words s JOIN messages m ON m.seq = s.seq
-                JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = \(me.rawValue) AND c.state = 'member'
-                WHERE s.words @@ \(Self.tsquery(query))::tsquery AND s.seq < \(below)
-                    AND (\(conversationID?.rawValue)::text IS NULL OR m.conversation_id = \(conversationID?.rawValue))
-                ORDER BY s.seq DESC LIMIT \(Int64(count))
+                SELECT m.\(unescaped: s.key), m.\(unescaped: s.id), m.\(unescaped: s.conversation), m.\(unescaped: s.sender),
+                       m.\(unescaped: s.sentAt), m.\(unescaped: s.text), m.\(unescaped: s.deleted)
+                FROM search_words w JOIN \(unescaped: s.messages) m ON m.\(unescaped: s.key) = w.seq
+                JOIN \(unescaped: s.members) c ON c.\(unescaped: s.memberConversation) = m.\(unescaped: s.conversation)
+                    AND c.\(unescaped: s.memberUser) = \(me.rawValue) AND \(unescaped: s.memberReads)
+                WHERE w.words @@ \(Self.tsquery(query))::tsquery AND w.seq < \(below)
+                    AND (\(conversationID?.rawValue)::text IS NULL OR m.\(unescaped: s.conversation) = \(conversationID?.rawValue))
+                ORDER BY w.seq DESC LIMIT \(Int64(count))
                 """).map { row in
                 let (seq, id, conversation, sender, sentAt, text, deleted) = try row.decode((Int64, String, String, String, Int64, String, Bool).self)
                 return SearchRules.Candidate(key: seq, message: SearchCorpusMessage(

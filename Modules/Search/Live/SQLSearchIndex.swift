@@ -20,7 +20,8 @@ public final class SQLSearchIndex: Sendable {
     static let gather: Duration = .milliseconds(250)
 
     private let database: SQLDatabase
-    private let source: SearchSchema.Source
+    /// The tables it indexes, which its searches read too.
+    let source: SearchSchema.Source
     private let follower = Mutex<Task<Void, Never>?>(nil)
 
     /// The index of `database`, whose tables `source` names; it follows commits from the first `bringUpToDate` on.

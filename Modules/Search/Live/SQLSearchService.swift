@@ -11,23 +11,21 @@ import SQLStore
 public struct SQLSearchService: SearchService {
     private let database: SQLDatabase
     private let index: SQLSearchIndex
-    private let source: SearchSchema.Source
     private let caller: Caller
     private let budget: UsageBudget
 
-    /// Creates the service for `caller` over an open database whose tables `source` names, and
-    /// the process's `index` of it; each search spends a look-up from `budget`.
-    public init(database: SQLDatabase, index: SQLSearchIndex, source: SearchSchema.Source, caller: Caller, budget: UsageBudget = .unlimited) {
+    /// Creates the service for `caller` over an open database and the process's `index` of it
+    /// (which names the tables read); each search spends a look-up from `budget`.
+    public init(database: SQLDatabase, index: SQLSearchIndex, caller: Caller, budget: UsageBudget = .unlimited) {
         self.database = database
         self.index = index
-        self.source = source
         self.caller = caller
         self.budget = budget
     }
 
     public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
         let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
-        let s = source
+        let s = index.source
         try await index.bringUpToDate()
         let below = try await database.read { db -> Int64 in
             if let conversationID {

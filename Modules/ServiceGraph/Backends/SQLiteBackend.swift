@@ -17,11 +17,6 @@ import Search
 final class SQLiteBackend: GraphBackend {
     static let migrations = AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations
         + ChatSchema.migrations + SearchSchema.migrations
-    /// What Search's index reads: Chat's messages and their changes, and the list's memberships.
-    static let searchSource = SearchSchema.Source(
-        messages: "messages", key: "seq", id: "id", conversation: "conversation_id", sender: "sender_id", sentAt: "sent_at", text: "text",
-        deleted: "deleted", changes: "message_changes", changeKey: "seq", changeConversation: "conversation_id", changeMessage: "message_id",
-        members: "conversation_members", memberConversation: "conversation_id", memberUser: "user_id", memberReads: "c.state = 'member'")
 
     private let database: SQLDatabase
     let accounts: any AccountService
@@ -53,7 +48,7 @@ final class SQLiteBackend: GraphBackend {
         // Without a folder for its signals (an odd file system), typing reaches this process's readers only.
         let signals: any TypingChannel = (try? SignalFolder(forDatabaseAt: options.sqlitePath)).map(SQLTypingChannel.init) ?? LocalTypingChannel()
         typing = TypingHub(channel: signals, membership: links.membership)
-        searchIndex = SQLSearchIndex(database: database, source: Self.searchSource)
+        searchIndex = SQLSearchIndex(database: database, source: .chatAndList)
     }
 
     func checkStore() async throws {
@@ -68,7 +63,7 @@ final class SQLiteBackend: GraphBackend {
                    chat: ApartReactionsFilter(SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, feed: feed,
                                                              typing: typing, caller: caller, clock: clock, budget: budget),
                                               membership: membership, caller: caller),
-                          search: SQLSearchService(database: database, index: searchIndex, source: Self.searchSource, caller: caller, budget: budget))
+                          search: SQLSearchService(database: database, index: searchIndex, caller: caller, budget: budget))
     }
 
     var eventFeed: (any EventFeed)? { feed }
