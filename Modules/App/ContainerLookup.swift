@@ -28,7 +28,8 @@ struct ContainerLookup: FrontendLookup {
     /// and the hotlist is looked up at every change, which must stay cheap with any list.
     func unreadConversations() async throws -> [UnreadConversation] {
         try await container.conversations.conversations(limit: ConversationRules.maxPage, after: nil).conversations.enumerated().compactMap { offset, row in
-            row.unreadCount > 0 ? UnreadConversation(number: offset + 1, id: row.id, title: row.title, unread: row.unreadCount) : nil
+            row.unreadCount > 0 ? UnreadConversation(number: offset + 1, id: row.id, title: row.title, unread: row.unreadCount, mentions: row.unreadMentions)
+                : nil
         }
     }
 
@@ -38,6 +39,10 @@ struct ContainerLookup: FrontendLookup {
 
     func conversationTitle(_ id: ConversationID) async throws -> String? {
         try await container.conversations.conversations().first { $0.id == id }?.title
+    }
+
+    func conversationMembers(_ id: ConversationID) async throws -> [UserID] {
+        try await container.conversations.conversations().first { $0.id == id }?.memberIDs ?? []
     }
 
     func userID(for reference: String) async throws -> UserID {

@@ -134,5 +134,8 @@ extension AppContainer: ChatFactory {
     public func makeReceiptPrivacyViewModel() -> ReceiptPrivacyViewModel { ReceiptPrivacyViewModel(service: chat) }
 }
 
-extension AppContainer: SearchFactory { public func makeSearchViewModel() -> SearchViewModel { SearchViewModel(service: services.search) } }
+extension AppContainer: SearchFactory {
+    public func makeSearchViewModel() -> SearchViewModel { SearchViewModel(service: services.search) }
+    public func makeMentionsViewModel() -> MentionsViewModel { MentionsViewModel(service: services.search) }
+}
 // new-feature adds factories above this line

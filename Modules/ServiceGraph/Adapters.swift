@@ -9,7 +9,7 @@ import SearchLive
 // Where features meet: each adapter implements one feature's port with another's service, so
 // that no feature imports another (docs/architecture.md, "Where features meet").
 
-/// The list's last message and unread counts come from Chat's activity feed.
+/// The list's last message and unread counts (of messages and mentions) come from Chat's activity feed.
 struct ActivitySourceAdapter: ActivitySource {
     let feed: Deferred<any ChatActivityFeed>
 
@@ -19,7 +19,8 @@ struct ActivitySourceAdapter: ActivitySource {
                 lastMessage: activity.lastMessage.map {
                     MessagePreview(id: $0.id, senderID: $0.senderID, text: $0.text, sentAt: $0.sentAt, deleted: $0.deleted)
                 },
-                unreadCount: activity.unreadCount
+                unreadCount: activity.unreadCount,
+                unreadMentions: activity.unreadMentions
             )
         }
     }
@@ -61,8 +62,8 @@ struct RenameAudienceAdapter: RenameAudience {
     }
 }
 
-/// The list's titles come from Profile's display names.
-struct UserDirectoryAdapter: UserDirectory {
+/// The list's titles, and the names Chat finds mentions by, come from Profile's display names.
+struct UserDirectoryAdapter: UserDirectory, MemberNames {
     let registry: any ProfileRegistry
 
     func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
@@ -89,7 +90,7 @@ struct ChatCorpusAdapter: SearchCorpus {
                 scanned += page.messages.count
                 found += page.messages.filter { !$0.deleted }.map { message in
                     SearchCorpusMessage(id: message.id, conversationID: message.conversationID, senderID: message.senderID,
-                                        sentAt: message.sentAt, text: message.text)
+                                        sentAt: message.sentAt, text: message.text, key: message.cursor?.position ?? 0, mentions: message.mentions)
                 }
                 guard page.hasOlder, scanned < Self.maxScanned, let oldest = page.messages.first else { break }
                 page = try await chat.messages(in: id, before: oldest.id, limit: 500)
@@ -101,10 +102,11 @@ struct ChatCorpusAdapter: SearchCorpus {
 }
 
 extension SearchSchema.Source {
-    /// What Search's index reads, in SQLite and PostgreSQL alike: Chat's messages and their
-    /// changes, and the list's members who may read (not those only invited).
+    /// What Search's index reads, in SQLite and PostgreSQL alike: Chat's messages, their
+    /// changes and mentions, and the list's members who may read (not those only invited).
     static let chatAndList = SearchSchema.Source(
         messages: "messages", key: "seq", id: "id", conversation: "conversation_id", sender: "sender_id", sentAt: "sent_at", text: "text",
         deleted: "deleted", changes: "message_changes", changeKey: "seq", changeConversation: "conversation_id", changeMessage: "message_id",
-        members: "conversation_members", memberConversation: "conversation_id", memberUser: "user_id", memberReads: "c.state = 'member'")
+        members: "conversation_members", memberConversation: "conversation_id", memberUser: "user_id", memberReads: "c.state = 'member'",
+        mentions: "message_mentions", mentionUser: "user_id", mentionKey: "seq")
 }

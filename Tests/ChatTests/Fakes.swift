@@ -13,6 +13,12 @@ struct FixedMembership: ConversationMembership {
     }
 }
 
+/// Display names from a dictionary.
+struct FixedNames: MemberNames {
+    let names: [UserID: String]
+    func displayNames(of ids: [UserID]) async throws -> [UserID: String] { names.filter { ids.contains($0.key) } }
+}
+
 /// A chat service for view-model tests: history from a list, sends pass a gate and may fail
 /// (with `failure`) a number of times first, live messages are pushed by the test.
 final class ScriptedChatService: ChatService {

@@ -241,5 +241,6 @@ extension Message: WireType {
         ("version", .integer(0...ChatRules.maxEdits)), ("editedAt", .timestamp), ("deleted", .boolean),
         ("reactions", .map(.array(.identifier, maxItems: 10_000))),
         ("replyTo", .object([("id", .identifier), ("quote", .string(maxLength: Message.Reply.quoteLength)), ("deleted", .boolean)], required: ["id"])),
+        ("mentions", .array(.identifier, maxItems: MentionFinder.limit)),
     ], required: ["id", "conversationID", "senderID", "text", "sentAt"])
 }

@@ -8,6 +8,7 @@ import Kernel
 struct CallerChat: Sendable {
     let writer: MessageWriter
     let membership: any ConversationMembership
+    let mentions: MentionFinder
     let feed: any EventFeed
     let typing: TypingHub
     let caller: Caller
@@ -34,7 +35,7 @@ struct CallerChat: Sendable {
     nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message {
         let me = try await caller.id()
         let members = try await membership.requireMember(me, of: conversationID)
-        return try await writer.store(try checked(text, to: conversationID, id: id, replyTo: replyTo, from: me, members: members))
+        return try await writer.store(try await checked(text, to: conversationID, id: id, replyTo: replyTo, from: me, members: members))
     }
 
     /// Edits a message of the caller's: checked and paid for as a send of the new text is.
@@ -81,10 +82,12 @@ struct CallerChat: Sendable {
                     audiences[draft.conversationID] = .failure(error)
                 }
             }
-            checked.append(Result {
-                try self.checked(draft.text, to: draft.conversationID, id: draft.id, replyTo: draft.replyTo, from: me,
-                                 members: audiences[draft.conversationID]?.get() ?? [])
-            })
+            do {
+                checked.append(.success(try await self.checked(draft.text, to: draft.conversationID, id: draft.id, replyTo: draft.replyTo, from: me,
+                                                               members: audiences[draft.conversationID]?.get() ?? [])))
+            } catch {
+                checked.append(.failure(error))
+            }
         }
         var stored = await writer.store(checked.compactMap { try? $0.get() }).makeIterator()
         return checked.map { check in
@@ -92,14 +95,14 @@ struct CallerChat: Sendable {
         }
     }
 
-    /// A send of `text` by a member, checked and paid for: one message and its fan-out (its
-    /// bytes times the others it goes to) from the sender's budget.
-    private func checked(_ text: String, to conversationID: ConversationID, id: MessageID, replyTo: MessageID?, from me: UserID, members: [UserID]) throws
-        -> MessageWriter.Send {
+    /// A send of `text` by a member, checked and paid for (one message and its fan-out, its
+    /// bytes times the others it goes to, from the sender's budget), with whom it mentions.
+    private nonisolated(nonsending) func checked(_ text: String, to conversationID: ConversationID, id: MessageID, replyTo: MessageID?, from me: UserID,
+                                                 members: [UserID]) async throws -> MessageWriter.Send {
         let text = try Validation.messageText(text)
         try spend(on: text, by: me, members: members)
-        return MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me,
-                                  sentAt: MessageRows.milliseconds(clock.now()), members: members, replyTo: replyTo)
+        return MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me, sentAt: MessageRows.milliseconds(clock.now()),
+                                  members: members, replyTo: replyTo, mentions: try await mentions.mentions(in: text, by: me, members: members))
     }
 
     /// The time now as the store keeps it (whole milliseconds), so that a change returned equals

@@ -40,6 +40,8 @@ public final class MessageWriter: Sendable {
         public let members: [UserID]
         /// The message of the conversation it answers, if any.
         public let replyTo: MessageID?
+        /// The members it mentions (`MentionFinder`).
+        public let mentions: [UserID]
 
         /// The key of the message it stores.
         var key: Key { Key(conversationID: conversationID, id: id) }

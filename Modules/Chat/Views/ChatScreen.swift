@@ -23,6 +23,8 @@ final class ChatScreen: REPLScreen {
     private var printed: [MessageID: Timeline.Entry.Delivery] = [:]
     private var names: [UserID: String] = [:]
     private var me: UserID?
+    /// The other members, whose `@Name`s Tab completes.
+    private var others: [UserID] = []
     /// How many messages each other member had read when last shown; `nil` before the first load.
     private var seenCounts: [UserID: Int]?
 
@@ -113,8 +115,13 @@ final class ChatScreen: REPLScreen {
         return (recent[number - 1], words.count > 1 ? String(words[1]) : "")
     }
 
+    /// `@Name` of each other member: Tab completes a mention.
+    var completions: [String] { others.compactMap { names[$0].map { "@" + $0 } } }
+
     func enter() async {
         me = try? await context.lookup.currentUserID()
+        others = ((try? await context.lookup.conversationMembers(conversationID)) ?? []).filter { $0 != me }
+        await learnNames(of: others)
         if let title = try? await context.lookup.conversationTitle(conversationID) { prompt = TerminalText.line(title) + "> " }
         unreadAtOpen = (try? await context.lookup.unreadConversations().first { $0.id == conversationID }?.unread) ?? 0
         await model.start()

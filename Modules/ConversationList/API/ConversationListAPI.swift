@@ -138,6 +138,6 @@ extension ConversationSummary: WireType {
             ("id", .identifier), ("senderID", .identifier), ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp),
             ("deleted", .boolean),
         ], required: ["id", "senderID", "text", "sentAt"]))),
-        ("unreadCount", .integer(0...Int(Int32.max))), ("lastActivityAt", .timestamp),
+        ("unreadCount", .integer(0...Int(Int32.max))), ("unreadMentions", .integer(0...Int(Int32.max))), ("lastActivityAt", .timestamp),
     ], required: ["id", "title", "isGroup", "memberIDs", "unreadCount", "lastActivityAt"])
 }

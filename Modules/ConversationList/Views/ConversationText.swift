@@ -6,7 +6,8 @@ import ConversationList
 enum ConversationText {
     /// One row: its list number when it has one, else its id at the end.
     static func row(_ summary: ConversationSummary, number: Int?, console: Console) -> String {
-        let unread = summary.unreadCount > 0 ? console.styled(" (\(summary.unreadCount) unread)", .yellow) : ""
+        let mentions = summary.unreadMentions > 0 ? ", \(summary.unreadMentions) @you" : ""
+        let unread = summary.unreadCount > 0 ? console.styled(" (\(summary.unreadCount) unread\(mentions))", .yellow) : ""
         let title = console.styled(TerminalText.line(summary.title), summary.unreadCount > 0 ? .bold : .cyan)
         let preview = summary.lastMessage.map { last in
             "  \(TextFormat.time(last.sentAt))  " + (last.deleted ? "(deleted)" : TerminalText.message(TextFormat.preview(last.text)))

@@ -1,13 +1,26 @@
 import Kernel
 import Search
 
-/// Search's wire contract: one query, answered by the server's own search of the caller's
-/// conversations (its index on SQLite).
+/// Search's wire contract: a search, answered by the server's own search of the caller's
+/// conversations (its index), and the caller's mentions.
 public enum SearchAPI {
     /// The messages of the caller's conversations that match, newest first.
     public static let search = Endpoint<NoContent, SearchPage, PathParameters.None>(
         .get, "/v1/search", "Messages of your conversations that hold every term of q (words, prefix*, \"phrases\"), newest first",
         query: [Query.text, Query.conversation, Query.limit, Query.before])
+
+    /// The messages of the caller's conversations that mention them, newest last.
+    public static let mentions = Endpoint<NoContent, MentionPage, PathParameters.None>(
+        .get, "/v1/mentions", "Messages of your conversations that mention you, newest last: the newest, or those after since (resumable with next)",
+        query: [MentionsQuery.since, MentionsQuery.limit])
+
+    /// The query parameters the list of mentions reads.
+    public enum MentionsQuery {
+        /// Where the list resumes.
+        public static let since = QueryParameter("since", .string(minLength: 1, maxLength: 19), "the mentions after this cursor (a page's next)")
+        /// Most mentions.
+        public static let limit = QueryParameter("limit", .integer(1...Mention.maxLimit), "most mentions (default 20)")
+    }
 
     /// The query parameters the search reads.
     public enum Query {
@@ -23,7 +36,7 @@ public enum SearchAPI {
     }
 
     /// Every Search endpoint.
-    public static let endpoints = [search.spec]
+    public static let endpoints = [search.spec, mentions.spec]
 }
 
 extension SearchPage: WireType {
@@ -36,4 +49,14 @@ extension SearchPage: WireType {
         ], required: ["id", "conversationID", "senderID", "sentAt", "snippet", "marks"]), maxItems: SearchRules.maxLimit)),
         ("hasMore", .boolean),
     ], required: ["hits", "hasMore"])
+}
+
+extension MentionPage: WireType {
+    public static let schema = WireSchema.object([
+        ("mentions", .array(.object([
+            ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier), ("sentAt", .timestamp),
+            ("text", .string(maxLength: Validation.maxMessageLength)), ("cursor", .integer(0...Int(Int64.max))),
+        ], required: ["id", "conversationID", "senderID", "sentAt", "text", "cursor"]), maxItems: Mention.maxLimit)),
+        ("next", .integer(0...Int(Int64.max))), ("hasMore", .boolean),
+    ], required: ["mentions", "next", "hasMore"])
 }

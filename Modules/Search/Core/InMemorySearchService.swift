@@ -1,8 +1,8 @@
 import Foundation
 import Kernel
 
-/// Search by a scan of every message the caller may read: the memory backend's, where the
-/// messages are few.
+/// Search, and the caller's mentions, by a scan of every message the caller may read: the
+/// memory backend's, where the messages are few.
 public struct InMemorySearchService: SearchService {
     private let corpus: any SearchCorpus
     private let caller: Caller
@@ -19,5 +19,12 @@ public struct InMemorySearchService: SearchService {
         let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
         let hits = try await corpus.messages(readableBy: me, in: conversationID).compactMap { SearchHit($0, query: query) }
         return try SearchRules.page(hits, limit: limit, before: before)
+    }
+
+    public func mentions(since: Int64?, limit: Int) async throws -> MentionPage {
+        let (me, limit) = try await SearchRules.startMentions(limit: limit, by: caller, budget: budget)
+        let found = try await corpus.messages(readableBy: me, in: nil)
+            .filter { $0.mentions.contains(me) && $0.key > since ?? .min }.sorted { $0.key < $1.key }.map(Mention.init)
+        return MentionPage(found, since: since, limit: limit)
     }
 }

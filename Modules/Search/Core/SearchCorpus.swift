@@ -17,12 +17,18 @@ public struct SearchCorpusMessage: Sendable, Equatable {
     public let senderID: UserID
     public let sentAt: Date
     public let text: String
+    /// Its place in the store's order (where a list of mentions resumes).
+    public let key: Int64
+    /// Whom it mentions.
+    public let mentions: [UserID]
 
-    public init(id: MessageID, conversationID: ConversationID, senderID: UserID, sentAt: Date, text: String) {
+    public init(id: MessageID, conversationID: ConversationID, senderID: UserID, sentAt: Date, text: String, key: Int64 = 0, mentions: [UserID] = []) {
         self.id = id
         self.conversationID = conversationID
         self.senderID = senderID
         self.sentAt = sentAt
         self.text = text
+        self.key = key
+        self.mentions = mentions
     }
 }

@@ -3,4 +3,6 @@
 public protocol SearchFactory {
     /// A search of the signed-in user's messages.
     func makeSearchViewModel() -> SearchViewModel
+    /// The signed-in user's mentions.
+    func makeMentionsViewModel() -> MentionsViewModel
 }

@@ -10,6 +10,11 @@ public protocol SearchService: Sendable {
     ///   conversation of which the caller is not a member; `.notFound` for a `before` that is
     ///   not a hit of this search.
     func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage
+
+    /// The messages of the caller's conversations that mention them and are not deleted, newest
+    /// last: with `since` (a `Mention.cursor`), the first `limit` after it; without, the newest
+    /// `limit`.
+    func mentions(since: Int64?, limit: Int) async throws -> MentionPage
 }
 
 /// The rules every implementation keeps.
@@ -28,6 +33,15 @@ public enum SearchRules {
         let me = try await caller.id()
         try budget.spend(.lookup, by: me)
         return (query, me, min(max(limit, 1), maxLimit))
+    }
+
+    /// What every list of mentions does first: names the caller and spends a look-up of their
+    /// budget; with the page's `limit` kept within 1…`Mention.maxLimit`.
+    /// - Throws: `.notSignedIn`; `RetryLater` past the budget.
+    public static func startMentions(limit: Int, by caller: Caller, budget: UsageBudget) async throws -> (me: UserID, limit: Int) {
+        let me = try await caller.id()
+        try budget.spend(.lookup, by: me)
+        return (me, min(max(limit, 1), Mention.maxLimit))
     }
 
     /// The refusal of a search of a conversation the caller is not a member of.

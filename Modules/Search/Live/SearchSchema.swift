@@ -8,7 +8,7 @@ import SQLStore
 /// indexes, the composition root names (`Source`): Search reads another feature's tables only
 /// through that description.
 public enum SearchSchema {
-    /// Where the messages, their changes, and who may read them, are.
+    /// Where the messages, their changes, who may read them, and whom they mention, are.
     public struct Source: Sendable {
         /// The messages table, its integer key (the store's order), and the columns of a
         /// message's id, conversation, sender, time (Unix milliseconds), text, and whether it was deleted.
@@ -19,14 +19,18 @@ public enum SearchSchema {
         /// The members table, with its conversation and user columns, and the condition on its
         /// row `c` that makes a member who may read (not one only invited).
         public let members: String, memberConversation: String, memberUser: String, memberReads: String
+        /// The table of mentions: a row per person a message mentions, with the message's key.
+        public let mentions: String, mentionUser: String, mentionKey: String
 
         public init(messages: String, key: String, id: String, conversation: String, sender: String, sentAt: String, text: String, deleted: String,
                     changes: String, changeKey: String, changeConversation: String, changeMessage: String,
-                    members: String, memberConversation: String, memberUser: String, memberReads: String) {
+                    members: String, memberConversation: String, memberUser: String, memberReads: String,
+                    mentions: String, mentionUser: String, mentionKey: String) {
             (self.messages, self.key, self.id, self.conversation, self.sender, self.sentAt, self.text, self.deleted) =
                 (messages, key, id, conversation, sender, sentAt, text, deleted)
             (self.changes, self.changeKey, self.changeConversation, self.changeMessage) = (changes, changeKey, changeConversation, changeMessage)
             (self.members, self.memberConversation, self.memberUser, self.memberReads) = (members, memberConversation, memberUser, memberReads)
+            (self.mentions, self.mentionUser, self.mentionKey) = (mentions, mentionUser, mentionKey)
         }
     }
 

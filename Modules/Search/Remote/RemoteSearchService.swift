@@ -3,7 +3,7 @@ import RemoteClient
 import Search
 import SearchAPI
 
-/// One caller's search on the MessageAI server, which searches its own store.
+/// One caller's search and mentions on the MessageAI server, which reads its own store.
 public struct RemoteSearchService: SearchService {
     private let connection: RemoteConnection
     private let caller: Caller
@@ -20,5 +20,11 @@ public struct RemoteSearchService: SearchService {
         parameters[SearchAPI.Query.conversation] = conversationID?.rawValue
         parameters[SearchAPI.Query.before] = before?.rawValue
         return try await connection.call(SearchAPI.search, query: parameters, body: NoContent(), as: caller)
+    }
+
+    public func mentions(since: Int64?, limit: Int) async throws -> MentionPage {
+        var parameters = [SearchAPI.MentionsQuery.limit: String(min(max(limit, 1), Mention.maxLimit))]
+        parameters[SearchAPI.MentionsQuery.since] = since.map(String.init)
+        return try await connection.call(SearchAPI.mentions, query: parameters, body: NoContent(), as: caller)
     }
 }

@@ -3,7 +3,7 @@ import Search
 import SearchAPI
 import ServerSupport
 
-/// Search's route, answered by the caller's `SearchService`.
+/// Search's routes, answered by the caller's `SearchService`.
 public struct SearchRoutes: Sendable {
     private let service: @Sendable (Caller) -> any SearchService
 
@@ -18,6 +18,10 @@ public struct SearchRoutes: Sendable {
             let before: MessageID? = try call.query(SearchAPI.Query.before).map { try Validation.identifier($0, field: "before") }
             let limit = try call.query(SearchAPI.Query.limit, default: SearchRules.defaultLimit)
             return try await service(call.caller).search(try call.required(SearchAPI.Query.text), in: conversation, limit: limit, before: before)
+        }
+        routes.add(SearchAPI.mentions) { call in
+            let since = try call.query(SearchAPI.MentionsQuery.since).map(Mention.cursor)
+            return try await service(call.caller).mentions(since: since, limit: try call.query(SearchAPI.MentionsQuery.limit, default: SearchRules.defaultLimit))
         }
     }
 }

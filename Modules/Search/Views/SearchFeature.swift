@@ -4,12 +4,12 @@ import Kernel
 import REPLKit
 import Search
 
-/// Search's views, plugged into both front ends: `messageai search`, `/search` anywhere, and a
-/// screen of its own where the feature runs alone.
+/// Search's views, plugged into both front ends: `messageai search` and `messageai mentions`,
+/// `/search` and `/mentions` anywhere, and a screen of its own where the feature runs alone.
 public enum SearchFeature: CLIPlugin, REPLPlugin {
     public static let featureName = "search"
 
-    public static let commands: [any ParsableCommand.Type] = [SearchCommand.self]
+    public static let commands: [any ParsableCommand.Type] = [SearchCommand.self, MentionsCommand.self]
 
     @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {
         route == .feature(featureName) ? SearchScreen(context: context) : nil
@@ -25,7 +25,11 @@ public enum SearchFeature: CLIPlugin, REPLPlugin {
             REPLCommand("search", arguments: "WORDS", summary: "find messages of your conversations (\"exact words\", prefix*); /go N opens result N") { query in
                 guard !query.isEmpty else { return context.show("Say what to find: /search WORDS.") }
                 context.navigate(.push(.feature(featureName)))
-                SearchScreen.pending = query
+                SearchScreen.pending = .search(query)
+            },
+            REPLCommand("mentions", summary: "messages that mention you (@Name), newest last; /go N opens one") { _ in
+                context.navigate(.push(.feature(featureName)))
+                SearchScreen.pending = .mentions
             },
         ]
     }

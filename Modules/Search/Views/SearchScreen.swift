@@ -4,21 +4,26 @@ import REPLKit
 import Search
 
 /// Search's REPL screen: a line typed here is a search; results are numbered, `/more` shows
-/// the next ones and `/go N` opens the conversation of result N.
+/// the next ones and `/go N` opens the conversation of result N. It lists mentions too.
 @MainActor
 final class SearchScreen: REPLScreen {
-    /// A search asked for on another screen (`/search WORDS`), run when this one opens.
-    static var pending: String?
+    /// What another screen asked for (`/search WORDS`, `/mentions`), shown when this one opens.
+    enum Pending { case search(String), mentions }
+    static var pending: Pending?
 
     let prompt = "search> "
     private let context: REPLContext
     private let model: SearchViewModel
+    private let mentions: MentionsViewModel
     /// How many results are on the screen.
     private var shown = 0
+    /// The conversations of the numbered lines on the screen (results or mentions), for `/go N`.
+    private var places: [ConversationID] = []
 
     init(context: REPLContext) {
         self.context = context
         model = context.factory(SearchFactory.self).makeSearchViewModel()
+        mentions = context.factory(SearchFactory.self).makeMentionsViewModel()
     }
 
     var commands: [REPLCommand] {
@@ -29,19 +34,31 @@ final class SearchScreen: REPLScreen {
                 await show()
             },
             REPLCommand("go", arguments: "N", summary: "open the conversation of result N") { [unowned self] argument in
-                let hits = model.results.value?.hits ?? []
-                guard let number = Int(argument.trimmingCharacters(in: .whitespaces).drop { $0 == "#" }), (1...max(hits.count, 1)).contains(number), !hits.isEmpty else {
+                guard let number = Int(argument.trimmingCharacters(in: .whitespaces).drop { $0 == "#" }), places.indices.contains(number - 1) else {
                     return context.show("No result \(TerminalText.line(AppError.quoting(argument))); search first, then /go N.")
                 }
-                context.navigate(.push(.conversation(hits[number - 1].conversationID)))
+                context.navigate(.push(.conversation(places[number - 1])))
             },
         ]
     }
 
     func enter() async {
-        guard let query = Self.pending else { return context.show("Search your messages: type words to find (\"exact words\", prefix*), /help for more.") }
-        Self.pending = nil
-        await handle(query)
+        defer { Self.pending = nil }
+        switch Self.pending {
+        case .search(let query): await handle(query)
+        case .mentions: await showMentions()
+        case nil: context.show("Search your messages: type words to find (\"exact words\", prefix*), /help for more.")
+        }
+    }
+
+    /// The newest messages that mention the user, numbered for `/go N`.
+    private func showMentions() async {
+        await mentions.load()
+        await context.present(mentions.page) { page in
+            places = page.mentions.map(\.conversationID)
+            guard !page.mentions.isEmpty else { return context.show("Nobody has mentioned you.") }
+            await SearchText.lines(page.mentions, lookup: context.lookup, console: context.console).forEach(context.show)
+        }
     }
 
     func handle(_ line: String) async {
@@ -53,6 +70,7 @@ final class SearchScreen: REPLScreen {
     /// The results not yet on the screen.
     private func show() async {
         await context.present(model.results) { page in
+            places = page.hits.map(\.conversationID)
             guard !page.hits.isEmpty else { return context.show("No messages match \(TerminalText.line(AppError.quoting(model.query))).") }
             let fresh = Array(page.hits.dropFirst(shown))
             await SearchText.lines(fresh, from: shown + 1, lookup: context.lookup, console: context.console).forEach(context.show)

@@ -3,20 +3,44 @@ import Foundation
 import Kernel
 import Search
 
-/// How hits read on a terminal, and in JSON.
+/// A message found (a search's hit, a mention): where, by whom and when.
+protocol FoundMessage {
+    var conversationID: ConversationID { get }
+    var senderID: UserID { get }
+    var sentAt: Date { get }
+}
+
+extension SearchHit: FoundMessage {}
+extension Mention: FoundMessage {}
+
+/// How hits and mentions read on a terminal, and in JSON.
 enum SearchText {
     /// One line per hit, numbered from `first`: `#1 [14:02] Engine room · Grace: …the match…`,
-    /// the matching words bold on a terminal. Every name and text goes through the terminal filter.
+    /// the matching words bold on a terminal.
     @MainActor
     static func lines(_ hits: [SearchHit], from first: Int = 1, lookup: any FrontendLookup, console: Console) async -> [String] {
-        let names = (try? await lookup.displayNames(of: Array(Set(hits.map(\.senderID))))) ?? [:]
+        await lines(hits, from: first, lookup: lookup, console: console) { marked($0, console: console) }
+    }
+
+    /// One line per mention, numbered from `first`: `#1 [14:02] Engine room · Grace: @Ada can you…`.
+    @MainActor
+    static func lines(_ mentions: [Mention], from first: Int = 1, lookup: any FrontendLookup, console: Console) async -> [String] {
+        await lines(mentions, from: first, lookup: lookup, console: console) { TerminalText.line(TextFormat.preview($0.text, limit: 80)) }
+    }
+
+    /// One line per message found, numbered from `first`, with `body` after its place, time and
+    /// sender. Every name and text goes through the terminal filter.
+    @MainActor
+    private static func lines<Found: FoundMessage>(_ found: [Found], from first: Int, lookup: any FrontendLookup, console: Console,
+                                                   body: (Found) -> String) async -> [String] {
+        let names = (try? await lookup.displayNames(of: Array(Set(found.map(\.senderID))))) ?? [:]
         var titles: [ConversationID: String] = [:]
-        for id in Set(hits.map(\.conversationID)) { titles[id] = (try? await lookup.conversationTitle(id)) ?? id.rawValue }
-        return hits.enumerated().map { offset, hit in
-            let place = TextFormat.preview(TerminalText.line(titles[hit.conversationID] ?? hit.conversationID.rawValue), limit: 24)
-            let who = TextFormat.preview(TerminalText.line(names[hit.senderID] ?? hit.senderID.rawValue), limit: 24)
-            return console.styled("#\(first + offset) [\(TextFormat.time(hit.sentAt))]", .dim) + " \(place) · " + console.styled(who, .bold) + ": "
-                + marked(hit, console: console)
+        for id in Set(found.map(\.conversationID)) { titles[id] = (try? await lookup.conversationTitle(id)) ?? id.rawValue }
+        return found.enumerated().map { offset, item in
+            let place = TextFormat.preview(TerminalText.line(titles[item.conversationID] ?? item.conversationID.rawValue), limit: 24)
+            let who = TextFormat.preview(TerminalText.line(names[item.senderID] ?? item.senderID.rawValue), limit: 24)
+            return console.styled("#\(first + offset) [\(TextFormat.time(item.sentAt))]", .dim) + " \(place) · " + console.styled(who, .bold) + ": "
+                + body(item)
         }
     }
 
@@ -49,6 +73,27 @@ enum SearchText {
             sentAt = hit.sentAt
             snippet = hit.snippet
             marks = hit.marks
+        }
+    }
+}
+
+extension SearchText {
+    /// A mention's JSON row: its text as it is now, and the cursor to resume after it.
+    struct MentionRow: Encodable {
+        let id: String
+        let conversationId: String
+        let senderId: String
+        let sentAt: Date
+        let text: String
+        let cursor: Int64
+
+        init(_ mention: Mention) {
+            id = mention.id.rawValue
+            conversationId = mention.conversationID.rawValue
+            senderId = mention.senderID.rawValue
+            sentAt = mention.sentAt
+            text = mention.text
+            cursor = mention.cursor
         }
     }
 }

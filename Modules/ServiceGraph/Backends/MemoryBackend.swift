@@ -33,7 +33,7 @@ final class MemoryBackend: GraphBackend {
             activity: ActivitySourceAdapter(feed: feed), journal: journal, clock: options.clock, conditions: options.memoryConditions)
         chatMembership = MembershipAdapter(directory: conversations)
         chat = InMemoryChatStore(
-            messages: MockData.messages(now: now), membership: chatMembership, clock: options.clock,
+            messages: MockData.messages(now: now), membership: chatMembership, names: UserDirectoryAdapter(registry: profiles), clock: options.clock,
             conditions: options.memoryConditions,
             peer: SimulatedPeer(userIDs: MockData.peers, delay: options.peerDelay, replies: MockData.replies))
         feed.set(chat)

@@ -25,7 +25,8 @@ public struct InMemoryChatService: ChatService {
         -> Message {
         let (me, members) = try await authorize(conversationID)
         let text = try Validation.messageText(text)
-        return try await store.send(id: id, text: text, to: conversationID, replyTo: replyTo, from: me, members: members)
+        let mentions = try await store.mentionFinder.mentions(in: text, by: me, members: members)
+        return try await store.send(id: id, text: text, to: conversationID, replyTo: replyTo, mentions: mentions, from: me, members: members)
     }
 
     public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {

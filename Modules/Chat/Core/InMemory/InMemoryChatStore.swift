@@ -26,6 +26,8 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     private var repliesSent = 0
     private var peerTasks: [Task<Void, Never>] = []
     let membership: any ConversationMembership
+    /// Whom a message mentions, found as it is stored.
+    let mentionFinder: MentionFinder
     let conditions: SimulatedConditions
     let clock: any WallClock
     /// Who is typing where: within this process, as the memory backend is.
@@ -38,6 +40,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     public init(
         messages: [Message] = [],
         membership: any ConversationMembership,
+        names: any MemberNames,
         clock: any WallClock = SystemWallClock(),
         conditions: SimulatedConditions = .none,
         peer: SimulatedPeer = .none
@@ -50,6 +53,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         }
         seededCounts = timelines.mapValues(\.count)
         self.membership = membership
+        mentionFinder = MentionFinder(membership: membership, names: names)
         self.clock = clock
         self.conditions = conditions
         self.peer = peer
@@ -69,15 +73,16 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         return MessagePage(messages: timeline[start..<end].map(withCurrentReply), hasOlder: start > 0)
     }
 
-    func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, from me: UserID, members: [UserID]) throws
-        -> Message {
+    func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, mentions: [UserID], from me: UserID,
+              members: [UserID]) throws -> Message {
         if let existing = index[conversationID]?[id] { return try ChatRules.resent(existing, conversationID: conversationID, sender: me, text: text) }
         var reply: Message.Reply?
         if let replyTo {
             guard let answered = index[conversationID]?[replyTo] else { throw ChatRules.noMessage(replyTo, in: conversationID) }
             reply = Message.Reply(id: replyTo, text: answered.text, deleted: answered.deleted)
         }
-        let message = append(Message(id: id, conversationID: conversationID, senderID: me, text: text, sentAt: clock.now(), replyTo: reply),
+        let message = append(Message(id: id, conversationID: conversationID, senderID: me, text: text, sentAt: clock.now(), replyTo: reply,
+                                     mentions: mentions),
                              members: members)
         scheduleReply(to: message, members: members)
         return message
@@ -143,8 +148,9 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         var result: [ConversationID: ChatActivity] = [:]
         for id in conversationIDs {
             guard let timeline = timelines[id], let last = timeline.last else { continue }
-            let unread = timeline[marker(of: reader, in: id)...].count { $0.senderID != reader }
-            result[id] = ChatActivity(lastMessage: last, unreadCount: unread)
+            let unread = timeline[marker(of: reader, in: id)...].filter { $0.senderID != reader }
+            result[id] = ChatActivity(lastMessage: last, unreadCount: unread.count,
+                                      unreadMentions: unread.count { !$0.deleted && $0.mentions.contains(reader) })
         }
         return result
     }

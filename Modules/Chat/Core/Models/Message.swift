@@ -82,10 +82,14 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     public let reactions: [String: [UserID]]
     /// The message it answers, as that one is now; `nil` for a message that answers none.
     public let replyTo: Reply?
+    /// The members it mentions (`@Name`), in the order named: found when it was stored
+    /// (`MentionFinder`), and kept as they were through edits.
+    public let mentions: [UserID]
 
     /// Creates a message value.
     public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, cursor: EventCursor? = nil,
-                version: Int = 0, editedAt: Date? = nil, deleted: Bool = false, reactions: [String: [UserID]] = [:], replyTo: Reply? = nil) {
+                version: Int = 0, editedAt: Date? = nil, deleted: Bool = false, reactions: [String: [UserID]] = [:], replyTo: Reply? = nil,
+                mentions: [UserID] = []) {
         self.id = id
         self.conversationID = conversationID
         self.senderID = senderID
@@ -97,12 +101,13 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         self.deleted = deleted
         self.reactions = reactions
         self.replyTo = replyTo
+        self.mentions = mentions
     }
 
     /// This message with `reactions` as its reactions.
     public func reacting(_ reactions: [String: [UserID]]) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-                version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, replyTo: replyTo)
+                version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, replyTo: replyTo, mentions: mentions)
     }
 
     /// This message without the reactions of `people`: what a reader apart from them
@@ -121,7 +126,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// This message answering `reply` (the answered message as it is now).
     public func replying(to reply: Reply?) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-                version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, replyTo: reply)
+                version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, replyTo: reply, mentions: mentions)
     }
 
     /// Whether its author changed the text after sending it.
@@ -130,16 +135,16 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// This message with `text` as its new version, edited at `now`.
     public func editing(to text: String, at now: Date) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-                version: version + 1, editedAt: now, deleted: false, reactions: reactions, replyTo: replyTo)
+                version: version + 1, editedAt: now, deleted: false, reactions: reactions, replyTo: replyTo, mentions: mentions)
     }
 
     /// This message's tombstone: its text and reactions gone, deleted at `now`.
     public func deleting(at now: Date) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: "", sentAt: sentAt, cursor: cursor,
-                version: version, editedAt: now, deleted: true, replyTo: replyTo)
+                version: version, editedAt: now, deleted: true, replyTo: replyTo, mentions: mentions)
     }
 
-    private enum CodingKeys: String, CodingKey { case id, conversationID, senderID, text, sentAt, cursor, version, editedAt, deleted, reactions, replyTo }
+    private enum CodingKeys: String, CodingKey { case id, conversationID, senderID, text, sentAt, cursor, version, editedAt, deleted, reactions, replyTo, mentions }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -150,7 +155,8 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
                   editedAt: try container.decodeIfPresent(Date.self, forKey: .editedAt),
                   deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
                   reactions: try container.decodeIfPresent([String: [UserID]].self, forKey: .reactions) ?? [:],
-                  replyTo: try container.decodeIfPresent(Reply.self, forKey: .replyTo))
+                  replyTo: try container.decodeIfPresent(Reply.self, forKey: .replyTo),
+                  mentions: try container.decodeIfPresent([UserID].self, forKey: .mentions) ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -167,6 +173,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         if deleted { try container.encode(deleted, forKey: .deleted) }
         if !reactions.isEmpty { try container.encode(reactions, forKey: .reactions) }
         try container.encodeIfPresent(replyTo, forKey: .replyTo)
+        if !mentions.isEmpty { try container.encode(mentions, forKey: .mentions) }
     }
 }
 

@@ -15,10 +15,13 @@ public struct ChatActivity: Equatable, Sendable {
     public let lastMessage: Message?
     /// Messages from others after the reader's read marker.
     public let unreadCount: Int
+    /// Those of them that mention the reader (deleted ones left out).
+    public let unreadMentions: Int
 
     /// Creates an activity value.
-    public init(lastMessage: Message?, unreadCount: Int) {
+    public init(lastMessage: Message?, unreadCount: Int, unreadMentions: Int = 0) {
         self.lastMessage = lastMessage
         self.unreadCount = unreadCount
+        self.unreadMentions = unreadMentions
     }
 }

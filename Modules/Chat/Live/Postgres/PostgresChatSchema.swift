@@ -49,6 +49,17 @@ public enum PostgresChatSchema {
         ]),
         // Who keeps their read receipts private, as on SQLite (step 10).
         PGDatabase.Migration(feature: "chat", version: 5, [#"CREATE TABLE chat_receipt_privacy (user_id text COLLATE "C" PRIMARY KEY)"#]),
+        // Mentions, as on SQLite (step 11); the send function takes whom each send mentions.
+        PGDatabase.Migration(feature: "chat", version: 6, [
+            "ALTER TABLE messages ADD COLUMN mentions text",
+            """
+            CREATE TABLE message_mentions (user_id text COLLATE "C" NOT NULL, seq bigint NOT NULL, conversation_id text COLLATE "C" NOT NULL,
+                                           position bigint NOT NULL, PRIMARY KEY (user_id, seq))
+            """,
+            "CREATE INDEX message_mentions_by_conversation ON message_mentions (user_id, conversation_id, position)",
+            "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[], text[])",
+            sendFunction(replies: true, mentions: true),
+        ]),
     ]
 
     /// Stores a batch of sends: takes the store's order first, numbers the sends not stored yet
@@ -56,9 +67,19 @@ public enum PostgresChatSchema {
     /// their conversations, moves the activity and the senders' read markers, announces the
     /// commit, and returns, for each send in order, the stored message and whether it is new.
     /// With `replies`, each send also names the message it answers (or the empty text for none),
-    /// as the function has since step 4 of Chat's migrations.
-    private static func sendFunction(replies: Bool) -> String {
-        let (parameter, column, value) = replies ? (", reply_tos text[]", ", reply_to", ", reply_tos") : ("", "", "")
+    /// as the function has since step 4 of Chat's migrations; with `mentions`, whom it mentions
+    /// (a JSON array, or the empty text for none), each stored in `message_mentions` too (step 6).
+    private static func sendFunction(replies: Bool, mentions: Bool = false) -> String {
+        var (parameter, column, value) = replies ? (", reply_tos text[]", ", reply_to", ", reply_tos") : ("", "", "")
+        if mentions { (parameter, column, value) = (parameter + ", mention_lists text[]", column + ", mentions", value + ", mention_lists") }
+        let stored = (replies ? ", nullif(n.reply_to, '')" : "") + (mentions ? ", nullif(n.mentions, '')" : "")
+        let mentioned = mentions ? """
+
+                mentioned AS (
+                    INSERT INTO message_mentions (user_id, seq, conversation_id, position)
+                    SELECT p.person, s.seq, s.conversation_id, s.position FROM stored s, json_array_elements_text(s.mentions::json) AS p(person)
+                    WHERE s.mentions IS NOT NULL),
+            """ : ""
         return #"""
         CREATE FUNCTION messageai_send(ids text[], conversations text[], senders text[], texts text[], sent_ats bigint[]\#(parameter))
         RETURNS TABLE (ord bigint, seq bigint, is_new boolean, sender_id text, text text, sent_at bigint)
@@ -70,7 +91,7 @@ public enum PostgresChatSchema {
         BEGIN
             SELECT s.value INTO top FROM store_sequence s FOR UPDATE;
             WITH input AS (
-                SELECT u.id, u.conversation_id, u.sender_id, u.text, u.sent_at\#(replies ? ", u.reply_to" : ""), u.ord,
+                SELECT u.id, u.conversation_id, u.sender_id, u.text, u.sent_at\#(column.replacingOccurrences(of: ", ", with: ", u.")), u.ord,
                        row_number() OVER (PARTITION BY u.conversation_id, u.id ORDER BY u.ord) AS nth
                 FROM unnest(ids, conversations, senders, texts, sent_ats\#(value)) WITH ORDINALITY
                      AS u(id, conversation_id, sender_id, text, sent_at\#(column), ord)),
@@ -81,8 +102,8 @@ public enum PostgresChatSchema {
                 WHERE i.nth = 1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = i.conversation_id AND m.id = i.id)),
             stored AS (
                 INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at\#(column))
-                SELECT n.new_seq, n.id, n.conversation_id, n.new_position, n.sender_id, n.text, n.sent_at\#(replies ? ", nullif(n.reply_to, '')" : "") FROM numbered n
-                RETURNING messages.conversation_id, messages.seq, messages.position, messages.sender_id),
+                SELECT n.new_seq, n.id, n.conversation_id, n.new_position, n.sender_id, n.text, n.sent_at\#(stored) FROM numbered n
+                RETURNING messages.conversation_id, messages.seq, messages.position, messages.sender_id\#(mentions ? ", messages.mentions" : "")),\#(mentioned)
             activity AS (
                 INSERT INTO chat_activity AS a (conversation_id, message_count, last_seq)
                 SELECT s.conversation_id, max(s.position), max(s.seq) FROM stored s GROUP BY s.conversation_id
@@ -118,7 +139,7 @@ public enum PostgresChatSchema {
 
     /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`.
     static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted, m.reactions, "
-        + "m.reply_to, q.text, q.deleted"
+        + "m.reply_to, q.text, q.deleted, m.mentions"
     /// The join every `SELECT` of `columns` has after the one that brings `messages m`: the
     /// message a reply answers, `q`, as it is now.
     static let replyJoin = "LEFT JOIN messages q ON q.conversation_id = m.conversation_id AND q.id = m.reply_to"
@@ -138,11 +159,11 @@ public enum PostgresChatSchema {
                 deleted: try cells[8].decode(Bool.self), reactions: try MessageRows.reactions(try cells[9].decode(String?.self)),
                 replyTo: try cells[10].decode(String?.self).map { answered in
                     Message.Reply(id: MessageID(answered), text: try cells[11].decode(String?.self) ?? "", deleted: try cells[12].decode(Bool?.self) ?? true)
-                })
+                }, mentions: try MessageRows.people(try cells[13].decode(String?.self)))
     }
 
     /// How many `columns` there are: a query's own columns start there.
-    static let count = 13
+    static let count = 14
 
     /// The columns of a message change's event, over `message_changes x` joined to its message `m`.
     static let changeColumns = "\(columns), x.seq, x.kind"

@@ -28,7 +28,8 @@ public struct PostgresMessageStore: MessageStore {
             let rows = try await database.query("""
                 SELECT ord, seq, is_new, sender_id, text, sent_at FROM messageai_send(
                     \(batch.map(\.id.rawValue))::text[], \(batch.map(\.conversationID.rawValue))::text[], \(batch.map(\.sender.rawValue))::text[],
-                    \(batch.map(\.text))::text[], \(batch.map { Int64($0.sentAt) })::bigint[], \(batch.map { $0.replyTo?.rawValue ?? "" })::text[])
+                    \(batch.map(\.text))::text[], \(batch.map { Int64($0.sentAt) })::bigint[], \(batch.map { $0.replyTo?.rawValue ?? "" })::text[],
+                    \(try batch.map { try MessageRows.peopleText($0.mentions) ?? "" })::text[])
                 """)
             for row in rows {
                 let (ord, seq, isNew, sender, text, sentAt) = try row.decode((Int64, Int64, Bool, String, String, Int64).self)
@@ -42,7 +43,7 @@ public struct PostgresMessageStore: MessageStore {
             guard let row = stored[index] else { return .failure(AppError(.internal, "the database did not store message '\(send.id.rawValue)'")) }
             let message = Message(id: send.id, conversationID: send.conversationID, senderID: UserID(row.sender), text: row.text,
                                   sentAt: MessageRows.date(milliseconds: Int(row.sentAt)), cursor: EventCursor(epoch: epoch, position: row.seq),
-                                  replyTo: send.answered.flatMap { replies[$0] })
+                                  replyTo: send.answered.flatMap { replies[$0] }, mentions: send.mentions)
             if row.isNew { return .success((message, true)) }
             return Result { (try ChatRules.resent(message, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
         }

@@ -11,6 +11,7 @@ import SQLStore
 /// - `chat_reads`: per reader and conversation, how many messages they have read. Sending marks
 ///   the conversation read for the sender, so unread = count − read.
 /// - `chat_receipt_privacy`: who keeps their read receipts private (`ChatRules.receiptAudience`).
+/// - `message_mentions`: per person mentioned, the message (`seq`) and its conversation and position.
 /// - `message_changes`: each edit or deletion of a message, numbered by the store's sequence like
 ///   a message; the event carries the message as it is now (`version`, `edited_at`, `deleted`).
 /// - `chat_epoch`: one random value made with the database: with `seq` it makes the cursors a
@@ -105,6 +106,19 @@ public enum ChatSchema {
         SchemaMigration(feature: "chat", version: 9, sql: "ALTER TABLE messages ADD COLUMN reply_to TEXT;"),
         // The people who keep their read receipts private.
         SchemaMigration(feature: "chat", version: 10, sql: "CREATE TABLE chat_receipt_privacy (user_id TEXT PRIMARY KEY) WITHOUT ROWID;"),
+        // Mentions: with their message as a JSON array of people (NULL for none), and a row per
+        // person mentioned, to find a person's mentions and count the unread ones of a conversation.
+        SchemaMigration(feature: "chat", version: 11, sql: """
+            ALTER TABLE messages ADD COLUMN mentions TEXT;
+            CREATE TABLE message_mentions (
+                user_id TEXT NOT NULL,
+                seq INTEGER NOT NULL,
+                conversation_id TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (user_id, seq)
+            ) WITHOUT ROWID;
+            CREATE INDEX message_mentions_by_conversation ON message_mentions(user_id, conversation_id, position);
+            """),
     ]
 
     /// The database's epoch (see `chat_epoch`).

@@ -2,15 +2,16 @@ import Chat
 import Foundation
 import GRDB
 import Kernel
+import SQLStore
 
 /// How a message is read from the `messages` table, for every query of Chat's SQL side.
 enum MessageRows {
     /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`; a
     /// query's own columns start at index `count`.
     static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted, m.reactions, "
-        + "m.reply_to, q.text, q.deleted"
+        + "m.reply_to, q.text, q.deleted, m.mentions"
     /// How many `columns` there are.
-    static let count = 13
+    static let count = 14
     /// The join every `SELECT` of `columns` has after the one that brings `messages m`: the
     /// message a reply answers, `q`, as it is now.
     static let replyJoin = "LEFT JOIN messages q ON q.conversation_id = m.conversation_id AND q.id = m.reply_to"
@@ -30,7 +31,7 @@ enum MessageRows {
                 replyTo: try row.decode(String?.self, atIndex: 10).map { answered in
                     Message.Reply(id: MessageID(answered), text: try row.decode(String?.self, atIndex: 11) ?? "",
                                   deleted: try row.decode(Bool?.self, atIndex: 12) ?? true)
-                })
+                }, mentions: try people(try row.decode(String?.self, atIndex: 13)))
     }
 
     /// A message's reactions as stored: a JSON object of emoji to the people who reacted (NULL for none).
@@ -56,6 +57,17 @@ enum MessageRows {
             throw AppError(.internal, "a stored message change has an unknown kind")
         }
         return .messageChanged(kind, try message(row, epoch: epoch), cursor: EventCursor(epoch: epoch, position: try row.decode(Int64.self, atIndex: count)))
+    }
+
+    /// People as a column keeps them: a JSON array of ids (NULL for none).
+    static func peopleText(_ people: [UserID]) throws -> String? {
+        people.isEmpty ? nil : try JSONIDs.encode(people)
+    }
+
+    /// The people `text` (`peopleText`) holds.
+    static func people(_ text: String?) throws -> [UserID] {
+        guard let text else { return [] }
+        return try JSONDecoder().decode([String].self, from: Data(text.utf8)).map(UserID.init(rawValue:))
     }
 
     /// `date` as whole milliseconds since 1970, as message times are stored.

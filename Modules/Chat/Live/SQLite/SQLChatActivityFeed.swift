@@ -3,7 +3,7 @@ import GRDB
 import Kernel
 import SQLStore
 
-/// Conversations' newest message and unread counts from the SQLite database, for the list.
+/// Conversations' newest message and unread counts (of messages, and of mentions) from the SQLite database, for the list.
 public struct SQLChatActivityFeed: ChatActivityFeed {
     private let database: SQLDatabase
 
@@ -17,16 +17,19 @@ public struct SQLChatActivityFeed: ChatActivityFeed {
             var activity: [ConversationID: ChatActivity] = [:]
             activity.reserveCapacity(conversationIDs.count)
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT \(MessageRows.columns), a.message_count - coalesce(r.read_count, 0)
-                FROM json_each(?) ids
+                SELECT \(MessageRows.columns), a.message_count - coalesce(r.read_count, 0),
+                    (SELECT count(*) FROM message_mentions x JOIN messages n ON n.seq = x.seq
+                     WHERE x.user_id = ?2 AND x.conversation_id = a.conversation_id AND x.position > coalesce(r.read_count, 0) AND NOT n.deleted)
+                FROM json_each(?1) ids
                 JOIN chat_activity a ON a.conversation_id = ids.value
                 JOIN messages m ON m.seq = a.last_seq
                 \(MessageRows.replyJoin)
-                LEFT JOIN chat_reads r ON r.conversation_id = a.conversation_id AND r.user_id = ?
+                LEFT JOIN chat_reads r ON r.conversation_id = a.conversation_id AND r.user_id = ?2
                 """, arguments: [list, reader.rawValue])
             while let row = try rows.next() {
                 let message = try MessageRows.message(row, epoch: nil)
-                activity[message.conversationID] = ChatActivity(lastMessage: message, unreadCount: max(0, try row.decode(Int.self, atIndex: MessageRows.count)))
+                activity[message.conversationID] = ChatActivity(lastMessage: message, unreadCount: max(0, try row.decode(Int.self, atIndex: MessageRows.count)),
+                                                                unreadMentions: try row.decode(atIndex: MessageRows.count + 1))
             }
             return activity
         }

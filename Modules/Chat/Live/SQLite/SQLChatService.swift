@@ -12,12 +12,13 @@ public struct SQLChatService: ChatService {
     private let chat: CallerChat
 
     /// Creates the service for `caller` over an open database (whose epoch is `epoch`,
-    /// `ChatSchema.epoch`), the process's message writer, the (cached) membership port and the
+    /// `ChatSchema.epoch`), the process's message writer, the (cached) membership port, the names port (for mentions), the
     /// process's event feed and typing hub; each send spends from `budget`.
-    public init(database: SQLDatabase, epoch: String, writer: MessageWriter, membership: any ConversationMembership, feed: any EventFeed, typing: TypingHub,
-                caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited) {
+    public init(database: SQLDatabase, epoch: String, writer: MessageWriter, membership: any ConversationMembership, names: any MemberNames,
+                feed: any EventFeed, typing: TypingHub, caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited) {
         self.database = database
-        chat = CallerChat(writer: writer, membership: membership, feed: feed, typing: typing, caller: caller, clock: clock, budget: budget, epoch: epoch)
+        chat = CallerChat(writer: writer, membership: membership, mentions: MentionFinder(membership: membership, names: names), feed: feed,
+                          typing: typing, caller: caller, clock: clock, budget: budget, epoch: epoch)
     }
 
     public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {

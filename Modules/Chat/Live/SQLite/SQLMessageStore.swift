@@ -108,14 +108,20 @@ public struct SQLMessageStore: MessageStore {
         let conversation = send.conversationID.rawValue
         let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
                                          arguments: [conversation]) ?? 0) + 1
-        try db.cachedStatement(sql: "INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at, reply_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-            .execute(arguments: [seq, send.id.rawValue, conversation, position, send.sender.rawValue, send.text, send.sentAt, send.replyTo?.rawValue])
+        try db.cachedStatement(sql: """
+            INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at, reply_to, mentions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [seq, send.id.rawValue, conversation, position, send.sender.rawValue, send.text, send.sentAt, send.replyTo?.rawValue,
+                                    try MessageRows.peopleText(send.mentions)])
+        for person in send.mentions {
+            try db.cachedStatement(sql: "INSERT INTO message_mentions (user_id, seq, conversation_id, position) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [person.rawValue, seq, conversation, position])
+        }
         try db.cachedStatement(sql: """
             INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
             ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
             """).execute(arguments: [conversation, position, seq])
         try ChatReads.set(position, by: send.sender, in: send.conversationID, db)
         return Message(id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
-                       sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq))
+                       sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq), mentions: send.mentions)
     }
 }

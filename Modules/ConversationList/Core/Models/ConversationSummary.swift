@@ -15,6 +15,8 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
     public let lastMessage: MessagePreview?
     /// Messages the reader has not read.
     public let unreadCount: Int
+    /// Of those, the ones that mention the reader (`@Name`).
+    public let unreadMentions: Int
     /// When the newest message was sent, or when the conversation was created.
     public let lastActivityAt: Date
 
@@ -26,7 +28,21 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
         memberIDs = conversation.memberIDs
         lastMessage = activity.lastMessage
         unreadCount = activity.unreadCount
+        unreadMentions = activity.unreadMentions
         lastActivityAt = activity.lastMessage?.sentAt ?? conversation.createdAt
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(ConversationID.self, forKey: .id)
+        title = try container.decode(String.self, forKey: .title)
+        isGroup = try container.decode(Bool.self, forKey: .isGroup)
+        memberIDs = try container.decode([UserID].self, forKey: .memberIDs)
+        lastMessage = try container.decodeIfPresent(MessagePreview.self, forKey: .lastMessage)
+        unreadCount = try container.decode(Int.self, forKey: .unreadCount)
+        // A server from before mentions sends none.
+        unreadMentions = try container.decodeIfPresent(Int.self, forKey: .unreadMentions) ?? 0
+        lastActivityAt = try container.decode(Date.self, forKey: .lastActivityAt)
     }
 
     /// `rows` with the most recent activity first; ties broken by id so the order is stable.

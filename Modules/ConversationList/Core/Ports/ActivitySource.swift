@@ -10,17 +10,20 @@ public protocol ActivitySource: Sendable {
 }
 
 /// What Chat reports about one conversation, for one reader: its newest message and how many
-/// messages that reader has not read.
+/// messages that reader has not read, and of those how many mention them.
 public struct ConversationActivity: Codable, Equatable, Sendable {
     /// The newest message, if there is one.
     public let lastMessage: MessagePreview?
     /// Messages from others after the reader's read marker.
     public let unreadCount: Int
+    /// Those of them that mention the reader.
+    public let unreadMentions: Int
 
     /// Creates an activity value.
-    public init(lastMessage: MessagePreview?, unreadCount: Int) {
+    public init(lastMessage: MessagePreview?, unreadCount: Int, unreadMentions: Int = 0) {
         self.lastMessage = lastMessage
         self.unreadCount = unreadCount
+        self.unreadMentions = unreadMentions
     }
 
     /// No messages at all.

@@ -18,6 +18,8 @@ public protocol FrontendLookup {
     func listChanges() async throws -> AsyncStream<Void>
     /// A conversation's title as the signed-in user sees it, or `nil` when it is not theirs.
     func conversationTitle(_ id: ConversationID) async throws -> String?
+    /// A conversation's members, or none when it is not the signed-in user's.
+    func conversationMembers(_ id: ConversationID) async throws -> [UserID]
     /// The user a person means: a user id or an email address.
     func userID(for reference: String) async throws -> UserID
     /// Display names of users; unknown ids are left out.

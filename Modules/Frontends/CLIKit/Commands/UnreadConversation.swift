@@ -11,12 +11,20 @@ public struct UnreadConversation: Equatable, Sendable {
     public let title: String
     /// How many messages from others the user has not read.
     public let unread: Int
+    /// How many of those mention the user.
+    public let mentions: Int
 
     /// Creates an entry.
-    public init(number: Int, id: ConversationID, title: String, unread: Int) {
+    public init(number: Int, id: ConversationID, title: String, unread: Int, mentions: Int = 0) {
         self.number = number
         self.id = id
         self.title = title
         self.unread = unread
+        self.mentions = mentions
+    }
+
+    /// How the hotlist shows it: `[2: Engine room 3 @1]` (the count of mentions only when there are some).
+    public var hotlistEntry: String {
+        "[\(number): \(TextFormat.preview(TerminalText.line(title), limit: 20)) \(unread)\(mentions > 0 ? " @\(mentions)" : "")]"
     }
 }

@@ -131,7 +131,7 @@ public final class REPLHost {
     }
 
     /// Keeps the hotlist shown with the prompt current: the other conversations with unread
-    /// messages, as `[number: title count]`. Only where a status can be shown (a terminal).
+    /// messages, as `[number: title count @mentions]`. Only where a status can be shown (a terminal).
     private func followHotlist(excluding route: Route) {
         hotlist?.cancel()
         // Cleared at once: the last screen's hotlist may list the conversation now open.
@@ -144,9 +144,7 @@ public final class REPLHost {
             var ticks = changes.makeAsyncIterator()
             repeat {
                 guard let unread = try? await context?.lookup.unreadConversations(), !Task.isCancelled else { continue }
-                let entries = unread.filter { $0.id != current }.map { entry in
-                    "[\(entry.number): \(TextFormat.preview(TerminalText.line(entry.title), limit: 20)) \(entry.unread)]"
-                }
+                let entries = unread.filter { $0.id != current }.map(\.hotlistEntry)
                 // At most half the width: a status that wrapped would break the line's redraws.
                 let status = TextFormat.preview(entries.joined(separator: " "), limit: room)
                 self?.show(status: entries.isEmpty ? "" : console.styled(status, .yellow), of: \.hotlist)

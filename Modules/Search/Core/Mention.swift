@@ -1,0 +1,60 @@
+import Foundation
+import Kernel
+
+/// A message that mentions the reader (`@Name`), as it is now, with the cursor a later list
+/// resumes after.
+public struct Mention: Codable, Equatable, Sendable, Identifiable {
+    public let id: MessageID
+    public let conversationID: ConversationID
+    public let senderID: UserID
+    public let sentAt: Date
+    /// Its text as it is now.
+    public let text: String
+    /// Where it is in the store's order: `since` this, a list gives the mentions after it.
+    public let cursor: Int64
+
+    /// The mention `message` is.
+    public init(_ message: SearchCorpusMessage) {
+        id = message.id
+        conversationID = message.conversationID
+        senderID = message.senderID
+        sentAt = message.sentAt
+        text = message.text
+        cursor = message.key
+    }
+
+    /// Most mentions on a page.
+    public static let maxLimit = 100
+
+    /// Reads a cursor as typed (`--since`, `?since=`): a whole number from 0.
+    /// - Throws: `.invalidInput` for anything else.
+    public static func cursor(_ text: String) throws -> Int64 {
+        guard text.utf8.count <= 19, let cursor = Int64(text), cursor >= 0 else {
+            throw AppError(.invalidInput, "a mentions cursor is a whole number from 0, as `next` gives it")
+        }
+        return cursor
+    }
+}
+
+/// A page of mentions, newest last, and where the next list resumes.
+public struct MentionPage: Codable, Equatable, Sendable {
+    public let mentions: [Mention]
+    /// The cursor to ask `since` next: the last mention's, or the one asked when none came.
+    public let next: Int64
+    /// Whether newer mentions than these already wait (ask again `since` `next`).
+    public let hasMore: Bool
+
+    public init(mentions: [Mention], next: Int64, hasMore: Bool) {
+        self.mentions = mentions
+        self.next = next
+        self.hasMore = hasMore
+    }
+
+    /// The page of `found`, the mentions a store read for it, oldest first: after `since`, the
+    /// first `limit` of up to `limit + 1` read (one more tells whether more wait); without it,
+    /// the newest `limit`.
+    public init(_ found: [Mention], since: Int64?, limit: Int) {
+        let page = since == nil ? Array(found.suffix(limit)) : Array(found.prefix(limit))
+        self.init(mentions: page, next: page.last?.cursor ?? since ?? 0, hasMore: since != nil && found.count > limit)
+    }
+}
