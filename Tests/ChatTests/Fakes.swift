@@ -13,6 +13,18 @@ struct FixedMembership: ConversationMembership {
     }
 }
 
+/// Blocks from a dictionary of who blocked whom; counts how often they were asked for.
+final class BlockingMembership: ConversationMembership {
+    let blocked: [UserID: Set<UserID>]
+    let asked = Mutex(0)
+    init(blocked: [UserID: Set<UserID>]) { self.blocked = blocked }
+    nonisolated(nonsending) func members(of conversationID: ConversationID) async throws -> [UserID]? { nil }
+    func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) {
+        asked.withLock { $0 += 1 }
+        return (blocked[user] ?? [], Set(blocked.filter { $0.value.contains(user) }.keys))
+    }
+}
+
 /// Display names from a dictionary.
 struct FixedNames: MemberNames {
     let names: [UserID: String]

@@ -87,7 +87,7 @@ final class BackendHarness: Sendable {
 
     /// Signs up a new user with a unique email and password `password-<name>`.
     func signUp(_ name: String) async throws -> User {
-        let email = "\(name.lowercased())-\(UUID().uuidString.prefix(8))@example.com"
+        let email = "\(name.lowercased().filter(\.isLetter))-\(UUID().uuidString.prefix(8))@example.com"
         let issued = try await accounts.signUp(email: email, displayName: name, password: "password-\(name)")
         return User(id: issued.account.id, email: issued.account.email, token: issued.token)
     }

@@ -8,22 +8,33 @@ import TestSupport
 @MainActor
 @Suite("Message changes in the REPL", .timeLimit(.minutes(1)))
 struct MessageChangeREPLTests {
-    @Test("another person's edit, deletion, reaction, reply and reading arrive as lines; /edit, /recent, /delete, /react, /reply, /seen and /receipts are your own")
-    func changesOnScreen() async throws {
-        let terminal = TestTerminal()
-        let environment = terminal.environment
-        /// `messageai ARGUMENTS` as its own process, on the terminal's files; its exit status and output.
-        func messageai(_ arguments: String..., input: String? = nil) async throws -> SpawnedProgram.Run {
+    /// `messageai ARGUMENTS` as its own process on a terminal's files: its exit status and output.
+    struct Messageai: Sendable {
+        let environment: [String: String]
+
+        func callAsFunction(_ arguments: String..., input: String? = nil) async throws -> SpawnedProgram.Run {
             let argv = [LocalMachine.messageai.path] + arguments
             let shell = ["/bin/sh", "-c", (input.map { "printf '%s\\n' '\($0)' | " } ?? "") + "exec \"$@\"", "messageai"] + argv
-            return try await OwnThread.run { try SpawnedProgram.run(shell, environment: environment) }
+            return try await OwnThread.run { [environment] in try SpawnedProgram.run(shell, environment: environment) }
         }
+    }
+
+    /// Ada and Bob signed up on `terminal`'s files (Bob with `--profile bob`), with a
+    /// conversation of theirs that Bob accepted: its id, and `messageai` on those files.
+    static func adaAndBob(on terminal: TestTerminal) async throws -> (chat: String, messageai: Messageai) {
+        let messageai = Messageai(environment: terminal.environment)
         #expect(try await messageai("signup", "--email", "ada@example.com", "--name", "Ada", "--password-stdin", input: "password-ada").status == 0)
         #expect(try await messageai("--profile", "bob", "signup", "--email", "bob@example.com", "--name", "Bob", "--password-stdin",
                                     input: "password-bob").status == 0)
         let started = try await messageai("--json", "chats", "new", "bob@example.com")
         let chat = try #require(started.output.firstMatch(of: /"id":"([0-9a-z]+)"/).map { String($0.output.1) }, "\(started.output)")
         #expect(try await messageai("--profile", "bob", "invites", "accept", chat).status == 0)
+        return (chat, messageai)
+    }
+    @Test("another person's edit, deletion, reaction, reply and reading arrive as lines; /edit, /recent, /delete, /react, /reply, /seen and /receipts are your own")
+    func changesOnScreen() async throws {
+        let terminal = TestTerminal()
+        let (chat, messageai) = try await Self.adaAndBob(on: terminal)
         #expect(try await messageai("--profile", "bob", "send", chat, "helo ada", "--id", "b1").status == 0)
 
         let repl = Task { await terminal.run("repl") }
@@ -81,19 +92,8 @@ struct MessageChangeREPLTests {
     @Test("typing shows beside the prompt: another person's, gone within 6 s of a kill -9 of their process; your own reaches them as you type and stops when you send")
     func typingOnScreen() async throws {
         let ada = TestTerminal(interactive: true)
+        let (chat, messageai) = try await Self.adaAndBob(on: ada)
         let environment = ada.environment
-        /// `messageai ARGUMENTS` as its own process, on the terminal's files; its exit status and output.
-        func messageai(_ arguments: String..., input: String? = nil) async throws -> SpawnedProgram.Run {
-            let argv = [LocalMachine.messageai.path] + arguments
-            let shell = ["/bin/sh", "-c", (input.map { "printf '%s\\n' '\($0)' | " } ?? "") + "exec \"$@\"", "messageai"] + argv
-            return try await OwnThread.run { try SpawnedProgram.run(shell, environment: environment) }
-        }
-        #expect(try await messageai("signup", "--email", "ada@example.com", "--name", "Ada", "--password-stdin", input: "password-ada").status == 0)
-        #expect(try await messageai("--profile", "bob", "signup", "--email", "bob@example.com", "--name", "Bob", "--password-stdin",
-                                    input: "password-bob").status == 0)
-        let started = try await messageai("--json", "chats", "new", "bob@example.com")
-        let chat = try #require(started.output.firstMatch(of: /"id":"([0-9a-z]+)"/).map { String($0.output.1) }, "\(started.output)")
-        #expect(try await messageai("--profile", "bob", "invites", "accept", chat).status == 0)
         #expect(try await messageai("--profile", "bob", "send", chat, "helo ada").status == 0)
 
         let adaREPL = Task { await ada.run("repl") }
@@ -124,6 +124,41 @@ struct MessageChangeREPLTests {
         await bob.waitFor("\r\u{1B}[KAda> ", after: beforeSending)
         for terminal in [ada, bob] { terminal.press("/quit\r") }
         #expect(await adaREPL.value == 0)
+        #expect(await bobREPL.value == 0)
+    }
+}
+
+extension MessageChangeREPLTests {
+    @Test("Tab completes @Name; the one named sees it in `messageai mentions`, in the hotlist ([1: Ada 1 @1]) and the list, and /mentions opens it")
+    func mentionsOnScreen() async throws {
+        let ada = TestTerminal(interactive: true)
+        let (chat, messageai) = try await Self.adaAndBob(on: ada)
+        let adaREPL = Task { await ada.run("repl") }
+        await ada.waitFor("1. Bob")
+        ada.press("/chat \(chat)\r")
+        await ada.waitFor("(no messages yet")
+        ada.press("@B\t")
+        await ada.waitFor("@Bob ")
+        ada.press("the boiler\r")
+        await ada.waitFor("You: @Bob the boiler")
+        ada.press("/quit\r")
+        #expect(await adaREPL.value == 0)
+
+        let mentions = try await messageai("--profile", "bob", "mentions")
+        #expect(mentions.status == 0 && mentions.output.contains("Ada: @Bob the boiler"), "\(mentions.output)")
+        let cursor = try #require(mentions.output.firstMatch(of: /--since ([0-9]+)/).map { String($0.output.1) }, "\(mentions.output)")
+        #expect(try await messageai("--profile", "bob", "mentions", "--since", cursor).output.contains("No new mentions."))
+        #expect(try await messageai("--profile", "bob", "chats", "list").output.contains("(1 unread, 1 @you)"))
+
+        let bob = TestTerminal(sharing: ada, interactive: true)
+        let bobREPL = Task { await bob.run("--profile bob repl") }
+        await bob.waitFor("[1: Ada 1 @1]")
+        bob.press("/mentions\r")
+        await bob.waitFor("Ada: @Bob the boiler")
+        let beforeGo = bob.mark
+        bob.press("/go 1\r")
+        await bob.waitFor("Ada: @Bob the boiler", after: beforeGo)
+        bob.press("/quit\r")
         #expect(await bobREPL.value == 0)
     }
 }

@@ -113,14 +113,18 @@ struct BudgetTests {
         }
     }
 
-    @Test("message searches spend the look-ups budget: past it a search is refused with Retry-After, and another person searches on")
-    func searches() async throws {
+    @Test("message searches and lists of mentions spend the look-ups budget: past it one is refused with Retry-After, and another person searches on; a bad cursor is a 400",
+          arguments: ["/v1/search?q=hello", "/v1/mentions?since=0"])
+    func searches(_ path: String) async throws {
         try await InProcessServer.live({ $0.budget.lookupsPerMinute = 8 }) { world in
             let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
             var statuses: [Int] = []
-            for _ in 0..<5 { statuses.append(try await world.probe.send("GET", "/v1/search?q=hello", token: ada.token).status) }
+            for _ in 0..<5 { statuses.append(try await world.probe.send("GET", path, token: ada.token).status) }
             #expect(statuses == [200, 200, 200, 200, 429], "half of 8 at once")
-            #expect(try await world.probe.send("GET", "/v1/search?q=hello", token: bob.token).status == 200, "another person's budget was spent")
+            #expect(try await world.probe.send("GET", path, token: bob.token).status == 200, "another person's budget was spent")
+            for bad in ["abc", "-1", String(repeating: "9", count: 30)] {
+                #expect(try await world.probe.send("GET", "/v1/mentions?since=\(bad)", token: bob.token).status == 400, "since=\(bad.prefix(10))")
+            }
         }
     }
 }
