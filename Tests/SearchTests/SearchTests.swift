@@ -1,6 +1,7 @@
 import Foundation
 import Kernel
 import Search
+import TestSupport
 import Testing
 
 /// Reading a search, matching words whatever their case, accents and script, the snippet's
@@ -40,6 +41,17 @@ struct SearchTests {
         #expect(try finds(#""the notes""#, "all the notes are in"))
         #expect(try !finds(#""notes the""#, "all the notes are in"))
         #expect(try !finds("notes tea", "all the notes are in"), "every term must match")
+    }
+
+    @Test("a message's words for the index are its tokens' words: the quick way for ASCII text gives what walking its characters gives")
+    func wordsAreTokens() {
+        var random = RandomText(seed: 27)
+        let texts = (0..<2_000).map { _ in random.string(maxScalars: 60) }
+            + (0..<2_000).map { _ in String(random.string(maxScalars: 60).unicodeScalars.filter(\.isASCII)) }
+            + ["", "Hello, World 42!", "a\r\nb", "tab\there", "MIXED case_words-and.dots", "Café Müller", "東京タワー"]
+        for text in texts {
+            #expect(SearchQuery.words(of: text) == SearchQuery.tokens(of: text).map(\.word), "\(text.debugDescription)")
+        }
     }
 
     @Test("the snippet is cut around the first match and marks each matching word")

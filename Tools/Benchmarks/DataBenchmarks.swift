@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Kernel
 import ServiceGraph
+import TestSupport
 
 /// Acknowledged sends per second from one process into one conversation, one call per message,
 /// beside the floor: the same SQL run through SQLite's C API in this process (`SendFloor`), on a
@@ -15,8 +16,10 @@ struct SendBench: AsyncParsableCommand {
     @Flag(help: "Only the services' sends, without the floor.") var noFloor = false
     @Flag(help: "Without keeping the search index (its progress table dropped, so its follower finds nothing to do), to measure what keeping it costs.")
     var withoutSearchIndex = false
+    @Option(help: "sqlite, or postgres (a database of the tests' PostgreSQL cluster; no floor).") var store = "sqlite"
 
     @MainActor func run() async throws {
+        guard store != "postgres" else { return try await runOnPostgres() }
         var rates: [Double] = [], floors: [Double] = []
         for run in 1...runs {
             let world = try await World()
@@ -55,6 +58,31 @@ struct SendBench: AsyncParsableCommand {
                 + zip(rates, floors).map { Stats.format($0 / $1, 2) }.joined(separator: ", ") + ")"
         }
         print(summary)
+    }
+
+    /// The runs on a new database of the tests' PostgreSQL cluster each: with the index kept, the
+    /// instance has searched first (so it follows commits) and searches last (its leftover work
+    /// counted); without, it never searches, so nothing follows.
+    @MainActor private func runOnPostgres() async throws {
+        let cluster = try await PostgresCluster.shared()
+        var rates: [Double] = []
+        for run in 1...runs {
+            let graph = try await ServiceGraph.open(GraphOptions(backend: .postgres, sqlitePath: "", bcryptCost: 4, postgresURL: try await cluster.database()))
+            defer { graph.close() }
+            let me = try await graph.accounts.signUp(email: "me@bench.io", displayName: "Me", password: "bench-password")
+            let other = try await graph.accounts.signUp(email: "other@bench.io", displayName: "Other", password: "bench-password")
+            let services = graph.services(for: graph.caller(token: me.token))
+            let conversation = try await services.conversations.startDirect(with: other.account.id).id
+            _ = try await graph.services(for: graph.caller(token: other.token)).conversations.accept(conversation)
+            if !withoutSearchIndex { _ = try await services.search.search("message", in: nil, limit: 1, before: nil) }
+            let seconds = try await Stats.time {
+                for index in 0..<count { _ = try await services.chat.send(id: .random(), text: "message \(index) " + Seeder.text, to: conversation) }
+                if !withoutSearchIndex { _ = try await services.search.search("message", in: nil, limit: 1, before: nil) }
+            }
+            rates.append(Double(count) / seconds)
+            print("run \(run): \(Int(rates[rates.count - 1])) sends/s")
+        }
+        print("send on postgres\(withoutSearchIndex ? " without the search index" : ""): median \(Int(Stats.median(rates))) acknowledged sends/s (\(count) per run, \(runs) runs)")
     }
 
     /// Drops the search index's progress mark: its follower then fails at once and keeps no index.

@@ -40,7 +40,7 @@ struct SendFloor {
     private mutating func send(id: String, text: String, conversation: String, sender: String, sentAt: Int64) throws {
         try run("BEGIN IMMEDIATE")
         // The writer's look-up of ids already stored, then its number from the store's sequence.
-        try run("SELECT m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq FROM json_each(?) ids JOIN messages m ON m.conversation_id = ? AND m.id = ids.value",
+        try run("SELECT m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq FROM json_each(?) ids CROSS JOIN messages m ON m.conversation_id = ? AND m.id = ids.value",
                 ["[\"\(id)\"]", conversation])
         let seq = try run("UPDATE store_sequence SET value = value + ? RETURNING value", [Int64(1)]) ?? 0
         let position = (try run("SELECT message_count FROM chat_activity WHERE conversation_id = ?", [conversation]) ?? 0) + 1

@@ -10,10 +10,10 @@ import Synchronization
 /// `tsvector` made from them as they are (`array_to_tsvector`: no parser, so no locale decides
 /// what a word is), under a GIN index, kept past `search_progress` out of the send's
 /// transaction, so a send never waits for it. A search first indexes what is left, so a person
-/// finds what they just sent; from an instance's first search on, it also follows each commit
-/// it hears of. The service (`PostgresSearchService`) checks each candidate against the message
-/// as it is now, so an edit or a deletion the index has not caught up with yet is never shown
-/// by its old words.
+/// finds what they just sent; from an instance's first search on, it also follows the commits
+/// it hears of (`IndexFollower`). The service (`PostgresSearchService`) checks each candidate
+/// against the message as it is now, so an edit or a deletion the index has not caught up with
+/// yet is never shown by its old words.
 public final class PostgresSearchIndex: Sendable {
     /// The index's tables.
     public static let migrations = [
@@ -47,13 +47,7 @@ public final class PostgresSearchIndex: Sendable {
         follower.withLock { task in
             guard task == nil else { return }
             let (database, source) = (database, source)
-            task = Task {
-                var ticks = database.changes().makeAsyncIterator()
-                while await ticks.next() != nil, !Task.isCancelled {
-                    // A failed round (the database away) is tried again at the next tick, at least once a second.
-                    try? await Self.bringUpToDate(database, source: source)
-                }
-            }
+            task = IndexFollower.follow(database.changes()) { try await Self.bringUpToDate(database, source: source) }
         }
         try await Self.bringUpToDate(database, source: source)
     }

@@ -9,15 +9,12 @@ import Synchronization
 /// past `search_progress` and writes their words, out of the send's transaction, so a send never
 /// waits for it. A search first indexes what is left (`bringUpToDate`), so a person finds what
 /// they just sent; from a process's first search on, it also follows each commit it hears of,
-/// by any process (gathered for `gather`), so later searches find little left. A process that
+/// by any process (`IndexFollower`), so later searches find little left. A process that
 /// never searches (a one-shot command) never writes the index. What one process has written,
 /// the others find done.
 public final class SQLSearchIndex: Sendable {
     /// Messages and changes read at once.
     static let batch = 2_000
-    /// How long the follower lets commits gather before it indexes them: one transaction for a
-    /// burst of sends, not one each (a search does not wait for it: it indexes what is left first).
-    static let gather: Duration = .milliseconds(250)
 
     private let database: SQLDatabase
     /// The tables it indexes, which its searches read too.
@@ -37,14 +34,7 @@ public final class SQLSearchIndex: Sendable {
         follower.withLock { task in
             guard task == nil else { return }
             let (database, source) = (database, source)
-            task = Task {
-                var ticks = database.changes.subscribe().makeAsyncIterator()
-                while await ticks.next() != nil, !Task.isCancelled {
-                    try? await Task.sleep(for: Self.gather)
-                    // A failed round (the file busy) is tried again at the next tick, at least once a second.
-                    try? await Self.bringUpToDate(database, source: source)
-                }
-            }
+            task = IndexFollower.follow(database.changes.subscribe()) { try await Self.bringUpToDate(database, source: source) }
         }
         try await Self.bringUpToDate(database, source: source)
     }
@@ -72,13 +62,20 @@ public final class SQLSearchIndex: Sendable {
             })
         }
         guard let last = rows.last?.at else { return true }
+        // A message and its changes in one batch are one write: each read carries it as it is now.
+        var newest: [Int64: (changed: Bool, words: String?)] = [:]
+        for row in rows { newest[row.key] = (newest[row.key]?.changed == true || row.at != row.key, row.words) }
+        let writes = newest.sorted { $0.key < $1.key }
         try await database.write(notifying: false) { db in
-            guard try Int64.fetchOne(db, sql: "SELECT seq FROM search_progress") == from else { return }
-            for row in rows {
-                try db.execute(sql: "DELETE FROM search_index WHERE rowid = ?", arguments: [row.key])
-                if let words = row.words { try db.execute(sql: "INSERT INTO search_index (rowid, words) VALUES (?, ?)", arguments: [row.key, words]) }
+            guard try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM search_progress")) == from else { return }
+            for (key, message) in writes {
+                // A message new past the mark is not in the index yet: only a changed one has words to drop.
+                if message.changed { try db.cachedStatement(sql: "DELETE FROM search_index WHERE rowid = ?").execute(arguments: [key]) }
+                if let words = message.words {
+                    try db.cachedStatement(sql: "INSERT INTO search_index (rowid, words) VALUES (?, ?)").execute(arguments: [key, words])
+                }
             }
-            try db.execute(sql: "UPDATE search_progress SET seq = ?", arguments: [last])
+            try db.cachedStatement(sql: "UPDATE search_progress SET seq = ?").execute(arguments: [last])
         }
         return rows.count < batch
     }

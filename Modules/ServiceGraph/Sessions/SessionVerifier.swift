@@ -32,23 +32,42 @@ final class SessionVerifier: Sendable {
     /// - Throws: `.notSignedIn` for an unknown, revoked or expired token.
     nonisolated(nonsending) func userID(for token: String) async throws -> UserID {
         let now = ContinuousClock.now
-        let (hit, forgotten) = verified.withLock { ($0.tokens[token], $0.forgotten) }
+        let (hit, forgotten) = cached(token)
         if let hit, now - hit.at < cacheTime { return hit.userID }
         do {
             let account = try await accounts.account(for: token)
-            verified.withLock { cache in
-                // A sign-out or password change here since the read began: its answer may be stale.
-                guard cache.forgotten == forgotten else { return }
-                if cache.tokens.count >= Self.capacity {
-                    cache.tokens = cache.tokens.filter { now - $0.value.at < cacheTime }
-                    if cache.tokens.count >= Self.capacity { cache.tokens.removeAll() }
-                }
-                cache.tokens[token] = Verified(userID: account.id, at: now)
-            }
+            remember(token, as: account.id, at: now, unlessForgottenSince: forgotten)
             return account.id
         } catch {
-            verified.withLock { $0.tokens[token] = nil }
+            remember(token, as: nil, at: now, unlessForgottenSince: nil)
             throw error
+        }
+    }
+
+    // The cache is locked only in these functions of their own, never in the async function
+    // itself: in a release build the compiler kept the thread id `Mutex` takes before an `await`
+    // for a lock after it, on another thread, and the unlock trapped (docs/adr/0026).
+
+    /// The cached answer for `token`, and the count of forgettings it was read at.
+    @inline(never)
+    private func cached(_ token: String) -> (Verified?, Int) {
+        verified.withLock { ($0.tokens[token], $0.forgotten) }
+    }
+
+    /// Caches `user` as the answer for `token` read at `now` (`nil`: forgets it), unless tokens
+    /// were forgotten since the read began (`forgotten`): a sign-out or password change here
+    /// may have made its answer stale.
+    @inline(never)
+    private func remember(_ token: String, as user: UserID?, at now: ContinuousClock.Instant, unlessForgottenSince forgotten: Int?) {
+        let cacheTime = cacheTime
+        verified.withLock { cache in
+            guard let user else { return cache.tokens[token] = nil }
+            guard cache.forgotten == forgotten else { return }
+            if cache.tokens.count >= Self.capacity {
+                cache.tokens = cache.tokens.filter { now - $0.value.at < cacheTime }
+                if cache.tokens.count >= Self.capacity { cache.tokens.removeAll() }
+            }
+            cache.tokens[token] = Verified(userID: user, at: now)
         }
     }
 

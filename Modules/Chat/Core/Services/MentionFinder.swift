@@ -20,8 +20,9 @@ public struct MentionFinder: Sendable {
     }
 
     /// The members `text`, sent by `sender` to a conversation of `members`, mentions, in the
-    /// order named. Free for a text without `@`: it asks nothing of the ports.
-    public func mentions(in text: String, by sender: UserID, members: [UserID]) async throws -> [UserID] {
+    /// order named. Free for a text without `@`: it asks nothing of the ports, and runs on the
+    /// caller's executor (a send's path has no hop between threads).
+    public nonisolated(nonsending) func mentions(in text: String, by sender: UserID, members: [UserID]) async throws -> [UserID] {
         guard text.utf8.contains(UInt8(ascii: "@")) else { return [] }
         let apart = try await membership.people(apartFrom: sender)
         let candidates = members.filter { $0 != sender && !apart.contains($0) }

@@ -87,12 +87,13 @@ public struct SQLMessageStore: MessageStore {
     }
 
     /// The messages of `sends` already stored (the same id in the same conversation), by key:
-    /// one look-up per conversation of the batch.
+    /// one look-up per conversation of the batch. `CROSS JOIN` keeps the ids the outer loop:
+    /// left to itself, SQLite's planner walked every message of the conversation for each send.
     private static func storedMessages(of sends: [Send], epoch: String, _ db: Database) throws -> [Key: Message] {
         var messages: [Key: Message] = [:]
         for (conversationID, ids) in Dictionary(grouping: sends, by: \.conversationID).mapValues({ $0.map(\.id) }) {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT \(MessageRows.columns) FROM json_each(?) ids JOIN messages m ON m.conversation_id = ? AND m.id = ids.value
+                SELECT \(MessageRows.columns) FROM json_each(?) ids CROSS JOIN messages m ON m.conversation_id = ? AND m.id = ids.value
                 \(MessageRows.replyJoin)
                 """), arguments: [try JSONIDs.encode(ids), conversationID.rawValue])
             while let row = try rows.next() {
