@@ -73,6 +73,9 @@ public final class PostgresSearchIndex: Sendable {
                 ) e JOIN \(unescaped: s.messages) m ON m.\(unescaped: s.key) = e.message ORDER BY e.at LIMIT \(batch)
                 """)
             guard !rows.isEmpty else { return true }
+            // The index is derived, and its mark commits with it: a crash that loses this commit
+            // loses the mark too, and the words are written again. So no send waits on its flush.
+            try await transaction.query("SET LOCAL synchronous_commit = off")
             var last = from
             // A message and its changes in one batch are one row: each read carries it as it is now.
             var now: [Int64: String?] = [:]
@@ -84,8 +87,8 @@ public final class PostgresSearchIndex: Sendable {
             let gone = now.filter { $0.value == nil }.map(\.key)
             let kept = now.compactMap { seq, words in words.map { (seq, $0) } }
             let (keys, words) = (kept.map(\.0), kept.map(\.1))
-            // Two statements a batch, whatever its size.
-            try await transaction.query("DELETE FROM search_words WHERE seq = ANY(\(gone))")
+            // At most two statements a batch, whatever its size.
+            if !gone.isEmpty { try await transaction.query("DELETE FROM search_words WHERE seq = ANY(\(gone))") }
             try await transaction.query("""
                 INSERT INTO search_words (seq, words)
                 SELECT seq, array_to_tsvector(array_remove(string_to_array(words, ' '), '')) FROM unnest(\(keys)::bigint[], \(words)::text[]) AS w(seq, words)

@@ -45,8 +45,9 @@ final class SessionVerifier: Sendable {
     }
 
     // The cache is locked only in these functions of their own, never in the async function
-    // itself: in a release build the compiler kept the thread id `Mutex` takes before an `await`
-    // for a lock after it, on another thread, and the unlock trapped (docs/adr/0026).
+    // itself: with both locks in `userID(for:)`, a release build trapped in the second one
+    // ("unlock Mutex on a thread which hasn't acquired the lock") once a send benchmark ran past
+    // the cache time (docs/performance.md); kept apart, it does not.
 
     /// The cached answer for `token`, and the count of forgettings it was read at.
     @inline(never)
