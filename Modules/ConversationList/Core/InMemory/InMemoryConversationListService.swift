@@ -13,9 +13,13 @@ public struct InMemoryConversationListService: ConversationListService {
     }
 
     public func conversations(limit: Int, after: ConversationID?) async throws -> ConversationPage {
-        let me = try await authorize()
         try ConversationRules.checkPageLimit(limit)
-        return try ConversationRules.page(of: try await store.builder.summaries(of: await store.conversations(of: me), for: me), limit: limit, after: after)
+        return try ConversationRules.page(of: try await conversations(), limit: limit, after: after)
+    }
+
+    public func conversations() async throws -> [ConversationSummary] {
+        let me = try await authorize()
+        return try await store.builder.summaries(of: await store.conversations(of: me), for: me)
     }
 
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {

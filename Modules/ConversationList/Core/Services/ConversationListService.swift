@@ -14,6 +14,10 @@ public protocol ConversationListService: Sendable {
     /// - Throws: `.invalidInput` for a `limit` out of range; `.notFound` when `after` is not in the list.
     func conversations(limit: Int, after: ConversationID?) async throws -> ConversationPage
 
+    /// Every conversation of the signed-in user, most recent activity first. A service that
+    /// builds its whole list for each page answers it at once; the default reads page by page.
+    func conversations() async throws -> [ConversationSummary]
+
     /// The one-to-one conversation with `userID`, created if there is none yet; starting one you
     /// were invited to accepts it, starting one you left joins it again.
     /// - Throws: `.notFound` for an unknown user; `.invalidInput` for oneself.
@@ -59,7 +63,8 @@ public protocol ConversationListService: Sendable {
 }
 
 extension ConversationListService {
-    /// Every conversation of the signed-in user, most recent activity first, read page by page.
+    /// Every conversation of the signed-in user, most recent activity first, read page by page
+    /// (the remote service's way: a page is what the server answers).
     public func conversations() async throws -> [ConversationSummary] {
         var rows: [ConversationSummary] = []
         while true {

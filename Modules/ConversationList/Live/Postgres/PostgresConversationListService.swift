@@ -32,13 +32,17 @@ public struct PostgresConversationListService: ConversationListService {
     }
 
     public func conversations(limit: Int, after: ConversationID?) async throws -> ConversationPage {
-        let me = try await caller.id()
         try ConversationRules.checkPageLimit(limit)
+        return try ConversationRules.page(of: try await conversations(), limit: limit, after: after)
+    }
+
+    public func conversations() async throws -> [ConversationSummary] {
+        let me = try await caller.id()
         let conversations = try await database.query("""
             SELECT \(unescaped: Self.columns) FROM conversation_members mine JOIN conversations c ON c.id = mine.conversation_id
             WHERE mine.user_id = \(me.rawValue) AND mine.state = 'member'
             """).map(Self.conversation)
-        return try ConversationRules.page(of: try await builder.summaries(of: conversations, for: me), limit: limit, after: after)
+        return try await builder.summaries(of: conversations, for: me)
     }
 
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {

@@ -30,8 +30,12 @@ public struct SQLConversationListService: ConversationListService {
     }
 
     public func conversations(limit: Int, after: ConversationID?) async throws -> ConversationPage {
-        let me = try await caller.id()
         try ConversationRules.checkPageLimit(limit)
+        return try ConversationRules.page(of: try await conversations(), limit: limit, after: after)
+    }
+
+    public func conversations() async throws -> [ConversationSummary] {
+        let me = try await caller.id()
         let conversations = try await database.read { db in
             try Row.fetchCursor(db, sql: """
                 SELECT \(Self.columns)
@@ -39,7 +43,7 @@ public struct SQLConversationListService: ConversationListService {
                 WHERE mine.user_id = ? AND mine.state = 'member'
                 """, arguments: [me.rawValue]).map(Self.conversation).reduce(into: []) { $0.append($1) }
         }
-        return try ConversationRules.page(of: try await builder.summaries(of: conversations, for: me), limit: limit, after: after)
+        return try await builder.summaries(of: conversations, for: me)
     }
 
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {
