@@ -14,7 +14,7 @@ import Synchronization
 /// the others find done.
 public final class SQLSearchIndex: Sendable {
     /// Messages and changes read at once.
-    static let batch = 2_000
+    static let batch = 500
 
     private let database: SQLDatabase
     /// The tables it indexes, which its searches read too.
