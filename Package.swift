@@ -20,7 +20,10 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
 
 /// The features served by `messageai-server`: each has `API/` (target `<Name>API`: its wire
 /// contract), `Remote/` (`<Name>Remote`: the remote service) and `Server/` (`<Name>Server`: its routes).
-let wireFeatures = ["Auth", "Profile", "ConversationList", "Chat", "Search"]
+let wireFeatures = [
+    "Auth", "Profile", "ConversationList", "Chat", "Search",
+    // new-feature --wire adds wire features above this line
+]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")

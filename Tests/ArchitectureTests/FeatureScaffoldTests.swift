@@ -27,6 +27,27 @@ struct FeatureScaffoldTests {
         #expect(RuleFixtures.check(sources, graph: graph) == [])
     }
 
+    @Test("with --wire, the API, Server and Remote sources pass every architecture rule too, each in its target")
+    func generatedWireSourcesFollowTheRules() throws {
+        let scaffold = try FeatureScaffold(name: "Notes", wire: true)
+        let graph = PackageGraph(targets: [
+            PackageTarget(name: "Kernel", path: "Modules/Kernel"),
+            PackageTarget(name: "CLIKit", path: "Modules/Frontends/CLIKit"),
+            PackageTarget(name: "REPLKit", path: "Modules/Frontends/REPLKit"),
+            PackageTarget(name: "RemoteClient", path: "Modules/Infrastructure/RemoteClient", targetDependencies: ["Kernel"]),
+            PackageTarget(name: "ServerSupport", path: "Modules/Infrastructure/ServerSupport", targetDependencies: ["Kernel"]),
+            PackageTarget(name: "Notes", path: "Modules/Notes/Core", targetDependencies: ["Kernel"]),
+            PackageTarget(name: "NotesViews", path: "Modules/Notes/Views", targetDependencies: ["Kernel", "Notes", "CLIKit", "REPLKit"]),
+            PackageTarget(name: "NotesAPI", path: "Modules/Notes/API", targetDependencies: ["Kernel", "Notes"]),
+            PackageTarget(name: "NotesRemote", path: "Modules/Notes/Remote", targetDependencies: ["Kernel", "Notes", "NotesAPI", "RemoteClient"]),
+            PackageTarget(name: "NotesServer", path: "Modules/Notes/Server", targetDependencies: ["Kernel", "Notes", "NotesAPI", "ServerSupport"]),
+        ])
+        let sources = scaffold.files.filter { $0.key.hasPrefix("Modules/") }
+        #expect(Set(sources.keys).subtracting(try FeatureScaffold(name: "Notes").files.keys)
+                == ["Modules/Notes/API/NotesAPI.swift", "Modules/Notes/Server/NotesRoutes.swift", "Modules/Notes/Remote/RemoteNotesService.swift"])
+        #expect(RuleFixtures.check(sources, graph: graph) == [])
+    }
+
     @Test("generating refuses an existing feature and a lost marker, writing nothing")
     func refusals() throws {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("scaffold-\(UUID().uuidString)")
@@ -60,7 +81,7 @@ struct FeatureScaffoldTests {
     /// The promise on a copy of the project: generate, check, build the new feature's targets,
     /// pass its tests, remove, identical again. The copy keeps only the feature's targets and
     /// tests (`ProjectCopy.trim`), which need the kernel, the front-end kits and ArgumentParser.
-    @Test("on a copy: a generated feature passes arch-check, its targets build and its tests pass; removing it restores the copy")
+    @Test("on a copy: a generated feature (with --wire) passes arch-check, its targets build and its tests pass; removing it restores the copy")
     func generateBuildTestRemove() async throws {
         try await Self.roundTrip(keeping: ["ScaffoldSampleViews", "ScaffoldSampleTests"]) { copy in
             _ = try await ToolProcess.run(["sh", "-c", "swift build \(Self.buildFlags) --target ScaffoldSampleViews"], in: copy.root)
@@ -72,13 +93,14 @@ struct FeatureScaffoldTests {
     }
 
     /// The rest of the promise: the generated feature builds into the app, which starts on its
-    /// screen when it is the only feature enabled.
+    /// screen when it is the only feature enabled; its routes (`--wire`) build too.
     @Test("on a copy: a generated feature builds into the app, which starts on its screen alone; removing it restores the copy",
           .enabled(if: ProcessInfo.processInfo.environment[FeatureScaffoldTests.appRoundTripVariable] == "1",
                    "builds the app's whole dependency graph in a copy: set SCAFFOLD_APP_ROUNDTRIP=1 (CI does)"))
     func appRoundTrip() async throws {
-        try await Self.roundTrip(keeping: ["messageai"]) { copy in
+        try await Self.roundTrip(keeping: ["messageai", "ScaffoldSampleServer"]) { copy in
             _ = try await ToolProcess.run(["sh", "-c", "swift build \(Self.buildFlags) --product messageai"], in: copy.root)
+            _ = try await ToolProcess.run(["sh", "-c", "swift build \(Self.buildFlags) --target ScaffoldSampleServer"], in: copy.root)
             // The new feature alone starts on its own screen, and a typed line adds an item.
             let alone = String(decoding: try await ToolProcess.run(["sh", "-c", "printf 'First item\\n/quit\\n' | HOME=$(mktemp -d) "
                 + ".build/debug/messageai repl --backend memory --features scaffoldsample 2>&1"], in: copy.root), as: UTF8.self)
@@ -93,11 +115,12 @@ struct FeatureScaffoldTests {
         let copy = ProjectCopy()
         try copy.sync(try await ProjectCopy.files())
         let before = try copy.snapshot()
-        let scaffold = try FeatureScaffold(name: "ScaffoldSample")
+        let scaffold = try FeatureScaffold(name: "ScaffoldSample", wire: true)
         _ = try scaffold.generate(in: copy.root)
 
         let checker = try await ArchitectureChecker.load(packageAt: copy.root)
         #expect(checker.files.contains { $0.path == "Modules/ScaffoldSample/Core/ScaffoldSampleViewModel.swift" })
+        #expect(checker.files.contains { $0.path == "Modules/ScaffoldSample/Server/ScaffoldSampleRoutes.swift" })
         #expect(checker.violations().map(\.description) == [])
         try copy.trim(keeping: targets)
         var failure: (any Error)?

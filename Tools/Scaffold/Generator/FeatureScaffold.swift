@@ -5,16 +5,19 @@ import Foundation
 public struct FeatureScaffold {
     /// The feature's name, UpperCamelCase (`Notes`).
     public let name: String
+    /// Whether it also gets a wire contract, server routes and a remote service (`--wire`).
+    public let wire: Bool
 
     /// Checks `name`: an UpperCamelCase Swift identifier of 2–40 letters and digits, not reserved.
     /// - Throws: `ToolError` saying what is wrong.
-    public init(name: String) throws {
+    public init(name: String, wire: Bool = false) throws {
         guard (2...40).contains(name.count), name.first?.isUppercase == true,
               name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw ToolError("'\(name)' is not a feature name: use 2–40 ASCII letters and digits, starting with a capital (e.g. Notes)")
         }
         guard !ModuleRole.reservedFolderNames.contains(name) else { throw ToolError("'\(name)' is reserved for a shared folder of Modules/") }
         self.name = name
+        self.wire = wire
     }
 
     /// The feature's name in commands and the `features` setting (`notes`).
@@ -25,7 +28,7 @@ public struct FeatureScaffold {
 
     /// The files it writes, relative to the package root.
     public var files: [String: String] {
-        Dictionary(uniqueKeysWithValues: FeatureTemplates.files.map { (fill($0.key), fill($0.value)) })
+        Dictionary(uniqueKeysWithValues: FeatureTemplates.files.merging(wire ? FeatureTemplates.wireFiles : [:]) { $1 }.map { (fill($0.key), fill($0.value)) })
     }
 
     /// Writes the feature's files and registration lines into the package at `root`.
@@ -46,7 +49,7 @@ public struct FeatureScaffold {
         return files.keys.sorted() + edits.keys.sorted()
     }
 
-    /// Removes the feature's folders and registration lines from the package at `root`.
+    /// Removes the feature's folders and registration lines (with or without `--wire`) from the package at `root`.
     /// - Returns: the paths removed or changed, relative to `root`.
     public func remove(from root: URL) throws -> [String] {
         let edits = try registrationEdits(in: root, adding: false)
@@ -60,7 +63,8 @@ public struct FeatureScaffold {
     /// The registration files' new texts (path → text), with the feature's lines added or taken out.
     private func registrationEdits(in root: URL, adding: Bool) throws -> [String: String] {
         var texts: [String: [String]] = [:]
-        for registration in Registration.all {
+        // Removing takes out every line the feature may have, with or without `--wire`.
+        for registration in Registration.all + (wire || !adding ? Registration.wire : []) {
             var lines = try texts[registration.file]
                 ?? String(contentsOf: root.appendingPathComponent(registration.file), encoding: .utf8)
                     .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

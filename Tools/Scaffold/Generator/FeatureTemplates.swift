@@ -16,6 +16,112 @@ enum FeatureTemplates {
         "Tests/__Name__Tests/__Name__ViewModelTests.swift": tests,
     ]
 
+    /// With `--wire`: the feature's wire contract, its server routes and its remote service, in
+    /// the API, Server and Remote targets `Package.swift` makes for each of `wireFeatures`.
+    static let wireFiles: [String: String] = [
+        "Modules/__Name__/API/__Name__API.swift": api,
+        "Modules/__Name__/Server/__Name__Routes.swift": routes,
+        "Modules/__Name__/Remote/Remote__Name__Service.swift": remoteService,
+    ]
+
+    static let api = """
+        import Kernel
+        import __Name__
+
+        /// __Name__'s wire contract: the endpoints of `__Name__Service`, each answered by the server's
+        /// service of the caller (`__Name__Routes`) and called by `Remote__Name__Service`.
+        public enum __Name__API {
+            /// Every item.
+            public static let items = Endpoint<NoContent, __Name__Items, PathParameters.None>(.get, "/v1/__name__", "Every __name__ item, oldest first")
+            /// Adds an item.
+            public static let add = Endpoint<__Name__Addition, __Name__Item, PathParameters.None>(.post, "/v1/__name__", "Add a __name__ item")
+
+            /// Every __Name__ endpoint.
+            public static let endpoints = [items.spec, add.spec]
+        }
+
+        /// The items, as the server sends them.
+        public struct __Name__Items: WireType, Equatable {
+            /// Most items one answer carries.
+            public static let maxItems = 10_000
+
+            public let items: [__Name__Item]
+
+            /// Creates the answer.
+            public init(_ items: [__Name__Item]) { self.items = items }
+
+            public static let schema = WireSchema.object([("items", .array(__Name__Item.schema, maxItems: maxItems))], required: ["items"])
+        }
+
+        /// The body of an addition.
+        public struct __Name__Addition: WireType, Equatable {
+            public let title: String
+
+            /// Creates the body.
+            public init(title: String) { self.title = title }
+
+            public static let schema = WireSchema.object([("title", .string(minLength: 1, maxLength: Validation.maxTitleLength))], required: ["title"])
+        }
+
+        extension __Name__Item: WireType {
+            public static let schema = WireSchema.object([("id", .identifier), ("title", .string(minLength: 1, maxLength: Validation.maxTitleLength))],
+                                                         required: ["id", "title"])
+        }
+
+        """
+
+    static let routes = """
+        import Kernel
+        import __Name__
+        import __Name__API
+        import ServerSupport
+
+        /// __Name__'s routes, each answered by the caller's `__Name__Service`. The server adds them
+        /// with the other features' (`ServerRoutes`).
+        public struct __Name__Routes: Sendable {
+            private let service: @Sendable (Caller) -> any __Name__Service
+
+            /// Creates the routes; `service` builds the __name__ service of a caller.
+            public init(service: @escaping @Sendable (Caller) -> any __Name__Service) { self.service = service }
+
+            /// Registers every __Name__ endpoint.
+            public func add(to routes: APIRoutes) {
+                let service = service
+                routes.add(__Name__API.items) { call in __Name__Items(try await service(call.caller).items()) }
+                routes.add(__Name__API.add) { call in try await service(call.caller).add(title: call.body.title) }
+            }
+        }
+
+        """
+
+    static let remoteService = """
+        import Kernel
+        import RemoteClient
+        import __Name__
+        import __Name__API
+
+        /// One caller's __Name__ on the MessageAI server. The remote backend makes it (`RemoteBackend`).
+        public struct Remote__Name__Service: __Name__Service {
+            private let connection: RemoteConnection
+            private let caller: Caller
+
+            /// Creates the service for `caller` over the process's connection.
+            public init(connection: RemoteConnection, caller: Caller) {
+                self.connection = connection
+                self.caller = caller
+            }
+
+            public func items() async throws -> [__Name__Item] {
+                try await connection.call(__Name__API.items, body: NoContent(), as: caller).items
+            }
+
+            public func add(title: String) async throws -> __Name__Item {
+                try await connection.call(__Name__API.add, body: __Name__Addition(title: title), as: caller)
+            }
+        }
+
+        """
+
     static let item = """
         import Foundation
         import Kernel

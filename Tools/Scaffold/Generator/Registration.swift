@@ -18,4 +18,10 @@ struct Registration {
                      line: "extension AppContainer: __Name__Factory { public func make__Name__ViewModel() -> __Name__ViewModel "
                          + "{ __Name__ViewModel(service: sharedService { InMemory__Name__Service() }) } }"),
     ]
+
+    /// With `--wire`, also its name among `wireFeatures` in `Package.swift`, which gives it API,
+    /// Remote and Server targets.
+    static let wire = [
+        Registration(file: "Package.swift", marker: "// new-feature --wire adds wire features above this line", line: "    \"__Name__\","),
+    ]
 }

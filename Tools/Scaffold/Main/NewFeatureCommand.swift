@@ -12,17 +12,22 @@ struct NewFeatureCommand: ParsableCommand {
         discussion: """
             Writes Modules/NAME/Core, Modules/NAME/Views and Tests/NAMETests, and registers the feature in \
             Package.swift, Modules/App/FeatureRegistry.swift and Modules/Container/AppContainer.swift (one line \
-            above each `// new-feature adds … above this line` marker). --remove takes exactly that out again.
+            above each `// new-feature adds … above this line` marker). --remove takes exactly that out again. \
+            --wire also writes Modules/NAME/API, Server and Remote (its endpoints, the routes answering them \
+            and the remote service calling them) and adds NAME to wireFeatures in Package.swift; serving \
+            the routes (ServerRoutes) and making the remote service (RemoteBackend) are then a line each, \
+            by hand, as is a store of its own (a Live target, docs/architecture.md).
             """)
 
     @Argument(help: "The feature's name, UpperCamelCase (e.g. Notes).") var name: String
     @Option(help: "The package root.") var package = "."
+    @Flag(help: "Also write its wire contract, server routes and remote service.") var wire = false
     @Flag(help: "Remove the feature's folders and registration lines instead.") var remove = false
 
     func run() throws {
         let root = URL(fileURLWithPath: package)
         do {
-            let scaffold = try FeatureScaffold(name: name)
+            let scaffold = try FeatureScaffold(name: name, wire: wire)
             let started = ContinuousClock.now
             let paths = remove ? try scaffold.remove(from: root) : try scaffold.generate(in: root)
             let milliseconds = (ContinuousClock.now - started) / .milliseconds(1)
