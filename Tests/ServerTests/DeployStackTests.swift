@@ -78,7 +78,7 @@ struct DeployStackTests {
         #expect(try stack.psql(stored) == before, "typing stored something")
     }
 
-    @Test("search crosses instances: a message sent through one instance is found through the other at once, by its words now")
+    @Test("search and mentions cross instances: a message sent through one instance is found, and its mention listed, through the other at once")
     func searchCrossesInstances() async throws {
         let stack = DeployStack()
         defer { stack.remove() }
@@ -97,6 +97,12 @@ struct DeployStackTests {
         #expect(!after.contains("\"m1\""), "found by the words it no longer has: \(after)")
         let bakery = String(decoding: try await second.send("GET", "/v1/search?q=bakery", token: grace.token).body, as: UTF8.self)
         #expect(bakery.contains("\"m1\""), "\(bakery)")
+
+        #expect(try await first.send("PUT", path + "m2", token: ada.token, json: ["text": "@grace the keys are with you"]).status == 200)
+        let mentions = String(decoding: try await second.send("GET", "/v1/mentions", token: grace.token).body, as: UTF8.self)
+        #expect(mentions.contains("\"m2\"") && !mentions.contains("\"m1\""), "\(mentions)")
+        let list = String(decoding: try await second.send("GET", "/v1/conversations", token: grace.token).body, as: UTF8.self)
+        #expect(list.contains("\"unreadMentions\":1"), "\(list)")
     }
 
     @Test("kill -9 of one instance, four times alternating, under load through the proxy: nothing acknowledged lost or repeated, order kept, clients served again within 3 s")
