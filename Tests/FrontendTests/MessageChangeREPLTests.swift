@@ -129,7 +129,7 @@ struct MessageChangeREPLTests {
 }
 
 extension MessageChangeREPLTests {
-    @Test("Tab completes @Name; the one named sees it in `messageai mentions`, in the hotlist ([1: Ada 1 @1]) and the list, and /mentions opens it")
+    @Test("Tab completes @Name; the one named sees it in `messageai mentions`, in the hotlist ([1: Ada 1 @1]) and the list, /mentions opens it, and its sender shows yellow")
     func mentionsOnScreen() async throws {
         let ada = TestTerminal(interactive: true)
         let (chat, messageai) = try await Self.adaAndBob(on: ada)
@@ -160,5 +160,13 @@ extension MessageChangeREPLTests {
         await bob.waitFor("Ada: @Bob the boiler", after: beforeGo)
         bob.press("/quit\r")
         #expect(await bobREPL.value == 0)
+
+        // On a colour terminal the sender of a message that mentions you is yellow, others bold.
+        let colored = TestTerminal(sharing: ada, colored: true)
+        let coloredREPL = Task { await colored.run("--profile bob repl") }
+        colored.type("/chat \(chat)")
+        await colored.waitFor("\u{1B}[33mAda\u{1B}[0m: @Bob the boiler")
+        colored.type("/quit")
+        #expect(await coloredREPL.value == 0)
     }
 }

@@ -18,15 +18,18 @@ final class TestTerminal {
 
     private let ownsState: Bool
     private let interactive: Bool
+    private let colored: Bool
     private let columns: Int
     private let keys: AsyncStream<UInt8>
     private let keysContinuation: AsyncStream<UInt8>.Continuation
 
     /// A terminal with a state folder (and home) of its own, or another terminal on the same
     /// machine: `sharing` its folder, so both use the same database and session files. An
-    /// `interactive` one runs the REPL's line editor, fed with `press(_:)`.
-    init(sharing other: TestTerminal? = nil, interactive: Bool = false, columns: Int = 80) {
+    /// `interactive` one runs the REPL's line editor, fed with `press(_:)`; a `colored` one gets
+    /// the ANSI styles a colour terminal gets.
+    init(sharing other: TestTerminal? = nil, interactive: Bool = false, colored: Bool = false, columns: Int = 80) {
         self.columns = columns
+        self.colored = colored
         (lines, linesContinuation) = AsyncStream.makeStream()
         (keys, keysContinuation) = AsyncStream.makeStream()
         self.interactive = interactive
@@ -74,7 +77,7 @@ final class TestTerminal {
 
     var console: Console {
         Console(
-            isInteractive: interactive, usesColor: false,
+            isInteractive: interactive, usesColor: colored,
             write: { [log] in log.append($0) },
             writeError: { [unowned self] in errors += $0 },
             readLine: { [unowned self] in pendingInput.isEmpty ? nil : .text(pendingInput.removeFirst()) },

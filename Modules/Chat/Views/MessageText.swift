@@ -24,7 +24,8 @@ enum MessageText {
         }
     }
 
-    static func line(_ entry: Timeline.Entry, sender: String, console: Console) -> String {
+    /// One message's line: its time, its sender (in yellow when it mentions `me`), its text as it is now and how its send stands.
+    static func line(_ entry: Timeline.Entry, sender: String, me: UserID? = nil, console: Console) -> String {
         let marker = switch entry.delivery {
         case .sent: ""
         case .pending: console.styled(" (sending…)", .dim)
@@ -37,7 +38,9 @@ enum MessageText {
             TerminalText.message(entry.text) + (entry.message?.edited == true ? console.styled(" (edited)", .dim) : "")
                 + (entry.message.map { reactions(of: $0) }.map { $0.isEmpty ? "" : " " + console.styled($0, .dim) } ?? "")
         }
-        return console.styled("[\(TextFormat.time(entry.sentAt))]", .dim) + " " + console.styled(TerminalText.line(sender), .bold) + ": " + body + marker
+        let mentionsMe = me.map { entry.message?.mentions.contains($0) == true } ?? false
+        return console.styled("[\(TextFormat.time(entry.sentAt))]", .dim) + " " + console.styled(TerminalText.line(sender), mentionsMe ? .yellow : .bold) + ": "
+            + body + marker
     }
 
     /// A message's reactions as `[👍 2 🎉 1]`, most first (then in emoji order); empty for none.
@@ -70,7 +73,7 @@ enum MessageText {
             if let message = entry.message, let reply = message.replyTo {
                 quoted = quote(of: message, names: names, me: me, answered: onScreen[reply.id], console: console)
             }
-            return (quoted.map { $0 + "\n" } ?? "") + line(entry, sender: sender, console: console)
+            return (quoted.map { $0 + "\n" } ?? "") + line(entry, sender: sender, me: me, console: console)
         }
     }
 }
