@@ -63,7 +63,7 @@ struct REPLSessionTests {
         ("profile", "Ada Lovelace <ada@example.com>", ["/profile", "/name"], ["/open", "/chat", "/login"]),
         ("auth", "Welcome to MessageAI. /login EMAIL to sign in", ["/login", "/signup"], ["/open", "/chat", "/profile"]),
         ("conversationlist", "1. Engine room [group]", ["/open", "/new"], ["/chat", "/profile", "/login"]),
-        ("search", "Search your messages: type words to find", ["/search", "/go", "/more"], ["/chat", "/open", "/people", "/login"]),
+        ("search", "Search your messages: type words to find", ["/search", "/mentions", "/go", "/more"], ["/chat", "/open", "/people", "/login"]),
     ])
     func featureAlone(feature: String, screen: String, listed: [String], unlisted: [String]) async {
         let repl = startREPL(" --features \(feature)")
@@ -75,6 +75,17 @@ struct REPLSessionTests {
         let help = terminal.output.split(separator: "\n").filter { $0.hasPrefix("  /") }.map { String($0.dropFirst(2).prefix { $0 != " " }) }
         for command in listed { #expect(help.contains(command), "\(feature): \(command) missing") }
         for command in unlisted { #expect(!help.contains(command), "\(feature): \(command) listed") }
+    }
+
+    @Test("search alone over mock data: /mentions lists Grace's mention of Ada, numbered")
+    func mentionsAlone() async {
+        let repl = startREPL(" --features search")
+        await terminal.waitFor("Search your messages")
+        terminal.type("/mentions")
+        await terminal.waitFor("#1 ")
+        terminal.type("/quit")
+        #expect(await repl.value == 0)
+        #expect(terminal.output.contains("Engine room · Grace Hopper: @Ada can you check the Bombe's wiring?"), "\(terminal.output)")
     }
 
     @Test("/search finds messages anywhere, numbered; /go N opens the conversation of result N; /people finds people")

@@ -24,12 +24,12 @@ public enum SearchFeature: CLIPlugin, REPLPlugin {
         [
             REPLCommand("search", arguments: "WORDS", summary: "find messages of your conversations (\"exact words\", prefix*); /go N opens result N") { query in
                 guard !query.isEmpty else { return context.show("Say what to find: /search WORDS.") }
+                SearchScreen.ask(.search(query), in: context)
                 context.navigate(.push(.feature(featureName)))
-                SearchScreen.pending = .search(query)
             },
             REPLCommand("mentions", summary: "messages that mention you (@Name), newest last; /go N opens one") { _ in
+                SearchScreen.ask(.mentions, in: context)
                 context.navigate(.push(.feature(featureName)))
-                SearchScreen.pending = .mentions
             },
         ]
     }

@@ -9,7 +9,12 @@ import Search
 final class SearchScreen: REPLScreen {
     /// What another screen asked for (`/search WORDS`, `/mentions`), shown when this one opens.
     enum Pending { case search(String), mentions }
-    static var pending: Pending?
+    /// What each session (by its context) asked for and has not shown yet: several REPLs may run
+    /// in one process (the tests' do), and one's request must not open on another's screen.
+    private static var pending: [ObjectIdentifier: Pending] = [:]
+
+    /// Asks the search screen `context` opens next to show `what`.
+    static func ask(_ what: Pending, in context: REPLContext) { pending[ObjectIdentifier(context)] = what }
 
     let prompt = "search> "
     private let context: REPLContext
@@ -35,7 +40,7 @@ final class SearchScreen: REPLScreen {
             },
             REPLCommand("go", arguments: "N", summary: "open the conversation of result N") { [unowned self] argument in
                 guard let number = Int(argument.trimmingCharacters(in: .whitespaces).drop { $0 == "#" }), places.indices.contains(number - 1) else {
-                    return context.show("No result \(TerminalText.line(AppError.quoting(argument))); search first, then /go N.")
+                    return context.show("No result \(TerminalText.line(AppError.quoting(argument))); search (or /mentions) first, then /go N.")
                 }
                 context.navigate(.push(.conversation(places[number - 1])))
             },
@@ -43,8 +48,8 @@ final class SearchScreen: REPLScreen {
     }
 
     func enter() async {
-        defer { Self.pending = nil }
-        switch Self.pending {
+        let asked = Self.pending.removeValue(forKey: ObjectIdentifier(context))
+        switch asked {
         case .search(let query): await handle(query)
         case .mentions: await showMentions()
         case nil: context.show("Search your messages: type words to find (\"exact words\", prefix*), /help for more.")

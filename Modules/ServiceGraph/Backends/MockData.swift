@@ -51,11 +51,14 @@ enum MockData {
             (ConversationID("c-alan"), alan, "Can machines think?", 5_400),
             (ConversationID("c-alan"), ada, "Only what we order them to perform.", 5_300),
             (ConversationID("c-engine"), ada, "Welcome to the engine room.", 3_600),
+            (ConversationID("c-engine"), grace, "@Ada can you check the Bombe's wiring?", 1_800),
             (ConversationID("c-engine"), alan, "Bombe is humming along.", 600),
         ]
         return script.enumerated().map { index, line in
-            Message(id: MessageID("m-seed-\(index + 1)"), conversationID: line.0, senderID: line.1.id, text: line.2,
-                    sentAt: now - line.3)
+            // Whom it mentions, found as a send finds them (every mock user is in the engine room).
+            let others = Dictionary(uniqueKeysWithValues: profiles.filter { $0.id != line.1.id }.map { ($0.id, $0.displayName) })
+            return Message(id: MessageID("m-seed-\(index + 1)"), conversationID: line.0, senderID: line.1.id, text: line.2,
+                           sentAt: now - line.3, mentions: MentionFinder.mentions(in: line.2, among: others))
         }
     }
 }
