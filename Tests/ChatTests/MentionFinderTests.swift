@@ -35,6 +35,17 @@ struct MentionFinderTests {
         #expect(MentionFinder.mentions(in: text, among: many) == (1...20).map { UserID("u-\($0)") })
     }
 
+    @Test("a name two members share mentions both; a first name is read against every member's, those who cannot be mentioned included")
+    func sharedNames() async throws {
+        #expect(MentionFinder.mentions(in: "@Grace Hopper", among: [grace: "Grace Hopper", kelly: "Grace Hopper"]) == [grace, kelly])
+        let membership = BlockingMembership(blocked: [ada: [kelly]])
+        let finder = MentionFinder(membership: membership, names: FixedNames(names: names.merging([ada: "Ada"]) { $1 }))
+        #expect(try await finder.mentions(in: "@Grace, look", by: ada, members: [ada, grace, kelly]).isEmpty,
+                "two Graces are members: blocking one does not make @Grace the other")
+        #expect(try await finder.mentions(in: "@Grace, look", by: kelly, members: [ada, grace, kelly]).isEmpty,
+                "nor does being one of them")
+    }
+
     @Test("the sender, people apart from the sender by a block and non-members are never mentioned; a text without @ asks nothing")
     func audience() async throws {
         let membership = BlockingMembership(blocked: [ada: [alan]])

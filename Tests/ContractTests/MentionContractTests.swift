@@ -50,6 +50,14 @@ struct MentionContractTests {
         let fromStart = try await asGrace.search.mentions(since: 0, limit: 1)
         #expect(fromStart.mentions.map(\.id) == [second.id] && fromStart.hasMore, "a page from the start, oldest first, says more wait")
 
+        // A retried send answers the message as stored, with whom it mentioned then.
+        let retried = MessageID.random()
+        #expect(try await asAda.chat.send(id: retried, text: "@Mallory the rota", to: room).mentions == [mallory.id])
+        try await asAda.conversations.block(mallory.id)
+        #expect(try await asAda.chat.send(id: retried, text: "@Mallory the rota", to: room).mentions == [mallory.id],
+                "the resend, after Ada blocked Mallory, says whom the stored message mentions")
+        try await asAda.conversations.unblock(mallory.id)
+
         try await asGrace.chat.markRead(room)
         #expect(try await unreadMentions() == 0, "read: no unread mention left")
         #expect(try await asGrace.search.mentions(since: nil, limit: 20).mentions.count == 2, "read mentions are still listed")

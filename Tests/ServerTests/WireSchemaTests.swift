@@ -8,6 +8,8 @@ import Foundation
 import Kernel
 import Profile
 import ProfileAPI
+import Search
+import SearchAPI
 import Testing
 
 /// Each wire type's schema describes what it really encodes: the fields it writes are the
@@ -18,7 +20,10 @@ struct WireSchemaTests {
     static let message = Message(id: MessageID("m1"), conversationID: ConversationID("c1"), senderID: UserID("u1"), text: "hi\nthere", sentAt: now)
     static let summary = ConversationSummary(
         conversation: Conversation(id: ConversationID("c1"), title: nil, memberIDs: [UserID("u1"), UserID("u2")], createdAt: now), title: "Grace",
-        activity: ConversationActivity(lastMessage: MessagePreview(id: MessageID("m1"), senderID: UserID("u1"), text: "hi", sentAt: now), unreadCount: 2))
+        activity: ConversationActivity(lastMessage: MessagePreview(id: MessageID("m1"), senderID: UserID("u1"), text: "hi", sentAt: now), unreadCount: 2,
+                                       unreadMentions: 1))
+    static let mentioning = Message(id: MessageID("m2"), conversationID: ConversationID("c1"), senderID: UserID("u2"), text: "@Ada hi", sentAt: now,
+                                    mentions: [UserID("u1")])
 
     static let samples: [(String, any WireType, WireSchema)] = [
         ("Account", Account(id: UserID("u1"), email: "ada@example.com"), Account.schema),
@@ -39,6 +44,10 @@ struct WireSchemaTests {
         ("GroupRequest", GroupRequest(title: "Team", memberIDs: [UserID("u2")]), GroupRequest.schema),
         ("DirectRequest", DirectRequest(userID: UserID("u2")), DirectRequest.schema),
         ("Message", message, Message.schema),
+        ("Message (mentioning)", mentioning, Message.schema),
+        ("MentionPage", MentionPage(mentions: [Mention(SearchCorpusMessage(id: MessageID("m2"), conversationID: ConversationID("c1"), senderID: UserID("u2"),
+                                                                           sentAt: now, text: "@Ada hi", key: 42))], next: 42, hasMore: false),
+         MentionPage.schema),
         ("MessagePageReply", MessagePageReply(MessagePage(messages: [message], hasOlder: true)), MessagePageReply.schema),
         ("UserEvent (message)", UserEvent.message(message), UserEvent.schema),
         ("UserEvent (conversation added)", UserEvent.change(.conversationAdded(ConversationID("c1")), cursor: cursor), UserEvent.schema),

@@ -17,7 +17,7 @@ public enum SearchAPI {
     /// The query parameters the list of mentions reads.
     public enum MentionsQuery {
         /// Where the list resumes.
-        public static let since = QueryParameter("since", .string(minLength: 1, maxLength: 19), "the mentions after this cursor (a page's next)")
+        public static let since = QueryParameter("since", .string(minLength: 1, maxLength: 19, pattern: "^[0-9]+$"), "the mentions after this cursor (a page's next)")
         /// Most mentions.
         public static let limit = QueryParameter("limit", .integer(1...Mention.maxLimit), "most mentions (default 20)")
     }

@@ -39,11 +39,13 @@ public struct Mention: Codable, Equatable, Sendable, Identifiable {
 /// A page of mentions, newest last, and where the next list resumes.
 public struct MentionPage: Codable, Equatable, Sendable {
     public let mentions: [Mention]
-    /// The cursor to ask `since` next: the last mention's, or the one asked when none came.
+    /// The cursor to ask `since` next: the last mention's, or the one asked when none came (0
+    /// when there are none at all).
     public let next: Int64
     /// Whether newer mentions than these already wait (ask again `since` `next`).
     public let hasMore: Bool
 
+    /// A page of `mentions` that resumes at `next`; `hasMore` when newer ones already wait.
     public init(mentions: [Mention], next: Int64, hasMore: Bool) {
         self.mentions = mentions
         self.next = next

@@ -13,6 +13,7 @@ enum IndexFollower {
             var ticks = commits.makeAsyncIterator()
             while await ticks.next() != nil, !Task.isCancelled {
                 try? await Task.sleep(for: gather)
+                guard !Task.isCancelled else { return }
                 try? await round()
             }
         }

@@ -76,8 +76,9 @@ enum FeatureTemplates {
         import __Name__API
         import ServerSupport
 
-        /// __Name__'s routes, each answered by the caller's `__Name__Service`. The server adds them
-        /// with the other features' (`ServerRoutes`).
+        /// __Name__'s routes, each answered by the caller's `__Name__Service`, for the server to add with
+        /// the other features' (`ServerRoutes`) once the feature is served. Each call should spend from
+        /// the caller's budget (`UsageBudget`) before the feature serves strangers.
         public struct __Name__Routes: Sendable {
             private let service: @Sendable (Caller) -> any __Name__Service
 
@@ -100,7 +101,8 @@ enum FeatureTemplates {
         import __Name__
         import __Name__API
 
-        /// One caller's __Name__ on the MessageAI server. The remote backend makes it (`RemoteBackend`).
+        /// One caller's __Name__ on the MessageAI server, for the remote backend (`RemoteBackend`) to make
+        /// once the feature is served.
         public struct Remote__Name__Service: __Name__Service {
             private let connection: RemoteConnection
             private let caller: Caller

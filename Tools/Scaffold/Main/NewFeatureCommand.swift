@@ -15,8 +15,9 @@ struct NewFeatureCommand: ParsableCommand {
             above each `// new-feature adds … above this line` marker). --remove takes exactly that out again. \
             --wire also writes Modules/NAME/API, Server and Remote (its endpoints, the routes answering them \
             and the remote service calling them) and adds NAME to wireFeatures in Package.swift; serving \
-            the routes (ServerRoutes) and making the remote service (RemoteBackend) are then a line each, \
-            by hand, as is a store of its own (a Live target, docs/architecture.md).
+            it is then by hand: the routes in ServerRoutes, the service a field of ServiceSet made by each \
+            backend (the remote one making the remote service), and a store of its own if it needs one \
+            (docs/tools.md, "Adding a feature").
             """)
 
     @Argument(help: "The feature's name, UpperCamelCase (e.g. Notes).") var name: String

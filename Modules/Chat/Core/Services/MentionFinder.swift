@@ -3,9 +3,10 @@ import Kernel
 
 /// Finds whom a message mentions when it is stored: `@` followed by a member's display name
 /// ("@Grace Hopper"), or by the first word of it when no other member's name starts with that
-/// word ("@grace"), whatever the case and accents. The sender, people apart from the sender
-/// (a block either way) and anyone who is not a member are never mentioned; nor more than
-/// `limit` people by one message (the first named count).
+/// word ("@grace"), whatever the case and accents. A name several members share mentions each
+/// of them. The sender, people apart from the sender (a block either way) and anyone who is not
+/// a member are never mentioned; nor more than `limit` people by one message (the first named
+/// count).
 public struct MentionFinder: Sendable {
     /// Most people one message mentions (`Validation.maxMentions`).
     public static let limit = Validation.maxMentions
@@ -25,18 +26,20 @@ public struct MentionFinder: Sendable {
     public nonisolated(nonsending) func mentions(in text: String, by sender: UserID, members: [UserID]) async throws -> [UserID] {
         guard text.utf8.contains(UInt8(ascii: "@")) else { return [] }
         let apart = try await membership.people(apartFrom: sender)
-        let candidates = members.filter { $0 != sender && !apart.contains($0) }
-        guard !candidates.isEmpty else { return [] }
-        return Self.mentions(in: text, among: try await names.displayNames(of: candidates))
+        // Every member's name decides what a name or first name means; who may be mentioned is
+        // decided after, so that blocking one of two Alans does not make `@Alan` the other.
+        // Past `limit` plus those left out below, more names change nothing.
+        let named = Self.mentions(in: text, among: try await names.displayNames(of: members), limit: Self.limit + 1 + apart.count)
+        return Array(named.filter { $0 != sender && !apart.contains($0) }.prefix(Self.limit))
     }
 
-    /// The people of `names` that `text` mentions, in the order named, at most `limit`. Each
-    /// `@` (not inside a word, so an email address mentions nobody) is read against the folded
-    /// names once: the work is bounded by the text's length times the longest name.
-    public static func mentions(in text: String, among names: [UserID: String]) -> [UserID] {
+    /// The people of `names` that `text` mentions, in the order named, at most `limit`. An `@`
+    /// inside a word (an email address) mentions nobody. Each `@` reads on only while what
+    /// follows it, folded, still starts some name: the work is the text's length times at most
+    /// the longest name, and a run of `@` costs one step each.
+    public static func mentions(in text: String, among names: [UserID: String], limit: Int = Self.limit) -> [UserID] {
         let aliases = Self.aliases(names)
-        guard !aliases.isEmpty else { return [] }
-        let longest = aliases.keys.map(\.count).max() ?? 0
+        guard !aliases.names.isEmpty else { return [] }
         let characters = Array(text)
         var found: [UserID] = []
         var index = 0
@@ -45,10 +48,11 @@ public struct MentionFinder: Sendable {
             guard characters[index] == "@", index == 0 || !isWordCharacter(characters[index - 1]) else { continue }
             var window = "", best: (people: [UserID], end: Int)?
             var end = index + 1
-            while end < characters.count, end - index - 1 < longest {
-                window += fold(String(characters[end]))
+            while end < characters.count {
+                window += fold(characters[end])
                 end += 1
-                if end == characters.count || !isWordCharacter(characters[end]), let people = aliases[window] { best = (people, end) }
+                guard aliases.prefixes.contains(window) else { break }
+                if end == characters.count || !isWordCharacter(characters[end]), let people = aliases.names[window] { best = (people, end) }
             }
             guard let best else { continue }
             for person in best.people where !found.contains(person) && found.count < limit { found.append(person) }
@@ -57,23 +61,34 @@ public struct MentionFinder: Sendable {
         return found
     }
 
-    /// Each name (folded) and each first word that no other name starts with, to whom it names.
-    private static func aliases(_ names: [UserID: String]) -> [String: [UserID]] {
+    /// Each name (folded) and each first word that no other name starts with, to whom it names;
+    /// and every start of them, so that reading after an `@` stops as soon as no name can follow.
+    private static func aliases(_ names: [UserID: String]) -> (names: [String: [UserID]], prefixes: Set<String>) {
         var full: [String: [UserID]] = [:]
         var firstWords: [String: [UserID]] = [:]
         for (id, name) in names.sorted(by: { $0.key < $1.key }) {
-            let folded = fold(name)
+            let folded = name.map(fold).joined()
             guard !folded.isEmpty else { continue }
             full[folded, default: []].append(id)
             if let first = folded.split(separator: " ").first.map(String.init), first != folded { firstWords[first, default: []].append(id) }
         }
         for (word, people) in firstWords where people.count == 1 && full[word] == nil { full[word] = people }
-        return full
+        var prefixes: Set<String> = []
+        for alias in full.keys {
+            var prefix = ""
+            for character in alias {
+                prefix.append(character)
+                prefixes.insert(prefix)
+            }
+        }
+        return (full, prefixes)
     }
 
-    /// `text` as names are compared: whatever its case, accents and width.
-    private static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    /// `character` as names are compared: whatever its case, accents and width (an ASCII one
+    /// lower-cased, without Foundation).
+    private static func fold(_ character: Character) -> String {
+        if character.isASCII { return character.lowercased() }
+        return String(character).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
     private static func isWordCharacter(_ character: Character) -> Bool { character.isLetter || character.isNumber }

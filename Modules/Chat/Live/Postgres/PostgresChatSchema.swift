@@ -68,7 +68,8 @@ public enum PostgresChatSchema {
     /// commit, and returns, for each send in order, the stored message and whether it is new.
     /// With `replies`, each send also names the message it answers (or the empty text for none),
     /// as the function has since step 4 of Chat's migrations; with `mentions`, whom it mentions
-    /// (a JSON array, or the empty text for none), each stored in `message_mentions` too (step 6).
+    /// (a JSON array, or the empty text for none), each stored in `message_mentions` too, and it
+    /// returns whom each stored message mentions (step 6).
     private static func sendFunction(replies: Bool, mentions: Bool = false) -> String {
         var (parameter, column, value) = replies ? (", reply_tos text[]", ", reply_to", ", reply_tos") : ("", "", "")
         if mentions { (parameter, column, value) = (parameter + ", mention_lists text[]", column + ", mentions", value + ", mention_lists") }
@@ -82,7 +83,7 @@ public enum PostgresChatSchema {
             """ : ""
         return #"""
         CREATE FUNCTION messageai_send(ids text[], conversations text[], senders text[], texts text[], sent_ats bigint[]\#(parameter))
-        RETURNS TABLE (ord bigint, seq bigint, is_new boolean, sender_id text, text text, sent_at bigint)
+        RETURNS TABLE (ord bigint, seq bigint, is_new boolean, sender_id text, text text, sent_at bigint\#(mentions ? ", mentions text" : ""))
         LANGUAGE plpgsql AS $fn$
         #variable_conflict use_column
         DECLARE
@@ -118,7 +119,7 @@ public enum PostgresChatSchema {
                 PERFORM pg_notify('messageai_events', (top + added)::text);
             END IF;
             RETURN QUERY
-                SELECT u.ord, m.seq, m.seq > top AND u.nth = 1, m.sender_id::text, m.text, m.sent_at
+                SELECT u.ord, m.seq, m.seq > top AND u.nth = 1, m.sender_id::text, m.text, m.sent_at\#(mentions ? ", m.mentions" : "")
                 FROM (SELECT v.id, v.conversation_id, v.ord, row_number() OVER (PARTITION BY v.conversation_id, v.id ORDER BY v.ord) AS nth
                       FROM unnest(ids, conversations) WITH ORDINALITY AS v(id, conversation_id, ord)) u
                 JOIN messages m ON m.conversation_id = u.conversation_id AND m.id = u.id

@@ -23,17 +23,17 @@ public struct PostgresMessageStore: MessageStore {
         let replies = try await answered(by: sends)
         let accepted = sends.indices.filter { index in sends[index].answered.map { replies[$0] != nil } ?? true }
         let batch = accepted.map { sends[$0] }
-        var stored: [Int: (seq: Int64, isNew: Bool, sender: String, text: String, sentAt: Int64)] = [:]
+        var stored: [Int: (seq: Int64, isNew: Bool, sender: String, text: String, sentAt: Int64, mentions: [UserID])] = [:]
         if !batch.isEmpty {
             let rows = try await database.query("""
-                SELECT ord, seq, is_new, sender_id, text, sent_at FROM messageai_send(
+                SELECT ord, seq, is_new, sender_id, text, sent_at, mentions FROM messageai_send(
                     \(batch.map(\.id.rawValue))::text[], \(batch.map(\.conversationID.rawValue))::text[], \(batch.map(\.sender.rawValue))::text[],
                     \(batch.map(\.text))::text[], \(batch.map { Int64($0.sentAt) })::bigint[], \(batch.map { $0.replyTo?.rawValue ?? "" })::text[],
                     \(try batch.map { try MessageRows.peopleText($0.mentions) ?? "" })::text[])
                 """)
             for row in rows {
-                let (ord, seq, isNew, sender, text, sentAt) = try row.decode((Int64, Int64, Bool, String, String, Int64).self)
-                stored[accepted[Int(ord) - 1]] = (seq, isNew, sender, text, sentAt)
+                let (ord, seq, isNew, sender, text, sentAt, mentions) = try row.decode((Int64, Int64, Bool, String, String, Int64, String?).self)
+                stored[accepted[Int(ord) - 1]] = (seq, isNew, sender, text, sentAt, try MessageRows.people(mentions))
             }
         }
         return sends.enumerated().map { index, send in
@@ -43,7 +43,7 @@ public struct PostgresMessageStore: MessageStore {
             guard let row = stored[index] else { return .failure(AppError(.internal, "the database did not store message '\(send.id.rawValue)'")) }
             let message = Message(id: send.id, conversationID: send.conversationID, senderID: UserID(row.sender), text: row.text,
                                   sentAt: MessageRows.date(milliseconds: Int(row.sentAt)), cursor: EventCursor(epoch: epoch, position: row.seq),
-                                  replyTo: send.answered.flatMap { replies[$0] }, mentions: send.mentions)
+                                  replyTo: send.answered.flatMap { replies[$0] }, mentions: row.mentions)
             if row.isNew { return .success((message, true)) }
             return Result { (try ChatRules.resent(message, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
         }

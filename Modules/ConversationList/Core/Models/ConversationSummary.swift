@@ -32,6 +32,8 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
         lastActivityAt = activity.lastMessage?.sentAt ?? conversation.createdAt
     }
 
+    /// Decodes a row as a server sends it; one without `unreadMentions` (a server from before
+    /// mentions) has none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(ConversationID.self, forKey: .id)
@@ -40,7 +42,6 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
         memberIDs = try container.decode([UserID].self, forKey: .memberIDs)
         lastMessage = try container.decodeIfPresent(MessagePreview.self, forKey: .lastMessage)
         unreadCount = try container.decode(Int.self, forKey: .unreadCount)
-        // A server from before mentions sends none.
         unreadMentions = try container.decodeIfPresent(Int.self, forKey: .unreadMentions) ?? 0
         lastActivityAt = try container.decode(Date.self, forKey: .lastActivityAt)
     }
