@@ -17,6 +17,10 @@ struct SendBench: AsyncParsableCommand {
     @Flag(help: "Without keeping the search index (its progress table dropped, so its follower finds nothing to do), to measure what keeping it costs.")
     var withoutSearchIndex = false
     @Option(help: "sqlite, or postgres (a database of the tests' PostgreSQL cluster; no floor).") var store = "sqlite"
+    @Flag(help: "Each message mentions the other member (@Other), so each send looks up blocks and names.") var mention = false
+
+    /// The text of message `index`.
+    private func text(_ index: Int) -> String { (mention ? "@Other " : "") + "message \(index) " + Seeder.text }
 
     @MainActor func run() async throws {
         guard store != "postgres" else { return try await runOnPostgres() }
@@ -33,7 +37,7 @@ struct SendBench: AsyncParsableCommand {
             }
             let seconds = try await Stats.time {
                 for index in 0..<count {
-                    _ = try await world.container.chat.send(id: .random(), text: "message \(index) " + Seeder.text, to: conversation)
+                    _ = try await world.container.chat.send(id: .random(), text: text(index), to: conversation)
                 }
                 // What the index has left to do is part of what the sends cost: a search does it first.
                 if !withoutSearchIndex { _ = try await world.container.services.search.search("message", in: nil, limit: 1, before: nil) }
@@ -76,7 +80,7 @@ struct SendBench: AsyncParsableCommand {
             _ = try await graph.services(for: graph.caller(token: other.token)).conversations.accept(conversation)
             if !withoutSearchIndex { _ = try await services.search.search("message", in: nil, limit: 1, before: nil) }
             let seconds = try await Stats.time {
-                for index in 0..<count { _ = try await services.chat.send(id: .random(), text: "message \(index) " + Seeder.text, to: conversation) }
+                for index in 0..<count { _ = try await services.chat.send(id: .random(), text: text(index), to: conversation) }
                 if !withoutSearchIndex { _ = try await services.search.search("message", in: nil, limit: 1, before: nil) }
             }
             rates.append(Double(count) / seconds)

@@ -22,14 +22,16 @@ public struct MentionFinder: Sendable {
 
     /// The members `text`, sent by `sender` to a conversation of `members`, mentions, in the
     /// order named. Free for a text without `@`: it asks nothing of the ports, and runs on the
-    /// caller's executor (a send's path has no hop between threads).
+    /// caller's executor (a send's path has no hop between threads). With `@`, it reads the
+    /// members' names, and the sender's blocks when a name is found.
     public nonisolated(nonsending) func mentions(in text: String, by sender: UserID, members: [UserID]) async throws -> [UserID] {
         guard text.utf8.contains(UInt8(ascii: "@")) else { return [] }
-        let apart = try await membership.people(apartFrom: sender)
         // Every member's name decides what a name or first name means; who may be mentioned is
-        // decided after, so that blocking one of two Alans does not make `@Alan` the other.
-        // Past `limit` plus those left out below, more names change nothing.
-        let named = Self.mentions(in: text, among: try await names.displayNames(of: members), limit: Self.limit + 1 + apart.count)
+        // decided after, so that blocking one of two Alans does not make `@Alan` the other. The
+        // sender's blocks are read only when a name was found (an email address finds none).
+        let named = Self.mentions(in: text, among: try await names.displayNames(of: members), limit: members.count)
+        guard !named.isEmpty else { return [] }
+        let apart = try await membership.people(apartFrom: sender)
         return Array(named.filter { $0 != sender && !apart.contains($0) }.prefix(Self.limit))
     }
 
@@ -41,7 +43,7 @@ public struct MentionFinder: Sendable {
         let aliases = Self.aliases(names)
         guard !aliases.names.isEmpty else { return [] }
         let characters = Array(text)
-        var found: [UserID] = []
+        var found: [UserID] = [], seen: Set<UserID> = []
         var index = 0
         while index < characters.count, found.count < limit {
             defer { index += 1 }
@@ -55,7 +57,7 @@ public struct MentionFinder: Sendable {
                 if end == characters.count || !isWordCharacter(characters[end]), let people = aliases.names[window] { best = (people, end) }
             }
             guard let best else { continue }
-            for person in best.people where !found.contains(person) && found.count < limit { found.append(person) }
+            for person in best.people where found.count < limit && seen.insert(person).inserted { found.append(person) }
             index = best.end - 1
         }
         return found
