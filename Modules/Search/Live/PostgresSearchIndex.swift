@@ -1,10 +1,8 @@
 import Foundation
 import Kernel
-import Logging
 import PostgresNIO
 import PostgresStore
 import Search
-import Synchronization
 
 /// Search's index in PostgreSQL: each message's folded words (`SearchQuery.words`) as a
 /// `tsvector` made from them as they are (`array_to_tsvector`: no parser, so no locale decides
@@ -28,33 +26,18 @@ public final class PostgresSearchIndex: Sendable {
     /// Messages and changes read at once while catching up.
     static let batch = 2_000
 
-    private let database: PGDatabase
     /// The tables it indexes, which its searches read too.
     let source: SearchSchema.Source
-    private let follower = Mutex<Task<Void, Never>?>(nil)
+    private let follower: IndexFollower
 
     /// The index of `database`, whose tables `source` names; it follows commits from the first `bringUpToDate` on.
     public init(database: PGDatabase, source: SearchSchema.Source) {
-        self.database = database
         self.source = source
+        follower = IndexFollower(commits: { database.changes() }, catchUp: { try await Self.catchUp(database, source: source) })
     }
 
-    deinit { follower.withLock { $0?.cancel() } }
-
-    /// Indexes what is left to index, unless another instance or search is at it now, and
-    /// follows commits from now on.
-    public func bringUpToDate() async throws {
-        follower.withLock { task in
-            guard task == nil else { return }
-            let (database, source) = (database, source)
-            task = IndexFollower.follow(database.changes()) { try await Self.bringUpToDate(database, source: source) }
-        }
-        try await Self.bringUpToDate(database, source: source)
-    }
-
-    private static func bringUpToDate(_ database: PGDatabase, source: SearchSchema.Source) async throws {
-        while try await !catchUp(database, source: source) {}
-    }
+    /// Indexes what is left to index, unless another instance or search is at it now, and follows commits from now on.
+    public func bringUpToDate() async throws { try await follower.bringUpToDate() }
 
     /// Indexes the next batch of messages and changes past the progress mark; true when none was
     /// left, or when another instance (or search) is indexing them now.

@@ -3,7 +3,6 @@ import GRDB
 import Kernel
 import Search
 import SQLStore
-import Synchronization
 
 /// Keeps Search's index of a SQLite file (`SearchSchema`): it reads the messages and changes
 /// past `search_progress` and writes their words, out of the send's transaction, so a send never
@@ -16,32 +15,18 @@ public final class SQLSearchIndex: Sendable {
     /// Messages and changes read at once.
     static let batch = 500
 
-    private let database: SQLDatabase
     /// The tables it indexes, which its searches read too.
     let source: SearchSchema.Source
-    private let follower = Mutex<Task<Void, Never>?>(nil)
+    private let follower: IndexFollower
 
     /// The index of `database`, whose tables `source` names; it follows commits from the first `bringUpToDate` on.
     public init(database: SQLDatabase, source: SearchSchema.Source) {
-        self.database = database
         self.source = source
+        follower = IndexFollower(commits: { database.changes.subscribe() }, catchUp: { try await Self.catchUp(database, source: source) })
     }
-
-    deinit { follower.withLock { $0?.cancel() } }
 
     /// Indexes what is left to index, and follows commits from now on.
-    public func bringUpToDate() async throws {
-        follower.withLock { task in
-            guard task == nil else { return }
-            let (database, source) = (database, source)
-            task = IndexFollower.follow(database.changes.subscribe()) { try await Self.bringUpToDate(database, source: source) }
-        }
-        try await Self.bringUpToDate(database, source: source)
-    }
-
-    private static func bringUpToDate(_ database: SQLDatabase, source: SearchSchema.Source) async throws {
-        while try await !catchUp(database, source: source) {}
-    }
+    public func bringUpToDate() async throws { try await follower.bringUpToDate() }
 
     /// Indexes the next batch past the progress mark, its words folded before the write; true
     /// when none was left. A batch another process indexed meanwhile is not written again.
