@@ -52,10 +52,16 @@ public struct MentionPage: Codable, Equatable, Sendable {
         self.hasMore = hasMore
     }
 
-    /// The page of `found`, the mentions a store read for it, oldest first: after `since`, the
-    /// first `limit` of up to `limit + 1` read (one more tells whether more wait); without it,
-    /// the newest `limit`.
+    /// What a store reads for a page: without `since` the newest `limit`, newest first; after it
+    /// the oldest `limit + 1` (one more tells whether more wait).
+    public static func reading(since: Int64?, limit: Int) -> (newestFirst: Bool, count: Int) {
+        since == nil ? (true, limit) : (false, limit + 1)
+    }
+
+    /// The page of `found`, the mentions a store read for it (`reading(since:limit:)`), in any
+    /// order: after `since`, the first `limit`; without it, the newest `limit`; newest last.
     public init(_ found: [Mention], since: Int64?, limit: Int) {
+        let found = found.sorted { $0.cursor < $1.cursor }
         let page = since == nil ? Array(found.suffix(limit)) : Array(found.prefix(limit))
         self.init(mentions: page, next: page.last?.cursor ?? since ?? 0, hasMore: since != nil && found.count > limit)
     }

@@ -31,4 +31,10 @@ public struct SearchCorpusMessage: Sendable, Equatable {
         self.key = key
         self.mentions = mentions
     }
+
+    /// A message as a store's row gives it: its time in whole milliseconds since 1970.
+    public init(key: Int64, id: String, conversationID: String, senderID: String, sentAtMilliseconds: Int64, text: String) {
+        self.init(id: MessageID(id), conversationID: ConversationID(conversationID), senderID: UserID(senderID),
+                  sentAt: Date(timeIntervalSince1970: Double(sentAtMilliseconds) / 1_000), text: text, key: key)
+    }
 }

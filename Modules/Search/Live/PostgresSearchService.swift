@@ -58,9 +58,8 @@ public struct PostgresSearchService: SearchService {
                 ORDER BY w.seq DESC LIMIT \(Int64(count))
                 """).map { row in
                 let (seq, id, conversation, sender, sentAt, text, deleted) = try row.decode((Int64, String, String, String, Int64, String, Bool).self)
-                return SearchRules.Candidate(key: seq, message: SearchCorpusMessage(
-                    id: MessageID(id), conversationID: ConversationID(conversation), senderID: UserID(sender),
-                    sentAt: Date(timeIntervalSince1970: Double(sentAt) / 1_000), text: text), deleted: deleted)
+                return SearchRules.Candidate(key: seq, message: SearchCorpusMessage(key: seq, id: id, conversationID: conversation, senderID: sender,
+                                                                                    sentAtMilliseconds: sentAt, text: text), deleted: deleted)
             }
         }
     }
@@ -68,6 +67,7 @@ public struct PostgresSearchService: SearchService {
     public func mentions(since: Int64?, limit: Int) async throws -> MentionPage {
         let (me, limit) = try await SearchRules.startMentions(limit: limit, by: caller, budget: budget)
         let s = index.source
+        let reading = MentionPage.reading(since: since, limit: limit)
         let found = try await database.query("""
             SELECT m.\(unescaped: s.key), m.\(unescaped: s.id), m.\(unescaped: s.conversation), m.\(unescaped: s.sender),
                    m.\(unescaped: s.sentAt), m.\(unescaped: s.text)
@@ -75,13 +75,12 @@ public struct PostgresSearchService: SearchService {
             JOIN \(unescaped: s.members) c ON c.\(unescaped: s.memberConversation) = m.\(unescaped: s.conversation)
                 AND c.\(unescaped: s.memberUser) = x.\(unescaped: s.mentionUser) AND \(unescaped: s.memberReads)
             WHERE x.\(unescaped: s.mentionUser) = \(me.rawValue) AND x.\(unescaped: s.mentionKey) > \(since ?? -1) AND NOT m.\(unescaped: s.deleted)
-            ORDER BY x.\(unescaped: s.mentionKey) \(unescaped: since == nil ? "DESC" : "ASC") LIMIT \(Int64(since == nil ? limit : limit + 1))
+            ORDER BY x.\(unescaped: s.mentionKey) \(unescaped: reading.newestFirst ? "DESC" : "ASC") LIMIT \(Int64(reading.count))
             """).map { row in
             let (seq, id, conversation, sender, sentAt, text) = try row.decode((Int64, String, String, String, Int64, String).self)
-            return Mention(SearchCorpusMessage(id: MessageID(id), conversationID: ConversationID(conversation), senderID: UserID(sender),
-                                               sentAt: Date(timeIntervalSince1970: Double(sentAt) / 1_000), text: text, key: seq))
+            return Mention(SearchCorpusMessage(key: seq, id: id, conversationID: conversation, senderID: sender, sentAtMilliseconds: sentAt, text: text))
         }
-        return MentionPage(found.sorted { $0.cursor < $1.cursor }, since: since, limit: limit)
+        return MentionPage(found, since: since, limit: limit)
     }
 
     /// `query` as a `tsquery` of its words as they are (cast, so no parser decides): every word,

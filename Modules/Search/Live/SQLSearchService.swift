@@ -50,9 +50,8 @@ public struct SQLSearchService: SearchService {
                     WHERE search_index MATCH ? AND i.rowid < ? AND (?4 IS NULL OR m.\(s.conversation) = ?4)
                     ORDER BY i.rowid DESC LIMIT ?
                     """, arguments: [me.rawValue, match, below, conversationID?.rawValue, count]).map { row in
-                    SearchRules.Candidate(key: row[0], message: SearchCorpusMessage(
-                        id: MessageID(row[1] as String), conversationID: ConversationID(row[2] as String), senderID: UserID(row[3] as String),
-                        sentAt: Date(timeIntervalSince1970: Double(row[4] as Int64) / 1_000), text: row[5]), deleted: row[6])
+                    SearchRules.Candidate(key: row[0], message: SearchCorpusMessage(key: row[0], id: row[1], conversationID: row[2], senderID: row[3],
+                                                                                    sentAtMilliseconds: row[4], text: row[5]), deleted: row[6])
                 }
             }
         }
@@ -61,20 +60,19 @@ public struct SQLSearchService: SearchService {
     public func mentions(since: Int64?, limit: Int) async throws -> MentionPage {
         let (me, limit) = try await SearchRules.startMentions(limit: limit, by: caller, budget: budget)
         let s = index.source
+        let reading = MentionPage.reading(since: since, limit: limit)
         let found = try await database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT m.\(s.key), m.\(s.id), m.\(s.conversation), m.\(s.sender), m.\(s.sentAt), m.\(s.text)
                 FROM \(s.mentions) x JOIN \(s.messages) m ON m.\(s.key) = x.\(s.mentionKey)
                 JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = x.\(s.mentionUser) AND \(s.memberReads)
                 WHERE x.\(s.mentionUser) = ?1 AND x.\(s.mentionKey) > ?2 AND NOT m.\(s.deleted)
-                ORDER BY x.\(s.mentionKey) \(since == nil ? "DESC" : "ASC") LIMIT ?3
-                """, arguments: [me.rawValue, since ?? -1, since == nil ? limit : limit + 1]).map { row in
-                Mention(SearchCorpusMessage(id: MessageID(row[1] as String), conversationID: ConversationID(row[2] as String),
-                                            senderID: UserID(row[3] as String), sentAt: Date(timeIntervalSince1970: Double(row[4] as Int64) / 1_000),
-                                            text: row[5], key: row[0]))
+                ORDER BY x.\(s.mentionKey) \(reading.newestFirst ? "DESC" : "ASC") LIMIT ?3
+                """, arguments: [me.rawValue, since ?? -1, reading.count]).map { row in
+                Mention(SearchCorpusMessage(key: row[0], id: row[1], conversationID: row[2], senderID: row[3], sentAtMilliseconds: row[4], text: row[5]))
             }
         }
-        return MentionPage(found.sorted { $0.cursor < $1.cursor }, since: since, limit: limit)
+        return MentionPage(found, since: since, limit: limit)
     }
 
     /// `query` as an FTS5 expression over the folded words: each term quoted, a prefix with `*`,
