@@ -21,7 +21,7 @@ public struct SQLChatActivityFeed: ChatActivityFeed {
                     (SELECT count(*) FROM message_mentions x JOIN messages n ON n.seq = x.seq
                      WHERE x.user_id = ?2 AND x.conversation_id = a.conversation_id AND x.position > coalesce(r.read_count, 0) AND NOT n.deleted)
                 FROM json_each(?1) ids
-                JOIN chat_activity a ON a.conversation_id = ids.value
+                CROSS JOIN chat_activity a ON a.conversation_id = ids.value
                 JOIN messages m ON m.seq = a.last_seq
                 \(MessageRows.replyJoin)
                 LEFT JOIN chat_reads r ON r.conversation_id = a.conversation_id AND r.user_id = ?2

@@ -64,7 +64,7 @@ public struct SQLChatService: ChatService {
                                         arguments: [me.rawValue, conversationID.rawValue]) ?? 0
             guard count > read else { return }
             try ChatReads.set(count, by: me, in: conversationID, db)
-            let keepingPrivate = Set(try String.fetchAll(db, sql: "SELECT user_id FROM json_each(?) ids JOIN chat_receipt_privacy p ON p.user_id = ids.value",
+            let keepingPrivate = Set(try String.fetchAll(db, sql: "SELECT user_id FROM json_each(?) ids CROSS JOIN chat_receipt_privacy p ON p.user_id = ids.value",
                                                          arguments: [try JSONIDs.encode(members)]).map(UserID.init(rawValue:)))
             try SQLChangeLog.record(.readMarkerMoved(in: conversationID, by: me),
                                     audience: ChatRules.receiptAudience(of: me, members: members, keepingPrivate: keepingPrivate, apart: apart), db)

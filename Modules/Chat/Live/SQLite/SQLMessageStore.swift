@@ -87,8 +87,8 @@ public struct SQLMessageStore: MessageStore {
     }
 
     /// The messages of `sends` already stored (the same id in the same conversation), by key:
-    /// one look-up per conversation of the batch. `CROSS JOIN` keeps the ids the outer loop:
-    /// left to itself, SQLite's planner walked every message of the conversation for each send.
+    /// one look-up per conversation of the batch (the ids outer, as `JSONIDs` says: otherwise
+    /// SQLite's planner walked every message of the conversation for each send).
     private static func storedMessages(of sends: [Send], epoch: String, _ db: Database) throws -> [Key: Message] {
         var messages: [Key: Message] = [:]
         for (conversationID, ids) in Dictionary(grouping: sends, by: \.conversationID).mapValues({ $0.map(\.id) }) {

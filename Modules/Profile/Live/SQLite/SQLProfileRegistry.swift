@@ -30,7 +30,7 @@ public struct SQLProfileRegistry: ProfileRegistry {
         return try await database.read { db in
             var names: [UserID: String] = [:]
             names.reserveCapacity(ids.count)
-            let rows = try Row.fetchCursor(db, sql: "SELECT p.id, p.display_name FROM json_each(?) ids JOIN profiles p ON p.id = ids.value",
+            let rows = try Row.fetchCursor(db, sql: "SELECT p.id, p.display_name FROM json_each(?) ids CROSS JOIN profiles p ON p.id = ids.value",
                                            arguments: [list])
             while let row = try rows.next() { names[UserID(try row.decode(String.self, atIndex: 0))] = try row.decode(atIndex: 1) }
             return names
