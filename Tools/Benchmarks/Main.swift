@@ -9,7 +9,8 @@ struct Bench: AsyncParsableCommand {
         commandName: "messageai-bench",
         abstract: "Measure the SQLite backend, the server and the scaled-out server.",
         subcommands: [SendBench.self, HistoryBench.self, EditBench.self, ListBench.self, StorageBench.self, StartupBench.self,
-                      LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ServerBench.self, GaplessBench.self, SearchBench.self, ChildProcess.self]
+                      LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ServerBench.self, GaplessBench.self, SearchBench.self,
+                      MentionBench.self, ChildProcess.self]
     )
 
     /// Tunes the allocator as `messageai` and `messageai-server` do, so that what is measured in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kernel
+import Chat
 import Search
 import ServiceGraph
 import TestSupport
@@ -97,5 +98,30 @@ struct SearchBench: AsyncParsableCommand {
             ANALYZE;
             """, onDatabaseAt: url)
         return (graph.services(for: graph.caller(token: me.token)).search, { graph.close() })
+    }
+}
+
+/// What finding mentions costs a send's text: an ordinary message naming two of a group's 200
+/// members, and two hostile ones (4,000 `@`, and 61 runs of `@` and the start of a 64-letter
+/// name), each read `runs` times.
+struct MentionBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "mentions", abstract: "Time to find the mentions of a message's text.")
+    @Option(help: "Reads of each text.") var runs = 200
+
+    func run() async throws {
+        var names = Dictionary(uniqueKeysWithValues: (1...198).map { (UserID("u-\($0)"), "Member Number\($0)") })
+        names[UserID("u-grace")] = "Grace Hopper"
+        names[UserID("u-long")] = String(repeating: "a", count: 64)
+        let texts = [
+            ("ordinary", "@Grace Hopper and @member number17, the engine room at nine; mail grace@example.com " + String(repeating: "word ", count: 40)),
+            ("4,000 @", String(repeating: "@", count: 4_000)),
+            ("61 long name starts", String(repeating: "@" + String(repeating: "a", count: 63) + " ", count: 61)),
+        ]
+        for (name, text) in texts {
+            var times: [Double] = []
+            for _ in 0..<runs { times.append(try await Stats.time { _ = MentionFinder.mentions(in: text, among: names) }) }
+            print("mentions, \(name) (\(text.count) characters, 200 members): median \(Stats.format(Stats.median(times) * 1_000_000, 1)) µs, "
+                  + "p99 \(Stats.format(Stats.percentile(times, 0.99) * 1_000_000, 1)) µs")
+        }
     }
 }

@@ -53,7 +53,7 @@ public struct MentionFinder: Sendable {
             while end < characters.count {
                 window += fold(characters[end])
                 end += 1
-                guard aliases.prefixes.contains(window) else { break }
+                guard aliases.anyStarts(with: window) else { break }
                 if end == characters.count || !isWordCharacter(characters[end]), let people = aliases.names[window] { best = (people, end) }
             }
             guard let best else { continue }
@@ -63,27 +63,40 @@ public struct MentionFinder: Sendable {
         return found
     }
 
-    /// Each name (folded) and each first word that no other name starts with, to whom it names;
-    /// and every start of them, so that reading after an `@` stops as soon as no name can follow.
-    private static func aliases(_ names: [UserID: String]) -> (names: [String: [UserID]], prefixes: Set<String>) {
+    /// The names a text is read against: each name (folded) and each first word that no other
+    /// name starts with, to whom it names; and the same in order, to tell whether a reading can
+    /// still become one.
+    private struct Aliases {
+        let names: [String: [UserID]]
+        private let sorted: [String]
+
+        init(_ names: [String: [UserID]]) {
+            self.names = names
+            sorted = names.keys.sorted()
+        }
+
+        /// Whether some name starts with `prefix`: the first name not before it does, if any does.
+        func anyStarts(with prefix: String) -> Bool {
+            var (low, high) = (0, sorted.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle] < prefix { low = middle + 1 } else { high = middle }
+            }
+            return low < sorted.count && sorted[low].hasPrefix(prefix)
+        }
+    }
+
+    private static func aliases(_ names: [UserID: String]) -> Aliases {
         var full: [String: [UserID]] = [:]
         var firstWords: [String: [UserID]] = [:]
         for (id, name) in names.sorted(by: { $0.key < $1.key }) {
-            let folded = name.map(fold).joined()
+            let folded = name.allSatisfy(\.isASCII) ? name.lowercased() : name.map(fold).joined()
             guard !folded.isEmpty else { continue }
             full[folded, default: []].append(id)
             if let first = folded.split(separator: " ").first.map(String.init), first != folded { firstWords[first, default: []].append(id) }
         }
         for (word, people) in firstWords where people.count == 1 && full[word] == nil { full[word] = people }
-        var prefixes: Set<String> = []
-        for alias in full.keys {
-            var prefix = ""
-            for character in alias {
-                prefix.append(character)
-                prefixes.insert(prefix)
-            }
-        }
-        return (full, prefixes)
+        return Aliases(full)
     }
 
     /// `character` as names are compared: whatever its case, accents and width (an ASCII one
