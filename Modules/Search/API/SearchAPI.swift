@@ -19,7 +19,7 @@ public enum SearchAPI {
         /// Where the list resumes.
         public static let since = QueryParameter("since", .string(minLength: 1, maxLength: 19, pattern: "^[0-9]+$"), "the mentions after this cursor (a page's next)")
         /// Most mentions.
-        public static let limit = QueryParameter("limit", .integer(1...Mention.maxLimit), "most mentions (default 20)")
+        public static let limit = QueryParameter("limit", .integer(1...SearchRules.maxLimit), "most mentions (default 20)")
     }
 
     /// The query parameters the search reads.
@@ -56,7 +56,7 @@ extension MentionPage: WireType {
         ("mentions", .array(.object([
             ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier), ("sentAt", .timestamp),
             ("text", .string(maxLength: Validation.maxMessageLength)), ("cursor", .integer(0...Int(Int64.max))),
-        ], required: ["id", "conversationID", "senderID", "sentAt", "text", "cursor"]), maxItems: Mention.maxLimit)),
+        ], required: ["id", "conversationID", "senderID", "sentAt", "text", "cursor"]), maxItems: SearchRules.maxLimit)),
         ("next", .integer(0...Int(Int64.max))), ("hasMore", .boolean),
     ], required: ["mentions", "next", "hasMore"])
 }

@@ -22,7 +22,7 @@ public struct InMemorySearchService: SearchService {
     }
 
     public func mentions(since: Int64?, limit: Int) async throws -> MentionPage {
-        let (me, limit) = try await SearchRules.startMentions(limit: limit, by: caller, budget: budget)
+        let (me, limit) = try await SearchRules.start(limit: limit, by: caller, budget: budget)
         let found = try await corpus.messages(readableBy: me, in: nil)
             .filter { $0.mentions.contains(me) && $0.key > since ?? .min }.map(Mention.init)
         return MentionPage(found, since: since, limit: limit)

@@ -23,9 +23,6 @@ public struct Mention: Codable, Equatable, Sendable, Identifiable {
         cursor = message.key
     }
 
-    /// Most mentions on a page.
-    public static let maxLimit = 100
-
     /// Reads a cursor as typed (`--since`, `?since=`): a whole number from 0.
     /// - Throws: `.invalidInput` for anything else.
     public static func cursor(_ text: String) throws -> Int64 {

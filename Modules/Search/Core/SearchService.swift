@@ -19,29 +19,28 @@ public protocol SearchService: Sendable {
 
 /// The rules every implementation keeps.
 public enum SearchRules {
-    /// Most hits on a page.
+    /// Most hits, or mentions, on a page.
     public static let maxLimit = 100
-    /// Hits on a page when none is asked for.
+    /// Hits, or mentions, on a page when none is asked for.
     public static let defaultLimit = 20
 
-    /// What every search does first: reads `text` (`SearchQuery`), names the caller and spends a
-    /// look-up of their budget; with the page's `limit` kept within 1…`maxLimit`.
-    /// - Throws: what `SearchQuery` refuses; `.notSignedIn`; `RetryLater` past the budget.
+    /// What every search does first: reads `text` (`SearchQuery`), then starts as a list of
+    /// mentions does (`start(limit:by:budget:)`).
+    /// - Throws: what `SearchQuery` refuses; what `start(limit:by:budget:)` throws.
     public static func start(_ text: String, limit: Int, by caller: Caller, budget: UsageBudget) async throws
         -> (query: SearchQuery, me: UserID, limit: Int) {
         let query = try SearchQuery(text)
-        let me = try await caller.id()
-        try budget.spend(.lookup, by: me)
-        return (query, me, min(max(limit, 1), maxLimit))
+        let (me, limit) = try await start(limit: limit, by: caller, budget: budget)
+        return (query, me, limit)
     }
 
-    /// What every list of mentions does first: names the caller and spends a look-up of their
-    /// budget; with the page's `limit` kept within 1…`Mention.maxLimit`.
+    /// What every search and list of mentions does first: names the caller and spends a look-up
+    /// of their budget; with the page's `limit` kept within 1…`maxLimit`.
     /// - Throws: `.notSignedIn`; `RetryLater` past the budget.
-    public static func startMentions(limit: Int, by caller: Caller, budget: UsageBudget) async throws -> (me: UserID, limit: Int) {
+    public static func start(limit: Int, by caller: Caller, budget: UsageBudget) async throws -> (me: UserID, limit: Int) {
         let me = try await caller.id()
         try budget.spend(.lookup, by: me)
-        return (me, min(max(limit, 1), Mention.maxLimit))
+        return (me, min(max(limit, 1), maxLimit))
     }
 
     /// The refusal of a search of a conversation the caller is not a member of.

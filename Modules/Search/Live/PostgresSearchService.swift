@@ -65,7 +65,7 @@ public struct PostgresSearchService: SearchService {
     }
 
     public func mentions(since: Int64?, limit: Int) async throws -> MentionPage {
-        let (me, limit) = try await SearchRules.startMentions(limit: limit, by: caller, budget: budget)
+        let (me, limit) = try await SearchRules.start(limit: limit, by: caller, budget: budget)
         let s = index.source
         let reading = MentionPage.reading(since: since, limit: limit)
         let found = try await database.query("""

@@ -58,7 +58,7 @@ public struct SQLSearchService: SearchService {
     }
 
     public func mentions(since: Int64?, limit: Int) async throws -> MentionPage {
-        let (me, limit) = try await SearchRules.startMentions(limit: limit, by: caller, budget: budget)
+        let (me, limit) = try await SearchRules.start(limit: limit, by: caller, budget: budget)
         let s = index.source
         let reading = MentionPage.reading(since: since, limit: limit)
         let found = try await database.read { db in

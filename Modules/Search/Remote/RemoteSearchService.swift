@@ -23,7 +23,7 @@ public struct RemoteSearchService: SearchService {
     }
 
     public func mentions(since: Int64?, limit: Int) async throws -> MentionPage {
-        var parameters = [SearchAPI.MentionsQuery.limit: String(min(max(limit, 1), Mention.maxLimit))]
+        var parameters = [SearchAPI.MentionsQuery.limit: String(min(max(limit, 1), SearchRules.maxLimit))]
         parameters[SearchAPI.MentionsQuery.since] = since.map(String.init)
         return try await connection.call(SearchAPI.mentions, query: parameters, body: NoContent(), as: caller)
     }

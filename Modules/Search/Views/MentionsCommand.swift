@@ -16,10 +16,10 @@ struct MentionsCommand: FeatureCommand {
             """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "Only the mentions after this cursor (as the last list printed).") var since: String?
-    @Option(help: "At most this many (1–\(Mention.maxLimit)).") var limit = SearchRules.defaultLimit
+    @Option(help: "At most this many (1–\(SearchRules.maxLimit)).") var limit = SearchRules.defaultLimit
 
     func validate() throws {
-        guard (1...Mention.maxLimit).contains(limit) else { throw ValidationError("--limit must be from 1 to \(Mention.maxLimit)") }
+        guard (1...SearchRules.maxLimit).contains(limit) else { throw ValidationError("--limit must be from 1 to \(SearchRules.maxLimit)") }
     }
 
     func run(in context: CLIContext) async throws {
