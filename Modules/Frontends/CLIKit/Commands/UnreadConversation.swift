@@ -23,8 +23,4 @@ public struct UnreadConversation: Equatable, Sendable {
         self.mentions = mentions
     }
 
-    /// How the hotlist shows it: `[2: Engine room 3 @1]` (the count of mentions only when there are some).
-    public var hotlistEntry: String {
-        "[\(number): \(TextFormat.preview(TerminalText.line(title), limit: 20)) \(unread)\(mentions > 0 ? " @\(mentions)" : "")]"
-    }
 }

@@ -144,7 +144,10 @@ public final class REPLHost {
             var ticks = changes.makeAsyncIterator()
             repeat {
                 guard let unread = try? await context?.lookup.unreadConversations(), !Task.isCancelled else { continue }
-                let entries = unread.filter { $0.id != current }.map(\.hotlistEntry)
+                let entries = unread.filter { $0.id != current }.map { entry in
+                    "[\(entry.number): \(TextFormat.preview(TerminalText.line(entry.title), limit: 20)) \(entry.unread)"
+                        + (entry.mentions > 0 ? " @\(entry.mentions)]" : "]")
+                }
                 // At most half the width: a status that wrapped would break the line's redraws.
                 let status = TextFormat.preview(entries.joined(separator: " "), limit: room)
                 self?.show(status: entries.isEmpty ? "" : console.styled(status, .yellow), of: \.hotlist)
