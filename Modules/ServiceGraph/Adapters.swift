@@ -72,7 +72,8 @@ struct UserDirectoryAdapter: UserDirectory, MemberNames {
 }
 
 /// Search's corpus on the memory backend, read through the caller's conversation list and
-/// Chat: every message of their conversations, newest first, paged back until `maxScanned` are read.
+/// Chat: every message of their conversations, each paged back from its newest until
+/// `maxScanned` are read, given in the store's order as the port says.
 struct ChatCorpusAdapter: SearchCorpus {
     /// Most messages one search reads: past them, older messages are not searched.
     static let maxScanned = 20_000
@@ -97,7 +98,7 @@ struct ChatCorpusAdapter: SearchCorpus {
             }
             if scanned >= Self.maxScanned { break }
         }
-        return found
+        return found.sorted { $0.key < $1.key }
     }
 }
 

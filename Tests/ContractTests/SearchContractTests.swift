@@ -48,6 +48,20 @@ struct SearchContractTests {
         await #expect(throws: AppError.self) { try await found("meeting", in: group) }
     }
 
+    @Test("results come newest first across conversations", arguments: BackendContractTests.backends)
+    func newestFirstAcrossConversations(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
+        let asAda = harness.services(for: ada)
+        let withGrace = try await harness.direct(ada, grace).id, withEve = try await harness.direct(ada, eve).id
+        var sent: [MessageID] = []
+        for (index, conversation) in [withGrace, withEve, withGrace, withEve].enumerated() {
+            sent.append(try await asAda.chat.send(id: .random(), text: "lighthouse \(index)", to: conversation).id)
+        }
+        #expect(try await asAda.search.search("lighthouse", in: nil, limit: 10, before: nil).hits.map(\.id) == sent.reversed())
+    }
+
     @Test("SQLite: the sqlite3 shell finds the index's words, folded, and no row of a deleted message; a message the shell rewrites is not shown by its old words")
     func sqliteIndexFromOutside() async throws {
         let harness = try await BackendHarness(.sqlite)
