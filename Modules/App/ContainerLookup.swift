@@ -38,11 +38,16 @@ struct ContainerLookup: FrontendLookup {
     }
 
     func conversationTitle(_ id: ConversationID) async throws -> String? {
-        try await container.conversations.conversations().first { $0.id == id }?.title
+        try await conversation(id)?.title
     }
 
     func conversationMembers(_ id: ConversationID) async throws -> [UserID] {
-        try await container.conversations.conversations().first { $0.id == id }?.memberIDs ?? []
+        try await conversation(id)?.memberIDs ?? []
+    }
+
+    /// The row of one of the user's conversations, if it is theirs.
+    private func conversation(_ id: ConversationID) async throws -> ConversationSummary? {
+        try await container.conversations.conversations().first { $0.id == id }
     }
 
     func userID(for reference: String) async throws -> UserID {
