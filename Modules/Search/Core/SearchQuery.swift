@@ -8,7 +8,7 @@ import Kernel
 public struct SearchQuery: Sendable, Equatable {
     /// One thing a message must hold.
     public enum Term: Sendable, Equatable {
-        /// A word, folded (`SearchQuery.fold`).
+        /// A word, folded (`Folding.fold`).
         case word(String)
         /// The start of a word, folded: `mess*`.
         case prefix(String)
@@ -65,11 +65,6 @@ public struct SearchQuery: Sendable, Equatable {
         self.terms = terms
     }
 
-    /// `text` without case or accents, as words are compared.
-    public static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
-    }
-
     /// The words of `text`, folded: runs of letters and digits, and each character of a script
     /// written without spaces on its own. What `tokens(of:)` gives without the ranges; for an
     /// ASCII text (most are) read from its bytes, where folding is lower-casing: indexing a
@@ -104,7 +99,7 @@ public struct SearchQuery: Sendable, Equatable {
         var tokens: [(String, Range<String.Index>)] = []
         var start: String.Index?
         func close(at end: String.Index) {
-            if let begun = start { tokens.append((fold(String(text[begun..<end])), begun..<end)) }
+            if let begun = start { tokens.append((Folding.fold(String(text[begun..<end])), begun..<end)) }
             start = nil
         }
         var index = text.startIndex
@@ -113,7 +108,7 @@ public struct SearchQuery: Sendable, Equatable {
             let next = text.index(after: index)
             if character.unicodeScalars.first.map(isUnspaced) == true {
                 close(at: index)
-                tokens.append((fold(String(character)), index..<next))
+                tokens.append((Folding.fold(String(character)), index..<next))
             } else if character.isLetter || character.isNumber {
                 if start == nil { start = index }
             } else {

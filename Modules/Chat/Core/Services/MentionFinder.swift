@@ -51,7 +51,7 @@ public struct MentionFinder: Sendable {
             var window = "", best: (people: [UserID], end: Int)?
             var end = index + 1
             while end < characters.count {
-                window += fold(characters[end])
+                window += Folding.fold(String(characters[end]))
                 end += 1
                 guard aliases.anyStarts(with: window) else { break }
                 if end == characters.count || !isWordCharacter(characters[end]), let people = aliases.names[window] { best = (people, end) }
@@ -90,20 +90,13 @@ public struct MentionFinder: Sendable {
         var full: [String: [UserID]] = [:]
         var firstWords: [String: [UserID]] = [:]
         for (id, name) in names.sorted(by: { $0.key < $1.key }) {
-            let folded = name.allSatisfy(\.isASCII) ? name.lowercased() : name.map(fold).joined()
+            let folded = Folding.fold(name)
             guard !folded.isEmpty else { continue }
             full[folded, default: []].append(id)
             if let first = folded.split(separator: " ").first.map(String.init), first != folded { firstWords[first, default: []].append(id) }
         }
         for (word, people) in firstWords where people.count == 1 && full[word] == nil { full[word] = people }
         return Aliases(full)
-    }
-
-    /// `character` as names are compared: whatever its case, accents and width (an ASCII one
-    /// lower-cased, without Foundation).
-    private static func fold(_ character: Character) -> String {
-        if character.isASCII { return character.lowercased() }
-        return String(character).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
     private static func isWordCharacter(_ character: Character) -> Bool { character.isLetter || character.isNumber }
