@@ -5,6 +5,7 @@ import Search
 
 /// A message found (a search's hit, a mention): where, by whom and when.
 protocol FoundMessage {
+    var id: MessageID { get }
     var conversationID: ConversationID { get }
     var senderID: UserID { get }
     var sentAt: Date { get }
@@ -57,43 +58,33 @@ enum SearchText {
         return text + TerminalText.line(String(characters[position...]))
     }
 
-    /// A hit's JSON row: plain snippet, the marks as character offsets.
+    /// A found message's JSON row: where, by whom and when; then a hit's plain snippet and its
+    /// marks (character offsets), or a mention's text as it is now and the cursor to resume after it.
     struct JSONRow: Encodable {
         let id: String
         let conversationId: String
         let senderId: String
         let sentAt: Date
-        let snippet: String
-        let marks: [SearchHit.Mark]
+        private(set) var snippet: String?
+        private(set) var marks: [SearchHit.Mark]?
+        private(set) var text: String?
+        private(set) var cursor: Int64?
+
+        private init(found: some FoundMessage) {
+            id = found.id.rawValue
+            conversationId = found.conversationID.rawValue
+            senderId = found.senderID.rawValue
+            sentAt = found.sentAt
+        }
 
         init(_ hit: SearchHit) {
-            id = hit.id.rawValue
-            conversationId = hit.conversationID.rawValue
-            senderId = hit.senderID.rawValue
-            sentAt = hit.sentAt
-            snippet = hit.snippet
-            marks = hit.marks
+            self.init(found: hit)
+            (snippet, marks) = (hit.snippet, hit.marks)
         }
-    }
-}
-
-extension SearchText {
-    /// A mention's JSON row: its text as it is now, and the cursor to resume after it.
-    struct MentionRow: Encodable {
-        let id: String
-        let conversationId: String
-        let senderId: String
-        let sentAt: Date
-        let text: String
-        let cursor: Int64
 
         init(_ mention: Mention) {
-            id = mention.id.rawValue
-            conversationId = mention.conversationID.rawValue
-            senderId = mention.senderID.rawValue
-            sentAt = mention.sentAt
-            text = mention.text
-            cursor = mention.cursor
+            self.init(found: mention)
+            (text, cursor) = (mention.text, mention.cursor)
         }
     }
 }
