@@ -31,6 +31,13 @@ public enum Validation {
         raw.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping.lowercased()
     }
 
+    /// Text as search words and the names after `@` are compared, the same way in every feature:
+    /// whatever its case, accents and width. ASCII text is only lower-cased, without Foundation.
+    public static func searchKey(_ text: String) -> String {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.lowercased() }
+        return text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
+    }
+
     /// An email address as `emailKey` spells it, checked for its shape (`local@domain.tld`).
     public static func email(_ raw: String) throws -> String {
         guard raw.utf8.count <= maxEmailBytes + 64 else { throw AppError(.invalidInput, "an email address is at most \(maxEmailBytes) bytes") }

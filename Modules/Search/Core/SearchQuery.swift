@@ -8,7 +8,7 @@ import Kernel
 public struct SearchQuery: Sendable, Equatable {
     /// One thing a message must hold.
     public enum Term: Sendable, Equatable {
-        /// A word, folded (`Folding.fold`).
+        /// A word, folded (`Validation.searchKey`).
         case word(String)
         /// The start of a word, folded: `mess*`.
         case prefix(String)
@@ -99,7 +99,7 @@ public struct SearchQuery: Sendable, Equatable {
         var tokens: [(String, Range<String.Index>)] = []
         var start: String.Index?
         func close(at end: String.Index) {
-            if let begun = start { tokens.append((Folding.fold(String(text[begun..<end])), begun..<end)) }
+            if let begun = start { tokens.append((Validation.searchKey(String(text[begun..<end])), begun..<end)) }
             start = nil
         }
         var index = text.startIndex
@@ -108,7 +108,7 @@ public struct SearchQuery: Sendable, Equatable {
             let next = text.index(after: index)
             if character.unicodeScalars.first.map(isUnspaced) == true {
                 close(at: index)
-                tokens.append((Folding.fold(String(character)), index..<next))
+                tokens.append((Validation.searchKey(String(character)), index..<next))
             } else if character.isLetter || character.isNumber {
                 if start == nil { start = index }
             } else {

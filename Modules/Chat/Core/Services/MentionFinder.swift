@@ -51,7 +51,7 @@ public struct MentionFinder: Sendable {
             var window = "", best: (people: [UserID], end: Int)?
             var end = index + 1
             while end < characters.count {
-                window += Folding.fold(String(characters[end]))
+                window += Validation.searchKey(String(characters[end]))
                 end += 1
                 guard aliases.anyStarts(with: window) else { break }
                 if end == characters.count || !isWordCharacter(characters[end]), let people = aliases.names[window] { best = (people, end) }
@@ -90,7 +90,7 @@ public struct MentionFinder: Sendable {
         var full: [String: [UserID]] = [:]
         var firstWords: [String: [UserID]] = [:]
         for (id, name) in names.sorted(by: { $0.key < $1.key }) {
-            let folded = Folding.fold(name)
+            let folded = Validation.searchKey(name)
             guard !folded.isEmpty else { continue }
             full[folded, default: []].append(id)
             if let first = folded.split(separator: " ").first.map(String.init), first != folded { firstWords[first, default: []].append(id) }
