@@ -114,6 +114,44 @@ struct MessageChangeContractTests {
         }
     }
 
+    @Test("after leaving a group its author may still delete her message (not edit, not react), and learns nothing more of it; others' messages and a stranger are refused",
+          arguments: BackendContractTests.backends)
+    func deleteAfterLeaving(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), bob = try await harness.signUp("Bob")
+        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace), asBob = harness.services(for: bob)
+        let asEve = harness.services(for: try await harness.signUp("Eve"))
+        let group = try await harness.group("Crew", by: grace, with: [ada, bob]).id
+        let graces = try await asGrace.chat.send(id: .random(), text: "plans for friday", to: group)
+        let adas = try await asAda.chat.send(id: .random(), text: "I will regret this", to: group, replyTo: graces.id)
+        _ = try await asBob.chat.react(to: adas.id, in: group, with: "😬", adding: true)
+        try await asAda.conversations.leave(group)
+        _ = try await asGrace.chat.edit(graces.id, in: group, text: "plans for saturday, without Ada")
+        var bobHears = try await asBob.chat.liveEvents().makeAsyncIterator()
+
+        #expect(await kind { try await asAda.chat.edit(adas.id, in: group, text: "undo") } == .forbidden)
+        #expect(await kind { try await asAda.chat.react(to: adas.id, in: group, with: "👍", adding: true) } == .forbidden)
+        #expect(await kind { try await asAda.chat.delete(graces.id, in: group) } == .forbidden, "another's message, after leaving")
+        #expect(await kind { try await asAda.chat.delete(.random(), in: group) } == .forbidden, "no message: she learns nothing of which exist")
+        #expect(await kind { try await asEve.chat.delete(graces.id, in: group) } == .forbidden, "a stranger")
+        #expect(await kind { try await asEve.chat.delete(adas.id, in: group) } == .forbidden, "a stranger, another's message")
+        #expect(await kind { try await asBob.chat.delete(adas.id, in: group) } == .forbidden, "a member, another's message")
+
+        let tombstone = try await asAda.chat.delete(adas.id, in: group)
+        #expect(tombstone.id == adas.id && tombstone.deleted && tombstone.text.isEmpty && tombstone.reactions.isEmpty && tombstone.senderID == ada.id)
+        #expect(tombstone.replyTo == nil, "the answer shows her the message she answered as it is now: \(String(describing: tombstone.replyTo))")
+        #expect(try await asAda.chat.delete(adas.id, in: group) == tombstone, "deleting again is a retry")
+        #expect(await kind { try await asAda.chat.latestMessages(in: group, limit: 10) } == .forbidden, "she still reads nothing of it")
+
+        let event = await bobHears.next()
+        #expect(event?.type == UserEvent.MessageChange.deleted.rawValue && event?.messageNow?.id == adas.id && event?.messageNow?.deleted == true)
+        let history = try await asBob.chat.latestMessages(in: group, limit: 10).messages
+        #expect(history.map(\.id) == [graces.id, adas.id] && history.last?.deleted == true && history.last?.text.isEmpty == true
+                && history.last?.replyTo?.id == graces.id)
+        #expect(try await asGrace.chat.latestMessages(in: group, limit: 10).messages.last == history.last)
+    }
+
     @Test("react: one emoji, added twice counts once, removed, limited per message and per person; live, in history, gone with a deletion",
           arguments: BackendContractTests.backends)
     func reactions(_ backend: ContractBackend) async throws {
@@ -284,7 +322,7 @@ struct MessageChangeContractTests {
     }
 
     /// The kind of error `operation` throws, if any.
-    private func kind(_ operation: () async throws -> Message) async -> AppError.Kind? {
+    private func kind<Value>(_ operation: () async throws -> Value) async -> AppError.Kind? {
         do {
             _ = try await operation()
             return nil

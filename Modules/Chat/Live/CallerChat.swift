@@ -48,13 +48,16 @@ struct CallerChat: Sendable {
         return try await writer.change(messageID, in: conversationID, as: .edited) { try ChatRules.edit($0, to: text, by: me, at: now) }
     }
 
-    /// Deletes a message of the caller's, paid for as one message.
+    /// Deletes a message of the caller's, also once she has left its conversation
+    /// (`ChatRules.deletion`), paid for as one message.
     func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
         let me = try await caller.id()
-        _ = try await membership.requireMember(me, of: conversationID)
+        let isMember = try await membership.membership(of: me, in: conversationID).isMember
         try budget.spend(.message, by: me)
         let now = storedNow()
-        return try await writer.change(messageID, in: conversationID, as: .deleted) { try ChatRules.delete($0, by: me, at: now) }
+        return try await ChatRules.deletion(in: conversationID, member: isMember) {
+            try await writer.change(messageID, in: conversationID, as: .deleted) { try ChatRules.delete($0, by: me, member: isMember, at: now) }
+        }
     }
 
     /// Adds or removes a reaction of the caller's, paid for as one message.

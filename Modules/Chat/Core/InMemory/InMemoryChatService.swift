@@ -37,9 +37,13 @@ public struct InMemoryChatService: ChatService {
     }
 
     public func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
-        let (me, members) = try await authorize(conversationID)
+        try await store.conditions.apply()
+        let me = try await caller.id()
+        let (members, isMember) = try await store.membership.membership(of: me, in: conversationID)
         let now = store.clock.now()
-        return try await store.change(messageID, in: conversationID, as: .deleted, members: members) { try ChatRules.delete($0, by: me, at: now) }
+        return try await ChatRules.deletion(in: conversationID, member: isMember) {
+            try await store.change(messageID, in: conversationID, as: .deleted, members: members) { try ChatRules.delete($0, by: me, member: isMember, at: now) }
+        }
     }
 
     public func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {

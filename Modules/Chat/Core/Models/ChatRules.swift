@@ -51,12 +51,28 @@ public enum ChatRules {
         return message.editing(to: text, at: now)
     }
 
-    /// Whether `deleter` may delete `message` at `now`: `nil` when it is already deleted (a
-    /// retried delete), else its tombstone.
-    /// - Throws: `.forbidden` for anyone but its author.
-    public static func delete(_ message: Message, by deleter: UserID, at now: Date) throws -> Message? {
-        guard message.senderID == deleter else { throw AppError(.forbidden, "only its author can delete a message") }
+    /// Whether `deleter` may delete `message` at `now`: its author may, also once she is no longer
+    /// in its conversation (`member` false: she left it, or blocked the other of a one-to-one);
+    /// `nil` when it is already deleted (a retried delete), else its tombstone.
+    /// - Throws: `.forbidden` for anyone but its author: to one outside the conversation
+    ///   `notMember`, which says nothing of its messages.
+    public static func delete(_ message: Message, by deleter: UserID, member: Bool, at now: Date) throws -> Message? {
+        guard message.senderID == deleter else { throw member ? AppError(.forbidden, "only its author can delete a message") : notMember(message.conversationID) }
         return message.deleted ? nil : message.deleting(at: now)
+    }
+
+    /// A deletion by the caller, `member` of the conversation or not, made by `change` (the
+    /// store's change applying `delete(_:by:member:at:)`). To one outside the conversation a
+    /// message that is not there is refused as `notMember`, and the answer is her tombstone
+    /// without the message it answered: nothing of the conversation reaches her but her own message.
+    public nonisolated(nonsending) static func deletion(in conversationID: ConversationID, member: Bool,
+                                                        _ change: () async throws -> Message) async throws -> Message {
+        guard !member else { return try await change() }
+        do {
+            return try await change().replying(to: nil)
+        } catch let error as AppError where error.kind == .notFound {
+            throw notMember(conversationID)
+        }
     }
 
     /// Most different emoji on one message.

@@ -16,9 +16,17 @@ extension ConversationMembership {
     /// - Throws: `.notFound` for an unknown conversation, `.forbidden` for a non-member.
     @discardableResult
     public nonisolated(nonsending) func requireMember(_ user: UserID, of conversationID: ConversationID) async throws -> [UserID] {
-        guard let members = try await members(of: conversationID) else { throw AppError.noConversation(conversationID) }
-        guard members.contains(user) else { throw ChatRules.notMember(conversationID) }
+        let (members, isMember) = try await membership(of: user, in: conversationID)
+        guard isMember else { throw ChatRules.notMember(conversationID) }
         return members
+    }
+
+    /// The members of the conversation, and whether `user` is one of them: for what its author
+    /// may do to her message after leaving (`ChatRules.delete`).
+    /// - Throws: `.notFound` for an unknown conversation.
+    public nonisolated(nonsending) func membership(of user: UserID, in conversationID: ConversationID) async throws -> (members: [UserID], isMember: Bool) {
+        guard let members = try await members(of: conversationID) else { throw AppError.noConversation(conversationID) }
+        return (members, members.contains(user))
     }
 
     /// The people `user` is apart from (`ChatRules.apart`): no read receipt, reaction or typing

@@ -33,8 +33,10 @@ public protocol ChatService: Sendable {
     func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message
 
     /// Deletes the signed-in user's message `messageID` for everyone: its text is gone from the
-    /// store and a tombstone remains; returns the tombstone. Deleting it again does nothing.
-    /// - Throws: `.notFound` for no such message; `.forbidden` for another person's.
+    /// store and a tombstone remains; returns the tombstone. Deleting it again does nothing. Its
+    /// author may do it after leaving the conversation too (`ChatRules.deletion`).
+    /// - Throws: `.notFound` for no such message; `.forbidden` for another person's (and, to
+    ///   one outside the conversation, for any message not hers).
     func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message
 
     /// Adds the signed-in user's reaction `emoji` to message `messageID` (or removes it, with
