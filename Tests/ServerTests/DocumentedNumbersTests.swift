@@ -1,0 +1,94 @@
+import Chat
+import Foundation
+import Kernel
+import MessageAIServer
+import Search
+import ServerSupport
+import Testing
+
+/// Each number the README states about limits and budgets, stated here a second time: the
+/// README must say it in those words and the code must hold that number, so a change to either
+/// alone fails (the other tests take their boundaries from the code's constants, which a changed
+/// constant would move with them).
+@Suite("Documented numbers")
+struct DocumentedNumbersTests {
+    /// A number as the README words it, and what the code holds.
+    struct Documented: CustomTestStringConvertible, Sendable {
+        let readme: String
+        let code: Int
+        let stated: Int
+        var testDescription: String { readme }
+    }
+
+    static let defaults = ServerSettings(environment: [:])
+
+    static let numbers: [Documented] = [
+        // Budgets (README "Run a server").
+        Documented(readme: "| messages | 300 a minute (`--messages-per-minute`) | 30 |", code: defaults.budget.messagesPerMinute, stated: 300),
+        Documented(readme: "16 MiB a minute (`--fan-out-megabytes-per-minute`)", code: defaults.budget.fanOutMegabytesPerMinute, stated: 16),
+        Documented(readme: "120 an hour (`--conversations-per-hour`) | 20 |", code: defaults.budget.conversationsPerHour, stated: 120),
+        Documented(readme: "60 an hour (`--renames-per-hour`) | 5 |", code: defaults.budget.renamesPerHour, stated: 60),
+        Documented(readme: "120 a minute (`--lookups-per-minute`) | 60 |", code: defaults.budget.lookupsPerMinute, stated: 120),
+        // The server's settings.
+        Documented(readme: "sign-up per address (20 at once", code: defaults.signUpBurst, stated: 20),
+        Documented(readme: "for a minute is closed (`--idle-seconds`)", code: defaults.idleSeconds, stated: 60),
+        Documented(readme: "an events socket silent for 30 s is pinged", code: defaults.pingSeconds, stated: 30),
+        Documented(readme: "1,024 frames wait for it (`--socket-queue-frames`)", code: defaults.socketQueueFrames, stated: 1_024),
+        Documented(readme: "hold 256 connections at once (`--connections-per-address`", code: defaults.connectionsPerAddress, stated: 256),
+        // The wire's and the socket's bounds.
+        Documented(readme: "Bodies are at most 256 KiB", code: APIRequestContext.maxBodyBytes, stated: 256 * 1_024),
+        Documented(readme: "socket\nframes 64 KiB", code: EventSocketProtocol.maxFrameBytes, stated: 64 * 1_024),
+        Documented(readme: "a socket has at most 64 sends being stored at once", code: EventSocketProtocol.maxPendingRequests, stated: 64),
+        Documented(readme: "up to 8×N sockets", code: EventSocketProtocol.socketsPerUser, stated: 8),
+        // What people type.
+        Documented(readme: "| message | 1–4,000 characters", code: Validation.maxMessageLength, stated: 4_000),
+        Documented(readme: "and at most 16,000 bytes after trimming", code: Validation.maxMessageBytes, stated: 16_000),
+        Documented(readme: "| status | at most 140 characters", code: Validation.maxStatusLength, stated: 140),
+        Documented(readme: "140 characters and 560 bytes", code: Validation.maxStatusBytes, stated: 560),
+        // Chat's and Search's rules.
+        Documented(readme: "within 24 hours of sending it and at most 10 times", code: ChatRules.maxEdits, stated: 10),
+        Documented(readme: "within 24 hours of sending it", code: Int(ChatRules.editWindow / 3_600), stated: 24),
+        Documented(readme: "at most 20 kinds on a message, 10 of yours", code: ChatRules.maxReactionKinds, stated: 20),
+        Documented(readme: "20 kinds on a message, 10 of yours", code: ChatRules.maxReactionsPerPerson, stated: 10),
+        Documented(readme: "and at most 20 people (later names are plain text)", code: Validation.maxMentions, stated: 20),
+        Documented(readme: "query is at most 256 bytes and 8 terms", code: SearchQuery.maxBytes, stated: 256),
+        Documented(readme: "at most 256 bytes and 8 terms (exit 65", code: SearchQuery.maxTerms, stated: 8),
+    ]
+
+    static let readme: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // A line break in the README is a space to its reader: compare with white space folded.
+        return (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)).map(folded) ?? ""
+    }()
+
+    static func folded(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// Each budget's "at once" column: how many of the action a new person may spend at once
+    /// under the default limits, counted by spending until refused.
+    static let atOnce: [(readme: String, action: UsageBudget.Action, stated: Int)] = [
+        ("| messages | 300 a minute (`--messages-per-minute`) | 30 |", .message, 30),
+        ("120 an hour (`--conversations-per-hour`) | 20 |", .conversation, 20),
+        ("60 an hour (`--renames-per-hour`) | 5 |", .rename, 5),
+        ("120 a minute (`--lookups-per-minute`) | 60 |", .lookup, 60),
+    ]
+
+    @Test("a budget's spends at once are what the README's table says")
+    func spentAtOnce() {
+        let budget = ServerBudget(Self.defaults.budget).budget
+        for (readme, action, stated) in Self.atOnce {
+            let person = UserID.random()
+            var spent = 0
+            while spent <= stated, (try? budget.spend(action, by: person)) != nil { spent += 1 }
+            #expect(spent == stated, "\(action): \(spent) at once, where the README says \(stated)")
+            #expect(Self.readme.contains(Self.folded(readme)))
+        }
+    }
+
+    @Test("the README states it and the code holds it", arguments: numbers)
+    func statedAndHeld(_ number: Documented) {
+        #expect(Self.readme.contains(Self.folded(number.readme)), "the README no longer says \(number.readme.debugDescription)")
+        #expect(number.code == number.stated, "the code holds \(number.code) where the README says \(number.stated)")
+    }
+}
