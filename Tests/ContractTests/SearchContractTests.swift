@@ -62,6 +62,39 @@ struct SearchContractTests {
         #expect(try await asAda.search.search("lighthouse", in: nil, limit: 10, before: nil).hits.map(\.id) == sent.reversed())
     }
 
+    @Test("pages, with 1 and with 2 hits a page, give every hit once, newest first, until hasMore is false, though two conversations each hold a message of the same id",
+          arguments: BackendContractTests.backends)
+    func pagesThroughEveryHit(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
+        let asAda = harness.services(for: ada)
+        let withGrace = try await harness.direct(ada, grace).id, withEve = try await harness.direct(ada, eve).id
+        // As `send --id daily-report` in each: an id is unique within its conversation only.
+        let plan: [(ConversationID, MessageID)] = [(withGrace, .random()), (withGrace, MessageID("daily-report")), (withEve, .random()),
+                                                    (withEve, MessageID("daily-report")), (withGrace, .random()), (withEve, .random())]
+        var sent: [String] = []
+        for (index, (conversation, id)) in plan.enumerated() {
+            let message = try await asAda.chat.send(id: id, text: "the daily report number \(index)", to: conversation)
+            sent.insert("\(message.conversationID.rawValue)/\(message.id.rawValue)", at: 0)
+            _ = try await asAda.chat.send(id: .random(), text: "nothing to find here \(index)", to: conversation)
+        }
+        for limit in [1, 2] {
+            var pages: [[SearchHit]] = []
+            var before: Int64?
+            // Bounded, so that a page token that leads back makes the test fail, not hang.
+            while pages.count <= plan.count {
+                let page = try await asAda.search.search("report", in: nil, limit: limit, before: before)
+                pages.append(page.hits)
+                guard page.hasMore, let last = page.hits.last else { break }
+                before = last.cursor
+            }
+            let found = pages.joined().map { "\($0.conversationID.rawValue)/\($0.id.rawValue)" }
+            #expect(found == sent, "limit \(limit): every hit once, newest first")
+            #expect(pages.count == (plan.count + limit - 1) / limit && pages.allSatisfy { !$0.isEmpty }, "limit \(limit): \(pages.map(\.count))")
+        }
+    }
+
     @Test("SQLite: the sqlite3 shell finds the index's words, folded, and no row of a deleted message; a message the shell rewrites is not shown by its old words")
     func sqliteIndexFromOutside() async throws {
         let harness = try await BackendHarness(.sqlite)

@@ -64,19 +64,22 @@ struct SearchTests {
         #expect(marked == ["Café", "open"])
     }
 
-    @Test("the scan finds only the caller's readable messages, best first, a page at a time")
+    @Test("the scan finds only the caller's readable messages, best first, a page at a time after a hit's cursor; any cursor gives the hits below it")
     func scanPages() async throws {
-        let messages = (0..<30).map { index in
+        let messages = (0..<30).map { (index: Int) -> SearchCorpusMessage in
             SearchCorpusMessage(id: MessageID("m\(index)"), conversationID: engine, senderID: grace, sentAt: Date(timeIntervalSince1970: Double(index)),
-                                text: index % 10 == 0 ? "notes and more notes" : "notes \(index)")
+                                text: index % 10 == 0 ? "notes and more notes" : "notes \(index)", key: Int64(100 + index))
         }
         let service = InMemorySearchService(corpus: FixedCorpus(messages: messages), caller: Caller(token: "t") { self.ada })
         let first = try await service.search("notes", in: nil, limit: 5, before: nil)
         #expect(first.hits.map(\.id.rawValue) == ["m29", "m28", "m27", "m26", "m25"], "newest first")
-        #expect(first.hasMore)
-        let second = try await service.search("notes", in: nil, limit: 5, before: MessageID("m25"))
+        #expect(first.hits.map(\.cursor) == [129, 128, 127, 126, 125] as [Int64] && first.hasMore)
+        let second = try await service.search("notes", in: nil, limit: 5, before: first.hits.last?.cursor)
         #expect(second.hits.map(\.id.rawValue) == ["m24", "m23", "m22", "m21", "m20"])
-        await #expect(throws: AppError.self) { try await service.search("notes", in: nil, limit: 5, before: MessageID("nope")) }
+        #expect(try await service.search("notes", in: nil, limit: 5, before: 1_000).hits.first?.id.rawValue == "m29")
+        let last = try await service.search("notes", in: nil, limit: 5, before: 102)
+        #expect(last.hits.map(\.id.rawValue) == ["m1", "m0"] && !last.hasMore)
+        #expect(try await service.search("notes", in: nil, limit: 5, before: 0).hits.isEmpty)
 
         let model = SearchViewModel(service: service)
         await model.search("notes", limit: 25)

@@ -31,8 +31,9 @@ public enum SearchAPI {
         public static let conversation = QueryParameter("conversation", .identifier, "only this conversation")
         /// Most results.
         public static let limit = QueryParameter("limit", .integer(1...SearchRules.maxLimit), "most results (default 20)")
-        /// The result the page starts after.
-        public static let before = QueryParameter("before", .identifier, "the id of the result the page starts after")
+        /// Where the page starts: below a result's cursor.
+        public static let before = QueryParameter("before", .string(minLength: 1, maxLength: 19, pattern: "^[0-9]+$"),
+                                                   "a result's cursor: the page of the results after it")
     }
 
     /// Every Search endpoint.
@@ -43,10 +44,10 @@ extension SearchPage: WireType {
     public static let schema = WireSchema.object([
         ("hits", .array(.object([
             ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier), ("sentAt", .timestamp),
-            ("snippet", .string(maxLength: SearchHit.snippetLength + 2)),
+            ("snippet", .string(maxLength: SearchHit.snippetLength + 2)), ("cursor", .integer(0...Int(Int64.max))),
             ("marks", .array(.object([("start", .integer(0...SearchHit.snippetLength + 2)), ("length", .integer(1...SearchHit.snippetLength))],
                                      required: ["start", "length"]), maxItems: SearchHit.snippetLength)),
-        ], required: ["id", "conversationID", "senderID", "sentAt", "snippet", "marks"]), maxItems: SearchRules.maxLimit)),
+        ], required: ["id", "conversationID", "senderID", "sentAt", "snippet", "marks", "cursor"]), maxItems: SearchRules.maxLimit)),
         ("hasMore", .boolean),
     ], required: ["hits", "hasMore"])
 }

@@ -15,10 +15,10 @@ public struct InMemorySearchService: SearchService {
         self.budget = budget
     }
 
-    public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
+    public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: Int64?) async throws -> SearchPage {
         let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
         let hits = try await corpus.messages(readableBy: me, in: conversationID).compactMap { SearchHit($0, query: query) }
-        return try SearchRules.page(hits, limit: limit, before: before)
+        return SearchRules.page(hits, limit: limit, before: before)
     }
 
     public func mentions(since: Int64?, limit: Int) async throws -> MentionPage {

@@ -22,15 +22,6 @@ public struct Mention: Codable, Equatable, Sendable, Identifiable {
         text = message.text
         cursor = message.key
     }
-
-    /// Reads a cursor as typed (`--since`, `?since=`): a whole number from 0.
-    /// - Throws: `.invalidInput` for anything else.
-    public static func cursor(_ text: String) throws -> Int64 {
-        guard text.utf8.count <= 19, let cursor = Int64(text), cursor >= 0 else {
-            throw AppError(.invalidInput, "a mentions cursor is a whole number from 0, as `next` gives it")
-        }
-        return cursor
-    }
 }
 
 /// A page of mentions, newest last, and where the next list resumes.

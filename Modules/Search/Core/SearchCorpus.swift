@@ -17,7 +17,7 @@ public struct SearchCorpusMessage: Sendable, Equatable {
     public let senderID: UserID
     public let sentAt: Date
     public let text: String
-    /// Its place in the store's order (where a list of mentions resumes).
+    /// Its place in the store's order (where a list of mentions resumes, and a page of hits).
     public let key: Int64
     /// Whom it mentions.
     public let mentions: [UserID]

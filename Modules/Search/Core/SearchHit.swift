@@ -4,7 +4,7 @@ import Kernel
 /// A message a search found: where and by whom, and a short snippet of its text with the
 /// matching words marked.
 public struct SearchHit: Codable, Equatable, Sendable, Identifiable {
-    /// The message's id: with `before`, the next page starts after it.
+    /// The message's id (unique within its conversation only).
     public let id: MessageID
     public let conversationID: ConversationID
     public let senderID: UserID
@@ -13,6 +13,9 @@ public struct SearchHit: Codable, Equatable, Sendable, Identifiable {
     public let snippet: String
     /// Where the matching words are in `snippet`, as character offsets.
     public let marks: [Mark]
+    /// Where the message is in the store's order: `before` this, a search gives the page after
+    /// this hit. Not its id, which another conversation may use too.
+    public let cursor: Int64
 
     /// Characters of text shown around the first match.
     public static let snippetLength = 80
@@ -33,6 +36,7 @@ public struct SearchHit: Codable, Equatable, Sendable, Identifiable {
         conversationID = message.conversationID
         senderID = message.senderID
         sentAt = message.sentAt
+        cursor = message.key
         let first = matched.first.map { text.distance(from: text.startIndex, to: tokens[$0].range.lowerBound) } ?? 0
         let count = text.count
         let start = max(0, min(first - Self.snippetLength / 4, count - Self.snippetLength))
@@ -52,7 +56,7 @@ public struct SearchHit: Codable, Equatable, Sendable, Identifiable {
 /// A page of hits, best first, and whether more follow.
 public struct SearchPage: Codable, Equatable, Sendable {
     public let hits: [SearchHit]
-    /// Whether a next page (`before` the last hit) has more.
+    /// Whether a next page (`before` the last hit's cursor) has more.
     public let hasMore: Bool
 
     public init(hits: [SearchHit], hasMore: Bool) {

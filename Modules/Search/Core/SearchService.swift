@@ -5,14 +5,14 @@ import Kernel
 public protocol SearchService: Sendable {
     /// The messages of the caller's conversations (or of `conversationID` alone) that hold every
     /// term of `query`, newest first (in a conversation, recency is what ranks best), at most
-    /// `limit`; with `before`, those after that hit.
+    /// `limit`; with `before` (a hit's `cursor`), those below it in the store's order: the page
+    /// after that hit. Any cursor will do: the page is the hits below it, whatever it was.
     /// - Throws: `.invalidInput` for a query `SearchQuery` refuses; `.forbidden` for a
-    ///   conversation of which the caller is not a member; `.notFound` for a `before` that is
-    ///   not a hit of this search.
-    func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage
+    ///   conversation of which the caller is not a member.
+    func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: Int64?) async throws -> SearchPage
 
     /// The messages of the caller's conversations that mention them and are not deleted, newest
-    /// last: with `since` (a `Mention.cursor`), the first `limit` after it; without, the newest
+    /// last: with `since` (a mention's `cursor`), the first `limit` after it; without, the newest
     /// `limit`.
     func mentions(since: Int64?, limit: Int) async throws -> MentionPage
 }
@@ -48,22 +48,21 @@ public enum SearchRules {
         AppError(.forbidden, "you are not a member of conversation \(AppError.quoting(conversationID.rawValue))")
     }
 
-    /// The refusal of a page after `before`, which is not a result of the search.
-    public static func notAResult(_ before: MessageID) -> AppError {
-        AppError(.notFound, "\(AppError.quoting(before.rawValue)) is not a result of this search")
+    /// Reads a cursor as typed (a search's `--before` and `?before=`, a list of mentions'
+    /// `--since` and `?since=`): a whole number from 0, a position in the store's order.
+    /// - Throws: `.invalidInput` for anything else.
+    public static func cursor(_ text: String) throws -> Int64 {
+        guard text.utf8.count <= 19, let cursor = Int64(text), cursor >= 0 else {
+            throw AppError(.invalidInput, "a cursor is a whole number from 0, as a result or a list gives it")
+        }
+        return cursor
     }
 
-    /// Ranks `hits` (given oldest first) newest first and cuts the page `limit` long (as `start`
-    /// keeps it) after `before`.
-    /// - Throws: `.notFound` for a `before` not among them.
-    public static func page(_ hits: [SearchHit], limit: Int, before: MessageID?) throws -> SearchPage {
-        let ranked = Array(hits.reversed())
-        var start = 0
-        if let before {
-            guard let index = ranked.firstIndex(where: { $0.id == before }) else { throw notAResult(before) }
-            start = index + 1
-        }
-        return SearchPage(hits: Array(ranked.dropFirst(start).prefix(limit)), hasMore: ranked.count > start + limit)
+    /// Ranks `hits` (given oldest first, in the store's order) newest first and cuts the page
+    /// `limit` long (as `start` keeps it) of those below `before`.
+    public static func page(_ hits: [SearchHit], limit: Int, before: Int64?) -> SearchPage {
+        let ranked = hits.reversed().filter { $0.cursor < before ?? .max }
+        return SearchPage(hits: Array(ranked.prefix(limit)), hasMore: ranked.count > limit)
     }
 
     /// Candidates an index reads at most for one search: past them, older messages are not searched.

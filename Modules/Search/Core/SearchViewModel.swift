@@ -18,8 +18,8 @@ public final class SearchViewModel {
         self.service = service
     }
 
-    /// Searches for `query` (in `conversationID` alone, if given): the first page, or the one after `before`.
-    public func search(_ query: String, in conversationID: ConversationID? = nil, limit: Int = SearchRules.defaultLimit, before: MessageID? = nil) async {
+    /// Searches for `query` (in `conversationID` alone, if given): the first page, or the one after the hit whose cursor is `before`.
+    public func search(_ query: String, in conversationID: ConversationID? = nil, limit: Int = SearchRules.defaultLimit, before: Int64? = nil) async {
         self.query = query
         self.conversationID = conversationID
         results = .loading
@@ -30,7 +30,7 @@ public final class SearchViewModel {
     public func more(limit: Int = SearchRules.defaultLimit) async {
         guard let shown = results.value, shown.hasMore, let last = shown.hits.last else { return }
         let next: Loadable<SearchPage> = await .from { [service, query, conversationID] in
-            try await service.search(query, in: conversationID, limit: limit, before: last.id)
+            try await service.search(query, in: conversationID, limit: limit, before: last.cursor)
         }
         switch next {
         case .loaded(let page): results = .loaded(SearchPage(hits: shown.hits + page.hits, hasMore: page.hasMore))

@@ -23,7 +23,7 @@ public struct PostgresSearchService: SearchService {
         self.budget = budget
     }
 
-    public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
+    public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: Int64?) async throws -> SearchPage {
         let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
         let s = index.source
         if let conversationID {
@@ -33,20 +33,8 @@ public struct PostgresSearchService: SearchService {
                 """)
             guard !member.isEmpty else { throw SearchRules.notMember(conversationID) }
         }
-        var below = Int64.max
-        if let before {
-            guard let key = try await database.query("""
-                SELECT max(m.\(unescaped: s.key)) FROM \(unescaped: s.messages) m JOIN \(unescaped: s.members) c
-                    ON c.\(unescaped: s.memberConversation) = m.\(unescaped: s.conversation) AND c.\(unescaped: s.memberUser) = \(me.rawValue)
-                    AND \(unescaped: s.memberReads)
-                WHERE m.\(unescaped: s.id) = \(before.rawValue)
-                """).first?.decode(Int64?.self) else {
-                throw SearchRules.notAResult(before)
-            }
-            below = key
-        }
         try await index.bringUpToDate()
-        return try await SearchRules.verified(query, limit: limit, below: below) { below, count in
+        return try await SearchRules.verified(query, limit: limit, below: before ?? .max) { below, count in
             try await database.query("""
                 SELECT m.\(unescaped: s.key), m.\(unescaped: s.id), m.\(unescaped: s.conversation), m.\(unescaped: s.sender),
                        m.\(unescaped: s.sentAt), m.\(unescaped: s.text), m.\(unescaped: s.deleted)

@@ -23,25 +23,19 @@ public struct SQLSearchService: SearchService {
         self.budget = budget
     }
 
-    public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
+    public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: Int64?) async throws -> SearchPage {
         let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
         let s = index.source
         try await index.bringUpToDate()
-        let below = try await database.read { db -> Int64 in
-            if let conversationID {
-                let member = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(s.members) c WHERE c.\(s.memberConversation) = ? AND c.\(s.memberUser) = ? AND \(s.memberReads)",
-                                               arguments: [conversationID.rawValue, me.rawValue]) ?? false
-                guard member else { throw SearchRules.notMember(conversationID) }
+        if let conversationID {
+            let member = try await database.read { db in
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM \(s.members) c WHERE c.\(s.memberConversation) = ? AND c.\(s.memberUser) = ? AND \(s.memberReads)",
+                                  arguments: [conversationID.rawValue, me.rawValue]) ?? false
             }
-            guard let before else { return Int64.max }
-            guard let key = try Int64.fetchOne(db, sql: """
-                SELECT max(m.\(s.key)) FROM \(s.messages) m JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ?
-                WHERE m.\(s.id) = ? AND \(s.memberReads)
-                """, arguments: [me.rawValue, before.rawValue]) else { throw SearchRules.notAResult(before) }
-            return key
+            guard member else { throw SearchRules.notMember(conversationID) }
         }
         let match = Self.match(query)
-        return try await SearchRules.verified(query, limit: limit, below: below) { below, count in
+        return try await SearchRules.verified(query, limit: limit, below: before ?? .max) { below, count in
             try await database.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT m.\(s.key), m.\(s.id), m.\(s.conversation), m.\(s.sender), m.\(s.sentAt), m.\(s.text), m.\(s.deleted)

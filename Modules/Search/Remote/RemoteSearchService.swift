@@ -14,11 +14,11 @@ public struct RemoteSearchService: SearchService {
         self.caller = caller
     }
 
-    public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: MessageID?) async throws -> SearchPage {
+    public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: Int64?) async throws -> SearchPage {
         _ = try SearchQuery(query)
         var parameters = [SearchAPI.Query.text: query, SearchAPI.Query.limit: String(min(max(limit, 1), SearchRules.maxLimit))]
         parameters[SearchAPI.Query.conversation] = conversationID?.rawValue
-        parameters[SearchAPI.Query.before] = before?.rawValue
+        parameters[SearchAPI.Query.before] = before.map(String.init)
         return try await connection.call(SearchAPI.search, query: parameters, body: NoContent(), as: caller)
     }
 

@@ -23,7 +23,7 @@ struct MentionsCommand: FeatureCommand {
     }
 
     func run(in context: CLIContext) async throws {
-        let since = try since.map(Mention.cursor)
+        let since = try since.map(SearchRules.cursor)
         let model = try context.factory(SearchFactory.self).makeMentionsViewModel()
         await model.load(since: since, limit: limit)
         let page = try context.require(model.page)

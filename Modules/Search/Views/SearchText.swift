@@ -3,12 +3,13 @@ import Foundation
 import Kernel
 import Search
 
-/// A message found (a search's hit, a mention): where, by whom and when.
+/// A message found (a search's hit, a mention): where, by whom and when, and where it is in the store's order.
 protocol FoundMessage {
     var id: MessageID { get }
     var conversationID: ConversationID { get }
     var senderID: UserID { get }
     var sentAt: Date { get }
+    var cursor: Int64 { get }
 }
 
 extension SearchHit: FoundMessage {}
@@ -58,8 +59,8 @@ enum SearchText {
         return text + TerminalText.line(String(characters[position...]))
     }
 
-    /// A found message's JSON row: where, by whom and when; then a hit's plain snippet and its
-    /// marks (character offsets), or a mention's text as it is now and the cursor to resume after it.
+    /// A found message's JSON row: where, by whom and when, and the cursor to resume after it; then
+    /// a hit's plain snippet and its marks (character offsets), or a mention's text as it is now.
     struct JSONRow: Encodable {
         let id: String
         let conversationId: String
@@ -68,13 +69,14 @@ enum SearchText {
         private(set) var snippet: String?
         private(set) var marks: [SearchHit.Mark]?
         private(set) var text: String?
-        private(set) var cursor: Int64?
+        let cursor: Int64
 
         private init(found: some FoundMessage) {
             id = found.id.rawValue
             conversationId = found.conversationID.rawValue
             senderId = found.senderID.rawValue
             sentAt = found.sentAt
+            cursor = found.cursor
         }
 
         init(_ hit: SearchHit) {
@@ -84,7 +86,7 @@ enum SearchText {
 
         init(_ mention: Mention) {
             self.init(found: mention)
-            (text, cursor) = (mention.text, mention.cursor)
+            text = mention.text
         }
     }
 }
