@@ -14,7 +14,7 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
     ("Profile", ["SQLStore"] + postgres),
     ("ConversationList", ["SQLStore"] + postgres),
     ("Chat", ["SQLStore", metrics] + postgres),
-    ("Search", ["SQLStore"] + postgres),
+    ("Search", ["SQLStore", .product(name: "Logging", package: "swift-log")] + postgres),
     // new-feature adds features above this line
 ]
 
@@ -105,7 +105,7 @@ var targets: [Target] = [
     .executableTarget(name: "new-feature", dependencies: ["FeatureScaffold", argumentParser], path: "Tools/Scaffold/Main"),
     .target(name: "TestSupport", dependencies: ["Kernel"], path: "Tests/TestSupport"),
     .testTarget(name: "KernelTests", dependencies: ["Kernel", "TestSupport"], path: "Tests/KernelTests"),
-    .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "ServiceGraph", "SQLStore", "PostgresStore", "ChatLive", "TestSupport", logging,
+    .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "ServiceGraph", "SQLStore", "PostgresStore", "ChatLive", "SearchLive", "TestSupport", logging,
                                                       .product(name: "GRDB", package: "GRDB.swift")] + features.map { .init(stringLiteral: $0.name) },
                 path: "Tests/ContractTests"),
     .testTarget(name: "SQLiteTests", dependencies: ["Kernel", "SQLStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],

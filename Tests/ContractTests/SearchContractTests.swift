@@ -1,8 +1,12 @@
 import Chat
 import Foundation
 import Kernel
+import Logging
+import PostgresStore
 import Search
+@testable import SearchLive
 import ServiceGraph
+import Synchronization
 import TestSupport
 import Testing
 
@@ -95,6 +99,73 @@ struct SearchContractTests {
         }
     }
 
+    @Test("words of 4,000 and 2,100 letters and a character of 1,500 combining marks are indexed (cut, on every store), a word found by what it starts with; an ordinary message after them is found",
+          arguments: BackendContractTests.backends)
+    func longWords(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let (asAda, asGrace) = (harness.services(for: ada), harness.services(for: grace))
+        let direct = try await harness.direct(ada, grace).id
+        let word = "q" + String(repeating: "a", count: 3_999)
+        let long = try await asGrace.chat.send(id: .random(), text: word, to: direct)
+        // PostgreSQL 15 takes a lexeme of 2,048 bytes or more and keeps its length modulo 2,048 (later ones refuse it).
+        let other = "r" + String(repeating: "b", count: 2_099)
+        let wrapped = try await asGrace.chat.send(id: .random(), text: other, to: direct)
+        // One character (a letter and its spacing marks, which folding keeps) of 4,503 bytes; and one of a letter and 1,000 joiners.
+        let marks = try await asGrace.chat.send(id: .random(), text: "grapheme \u{0B95}" + String(repeating: "\u{0BBE}", count: 1_500), to: direct)
+        let joined = try await asGrace.chat.send(id: .random(), text: "joiners z" + String(repeating: "\u{200D}", count: 1_000), to: direct)
+        let ordinary = try await asGrace.chat.send(id: .random(), text: "an ordinary message after them", to: direct)
+        func found(_ query: String) async throws -> [MessageID] { try await asAda.search.search(query, in: nil, limit: 20, before: nil).hits.map(\.id) }
+        #expect(try await found("ordinary") == [ordinary.id], "the index moved past them")
+        #expect(try await found(String(word.prefix(250)) + "*") == [long.id], "the long word by what it starts with")
+        #expect(try await found(String(word.prefix(255))).isEmpty, "a word is whole: its first 255 letters are another word")
+        #expect(try await found(String(other.prefix(250)) + "*") == [wrapped.id])
+        #expect(try await found("grapheme") == [marks.id])
+        #expect(try await found("\u{0B95}" + String(repeating: "\u{0BBE}", count: 80)).isEmpty, "a word is whole")
+        #expect(try await found("joiners") == [joined.id])
+    }
+
+    @Test("PostgreSQL: a message whose words the database refuses is left out of the index, which moves on past it; searches answer")
+    func postgresRowRefused() async throws {
+        let harness = try await BackendHarness(.postgres)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let asAda = harness.services(for: ada)
+        let direct = try await harness.direct(ada, grace).id
+        // Any refusal will do: a trigger refuses the words of one message, as PostgreSQL refused a word of 2,048 bytes.
+        _ = try await harness.psql("""
+            CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW.words @@ 'poison'::tsquery THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$;
+            CREATE TRIGGER refuse_poison BEFORE INSERT OR UPDATE ON search_words FOR EACH ROW EXECUTE FUNCTION refuse_poison();
+            """)
+        _ = try await asAda.chat.send(id: .random(), text: "a searchable message", to: direct)
+        _ = try await asAda.chat.send(id: .random(), text: "the poison pill", to: direct)
+        let after = try await asAda.chat.send(id: .random(), text: "searchable after the pill", to: direct)
+        #expect(try await asAda.search.search("searchable", in: nil, limit: 5, before: nil).hits.first?.id == after.id)
+        let marks = try await harness.psql("SELECT (SELECT seq FROM search_progress) = (SELECT max(seq) FROM messages), (SELECT count(*) FROM search_words)")
+        #expect(marks.trimmingCharacters(in: .whitespacesAndNewlines) == "t|2", "\(marks)")
+    }
+
+    @Test("PostgreSQL: should the database refuse a batch of words, each message is written alone; one it refuses is left out and logged by its key, never its text")
+    func postgresRefusedWordsLogged() async throws {
+        let log = LogLines()
+        let logger = Logger(label: "test") { _ in LogLines.Handler(lines: log) }
+        let database = try await PGDatabase.open(try await PostgresCluster.shared().database(), migrations: PostgresSearchIndex.migrations, connections: 1,
+                                                 logger: Logger(label: "test"))
+        defer { database.close() }
+        // Words PostgreSQL refuses (text holding NUL; no message's words do), so this batch is made by hand.
+        let refused = "secret\u{0}"
+        try await database.write(ordered: false) { transaction in
+            try await PostgresSearchIndex.write([(key: 1, words: "one first"), (key: 2, words: "two \(refused)"), (key: 3, words: "three")],
+                                                in: transaction, logger: logger)
+        }
+        let rows = try await database.query("SELECT seq FROM search_words ORDER BY seq").map { try $0.decode(Int64.self) }
+        #expect(rows == [1, 3])
+        #expect(log.lines.count == 1 && log.text.hasPrefix("error") && log.text.contains("key=2") && log.text.contains("state=22021"), "\(log.text)")
+        #expect(!log.text.contains("secret") && !log.text.contains("two"), "the text is never logged: \(log.text)")
+    }
+
     @Test("SQLite: the sqlite3 shell finds the index's words, folded, and no row of a deleted message; a message the shell rewrites is not shown by its old words")
     func sqliteIndexFromOutside() async throws {
         let harness = try await BackendHarness(.sqlite)
@@ -115,5 +186,30 @@ struct SearchContractTests {
         let write = try await ForeignProgram.query("UPDATE messages SET text = 'rewritten' WHERE id = '\(kept.id.rawValue)'", on: file)
         #expect(write.status == 0, "\(write.errors)")
         #expect(try await asAda.search.search("brulee", in: nil, limit: 5, before: nil).hits.isEmpty, "shown by the words it no longer has")
+    }
+}
+
+/// What a logger logs, a line each: its level, its message and its metadata (`key=value`, by key).
+final class LogLines: Sendable {
+    private let kept = Mutex<[String]>([])
+
+    var lines: [String] { kept.withLock { $0 } }
+    var text: String { lines.joined(separator: "\n") }
+
+    /// A log handler writing into `lines`.
+    struct Handler: LogHandler {
+        let lines: LogLines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            lines.kept.withLock { $0.append((["\(event.level)", "\(event.message)"] + all).joined(separator: " ")) }
+        }
     }
 }

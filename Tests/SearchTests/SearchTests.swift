@@ -54,6 +54,22 @@ struct SearchTests {
         }
     }
 
+    @Test("an index holds a word cut to 255 bytes between scalars, a long character's too; shorter words as they are")
+    func lexemes() {
+        let long = String(repeating: "a", count: 4_000)
+        #expect(SearchQuery.lexeme(long) == String(repeating: "a", count: SearchQuery.maxLexemeBytes))
+        #expect(SearchQuery.lexeme("short") == "short")
+        let accents = String(repeating: "é", count: 200)
+        #expect(SearchQuery.lexeme(accents) == String(repeating: "é", count: 127), "254 bytes: a scalar of 2 bytes is never cut")
+        // One character of 4,503 bytes: cut inside it, between its scalars.
+        let character = "\u{0B95}" + String(repeating: "\u{0BBE}", count: 1_500)
+        let cut = SearchQuery.lexeme(character)
+        #expect(cut.utf8.count == 255 && character.unicodeScalars.starts(with: cut.unicodeScalars))
+        let text = "ok \(long) \(character) \(accents)"
+        #expect(SearchQuery.lexemes(of: text) == SearchQuery.words(of: text).map(SearchQuery.lexeme))
+        #expect(SearchQuery.lexemes(of: text).allSatisfy { $0.utf8.count <= SearchQuery.maxLexemeBytes })
+    }
+
     @Test("the snippet is cut around the first match and marks each matching word")
     func snippet() throws {
         let text = String(repeating: "filler ", count: 20) + "the Café is open " + String(repeating: "more ", count: 20)

@@ -22,6 +22,10 @@ public struct SearchQuery: Sendable, Equatable {
     public static let maxTerms = 8
     /// Shortest prefix before `*`, in characters: shorter ones would match most words.
     public static let minPrefix = 2
+    /// Longest word an index holds or looks up, in UTF-8 bytes (`lexeme(_:)`): well within what
+    /// every store accepts (PostgreSQL refuses a lexeme of 2,048 bytes), though a message may hold
+    /// a word of 4,000 letters, or one character of thousands of bytes of marks.
+    public static let maxLexemeBytes = 255
 
     /// What a message must hold, in the order typed.
     public let terms: [Term]
@@ -92,6 +96,27 @@ public struct SearchQuery: Sendable, Equatable {
             return words
         } ?? nil
         return ascii ?? tokens(of: text).map(\.word)
+    }
+
+    /// `word` as an index holds it and a search looks it up: its first `maxLexemeBytes` bytes,
+    /// cut between scalars (so perhaps inside a character). Longer words share their cut form,
+    /// and each candidate is checked against the whole text (`SearchHit`), so results stay exact.
+    public static func lexeme(_ word: String) -> String {
+        guard word.utf8.count > maxLexemeBytes else { return word }
+        var (end, bytes) = (word.unicodeScalars.startIndex, 0)
+        for scalar in word.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            guard bytes <= maxLexemeBytes else { break }
+            end = word.unicodeScalars.index(after: end)
+        }
+        return String(word.unicodeScalars[..<end])
+    }
+
+    /// What an index holds of `text`: its words (`words(of:)`), each as a `lexeme(_:)`.
+    public static func lexemes(of text: String) -> [String] {
+        var words = words(of: text)
+        for index in words.indices where words[index].utf8.count > maxLexemeBytes { words[index] = lexeme(words[index]) }
+        return words
     }
 
     /// The words of `text`, folded, each with where it is in `text`.

@@ -1,10 +1,11 @@
 import Foundation
 import Kernel
+import Logging
 import PostgresNIO
 import PostgresStore
 import Search
 
-/// Search's index in PostgreSQL: each message's folded words (`SearchQuery.words`) as a
+/// Search's index in PostgreSQL: each message's folded words (`SearchQuery.lexemes`) as a
 /// `tsvector` made from them as they are (`array_to_tsvector`: no parser, so no locale decides
 /// what a word is), under a GIN index, kept past `search_progress` out of the send's
 /// transaction, so a send never waits for it. A search first indexes what is left, so a person
@@ -30,10 +31,11 @@ public final class PostgresSearchIndex: Sendable {
     let source: SearchSchema.Source
     private let follower: IndexFollower
 
-    /// The index of `database`, whose tables `source` names; it follows commits from the first `bringUpToDate` on.
-    public init(database: PGDatabase, source: SearchSchema.Source) {
+    /// The index of `database`, whose tables `source` names; it follows commits from the first
+    /// `bringUpToDate` on, and logs to `logger` each message whose words PostgreSQL refuses.
+    public init(database: PGDatabase, source: SearchSchema.Source, logger: Logger) {
         self.source = source
-        follower = IndexFollower(commits: { database.changes() }, catchUp: { try await Self.catchUp(database, source: source) })
+        follower = IndexFollower(commits: { database.changes() }, catchUp: { try await Self.catchUp(database, source: source, logger: logger) })
     }
 
     /// Indexes what is left to index, unless another instance or search is at it now, and follows commits from now on.
@@ -41,7 +43,7 @@ public final class PostgresSearchIndex: Sendable {
 
     /// Indexes the next batch of messages and changes past the progress mark; true when none was
     /// left, or when another instance (or search) is indexing them now.
-    static func catchUp(_ database: PGDatabase, source s: SearchSchema.Source) async throws -> Bool {
+    static func catchUp(_ database: PGDatabase, source s: SearchSchema.Source, logger: Logger) async throws -> Bool {
         try await database.write(ordered: false) { transaction in
             guard let from = try await transaction.query("SELECT seq FROM search_progress FOR UPDATE SKIP LOCKED").first?.decode(Int64.self) else {
                 return true
@@ -65,20 +67,57 @@ public final class PostgresSearchIndex: Sendable {
             for row in rows {
                 let (at, seq, text, deleted) = try row.decode((Int64, Int64, String, Bool).self)
                 last = max(last, at)
-                now[seq] = deleted ? String?.none : Set(SearchQuery.words(of: text)).joined(separator: " ")
+                now[seq] = deleted ? String?.none : Set(SearchQuery.lexemes(of: text)).joined(separator: " ")
             }
             let gone = now.filter { $0.value == nil }.map(\.key)
-            let kept = now.compactMap { seq, words in words.map { (seq, $0) } }
-            let (keys, words) = (kept.map(\.0), kept.map(\.1))
-            // At most two statements a batch, whatever its size.
+            // A few statements a batch, whatever its size.
             if !gone.isEmpty { try await transaction.query("DELETE FROM search_words WHERE seq = ANY(\(gone))") }
-            try await transaction.query("""
-                INSERT INTO search_words (seq, words)
-                SELECT seq, array_to_tsvector(array_remove(string_to_array(words, ' '), '')) FROM unnest(\(keys)::bigint[], \(words)::text[]) AS w(seq, words)
-                ON CONFLICT (seq) DO UPDATE SET words = excluded.words
-                """)
+            try await write(now.compactMap { seq, words in words.map { (key: seq, words: $0) } }, in: transaction, logger: logger)
             try await transaction.query("UPDATE search_progress SET seq = greatest(seq, \(last))")
             return rows.count < batch
         }
+    }
+
+    /// Writes the words of `messages` (each key's, joined by spaces) in one statement; should
+    /// PostgreSQL refuse it, one message at a time, leaving out each message it refuses (logged at
+    /// error level by its key, never its text), so that no message can stop the index.
+    /// - Throws: what fails other than PostgreSQL refusing a message (`refused`): the connection, the server.
+    static func write(_ messages: [(key: Int64, words: String)], in transaction: PGDatabase.Transaction, logger: Logger) async throws {
+        func insert(_ messages: [(key: Int64, words: String)]) async throws {
+            // A savepoint, so that a refusal leaves the transaction (and its hold on the mark) usable.
+            try await transaction.query("SAVEPOINT words")
+            do {
+                try await transaction.query("""
+                    INSERT INTO search_words (seq, words)
+                    SELECT seq, array_to_tsvector(array_remove(string_to_array(words, ' '), ''))
+                    FROM unnest(\(messages.map(\.key))::bigint[], \(messages.map(\.words))::text[]) AS w(seq, words)
+                    ON CONFLICT (seq) DO UPDATE SET words = excluded.words
+                    """)
+            } catch {
+                try await transaction.query("ROLLBACK TO SAVEPOINT words")
+                throw error
+            }
+            try await transaction.query("RELEASE SAVEPOINT words")
+        }
+        guard !messages.isEmpty else { return }
+        do {
+            try await insert(messages)
+        } catch let error where refused(error) {
+            for message in messages {
+                do {
+                    try await insert([message])
+                } catch let error as PSQLError where refused(error) {
+                    logger.error("search index: PostgreSQL refused the words of a message, left out of the index",
+                                 metadata: ["key": "\(message.key)", "state": "\(error.serverInfo?[.sqlState] ?? "")"])
+                }
+            }
+        }
+    }
+
+    /// Whether `error` is PostgreSQL refusing a statement for what it holds, rather than the
+    /// connection, the transaction or the server failing (which fail the round, tried again later).
+    static func refused(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
+        return !["08", "40", "53", "57", "58"].contains(String(state.prefix(2)))
     }
 }

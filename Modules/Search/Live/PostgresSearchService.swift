@@ -71,15 +71,21 @@ public struct PostgresSearchService: SearchService {
         return MentionPage(found, since: since, limit: limit)
     }
 
-    /// `query` as a `tsquery` of its words as they are (cast, so no parser decides): every word,
-    /// each word of a phrase, and each prefix with `:*`, all required.
+    /// `query` as a `tsquery` of its words as the index holds them (cast, so no parser decides):
+    /// every word, each word of a phrase, and each prefix with `:*`, all required, each `quoted`.
     static func tsquery(_ query: SearchQuery) -> String {
         query.terms.flatMap { term -> [String] in
             switch term {
-            case .word(let word): ["'\(word)'"]
-            case .prefix(let prefix): ["'\(prefix)':*"]
-            case .phrase(let words): words.map { "'\($0)'" }
+            case .word(let word): [quoted(word)]
+            case .prefix(let prefix): [quoted(prefix) + ":*"]
+            case .phrase(let words): words.map(quoted)
             }
         }.joined(separator: " & ")
+    }
+
+    /// `word` as a tsquery's lexeme, as the index holds it (`SearchQuery.lexeme`), quoted. The
+    /// words are letters and digits only, so quoting cannot break.
+    static func quoted(_ word: String) -> String {
+        "'" + SearchQuery.lexeme(word) + "'"
     }
 }

@@ -43,7 +43,7 @@ public final class SQLSearchIndex: Sendable {
                 ) e JOIN \(s.messages) m ON m.\(s.key) = e.message ORDER BY e.at LIMIT ?2
                 """, arguments: [from, batch])
             return (from, rows.map { row -> (at: Int64, key: Int64, words: String?) in
-                (row[0], row[1], (row[3] as Bool) ? nil : SearchQuery.words(of: row[2]).joined(separator: " "))
+                (row[0], row[1], (row[3] as Bool) ? nil : SearchQuery.lexemes(of: row[2]).joined(separator: " "))
             })
         }
         guard let last = rows.last?.at else { return true }

@@ -69,15 +69,21 @@ public struct SQLSearchService: SearchService {
         return MentionPage(found, since: since, limit: limit)
     }
 
-    /// `query` as an FTS5 expression over the folded words: each term quoted, a prefix with `*`,
-    /// all of them required. The words are letters and digits only, so quoting cannot break.
+    /// `query` as an FTS5 expression over the words as the index holds them: each term a
+    /// `quoted` string, a prefix with `*`, all of them required.
     static func match(_ query: SearchQuery) -> String {
         query.terms.map { term in
             switch term {
-            case .word(let word): "\"\(word)\""
-            case .prefix(let prefix): "\"\(prefix)\"*"
-            case .phrase(let words): "\"\(words.joined(separator: " "))\""
+            case .word(let word): quoted([word])
+            case .prefix(let prefix): quoted([prefix]) + "*"
+            case .phrase(let words): quoted(words)
             }
         }.joined(separator: " AND ")
+    }
+
+    /// `words` as one FTS5 string (a phrase of them), each as the index holds it
+    /// (`SearchQuery.lexeme`). The words are letters and digits only, so quoting cannot break.
+    static func quoted(_ words: [String]) -> String {
+        "\"" + words.map(SearchQuery.lexeme).joined(separator: " ") + "\""
     }
 }

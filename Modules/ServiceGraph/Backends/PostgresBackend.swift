@@ -60,7 +60,7 @@ final class PostgresBackend: GraphBackend {
         feed = StoreEventFeed(source: PostgresEventSource(database: database, epoch: epoch), membership: links.membership)
         writer = MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed)
         typing = TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership)
-        searchIndex = PostgresSearchIndex(database: database, source: .chatAndList)
+        searchIndex = PostgresSearchIndex(database: database, source: .chatAndList, logger: database.logger)
     }
 
     func services(for caller: Caller) -> ServiceSet {
