@@ -1,5 +1,6 @@
 import Chat
 import Foundation
+import GRDB
 import Kernel
 import Logging
 import PostgresStore
@@ -126,6 +127,31 @@ struct SearchContractTests {
         #expect(try await found("joiners") == [joined.id])
     }
 
+    @Test("queries no input can change the syntax of: quotes, backslashes and operators inside a word or around it answer a page, or are refused as input",
+          arguments: BackendContractTests.backends)
+    func hostileQueries(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let asAda = harness.services(for: ada)
+        let direct = try await harness.direct(ada, grace).id
+        // U+0D4E (a "prepend" letter) makes one character of itself and the quote after it.
+        let quoted = try await asAda.chat.send(id: .random(), text: "x\u{0D4E}\"y it's a back\\slash", to: direct)
+        let queries = ["x\u{0D4E}\"y", "x\u{0D4E}'y", "x\u{0D4E}\\y", "x\u{0D4E}''y", "x\u{0D4E}\\'y", "\u{0D4E}\"", "\u{0D4E}'\u{0D4E}\\",
+                       "\"", "'", "it's", "'it'", "a\"b", "back\\slash", "\\", "*", "ab*c", "ab**", "a:b", "ab:*", "x:*", "a & b | !c (d)", "&|!()",
+                       "!x", "(x", "x)", "a <-> b", "NEAR(a b)", "a AND b OR NOT c", "^x", "x\u{0D4E}*", "x\u{0D4E}:*y", "{x}", "x\u{0D4E}{y"]
+        for query in queries {
+            do {
+                _ = try await asAda.search.search(query, in: nil, limit: 5, before: nil)
+            } catch let error as AppError where error.kind == .invalidInput {
+            } catch {
+                Issue.record("\(query.debugDescription): \(error)")
+            }
+        }
+        #expect(try await asAda.search.search("x\u{0D4E}\"y", in: nil, limit: 5, before: nil).hits.map(\.id) == [quoted.id])
+        #expect(try await asAda.search.search("back\\slash it's", in: nil, limit: 5, before: nil).hits.map(\.id) == [quoted.id])
+    }
+
     @Test("PostgreSQL: a message whose words the database refuses is left out of the index, which moves on past it; searches answer")
     func postgresRowRefused() async throws {
         let harness = try await BackendHarness(.postgres)
@@ -164,6 +190,29 @@ struct SearchContractTests {
         #expect(rows == [1, 3])
         #expect(log.lines.count == 1 && log.text.hasPrefix("error") && log.text.contains("key=2") && log.text.contains("state=22021"), "\(log.text)")
         #expect(!log.text.contains("secret") && !log.text.contains("two"), "the text is never logged: \(log.text)")
+        // The quoting of a tsquery's lexemes, by PostgreSQL itself: a word with a quote and a backslash is one lexeme.
+        let hostile = "a\"b'c\\d:*&|!"
+        let matched = try await database.query("SELECT array_to_tsvector(ARRAY[\(hostile)]) @@ \(PostgresSearchService.quoted(hostile))::tsquery")
+        #expect(try matched.first?.decode(Bool.self) == true)
+    }
+
+    @Test("the FTS5 expression and the tsquery quote every word, doubling a quote (and escaping a tsquery's backslash), and look words up as the index holds them: cut")
+    func queriesQuoteTheirWords() async throws {
+        #expect(SQLSearchService.quoted(["a\"b'c\\d", "e"]) == #""a""b'c\d e""#)
+        #expect(PostgresSearchService.quoted("a\"b'c\\d") == #"'a"b''c\\d'"#)
+        #expect(SQLSearchService.match(try SearchQuery(#"café mess* "e-mail x""#)) == #""cafe" AND "mess"* AND "e mail x""#)
+        #expect(PostgresSearchService.tsquery(try SearchQuery(#"café mess* "e-mail x""#)) == "'cafe' & 'mess':* & 'e' & 'mail' & 'x'")
+        let long = String(repeating: "é", count: 128)
+        #expect(SQLSearchService.match(try SearchQuery(long)) == "\"\(String(repeating: "e", count: 128))\"", "folded: 128 bytes, not cut")
+        let cut = String(repeating: "ж", count: 127)
+        #expect(PostgresSearchService.tsquery(try SearchQuery(cut + "ж")) == "'\(cut)'", "256 bytes, cut to 254")
+        // FTS5 itself reads a quoted string with quotes in it as a phrase of its words.
+        let queue = try DatabaseQueue()
+        let count = try await queue.write { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE t USING fts5(words, tokenize = 'unicode61 remove_diacritics 0'); INSERT INTO t VALUES ('a b c d')")
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM t WHERE t MATCH ?", arguments: [SQLSearchService.match(try SearchQuery("a")) + " AND " + SQLSearchService.quoted(["a\"b'c", "d*"])])
+        }
+        #expect(count == 1)
     }
 
     @Test("SQLite: the sqlite3 shell finds the index's words, folded, and no row of a deleted message; a message the shell rewrites is not shown by its old words")

@@ -48,9 +48,31 @@ struct SearchTests {
         var random = RandomText(seed: 27)
         let texts = (0..<2_000).map { _ in random.string(maxScalars: 60) }
             + (0..<2_000).map { _ in String(random.string(maxScalars: 60).unicodeScalars.filter(\.isASCII)) }
-            + ["", "Hello, World 42!", "a\r\nb", "tab\there", "MIXED case_words-and.dots", "Café Müller", "東京タワー"]
+            + ["", "Hello, World 42!", "a\r\nb", "tab\there", "MIXED case_words-and.dots", "Café Müller", "東京タワー", "x\u{0D4E}\"y", "a\u{200D}b c\u{0BBE}"]
         for text in texts {
             #expect(SearchQuery.words(of: text) == SearchQuery.tokens(of: text).map(\.word), "\(text.debugDescription)")
+        }
+    }
+
+    @Test("a word is of characters whose every scalar is a letter, a number, a mark or a joiner: a \"prepend\" letter takes no quote, space or backslash into one")
+    func wordsHoldNoSyntax() throws {
+        // U+0D4E, U+0600 and U+110BD are "prepend" characters: each makes one character of itself and the next.
+        for prepend in ["\u{0D4E}", "\u{0600}", "\u{110BD}"] {
+            for mark in ["\"", "'", "\\", " ", "*", ":", "&", "|", "!", "(", ")", "-", "\u{3000}"] {
+                let text = "x\(prepend)\(mark)y"
+                #expect(SearchQuery.words(of: text).allSatisfy { !$0.contains(mark) && !$0.contains(" ") }, "\(text.debugDescription)")
+            }
+        }
+        #expect(SearchQuery.words(of: "x\u{0D4E}\"y") == ["x", "y"])
+        #expect(try SearchQuery("x\u{0D4E}\"y").terms == [.phrase(["x", "y"])], "a quote in a character parts words, as punctuation does")
+        #expect(try SearchQuery("x\u{0D4E}'y").terms == [.phrase(["x", "y"])])
+        #expect(SearchQuery.words(of: "Hindi हिंदी, Tamil தமிழ், a\u{200D}b").count == 5, "marks and joiners stay inside words")
+        var random = RandomText(seed: 25)
+        for _ in 0..<2_000 {
+            let text = random.string(maxScalars: 40)
+            for word in SearchQuery.words(of: text) {
+                #expect(!word.unicodeScalars.contains { [" ", "\"", "'", "\\"].contains($0) }, "\(text.debugDescription): \(word.debugDescription)")
+            }
         }
     }
 

@@ -69,8 +69,8 @@ public struct SearchQuery: Sendable, Equatable {
         self.terms = terms
     }
 
-    /// The words of `text`, folded: runs of letters and digits, and each character of a script
-    /// written without spaces on its own. What `tokens(of:)` gives without the ranges; for an
+    /// The words of `text`, folded: runs of letters and digits (`tokens(of:)`), and each character
+    /// of a script written without spaces on its own. What `tokens(of:)` gives without the ranges; for an
     /// ASCII text (most are) read from its bytes, where folding is lower-casing: indexing a
     /// message then costs a fraction of what walking its characters does.
     public static func words(of text: String) -> [String] {
@@ -119,7 +119,8 @@ public struct SearchQuery: Sendable, Equatable {
         return words
     }
 
-    /// The words of `text`, folded, each with where it is in `text`.
+    /// The words of `text`, folded, each with where it is in `text`: runs of characters each
+    /// wholly of a word (`isWordCharacter`), and each character of a script written without spaces.
     public static func tokens(of text: String) -> [(word: String, range: Range<String.Index>)] {
         var tokens: [(String, Range<String.Index>)] = []
         var start: String.Index?
@@ -134,7 +135,7 @@ public struct SearchQuery: Sendable, Equatable {
             if character.unicodeScalars.first.map(isUnspaced) == true {
                 close(at: index)
                 tokens.append((Validation.searchKey(String(character)), index..<next))
-            } else if character.isLetter || character.isNumber {
+            } else if isWordCharacter(character) {
                 if start == nil { start = index }
             } else {
                 close(at: index)
@@ -143,6 +144,27 @@ public struct SearchQuery: Sendable, Equatable {
         }
         close(at: text.endIndex)
         return tokens
+    }
+
+    /// Whether `character` is part of a word: it starts with a letter or a digit, and every scalar
+    /// of it is a letter, a number, a mark or a format character (a joiner). Not its first scalar
+    /// alone: a "prepend" letter (U+0D4E) makes one character of itself and the next, a quote or a
+    /// space, which no word holds, so no word can change the syntax of a store's query.
+    static func isWordCharacter(_ character: Character) -> Bool {
+        guard let first = character.unicodeScalars.first, isLetterOrNumber(first.properties.generalCategory) else { return false }
+        return character.unicodeScalars.dropFirst().allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark, .format: true
+            case let category: isLetterOrNumber(category)
+            }
+        }
+    }
+
+    private static func isLetterOrNumber(_ category: Unicode.GeneralCategory) -> Bool {
+        switch category {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .letterNumber, .otherNumber: true
+        default: false
+        }
     }
 
     /// Whether `scalar` is of a script written without spaces between words: Han, kana.

@@ -83,9 +83,10 @@ public struct PostgresSearchService: SearchService {
         }.joined(separator: " & ")
     }
 
-    /// `word` as a tsquery's lexeme, as the index holds it (`SearchQuery.lexeme`), quoted. The
-    /// words are letters and digits only, so quoting cannot break.
+    /// `word` as a tsquery's lexeme, as the index holds it (`SearchQuery.lexeme`): quoted, a `'`
+    /// doubled and a `\` escaped (though no word holds either), so no query can change the
+    /// tsquery's syntax.
     static func quoted(_ word: String) -> String {
-        "'" + SearchQuery.lexeme(word) + "'"
+        "'" + SearchQuery.lexeme(word).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
     }
 }

@@ -82,8 +82,9 @@ public struct SQLSearchService: SearchService {
     }
 
     /// `words` as one FTS5 string (a phrase of them), each as the index holds it
-    /// (`SearchQuery.lexeme`). The words are letters and digits only, so quoting cannot break.
+    /// (`SearchQuery.lexeme`), a `"` doubled (though no word holds one): no query can change the
+    /// expression's syntax.
     static func quoted(_ words: [String]) -> String {
-        "\"" + words.map(SearchQuery.lexeme).joined(separator: " ") + "\""
+        "\"" + words.map(SearchQuery.lexeme).joined(separator: " ").replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
