@@ -103,9 +103,8 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
                                                                                       configuration: .init(isOutboundHalfClosureEnabled: true))
                     // NIO does not hand a refused upgrade request on, so it is answered here.
                     guard case .failure(let error) = decision.value else { return .http(http) }
-                    if let reply = ErrorReply(error) { return .refused(http, reply) }
-                    logger.error("events socket admission failed", metadata: ["error": "\(String(reflecting: error))"])
-                    return .refused(http, ErrorReply(AppError(.internal, "the server failed; the failure is in its log")))
+                    return .refused(http, ErrorReply(error) ?? ErrorReply.failure(error, id: ErrorReply.newID(), logger: logger, "events socket admission failed",
+                                                                                    metadata: ["path": "\(EventSocketProtocol.path)"]))
                 }
             }
             var configuration = NIOUpgradableHTTPServerPipelineConfiguration(upgradeConfiguration: upgrades)

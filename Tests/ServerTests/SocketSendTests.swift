@@ -205,7 +205,7 @@ struct SocketSendTests {
     /// Opens `token`'s events socket as a bare WebSocket client, writes `frames` once it is
     /// ready, and returns the first `count` replies, in the order they came; `heard` sees each
     /// as it comes.
-    private static func exchange(_ frames: [String], expecting count: Int, as token: String, on world: some TestServer,
+    static func exchange(_ frames: [String], expecting count: Int, as token: String, on world: some TestServer,
                                  heard: @escaping @Sendable (ChatSocket.SendReply) async -> Void = { _ in }) async throws -> [ChatSocket.SendReply] {
         try await exchange([frames], expecting: count, as: token, on: world, heard: heard)
     }

@@ -145,11 +145,11 @@ public final class SocketSends: Sendable {
         }
     }
 
-    /// A refusal as the client should see it; a failure of the server's own is logged.
+    /// A refusal as the client should see it; a failure of the server's own is logged under a
+    /// new id, which is all the client is told of it (`ErrorReply.failure`).
     private func explained(_ error: any Error) -> AppError {
-        if let refusal = ErrorReply(error) { return refusal.error.appError(status: refusal.status) }
-        logger.error("send over the events socket failed", metadata: ["error": "\(String(reflecting: error))"])
-        return AppError(.internal, "the server failed; the failure is in its log")
+        let reply = ErrorReply(error) ?? ErrorReply.failure(error, id: ErrorReply.newID(), logger: logger, "request over the events socket failed")
+        return reply.error.appError(status: reply.status)
     }
 
     private func reply(to request: String, _ outcome: Result<Message, AppError>) {

@@ -353,7 +353,9 @@ public final class PGDatabase: Sendable {
         }
     }
 
-    /// An error of the database's, as people should read it.
+    /// An error of the database's, as people should read it: `.unavailable` when PostgreSQL cannot
+    /// be reached or refuses us, else `.internal` with its words, for an operator (a server logs
+    /// them and answers only an id: `ErrorReply.failure`).
     static func failure(_ error: any Error, _ location: Location) -> any Error {
         // The pool's own refusals (no connection could be made lately: its circuit breaker)
         // come as a type of its underscored module, which is not ours to import.

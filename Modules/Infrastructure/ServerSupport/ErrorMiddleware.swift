@@ -8,8 +8,9 @@ import NIOHTTP1
 /// their kind, Hummingbird's own refusals (no such route, body too large) by their status, a
 /// method a path does not serve as 405 with `Allow`, a body that is not valid HTTP (an unknown
 /// transfer coding, a bad chunk size) as 400 logged only at debug level (a stranger's bytes
-/// must not fill the log), and anything else into a 500 whose details go to the log, not to
-/// the client.
+/// must not fill the log), and anything else (an `AppError` of kind `.internal` among them) into
+/// a 500 that names the request's id, whose details go to the log under that id, not to the
+/// client (`ErrorReply.failure`).
 public struct ErrorMiddleware: RouterMiddleware {
     public typealias Context = APIRequestContext
 
@@ -45,8 +46,8 @@ public struct ErrorMiddleware: RouterMiddleware {
             let message = Self.message(for: status, request: request) ?? error.body ?? error.status.reasonPhrase
             return try WireResponse.make(WireError(AppError(kind, message)), status: status, headers: error.headers)
         default:
-            context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
-            return try WireResponse.make(WireError(AppError(.internal, "the server failed; the failure is in its log")), status: 500)
+            return try ErrorReply.failure(error, id: context.id, logger: context.logger, "request failed",
+                                          metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"]).response()
         }
     }
 
