@@ -12,11 +12,13 @@ struct TailCommand: FeatureCommand {
         Runs until interrupted (Ctrl-C) or until --count messages have arrived. With --json it prints \
         every event you may see, one JSON object per line (version 1, see docs/protocol.md): \
         messages, conversations you were added to, your read markers and new names; each carries its \
-        "cursor". --since CURSOR first prints what was stored after it, then live events: a script \
+        "cursor". With CHAT, only that conversation's: its messages (with --json, its events in the \
+        same schema: edits, deletions, reactions, read markers, members joining or leaving). \
+        --since CURSOR first prints what was stored after it, then live events: a script \
         that stopped resumes with no gap and no repeat.
         """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Conversation id, title or name: only its messages. All your conversations when left out.") var chat: String?
+    @Argument(help: "Conversation id, title or name: only its messages (--json: events). All your conversations when left out.") var chat: String?
     @Option(help: "Stop after this many messages (with --json, events); at least 1.") var count: Int?
     @Option(help: ArgumentHelp("Start right after this cursor (as tail --json prints it).", valueName: "cursor")) var since: String?
 

@@ -51,6 +51,14 @@ public enum UserEvent: Sendable, Equatable {
         }
     }
 
+    /// The conversation it is of: its message's, or the change's (`nil` for a new display name).
+    public var conversationID: ConversationID? {
+        switch self {
+        case .message(let message), .messageChanged(_, let message, _): message.conversationID
+        case .change(let change, _): change.conversationID
+        }
+    }
+
     /// The message, for a message event (a new message).
     public var message: Message? {
         if case .message(let message) = self { message } else { nil }

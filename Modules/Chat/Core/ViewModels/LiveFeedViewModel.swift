@@ -1,8 +1,8 @@
 import Kernel
 import Observation
 
-/// Events as they arrive: one conversation's messages, or every event of the user's (the
-/// CLI's `tail`).
+/// Events as they arrive: the user's messages, or every event of the user's (the CLI's
+/// `tail`), in all their conversations or in one.
 @MainActor
 @Observable
 public final class LiveFeedViewModel {
@@ -16,9 +16,9 @@ public final class LiveFeedViewModel {
     private let after: EventCursor?
     private let changes: Bool
 
-    /// Creates a feed of one conversation's messages, or of every message of the user's when
-    /// `conversationID` is `nil` (with `changes`, every event); with `after`, it starts with
-    /// those stored after that cursor.
+    /// Creates a feed of the user's messages (with `changes`, of every event they may see: edits,
+    /// deletions, reactions, read markers, conversations joined or left, new names), only those of
+    /// `conversationID` when it is given; with `after`, it starts with those stored after that cursor.
     public init(service: any ChatService, conversationID: ConversationID?, after: EventCursor? = nil, changes: Bool = false) {
         self.service = service
         self.conversationID = conversationID
@@ -31,11 +31,13 @@ public final class LiveFeedViewModel {
         connection = .loading
         let stream: AsyncStream<UserEvent>
         do {
-            if let conversationID {
+            if let conversationID, !changes {
                 stream = try await service.liveMessages(in: conversationID, after: after).mapped(UserEvent.message)
             } else {
-                let events = try await service.liveEvents(after: after)
-                stream = changes ? events : events.compactMapped { $0.message == nil ? nil : $0 }
+                let (conversationID, changes) = (conversationID, changes)
+                stream = try await service.liveEvents(after: after).compactMapped { event in
+                    (conversationID == nil || event.conversationID == conversationID) && (changes || event.message != nil) ? event : nil
+                }
             }
         } catch {
             connection = await .from { throw error }

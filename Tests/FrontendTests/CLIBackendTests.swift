@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// CLI commands run against each backend a person's CLI can share with others: a SQLite file,
+/// and a server over SQLite or PostgreSQL (the memory backend lives and dies with one command).
+@MainActor
+@Suite("CLI on the shared backends", .serialized, .timeLimit(.minutes(3)))
+struct CLIBackendTests {
+    enum Store: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, remote
+        case remoteOnPostgres = "remote on postgres"
+        var testDescription: String { rawValue }
+    }
+
+    let terminal = TestTerminal()
+
+    @Test("tail CHAT --json prints that conversation's edits, deletions and reactions as tail --json does, from --since on, and nothing of another's",
+          arguments: Store.allCases)
+    func tailOneConversation(_ store: Store) async throws {
+        let server = try await serve(store)
+        defer { server?.stop() }
+        try await signUp("Ada", "Grace")
+        #expect(await terminal.run("chats new grace@example.com") == 0)
+        #expect(await terminal.run("--profile grace chats new ada@example.com") == 0, "accepts Ada's invitation")
+        #expect(await terminal.run(arguments: ["chats", "new", "grace@example.com", "--title", "Crew"]) == 0, "Grace is in it at once: she accepted Ada")
+
+        let (one, start) = try await send("Grace", "one")
+        let direct = try #require(try lastJSON()["conversationId"] as? String)
+        let (x, _) = try await send("Crew", "x")
+        for (chat, id) in [("Grace", one), ("Crew", x)] { #expect(await terminal.run(arguments: ["edit", chat, id, "edited \(id)"]) == 0) }
+        for (chat, id) in [("Grace", one), ("Crew", x)] { #expect(await terminal.run(arguments: ["react", chat, id, "👍"]) == 0) }
+        let (two, _) = try await send("Grace", "two"), (y, _) = try await send("Crew", "y")
+        for (chat, id) in [("Grace", two), ("Crew", y)] { #expect(await terminal.run(arguments: ["delete", chat, id]) == 0) }
+        // Messages enough that a tail of the conversation's messages alone reaches its count too.
+        for text in ["last", "and", "more", "still"] { _ = try await send("Grace", text) }
+
+        #expect(await terminal.run(arguments: ["--profile", "grace", "tail", "--since", start, "--count", "13", "--json"]) == 0)
+        let everything = try jsonLines()
+        #expect(await terminal.run(arguments: ["--profile", "grace", "tail", "Ada", "--since", start, "--count", "5", "--json"]) == 0)
+        let followed = try jsonLines()
+        #expect(followed.map { $0["type"] as? String } == ["chat.edited", "chat.reacted", "chat.message", "chat.deleted", "chat.message"])
+        #expect(followed.allSatisfy { Self.conversation(of: $0) == direct }, "\(followed)")
+        let expected = everything.filter { Self.conversation(of: $0) == direct }.prefix(5)
+        #expect(followed.map { $0 as NSDictionary } == expected.map { $0 as NSDictionary }, "not as tail --json prints them")
+        try #require(followed.count == 5)
+        let deleted = (followed[3]["event"] as? [String: Any])?["message"] as? [String: Any]
+        #expect(deleted?["id"] as? String == two && deleted?["deleted"] as? Bool == true && deleted?["text"] as? String == "")
+    }
+
+    @Test("after leaving a group, delete names it by its id and deletes her message; the others see it deleted; its title no longer names it",
+          arguments: Store.allCases)
+    func deleteAfterLeaving(_ store: Store) async throws {
+        let server = try await serve(store)
+        defer { server?.stop() }
+        try await signUp("Ada", "Grace")
+        #expect(await terminal.run(arguments: ["--profile", "grace", "chats", "new", "ada@example.com", "--title", "Crew"]) == 0)
+        #expect(await terminal.run("invites accept crew") == 0)
+        let (mine, _) = try await send("Crew", "I will regret this")
+        let crew = try #require(try lastJSON()["conversationId"] as? String)
+        #expect(await terminal.run("leave crew") == 0)
+        #expect(await terminal.run(arguments: ["delete", "Crew", mine]) == 66, "a title names only a conversation of hers")
+        #expect(await terminal.run(arguments: ["delete", crew, mine, "--json"]) == 0, "\(terminal.errors)")
+        #expect(try lastJSON()["deleted"] as? Bool == true)
+        #expect(await terminal.run(arguments: ["--profile", "grace", "history", "crew", "--json"]) == 0)
+        let history = try jsonLines()
+        #expect(history.count == 1 && history.first?["id"] as? String == mine && history.first?["deleted"] as? Bool == true, "\(history)")
+    }
+
+    /// Points the terminal at `store`: its own SQLite file, or a new server (over SQLite or a new
+    /// PostgreSQL database), returned to be stopped.
+    private func serve(_ store: Store) async throws -> ServerProcess? {
+        guard store != .sqlite else { return nil }
+        let folder = terminal.stateDirectory.appendingPathComponent("server")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let postgres = store == .remoteOnPostgres ? ["--postgres-url", try await PostgresCluster.shared().database()] : []
+        let server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path, arguments: postgres)
+        terminal.extraEnvironment["MESSAGEAI_BACKEND"] = "remote"
+        terminal.extraEnvironment["MESSAGEAI_REMOTE_URL"] = server.url
+        return server
+    }
+
+    /// Signs each up, under the profile of their name in lower case (the first under the default profile too).
+    private func signUp(_ names: String...) async throws {
+        for (index, name) in names.enumerated() {
+            terminal.setInput(["password123"])
+            let profile = index == 0 ? [] : ["--profile", name.lowercased()]
+            #expect(await terminal.run(arguments: profile + ["signup", "--email", "\(name.lowercased())@example.com", "--name", name, "--password-stdin"]) == 0)
+        }
+    }
+
+    /// Sends `text` to `chat` as the default profile: the message's id and cursor.
+    private func send(_ chat: String, _ text: String) async throws -> (id: String, cursor: String) {
+        #expect(await terminal.run(arguments: ["send", chat, text, "--json"]) == 0, "\(terminal.errors)")
+        let row = try lastJSON()
+        return (try #require(row["id"] as? String), try #require(row["cursor"] as? String))
+    }
+
+    private func jsonLines() throws -> [[String: Any]] {
+        try terminal.output.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    private func lastJSON() throws -> [String: Any] { try #require(try jsonLines().last) }
+
+    /// The conversation an event line of `tail --json` is of.
+    private static func conversation(of line: [String: Any]) -> String? {
+        let event = line["event"] as? [String: Any]
+        return (event?["message"] as? [String: Any])?["conversationId"] as? String ?? event?["conversationId"] as? String
+    }
+}
