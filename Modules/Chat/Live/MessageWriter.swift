@@ -105,11 +105,18 @@ public final class MessageWriter: Sendable {
     /// How long each committed transaction took, from its start to its commit.
     private let commitTimes = Metrics.Timer(label: "messageai_commit_seconds")
 
-    /// Creates the writer of `store`; what it stores goes live through `feed` at once.
-    public init(store: any MessageStore, feed: StoreEventFeed, batchLimit: Int = 512) {
+    /// What else keeps messages' words (Search's index on SQLite), told after an edit or a
+    /// deletion commits and awaited before the change is answered, so the words it removed are
+    /// gone from there too.
+    private let forget: @Sendable () async -> Void
+
+    /// Creates the writer of `store`; what it stores goes live through `feed` at once, and after
+    /// each edit or deletion, `forget` runs.
+    public init(store: any MessageStore, feed: StoreEventFeed, batchLimit: Int = 512, forget: @escaping @Sendable () async -> Void = {}) {
         self.store = store
         self.feed = feed
         self.batchLimit = batchLimit
+        self.forget = forget
     }
 
     /// Stores `send` (or finds it stored: the same id again returns the stored message) and
@@ -129,7 +136,9 @@ public final class MessageWriter: Sendable {
     /// edits and deletions are rare beside sends and need no batching.
     func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
                 _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message {
-        try await store.change(messageID, in: conversationID, as: kind, rule)
+        let message = try await store.change(messageID, in: conversationID, as: kind, rule)
+        if kind != .reacted { await forget() }
+        return message
     }
 
     /// Stores `sends` in the order given (together, or in successive transactions) and returns

@@ -32,7 +32,12 @@ public final class SQLDatabase: Sendable {
             // A checkpoint every 8,000 pages (32 MiB of log) rather than SQLite's 1,000: pages
             // written by every commit (sequences, indexes, counters) are copied back once per
             // checkpoint, so fewer checkpoints copy much less.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
+            // Deleted content is overwritten with zeros (`secure_delete`) whatever the SQLite library's build defaults
+            // to: a deleted message's text leaves the file's bytes, not only its tables.
+            try db.execute(sql: """
+                PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = \(Self.checkpointPages);
+                PRAGMA secure_delete = ON
+                """)
         }
         let migrator = Self.migrator(migrations)
         do {

@@ -3,6 +3,7 @@ import GRDB
 import Kernel
 import Search
 import SQLStore
+import Synchronization
 
 /// Keeps Search's index of a SQLite file (`SearchSchema`): it reads the messages and changes
 /// past `search_progress` and writes their words, out of the send's transaction, so a send never
@@ -11,22 +12,112 @@ import SQLStore
 /// by any process (`IndexFollower`), so later searches find little left. A process that
 /// never searches (a one-shot command) never writes the index. What one process has written,
 /// the others find done.
+///
+/// FTS5 (as SQLite 3.40 has it) keeps a dropped row's words in its segments until they are
+/// merged, so an edited or deleted message's old words stay in the file after its row is gone
+/// (`SearchSchema`'s trigger drops it). `purge()` merges the index into one segment, which
+/// leaves them out; the process that made the change purges before it answers, and a keeper
+/// of the index after its rounds.
 public final class SQLSearchIndex: Sendable {
     /// Messages and changes read at once.
     static let batch = 500
+    /// Pages one step of a purge merges at most: each step is a transaction of its own, so a
+    /// send waits for one step (tens of milliseconds), never for the whole purge.
+    static let purgeStep = 64
+    /// A process starts a purge only once this many times the last one's duration has passed
+    /// since it started: however often messages are deleted, purging takes at most a tenth of
+    /// its time. A purge that is not due yet is scheduled for when it is.
+    static let purgeSpacing = 10
+    /// The longest wait for a purge's turn that `purge()` waits for; past it, it schedules the purge.
+    static let purgeWaitedFor: Duration = .seconds(1)
 
     /// The tables it indexes, which its searches read too.
     let source: SearchSchema.Source
     private let follower: IndexFollower
+    private let purger: Purger
 
-    /// The index of `database`, whose tables `source` names; it follows commits from the first `bringUpToDate` on.
+    /// The index of `database`, whose tables `source` names; it follows commits from the first
+    /// `bringUpToDate` on, and purges (in the background) after each round that left nothing to index.
     public init(database: SQLDatabase, source: SearchSchema.Source) {
         self.source = source
-        follower = IndexFollower(commits: { database.changes.subscribe() }, catchUp: { try await Self.catchUp(database, source: source) })
+        let purger = Purger(database: database)
+        self.purger = purger
+        follower = IndexFollower(commits: { database.changes.subscribe() }, catchUp: {
+            let done = try await Self.catchUp(database, source: source)
+            // A search does not wait for a purge: the change that wanted it purged already, or a purge is due later.
+            if done { Task { try? await purger.purge() } }
+            return done
+        })
     }
 
     /// Indexes what is left to index, and follows commits from now on.
     public func bringUpToDate() async throws { try await follower.bringUpToDate() }
+
+    /// Leaves the words of messages edited or deleted since the last purge out of the file, when
+    /// the store wants a purge (`SearchSchema`'s trigger counts them): now if one is due in this
+    /// process (`purgeSpacing`) or will be within `purgeWaitedFor`, else in the background when it is.
+    public func purge() async throws { try await purger.purge() }
+
+    /// A process's purges of the index, spaced out by their cost.
+    private final class Purger: Sendable {
+        private let database: SQLDatabase
+        private let state = Mutex(State())
+
+        /// When this process purged last, and whether a purge waits for its turn.
+        private struct State {
+            var started: ContinuousClock.Instant?
+            var took: Duration = .zero
+            var scheduled = false
+        }
+
+        init(database: SQLDatabase) { self.database = database }
+
+        func purge() async throws {
+            let wait: Duration? = state.withLock { state in
+                guard let started = state.started else { return nil }
+                let due = started + state.took * SQLSearchIndex.purgeSpacing
+                return due > .now ? due - .now : nil
+            }
+            guard let wait else { return try await purgeNow() }
+            // A short wait (a small index, merged a moment ago) is waited for: the change is answered purged.
+            if wait <= SQLSearchIndex.purgeWaitedFor {
+                try await Task.sleep(for: wait)
+                return try await purgeNow()
+            }
+            guard state.withLock({ state in defer { state.scheduled = true }; return !state.scheduled }) else { return }
+            Task { [weak self] in
+                try? await Task.sleep(for: wait)
+                self?.state.withLock { $0.scheduled = false }
+                try? await self?.purge()
+            }
+        }
+
+        /// Merges the index into one segment, a step (`purgeStep` pages) a transaction, when
+        /// purges are wanted; then marks those it saw wanted as done.
+        private func purgeNow() async throws {
+            let wanted = try await database.read { db in
+                try Row.fetchOne(db, sql: "SELECT purge_wanted, purged FROM search_progress").flatMap { row -> Int64? in
+                    let (wanted, purged): (Int64, Int64) = (row[0], row[1])
+                    return wanted > purged ? wanted : nil
+                }
+            }
+            guard let wanted else { return }
+            let started = ContinuousClock.now
+            state.withLock { $0.started = started }
+            var merged = true
+            while merged {
+                merged = try await database.write(notifying: false) { db in
+                    let before = db.totalChangesCount
+                    try db.execute(sql: "INSERT INTO search_index (search_index, rank) VALUES ('merge', ?)", arguments: [-SQLSearchIndex.purgeStep])
+                    return db.totalChangesCount - before > 1
+                }
+            }
+            try await database.write(notifying: false) { db in
+                try db.execute(sql: "UPDATE search_progress SET purged = max(purged, ?)", arguments: [wanted])
+            }
+            state.withLock { $0.took = started.duration(to: .now) }
+        }
+    }
 
     /// Indexes the next batch past the progress mark, its words folded before the write; true
     /// when none was left. A batch another process indexed meanwhile is not written again.
@@ -53,14 +144,19 @@ public final class SQLSearchIndex: Sendable {
         let writes = newest.sorted { $0.key < $1.key }
         try await database.write(notifying: false) { db in
             guard try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM search_progress")) == from else { return }
+            var dropped = false
             for (key, message) in writes {
-                // A message new past the mark is not in the index yet: only a changed one has words to drop.
-                if message.changed { try db.cachedStatement(sql: "DELETE FROM search_index WHERE rowid = ?").execute(arguments: [key]) }
+                // A message new past the mark is not in the index yet: only a changed one has words to drop (the
+                // trigger dropped them already, unless this round had read its text before the change).
+                if message.changed {
+                    try db.cachedStatement(sql: "DELETE FROM search_index WHERE rowid = ?").execute(arguments: [key])
+                    dropped = dropped || db.changesCount > 0
+                }
                 if let words = message.words {
                     try db.cachedStatement(sql: "INSERT INTO search_index (rowid, words) VALUES (?, ?)").execute(arguments: [key, words])
                 }
             }
-            try db.cachedStatement(sql: "UPDATE search_progress SET seq = ?").execute(arguments: [last])
+            try db.cachedStatement(sql: "UPDATE search_progress SET seq = ?, purge_wanted = purge_wanted + ?").execute(arguments: [last, dropped ? 1 : 0])
         }
         return rows.count < batch
     }

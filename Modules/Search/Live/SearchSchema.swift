@@ -34,12 +34,28 @@ public enum SearchSchema {
         }
     }
 
-    /// The index, empty, kept up to the start of the store: `SQLSearchIndex` fills it.
-    public static let migrations = [
-        SchemaMigration(feature: "search", version: 1, sql: """
-            CREATE VIRTUAL TABLE search_index USING fts5(words, tokenize = 'unicode61 remove_diacritics 0', columnsize = 0);
-            CREATE TABLE search_progress (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
-            INSERT INTO search_progress VALUES (1, 0);
-            """),
-    ]
+    /// The index, empty, kept up to the start of the store (`SQLSearchIndex` fills it); then what
+    /// keeps a changed message's words out of the file: a trigger that drops an edited or deleted
+    /// message's row from the index in the change's own transaction, whichever program makes it,
+    /// and counts the purges wanted (`purge_wanted`, when the message was indexed), which
+    /// `SQLSearchIndex.purge()` then does (`purged`).
+    public static func migrations(_ s: Source) -> [SchemaMigration] {
+        [
+            SchemaMigration(feature: "search", version: 1, sql: """
+                CREATE VIRTUAL TABLE search_index USING fts5(words, tokenize = 'unicode61 remove_diacritics 0', columnsize = 0);
+                CREATE TABLE search_progress (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
+                INSERT INTO search_progress VALUES (1, 0);
+                """),
+            SchemaMigration(feature: "search", version: 2, sql: """
+                ALTER TABLE search_progress ADD COLUMN purge_wanted INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE search_progress ADD COLUMN purged INTEGER NOT NULL DEFAULT 0;
+                UPDATE search_progress SET purge_wanted = 1 WHERE seq > 0;
+                CREATE TRIGGER search_forgets_changed_text AFTER UPDATE OF \(s.text), \(s.deleted) ON \(s.messages)
+                WHEN new.\(s.text) IS NOT old.\(s.text) OR new.\(s.deleted) IS NOT old.\(s.deleted) BEGIN
+                    DELETE FROM search_index WHERE rowid = old.\(s.key);
+                    UPDATE search_progress SET purge_wanted = purge_wanted + 1 WHERE old.\(s.key) <= seq;
+                END;
+                """),
+        ]
+    }
 }

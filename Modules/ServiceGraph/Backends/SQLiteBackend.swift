@@ -16,7 +16,7 @@ import Search
 /// change monitor, the event feed, the message writer, the membership cache, the password hasher.
 final class SQLiteBackend: GraphBackend {
     static let migrations = AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations
-        + ChatSchema.migrations + SearchSchema.migrations
+        + ChatSchema.migrations + SearchSchema.migrations(.chatAndList)
 
     private let database: SQLDatabase
     let accounts: any AccountService
@@ -24,7 +24,8 @@ final class SQLiteBackend: GraphBackend {
     private let feed: StoreEventFeed
     private let writer: MessageWriter
     private let typing: TypingHub
-    /// Search's index, kept from this process's first search on.
+    /// Search's index, kept from this process's first search on, and purged of changed words by
+    /// the process that changes them.
     private let searchIndex: SQLSearchIndex
     private let epoch: String
     private let clock: any WallClock
@@ -44,11 +45,12 @@ final class SQLiteBackend: GraphBackend {
                              directory: SQLConversationDirectory(database: database))
         epoch = try ChatSchema.epoch(of: database)
         feed = StoreEventFeed(source: SQLEventSource(database: database, epoch: epoch), membership: links.membership)
-        writer = MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed)
+        let searchIndex = SQLSearchIndex(database: database, source: .chatAndList)
+        self.searchIndex = searchIndex
+        writer = MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed, forget: { try? await searchIndex.purge() })
         // Without a folder for its signals (an odd file system), typing reaches this process's readers only.
         let signals: any TypingChannel = (try? SignalFolder(forDatabaseAt: options.sqlitePath)).map(SQLTypingChannel.init) ?? LocalTypingChannel()
         typing = TypingHub(channel: signals, membership: links.membership)
-        searchIndex = SQLSearchIndex(database: database, source: .chatAndList)
     }
 
     func checkStore() async throws {

@@ -1,0 +1,76 @@
+import Chat
+import Foundation
+import Kernel
+import Search
+import ServiceGraph
+import TestSupport
+import Testing
+
+/// What the bytes of a SQLite store keep of a deleted message's text and of the words an edit
+/// replaced: nothing, in the file and its log after a checkpoint, once the change is answered,
+/// the search index included (FTS5 keeps a dropped row's words in its segments until they are
+/// merged; the process that changes a message purges them). Read as an operator would: the
+/// file's bytes, after the `sqlite3` shell's checkpoint.
+@Suite("Deleted text leaves the file", .serialized, .timeLimit(.minutes(2)))
+struct DeletedTextTests {
+    @Test("a deleted text and an edit's old words are in no byte of the file or its log, after a search built the index",
+          arguments: [ContractBackend.sqlite, .remote])
+    func goneFromTheBytes(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let asAda = harness.services(for: ada)
+        let direct = try await harness.direct(ada, grace).id
+        let secret = try await asAda.chat.send(id: .random(), text: "my secret word is xylophonequokka", to: direct)
+        let plan = try await asAda.chat.send(id: .random(), text: "the plan is zebuwordold", to: direct)
+        #expect(try await asAda.search.search("xylophonequokka", in: nil, limit: 5, before: nil).hits.map(\.id) == [secret.id])
+        #expect(try await asAda.search.search("zebuwordold", in: nil, limit: 5, before: nil).hits.map(\.id) == [plan.id])
+        _ = try await asAda.chat.edit(plan.id, in: direct, text: "the plan is new")
+        _ = try await asAda.chat.delete(secret.id, in: direct)
+
+        let left = try await copies(of: ["xylophonequokka", "zebuwordold"], in: harness)
+        #expect(left == [0, 0], "copies of the deleted text and of the edit's old words")
+        #expect(try await asAda.search.search("plan", in: nil, limit: 5, before: nil).hits.map(\.id) == [plan.id], "the index still finds what is there")
+        #expect(try await asAda.search.search("xylophonequokka", in: nil, limit: 5, before: nil).hits.isEmpty)
+    }
+
+    @Test("a process that never searched deletes a message another process indexed: its words leave the file before the delete is answered")
+    func goneWhenAnotherProcessIndexed() async throws {
+        let server = try await BackendHarness(.sqlite)
+        defer { server.remove() }
+        let oneShot = try await BackendHarness(.sqlite, sharing: server)
+        let ada = try await server.signUp("Ada"), grace = try await server.signUp("Grace")
+        let direct = try await server.direct(ada, grace).id
+        let secret = try await server.services(for: ada).chat.send(id: .random(), text: "the locker code is quetzalcoatlus", to: direct)
+        #expect(try await server.services(for: grace).search.search("quetzalcoatlus", in: nil, limit: 5, before: nil).hits.count == 1)
+
+        _ = try await oneShot.services(for: ada).chat.delete(secret.id, in: direct)
+        let left = try await copies(of: ["quetzalcoatlus"], in: server)
+        #expect(left == [0])
+    }
+
+    /// How many times each of `words` stands in the bytes of the store's file and its log,
+    /// after the `sqlite3` shell checkpointed the log into the file and emptied it.
+    private func copies(of words: [String], in harness: BackendHarness) async throws -> [Int] {
+        let file = harness.folder.appendingPathComponent("contract.sqlite").path
+        // With a busy timeout, the checkpoint waits for the readers of the moment (an index's follower) to finish.
+        let checkpoint = try SpawnedProgram.run(["/usr/bin/sqlite3", "-cmd", ".timeout 10000", file, "PRAGMA wal_checkpoint(TRUNCATE)"])
+        #expect(checkpoint.output.hasPrefix("0|"), "the checkpoint ran: \(checkpoint.output)")
+        let bytes = try FileManager.default.contentsOfDirectory(at: harness.folder, includingPropertiesForKeys: nil)
+            .filter { $0.lastPathComponent.hasPrefix("contract.sqlite") }.map { try Data(contentsOf: $0) }
+        #expect(bytes.contains { !$0.isEmpty })
+        return words.map { word in bytes.reduce(0) { $0 + $1.occurrences(of: Data(word.utf8)) } }
+    }
+}
+
+extension Data {
+    /// How many times `pattern` stands in these bytes.
+    func occurrences(of pattern: Data) -> Int {
+        var (count, start) = (0, startIndex)
+        while let found = range(of: pattern, in: start..<endIndex) {
+            count += 1
+            start = found.upperBound
+        }
+        return count
+    }
+}
