@@ -66,6 +66,21 @@ struct ConversationListTests {
         #expect(invitations.map(\.id) == [group.id] && invitations[0].inviterID == ada && invitations[0].memberCount == 1)
     }
 
+    @Test("entry: a blocked starter learns nothing; a full person makes room by a stranger's oldest, or the starter is told; a group of strangers asks again")
+    func entryRule() {
+        func entry(accepts: Bool = false, everyone: Bool = true, blocked: Bool = false, again: Bool = false, pending: Int = 0, stranger: Bool = false)
+            -> ConversationRules.Entry {
+            ConversationRules.entry(acceptsStarter: accepts, acceptsEveryoneNamed: everyone, blocked: blocked, invitedByStarter: again,
+                                    pending: pending, strangerInvitationWaits: stranger)
+        }
+        let full = ConversationRules.maxPendingInvitations
+        #expect(entry(accepts: true) == .member && entry(accepts: true, blocked: true) == .none)
+        #expect(entry(accepts: true, everyone: false) == .invited(makingRoom: false))
+        #expect(entry(again: true) == .notInvited(.alreadyInvited))
+        #expect(entry(pending: full, stranger: true) == .invited(makingRoom: true) && entry(pending: full) == .notInvited(.full))
+        #expect([0, 1, 50, 51, 1_000].map { ConversationRules.conversationCost(naming: $0) } == [1, 1, 1, 2, 20])
+    }
+
     @Test("changes tick for new conversations of the user and for activity")
     func changes() async throws {
         let service = makeService()

@@ -39,6 +39,17 @@ struct ConsentCommandsTests {
         #expect(await terminal.run("--profile ada blocked") == 0 && terminal.output == "Nobody.\n")
     }
 
+    @Test("chats new says who was not invited, and why")
+    func notInvited() async throws {
+        for name in ["Ada", "Grace"] { await signUp(name) }
+        #expect(await terminal.run(arguments: ["--profile", "grace", "chats", "new", "ada@example.com", "--title", "Book club"]) == 0)
+        #expect(!terminal.output.contains("not invited"))
+        #expect(await terminal.run(arguments: ["--profile", "grace", "chats", "new", "ada@example.com", "--title", "Book club 2"]) == 0)
+        #expect(terminal.output.hasSuffix("ada@example.com was not invited again: your invitation waits for their answer.\n"), "\(terminal.output)")
+        #expect(await terminal.run(arguments: ["--profile", "grace", "chats", "new", "ada@example.com", "--title", "Book club 3", "--json"]) == 0)
+        #expect(terminal.output.contains("\"notInvited\"") && terminal.output.contains("\"alreadyInvited\""), "\(terminal.output)")
+    }
+
     @Test("chats pages: --limit rows numbered from the top, a line naming the next page, --after gives it")
     func pages() async throws {
         await signUp("Ada")

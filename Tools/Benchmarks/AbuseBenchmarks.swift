@@ -16,8 +16,8 @@ extension ServerBench {
     func renameLoop(_ world: ServerFixture, members: Int, groups: Int) async throws -> Result {
         let attacker = try await world.users(1)[0]
         let people = try await world.users(members)
-        // Each member starts a one-to-one with the attacker first: they accept them, so the
-        // attacker's groups take them in at once (a server without consent takes anyone).
+        // Each member starts a one-to-one with the attacker first: a contact, who sees each new
+        // name (the groups, of strangers to them, are invitations).
         _ = try await ServerFixture.concurrently(members, width: 16) { index in try await people[index].conversations.startDirect(with: attacker.id) }
         for index in 0..<groups {
             _ = try await attacker.conversations.createGroup(title: "Group \(index)", memberIDs: people.map(\.id))
@@ -108,11 +108,9 @@ extension ServerBench {
         -> (ConversationID, attacker: ServerFixture.User, sender: ServerFixture.User, receiver: ServerFixture.User) {
         let people = try await world.users(members + 3)
         let attacker = people[0]
-        // Each member accepts the attacker first, so that the group takes them in at once.
-        _ = try await ServerFixture.concurrently(members + 2, width: 16) { index in
-            try await people[index + 1].conversations.startDirect(with: attacker.id)
-        }
+        // A group of strangers is an invitation even from someone one accepts: each accepts it.
         let group = try await attacker.conversations.createGroup(title: title, memberIDs: people.dropFirst().map(\.id)).id
+        _ = try await ServerFixture.concurrently(members + 2, width: 16) { index in try await people[index + 1].conversations.accept(group) }
         return (group, attacker, people[1], people[2])
     }
 

@@ -11,10 +11,10 @@ public enum ConversationListAPI {
         query: [Query.pageLimit, Query.after])
     /// The one-to-one conversation with a user, created when there is none.
     public static let direct = Endpoint<DirectRequest, ConversationSummary, PathParameters.None>(
-        .post, "/v1/conversations/direct", "The one-to-one conversation with a user, created if there is none (they are invited unless they accept the caller)")
+        .post, "/v1/conversations/direct", "The one-to-one conversation with a user, created if there is none (they are invited unless they accept the caller; notInvited says when they are not)")
     /// Creates a group.
     public static let group = Endpoint<GroupRequest, ConversationSummary, PathParameters.None>(
-        .post, "/v1/conversations/groups", "Create a group; the caller is a member, the others members or invited", successStatus: 201)
+        .post, "/v1/conversations/groups", "Create a group; the caller is a member, the others members or invited (notInvited: who was not, and why)", successStatus: 201)
     /// Leaves a conversation.
     public static let leave = Endpoint<NoContent, NoContent, PathParameters.Conversation>(
         .post, "/v1/conversations/{conversation}/leave", "Leave a conversation", successStatus: 204)
@@ -139,5 +139,7 @@ extension ConversationSummary: WireType {
             ("deleted", .boolean),
         ], required: ["id", "senderID", "text", "sentAt"]))),
         ("unreadCount", .integer(0...Int(Int32.max))), ("unreadMentions", .integer(0...Int(Int32.max))), ("lastActivityAt", .timestamp),
+        ("notInvited", .array(.object([("userID", .identifier), ("reason", .enumeration(NotInvited.Reason.allCases.map(\.rawValue)))],
+                                      required: ["userID", "reason"]), maxItems: GroupRequest.maxMembers)),
     ], required: ["id", "title", "isGroup", "memberIDs", "unreadCount", "lastActivityAt"])
 }

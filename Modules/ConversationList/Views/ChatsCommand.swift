@@ -57,6 +57,7 @@ struct NewChatCommand: FeatureCommand {
         let model = try context.factory(ConversationListFactory.self).makeConversationListViewModel()
         await model.startConversation(with: ids, title: title)
         let summary = try context.require(model.created)
-        try context.emit(summary, text: [TerminalText.line(summary.title) + "  \(summary.id)"])
+        try context.emit(summary, text: [TerminalText.line(summary.title) + "  \(summary.id)"]
+                         + ConversationText.notInvited(summary, references: users, ids: ids))
     }
 }

@@ -101,7 +101,10 @@ public enum ConversationListFeature: CLIPlugin, REPLPlugin {
             let ids = try await context.lookup.userIDs(for: references)
             let model = context.factory(ConversationListFactory.self).makeConversationListViewModel()
             await model.startConversation(with: ids, title: title)
-            await context.present(model.created) { summary in context.navigate(.push(.conversation(summary.id))) }
+            await context.present(model.created) { summary in
+                ConversationText.notInvited(summary, references: references, ids: ids).forEach(context.show)
+                context.navigate(.push(.conversation(summary.id)))
+            }
         } catch {
             context.showError(AppError(error))
         }

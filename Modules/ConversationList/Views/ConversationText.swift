@@ -1,5 +1,6 @@
 import CLIKit
 import ConversationList
+import Kernel
 
 /// How list rows read in text, for the CLI and the REPL alike.
 @MainActor
@@ -22,6 +23,19 @@ enum ConversationText {
         let what = invitation.isGroup ? " [group] from \(TerminalText.line(invitation.inviterName)), \(members)" : ""
         return "\(number). " + console.styled(TerminalText.line(invitation.title), .bold) + what
             + console.styled("  \(TextFormat.time(invitation.invitedAt))  \(invitation.id)", .dim)
+    }
+
+    /// A line for each person not invited to a conversation just started, saying why; each named
+    /// as they were typed (`references`, in the order of their `ids`).
+    static func notInvited(_ summary: ConversationSummary, references: [String], ids: [UserID]) -> [String] {
+        let typed = Dictionary(zip(ids, references), uniquingKeysWith: { first, _ in first })
+        return (summary.notInvited ?? []).map { refusal in
+            let who = TerminalText.line(typed[refusal.userID] ?? refusal.userID.rawValue)
+            return switch refusal.reason {
+            case .alreadyInvited: "\(who) was not invited again: your invitation waits for their answer."
+            case .full: "\(who) was not invited: \(ConversationRules.maxPendingInvitations) invitations wait for them, all from people they know."
+            }
+        }
     }
 
     /// Numbered rows, or for no conversations a line pointing at `startHint` (each front end's own command).

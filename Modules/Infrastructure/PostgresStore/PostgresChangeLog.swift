@@ -67,6 +67,25 @@ public enum PostgresChangeLog {
         return seq
     }
 
+    /// Records `changes`, numbered in their order, each seen by one person alone, in two
+    /// statements whatever their number (a new group's invitations), in the open transaction.
+    public static func record(each changes: [(change: StoreChange, seenBy: UserID)], _ transaction: PGDatabase.Transaction) async throws {
+        guard !changes.isEmpty else { return }
+        let first = try await next(count: changes.count, transaction)
+        // Arrays of text; '' stands for NULL (no kind, id or name is empty).
+        let kinds = changes.map(\.change.kind.rawValue), conversations = changes.map { $0.change.conversationID?.rawValue ?? "" }
+        let users = changes.map { $0.change.userID?.rawValue ?? "" }, names = changes.map { $0.change.displayName ?? "" }
+        try await transaction.query("""
+            INSERT INTO store_changes (seq, kind, conversation_id, user_id, display_name)
+            SELECT \(first) + o - 1, k, NULLIF(c, ''), NULLIF(u, ''), NULLIF(n, '')
+            FROM unnest(\(kinds)::text[], \(conversations)::text[], \(users)::text[], \(names)::text[]) WITH ORDINALITY AS t(k, c, u, n, o)
+            """)
+        try await transaction.query("""
+            INSERT INTO store_audiences (user_id, seq) SELECT a, \(first) + o - 1 FROM unnest(\(changes.map(\.seenBy.rawValue))::text[]) WITH ORDINALITY AS t(a, o)
+            """)
+        try await announce(first + Int64(changes.count) - 1, transaction)
+    }
+
     /// Who sees each of the changes numbered in `(after, upTo]`, by number.
     public static func audiences(after: Int64, upTo: Int64, _ database: PGDatabase) async throws -> [Int64: [UserID]] {
         var audiences: [Int64: [UserID]] = [:]

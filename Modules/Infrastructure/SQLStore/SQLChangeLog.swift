@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import Kernel
 
@@ -66,6 +67,23 @@ public enum SQLChangeLog {
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO store_audiences (user_id, seq) SELECT value, ? FROM json_each(?)")
             .execute(arguments: [seq, try JSONIDs.encode(audience)])
         return seq
+    }
+
+    /// Records `changes`, numbered in their order, each seen by one person alone, in three
+    /// statements whatever their number (a new group's invitations).
+    public static func record(each changes: [(change: StoreChange, seenBy: UserID)], _ db: Database) throws {
+        guard !changes.isEmpty else { return }
+        let first = try next(count: changes.count, db)
+        let rows = String(decoding: try JSONEncoder().encode(changes.map { change, seenBy in
+            [change.kind.rawValue, change.conversationID?.rawValue, change.userID?.rawValue, change.displayName, seenBy.rawValue]
+        }), as: UTF8.self)
+        try db.execute(sql: """
+            INSERT INTO store_changes (seq, kind, conversation_id, user_id, display_name)
+            SELECT ? + key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]')
+            FROM json_each(?)
+            """, arguments: [first, rows])
+        try db.execute(sql: "INSERT OR IGNORE INTO store_audiences (user_id, seq) SELECT json_extract(value, '$[4]'), ? + key FROM json_each(?)",
+                       arguments: [first, rows])
     }
 
     /// Who sees each of the changes numbered above `seq`, by number.

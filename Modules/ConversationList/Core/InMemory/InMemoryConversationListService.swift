@@ -25,13 +25,15 @@ public struct InMemoryConversationListService: ConversationListService {
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {
         let me = try await authorize()
         try await store.builder.checkDirect(from: me, with: userID)
-        return try await store.builder.summary(of: await store.direct(between: me, and: userID), for: me)
+        let (conversation, notInvited) = await store.direct(between: me, and: userID)
+        return try await store.builder.summary(of: conversation, for: me).started(notInviting: notInvited)
     }
 
     public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
         let me = try await authorize()
         let (title, members) = try await store.builder.checkGroup(title: title, creator: me, adding: memberIDs)
-        return try await store.builder.summary(of: await store.start(title: title, by: me, with: Array(members.dropFirst())), for: me)
+        let (conversation, notInvited) = await store.start(title: title, by: me, with: Array(members.dropFirst()))
+        return try await store.builder.summary(of: conversation, for: me).started(notInviting: notInvited)
     }
 
     public func invitations() async throws -> [Invitation] {

@@ -68,26 +68,41 @@ public actor InMemoryConversationStore: ConversationDirectory {
     }
 
     /// `me`'s one-to-one with `other`: found (and joined, or its invitation accepted, if `me` is
-    /// not in it), or made.
-    func direct(between me: UserID, and other: UserID) async -> Conversation {
+    /// not in it), or made (telling whether `other` was not invited, and why).
+    func direct(between me: UserID, and other: UserID) async -> (conversation: Conversation, notInvited: [NotInvited]) {
         accepted.insert(Relation(who: me, whom: other))
         if let found = conversations.values.first(where: { !$0.isGroup && Set($0.pair ?? []) == [me, other] }) {
-            if found.memberIDs.contains(me) { return found }
-            if pending[found.id]?[me] != nil { return (try? await accept(found.id, by: me)) ?? found }
-            return await join(me, found.id)
+            if found.memberIDs.contains(me) { return (found, []) }
+            if pending[found.id]?[me] != nil { return ((try? await accept(found.id, by: me)) ?? found, []) }
+            return (await join(me, found.id), [])
         }
         return await start(title: nil, by: me, with: [other])
     }
 
     /// A new conversation started by `starter` with `others`, each a member or invited as
-    /// `ConversationRules.entry` says; the starter accepts each of them from now on.
-    func start(title: String?, by starter: UserID, with others: [UserID]) async -> Conversation {
-        var members = [starter], invited: [UserID] = []
-        for other in others where other != starter {
-            accepted.insert(Relation(who: starter, whom: other))
-            switch entry(of: other, startedBy: starter) {
+    /// `ConversationRules.entry` says, and who of them was not invited and why; the starter
+    /// accepts each of them from now on.
+    func start(title: String?, by starter: UserID, with others: [UserID]) async -> (conversation: Conversation, notInvited: [NotInvited]) {
+        let named = others.filter { $0 != starter }
+        for other in named { accepted.insert(Relation(who: starter, whom: other)) }
+        var members = [starter], invited: [UserID] = [], expired: [(invitee: UserID, conversation: ConversationID)] = [], notInvited: [NotInvited] = []
+        for other in named {
+            let waiting = pending.compactMap { id, invitees in invitees[other].map { (id: id, invitation: $0) } }
+            let oldestFromStranger = waiting.filter { !accepted.contains(Relation(who: other, whom: $0.invitation.inviter)) }
+                .min { ($0.invitation.at, $0.id) < ($1.invitation.at, $1.id) }
+            switch ConversationRules.entry(acceptsStarter: accepted.contains(Relation(who: other, whom: starter)),
+                                           acceptsEveryoneNamed: named.allSatisfy { $0 == other || accepted.contains(Relation(who: other, whom: $0)) },
+                                           blocked: blocked.contains(Relation(who: other, whom: starter)),
+                                           invitedByStarter: waiting.contains { $0.invitation.inviter == starter }, pending: waiting.count,
+                                           strangerInvitationWaits: oldestFromStranger != nil) {
             case .member: members.append(other)
-            case .invited: invited.append(other)
+            case .invited(let makingRoom):
+                invited.append(other)
+                if makingRoom, let oldestFromStranger {
+                    pending[oldestFromStranger.id]?[other] = nil
+                    expired.append((other, oldestFromStranger.id))
+                }
+            case .notInvited(let reason): notInvited.append(NotInvited(userID: other, reason: reason))
             case .none: break
             }
         }
@@ -95,9 +110,10 @@ public actor InMemoryConversationStore: ConversationDirectory {
                                         pair: title == nil ? [starter] + others : nil)
         conversations[conversation.id] = conversation
         for invitee in invited { pending[conversation.id, default: [:]][invitee] = Pending(inviter: starter, at: clock.now()) }
+        for (invitee, id) in expired { await record(.conversationLeft(id, by: invitee), for: [invitee]) }
         await record(.conversationAdded(conversation.id), for: members)
         for invitee in invited { await record(.conversationInvited(conversation.id, invitee: invitee), for: [invitee]) }
-        return conversation
+        return (conversation, notInvited)
     }
 
     /// `user`'s waiting invitations.
@@ -157,13 +173,6 @@ public actor InMemoryConversationStore: ConversationDirectory {
 
     /// Ticks with the people whose list or invitations may have changed.
     func changes() -> AsyncStream<Set<UserID>> { changed.subscribe() }
-
-    private func entry(of person: UserID, startedBy starter: UserID) -> ConversationRules.Entry {
-        let waiting = pending.values.compactMap { $0[person] }
-        return ConversationRules.entry(trusts: accepted.contains(Relation(who: person, whom: starter)),
-                                       blocked: blocked.contains(Relation(who: person, whom: starter)),
-                                       invitedByStarter: waiting.contains { $0.inviter == starter }, pending: waiting.count)
-    }
 
     private func join(_ user: UserID, _ id: ConversationID) async -> Conversation {
         guard let conversation = conversations[id] else { return Conversation(id: id, title: nil, memberIDs: [user], createdAt: clock.now()) }

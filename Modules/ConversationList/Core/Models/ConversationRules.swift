@@ -6,30 +6,50 @@ public enum ConversationRules {
     public static let maxPage = 500
     /// A page's size when none is asked for.
     public static let defaultPage = 50
-    /// Most invitations one person may have waiting: past it nobody new can invite them until
-    /// they answer some, so that no flood of invitations can bury the rest.
+    /// Most invitations one person may have waiting. When they are all waiting, a new one takes
+    /// the place of the oldest from a stranger (someone the person does not accept), so that no
+    /// flood of invitations from throw-away accounts makes a person unreachable; only when every
+    /// one waiting comes from people they accept is the new one not made, and its starter told.
     public static let maxPendingInvitations = 100
+    /// People named in a new conversation per unit of the starter's conversation budget: writing a
+    /// group costs in proportion to its size, so a group of 1,000 spends 20 units.
+    public static let peoplePerConversationUnit = 50
+
+    /// What starting a conversation with `others` people besides its starter spends from the
+    /// starter's conversation budget: one unit per `peoplePerConversationUnit` of them, at least one.
+    public static func conversationCost(naming others: Int) -> Int {
+        max(1, (others + peoplePerConversationUnit - 1) / peoplePerConversationUnit)
+    }
 
     /// How a person enters a conversation someone else starts.
     public enum Entry: Sendable, Equatable {
         /// A member at once.
         case member
         /// Invited: they see the invitation, and nothing of the conversation until they accept.
-        case invited
-        /// Not at all.
+        /// `makingRoom`: their oldest invitation from a stranger expires to make room for it.
+        case invited(makingRoom: Bool)
+        /// Not invited, and the starter is told why.
+        case notInvited(NotInvited.Reason)
+        /// Not at all, and the starter is not told (the person blocked them: the starter cannot
+        /// tell it from an invitation).
         case none
     }
 
-    /// How a person enters a conversation its starter starts with them: as a member if they
-    /// accept the starter (`trusts`: they once started a conversation with the starter, or
-    /// accepted an invitation of theirs); not at all if they blocked the starter, already have an
-    /// invitation of the starter's waiting (one is enough), or have `maxPendingInvitations`
-    /// waiting; else invited.
-    public static func entry(trusts: Bool, blocked: Bool, invitedByStarter: Bool, pending: Int) -> Entry {
+    /// How a person enters a conversation its starter starts with them:
+    /// - not at all (unbeknown to the starter) if they blocked the starter;
+    /// - a member if they accept the starter (`acceptsStarter`: they once started a conversation
+    ///   with the starter, or accepted an invitation of theirs) and every other person named in
+    ///   it (`acceptsEveryoneNamed`): one acceptance is not consent to a group of strangers;
+    /// - else invited, but not if an invitation of the starter's waits already (one is enough)
+    ///   nor when `maxPendingInvitations` wait and none of them is from a stranger
+    ///   (`strangerInvitationWaits`): the starter is told which.
+    public static func entry(acceptsStarter: Bool, acceptsEveryoneNamed: Bool, blocked: Bool, invitedByStarter: Bool, pending: Int,
+                             strangerInvitationWaits: Bool) -> Entry {
         if blocked { return .none }
-        if trusts { return .member }
-        if invitedByStarter || pending >= maxPendingInvitations { return .none }
-        return .invited
+        if acceptsStarter && acceptsEveryoneNamed { return .member }
+        if invitedByStarter { return .notInvited(.alreadyInvited) }
+        if pending < maxPendingInvitations { return .invited(makingRoom: false) }
+        return strangerInvitationWaits ? .invited(makingRoom: true) : .notInvited(.full)
     }
 
     /// Checks a page size.

@@ -19,6 +19,9 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
     public let unreadMentions: Int
     /// When the newest message was sent, or when the conversation was created.
     public let lastActivityAt: Date
+    /// Only in the answer that starts the conversation, and only when someone named in it was
+    /// not invited: who, and why (`nil` in the list).
+    public private(set) var notInvited: [NotInvited]?
 
     /// Creates a row.
     public init(conversation: Conversation, title: String, activity: ConversationActivity) {
@@ -44,6 +47,15 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
         unreadCount = try container.decode(Int.self, forKey: .unreadCount)
         unreadMentions = try container.decodeIfPresent(Int.self, forKey: .unreadMentions) ?? 0
         lastActivityAt = try container.decode(Date.self, forKey: .lastActivityAt)
+        notInvited = try container.decodeIfPresent([NotInvited].self, forKey: .notInvited)
+    }
+
+    /// This row as the answer to starting its conversation: telling who of those named in it was
+    /// not invited (none: the row as it is).
+    public func started(notInviting people: [NotInvited]) -> Self {
+        var answer = self
+        answer.notInvited = people.isEmpty ? nil : people
+        return answer
     }
 
     /// `rows` with the most recent activity first; ties broken by id so the order is stable.

@@ -54,32 +54,31 @@ public struct PostgresConversationListService: ConversationListService {
         }
         try budget.spend(.conversation, by: me)
         let candidate = ConversationID.random(), now = clock.now().timeIntervalSince1970
-        let id = try await database.write { tx -> String in
+        let (id, notInvited) = try await database.write { tx -> (String, [NotInvited]) in
             let inserted = try await tx.query("""
                 INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (\(candidate.rawValue), NULL, \(key), \(now), '')
                 ON CONFLICT DO NOTHING RETURNING id
                 """)
             guard !inserted.isEmpty else {
                 // Another instance made it first.
-                return try await tx.query("SELECT id FROM conversations WHERE direct_key = \(key)").first?.decode(String.self) ?? candidate.rawValue
+                return (try await tx.query("SELECT id FROM conversations WHERE direct_key = \(key)").first?.decode(String.self) ?? candidate.rawValue, [])
             }
-            try await Self.start(candidate, by: me, with: [userID], at: now, tx)
-            return candidate.rawValue
+            return (candidate.rawValue, try await Self.start(candidate, by: me, with: [userID], at: now, tx))
         }
         guard id == candidate.rawValue else { return try await enter(ConversationID(id), me: me, accepting: userID) }
-        return try await summary(of: candidate, for: me)
+        return try await summary(of: candidate, for: me).started(notInviting: notInvited)
     }
 
     public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
         let me = try await caller.id()
         let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs)
-        try budget.spend(.conversation, by: me)
+        try budget.spend(.conversation, by: me, cost: ConversationRules.conversationCost(naming: members.count - 1))
         let id = ConversationID.random(), now = clock.now().timeIntervalSince1970
-        try await database.write { tx in
+        let notInvited = try await database.write { tx in
             try await tx.query("INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (\(id.rawValue), \(title), NULL, \(now), '')")
-            try await Self.start(id, by: me, with: Array(members.dropFirst()), at: now, tx)
+            return try await Self.start(id, by: me, with: Array(members.dropFirst()), at: now, tx)
         }
-        return try await summary(of: id, for: me)
+        return try await summary(of: id, for: me).started(notInviting: notInvited)
     }
 
     public func invitations() async throws -> [Invitation] {
@@ -169,42 +168,63 @@ public struct PostgresConversationListService: ConversationListService {
 
     /// Puts the starter and `others` in the new conversation `id`, each as `ConversationRules.entry`
     /// says, and records who sees what; the starter accepts each of the others from now on.
-    private static func start(_ id: ConversationID, by starter: UserID, with others: [UserID], at now: Double, _ tx: Transaction) async throws {
-        var members = [starter], invited: [UserID] = []
-        for other in others where other != starter {
-            try await tx.query("""
-                INSERT INTO conversation_accepts (user_id, accepted_id) VALUES (\(starter.rawValue), \(other.rawValue)) ON CONFLICT DO NOTHING
-                """)
-            switch try await entry(of: other, startedBy: starter, tx) {
-            case .member: members.append(other)
-            case .invited: invited.append(other)
+    /// Set-based, as on SQLite: one read of what the rule needs for everyone, then each kind of
+    /// row written at once from an array of ids.
+    /// - Returns: who was not invited, and why.
+    private static func start(_ id: ConversationID, by starter: UserID, with others: [UserID], at now: Double, _ tx: Transaction) async throws
+        -> [NotInvited] {
+        let named = others.filter { $0 != starter }.map(\.rawValue)
+        try await tx.query("""
+            INSERT INTO conversation_accepts (user_id, accepted_id) SELECT \(starter.rawValue), u FROM unnest(\(named)::text[]) u ON CONFLICT DO NOTHING
+            """)
+        var members = [starter], invited: [UserID] = [], expiring: [(invitee: UserID, conversation: String)] = [], notInvited: [NotInvited] = []
+        let rows = try await tx.query("""
+            SELECT person, accepts_starter, accepts_named, blocked, invited_by_starter, pending,
+                   CASE WHEN pending >= \(ConversationRules.maxPendingInvitations) THEN (
+                       SELECT m.conversation_id FROM conversation_members m
+                       WHERE m.user_id = person AND m.state = 'invited'
+                         AND NOT EXISTS (SELECT 1 FROM conversation_accepts WHERE user_id = person AND accepted_id = m.invited_by)
+                       ORDER BY m.invited_at, m.conversation_id LIMIT 1) END
+            FROM (SELECT p AS person,
+                         EXISTS (SELECT 1 FROM conversation_accepts WHERE user_id = p AND accepted_id = \(starter.rawValue)) AS accepts_starter,
+                         (SELECT count(*) FROM conversation_accepts a WHERE a.user_id = p AND a.accepted_id = ANY (\(named)::text[])) AS accepts_named,
+                         EXISTS (SELECT 1 FROM conversation_blocks WHERE user_id = p AND blocked_id = \(starter.rawValue)) AS blocked,
+                         EXISTS (SELECT 1 FROM conversation_members WHERE user_id = p AND state = 'invited' AND invited_by = \(starter.rawValue))
+                            AS invited_by_starter,
+                         (SELECT count(*) FROM conversation_members WHERE user_id = p AND state = 'invited') AS pending
+                  FROM unnest(\(named)::text[]) p) people
+            """)
+        for row in rows {
+            let (person, acceptsStarter, acceptsNamed, blocked, invitedByStarter, pending, oldestFromStranger)
+                = try row.decode((String, Bool, Int64, Bool, Bool, Int64, String?).self)
+            switch ConversationRules.entry(acceptsStarter: acceptsStarter, acceptsEveryoneNamed: acceptsNamed >= named.count - 1, blocked: blocked,
+                                           invitedByStarter: invitedByStarter, pending: Int(pending), strangerInvitationWaits: oldestFromStranger != nil) {
+            case .member: members.append(UserID(person))
+            case .invited(let makingRoom):
+                invited.append(UserID(person))
+                if makingRoom, let oldestFromStranger { expiring.append((UserID(person), oldestFromStranger)) }
+            case .notInvited(let reason): notInvited.append(NotInvited(userID: UserID(person), reason: reason))
             case .none: break
             }
+        }
+        if !expiring.isEmpty {
+            try await tx.query("""
+                DELETE FROM conversation_members m USING unnest(\(expiring.map(\.invitee.rawValue))::text[], \(expiring.map(\.conversation))::text[]) e(u, c)
+                WHERE m.state = 'invited' AND m.user_id = e.u AND m.conversation_id = e.c
+                """)
         }
         try await tx.query("""
             INSERT INTO conversation_members (user_id, conversation_id) SELECT u, \(id.rawValue) FROM unnest(\(members.map(\.rawValue))::text[]) u
             """)
-        for invitee in invited {
-            try await tx.query("""
-                INSERT INTO conversation_members (user_id, conversation_id, state, invited_by, invited_at)
-                VALUES (\(invitee.rawValue), \(id.rawValue), 'invited', \(starter.rawValue), \(now))
-                """)
-        }
+        try await tx.query("""
+            INSERT INTO conversation_members (user_id, conversation_id, state, invited_by, invited_at)
+            SELECT u, \(id.rawValue), 'invited', \(starter.rawValue), \(now) FROM unnest(\(invited.map(\.rawValue))::text[]) u
+            """)
         try await updateMembers(id, tx)
+        try await PostgresChangeLog.record(each: expiring.map { (.conversationLeft(ConversationID($0.conversation), by: $0.invitee), $0.invitee) }, tx)
         try await PostgresChangeLog.record(.conversationAdded(id), audience: members, tx)
-        for invitee in invited { try await PostgresChangeLog.record(.conversationInvited(id, invitee: invitee), audience: [invitee], tx) }
-    }
-
-    private static func entry(of person: UserID, startedBy starter: UserID, _ tx: Transaction) async throws -> ConversationRules.Entry {
-        let (person, starter) = (person.rawValue, starter.rawValue)
-        guard let row = try await tx.query("""
-            SELECT EXISTS (SELECT 1 FROM conversation_accepts WHERE user_id = \(person) AND accepted_id = \(starter)),
-                   EXISTS (SELECT 1 FROM conversation_blocks WHERE user_id = \(person) AND blocked_id = \(starter)),
-                   EXISTS (SELECT 1 FROM conversation_members WHERE user_id = \(person) AND state = 'invited' AND invited_by = \(starter)),
-                   (SELECT count(*) FROM conversation_members WHERE user_id = \(person) AND state = 'invited')
-            """).first else { return .none }
-        let (trusts, blocked, invitedByStarter, pending) = try row.decode((Bool, Bool, Bool, Int64).self)
-        return ConversationRules.entry(trusts: trusts, blocked: blocked, invitedByStarter: invitedByStarter, pending: Int(pending))
+        try await PostgresChangeLog.record(each: invited.map { (.conversationInvited(id, invitee: $0), $0) }, tx)
+        return notInvited
     }
 
     private static func accept(_ id: ConversationID, by me: UserID, _ tx: Transaction) async throws {

@@ -37,11 +37,7 @@ public struct SQLConversationListService: ConversationListService {
     public func conversations() async throws -> [ConversationSummary] {
         let me = try await caller.id()
         let conversations = try await database.read { db in
-            try Row.fetchCursor(db, sql: """
-                SELECT \(Self.columns)
-                FROM conversation_members mine JOIN conversations c INDEXED BY conversations_for_list ON c.id = mine.conversation_id
-                WHERE mine.user_id = ? AND mine.state = 'member'
-                """, arguments: [me.rawValue]).map(Self.conversation).reduce(into: []) { $0.append($1) }
+            try Row.fetchCursor(db, sql: Self.list, arguments: [me.rawValue]).map(Self.conversation).reduce(into: []) { $0.append($1) }
         }
         return try await builder.summaries(of: conversations, for: me)
     }
@@ -54,31 +50,30 @@ public struct SQLConversationListService: ConversationListService {
         if let existing { return try await enter(ConversationID(existing), me: me, accepting: userID) }
         try budget.spend(.conversation, by: me)
         let candidate = ConversationID.random(), now = clock.now()
-        let id = try await database.write { db -> String in
+        let (id, notInvited) = try await database.write { db -> (String, [NotInvited]) in
             try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, NULL, ?, ?, '') ON CONFLICT DO NOTHING",
                            arguments: [candidate.rawValue, key, now])
             guard db.changesCount > 0 else {
                 // Another process made it first.
-                return try String.fetchOne(db, sql: "SELECT id FROM conversations WHERE direct_key = ?", arguments: [key]) ?? candidate.rawValue
+                return (try String.fetchOne(db, sql: "SELECT id FROM conversations WHERE direct_key = ?", arguments: [key]) ?? candidate.rawValue, [])
             }
-            try Self.start(candidate, by: me, with: [userID], at: now, db)
-            return candidate.rawValue
+            return (candidate.rawValue, try Self.start(candidate, by: me, with: [userID], at: now, db))
         }
         guard id == candidate.rawValue else { return try await enter(ConversationID(id), me: me, accepting: userID) }
-        return try await summary(of: candidate, for: me)
+        return try await summary(of: candidate, for: me).started(notInviting: notInvited)
     }
 
     public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
         let me = try await caller.id()
         let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs)
-        try budget.spend(.conversation, by: me)
+        try budget.spend(.conversation, by: me, cost: ConversationRules.conversationCost(naming: members.count - 1))
         let id = ConversationID.random(), now = clock.now()
-        try await database.write { db in
+        let notInvited = try await database.write { db in
             try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, ?, NULL, ?, '')",
                            arguments: [id.rawValue, title, now])
-            try Self.start(id, by: me, with: Array(members.dropFirst()), at: now, db)
+            return try Self.start(id, by: me, with: Array(members.dropFirst()), at: now, db)
         }
-        return try await summary(of: id, for: me)
+        return try await summary(of: id, for: me).started(notInviting: notInvited)
     }
 
     public func invitations() async throws -> [Invitation] {
@@ -172,37 +167,63 @@ public struct SQLConversationListService: ConversationListService {
 
     /// Puts the starter and `others` in the new conversation `id`, each as `ConversationRules.entry`
     /// says, and records who sees what; the starter accepts each of the others from now on.
-    private static func start(_ id: ConversationID, by starter: UserID, with others: [UserID], at now: Date, _ db: Database) throws {
-        var members = [starter], invited: [UserID] = []
-        for other in others where other != starter {
-            try db.execute(sql: "INSERT OR IGNORE INTO conversation_accepts (user_id, accepted_id) VALUES (?, ?)", arguments: [starter.rawValue, other.rawValue])
-            switch try entry(of: other, startedBy: starter, db) {
-            case .member: members.append(other)
-            case .invited: invited.append(other)
+    /// Set-based, so that a group's time in the one writer follows its statements, not its size:
+    /// one read of what the rule needs for everyone, then each kind of row written at once over
+    /// a JSON array of ids.
+    /// - Returns: who was not invited, and why.
+    private static func start(_ id: ConversationID, by starter: UserID, with others: [UserID], at now: Date, _ db: Database) throws
+        -> [NotInvited] {
+        let others = others.filter { $0 != starter }, named = try JSONIDs.encode(others)
+        try db.execute(sql: "INSERT OR IGNORE INTO conversation_accepts (user_id, accepted_id) SELECT ?, value FROM json_each(?)",
+                       arguments: [starter.rawValue, named])
+        var members = [starter], invited: [UserID] = [], expiring: [(invitee: UserID, conversation: String)] = [], notInvited: [NotInvited] = []
+        // The people outer (`JSONIDs`); each one's accepts of the others named are a range of their own rows.
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT person, accepts_starter, accepts_named, blocked, invited_by_starter, pending,
+                   CASE WHEN pending >= :max THEN (
+                       SELECT m.conversation_id FROM conversation_members m
+                       WHERE m.user_id = person AND m.state = 'invited'
+                         AND NOT EXISTS (SELECT 1 FROM conversation_accepts WHERE user_id = person AND accepted_id = m.invited_by)
+                       ORDER BY m.invited_at, m.conversation_id LIMIT 1) END
+            FROM (SELECT p.value AS person,
+                         EXISTS (SELECT 1 FROM conversation_accepts WHERE user_id = p.value AND accepted_id = :starter) AS accepts_starter,
+                         (SELECT count(*) FROM conversation_accepts a WHERE a.user_id = p.value
+                            AND a.accepted_id IN (SELECT value FROM json_each(:named))) AS accepts_named,
+                         EXISTS (SELECT 1 FROM conversation_blocks WHERE user_id = p.value AND blocked_id = :starter) AS blocked,
+                         EXISTS (SELECT 1 FROM conversation_members WHERE user_id = p.value AND state = 'invited' AND invited_by = :starter)
+                            AS invited_by_starter,
+                         (SELECT count(*) FROM conversation_members WHERE user_id = p.value AND state = 'invited') AS pending
+                  FROM json_each(:named) p)
+            """, arguments: ["max": ConversationRules.maxPendingInvitations, "starter": starter.rawValue, "named": named])
+        while let row = try rows.next() {
+            let person = UserID(row[0] as String), oldestFromStranger: String? = row[6]
+            switch ConversationRules.entry(acceptsStarter: row[1], acceptsEveryoneNamed: row[2] as Int >= others.count - 1, blocked: row[3],
+                                           invitedByStarter: row[4], pending: row[5], strangerInvitationWaits: oldestFromStranger != nil) {
+            case .member: members.append(person)
+            case .invited(let makingRoom):
+                invited.append(person)
+                if makingRoom, let oldestFromStranger { expiring.append((person, oldestFromStranger)) }
+            case .notInvited(let reason): notInvited.append(NotInvited(userID: person, reason: reason))
             case .none: break
             }
         }
-        for member in members {
-            try db.execute(sql: "INSERT INTO conversation_members (user_id, conversation_id) VALUES (?, ?)", arguments: [member.rawValue, id.rawValue])
+        if !expiring.isEmpty {
+            let pairs = String(decoding: try JSONEncoder().encode(expiring.map { [$0.invitee.rawValue, $0.conversation] }), as: UTF8.self)
+            try db.execute(sql: """
+                DELETE FROM conversation_members WHERE state = 'invited'
+                  AND (user_id, conversation_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
+                """, arguments: [pairs])
         }
-        for invitee in invited {
-            try db.execute(sql: "INSERT INTO conversation_members (user_id, conversation_id, state, invited_by, invited_at) VALUES (?, ?, 'invited', ?, ?)",
-                           arguments: [invitee.rawValue, id.rawValue, starter.rawValue, now])
-        }
+        try db.execute(sql: "INSERT INTO conversation_members (user_id, conversation_id) SELECT value, ? FROM json_each(?)",
+                       arguments: [id.rawValue, try JSONIDs.encode(members)])
+        try db.execute(sql: """
+            INSERT INTO conversation_members (user_id, conversation_id, state, invited_by, invited_at) SELECT value, ?, 'invited', ?, ? FROM json_each(?)
+            """, arguments: [id.rawValue, starter.rawValue, now, try JSONIDs.encode(invited)])
         try updateMembers(id, db)
+        try SQLChangeLog.record(each: expiring.map { (.conversationLeft(ConversationID($0.conversation), by: $0.invitee), $0.invitee) }, db)
         try SQLChangeLog.record(.conversationAdded(id), audience: members, db)
-        for invitee in invited { try SQLChangeLog.record(.conversationInvited(id, invitee: invitee), audience: [invitee], db) }
-    }
-
-    private static func entry(of person: UserID, startedBy starter: UserID, _ db: Database) throws -> ConversationRules.Entry {
-        let arguments: StatementArguments = ["person": person.rawValue, "starter": starter.rawValue]
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM conversation_accepts WHERE user_id = :person AND accepted_id = :starter),
-                   EXISTS (SELECT 1 FROM conversation_blocks WHERE user_id = :person AND blocked_id = :starter),
-                   EXISTS (SELECT 1 FROM conversation_members WHERE user_id = :person AND state = 'invited' AND invited_by = :starter),
-                   (SELECT count(*) FROM conversation_members WHERE user_id = :person AND state = 'invited')
-            """, arguments: arguments) else { return .none }
-        return ConversationRules.entry(trusts: row[0], blocked: row[1], invitedByStarter: row[2], pending: row[3])
+        try SQLChangeLog.record(each: invited.map { (.conversationInvited(id, invitee: $0), $0) }, db)
+        return notInvited
     }
 
     private static func accept(_ id: ConversationID, by me: UserID, _ db: Database) throws {
@@ -269,6 +290,14 @@ public struct SQLConversationListService: ConversationListService {
 
     /// The columns `conversation(_:)` reads, for a `SELECT` over `conversations c`.
     private static let columns = "c.id, c.title, c.created_at, c.members, c.direct_key"
+
+    /// The conversations a reader is a member of (argument: the reader), read through a covering
+    /// index; `QueryPlanTests` (Tests/ContractTests) checks SQLite's plan of it.
+    static let list = """
+        SELECT \(columns)
+        FROM conversation_members mine JOIN conversations c INDEXED BY conversations_for_list ON c.id = mine.conversation_id
+        WHERE mine.user_id = ? AND mine.state = 'member'
+        """
 
     /// A conversation from a row of `columns` (positional: much faster than by name).
     /// - Throws: GRDB's `RowDecodingError` for a damaged row (a NULL or a wrong type).
