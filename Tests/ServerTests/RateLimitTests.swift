@@ -73,6 +73,48 @@ struct RateLimitTests {
         }
     }
 
+    @Test("100 wrong guesses from 20 addresses, then steady guessing from one: the owner's right password from a fresh address is let in, the guesses stay refused")
+    func noLockoutEverywhere() async throws {
+        try await InProcessServer.live { world in
+            func signIn(_ password: String, from address: String) async throws -> Int {
+                try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "victim@example.com", "password": password], from: address).status
+            }
+            let victim = ["email": "victim@example.com", "displayName": "Victim", "password": "password-victim"]
+            #expect(try await world.probe.send("POST", "/v1/auth/signup", json: victim).status == 201)
+            for address in 1...20 {
+                for _ in 0..<5 { #expect(try await signIn("wrongwrong", from: "127.0.3.\(address)") == 401) }
+            }
+            // The attacker's address is checked once (it had not failed for the account), then refused.
+            var guesses: [Int] = []
+            for _ in 0..<10 { guesses.append(try await signIn("wrongwrong", from: "127.0.3.99")) }
+            #expect(guesses == [401] + Array(repeating: 429, count: 9), "\(guesses)")
+            for _ in 0..<3 { #expect(try await signIn("password-victim", from: "127.0.4.7") == 200, "the owner was locked out by others' guesses") }
+            #expect(try await signIn("wrongwrong", from: "127.0.3.99") == 429, "a right password elsewhere gave the attacker guesses back")
+        }
+    }
+
+    @Test("an attempt refused for the account is not given back: polling a held-back account spends the poller's own attempts")
+    func refusalsNotRefunded() async throws {
+        try await InProcessServer.live { world in
+            func signIn(_ email: String, from address: String) async throws -> HTTPProbe.Answer {
+                try await world.probe.send("POST", "/v1/auth/signin", json: ["email": email, "password": "wrong-password"], from: address)
+            }
+            for address in 1...20 {
+                for _ in 0..<5 { #expect(try await signIn("held@example.com", from: "127.0.6.\(address)").status == 401) }
+            }
+            // 45 polls of the held-back account from one address: one check, then refusals that
+            // each spend an attempt of the address (30 at once, one more a second).
+            let started = ContinuousClock.now
+            var polls: [Int] = []
+            for _ in 0..<45 { polls.append(try await signIn("held@example.com", from: "127.0.6.99").status) }
+            #expect(polls.filter { $0 == 401 }.count == 1 && polls.filter { $0 == 429 }.count == 44, "\(polls)")
+            let other = try await signIn("other@example.com", from: "127.0.6.99")
+            if ContinuousClock.now - started < .seconds(14) {
+                #expect(other.status == 429, "the refused polls were given back to the address: \(other.status)")
+            }
+        }
+    }
+
     @Test("changing the password checks the current one within the same limits as sign-in")
     func passwordChangeLimited() async throws {
         try await InProcessServer.router { probe in
@@ -143,6 +185,8 @@ struct RateLimitTests {
             for address in 0..<20 {
                 for _ in 0..<5 { #expect(try await signIn("new0@example.com", from: "127.0.3.\(address + 1)").status == 401) }
             }
+            // Past them an address that has not failed for the account is checked once; its next guess is refused.
+            #expect(try await signIn("new0@example.com", from: "127.0.4.1").status == 401)
             let past = try await signIn("new0@example.com", from: "127.0.4.1")
             #expect(past.status == 429 && past.headers["retry-after"].flatMap(Int.init).map { (1...30).contains($0) } == true,
                     "\(past.status) \(past.headers)")
