@@ -49,6 +49,32 @@ struct DeletedTextTests {
         #expect(left == [0])
     }
 
+    @Test("PostgreSQL: after the README's VACUUM FULL of the three tables, no file of the database holds a deleted text or an edit's old words")
+    func goneAfterVacuumFullOnPostgres() async throws {
+        let harness = try await BackendHarness(.postgres)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let asAda = harness.services(for: ada)
+        let direct = try await harness.direct(ada, grace).id
+        let secret = try await asAda.chat.send(id: .random(), text: "my secret word is xylophonequokka", to: direct)
+        let plan = try await asAda.chat.send(id: .random(), text: "the plan is zebuwordold", to: direct)
+        #expect(try await asAda.search.search("xylophonequokka zebuwordold", in: nil, limit: 5, before: nil).hits.isEmpty)
+        #expect(try await asAda.search.search("zebuwordold", in: nil, limit: 5, before: nil).hits.map(\.id) == [plan.id])
+        _ = try await asAda.chat.edit(plan.id, in: direct, text: "the plan is new")
+        _ = try await asAda.chat.delete(secret.id, in: direct)
+        #expect(try await asAda.search.search("plan", in: nil, limit: 5, before: nil).hits.map(\.id) == [plan.id], "the index caught up")
+
+        _ = try await harness.psql("VACUUM FULL messages, message_changes, search_words")
+        _ = try await harness.psql("CHECKPOINT")
+        let database = try await harness.psql("SELECT oid FROM pg_database WHERE datname = current_database()").trimmingCharacters(in: .whitespacesAndNewlines)
+        let folder = try await PostgresCluster.shared().folder.appendingPathComponent("data/base/\(database)")
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        #expect(files.count > 10, "the database's files: \(folder.path)")
+        let bytes = try files.map { try Data(contentsOf: $0) }
+        let left = ["xylophonequokka", "zebuwordold"].map { word in bytes.reduce(0) { $0 + $1.occurrences(of: Data(word.utf8)) } }
+        #expect(left == [0, 0], "copies of the deleted text and of the edit's old words in the database's files")
+    }
+
     /// How many times each of `words` stands in the bytes of the store's file and its log,
     /// after the `sqlite3` shell checkpointed the log into the file and emptied it.
     private func copies(of words: [String], in harness: BackendHarness) async throws -> [Int] {

@@ -53,6 +53,8 @@ struct DocumentedNumbersTests {
         Documented(readme: "and at most 20 people (later names are plain text)", code: Validation.maxMentions, stated: 20),
         Documented(readme: "query is at most 256 bytes and 8 terms", code: SearchQuery.maxBytes, stated: 256),
         Documented(readme: "at most 256 bytes and 8 terms (exit 65", code: SearchQuery.maxTerms, stated: 8),
+        // Counts of test cases: HostileRequestTests states the same count of its cases.
+        Documented(readme: "28 kinds of hostile request", code: 28, stated: 28),
     ]
 
     static let readme: String = {

@@ -61,6 +61,8 @@ struct HostileRequestTests {
                 ("names of 5,000 users", "POST", "/v1/profiles/names", ada.token,
                  try JSONSerialization.data(withJSONObject: ["ids": (0..<5_000).map { "u\($0)" }]), 400, "invalidInput"),
             ]
+            // The README's Tests section says "28 kinds of hostile request" (DocumentedNumbersTests holds it to that).
+            #expect(cases.count == 28)
             for (name, method, path, token, body, status, kind) in cases {
                 let answer = try await probe.send(method, path, token: token, body: body)
                 #expect(answer.status == status && answer.errorKind == kind,
