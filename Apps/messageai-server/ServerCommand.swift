@@ -45,6 +45,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(Key.conversationsPerHour.help)) var conversationsPerHour: String?
     @Option(help: ArgumentHelp(Key.renamesPerHour.help)) var renamesPerHour: String?
     @Option(help: ArgumentHelp(Key.lookupsPerMinute.help)) var lookupsPerMinute: String?
+    @Option(help: ArgumentHelp(Key.requestsAtOnce.help)) var requestsAtOnce: String?
     @Option(help: ArgumentHelp("A config file of settings: YAML, or JSON when its name ends in .json.", valueName: "file"))
     var config: String?
 
@@ -57,7 +58,7 @@ struct ServerCommand: AsyncParsableCommand {
             (Key.idleSeconds, idleSeconds), (Key.connectionsPerAddress, connectionsPerAddress), (Key.trustedProxies, trustedProxies),
             (Key.messagesPerMinute, messagesPerMinute), (Key.fanOutMegabytesPerMinute, fanOutMegabytesPerMinute),
             (Key.conversationsPerHour, conversationsPerHour), (Key.renamesPerHour, renamesPerHour),
-            (Key.lookupsPerMinute, lookupsPerMinute),
+            (Key.lookupsPerMinute, lookupsPerMinute), (Key.requestsAtOnce, requestsAtOnce),
         ]
         return given.reduce(into: [:]) { result, pair in result[pair.0.name] = pair.1 }
     }

@@ -29,15 +29,18 @@ struct EventSocketAdmission: Sendable {
     private let feed: any EventFeed
     /// The open sockets.
     let sockets: OpenSockets
+    private let requests: AccountRequests
     private let frames = EventFrames()
 
-    /// Admits to sockets over `graph`'s store, registered in `sockets`.
+    /// Admits to sockets over `graph`'s store, registered in `sockets`; their clients' sends
+    /// count among their accounts' `requests`.
     /// - Throws: `.usage` for a graph without a store of its own (remote).
-    init(graph: ServiceGraph, sockets: OpenSockets) throws {
+    init(graph: ServiceGraph, sockets: OpenSockets, requests: AccountRequests) throws {
         guard let feed = graph.eventFeed else { throw AppError(.usage, "the server needs a store of its own, not a remote backend") }
         self.graph = graph
         self.feed = feed
         self.sockets = sockets
+        self.requests = requests
     }
 
     /// Checks a request to `path?query` with `authorization` as its `Authorization` header, and
@@ -69,6 +72,8 @@ struct EventSocketAdmission: Sendable {
     /// What answers the sends `connection`'s client makes, made when it makes the first: most
     /// sockets only listen, and an idle socket should cost as little as it can.
     func sends(of connection: EventConnection, logger: Logger) -> SocketSends {
-        SocketSends(chat: graph.services(for: connection.caller).chat, logger: logger) { [weak connection] text in connection?.answer(text) }
+        SocketSends(chat: graph.services(for: connection.caller).chat, requests: requests, owner: connection.owner, logger: logger) { [weak connection] text in
+            connection?.answer(text)
+        }
     }
 }

@@ -59,7 +59,7 @@ public enum MessageAIServer {
     private static func routes(_ settings: ServerSettings, graph: ServiceGraph) throws -> ServerRoutes {
         try ServerRoutes(graph: graph, signInLimits: SignInLimits(
             signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))), pingInterval: .seconds(settings.pingSeconds),
-            queueFrames: settings.socketQueueFrames, proxies: settings.trustedProxies)
+            queueFrames: settings.socketQueueFrames, proxies: settings.trustedProxies, requestsAtOnce: settings.requestsAtOnce)
     }
 
     private static func buildApplication(_ settings: ServerSettings, routes: ServerRoutes, logger: Logger) throws -> some ApplicationProtocol {

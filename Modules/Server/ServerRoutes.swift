@@ -31,15 +31,17 @@ public struct ServerRoutes {
     /// Registers everything over `graph`; `sessionSweep` is how often each open events socket's
     /// session is checked again, `pingInterval` how long one may be silent before it is pinged,
     /// `queueFrames` how many frames one may have waiting (`OpenSockets`); a request from one of
-    /// `proxies` is from the client its `X-Forwarded-For` names.
+    /// `proxies` is from the client its `X-Forwarded-For` names; one account's requests, HTTP and
+    /// over its events sockets, are served at most `requestsAtOnce` at once.
     public init(graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionSweep: Duration = .seconds(30),
                 pingInterval: Duration = EventSocketProtocol.pingInterval, queueFrames: Int = EventSocketProtocol.queueFrames,
-                proxies: ClientAddress.TrustedProxies = .none) throws {
+                proxies: ClientAddress.TrustedProxies = .none, requestsAtOnce: Int = AccountRequests.productLimit) throws {
         sockets = OpenSockets(sessionEnds: graph.sessionEnds(), sessionSweep: sessionSweep, pingInterval: pingInterval, queueFrames: queueFrames)
         let router = Router(context: APIRequestContext.self)
         let table = RouteTable()
         router.middlewares.add(ErrorMiddleware(routes: table))
-        let routes = APIRoutes(router: router, table: table, proxies: proxies) { token in graph.caller(token: token) }
+        let requests = AccountRequests(limit: requestsAtOnce)
+        let routes = APIRoutes(router: router, table: table, proxies: proxies, requests: requests) { token in graph.caller(token: token) }
         AuthRoutes(accounts: graph.accounts, limits: signInLimits).add(to: routes)
         ProfileRoutes { graph.services(for: $0).profiles }.add(to: routes)
         ConversationListRoutes { graph.services(for: $0).conversations }.add(to: routes)
@@ -64,7 +66,7 @@ public struct ServerRoutes {
         ServerMetrics.serve(on: router, graph: graph)
         table.add("GET", ServerMetrics.path)
         table.add("GET", EventSocketProtocol.path)
-        let admission = try EventSocketAdmission(graph: graph, sockets: sockets)
+        let admission = try EventSocketAdmission(graph: graph, sockets: sockets, requests: requests)
         self.admission = admission
         // Reached by a request that is not an upgrade: the same checks, then 426.
         router.get(RouterPath(EventSocketProtocol.path)) { request, _ -> Response in

@@ -43,6 +43,8 @@ public struct ServerSettings: Sendable {
     public var trustedProxies: ClientAddress.TrustedProxies
     /// What one person may do how often.
     public var budget: ServerBudget.Limits
+    /// Requests of one account served at once, HTTP and over its events sockets.
+    public var requestsAtOnce: Int
 
     /// The server's settings: each one's name, default, range and meaning, once.
     public enum Key {
@@ -112,13 +114,17 @@ public struct ServerSettings: Sendable {
         public static let lookupsPerMinute = SettingKey.integer("budget.lookupsPerMinute", default: ServerBudget.Limits().lookupsPerMinute,
                                                                 "people look-ups and searches one person may make a minute, half of them at once",
                                                                 in: 1...100_000_000)
+        /// Requests of one account served at once.
+        public static let requestsAtOnce = SettingKey.integer("budget.requestsAtOnce", default: AccountRequests.productLimit,
+                                                              "requests of one account (HTTP, and sends and typing over its events sockets) served at once; more are refused with 429",
+                                                              in: 1...100_000)
     }
 
     /// Every key of the server, read from `MESSAGEAI_SERVER_` variables.
     public static let table = SettingTable(environmentPrefix: "MESSAGEAI_SERVER_", keys: [
         Key.host, Key.port, Key.sqlitePath, Key.postgresURL, Key.postgresConnections, Key.tlsCertificate, Key.tlsKey, Key.bcryptCost, Key.logLevel, Key.signUpBurst, Key.pingSeconds,
         Key.socketQueueFrames, Key.idleSeconds, Key.connectionsPerAddress, Key.trustedProxies,
-        Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute,
+        Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute, Key.requestsAtOnce,
     ])
 
     /// Settings with every default.
@@ -165,5 +171,6 @@ public struct ServerSettings: Sendable {
         budget.conversationsPerHour = loaded.int(Key.conversationsPerHour)
         budget.renamesPerHour = loaded.int(Key.renamesPerHour)
         budget.lookupsPerMinute = loaded.int(Key.lookupsPerMinute)
+        requestsAtOnce = loaded.int(Key.requestsAtOnce)
     }
 }

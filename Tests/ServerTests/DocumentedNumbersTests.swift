@@ -29,6 +29,7 @@ struct DocumentedNumbersTests {
         Documented(readme: "120 an hour (`--conversations-per-hour`) | 20 |", code: defaults.budget.conversationsPerHour, stated: 120),
         Documented(readme: "60 an hour (`--renames-per-hour`) | 5 |", code: defaults.budget.renamesPerHour, stated: 60),
         Documented(readme: "120 a minute (`--lookups-per-minute`) | 60 |", code: defaults.budget.lookupsPerMinute, stated: 120),
+        Documented(readme: "at most 8 of one person's requests are served at once (`--requests-at-once`)", code: defaults.requestsAtOnce, stated: 8),
         // The server's settings.
         Documented(readme: "sign-up per address (20 at once", code: defaults.signUpBurst, stated: 20),
         Documented(readme: "for a minute is closed (`--idle-seconds`)", code: defaults.idleSeconds, stated: 60),

@@ -7,6 +7,7 @@ import ChatServer
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
+import ServerSupport
 import ServiceGraph
 import Testing
 
@@ -77,7 +78,8 @@ struct EventConnectionTests {
     func pongsWaitAtMostFour() throws {
         let held = HeldWrites()
         let (connection, channel, sockets) = try Self.connection(outbound: held)
-        let admission = try EventSocketAdmission(graph: try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: "")), sockets: sockets)
+        let admission = try EventSocketAdmission(graph: try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: "")), sockets: sockets,
+                                                 requests: AccountRequests(limit: AccountRequests.productLimit))
         try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, admission: admission, logger: Logger(label: "test"),
                                                                            eventLoop: channel.eventLoop))
         let ping = WebSocketFrame(fin: true, opcode: .ping, data: channel.allocator.buffer(string: "are you there"))

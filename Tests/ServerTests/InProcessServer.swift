@@ -51,6 +51,7 @@ struct InProcessServer: TestServer {
         settings.budget.conversationsPerHour = 100_000_000
         settings.budget.renamesPerHour = 100_000_000
         settings.budget.lookupsPerMinute = 100_000_000
+        settings.requestsAtOnce = 100_000
         adjust(&settings)
         let log = LogCapture()
         var logger = Logger(label: "messageai-server") { _ in LogCapture.Handler(capture: log) }

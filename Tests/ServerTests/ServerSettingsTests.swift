@@ -16,7 +16,7 @@ struct ServerSettingsTests {
                       "auth.bcryptCost": "5", "log.level": "debug", "auth.signUpBurst": "7", "events.pingSeconds": "11", "events.queueFrames": "12", "http.idleSeconds": "13",
                       "http.connectionsPerAddress": "14", "http.trustedProxies": "10.0.0.9, ::1",
                       "budget.messagesPerMinute": "61", "budget.fanOutMegabytesPerMinute": "62", "budget.conversationsPerHour": "63",
-                      "budget.renamesPerHour": "64", "budget.lookupsPerMinute": "65"]
+                      "budget.renamesPerHour": "64", "budget.lookupsPerMinute": "65", "budget.requestsAtOnce": "66"]
         for setting in ServerSettings.table.keys {
             let key = setting.name, variable = ServerSettings.table.environmentVariable(of: setting)
             #expect(words.contains("\(key), \(variable):"), "--help does not name \(variable)")
@@ -45,6 +45,7 @@ struct ServerSettingsTests {
             case "budget.conversationsPerHour": String(settings.budget.conversationsPerHour)
             case "budget.renamesPerHour": String(settings.budget.renamesPerHour)
             case "budget.lookupsPerMinute": String(settings.budget.lookupsPerMinute)
+            case "budget.requestsAtOnce": String(settings.requestsAtOnce)
             default: nil
             }
             #expect(read == value, "\(variable) was not read")

@@ -24,7 +24,7 @@ public final class ServerProcess: Sendable {
     /// them send and look up as fast as many people would. `arguments` coming after may set them.
     public static let liftedBudgets = ["--messages-per-minute", "100000000", "--fan-out-megabytes-per-minute", "1000000",
                                        "--conversations-per-hour", "100000000", "--renames-per-hour", "100000000",
-                                       "--lookups-per-minute", "100000000"]
+                                       "--lookups-per-minute", "100000000", "--requests-at-once", "100000"]
 
     /// Starts a server over `databasePath` on a reserved port, with a cheap bcrypt cost and
     /// (unless told not to lift them) `liftedBudgets`, then `arguments`; `environment` adds to

@@ -16,6 +16,8 @@ import Synchronization
 /// one more is refused at once, so a client cannot make the server hold an unbounded number.
 /// Typing notices go to the chat service one at a time; of those that come meanwhile only the
 /// newest is passed on, so a client sending them at full speed costs the server a decode each.
+/// Each batch of sends and each typing notice passed on is one of the account's requests
+/// (`AccountRequests`): past their limit it is refused as an HTTP request would be.
 public final class SocketSends: Sendable {
     /// What a frame that does not decode as a send may still carry: the id to answer.
     private struct Unreadable: Decodable {
@@ -37,14 +39,18 @@ public final class SocketSends: Sendable {
     }
 
     private let chat: any ChatService
+    private let requests: AccountRequests
+    private let owner: UserID
     private let logger: Logger
     private let queue = Mutex(Queue())
     private let answer: @Sendable (Data) -> Void
 
-    /// Stores sends through `chat`, the socket's session's, and hands each reply's frame to
-    /// `answer`; failures of the server's own go to `logger`.
-    public init(chat: any ChatService, logger: Logger, answer: @escaping @Sendable (Data) -> Void) {
+    /// Stores sends through `chat`, the socket's session's, as requests of `owner` among
+    /// `requests`, and hands each reply's frame to `answer`; failures of the server's own go to `logger`.
+    public init(chat: any ChatService, requests: AccountRequests, owner: UserID, logger: Logger, answer: @escaping @Sendable (Data) -> Void) {
         self.chat = chat
+        self.requests = requests
+        self.owner = owner
         self.logger = logger
         self.answer = answer
     }
@@ -100,7 +106,7 @@ public final class SocketSends: Sendable {
             }) {
                 var refusal: AppError?
                 do {
-                    try await chat.setTyping(next.typing, in: next.conversation)
+                    try await requests.serving(owner) { try await chat.setTyping(next.typing, in: next.conversation) }
                 } catch {
                     refusal = explained(error)
                 }
@@ -112,7 +118,12 @@ public final class SocketSends: Sendable {
     /// Stores what waits, in order, until nothing does.
     private func storeWaiting() async {
         while let frames = nextFrames() {
-            let outcomes = await store(frames)
+            let outcomes: [Result<Message, AppError>]
+            do {
+                outcomes = try await requests.serving(owner) { await store(frames) }
+            } catch {
+                outcomes = frames.map { _ in .failure(explained(error)) }
+            }
             FaultPoint.sendsStoredUnanswered.reach()
             queue.withLock { $0.pending -= frames.count }
             for (frame, outcome) in zip(frames, outcomes) { reply(to: frame.id.rawValue, outcome) }

@@ -3,9 +3,10 @@ import HTTPTypes
 import Hummingbird
 import Kernel
 
-/// Registers endpoints on the router: decodes the body with the wire format, finds the caller
-/// from the bearer token, runs the handler, encodes its reply with the endpoint's status; and
-/// remembers what it registered, so the API document can be checked against the router.
+/// Registers endpoints on the router: finds the caller from the bearer token, counts the request
+/// among its account's (`AccountRequests`), decodes the body with the wire format, runs the
+/// handler, encodes its reply with the endpoint's status; and remembers what it registered, so
+/// the API document can be checked against the router.
 public final class APIRoutes {
     /// The router the server serves.
     public let router: Router<APIRequestContext>
@@ -13,16 +14,19 @@ public final class APIRoutes {
     private let table: RouteTable
     private let callerForToken: @Sendable (String?) -> Caller
     private let proxies: ClientAddress.TrustedProxies
+    private let requests: AccountRequests
     /// The endpoints registered so far.
     public private(set) var endpoints: [EndpointDescription] = []
 
     /// Creates the builder; `caller` turns a bearer token (or none) into the caller; a request
-    /// from one of `proxies` is from the client its `X-Forwarded-For` names.
-    public init(router: Router<APIRequestContext>, table: RouteTable, proxies: ClientAddress.TrustedProxies = .none,
+    /// from one of `proxies` is from the client its `X-Forwarded-For` names; one with a session
+    /// is served within `requests`.
+    public init(router: Router<APIRequestContext>, table: RouteTable, proxies: ClientAddress.TrustedProxies = .none, requests: AccountRequests,
                 caller: @escaping @Sendable (String?) -> Caller) {
         self.router = router
         self.table = table
         self.proxies = proxies
+        self.requests = requests
         callerForToken = caller
     }
 
@@ -32,19 +36,35 @@ public final class APIRoutes {
         endpoints.append(endpoint.spec)
         table.add(endpoint.spec.method.rawValue, endpoint.spec.path)
         let path = RouterPath(endpoint.spec.path.replacing(/\{(\w+)\}/) { ":" + $0.output.1 })
-        let (callerForToken, proxies) = (callerForToken, proxies)
+        let (callerForToken, proxies, requests) = (callerForToken, proxies, requests)
         router.on(path, method: HTTPRequest.Method(rawValue: endpoint.spec.method.rawValue) ?? .get) { request, context in
             let token = Self.bearerToken(of: request)
-            let path = try Path { name in
-                guard let value = context.parameters.get(name) else { throw AppError(.invalidInput, "missing path parameter \(name)") }
-                return value
+            let (caller, user) = endpoint.spec.needsSession ? await Self.verified(callerForToken(token), token: token) : (.signedOut, nil)
+            let respond = {
+                let path = try Path { name in
+                    guard let value = context.parameters.get(name) else { throw AppError(.invalidInput, "missing path parameter \(name)") }
+                    return value
+                }
+                let body: Body = try await Self.decode(request, context: context)
+                let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
+                let call = APICall(body: body, caller: caller, token: token,
+                                   clientAddress: proxies.client(peer: context.peerAddress, forwardedFor: request.headers[values: .xForwardedFor]),
+                                   path: path, queryItems: query)
+                return try WireResponse.make(try await handler(call), status: endpoint.spec.successStatus)
             }
-            let body: Body = try await Self.decode(request, context: context)
-            let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
-            let call = APICall(body: body, caller: endpoint.spec.needsSession ? callerForToken(token) : .signedOut, token: token,
-                               clientAddress: proxies.client(peer: context.peerAddress, forwardedFor: request.headers[values: .xForwardedFor]),
-                               path: path, queryItems: query)
-            return try WireResponse.make(try await handler(call), status: endpoint.spec.successStatus)
+            guard let user else { return try await respond() }
+            return try await requests.serving(user, respond)
+        }
+    }
+
+    /// `caller` and its account, looked up before the request is read so that it counts among
+    /// the account's; a caller whose token does not verify is kept with the refusal it got, for
+    /// the handler to throw where it asks (as it would have without the count), and no account.
+    private static func verified(_ caller: Caller, token: String?) async -> (Caller, UserID?) {
+        do {
+            return (caller, try await caller.id())
+        } catch {
+            return (Caller(token: token) { throw error }, nil)
         }
     }
 
