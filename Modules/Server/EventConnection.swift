@@ -221,7 +221,7 @@ final class EventConnection: Sendable {
         try await writeReady(cursor: nil, typing: typing)
         while true {
             try await writeBacklog(state.withLock { state in page.filter { state.gate.admit($0.cursor) == .pass } })
-            guard page.count == ChatRules.catchUpLimit, let last = state.withLock({ $0.gate.last }) else { return }
+            guard ChatRules.isFull(page), let last = state.withLock({ $0.gate.last }) else { return }
             page = try await chat.events(after: last, limit: ChatRules.catchUpLimit)
         }
     }

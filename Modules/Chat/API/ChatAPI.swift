@@ -239,7 +239,7 @@ extension Message: WireType {
         ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier),
         ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp), ("cursor", .cursor),
         ("version", .integer(0...ChatRules.maxEdits)), ("editedAt", .timestamp), ("deleted", .boolean),
-        ("reactions", .map(.array(.identifier, maxItems: 10_000))),
+        ("reactions", .map(.array(.identifier, maxItems: ChatRules.reactorsNamed))), ("reactionCounts", .map(.integer(1...Int(Int32.max)))),
         ("replyTo", .object([("id", .identifier), ("quote", .string(maxLength: Message.Reply.quoteLength)), ("deleted", .boolean)], required: ["id"])),
         ("mentions", .array(.identifier, maxItems: MentionFinder.limit)),
     ], required: ["id", "conversationID", "senderID", "text", "sentAt"])

@@ -38,35 +38,54 @@ struct CallerChat: Sendable {
         return try await writer.store(try await checked(text, to: conversationID, id: id, replyTo: replyTo, from: me, members: members))
     }
 
-    /// Edits a message of the caller's: checked and paid for as a send of the new text is.
+    /// Edits a message of the caller's: checked as a send of the new text is, and paid for as a
+    /// change (`changing`).
     func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
         let me = try await caller.id()
         let members = try await membership.requireMember(me, of: conversationID)
         let text = try Validation.messageText(text)
-        try spend(on: text, by: me, members: members)
+        try budget.spend(.message, by: me)
         let now = storedNow()
-        return try await writer.change(messageID, in: conversationID, as: .edited) { try ChatRules.edit($0, to: text, by: me, at: now) }
+        return try await writer.change(messageID, in: conversationID, as: .edited, changing(by: me, members: members) {
+            try ChatRules.edit($0, to: text, by: me, at: now)
+        })
     }
 
     /// Deletes a message of the caller's, also once she has left its conversation
-    /// (`ChatRules.deletion`), paid for as one message.
+    /// (`ChatRules.deletion`), paid for as a change (`changing`).
     func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
         let me = try await caller.id()
-        let isMember = try await membership.membership(of: me, in: conversationID).isMember
+        let (members, isMember) = try await membership.membership(of: me, in: conversationID)
         try budget.spend(.message, by: me)
         let now = storedNow()
         return try await ChatRules.deletion(in: conversationID, member: isMember) {
-            try await writer.change(messageID, in: conversationID, as: .deleted) { try ChatRules.delete($0, by: me, member: isMember, at: now) }
+            try await writer.change(messageID, in: conversationID, as: .deleted, changing(by: me, members: members) {
+                try ChatRules.delete($0, by: me, member: isMember, at: now)
+            })
         }
     }
 
-    /// Adds or removes a reaction of the caller's, paid for as one message.
+    /// Adds or removes a reaction of the caller's, paid for as a change (`changing`).
     func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
         let me = try await caller.id()
-        _ = try await membership.requireMember(me, of: conversationID)
+        let members = try await membership.requireMember(me, of: conversationID)
         let emoji = try Validation.reaction(emoji)
         try budget.spend(.message, by: me)
-        return try await writer.change(messageID, in: conversationID, as: .reacted) { try ChatRules.react($0, with: emoji, by: me, adding: adding) }
+        return try await writer.change(messageID, in: conversationID, as: .reacted, changing(by: me, members: members) {
+            try ChatRules.react($0, with: emoji, by: me, adding: adding)
+        })
+    }
+
+    /// `rule`, a change of a message, paid for (beside the one message spent before) by the
+    /// bytes of the event it makes, the message as it is after it, times the `members` it goes
+    /// to (`ChatRules.fanOutCost`): refused, the change is not stored.
+    private func changing(by me: UserID, members: [UserID], _ rule: @escaping @Sendable (Message) throws -> Message?)
+        -> @Sendable (Message) throws -> Message? {
+        { [budget] message in
+            guard let changed = try rule(message) else { return nil }
+            try budget.spend(.fanOutBytes, by: me, cost: ChatRules.fanOutCost(of: changed, members: members))
+            return changed
+        }
     }
 
     /// Checks each draft as `send(id:text:to:)` does, then hands those that pass to the writer
@@ -98,12 +117,13 @@ struct CallerChat: Sendable {
         }
     }
 
-    /// A send of `text` by a member, checked and paid for (one message and its fan-out, its
-    /// bytes times the others it goes to, from the sender's budget), with whom it mentions.
+    /// A send of `text` by a member, checked and paid for (one message and its fan-out, the bytes
+    /// of its text and of the quote it carries if it is a reply, times the others it goes to, from
+    /// the sender's budget), with whom it mentions.
     private nonisolated(nonsending) func checked(_ text: String, to conversationID: ConversationID, id: MessageID, replyTo: MessageID?, from me: UserID,
                                                  members: [UserID]) async throws -> MessageWriter.Send {
         let text = try Validation.messageText(text)
-        try spend(on: text, by: me, members: members)
+        try spend(on: text.utf8.count + (replyTo == nil ? 0 : Message.Reply.quoteBytes), by: me, members: members)
         return MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me, sentAt: MessageRows.milliseconds(clock.now()),
                                   members: members, replyTo: replyTo, mentions: try await mentions.mentions(in: text, by: me, members: members))
     }
@@ -112,9 +132,9 @@ struct CallerChat: Sendable {
     /// the message read back.
     private func storedNow() -> Date { MessageRows.date(milliseconds: MessageRows.milliseconds(clock.now())) }
 
-    /// One message and its fan-out (its bytes times the others it goes to) from `me`'s budget.
-    private func spend(on text: String, by me: UserID, members: [UserID]) throws {
-        try budget.spend(.fanOutBytes, by: me, cost: text.utf8.count * max(1, members.count - 1))
+    /// One message and its fan-out (`bytes` times the others it goes to) from `me`'s budget.
+    private func spend(on bytes: Int, by me: UserID, members: [UserID]) throws {
+        try budget.spend(.fanOutBytes, by: me, cost: bytes * max(1, members.count - 1))
         try budget.spend(.message, by: me)
     }
 
@@ -135,6 +155,30 @@ struct CallerChat: Sendable {
 
     func liveEvents() async throws -> AsyncStream<UserEvent> {
         caller.guarding(try await feed.subscribe(conversation: nil, member: try await caller.id()))
+    }
+
+    /// A catch-up read for the caller: what `read` returns, cut to a page (`ChatRules.catchUpPage`)
+    /// and paid for (`paying`).
+    nonisolated(nonsending) func catchUp<Item: WireWeighed>(_ read: () async throws -> [Item]) async throws -> [Item] {
+        try await paying(\.self) { ChatRules.catchUpPage(try await read()) }
+    }
+
+    /// A page of history for the caller: what `read` returns, cut to `ChatRules.pageBytes`
+    /// (`ChatRules.historyPage`) and paid for (`paying`).
+    nonisolated(nonsending) func history(_ read: () async throws -> MessagePage) async throws -> MessagePage {
+        try await paying(\.messages) { ChatRules.historyPage(try await read()) }
+    }
+
+    /// `read`, paid for from the caller's look-up budget (`ChatRules.readCost`): one unit before
+    /// it runs, so that a reader past the budget is refused before anything is read, the rest by
+    /// the `items` it returns.
+    private nonisolated(nonsending) func paying<Read, Item: WireWeighed>(_ items: (Read) -> [Item], _ read: () async throws -> Read) async throws -> Read {
+        let me = try await caller.id()
+        try budget.spend(.lookup, by: me)
+        let result = try await read()
+        let rest = ChatRules.readCost(of: items(result)) - 1
+        if rest > 0 { try budget.spend(.lookup, by: me, cost: rest) }
+        return result
     }
 
     /// Refuses a cursor of another store, or past `newest`, this store's last position: a copy

@@ -99,6 +99,11 @@ public struct RemoteChatService: ChatService {
         try await connection.frames(UserEvent.self, types: UserEvent.types, as: caller)
     }
 
+    public func liveTrouble() async throws -> AsyncStream<String?> {
+        try await connection.frames(EventSocketProtocol.Frame<EventSocketProtocol.Trouble>.self, types: [EventSocketProtocol.Trouble.type], as: caller)
+            .mapped(\.event.reason)
+    }
+
     public func newestCursor() async throws -> EventCursor? {
         try await connection.call(ChatAPI.newest, body: NoContent(), as: caller).cursor
     }

@@ -181,7 +181,7 @@ final class ChatScreen: REPLScreen {
             // A message shown already and changed since: a line saying what changed.
             let changed = fresh.filter { entry in
                 if case .sent(let shown) = printed[entry.id], let now = entry.message {
-                    shown.version != now.version || shown.deleted != now.deleted || shown.reactions != now.reactions
+                    shown.version != now.version || shown.deleted != now.deleted || shown.reactionCounts != now.reactionCounts
                 } else {
                     false
                 }

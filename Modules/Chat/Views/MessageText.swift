@@ -8,7 +8,8 @@ import Kernel
 enum MessageText {
     /// A stored message's JSON row: its fields, `state` (always `sent`, which scripts written
     /// against earlier versions read), and its current state: `edited`, `version`, `deleted`,
-    /// `reactions` (emoji to the people who reacted, `{}` for none).
+    /// `reactions` (emoji to the people who reacted, the first `ChatRules.reactorsNamed` of each,
+    /// `{}` for none) and `reactionCounts` (emoji to how many reacted).
     struct JSONRow: Encodable {
         private enum Keys: String, CodingKey { case state, edited, version, deleted, reactions }
         let message: Message
@@ -47,8 +48,8 @@ enum MessageText {
     /// Each emoji goes through the terminal filter, as everything others type does.
     static func reactions(of message: Message) -> String {
         guard !message.reactions.isEmpty else { return "" }
-        let counted = message.reactions.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }
-        return "[" + counted.map { "\(TerminalText.line($0.key)) \($0.value.count)" }.joined(separator: " ") + "]"
+        let counted = message.reactionCounts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+        return "[" + counted.map { "\(TerminalText.line($0.key)) \($0.value)" }.joined(separator: " ") + "]"
     }
 
     /// The line a reply shows above its text: who it answers and the start of that message now.

@@ -41,8 +41,17 @@ struct TailCommand: FeatureCommand {
             try context.emitEach(fresh, text: MessageText.lines(messages.map(Timeline.Entry.init), names: names, me: me, console: context.console))
         }
         let printer = Task { for await _ in Observations({ model.received.count }) { try? await printNew() } }
+        // Live events that keep failing say why on standard error, and say so once they come again.
+        let troubles = Task {
+            var said = false
+            for await trouble in Observations({ model.trouble }) where trouble != nil || said {
+                said = trouble != nil
+                context.console.printError("messageai: " + (trouble ?? "live updates are back"))
+            }
+        }
         await model.run(limit: count)
         printer.cancel()
+        troubles.cancel()
         // The printer may be half-way through a batch: let it finish, so nothing prints twice or out of order.
         await printer.value
         try await printNew()

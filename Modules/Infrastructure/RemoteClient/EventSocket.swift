@@ -9,6 +9,9 @@ import NIOWebSocket
 /// exponential backoff (0.5 s doubling to 20 s), asking for what came after the last cursor it
 /// received, so no message is missed or repeated; ends every stream when the server says the
 /// session has ended. While it is open, requests (sends) can go over it rather than over HTTP.
+/// Only a connection that delivered an event, or stayed open a minute, starts the backoff over:
+/// one that fails on its first frames waits longer each time, and from the second failure in a
+/// row its subscribers to `EventSocketProtocol.Trouble` are told why (and once it delivers again).
 public actor EventSocket {
     /// A request sent on the socket: its reply, once come, or who waits for it.
     private enum Request {
@@ -45,6 +48,12 @@ public actor EventSocket {
     private var requests: [String: Request] = [:]
     /// Gives up on requests whose reply is late, while any waits.
     private var sweeper: Task<Void, Never>?
+    /// When the current connection's ready frame came, if it did.
+    private var readyAt: ContinuousClock.Instant?
+    /// Whether the current connection delivered an event after its ready frame.
+    private var delivered = false
+    /// Whether the subscribers were told of a trouble not over yet.
+    private var troubled = false
 
     init(connection: RemoteConnection, token: String) {
         self.connection = connection
@@ -183,12 +192,30 @@ public actor EventSocket {
         if header.type == EventSocketProtocol.Ready.type {
             let reconnected = { if case .ready = state { false } else { true } }()
             state = .ready
+            readyAt = .now
             let pending = waiters
             waiters = [:]
             pending.values.forEach { $0.resume() }
             guard reconnected else { return }
         }
+        if header.type != EventSocketProtocol.Ready.type && !delivered {
+            delivered = true
+            if troubled { tell(EventSocketProtocol.Trouble(reason: nil)) }
+        }
         for subscriber in subscribers.values where subscriber.takes(header.type) { subscriber.continuation.yield(data) }
+    }
+
+    /// Hands `trouble` to the subscribers that take it.
+    private func tell(_ trouble: EventSocketProtocol.Trouble) {
+        troubled = trouble.reason != nil
+        guard let frame = try? WireFormat.encoder().encode(EventSocketProtocol.Frame(trouble)) else { return }
+        for subscriber in subscribers.values where subscriber.takes(EventSocketProtocol.Trouble.type) { subscriber.continuation.yield(frame) }
+    }
+
+    /// Whether the connection that just ended was well: it delivered an event, or stayed open a minute.
+    private func wasWell() -> Bool {
+        defer { (readyAt, delivered) = (nil, false) }
+        return delivered || readyAt.map { ContinuousClock.now - $0 >= .seconds(60) } ?? false
     }
 
     private func dropped(_ error: AppError) {
@@ -215,6 +242,7 @@ public actor EventSocket {
         let tls = connection.server.scheme == "https" ? connection.tls : nil
         while !Task.isCancelled {
             let url = connection.server.webSocketURL(EventSocketProtocol.path + (lastCursor.map { "?after=\($0)" } ?? ""))
+            let reason: String
             do {
                 let close = try await WebSocketClient.connect(url: url, configuration: configuration, tlsConfiguration: tls, logger: logger) { inbound, outbound, _ in
                     await self.connected(outbound)
@@ -226,24 +254,33 @@ public actor EventSocket {
                     end(AppError.notSignedIn)
                     return
                 }
-                if case .ready = state { failures = 0 }
-                dropped(connection.unreachable("the events socket closed"))
+                // A frame over the limit ends the connection with no close frame from the server.
+                reason = close.map { "the events socket closed (\($0.closeCode))" }
+                    ?? "the events socket dropped (a frame over the \(EventSocketProtocol.maxFrameBytes / 1_024) KiB this client reads?)"
             } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
                 if await connection.status(of: EventSocketProtocol.path, token: token) == 401 {
                     end(AppError.notSignedIn)
                     return
                 }
-                dropped(connection.unreachable("the server refused the events socket"))
+                reason = "the server refused the events socket"
+            } catch let error as WebSocketClientError where error == .serverSentMessageTooLarge {
+                reason = "the server sent a frame over the \(EventSocketProtocol.maxFrameBytes / 1_024) KiB this client reads"
             } catch {
-                dropped(connection.unreachable(RemoteConnection.reason(error)))
+                reason = RemoteConnection.reason(error)
             }
+            dropped(connection.unreachable(reason))
             if subscribers.isEmpty {
                 state = .idle
                 runner = nil
                 return
             }
-            failures += 1
-            try? await Task.sleep(for: Backoff.delay(afterFailures: failures))
+            failures = wasWell() ? 1 : failures + 1
+            let wait = Backoff.delay(afterFailures: failures)
+            if failures > 1 {
+                tell(EventSocketProtocol.Trouble(reason: "live updates failed \(failures) times in a row (\(reason)); "
+                    + "trying again in \(Int(wait.components.seconds) + 1) s"))
+            }
+            try? await Task.sleep(for: wait)
         }
     }
 }

@@ -88,6 +88,21 @@ public enum EventSocketProtocol {
 
         public static let schema = WireSchema.object([], required: [])
     }
+
+    /// Never sent by a server: what a client's socket tells its own readers when it keeps failing
+    /// before it delivers anything (it cannot connect, or drops on its first frames), with why and
+    /// when it tries again; and, with no `reason`, that it delivers again.
+    public struct Trouble: FrameEvent, Equatable {
+        public static let type = "socket.trouble"
+
+        /// Why it failed the last time, and when it tries again; `nil` once it delivers again.
+        public let reason: String?
+
+        /// The event.
+        public init(reason: String?) { self.reason = reason }
+
+        public static let schema = WireSchema.object([("reason", .string())], required: [])
+    }
 }
 
 extension EventSocketProtocol.FrameEvent {

@@ -20,6 +20,49 @@ public enum ChatRules {
 
     /// Most messages a catch-up read returns at once.
     public static let catchUpLimit = 500
+    /// Most bytes (`WireWeighed.wireBytes`) a catch-up read or a page of history holds, past the
+    /// item that reaches them: a page of the largest messages is a few dozen of them, not 500.
+    public static let pageBytes = 1_024 * 1_024
+    /// Bytes a read returns per unit of the reader's look-up budget: each read spends one, and one
+    /// more for each of these it returns (so a full page of the largest messages spends 5).
+    public static let readBytesPerLookup = 256 * 1_024
+
+    /// The start of `items` (oldest first) a catch-up read returns: at most `catchUpLimit`, and
+    /// none after the one that brings their bytes to `pageBytes`.
+    public static func catchUpPage<Item: WireWeighed>(_ items: some Sequence<Item>) -> [Item] {
+        var page: [Item] = []
+        var bytes = 0
+        for item in items where page.count < catchUpLimit && bytes < pageBytes {
+            page.append(item)
+            bytes += item.wireBytes
+        }
+        return page
+    }
+
+    /// Whether a reader of `page` (a catch-up read's) reads on after its last item: the page
+    /// stopped at `catchUpLimit` or `pageBytes`, not at the end of what was stored.
+    public static func isFull(_ page: [some WireWeighed]) -> Bool {
+        page.count >= catchUpLimit || page.reduce(0) { $0 + $1.wireBytes } >= pageBytes
+    }
+
+    /// `page` of history with no more of its newest messages than `pageBytes` allows (the one
+    /// that reaches them included); the older ones left out count as older.
+    public static func historyPage(_ page: MessagePage) -> MessagePage {
+        let kept = catchUpPage(page.messages.reversed())
+        return kept.count == page.messages.count ? page : MessagePage(messages: kept.reversed(), hasOlder: true)
+    }
+
+    /// What a read returning `items` spends of the reader's look-up budget: one, and one per
+    /// `readBytesPerLookup` of what it returns.
+    public static func readCost(of items: [some WireWeighed]) -> Int {
+        1 + items.reduce(0) { $0 + $1.wireBytes } / readBytesPerLookup
+    }
+
+    /// What storing `message` costs its author's fan-out budget: the bytes of its event
+    /// (`Message.wireBytes`) times the members it goes to besides the author.
+    public static func fanOutCost(of message: Message, members: [UserID]) -> Int {
+        message.wireBytes * max(1, members.count - 1)
+    }
 
     /// The caller is not a member of the conversation.
     public static func notMember(_ conversationID: ConversationID) -> AppError {
@@ -75,6 +118,10 @@ public enum ChatRules {
         }
     }
 
+    /// Most people an event or a page names for each emoji of a message's reactions; past them
+    /// it says how many (`Message.reactionCounts`), so a message weighs the same however many react.
+    public static let reactorsNamed = 5
+
     /// Most different emoji on one message.
     public static let maxReactionKinds = 20
     /// Most emoji one person may put on one message.
@@ -123,3 +170,12 @@ public enum ChatRules {
     /// typist whose process died, within 6 s of its last notice).
     public static let typingExpiry: Duration = .seconds(5)
 }
+
+/// What a page is bounded by: about the bytes an item takes on the wire (`ChatRules.pageBytes`).
+public protocol WireWeighed {
+    /// About how many bytes it takes on the wire.
+    var wireBytes: Int { get }
+}
+
+extension Message: WireWeighed {}
+extension UserEvent: WireWeighed {}

@@ -28,19 +28,35 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     public struct Reply: Codable, Equatable, Sendable {
         /// The message answered.
         public let id: MessageID
-        /// Its current text's first `Reply.quoteLength` characters; empty once it is deleted.
+        /// Its current text's first `Reply.quoteLength` characters, fewer where those take more
+        /// than `Reply.quoteBytes`; empty once it is deleted.
         public let quote: String
         /// Whether its author deleted it.
         public let deleted: Bool
 
-        /// Characters of the answered message a reply quotes.
+        /// Most characters of the answered message a reply quotes.
         public static let quoteLength = 80
+        /// Most bytes (UTF-8) of the answered message a reply quotes: combining marks make one
+        /// character any length, so the quote stops at the last whole character within these.
+        public static let quoteBytes = 320
 
         /// The reply to `id`, whose text is now `text`.
         public init(id: MessageID, text: String, deleted: Bool) {
             self.id = id
-            quote = deleted ? "" : String(text.prefix(Self.quoteLength))
+            quote = deleted ? "" : Self.quote(of: text)
             self.deleted = deleted
+        }
+
+        /// The start of `text` a reply quotes: whole characters, at most `quoteLength` and `quoteBytes`.
+        private static func quote(of text: String) -> String {
+            var bytes = 0
+            var end = text.startIndex
+            for character in text.prefix(quoteLength) {
+                bytes += character.utf8.count
+                guard bytes <= quoteBytes else { break }
+                end = text.index(after: end)
+            }
+            return String(text[..<end])
         }
 
         private enum CodingKeys: String, CodingKey { case id, quote, deleted }
@@ -78,18 +94,24 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     public let editedAt: Date?
     /// Deleted by its author for everyone: a tombstone, whose text is empty.
     public let deleted: Bool
-    /// Who reacted with each emoji, in the order they did; no empty lists.
+    /// Who reacted with each emoji, in the order they did; no empty lists. The store names
+    /// everyone; the wire only the first `ChatRules.reactorsNamed` of each emoji, so that a
+    /// message weighs the same however many react (`reactionCounts` has how many did).
     public let reactions: [String: [UserID]]
+    /// How many reacted with each emoji where more did than `reactions` names (a message read
+    /// from the wire); empty where it names everyone.
+    private let unnamed: [String: Int]
     /// The message it answers, as that one is now; `nil` for a message that answers none.
     public let replyTo: Reply?
     /// The members it mentions (`@Name`), in the order named: found when it was stored
     /// (`MentionFinder`), and kept as they were through edits.
     public let mentions: [UserID]
 
-    /// Creates a message value.
+    /// Creates a message value; `reactionCounts` says how many reacted with an emoji where more
+    /// did than `reactions` names.
     public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, cursor: EventCursor? = nil,
-                version: Int = 0, editedAt: Date? = nil, deleted: Bool = false, reactions: [String: [UserID]] = [:], replyTo: Reply? = nil,
-                mentions: [UserID] = []) {
+                version: Int = 0, editedAt: Date? = nil, deleted: Bool = false, reactions: [String: [UserID]] = [:],
+                reactionCounts: [String: Int] = [:], replyTo: Reply? = nil, mentions: [UserID] = []) {
         self.id = id
         self.conversationID = conversationID
         self.senderID = senderID
@@ -100,11 +122,15 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         self.editedAt = editedAt
         self.deleted = deleted
         self.reactions = reactions
+        unnamed = reactionCounts.filter { emoji, count in count > reactions[emoji]?.count ?? .max }
         self.replyTo = replyTo
         self.mentions = mentions
     }
 
-    /// This message with `reactions` as its reactions.
+    /// How many people reacted with each emoji.
+    public var reactionCounts: [String: Int] { reactions.mapValues(\.count).merging(unnamed) { max($0, $1) } }
+
+    /// This message with `reactions` as its reactions, everyone named.
     public func reacting(_ reactions: [String: [UserID]]) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
                 version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, replyTo: replyTo, mentions: mentions)
@@ -126,7 +152,16 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// This message answering `reply` (the answered message as it is now).
     public func replying(to reply: Reply?) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-                version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, replyTo: reply, mentions: mentions)
+                version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, reactionCounts: unnamed, replyTo: reply, mentions: mentions)
+    }
+
+    /// About how many bytes it takes on the wire, as an event or in a page (its JSON, within a few
+    /// hundred): text, quote, the reactions as sent and the people it mentions. What a page of it
+    /// weighs (`ChatRules.pageBytes`) and a change of it costs to fan out (`ChatRules.fanOutCost`).
+    public var wireBytes: Int {
+        let id = Validation.maxIdentifierBytes + 3
+        let reactions = reactions.reduce(0) { sum, reaction in sum + reaction.key.utf8.count * 2 + 16 + min(reaction.value.count, ChatRules.reactorsNamed) * id }
+        return 4 * id + 96 + text.utf8.count + (replyTo.map { $0.quote.utf8.count + id + 32 } ?? 0) + reactions + mentions.count * id
     }
 
     /// Whether its author changed the text after sending it.
@@ -135,7 +170,8 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// This message with `text` as its new version, edited at `now`.
     public func editing(to text: String, at now: Date) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-                version: version + 1, editedAt: now, deleted: false, reactions: reactions, replyTo: replyTo, mentions: mentions)
+                version: version + 1, editedAt: now, deleted: false, reactions: reactions, reactionCounts: unnamed, replyTo: replyTo,
+                mentions: mentions)
     }
 
     /// This message's tombstone: its text and reactions gone, deleted at `now`.
@@ -144,7 +180,9 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
                 version: version, editedAt: now, deleted: true, replyTo: replyTo, mentions: mentions)
     }
 
-    private enum CodingKeys: String, CodingKey { case id, conversationID, senderID, text, sentAt, cursor, version, editedAt, deleted, reactions, replyTo, mentions }
+    private enum CodingKeys: String, CodingKey {
+        case id, conversationID, senderID, text, sentAt, cursor, version, editedAt, deleted, reactions, reactionCounts, replyTo, mentions
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -155,6 +193,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
                   editedAt: try container.decodeIfPresent(Date.self, forKey: .editedAt),
                   deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
                   reactions: try container.decodeIfPresent([String: [UserID]].self, forKey: .reactions) ?? [:],
+                  reactionCounts: try container.decodeIfPresent([String: Int].self, forKey: .reactionCounts) ?? [:],
                   replyTo: try container.decodeIfPresent(Reply.self, forKey: .replyTo),
                   mentions: try container.decodeIfPresent([UserID].self, forKey: .mentions) ?? [])
     }
@@ -171,7 +210,10 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         if version > 0 { try container.encode(version, forKey: .version) }
         try container.encodeIfPresent(editedAt, forKey: .editedAt)
         if deleted { try container.encode(deleted, forKey: .deleted) }
-        if !reactions.isEmpty { try container.encode(reactions, forKey: .reactions) }
+        if !reactions.isEmpty {
+            try container.encode(reactions.mapValues { Array($0.prefix(ChatRules.reactorsNamed)) }, forKey: .reactions)
+            try container.encode(reactionCounts, forKey: .reactionCounts)
+        }
         try container.encodeIfPresent(replyTo, forKey: .replyTo)
         if !mentions.isEmpty { try container.encode(mentions, forKey: .mentions) }
     }

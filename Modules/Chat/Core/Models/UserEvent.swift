@@ -73,6 +73,9 @@ public enum UserEvent: Sendable, Equatable {
         }
     }
 
+    /// About how many bytes it takes on the wire (`Message.wireBytes`; a change of something else is small).
+    public var wireBytes: Int { messageNow?.wireBytes ?? 256 }
+
     /// The message as it is now, for a message event or a message change: what a reader shows.
     public var messageNow: Message? {
         switch self {

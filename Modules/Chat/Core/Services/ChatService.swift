@@ -90,6 +90,11 @@ public protocol ChatService: Sendable {
     /// The cursor of the newest event the signed-in user may see (`nil` for none): where a
     /// reader that has seen everything stands, so that it can resume from there.
     func newestCursor() async throws -> EventCursor?
+
+    /// Why live streams keep failing, each time it is said: a reason (and when they try again),
+    /// then `nil` once they deliver again. Only a remote service has any (its events socket); the
+    /// default never says anything.
+    func liveTrouble() async throws -> AsyncStream<String?>
 }
 
 extension ChatService {
@@ -109,4 +114,6 @@ extension ChatService {
         }
         return outcomes
     }
+
+    public func liveTrouble() async throws -> AsyncStream<String?> { AsyncStream { $0.finish() } }
 }

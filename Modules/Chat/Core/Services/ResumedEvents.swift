@@ -5,7 +5,7 @@ import Kernel
 /// then the live elements that follow the last one given. None is missed (the live subscription
 /// is taken before the first page is read) and none comes twice. Ends when a page cannot be
 /// read (rather than skip it) and when a live element is of another epoch (the store was replaced).
-final class ResumedEvents<Element: Sendable>: @unchecked Sendable {
+final class ResumedEvents<Element: Sendable & WireWeighed>: @unchecked Sendable {
     // Unchecked: an `AsyncStream` has one reader at a time, which is the only caller of `next`.
     private var page: [Element]
     private var index = 0
@@ -16,7 +16,7 @@ final class ResumedEvents<Element: Sendable>: @unchecked Sendable {
     private let read: @Sendable (EventCursor) async throws -> [Element]
 
     /// The stream: `first` (read after subscribing to `live`), then pages `read` gives after the
-    /// last cursor while pages come full (`ChatRules.catchUpLimit`), then `live`.
+    /// last cursor while pages come full (`ChatRules.isFull`), then `live`.
     static func stream(live: AsyncStream<Element>, after cursor: EventCursor, first: [Element],
                        cursor cursorOf: @escaping @Sendable (Element) -> EventCursor?,
                        read: @escaping @Sendable (EventCursor) async throws -> [Element]) -> AsyncStream<Element> {
@@ -41,7 +41,7 @@ final class ResumedEvents<Element: Sendable>: @unchecked Sendable {
                 _ = gate.admit(cursorOf(element))
                 return element
             }
-            guard page.count == ChatRules.catchUpLimit else {
+            guard ChatRules.isFull(page) else {
                 catchingUp = false
                 break
             }

@@ -10,6 +10,9 @@ public final class LiveFeedViewModel {
     public private(set) var received: [UserEvent] = []
     /// `loading` while subscribing, `loaded` while listening, `failed` if it could not subscribe.
     public private(set) var connection: Loadable<Bool> = .idle
+    /// Why live events keep failing, while they do (`ChatService.liveTrouble`): what a reader says
+    /// on the terminal rather than wait in silence.
+    public private(set) var trouble: String?
 
     private let service: any ChatService
     private let conversationID: ConversationID?
@@ -44,6 +47,9 @@ public final class LiveFeedViewModel {
             return
         }
         connection = .loaded(true)
+        let troubles = try? await service.liveTrouble()
+        let follower = Task { for await trouble in troubles ?? AsyncStream { $0.finish() } { self.trouble = trouble } }
+        defer { follower.cancel() }
         for await event in stream {
             received.append(event)
             if let limit, received.count >= limit { break }

@@ -115,8 +115,10 @@ public struct PostgresChatService: ChatService {
         let me = try await chat.caller.id()
         let top = try await PostgresChangeLog.newest(database)
         try await chat.check(cursor) { top }
-        return try await PostgresEventRows.events(after: cursor.position, upTo: top, for: me, limit: min(max(limit, 0), ChatRules.catchUpLimit),
-                                                  epoch: chat.epoch, database)
+        return try await chat.catchUp {
+            try await PostgresEventRows.events(after: cursor.position, upTo: top, for: me, limit: min(max(limit, 0), ChatRules.catchUpLimit),
+                                               epoch: chat.epoch, database)
+        }
     }
 
     public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
@@ -125,6 +127,11 @@ public struct PostgresChatService: ChatService {
         let top = try await PostgresChangeLog.newest(database)
         try await chat.check(cursor) { top }
         let limit = min(max(limit, 0), ChatRules.catchUpLimit)
+        return try await chat.catchUp { try await rows(after: cursor, upTo: top, in: conversationID, of: me, limit: limit) }
+    }
+
+    /// The messages after `cursor` up to `top`, in `conversationID` or in all of `me`'s, at most `limit`.
+    private func rows(after cursor: EventCursor, upTo top: Int64, in conversationID: ConversationID?, of me: UserID, limit: Int) async throws -> [Message] {
         let rows = if let conversationID {
             try await database.query("""
                 SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m \(unescaped: PostgresChatSchema.replyJoin)
@@ -155,6 +162,11 @@ public struct PostgresChatService: ChatService {
     }
 
     private func page(_ conversationID: ConversationID, below position: Int64, limit: Int) async throws -> MessagePage {
+        try await chat.history { try await rows(of: conversationID, below: position, limit: limit) }
+    }
+
+    /// The newest `limit` messages of `conversationID` before `position`.
+    private func rows(of conversationID: ConversationID, below position: Int64, limit: Int) async throws -> MessagePage {
         let rows = try await database.query("""
             SELECT \(unescaped: PostgresChatSchema.columns), m.position FROM messages m \(unescaped: PostgresChatSchema.replyJoin)
             WHERE m.conversation_id = \(conversationID.rawValue) AND m.position < \(position) ORDER BY m.position DESC LIMIT \(max(limit, 0))

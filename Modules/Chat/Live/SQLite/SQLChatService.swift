@@ -112,7 +112,7 @@ public struct SQLChatService: ChatService {
         let me = try await chat.caller.id()
         try await chat.check(cursor) { try await database.read(SQLChangeLog.newest) }
         let (epoch, limit) = (chat.epoch, min(max(limit, 0), ChatRules.catchUpLimit))
-        return try await database.read { db in try EventRows.events(after: cursor.position, for: me, limit: limit, epoch: epoch, db) }
+        return try await chat.catchUp { try await database.read { db in try EventRows.events(after: cursor.position, for: me, limit: limit, epoch: epoch, db) } }
     }
 
     public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
@@ -120,7 +120,7 @@ public struct SQLChatService: ChatService {
         if let conversationID { try await chat.authorize(conversationID) }
         try await chat.check(cursor) { try await database.read(SQLChangeLog.newest) }
         let (epoch, limit) = (chat.epoch, min(max(limit, 0), ChatRules.catchUpLimit))
-        return try await database.read { db in
+        return try await chat.catchUp { try await database.read { db in
             let rows = if let conversationID {
                 try Row.fetchAll(db, sql: """
                     SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.conversation_id = ? AND m.seq > ? ORDER BY m.seq LIMIT ?
@@ -135,7 +135,7 @@ public struct SQLChatService: ChatService {
                     """, arguments: [me.rawValue, cursor.position, limit])
             }
             return try rows.map { try MessageRows.message($0, epoch: epoch) }
-        }
+        } }
     }
 
     public func newestCursor() async throws -> EventCursor? {
@@ -146,13 +146,13 @@ public struct SQLChatService: ChatService {
 
     private func page(_ conversationID: ConversationID, below position: Int, limit: Int) async throws -> MessagePage {
         let epoch = chat.epoch
-        return try await database.read { db in
+        return try await chat.history { try await database.read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT \(MessageRows.columns), m.position FROM messages m \(MessageRows.replyJoin)
                 WHERE m.conversation_id = ? AND m.position < ? ORDER BY m.position DESC LIMIT ?
                 """, arguments: [conversationID.rawValue, position, max(limit, 0)])
             let oldest = try rows.last?.decode(Int.self, atIndex: MessageRows.count)
             return MessagePage(messages: try rows.reversed().map { try MessageRows.message($0, epoch: epoch) }, hasOlder: (oldest ?? 1) > 1)
-        }
+        } }
     }
 }
