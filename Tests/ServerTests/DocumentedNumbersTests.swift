@@ -52,6 +52,13 @@ struct DocumentedNumbersTests {
         Documented(readme: "at most 20 kinds on a message, 10 of yours", code: ChatRules.maxReactionKinds, stated: 20),
         Documented(readme: "20 kinds on a message, 10 of yours", code: ChatRules.maxReactionsPerPerson, stated: 10),
         Documented(readme: "and at most 20 people (later names are plain text)", code: Validation.maxMentions, stated: 20),
+        // What an event and a page weigh, and what reads cost.
+        Documented(readme: "for a reply, its quote's 320 bytes", code: Message.Reply.quoteBytes, stated: 320),
+        Documented(readme: "quotes at most 80 characters and 320 bytes", code: Message.Reply.quoteLength, stated: 80),
+        Documented(readme: "one more per 256 KiB they return", code: ChatRules.readBytesPerLookup, stated: 256 * 1_024),
+        Documented(readme: "stops at the one that brings it to 1 MiB", code: ChatRules.pageBytes, stated: 1_024 * 1_024),
+        Documented(readme: "A page holds at most 500 messages", code: ChatRules.catchUpLimit, stated: 500),
+        Documented(readme: "names at most 5 people for each emoji", code: ChatRules.reactorsNamed, stated: 5),
         Documented(readme: "query is at most 256 bytes and 8 terms", code: SearchQuery.maxBytes, stated: 256),
         Documented(readme: "at most 256 bytes and 8 terms (exit 65", code: SearchQuery.maxTerms, stated: 8),
         // Counts of test cases: HostileRequestTests states the same count of its cases.
