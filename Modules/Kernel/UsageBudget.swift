@@ -9,11 +9,14 @@ public struct UsageBudget: Sendable {
         case message
         /// A message's bytes of text times the people it goes to: what its fan-out costs.
         case fanOutBytes
-        /// Conversations started, one each (a group, or a one-to-one that did not exist).
+        /// Conversations started, one each (a group, or a one-to-one that did not exist), and
+        /// conversations left, one each: each is an event for every member, and leaving a
+        /// one-to-one is how it is joined again.
         case conversation
         /// Changes of display name, one each: each is an event for every contact.
         case rename
-        /// Look-ups and searches of people, and searches of messages, one each.
+        /// Look-ups and searches of people, searches of messages, and the settings others see the
+        /// effect of (blocks, unblocks, receipt privacy), one each.
         case lookup
     }
 

@@ -113,6 +113,34 @@ struct BudgetTests {
         }
     }
 
+    @Test("blocks, unblocks and receipt-privacy changes spend the look-ups budget, leaving a conversation the conversations budget: past them 429 with Retry-After")
+    func settingsAndLeaving() async throws {
+        try await InProcessServer.live({ $0.budget.lookupsPerMinute = 8; $0.budget.conversationsPerHour = 12 }) { world in
+            let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), cy = try await world.probe.signUp("Cy")
+            // Half of 8 at once, whichever of them spends it.
+            var settings: [Int] = []
+            for index in 0..<5 {
+                let answer = switch index % 3 {
+                case 0: try await world.probe.send("PUT", "/v1/blocks/\(cy.id)", token: ada.token)
+                case 1: try await world.probe.send("DELETE", "/v1/blocks/\(cy.id)", token: ada.token)
+                default: try await world.probe.send("PUT", "/v1/receipts/privacy", token: ada.token, json: ["private": true])
+                }
+                settings.append(answer.status)
+                if index == 4 { #expect(answer.headers["retry-after"].flatMap(Int.init).map { $0 >= 1 } == true, "\(answer.headers)") }
+            }
+            #expect(settings == [204, 204, 204, 204, 429], "half of 8 at once")
+            // Leave and re-join a one-to-one: each leave spends one of the 2 conversations at once (a sixth of 12).
+            let direct = try await world.probe.startDirect(bob.token, with: ada.id)
+            _ = try await world.probe.startDirect(ada.token, with: bob.id)
+            var leaves: [Int] = []
+            for _ in 0..<3 {
+                leaves.append(try await world.probe.send("POST", "/v1/conversations/\(direct)/leave", token: ada.token).status)
+                _ = try await world.probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": bob.id])
+            }
+            #expect(leaves == [204, 204, 429], "a sixth of 12 at once")
+        }
+    }
+
     @Test("message searches and lists of mentions spend the look-ups budget: past it one is refused with Retry-After, and another person searches on; a bad cursor is a 400",
           arguments: ["/v1/search?q=hello", "/v1/mentions?since=0"])
     func searches(_ path: String) async throws {

@@ -13,7 +13,7 @@ public struct PostgresChatService: ChatService {
 
     /// Creates the service for `caller` over an open database (whose epoch is `epoch`,
     /// `PostgresChatSchema.epoch`), the instance's message writer, the (cached) membership port, the names port (for mentions)
-    /// and the instance's event feed and typing hub; each send spends from `budget`.
+    /// and the instance's event feed and typing hub; each send spends from `budget`'s messages, each change of receipt privacy from its look-ups.
     public init(database: PGDatabase, epoch: String, writer: MessageWriter, membership: any ConversationMembership, names: any MemberNames,
                 feed: any EventFeed, typing: TypingHub, caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited) {
         self.database = database
@@ -93,6 +93,7 @@ public struct PostgresChatService: ChatService {
 
     public func setReceiptsPrivate(_ isPrivate: Bool) async throws {
         let me = try await chat.caller.id()
+        try chat.budget.spend(.lookup, by: me)
         try await database.write(ordered: false) { transaction in
             _ = try await transaction.query(isPrivate ? "INSERT INTO chat_receipt_privacy (user_id) VALUES (\(me.rawValue)) ON CONFLICT DO NOTHING"
                                                   : "DELETE FROM chat_receipt_privacy WHERE user_id = \(me.rawValue)")

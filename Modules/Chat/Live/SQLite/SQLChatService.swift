@@ -13,7 +13,7 @@ public struct SQLChatService: ChatService {
 
     /// Creates the service for `caller` over an open database (whose epoch is `epoch`,
     /// `ChatSchema.epoch`), the process's message writer, the (cached) membership port, the names port (for mentions), the
-    /// process's event feed and typing hub; each send spends from `budget`.
+    /// process's event feed and typing hub; each send spends from `budget`'s messages, each change of receipt privacy from its look-ups.
     public init(database: SQLDatabase, epoch: String, writer: MessageWriter, membership: any ConversationMembership, names: any MemberNames,
                 feed: any EventFeed, typing: TypingHub, caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited) {
         self.database = database
@@ -90,6 +90,7 @@ public struct SQLChatService: ChatService {
 
     public func setReceiptsPrivate(_ isPrivate: Bool) async throws {
         let me = try await chat.caller.id()
+        try chat.budget.spend(.lookup, by: me)
         try await database.write { db in
             try db.execute(sql: isPrivate ? "INSERT OR IGNORE INTO chat_receipt_privacy (user_id) VALUES (?)"
                                           : "DELETE FROM chat_receipt_privacy WHERE user_id = ?", arguments: [me.rawValue])

@@ -19,7 +19,8 @@ public struct PostgresConversationListService: ConversationListService {
     private let membersChanged: @Sendable (ConversationID) -> Void
 
     /// Creates the service for `caller` over an open database and the list's summary builder;
-    /// each conversation started spends from `budget`, and `membersChanged` hears of each
+    /// each conversation started or left spends from `budget`'s conversations, each block and
+    /// unblock from its look-ups, and `membersChanged` hears of each
     /// conversation whose members this service changed (a cache of members forgets it).
     public init(database: PGDatabase, builder: SummaryBuilder, caller: Caller, clock: any WallClock = SystemWallClock(),
                 budget: UsageBudget = .unlimited, membersChanged: @escaping @Sendable (ConversationID) -> Void = { _ in }) {
@@ -107,6 +108,7 @@ public struct PostgresConversationListService: ConversationListService {
 
     public func leave(_ conversationID: ConversationID) async throws {
         let me = try await caller.id()
+        try budget.spend(.conversation, by: me)
         try await database.write { tx in try await Self.leave(conversationID, by: me, tx) }
         membersChanged(conversationID)
     }
@@ -114,6 +116,7 @@ public struct PostgresConversationListService: ConversationListService {
     public func block(_ userID: UserID) async throws {
         let me = try await caller.id()
         try await builder.checkBlock(by: me, of: userID)
+        try budget.spend(.lookup, by: me)
         let left = try await database.write { tx -> ConversationID? in
             try await tx.query("INSERT INTO conversation_blocks (user_id, blocked_id) VALUES (\(me.rawValue), \(userID.rawValue)) ON CONFLICT DO NOTHING")
             try await tx.query("DELETE FROM conversation_accepts WHERE user_id = \(me.rawValue) AND accepted_id = \(userID.rawValue)")
@@ -136,6 +139,7 @@ public struct PostgresConversationListService: ConversationListService {
 
     public func unblock(_ userID: UserID) async throws {
         let me = try await caller.id()
+        try budget.spend(.lookup, by: me)
         try await database.query("DELETE FROM conversation_blocks WHERE user_id = \(me.rawValue) AND blocked_id = \(userID.rawValue)")
     }
 

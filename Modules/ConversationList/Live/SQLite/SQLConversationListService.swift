@@ -17,7 +17,8 @@ public struct SQLConversationListService: ConversationListService {
     private let membersChanged: @Sendable (ConversationID) -> Void
 
     /// Creates the service for `caller` over an open database and the list's summary builder;
-    /// each conversation started spends from `budget`, and `membersChanged` hears of each
+    /// each conversation started or left spends from `budget`'s conversations, each block and
+    /// unblock from its look-ups, and `membersChanged` hears of each
     /// conversation whose members this service changed (a cache of members forgets it).
     public init(database: SQLDatabase, builder: SummaryBuilder, caller: Caller, clock: any WallClock = SystemWallClock(),
                 budget: UsageBudget = .unlimited, membersChanged: @escaping @Sendable (ConversationID) -> Void = { _ in }) {
@@ -103,6 +104,7 @@ public struct SQLConversationListService: ConversationListService {
 
     public func leave(_ conversationID: ConversationID) async throws {
         let me = try await caller.id()
+        try budget.spend(.conversation, by: me)
         try await database.write { db in try Self.leave(conversationID, by: me, db) }
         membersChanged(conversationID)
     }
@@ -110,6 +112,7 @@ public struct SQLConversationListService: ConversationListService {
     public func block(_ userID: UserID) async throws {
         let me = try await caller.id()
         try await builder.checkBlock(by: me, of: userID)
+        try budget.spend(.lookup, by: me)
         let left = try await database.write { db -> ConversationID? in
             try db.execute(sql: "INSERT OR IGNORE INTO conversation_blocks (user_id, blocked_id) VALUES (?, ?)", arguments: [me.rawValue, userID.rawValue])
             try db.execute(sql: "DELETE FROM conversation_accepts WHERE user_id = ? AND accepted_id = ?", arguments: [me.rawValue, userID.rawValue])
@@ -131,6 +134,7 @@ public struct SQLConversationListService: ConversationListService {
 
     public func unblock(_ userID: UserID) async throws {
         let me = try await caller.id()
+        try budget.spend(.lookup, by: me)
         try await database.write { db in
             try db.execute(sql: "DELETE FROM conversation_blocks WHERE user_id = ? AND blocked_id = ?", arguments: [me.rawValue, userID.rawValue])
         }
