@@ -1,6 +1,7 @@
 import Foundation
 import Kernel
 import Search
+import Synchronization
 import TestSupport
 import Testing
 
@@ -100,6 +101,73 @@ struct SearchTests {
         #expect(hit.snippet.hasPrefix("…") && hit.snippet.hasSuffix("…") && hit.snippet.count <= SearchHit.snippetLength + 2)
         let marked = hit.marks.map { String(Array(hit.snippet)[$0.start..<($0.start + $0.length)]) }
         #expect(marked == ["Café", "open"])
+    }
+
+    @Test("a hit's snippet and marks are those of walking each match from the text's start, found in one walk: random texts, hostile ones; at most one mark a character")
+    func marksInOneWalk() throws {
+        /// The snippet and marks as walking from the text's start for each match gives them.
+        func reference(_ text: String, _ query: SearchQuery) -> (snippet: String, marks: [[Int]])? {
+            let tokens = SearchQuery.tokens(of: text)
+            guard let matched = query.matches(in: tokens.map(\.word)) else { return nil }
+            let offset = { (index: String.Index) in text.distance(from: text.startIndex, to: index) }
+            let (first, count, length) = (offset(tokens[matched[0]].range.lowerBound), text.count, SearchHit.snippetLength)
+            let start = max(0, min(first - length / 4, count - length)), end = min(count, start + length)
+            let lead = start > 0 ? "…" : ""
+            let snippet = lead + String(text.dropFirst(start).prefix(end - start)).replacingOccurrences(of: "\n", with: " ") + (end < count ? "…" : "")
+            return (snippet, matched.map { offset(tokens[$0].range.lowerBound)..<offset(tokens[$0].range.upperBound) }
+                .filter { $0.lowerBound >= start && $0.upperBound <= end }.map { [$0.lowerBound - start + lead.count, $0.count] })
+        }
+        var random = RandomText(seed: 37)
+        var cases = [(String(repeating: "東", count: 4_000), "東"), (String(repeating: "é ", count: 2_000), "e"), (String(repeating: "x ", count: 2_000), "x"),
+                     (String(repeating: "東", count: 4_000) + " zzqq", "zzqq"), ("a\r\nb a\nb\u{0301} ab", "b")]
+        for _ in 0..<500 {
+            let text = (0..<random.int(in: 1...8)).map { _ in random.string(maxScalars: 60) }.joined(separator: random.int(in: 0...1) == 0 ? " " : "\n")
+            let words = SearchQuery.words(of: text)
+            guard !words.isEmpty else { continue }
+            cases.append((text, words[random.int(in: 0...(words.count - 1))]))
+        }
+        for (text, typed) in cases {
+            guard let query = try? SearchQuery(typed) else { continue }
+            let tokens = SearchQuery.tokens(of: text)
+            #expect(tokens.map(\.characters) == tokens.map { text.distance(from: text.startIndex, to: $0.range.lowerBound)..<text.distance(from: text.startIndex, to: $0.range.upperBound) })
+            let hit = SearchHit(SearchCorpusMessage(id: MessageID("m"), conversationID: engine, senderID: ada, sentAt: .now, text: text), query: query)
+            let expected = reference(text, query)
+            #expect(hit?.snippet == expected?.snippet && hit?.marks.map { [$0.start, $0.length] } == expected?.marks, "\(text.debugDescription) by \(typed)")
+            #expect((hit?.marks.count ?? 0) <= SearchHit.snippetLength)
+        }
+    }
+
+    @Test("a search of candidates that fail the check reads them in at most 11 statements and spends a look-up for each 100 past the first 100")
+    nonisolated func candidatesCost() async throws {
+        // 2,000 candidates holding both words, never in the phrase's order: each is read and checked.
+        let candidates = (0..<2_500).map { index in
+            SearchRules.Candidate(key: Int64(2_500 - index), message: SearchCorpusMessage(
+                id: MessageID("m\(index)"), conversationID: engine, senderID: ada, sentAt: .now, text: "wx zq", key: Int64(2_500 - index)), deleted: false)
+        }
+        for limit in [1, 20, 100] {
+            let spent = Spent()
+            let budget = UsageBudget { action, _, cost in spent.add(action == .lookup ? cost : 0) }
+            var statements = 0
+            let page = try await SearchRules.verified(try SearchQuery(#""zq wx""#), limit: limit, below: .max, by: ada, budget: budget) { below, count in
+                statements += 1
+                return Array(candidates.filter { $0.key < below }.prefix(count))
+            }
+            #expect(page.hits.isEmpty && statements <= 11, "limit \(limit): \(statements) statements")
+            #expect(spent.total == SearchRules.maxCandidates / SearchRules.candidatesPerLookup - 1, "besides the one of the search's start")
+        }
+        // A page of hits found at once checks `limit + 1` candidates: no more look-ups than the start's.
+        let spent = Spent()
+        let page = try await SearchRules.verified(try SearchQuery("zq"), limit: 20, below: .max, by: ada, budget: UsageBudget { _, _, cost in spent.add(cost) }) { below, count in
+            Array(candidates.filter { $0.key < below }.prefix(count))
+        }
+        #expect(page.hits.count == 20 && page.hasMore && spent.total == 0)
+    }
+
+    /// Look-ups a budget was asked for.
+    final class Spent: Sendable {
+        private let spent = Mutex(0)
+        var total: Int { spent.withLock { $0 } }
+        func add(_ cost: Int) { spent.withLock { $0 += cost } }
     }
 
     @Test("the scan finds only the caller's readable messages, best first, a page at a time after a hit's cursor; any cursor gives the hits below it")

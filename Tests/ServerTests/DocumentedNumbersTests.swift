@@ -61,6 +61,10 @@ struct DocumentedNumbersTests {
         Documented(readme: "names at most 5 people for each emoji", code: ChatRules.reactorsNamed, stated: 5),
         Documented(readme: "query is at most 256 bytes and 8 terms", code: SearchQuery.maxBytes, stated: 256),
         Documented(readme: "at most 256 bytes and 8 terms (exit 65", code: SearchQuery.maxTerms, stated: 8),
+        Documented(readme: "newest first: at most 2,000 a search", code: SearchRules.maxCandidates, stated: 2_000),
+        Documented(readme: "twice as many each time, up to 500 at once", code: SearchRules.maxBatch, stated: 500),
+        Documented(readme: "one more for each 100 messages it checks past the first 100", code: SearchRules.candidatesPerLookup, stated: 100),
+        Documented(readme: "past the first 100, so at most 20", code: SearchRules.maxCandidates / SearchRules.candidatesPerLookup, stated: 20),
         // Counts of test cases: HostileRequestTests states the same count of its cases.
         Documented(readme: "28 kinds of hostile request", code: 28, stated: 28),
     ]

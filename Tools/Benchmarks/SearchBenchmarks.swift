@@ -101,6 +101,43 @@ struct SearchBench: AsyncParsableCommand {
     }
 }
 
+/// What checking and marking a page of hits costs, by text: hostile ones (4,000 `東` found by
+/// `東`, 2,000 `é` by `e`, 2,000 `x` by `x`, 4,000 `東` and one rare word found by it) and an
+/// ordinary one; a page of 100 hits from 101 candidates of that text (`SearchRules.verified`),
+/// read `runs` times.
+struct SearchHitBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "search-hits", abstract: "Time to check and mark a page of hits of hostile texts.")
+    @Option(help: "Pages of each text.") var runs = 3
+
+    func run() async throws {
+        let texts = [
+            ("4,000 東 by 東", String(repeating: "東", count: 4_000), "東"),
+            ("2,000 é by e", String(repeating: "é ", count: 2_000), "e"),
+            ("2,000 x by x", String(repeating: "x ", count: 2_000), "x"),
+            ("4,000 東 and zzqq by zzqq", String(repeating: "東", count: 4_000) + " zzqq", "zzqq"),
+            ("ordinary", "the engine room at nine, and bring the notes on the " + String(repeating: "difference engine ", count: 10), "notes"),
+        ]
+        for (name, text, query) in texts {
+            let query = try SearchQuery(query)
+            let candidates = (0..<101).map { index in
+                SearchRules.Candidate(key: Int64(101 - index), message: SearchCorpusMessage(
+                    id: MessageID("m\(index)"), conversationID: ConversationID("c"), senderID: UserID("u"), sentAt: .now, text: text, key: Int64(101 - index)), deleted: false)
+            }
+            var times: [Double] = []
+            var found = 0
+            for _ in 0..<runs {
+                times.append(try await Stats.time {
+                    found = try await SearchRules.verified(query, limit: 100, below: .max, by: UserID("u"), budget: .unlimited) { below, count in
+                        Array(candidates.filter { $0.key < below }.prefix(count))
+                    }.hits.count
+                })
+            }
+            print("search hits, \(name) (\(text.count) characters, \(found) hits of 101 candidates): a page median \(Stats.format(Stats.median(times) * 1_000, 1)) ms, "
+                  + "a hit \(Stats.format(Stats.median(times) * 1_000 / 101, 2)) ms")
+        }
+    }
+}
+
 /// What finding mentions costs a send's text: an ordinary message naming two of a group's 200
 /// members, and two hostile ones (4,000 `@`, and 61 runs of `@` and the start of a 64-letter
 /// name), each read `runs` times.

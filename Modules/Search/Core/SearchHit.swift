@@ -27,29 +27,30 @@ public struct SearchHit: Codable, Equatable, Sendable, Identifiable {
     }
 
     /// The hit of `message` for `query`, its snippet cut around the first match; `nil` when its
-    /// text (as it is now) does not hold every term.
+    /// text (as it is now) does not hold every term. It costs one walk over the text (`tokens(of:)`
+    /// finds each word's character offset), then walks of at most `snippetLength` characters for
+    /// the snippet: never one from the start for each match. Only the matches within the snippet
+    /// are marked, so at most `snippetLength`.
     public init?(_ message: SearchCorpusMessage, query: SearchQuery) {
         let text = message.text
         let tokens = SearchQuery.tokens(of: text)
-        guard let matched = query.matches(in: tokens.map(\.word)) else { return nil }
+        guard let matched = query.matches(in: tokens.map(\.word)), let first = matched.first.map({ tokens[$0] }) else { return nil }
         id = message.id
         conversationID = message.conversationID
         senderID = message.senderID
         sentAt = message.sentAt
         cursor = message.key
-        let first = matched.first.map { text.distance(from: text.startIndex, to: tokens[$0].range.lowerBound) } ?? 0
-        let count = text.count
-        let start = max(0, min(first - Self.snippetLength / 4, count - Self.snippetLength))
-        let end = min(count, start + Self.snippetLength)
+        // `snippetLength` characters from a quarter of it before the first match, ending sooner
+        // only at the text's end, and then starting sooner.
+        var (lower, upper) = (first.range.lowerBound, first.range.lowerBound)
+        var (start, end) = (first.characters.lowerBound, first.characters.lowerBound)
+        while start > 0, end - start < Self.snippetLength / 4 { (lower, start) = (text.index(before: lower), start - 1) }
+        while upper < text.endIndex, end - start < Self.snippetLength { (upper, end) = (text.index(after: upper), end + 1) }
+        while start > 0, end - start < Self.snippetLength { (lower, start) = (text.index(before: lower), start - 1) }
         let lead = start > 0 ? "…" : ""
-        snippet = lead + String(text.dropFirst(start).prefix(end - start)).replacingOccurrences(of: "\n", with: " ") + (end < count ? "…" : "")
-        marks = matched.compactMap { index in
-            let range = tokens[index].range
-            let offset = text.distance(from: text.startIndex, to: range.lowerBound)
-            let length = text.distance(from: range.lowerBound, to: range.upperBound)
-            guard offset >= start, offset + length <= end else { return nil }
-            return Mark(start: offset - start + lead.count, length: length)
-        }
+        snippet = lead + String(text[lower..<upper]).replacingOccurrences(of: "\n", with: " ") + (upper < text.endIndex ? "…" : "")
+        marks = matched.lazy.map { tokens[$0].characters }.prefix { $0.upperBound <= end }
+            .map { Mark(start: $0.lowerBound - start + lead.count, length: $0.count) }
     }
 }
 

@@ -119,30 +119,31 @@ public struct SearchQuery: Sendable, Equatable {
         return words
     }
 
-    /// The words of `text`, folded, each with where it is in `text`: runs of characters each
-    /// wholly of a word (`isWordCharacter`), and each character of a script written without spaces.
-    public static func tokens(of text: String) -> [(word: String, range: Range<String.Index>)] {
-        var tokens: [(String, Range<String.Index>)] = []
-        var start: String.Index?
-        func close(at end: String.Index) {
-            if let begun = start { tokens.append((Validation.searchKey(String(text[begun..<end])), begun..<end)) }
+    /// The words of `text`, folded, each with where it is in `text`, as indices and as character
+    /// offsets (both found in the one walk over its characters): runs of characters each wholly
+    /// of a word (`isWordCharacter`), and each character of a script written without spaces.
+    public static func tokens(of text: String) -> [(word: String, range: Range<String.Index>, characters: Range<Int>)] {
+        var tokens: [(String, Range<String.Index>, Range<Int>)] = []
+        var start: (index: String.Index, offset: Int)?
+        var (index, offset) = (text.startIndex, 0)
+        func close() {
+            if let begun = start { tokens.append((Validation.searchKey(String(text[begun.index..<index])), begun.index..<index, begun.offset..<offset)) }
             start = nil
         }
-        var index = text.startIndex
         while index < text.endIndex {
             let character = text[index]
             let next = text.index(after: index)
             if character.unicodeScalars.first.map(isUnspaced) == true {
-                close(at: index)
-                tokens.append((Validation.searchKey(String(character)), index..<next))
+                close()
+                tokens.append((Validation.searchKey(String(character)), index..<next, offset..<(offset + 1)))
             } else if isWordCharacter(character) {
-                if start == nil { start = index }
+                if start == nil { start = (index, offset) }
             } else {
-                close(at: index)
+                close()
             }
-            index = next
+            (index, offset) = (next, offset + 1)
         }
-        close(at: text.endIndex)
+        close()
         return tokens
     }
 
@@ -173,9 +174,9 @@ public struct SearchQuery: Sendable, Equatable {
     }
 
     /// Where `words` (a message's, folded) hold each term: the indices of the words that match,
-    /// or `nil` when one term is not held.
+    /// in order, or `nil` when one term is not held.
     public func matches(in words: [String]) -> [Int]? {
-        var matched: [Int] = []
+        var matched = [Bool](repeating: false, count: words.count)
         for term in terms {
             let found: [Int]
             switch term {
@@ -187,8 +188,8 @@ public struct SearchQuery: Sendable, Equatable {
                     .flatMap { start in start..<(start + phrase.count) }
             }
             if found.isEmpty { return nil }
-            matched += found
+            for index in found { matched[index] = true }
         }
-        return Array(Set(matched)).sorted()
+        return matched.indices.filter { matched[$0] }
     }
 }

@@ -67,6 +67,13 @@ public enum SearchRules {
 
     /// Candidates an index reads at most for one search: past them, older messages are not searched.
     public static let maxCandidates = 2_000
+    /// Candidates checked for each look-up of the budget a search spends: the one `start` spends
+    /// covers the first `candidatesPerLookup`, and each further `candidatesPerLookup` (or part)
+    /// spends one more, so checking the most a search reads (`maxCandidates`) spends 20.
+    public static let candidatesPerLookup = 100
+    /// Most candidates read at once: a search reads `limit + 1`, then twice as many each time up
+    /// to this, so reading its `maxCandidates` takes at most 11 statements, whatever the `limit`.
+    public static let maxBatch = 500
 
     /// A message an index found, as it is now, with its place in the store's order.
     public struct Candidate: Sendable {
@@ -82,21 +89,29 @@ public enum SearchRules {
     }
 
     /// The page of an index's search: candidates read newest first, `fetch(below, count)` at a
-    /// time, each checked against `query` as it is now (an index holds words, not their order,
-    /// and may not have caught up with an edit or a deletion), until `limit` pass or
-    /// `maxCandidates` were read.
-    public static func verified(_ query: SearchQuery, limit: Int, below start: Int64,
+    /// time (`limit + 1`, then twice as many each time up to `maxBatch`), each checked against
+    /// `query` as it is now (an index holds words, not their order, and may not have caught up
+    /// with an edit or a deletion), until `limit` pass or `maxCandidates` were read. Past the
+    /// first `candidatesPerLookup` checked, each further `candidatesPerLookup` spend a look-up of
+    /// `me`'s budget; the search yields its thread after each candidate, so searches of long texts
+    /// share it with sends.
+    /// - Throws: what `fetch` throws; `RetryLater` past the budget.
+    public static func verified(_ query: SearchQuery, limit: Int, below start: Int64, by me: UserID, budget: UsageBudget,
                                 fetch: (_ below: Int64, _ count: Int) async throws -> [Candidate]) async throws -> SearchPage {
         var hits: [SearchHit] = []
-        var (below, read) = (start, 0)
-        while hits.count <= limit, read < maxCandidates {
-            let candidates = try await fetch(below, min(limit + 1, maxCandidates - read))
+        var (below, read, batch) = (start, 0, limit + 1)
+        reading: while read < maxCandidates {
+            let asked = min(batch, maxCandidates - read)
+            let candidates = try await fetch(below, asked)
             for candidate in candidates {
-                below = candidate.key
+                if read > 0, read % candidatesPerLookup == 0 { try budget.spend(.lookup, by: me) }
+                (below, read) = (candidate.key, read + 1)
                 if !candidate.deleted, let hit = SearchHit(candidate.message, query: query) { hits.append(hit) }
+                await Task.yield()
+                if hits.count > limit { break reading }
             }
-            read += candidates.count
-            if candidates.count < limit + 1 { break }
+            if candidates.count < asked { break }
+            batch = min(batch * 2, maxBatch)
         }
         return SearchPage(hits: Array(hits.prefix(limit)), hasMore: hits.count > limit)
     }

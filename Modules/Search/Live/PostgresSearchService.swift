@@ -34,7 +34,7 @@ public struct PostgresSearchService: SearchService {
             guard !member.isEmpty else { throw SearchRules.notMember(conversationID) }
         }
         try await index.bringUpToDate()
-        return try await SearchRules.verified(query, limit: limit, below: before ?? .max) { below, count in
+        return try await SearchRules.verified(query, limit: limit, below: before ?? .max, by: me, budget: budget) { below, count in
             try await database.query("""
                 SELECT m.\(unescaped: s.key), m.\(unescaped: s.id), m.\(unescaped: s.conversation), m.\(unescaped: s.sender),
                        m.\(unescaped: s.sentAt), m.\(unescaped: s.text), m.\(unescaped: s.deleted)

@@ -35,7 +35,7 @@ public struct SQLSearchService: SearchService {
             guard member else { throw SearchRules.notMember(conversationID) }
         }
         let match = Self.match(query)
-        return try await SearchRules.verified(query, limit: limit, below: before ?? .max) { below, count in
+        return try await SearchRules.verified(query, limit: limit, below: before ?? .max, by: me, budget: budget) { below, count in
             try await database.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT m.\(s.key), m.\(s.id), m.\(s.conversation), m.\(s.sender), m.\(s.sentAt), m.\(s.text), m.\(s.deleted)
