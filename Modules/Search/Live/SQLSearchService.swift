@@ -37,13 +37,7 @@ public struct SQLSearchService: SearchService {
         let match = Self.match(query)
         return try await SearchRules.verified(query, limit: limit, below: before ?? .max, by: me, budget: budget) { below, count in
             try await database.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT m.\(s.key), m.\(s.id), m.\(s.conversation), m.\(s.sender), m.\(s.sentAt), m.\(s.text), m.\(s.deleted)
-                    FROM search_index i JOIN \(s.messages) m ON m.\(s.key) = i.rowid
-                    JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ? AND \(s.memberReads)
-                    WHERE search_index MATCH ? AND i.rowid < ? AND (?4 IS NULL OR m.\(s.conversation) = ?4)
-                    ORDER BY i.rowid DESC LIMIT ?
-                    """, arguments: [me.rawValue, match, below, conversationID?.rawValue, count]).map { row in
+                try Row.fetchAll(db, sql: Self.candidates(s), arguments: [me.rawValue, match, below, conversationID?.rawValue, count]).map { row in
                     SearchRules.Candidate(key: row[0], message: SearchCorpusMessage(key: row[0], id: row[1], conversationID: row[2], senderID: row[3],
                                                                                     sentAtMilliseconds: row[4], text: row[5]), deleted: row[6])
                 }
@@ -56,13 +50,7 @@ public struct SQLSearchService: SearchService {
         let s = index.source
         let reading = MentionPage.reading(since: since, limit: limit)
         let found = try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT m.\(s.key), m.\(s.id), m.\(s.conversation), m.\(s.sender), m.\(s.sentAt), m.\(s.text)
-                FROM \(s.mentions) x JOIN \(s.messages) m ON m.\(s.key) = x.\(s.mentionKey)
-                JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = x.\(s.mentionUser) AND \(s.memberReads)
-                WHERE x.\(s.mentionUser) = ?1 AND x.\(s.mentionKey) > ?2 AND NOT m.\(s.deleted)
-                ORDER BY x.\(s.mentionKey) \(reading.newestFirst ? "DESC" : "ASC") LIMIT ?3
-                """, arguments: [me.rawValue, since ?? -1, reading.count]).map { row in
+            try Row.fetchAll(db, sql: Self.mentions(s, newestFirst: reading.newestFirst), arguments: [me.rawValue, since ?? -1, reading.count]).map { row in
                 Mention(SearchCorpusMessage(key: row[0], id: row[1], conversationID: row[2], senderID: row[3], sentAtMilliseconds: row[4], text: row[5]))
             }
         }

@@ -16,16 +16,7 @@ public struct SQLChatActivityFeed: ChatActivityFeed {
         return try await database.read { db in
             var activity: [ConversationID: ChatActivity] = [:]
             activity.reserveCapacity(conversationIDs.count)
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT \(MessageRows.columns), a.message_count - coalesce(r.read_count, 0),
-                    (SELECT count(*) FROM message_mentions x JOIN messages n ON n.seq = x.seq
-                     WHERE x.user_id = ?2 AND x.conversation_id = a.conversation_id AND x.position > coalesce(r.read_count, 0) AND NOT n.deleted)
-                FROM json_each(?1) ids
-                CROSS JOIN chat_activity a ON a.conversation_id = ids.value
-                JOIN messages m ON m.seq = a.last_seq
-                \(MessageRows.replyJoin)
-                LEFT JOIN chat_reads r ON r.conversation_id = a.conversation_id AND r.user_id = ?2
-                """, arguments: [list, reader.rawValue])
+            let rows = try Row.fetchCursor(db, sql: ChatStatements.activity, arguments: [list, reader.rawValue])
             while let row = try rows.next() {
                 let message = try MessageRows.message(row, epoch: nil)
                 activity[message.conversationID] = ChatActivity(lastMessage: message, unreadCount: max(0, try row.decode(Int.self, atIndex: MessageRows.count)),

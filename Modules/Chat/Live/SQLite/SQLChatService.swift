@@ -29,8 +29,7 @@ public struct SQLChatService: ChatService {
     public func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage {
         try await chat.authorize(conversationID)
         let position = try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT position FROM messages WHERE id = ? AND conversation_id = ?",
-                             arguments: [messageID.rawValue, conversationID.rawValue])
+            try Int.fetchOne(db, sql: ChatStatements.position, arguments: [messageID.rawValue, conversationID.rawValue])
         }
         guard let position else { throw ChatRules.noMessage(messageID, in: conversationID) }
         return try await page(conversationID, below: position, limit: limit)
@@ -148,10 +147,7 @@ public struct SQLChatService: ChatService {
     private func page(_ conversationID: ConversationID, below position: Int, limit: Int) async throws -> MessagePage {
         let epoch = chat.epoch
         return try await chat.history { try await database.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT \(MessageRows.columns), m.position FROM messages m \(MessageRows.replyJoin)
-                WHERE m.conversation_id = ? AND m.position < ? ORDER BY m.position DESC LIMIT ?
-                """, arguments: [conversationID.rawValue, position, max(limit, 0)])
+            let rows = try Row.fetchAll(db, sql: ChatStatements.page, arguments: [conversationID.rawValue, position, max(limit, 0)])
             let oldest = try rows.last?.decode(Int.self, atIndex: MessageRows.count)
             return MessagePage(messages: try rows.reversed().map { try MessageRows.message($0, epoch: epoch) }, hasOlder: (oldest ?? 1) > 1)
         } }

@@ -92,10 +92,8 @@ public struct SQLMessageStore: MessageStore {
     private static func storedMessages(of sends: [Send], epoch: String, _ db: Database) throws -> [Key: Message] {
         var messages: [Key: Message] = [:]
         for (conversationID, ids) in Dictionary(grouping: sends, by: \.conversationID).mapValues({ $0.map(\.id) }) {
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT \(MessageRows.columns) FROM json_each(?) ids CROSS JOIN messages m ON m.conversation_id = ? AND m.id = ids.value
-                \(MessageRows.replyJoin)
-                """), arguments: [try JSONIDs.encode(ids), conversationID.rawValue])
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: ChatStatements.storedMessages),
+                                           arguments: [try JSONIDs.encode(ids), conversationID.rawValue])
             while let row = try rows.next() {
                 let message = try MessageRows.message(row, epoch: epoch)
                 messages[Key(conversationID: message.conversationID, id: message.id)] = message
