@@ -141,7 +141,8 @@ public final class PGDatabase: Sendable {
 
     /// Connects to the database at `url` with a pool of at most `connections` (and one more that
     /// listens for commits) and brings its schema up to `migrations`, one instance at a time (an
-    /// advisory lock held by the migrating transaction).
+    /// advisory lock held by the migrating transaction); then analyzes the tables that hold rows
+    /// but have no statistics yet (`analyzeTablesWithoutStatistics`).
     /// - Throws: `.usage` for a bad URL; `.unavailable` when the database cannot be reached
     ///   or does not exist, or was migrated by a newer version.
     public static func open(_ url: String, migrations: [Migration], connections: Int, logger: Logger) async throws -> PGDatabase {
@@ -154,6 +155,7 @@ public final class PGDatabase: Sendable {
         let database = PGDatabase(location: location, connections: connections, logger: logger)
         do {
             try await database.migrate(PostgresChangeLog.migrations + migrations)
+            try await database.analyzeTablesWithoutStatistics()
         } catch {
             database.runner.cancel()
             throw error
@@ -337,6 +339,24 @@ public final class PGDatabase: Sendable {
                 }
             }
         }
+    }
+
+    /// Runs ANALYZE on each table of the schema that holds rows but has no statistics: a restored
+    /// backup, or a database `messageai-server migrate` filled. Until autovacuum's first pass
+    /// (a minute or more) the planner would guess such a table's contents; an empty table is left
+    /// alone (its statistics would say "empty" while it fills). Returns the tables analyzed.
+    @discardableResult
+    public func analyzeTablesWithoutStatistics() async throws -> [String] {
+        let tables = try await query("""
+            SELECT c.relname::text FROM pg_class c
+            WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND pg_relation_size(c.oid) > 0
+              AND NOT EXISTS (SELECT 1 FROM pg_stats s WHERE s.schemaname = current_schema() AND s.tablename = c.relname)
+            ORDER BY 1
+            """).map { try $0.decode(String.self) }
+        for table in tables {
+            try await query(PostgresQuery(unsafeSQL: "ANALYZE \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\""))
+        }
+        return tables
     }
 
     /// The advisory lock key of migrations ("MAIM" in ASCII).

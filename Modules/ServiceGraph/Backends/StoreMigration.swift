@@ -96,6 +96,8 @@ public enum StoreMigration {
             try await transaction.query("UPDATE store_sequence SET value = \(sequence)")
             return rows
         }
+        // The planner's statistics of what was copied, now rather than at autovacuum's first pass.
+        try await postgres.analyzeTablesWithoutStatistics()
         return Summary(rows: rows, epoch: try await PostgresChatSchema.epoch(of: postgres))
     }
 

@@ -60,6 +60,13 @@ public enum PostgresChatSchema {
             "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[], text[])",
             sendFunction(replies: true, mentions: true),
         ]),
+        // The send function's look-ups of `messages` planned at each call (see `sendFunction`):
+        // a plan cached while the table was new and had no statistics walked it for every send
+        // until the first ANALYZE (docs/performance.md, "A fresh PostgreSQL database").
+        PGDatabase.Migration(feature: "chat", version: 7, [
+            "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[], text[], text[])",
+            sendFunction(replies: true, mentions: true, lookUpsPlannedEachCall: true),
+        ]),
     ]
 
     /// Stores a batch of sends: takes the store's order first, numbers the sends not stored yet
@@ -70,7 +77,16 @@ public enum PostgresChatSchema {
     /// as the function has since step 4 of Chat's migrations; with `mentions`, whom it mentions
     /// (a JSON array, or the empty text for none), each stored in `message_mentions` too, and it
     /// returns whom each stored message mentions (step 6).
-    private static func sendFunction(replies: Bool, mentions: Bool = false) -> String {
+    ///
+    /// With `lookUpsPlannedEachCall` (step 7), its two look-ups of `messages` (the sends already
+    /// stored, and the stored rows it returns) run through `EXECUTE`, so PostgreSQL plans them at
+    /// each call for the table as it is then. PL/pgSQL otherwise keeps a generic plan per
+    /// connection from the sixth call on, made with the estimates of that moment: on a new
+    /// database (a table never analyzed counts as 10 pages) that plan was a hash join over a
+    /// `Seq Scan on messages` and an index walk of the whole conversation, kept as the table grew
+    /// until autovacuum's first ANALYZE. The statement that stores touches `messages` only to
+    /// insert, through its unique index.
+    private static func sendFunction(replies: Bool, mentions: Bool = false, lookUpsPlannedEachCall: Bool = false) -> String {
         var (parameter, column, value) = replies ? (", reply_tos text[]", ", reply_to", ", reply_tos") : ("", "", "")
         if mentions { (parameter, column, value) = (parameter + ", mention_lists text[]", column + ", mentions", value + ", mention_lists") }
         let stored = (replies ? ", nullif(n.reply_to, '')" : "") + (mentions ? ", nullif(n.mentions, '')" : "")
@@ -81,6 +97,22 @@ public enum PostgresChatSchema {
                     SELECT p.person, s.seq, s.conversation_id, s.position FROM stored s, json_array_elements_text(s.mentions::json) AS p(person)
                     WHERE s.mentions IS NOT NULL),
             """ : ""
+        let known = lookUpsPlannedEachCall ? "\n    known bigint[];" : ""
+        let lookUp = lookUpsPlannedEachCall ? """
+
+            EXECUTE 'SELECT coalesce(array_agg(u.ord), ''{}'') FROM unnest($1, $2) WITH ORDINALITY AS u(id, conversation_id, ord)
+                     JOIN messages m ON m.conversation_id = u.conversation_id AND m.id = u.id' INTO known USING ids, conversations;
+        """ : ""
+        let notStored = lookUpsPlannedEachCall ? "i.ord <> ALL (known)"
+            : "NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = i.conversation_id AND m.id = i.id)"
+        let returned = """
+            SELECT u.ord, m.seq, m.seq > \(lookUpsPlannedEachCall ? "$3" : "top") AND u.nth = 1, m.sender_id::text, m.text, m.sent_at\(mentions ? ", m.mentions" : "")
+                    FROM (SELECT v.id, v.conversation_id, v.ord, row_number() OVER (PARTITION BY v.conversation_id, v.id ORDER BY v.ord) AS nth
+                          FROM unnest(\(lookUpsPlannedEachCall ? "$1, $2" : "ids, conversations")) WITH ORDINALITY AS v(id, conversation_id, ord)) u
+                    JOIN messages m ON m.conversation_id = u.conversation_id AND m.id = u.id
+                    ORDER BY u.ord
+            """
+        let returnQuery = lookUpsPlannedEachCall ? "RETURN QUERY EXECUTE '\(returned)' USING ids, conversations, top;" : "RETURN QUERY\n        \(returned);"
         return #"""
         CREATE FUNCTION messageai_send(ids text[], conversations text[], senders text[], texts text[], sent_ats bigint[]\#(parameter))
         RETURNS TABLE (ord bigint, seq bigint, is_new boolean, sender_id text, text text, sent_at bigint\#(mentions ? ", mentions text" : ""))
@@ -88,9 +120,9 @@ public enum PostgresChatSchema {
         #variable_conflict use_column
         DECLARE
             top bigint;
-            added bigint;
+            added bigint;\#(known)
         BEGIN
-            SELECT s.value INTO top FROM store_sequence s FOR UPDATE;
+            SELECT s.value INTO top FROM store_sequence s FOR UPDATE;\#(lookUp)
             WITH input AS (
                 SELECT u.id, u.conversation_id, u.sender_id, u.text, u.sent_at\#(column.replacingOccurrences(of: ", ", with: ", u.")), u.ord,
                        row_number() OVER (PARTITION BY u.conversation_id, u.id ORDER BY u.ord) AS nth
@@ -100,7 +132,7 @@ public enum PostgresChatSchema {
                 SELECT i.*, top + row_number() OVER (ORDER BY i.ord) AS new_seq,
                        coalesce(a.message_count, 0) + row_number() OVER (PARTITION BY i.conversation_id ORDER BY i.ord) AS new_position
                 FROM input i LEFT JOIN chat_activity a ON a.conversation_id = i.conversation_id
-                WHERE i.nth = 1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = i.conversation_id AND m.id = i.id)),
+                WHERE i.nth = 1 AND \#(notStored)),
             stored AS (
                 INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at\#(column))
                 SELECT n.new_seq, n.id, n.conversation_id, n.new_position, n.sender_id, n.text, n.sent_at\#(stored) FROM numbered n
@@ -118,12 +150,7 @@ public enum PostgresChatSchema {
                 UPDATE store_sequence SET value = top + added;
                 PERFORM pg_notify('messageai_events', (top + added)::text);
             END IF;
-            RETURN QUERY
-                SELECT u.ord, m.seq, m.seq > top AND u.nth = 1, m.sender_id::text, m.text, m.sent_at\#(mentions ? ", m.mentions" : "")
-                FROM (SELECT v.id, v.conversation_id, v.ord, row_number() OVER (PARTITION BY v.conversation_id, v.id ORDER BY v.ord) AS nth
-                      FROM unnest(ids, conversations) WITH ORDINALITY AS v(id, conversation_id, ord)) u
-                JOIN messages m ON m.conversation_id = u.conversation_id AND m.id = u.id
-                ORDER BY u.ord;
+            \#(returnQuery)
         END
         $fn$
         """#

@@ -28,9 +28,7 @@ public struct PostgresChatService: ChatService {
 
     public func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage {
         try await chat.authorize(conversationID)
-        let position = try await database.query("""
-            SELECT position FROM messages WHERE id = \(messageID.rawValue) AND conversation_id = \(conversationID.rawValue)
-            """).first?.decode(Int64.self)
+        let position = try await database.query(PostgresChatStatements.position(of: messageID, in: conversationID)).first?.decode(Int64.self)
         guard let position else { throw ChatRules.noMessage(messageID, in: conversationID) }
         return try await page(conversationID, below: position, limit: limit)
     }
@@ -168,10 +166,7 @@ public struct PostgresChatService: ChatService {
 
     /// The newest `limit` messages of `conversationID` before `position`.
     private func rows(of conversationID: ConversationID, below position: Int64, limit: Int) async throws -> MessagePage {
-        let rows = try await database.query("""
-            SELECT \(unescaped: PostgresChatSchema.columns), m.position FROM messages m \(unescaped: PostgresChatSchema.replyJoin)
-            WHERE m.conversation_id = \(conversationID.rawValue) AND m.position < \(position) ORDER BY m.position DESC LIMIT \(max(limit, 0))
-            """)
+        let rows = try await database.query(PostgresChatStatements.page(conversationID, below: position, limit: limit))
         let oldest = try rows.last?.makeRandomAccess()[PostgresChatSchema.count].decode(Int64.self)
         return MessagePage(messages: try rows.reversed().map { try PostgresChatSchema.message($0, epoch: chat.epoch) }, hasOlder: (oldest ?? 1) > 1)
     }

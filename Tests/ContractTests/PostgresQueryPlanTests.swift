@@ -1,0 +1,129 @@
+@testable import ChatLive
+import Foundation
+import Kernel
+import PostgresNIO
+import ServiceGraph
+import Testing
+import TestSupport
+
+/// How PostgreSQL plans the hot statements of the PostgreSQL store, asked of PostgreSQL itself on
+/// a database the store migrated: while it is new (no statistics: a table never analyzed counts
+/// as 10 pages) and after it has grown with no ANALYZE since (autovacuum's first pass comes a
+/// minute or more later), so that no plan depends on statistics that are not there yet
+/// (docs/performance.md, "A fresh PostgreSQL database"). `messages` is looked up by its keys,
+/// never scanned whole.
+@Suite("PostgreSQL query plans", .timeLimit(.minutes(2)))
+struct PostgresQueryPlanTests {
+    /// Messages put into the database between the phases, from another connection, as other instances would.
+    static let grown = 100_000
+
+    @Test("messageai_send's look-ups of messages: no Seq Scan on messages on a new database, nor after it grew under the plans of its first sends")
+    func sendPath() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let url = try await cluster.database()
+        try await migrate(url)
+        let name = PostgresCluster.name(ofDatabaseAt: url)
+        // One session, as one connection of an instance's pool: its first sends while the table
+        // is new (PL/pgSQL keeps a plan of its own for each statement from the sixth call on),
+        // then the table grows through another connection, then this session sends again.
+        // auto_explain hands the plan of each statement inside the function to the session.
+        func send(_ id: String, _ conversation: String) -> String {
+            "SELECT ord, seq, is_new FROM messageai_send(ARRAY['\(id)'], ARRAY['\(conversation)'], ARRAY['u-ada'], ARRAY['hello'], "
+                + "ARRAY[1::bigint], ARRAY[''], ARRAY['']);"
+        }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-plan-\(UUID().uuidString).sql")
+        defer { try? FileManager.default.removeItem(at: script) }
+        let psql = "/usr/bin/psql -h '\(cluster.folder.path)' -p \(cluster.port) -U postgres -d \(name) -v ON_ERROR_STOP=1"
+        try ([
+            "LOAD 'auto_explain';", "SET auto_explain.log_min_duration = 0;", "SET auto_explain.log_nested_statements = on;",
+            "SET auto_explain.log_level = notice;", "SET client_min_messages = notice;", "\\echo ==== new",
+        ] + (1...8).map { send("m-new-\($0)", "c-1") } + [
+            "\\echo ==== filling",
+            "\\! \(psql) -qc \"\(Self.fill(Self.grown).replacingOccurrences(of: "\n", with: " "))\"",
+            "\\echo ==== grown",
+        ] + (1...3).map { send("m-grown-\($0)", "c-1") } + [send("m-new-1", "c-1")]).joined(separator: "\n").write(to: script, atomically: true, encoding: .utf8)
+        let output = try await OwnThread.run { () throws -> String in
+            let run = try SpawnedProgram.run(["/bin/sh", "-c", "\(psql) -f '\(script.path)'"])
+            guard run.status == 0 else { throw AppError(.internal, "psql failed: \(run.output.suffix(3_000))") }
+            return run.output
+        }
+        let phases = output.components(separatedBy: "==== ")
+        let (new, grown) = (phases.first { $0.hasPrefix("new") } ?? "", phases.first { $0.hasPrefix("grown") } ?? "")
+        // The function ran (12 calls, each a plan of its own statements and one of the call).
+        #expect(new.components(separatedBy: "messageai_send(ARRAY").count > 8 && grown.components(separatedBy: "messageai_send(ARRAY").count > 4,
+                "auto_explain showed no plans:\n\(output.suffix(3_000))")
+        for (phase, plans) in [("new", new), ("grown", grown)] {
+            let scans = Self.scansOfMessages(plans)
+            #expect(!scans.isEmpty, "\(phase): no look-up of messages in the plans:\n\(plans.suffix(3_000))")
+            #expect(!scans.contains { $0.hasPrefix("Seq Scan") }, "\(phase): \(scans.filter { $0.hasPrefix("Seq Scan") })\n\(plans.suffix(6_000))")
+        }
+        // Grown, each look-up goes by the message's key (conversation, id), not by a walk of its conversation.
+        let walks = Self.scansOfMessages(grown).filter { !$0.contains("messages_conversation_id_id_key") }
+        #expect(walks.isEmpty, "grown: look-ups not by (conversation_id, id): \(walks)\n\(grown.suffix(6_000))")
+    }
+
+    @Test("the history page and the position it starts from: no Seq Scan on messages on a new database, grown, or analyzed")
+    func historyPage() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let url = try await cluster.database()
+        try await migrate(url)
+        let page = PostgresChatStatements.page(ConversationID("c-1"), below: .max, limit: 50).sql
+        let position = PostgresChatStatements.position(of: MessageID("m-1"), in: ConversationID("c-1")).sql
+        // With the parameters' values, as PostgresNIO's unnamed statements are planned; and the
+        // generic plan too, which a statement prepared once and run many times would keep.
+        func plans() async throws -> String {
+            var text = ""
+            for mode in ["force_custom_plan", "force_generic_plan"] {
+                text += try await cluster.psql("""
+                    SET plan_cache_mode = \(mode);
+                    PREPARE page(text, bigint, bigint) AS \(page);
+                    PREPARE older(text, bigint, bigint) AS \(page);
+                    PREPARE position(text, text) AS \(position);
+                    EXPLAIN EXECUTE page('c-1', 9223372036854775807, 50);
+                    EXPLAIN EXECUTE older('c-1', 50000, 50);
+                    EXPLAIN EXECUTE position('m-1', 'c-1');
+                    """, onDatabaseAt: url) + "\n"
+            }
+            return text
+        }
+        var phases = [("new", try await plans())]
+        _ = try await cluster.psql(Self.fill(Self.grown), onDatabaseAt: url)
+        phases.append(("grown", try await plans()))
+        _ = try await cluster.psql("ANALYZE", onDatabaseAt: url)
+        phases.append(("analyzed", try await plans()))
+        for (phase, plans) in phases {
+            let scans = Self.scansOfMessages(plans)
+            #expect(scans.count >= 6, "\(phase): \(plans)")
+            #expect(!scans.contains { $0.hasPrefix("Seq Scan") }, "\(phase): \(plans)")
+            // The page is an index range of its conversation's positions, not a sort of its messages.
+            #expect(!plans.contains("Sort"), "\(phase): \(plans)")
+        }
+    }
+
+    /// Migrates the database at `url` as an instance does when it starts.
+    private func migrate(_ url: String) async throws {
+        let graph = try await ServiceGraph.open(GraphOptions(backend: .postgres, sqlitePath: "", bcryptCost: 4, postgresURL: url))
+        graph.close()
+    }
+
+    /// SQL that adds `count` messages to conversations `c-0`…`c-9` (most to `c-1`), numbered
+    /// after what is there, as sends would leave them; no ANALYZE.
+    static func fill(_ count: Int) -> String {
+        """
+        INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at)
+            SELECT 1000000 + g, 'f-' || g, 'c-' || (CASE WHEN g % 2 = 0 THEN 1 ELSE g % 10 END), 1000 + g, 'u-ada', 'message ' || g, g
+            FROM generate_series(1, \(count)) g;
+        UPDATE store_sequence SET value = 1000000 + \(count);
+        """
+    }
+
+    /// The lines of `plans` that read `messages` (its table or one of its indexes): the node's kind and what it uses.
+    static func scansOfMessages(_ plans: String) -> [String] {
+        plans.split(separator: "\n").compactMap { line in
+            let text = line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "->  ", with: "")
+            let isScan = ["Seq Scan on messages ", "Index Scan using messages", "Index Only Scan using messages", "Bitmap Index Scan on messages",
+                          "Bitmap Heap Scan on messages "].contains { text.hasPrefix($0) }
+            return isScan ? String(text.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) : nil
+        }
+    }
+}
