@@ -18,6 +18,9 @@ struct SendBench: AsyncParsableCommand {
     var withoutSearchIndex = false
     @Option(help: "sqlite, or postgres (a database of the tests' PostgreSQL cluster; no floor).") var store = "sqlite"
     @Flag(help: "Each message mentions the other member (@Other), so each send looks up blocks and names.") var mention = false
+    @Option(help: "Messages put into the conversation before the runs (written straight into the file), so that a send whose cost grows with its conversation shows.")
+    var seed = 0
+    @OptionGroup var goal: Goal.Guard
 
     /// The text of message `index`.
     private func text(_ index: Int) -> String { (mention ? "@Other " : "") + "message \(index) " + Seeder.text }
@@ -28,7 +31,8 @@ struct SendBench: AsyncParsableCommand {
         for run in 1...runs {
             let world = try await World()
             defer { world.remove() }
-            let (_, _, conversation) = try await world.pair()
+            let (me, other, conversation) = try await world.pair()
+            if seed > 0 { try Seeder.messages(seed, in: conversation, from: [me.userID, other.userID], path: world.path) }
             if withoutSearchIndex {
                 try Self.dropSearchIndex(world.path)
             } else {
@@ -47,7 +51,8 @@ struct SendBench: AsyncParsableCommand {
             if !noFloor {
                 let floorWorld = try await World()
                 defer { floorWorld.remove() }
-                let (floorMe, _, floorConversation) = try await floorWorld.pair()
+                let (floorMe, floorOther, floorConversation) = try await floorWorld.pair()
+                if seed > 0 { try Seeder.messages(seed, in: floorConversation, from: [floorMe.userID, floorOther.userID], path: floorWorld.path) }
                 var floor = try SendFloor(path: floorWorld.path)
                 defer { floor.close() }
                 floors.append(try floor.rate(count: count, in: floorConversation, from: floorMe.userID))
@@ -55,13 +60,15 @@ struct SendBench: AsyncParsableCommand {
             }
             print(line)
         }
-        var summary = "send: median \(Int(Stats.median(rates))) acknowledged sends/s (\(count) per run, \(runs) runs)"
+        var summary = "send: median \(Int(Stats.median(rates))) acknowledged sends/s (\(count) per run, \(runs) runs"
+            + (seed > 0 ? ", into a conversation of \(seed) messages)" : ")")
         if !noFloor {
             summary += "; floor (the same SQL through SQLite's C API) median \(Int(Stats.median(floors)))/s; "
                 + "ratio \(Stats.format(Stats.median(rates) / Stats.median(floors), 2)) (per run: "
                 + zip(rates, floors).map { Stats.format($0 / $1, 2) }.joined(separator: ", ") + ")"
         }
         print(summary)
+        try goal.atLeast("send: median", Stats.median(rates), goal: Goal.sendsPerSecond, unit: "sends/s")
     }
 
     /// The runs on a new database of the tests' PostgreSQL cluster each: with the index kept, the
@@ -104,6 +111,7 @@ struct HistoryBench: AsyncParsableCommand {
     @Option(help: "Runs per size.") var runs = 5
     @Flag(help: "Give the newest page reactions (three emoji on each message, one of them the other member's) and 25 replies to older messages.")
     var decorated = false
+    @OptionGroup var goal: Goal.Guard
 
     @MainActor func run() async throws {
         for size in sizes {
@@ -138,6 +146,8 @@ struct HistoryBench: AsyncParsableCommand {
             }
             print("history \(size) messages\(decorated ? " (newest page with reactions and replies)" : ""): newest page median \(Stats.format(Stats.median(newest) * 1_000, 3)) ms, "
                 + "older pages median \(Stats.format(Stats.median(older) * 1_000, 3)) ms (p99 \(Stats.format(Stats.percentile(older, 0.99) * 1_000, 3)) ms)")
+            try goal.atMost("history \(size) messages: newest page median", Stats.median(newest) * 1_000, goal: Goal.pageMilliseconds, unit: "ms")
+            try goal.atMost("history \(size) messages: older pages median", Stats.median(older) * 1_000, goal: Goal.pageMilliseconds, unit: "ms")
         }
     }
 }
@@ -183,6 +193,7 @@ struct ListBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "Conversation list load time.")
     @Option(help: "Conversations.") var conversations = 10_000
     @Option(help: "Runs.") var runs = 7
+    @OptionGroup var goal: Goal.Guard
 
     @MainActor func run() async throws {
         let world = try await World()
@@ -195,6 +206,8 @@ struct ListBench: AsyncParsableCommand {
             times.append(try await Stats.time { rows = try await world.container.conversations.conversations().count })
         }
         print("list: \(rows) conversations, sorted with unread counts: median \(Stats.format(Stats.median(times) * 1_000)) ms (\(runs) runs)")
+        // The goal is for 10,000 conversations; a smaller list is held to it as well.
+        try goal.atMost("list of \(rows) conversations: median", Stats.median(times) * 1_000, goal: Goal.listMilliseconds, unit: "ms")
     }
 }
 

@@ -15,6 +15,7 @@ struct SearchBench: AsyncParsableCommand {
     @Option(help: "Runs of each kind of query.") var queries = 50
     @Option(help: "Runs; the median run is reported.") var runs = 3
     @Option(help: "sqlite, or postgres (a database of the tests' PostgreSQL cluster, seeded with SQL).") var store = "sqlite"
+    @OptionGroup var goal: Goal.Guard
 
     /// The made-up words: syllables put together, the same every run.
     static let vocabulary: [String] = (0..<5_000).map { index in
@@ -64,6 +65,8 @@ struct SearchBench: AsyncParsableCommand {
         }
         let median = medians.sorted { $0.p50 < $1.p50 }[medians.count / 2]
         print("search \(size) messages on \(store) (median of \(runs) runs, \(queries) of each kind of query): \(median.line)")
+        try goal.atMost("search \(size) messages on \(store): p50", median.p50 * 1_000, goal: Goal.searchP50Milliseconds, unit: "ms")
+        try goal.atMost("search \(size) messages on \(store): p99", median.p99 * 1_000, goal: Goal.searchP99Milliseconds, unit: "ms")
     }
 
     /// A SQLite file with the conversation seeded; the searcher's service, and how to remove it all.
