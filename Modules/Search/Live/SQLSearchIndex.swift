@@ -24,11 +24,14 @@ public final class SQLSearchIndex: Sendable {
     /// Pages one step of a purge merges at most: each step is a transaction of its own, so a
     /// send waits for one step (tens of milliseconds), never for the whole purge.
     static let purgeStep = 64
-    /// A process starts a purge only once this many times the last one's duration has passed
-    /// since it started: however often messages are deleted, purging takes at most a tenth of
-    /// its time. A purge that is not due yet is scheduled for when it is.
-    static let purgeSpacing = 10
-    /// The longest wait for a purge's turn that `purge()` waits for; past it, it schedules the purge.
+    /// Purging takes at most one part in this many of a process's time: its purges spend from a
+    /// credit of time that comes back at this share of the time that passes (up to `purgeBurst`),
+    /// so however often messages are deleted, merging cannot take the process over.
+    static let purgeShare = 10
+    /// The most purging time a process may spend at once: small indexes (tens of milliseconds a
+    /// merge) are purged at every change; one of a million messages (seconds) about every half minute.
+    static let purgeBurst: Duration = .seconds(2)
+    /// The longest wait for a purge's credit that `purge()` waits for; past it, it schedules the purge.
     static let purgeWaitedFor: Duration = .seconds(1)
 
     /// The tables it indexes, which its searches read too.
@@ -54,8 +57,9 @@ public final class SQLSearchIndex: Sendable {
     public func bringUpToDate() async throws { try await follower.bringUpToDate() }
 
     /// Leaves the words of messages edited or deleted since the last purge out of the file, when
-    /// the store wants a purge (`SearchSchema`'s trigger counts them): now if one is due in this
-    /// process (`purgeSpacing`) or will be within `purgeWaitedFor`, else in the background when it is.
+    /// the store wants a purge (`SearchSchema`'s trigger counts them): now if this process has
+    /// purging time left (`purgeShare`, `purgeBurst`) or will within `purgeWaitedFor`, else in
+    /// the background when it has.
     public func purge() async throws { try await purger.purge() }
 
     /// A process's purges of the index, spaced out by their cost.
@@ -63,23 +67,29 @@ public final class SQLSearchIndex: Sendable {
         private let database: SQLDatabase
         private let state = Mutex(State())
 
-        /// When this process purged last, and whether a purge waits for its turn.
+        /// The purging time this process may spend now (negative: owed), as of `counted`, and
+        /// whether a purge waits for its credit.
         private struct State {
-            var started: ContinuousClock.Instant?
-            var took: Duration = .zero
+            var credit = SQLSearchIndex.purgeBurst
+            var counted = ContinuousClock.now
             var scheduled = false
+
+            /// The credit now, with what came back since it was last counted.
+            mutating func refilled() -> Duration {
+                let now = ContinuousClock.now
+                credit = min(SQLSearchIndex.purgeBurst, credit + counted.duration(to: now) / SQLSearchIndex.purgeShare)
+                counted = now
+                return credit
+            }
         }
 
         init(database: SQLDatabase) { self.database = database }
 
         func purge() async throws {
-            let wait: Duration? = state.withLock { state in
-                guard let started = state.started else { return nil }
-                let due = started + state.took * SQLSearchIndex.purgeSpacing
-                return due > .now ? due - .now : nil
-            }
-            guard let wait else { return try await purgeNow() }
-            // A short wait (a small index, merged a moment ago) is waited for: the change is answered purged.
+            let owed = state.withLock { $0.refilled() }
+            guard owed < .zero else { return try await purgeNow() }
+            let wait = (.zero - owed) * SQLSearchIndex.purgeShare
+            // A short wait (a merge a moment ago, of a small index) is waited for: the change is answered purged.
             if wait <= SQLSearchIndex.purgeWaitedFor {
                 try await Task.sleep(for: wait)
                 return try await purgeNow()
@@ -103,7 +113,6 @@ public final class SQLSearchIndex: Sendable {
             }
             guard let wanted else { return }
             let started = ContinuousClock.now
-            state.withLock { $0.started = started }
             var merged = true
             while merged {
                 merged = try await database.write(notifying: false) { db in
@@ -115,7 +124,11 @@ public final class SQLSearchIndex: Sendable {
             try await database.write(notifying: false) { db in
                 try db.execute(sql: "UPDATE search_progress SET purged = max(purged, ?)", arguments: [wanted])
             }
-            state.withLock { $0.took = started.duration(to: .now) }
+            let took = started.duration(to: .now)
+            state.withLock { state in
+                _ = state.refilled()
+                state.credit -= took
+            }
         }
     }
 
