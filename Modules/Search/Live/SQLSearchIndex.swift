@@ -29,7 +29,7 @@ public final class SQLSearchIndex: Sendable {
     /// so however often messages are deleted, merging cannot take the process over.
     static let purgeShare = 10
     /// The most purging time a process may spend at once: small indexes (tens of milliseconds a
-    /// merge) are purged at every change; one of a million messages (seconds) about every half minute.
+    /// merge) are purged at every change; one of a million messages (about 2 s) about every 20 s.
     static let purgeBurst: Duration = .seconds(2)
     /// The longest wait for a purge's credit that `purge()` waits for; past it, it schedules the purge.
     static let purgeWaitedFor: Duration = .seconds(1)
