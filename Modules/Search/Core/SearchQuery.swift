@@ -126,8 +126,19 @@ public struct SearchQuery: Sendable, Equatable {
         var tokens: [(String, Range<String.Index>, Range<Int>)] = []
         var start: (index: String.Index, offset: Int)?
         var (index, offset) = (text.startIndex, 0)
+        // Each word beyond ASCII folded once, by its bytes (not by `==`, which equates differently
+        // encoded words): a text repeats its words, and their folding is most of reading it.
+        var folded: [[UInt8]: String] = [:]
+        func fold(_ word: Substring) -> String {
+            guard word.utf8.contains(where: { $0 >= 0x80 }) else { return Validation.searchKey(String(word)) }
+            let bytes = Array(word.utf8)
+            if let known = folded[bytes] { return known }
+            let key = Validation.searchKey(String(word))
+            folded[bytes] = key
+            return key
+        }
         func close() {
-            if let begun = start { tokens.append((Validation.searchKey(String(text[begun.index..<index])), begun.index..<index, begun.offset..<offset)) }
+            if let begun = start { tokens.append((fold(text[begun.index..<index]), begun.index..<index, begun.offset..<offset)) }
             start = nil
         }
         while index < text.endIndex {
@@ -135,7 +146,7 @@ public struct SearchQuery: Sendable, Equatable {
             let next = text.index(after: index)
             if character.unicodeScalars.first.map(isUnspaced) == true {
                 close()
-                tokens.append((Validation.searchKey(String(character)), index..<next, offset..<(offset + 1)))
+                tokens.append((fold(text[index..<next]), index..<next, offset..<(offset + 1)))
             } else if isWordCharacter(character) {
                 if start == nil { start = (index, offset) }
             } else {
