@@ -60,7 +60,7 @@ struct ConsentCommandsTests {
         #expect(await terminal.run("--profile ada chats --limit 2") == 0)
         let first = terminal.output.split(separator: "\n")
         #expect(first.count == 3 && first[0].hasPrefix("1. ") && first[1].hasPrefix("2. "))
-        let next = try #require(first[2].firstMatch(of: /chats --after ([0-9a-z]+)/)?.output.1)
+        let next = try #require(first.dropFirst(2).first?.firstMatch(of: /chats --after ([0-9a-z]+)/)?.output.1)
         #expect(await terminal.run("--profile ada chats --limit 2 --after \(next) --json") == 0)
         let rows = terminal.output.split(separator: "\n")
         #expect(rows.count == 2 && rows.allSatisfy { $0.hasPrefix("{") })
