@@ -60,12 +60,10 @@ public enum PostgresChatSchema {
             "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[], text[])",
             sendFunction(replies: true, mentions: true),
         ]),
-        // The send function's look-ups of `messages` planned at each call (see `sendFunction`):
-        // a plan cached while the table was new and had no statistics walked it for every send
-        // until the first ANALYZE (docs/performance.md, "A fresh PostgreSQL database").
+        // The send function's look-up of `messages` planned at each call (`sendFunctionPlannedEachCall`).
         PGDatabase.Migration(feature: "chat", version: 7, [
             "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[], text[], text[])",
-            sendFunction(replies: true, mentions: true, lookUpsPlannedEachCall: true),
+            sendFunctionPlannedEachCall,
         ]),
     ]
 
@@ -77,16 +75,7 @@ public enum PostgresChatSchema {
     /// as the function has since step 4 of Chat's migrations; with `mentions`, whom it mentions
     /// (a JSON array, or the empty text for none), each stored in `message_mentions` too, and it
     /// returns whom each stored message mentions (step 6).
-    ///
-    /// With `lookUpsPlannedEachCall` (step 7), its two look-ups of `messages` (the sends already
-    /// stored, and the stored rows it returns) run through `EXECUTE`, so PostgreSQL plans them at
-    /// each call for the table as it is then. PL/pgSQL otherwise keeps a generic plan per
-    /// connection from the sixth call on, made with the estimates of that moment: on a new
-    /// database (a table never analyzed counts as 10 pages) that plan was a hash join over a
-    /// `Seq Scan on messages` and an index walk of the whole conversation, kept as the table grew
-    /// until autovacuum's first ANALYZE. The statement that stores touches `messages` only to
-    /// insert, through its unique index.
-    private static func sendFunction(replies: Bool, mentions: Bool = false, lookUpsPlannedEachCall: Bool = false) -> String {
+    private static func sendFunction(replies: Bool, mentions: Bool = false) -> String {
         var (parameter, column, value) = replies ? (", reply_tos text[]", ", reply_to", ", reply_tos") : ("", "", "")
         if mentions { (parameter, column, value) = (parameter + ", mention_lists text[]", column + ", mentions", value + ", mention_lists") }
         let stored = (replies ? ", nullif(n.reply_to, '')" : "") + (mentions ? ", nullif(n.mentions, '')" : "")
@@ -97,22 +86,6 @@ public enum PostgresChatSchema {
                     SELECT p.person, s.seq, s.conversation_id, s.position FROM stored s, json_array_elements_text(s.mentions::json) AS p(person)
                     WHERE s.mentions IS NOT NULL),
             """ : ""
-        let known = lookUpsPlannedEachCall ? "\n    known bigint[];" : ""
-        let lookUp = lookUpsPlannedEachCall ? """
-
-            EXECUTE 'SELECT coalesce(array_agg(u.ord), ''{}'') FROM unnest($1, $2) WITH ORDINALITY AS u(id, conversation_id, ord)
-                     JOIN messages m ON m.conversation_id = u.conversation_id AND m.id = u.id' INTO known USING ids, conversations;
-        """ : ""
-        let notStored = lookUpsPlannedEachCall ? "i.ord <> ALL (known)"
-            : "NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = i.conversation_id AND m.id = i.id)"
-        let returned = """
-            SELECT u.ord, m.seq, m.seq > \(lookUpsPlannedEachCall ? "$3" : "top") AND u.nth = 1, m.sender_id::text, m.text, m.sent_at\(mentions ? ", m.mentions" : "")
-                    FROM (SELECT v.id, v.conversation_id, v.ord, row_number() OVER (PARTITION BY v.conversation_id, v.id ORDER BY v.ord) AS nth
-                          FROM unnest(\(lookUpsPlannedEachCall ? "$1, $2" : "ids, conversations")) WITH ORDINALITY AS v(id, conversation_id, ord)) u
-                    JOIN messages m ON m.conversation_id = u.conversation_id AND m.id = u.id
-                    ORDER BY u.ord
-            """
-        let returnQuery = lookUpsPlannedEachCall ? "RETURN QUERY EXECUTE '\(returned)' USING ids, conversations, top;" : "RETURN QUERY\n        \(returned);"
         return #"""
         CREATE FUNCTION messageai_send(ids text[], conversations text[], senders text[], texts text[], sent_ats bigint[]\#(parameter))
         RETURNS TABLE (ord bigint, seq bigint, is_new boolean, sender_id text, text text, sent_at bigint\#(mentions ? ", mentions text" : ""))
@@ -120,9 +93,9 @@ public enum PostgresChatSchema {
         #variable_conflict use_column
         DECLARE
             top bigint;
-            added bigint;\#(known)
+            added bigint;
         BEGIN
-            SELECT s.value INTO top FROM store_sequence s FOR UPDATE;\#(lookUp)
+            SELECT s.value INTO top FROM store_sequence s FOR UPDATE;
             WITH input AS (
                 SELECT u.id, u.conversation_id, u.sender_id, u.text, u.sent_at\#(column.replacingOccurrences(of: ", ", with: ", u.")), u.ord,
                        row_number() OVER (PARTITION BY u.conversation_id, u.id ORDER BY u.ord) AS nth
@@ -132,7 +105,7 @@ public enum PostgresChatSchema {
                 SELECT i.*, top + row_number() OVER (ORDER BY i.ord) AS new_seq,
                        coalesce(a.message_count, 0) + row_number() OVER (PARTITION BY i.conversation_id ORDER BY i.ord) AS new_position
                 FROM input i LEFT JOIN chat_activity a ON a.conversation_id = i.conversation_id
-                WHERE i.nth = 1 AND \#(notStored)),
+                WHERE i.nth = 1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = i.conversation_id AND m.id = i.id)),
             stored AS (
                 INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at\#(column))
                 SELECT n.new_seq, n.id, n.conversation_id, n.new_position, n.sender_id, n.text, n.sent_at\#(stored) FROM numbered n
@@ -150,11 +123,92 @@ public enum PostgresChatSchema {
                 UPDATE store_sequence SET value = top + added;
                 PERFORM pg_notify('messageai_events', (top + added)::text);
             END IF;
-            \#(returnQuery)
+            RETURN QUERY
+                SELECT u.ord, m.seq, m.seq > top AND u.nth = 1, m.sender_id::text, m.text, m.sent_at\#(mentions ? ", m.mentions" : "")
+                FROM (SELECT v.id, v.conversation_id, v.ord, row_number() OVER (PARTITION BY v.conversation_id, v.id ORDER BY v.ord) AS nth
+                      FROM unnest(ids, conversations) WITH ORDINALITY AS v(id, conversation_id, ord)) u
+                JOIN messages m ON m.conversation_id = u.conversation_id AND m.id = u.id
+                ORDER BY u.ord;
         END
         $fn$
         """#
     }
+
+    /// `sendFunction(replies: true, mentions: true)` whose one look-up of `messages` (the sends
+    /// of the batch already stored, with what is stored) runs through `EXECUTE`, so PostgreSQL
+    /// plans it at each call for the table as it is then, statistics or none; the rows returned
+    /// are made from the batch and that look-up, without reading `messages` again. PL/pgSQL
+    /// otherwise keeps a generic plan per connection from the sixth call on, costed with the
+    /// estimates of that moment: on a new database (a table never analyzed counts as 10 pages)
+    /// the function's plans were a hash join over a `Seq Scan on messages` and a walk of the
+    /// sender's whole conversation, kept as the table grew until autovacuum's first ANALYZE
+    /// (docs/performance.md, "A fresh PostgreSQL database").
+    static let sendFunctionPlannedEachCall = #"""
+        CREATE FUNCTION messageai_send(ids text[], conversations text[], senders text[], texts text[], sent_ats bigint[], reply_tos text[], mention_lists text[])
+        RETURNS TABLE (ord bigint, seq bigint, is_new boolean, sender_id text, text text, sent_at bigint, mentions text)
+        LANGUAGE plpgsql AS $fn$
+        #variable_conflict use_column
+        DECLARE
+            top bigint;
+            added bigint;
+            k_ord bigint[]; k_seq bigint[]; k_sender text[]; k_text text[]; k_sent bigint[]; k_mentions text[];
+        BEGIN
+            SELECT s.value INTO top FROM store_sequence s FOR UPDATE;
+            EXECUTE 'SELECT coalesce(array_agg(u.ord), ''{}''), coalesce(array_agg(m.seq), ''{}''), coalesce(array_agg(m.sender_id::text), ''{}''),
+                            coalesce(array_agg(m.text), ''{}''), coalesce(array_agg(m.sent_at), ''{}''), coalesce(array_agg(m.mentions::text), ''{}'')
+                     FROM unnest($1, $2) WITH ORDINALITY AS u(id, conversation_id, ord)
+                     JOIN messages m ON m.conversation_id = u.conversation_id AND m.id = u.id'
+                INTO k_ord, k_seq, k_sender, k_text, k_sent, k_mentions USING ids, conversations;
+            WITH input AS (
+                SELECT u.id, u.conversation_id, u.sender_id, u.text, u.sent_at, u.reply_to, u.mentions, u.ord,
+                       row_number() OVER (PARTITION BY u.conversation_id, u.id ORDER BY u.ord) AS nth
+                FROM unnest(ids, conversations, senders, texts, sent_ats, reply_tos, mention_lists) WITH ORDINALITY
+                     AS u(id, conversation_id, sender_id, text, sent_at, reply_to, mentions, ord)),
+            numbered AS (
+                SELECT i.*, top + row_number() OVER (ORDER BY i.ord) AS new_seq,
+                       coalesce(a.message_count, 0) + row_number() OVER (PARTITION BY i.conversation_id ORDER BY i.ord) AS new_position
+                FROM input i LEFT JOIN chat_activity a ON a.conversation_id = i.conversation_id
+                WHERE i.nth = 1 AND i.ord <> ALL (k_ord)),
+            stored AS (
+                INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at, reply_to, mentions)
+                SELECT n.new_seq, n.id, n.conversation_id, n.new_position, n.sender_id, n.text, n.sent_at, nullif(n.reply_to, ''), nullif(n.mentions, '') FROM numbered n
+                RETURNING messages.conversation_id, messages.seq, messages.position, messages.sender_id, messages.mentions),
+            mentioned AS (
+                INSERT INTO message_mentions (user_id, seq, conversation_id, position)
+                SELECT p.person, s.seq, s.conversation_id, s.position FROM stored s, json_array_elements_text(s.mentions::json) AS p(person)
+                WHERE s.mentions IS NOT NULL),
+            activity AS (
+                INSERT INTO chat_activity AS a (conversation_id, message_count, last_seq)
+                SELECT s.conversation_id, max(s.position), max(s.seq) FROM stored s GROUP BY s.conversation_id
+                ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq),
+            reads AS (
+                INSERT INTO chat_reads AS r (user_id, conversation_id, read_count)
+                SELECT s.sender_id, s.conversation_id, max(s.position) FROM stored s GROUP BY s.sender_id, s.conversation_id
+                ON CONFLICT (user_id, conversation_id) DO UPDATE SET read_count = greatest(r.read_count, excluded.read_count))
+            SELECT count(*) INTO added FROM stored;
+            IF added > 0 THEN
+                UPDATE store_sequence SET value = top + added;
+                PERFORM pg_notify('messageai_events', (top + added)::text);
+            END IF;
+            RETURN QUERY
+                WITH input AS (
+                    SELECT u.id, u.conversation_id, u.sender_id, u.text, u.sent_at, u.mentions, u.ord,
+                           row_number() OVER (PARTITION BY u.conversation_id, u.id ORDER BY u.ord) AS nth
+                    FROM unnest(ids, conversations, senders, texts, sent_ats, mention_lists) WITH ORDINALITY
+                         AS u(id, conversation_id, sender_id, text, sent_at, mentions, ord)),
+                fresh AS (
+                    SELECT i.conversation_id, i.id, top + row_number() OVER (ORDER BY i.ord) AS seq, i.sender_id, i.text, i.sent_at,
+                           nullif(i.mentions, '') AS mentions
+                    FROM input i WHERE i.nth = 1 AND i.ord <> ALL (k_ord))
+                SELECT i.ord, coalesce(k.seq, f.seq), k.seq IS NULL AND i.nth = 1, coalesce(k.sender_id, f.sender_id), coalesce(k.text, f.text),
+                       coalesce(k.sent_at, f.sent_at), CASE WHEN k.ord IS NULL THEN f.mentions ELSE k.mentions END
+                FROM input i
+                LEFT JOIN unnest(k_ord, k_seq, k_sender, k_text, k_sent, k_mentions) AS k(ord, seq, sender_id, text, sent_at, mentions) ON k.ord = i.ord
+                LEFT JOIN fresh f ON f.conversation_id = i.conversation_id AND f.id = i.id
+                ORDER BY i.ord;
+        END
+        $fn$
+        """#
 
     /// The database's epoch (see `ChatSchema`).
     /// - Throws: `AppError(.unavailable)` when it is missing (a damaged database).
