@@ -6,7 +6,7 @@ import Testing
 
 /// The stores keep sends that arrive together in one transaction (`MessageWriter`); a send that
 /// fails while being written must not take the others down with it.
-@Suite("Group commit", .timeLimit(.minutes(1)))
+@Suite("Group commit", .timeLimit(.minutes(3)))
 struct GroupCommitTests {
     @Test("a send the store refuses while writing it fails alone; the sends that came with it are stored once, in order",
           arguments: [ContractBackend.sqlite, .postgres])

@@ -6,7 +6,7 @@ import TestSupport
 /// `/react`, and another person's, made with `messageai` in processes of their own, shown live
 /// as lines saying what changed, on the SQLite backend.
 @MainActor
-@Suite("Message changes in the REPL", .timeLimit(.minutes(1)))
+@Suite("Message changes in the REPL", .timeLimit(.minutes(3)))
 struct MessageChangeREPLTests {
     /// `messageai ARGUMENTS` as its own process on a terminal's files: its exit status and output.
     struct Messageai: Sendable {

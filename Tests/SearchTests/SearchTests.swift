@@ -7,7 +7,7 @@ import Testing
 
 /// Reading a search, matching words whatever their case, accents and script, the snippet's
 /// marks, ranking and pages, on the in-memory scan and through the view model.
-@Suite("Search", .timeLimit(.minutes(1)))
+@Suite("Search", .timeLimit(.minutes(3)))
 @MainActor
 struct SearchTests {
     let ada = UserID("u-ada"), grace = UserID("u-grace")

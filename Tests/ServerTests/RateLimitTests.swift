@@ -10,7 +10,7 @@ import Testing
 /// The limits on guessing passwords: token buckets that a flood of new keys cannot reset, keyed
 /// so that a stranger's guesses do not lock an account's owner out, and spent only on passwords
 /// actually checked.
-@Suite("Rate limits", .timeLimit(.minutes(1)))
+@Suite("Rate limits", .timeLimit(.minutes(3)))
 struct RateLimitTests {
     @Test("a key held back stays held back however many new keys arrive: those held back least are forgotten, never all")
     func floodKeepsPenalties() {
