@@ -2,13 +2,14 @@ import ConversationList
 import Kernel
 import Synchronization
 import Testing
+import TestSupport
 
 /// Who may invite whom, at what cost (the security review of 2026-11-27, M2, M5 and L7), on
 /// every backend.
 @Suite("Invitation contract", .serialized, .timeLimit(.minutes(5)))
 struct InvitationContractTests {
     @Test("100 throw-away accounts cannot make anyone unreachable: a new invitation takes the oldest stranger's place; a second one of the inviter's is refused, and they are told",
-          arguments: BackendContractTests.backends)
+          heavyTests, arguments: BackendContractTests.backends)
     func throwAwayAccounts(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }

@@ -12,7 +12,7 @@ import TestSupport
 /// minute or more later), so that no plan depends on statistics that are not there yet
 /// (docs/performance.md, "A fresh PostgreSQL database"). `messages` is looked up by its keys,
 /// never scanned whole.
-@Suite("PostgreSQL query plans", .timeLimit(.minutes(2)))
+@Suite("PostgreSQL query plans", .timeLimit(.minutes(2)), heavyTests)
 struct PostgresQueryPlanTests {
     /// Messages put into the database between the phases, from another connection, as other instances would.
     static let grown = 100_000

@@ -9,6 +9,7 @@ import Kernel
 import RemoteClient
 import Synchronization
 import Testing
+import TestSupport
 
 /// What one event, one page and one change may weigh (security review 2026-11-27, H2, M1, M3):
 /// no frame the server may send is over what the client reads, a client that fails on its first
@@ -65,7 +66,7 @@ struct EventWeightTests {
         return group
     }
 
-    @Test("the review's trap, scaled down: a long reply quoting a text of combining marks, with 900 reactions; a live client keeps receiving later messages")
+    @Test("the review's trap, scaled down: a long reply quoting a text of combining marks, with 900 reactions; a live client keeps receiving later messages", heavyTests)
     func trapScaledDown() async throws {
         try await InProcessServer.live({ $0.signUpBurst = 1_000 }) { world in
             let attacker = try await world.probe.signUp("Bomber"), victim = try await world.probe.signUp("Victim")
