@@ -76,6 +76,12 @@ struct SilentSocket {
     /// Closes the connection.
     func hangUp() { Glibc.close(descriptor) }
 
+    /// Whether the server has answered or closed the connection, asked without waiting.
+    func hasAnswered() -> Bool {
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&ready, 1, 0) > 0
+    }
+
     /// Writes `text` as it is.
     func writeText(_ text: String) {
         _ = text.withCString { Glibc.write(descriptor, $0, strlen($0)) }
