@@ -103,7 +103,7 @@ var targets: [Target] = [
     .executableTarget(name: "arch-report", dependencies: ["ArchitectureModel", argumentParser], path: "Tools/Architecture/Report"),
     .target(name: "FeatureScaffold", dependencies: ["ArchitectureModel"], path: "Tools/Scaffold/Generator"),
     .executableTarget(name: "new-feature", dependencies: ["FeatureScaffold", argumentParser], path: "Tools/Scaffold/Main"),
-    .target(name: "TestSupport", dependencies: ["Kernel"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Kernel", logging], path: "Tests/TestSupport"),
     .testTarget(name: "KernelTests", dependencies: ["Kernel", "TestSupport"], path: "Tests/KernelTests"),
     .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "ServiceGraph", "SQLStore", "PostgresStore", "ChatLive", "SearchLive", "TestSupport", logging,
                                                       .product(name: "GRDB", package: "GRDB.swift")] + features.map { .init(stringLiteral: $0.name) },

@@ -7,7 +7,6 @@ import PostgresStore
 import Search
 @testable import SearchLive
 import ServiceGraph
-import Synchronization
 import TestSupport
 import Testing
 
@@ -175,8 +174,8 @@ struct SearchContractTests {
 
     @Test("PostgreSQL: should the database refuse a batch of words, each message is written alone; one it refuses is left out and logged by its key, never its text")
     func postgresRefusedWordsLogged() async throws {
-        let log = LogLines()
-        let logger = Logger(label: "test") { _ in LogLines.Handler(lines: log) }
+        let log = LogCapture()
+        let logger = Logger(label: "test") { _ in LogCapture.Handler(capture: log) }
         let database = try await PGDatabase.open(try await PostgresCluster.shared().database(), migrations: PostgresSearchIndex.migrations, connections: 1,
                                                  logger: Logger(label: "test"))
         defer { database.close() }
@@ -235,30 +234,5 @@ struct SearchContractTests {
         let write = try await ForeignProgram.query("UPDATE messages SET text = 'rewritten' WHERE id = '\(kept.id.rawValue)'", on: file)
         #expect(write.status == 0, "\(write.errors)")
         #expect(try await asAda.search.search("brulee", in: nil, limit: 5, before: nil).hits.isEmpty, "shown by the words it no longer has")
-    }
-}
-
-/// What a logger logs, a line each: its level, its message and its metadata (`key=value`, by key).
-final class LogLines: Sendable {
-    private let kept = Mutex<[String]>([])
-
-    var lines: [String] { kept.withLock { $0 } }
-    var text: String { lines.joined(separator: "\n") }
-
-    /// A log handler writing into `lines`.
-    struct Handler: LogHandler {
-        let lines: LogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            lines.kept.withLock { $0.append((["\(event.level)", "\(event.message)"] + all).joined(separator: " ")) }
-        }
     }
 }

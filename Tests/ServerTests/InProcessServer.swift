@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import MessageAIServer
-import Synchronization
+import TestSupport
 
 /// The server's application run in the test's process by HummingbirdTesting, over a SQLite
 /// file in a scratch folder: on a real socket of localhost (`live`), or the router alone with
@@ -57,30 +57,5 @@ struct InProcessServer: TestServer {
         var logger = Logger(label: "messageai-server") { _ in LogCapture.Handler(capture: log) }
         logger.logLevel = MessageAIServer.logger(settings).logLevel
         return (folder, log, try MessageAIServer.buildApplication(settings, graph: try await MessageAIServer.openGraph(settings), logger: logger))
-    }
-}
-
-/// What an in-process server logs, kept as text.
-final class LogCapture: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    /// Every line logged so far.
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
-
-    /// A log handler writing into a capture.
-    struct Handler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .info
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            capture.lines.withLock { $0.append("\(event.level) \(event.message)\(all.isEmpty ? "" : " \(all)")") }
-        }
     }
 }

@@ -7,6 +7,7 @@ import Kernel
 import Logging
 import Synchronization
 import Testing
+import TestSupport
 
 /// Promises of `docs/protocol.md` that no other test holds to its word: each test names the
 /// promise it checks.
