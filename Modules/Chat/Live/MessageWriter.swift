@@ -105,13 +105,13 @@ public final class MessageWriter: Sendable {
     /// How long each committed transaction took, from its start to its commit.
     private let commitTimes = Metrics.Timer(label: "messageai_commit_seconds")
 
-    /// What else keeps messages' words (Search's index on SQLite), told after an edit or a
-    /// deletion commits and awaited before the change is answered, so the words it removed are
-    /// gone from there too.
+    /// What else keeps messages' words (Search's index on SQLite), told after each change commits
+    /// and awaited before it is answered, so the words an edit or a deletion removed are gone from
+    /// there too (what keeps them decides which changes removed words).
     private let forget: @Sendable () async -> Void
 
     /// Creates the writer of `store`; what it stores goes live through `feed` at once, and after
-    /// each edit or deletion, `forget` runs.
+    /// each change, `forget` runs.
     public init(store: any MessageStore, feed: StoreEventFeed, batchLimit: Int = 512, forget: @escaping @Sendable () async -> Void = {}) {
         self.store = store
         self.feed = feed
@@ -137,7 +137,7 @@ public final class MessageWriter: Sendable {
     func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
                 _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message {
         let message = try await store.change(messageID, in: conversationID, as: kind, rule)
-        if kind != .reacted { await forget() }
+        await forget()
         return message
     }
 

@@ -86,6 +86,8 @@ public final class SQLSearchIndex: Sendable {
         init(database: SQLDatabase) { self.database = database }
 
         func purge() async throws {
+            // Nothing wanted (no indexed message's text changed since the last purge): no wait, no merge.
+            guard try await wanted() != nil else { return }
             let owed = state.withLock { $0.refilled() }
             guard owed < .zero else { return try await purgeNow() }
             let wait = (.zero - owed) * SQLSearchIndex.purgeShare
@@ -102,16 +104,20 @@ public final class SQLSearchIndex: Sendable {
             }
         }
 
-        /// Merges the index into one segment, a step (`purgeStep` pages) a transaction, when
-        /// purges are wanted; then marks those it saw wanted as done.
-        private func purgeNow() async throws {
-            let wanted = try await database.read { db in
+        /// The purges the store wants (`purge_wanted`) when more than are done, else `nil`.
+        private func wanted() async throws -> Int64? {
+            try await database.read { db in
                 try Row.fetchOne(db, sql: "SELECT purge_wanted, purged FROM search_progress").flatMap { row -> Int64? in
                     let (wanted, purged): (Int64, Int64) = (row[0], row[1])
                     return wanted > purged ? wanted : nil
                 }
             }
-            guard let wanted else { return }
+        }
+
+        /// Merges the index into one segment, a step (`purgeStep` pages) a transaction, when
+        /// purges are wanted; then marks those it saw wanted as done.
+        private func purgeNow() async throws {
+            guard let wanted = try await wanted() else { return }
             let started = ContinuousClock.now
             var merged = true
             while merged {
