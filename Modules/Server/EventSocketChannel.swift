@@ -103,8 +103,8 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
                                                                                       configuration: .init(isOutboundHalfClosureEnabled: true))
                     // NIO does not hand a refused upgrade request on, so it is answered here.
                     guard case .failure(let error) = decision.value else { return .http(http) }
-                    return .refused(http, ErrorReply(error) ?? ErrorReply.failure(error, id: ErrorReply.newID(), logger: logger, "events socket admission failed",
-                                                                                    metadata: ["path": "\(EventSocketProtocol.path)"]))
+                    return .refused(http, ErrorReply.answer(error, logger: logger, "events socket admission failed",
+                                                              metadata: ["path": "\(EventSocketProtocol.path)"]))
                 }
             }
             var configuration = NIOUpgradableHTTPServerPipelineConfiguration(upgradeConfiguration: upgrades)

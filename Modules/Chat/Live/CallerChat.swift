@@ -132,9 +132,9 @@ struct CallerChat: Sendable {
     /// the message read back.
     private func storedNow() -> Date { MessageRows.date(milliseconds: MessageRows.milliseconds(clock.now())) }
 
-    /// One message and its fan-out (`bytes` times the others it goes to) from `me`'s budget.
+    /// One message and its fan-out (`ChatRules.fanOutCost` of `bytes`) from `me`'s budget.
     private func spend(on bytes: Int, by me: UserID, members: [UserID]) throws {
-        try budget.spend(.fanOutBytes, by: me, cost: bytes * max(1, members.count - 1))
+        try budget.spend(.fanOutBytes, by: me, cost: ChatRules.fanOutCost(of: bytes, members: members))
         try budget.spend(.message, by: me)
     }
 

@@ -157,9 +157,9 @@ public final class SocketSends: Sendable {
     }
 
     /// A refusal as the client should see it; a failure of the server's own is logged under a
-    /// new id, which is all the client is told of it (`ErrorReply.failure`).
+    /// new id, which is all the client is told of it (`ErrorReply.answer`).
     private func explained(_ error: any Error) -> AppError {
-        let reply = ErrorReply(error) ?? ErrorReply.failure(error, id: ErrorReply.newID(), logger: logger, "request over the events socket failed")
+        let reply = ErrorReply.answer(error, logger: logger, "request over the events socket failed")
         return reply.error.appError(status: reply.status)
     }
 

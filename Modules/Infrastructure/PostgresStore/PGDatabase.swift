@@ -344,9 +344,8 @@ public final class PGDatabase: Sendable {
     /// Runs ANALYZE on each table of the schema that holds rows but has no statistics: a restored
     /// backup, or a database `messageai-server migrate` filled. Until autovacuum's first pass
     /// (a minute or more) the planner would guess such a table's contents; an empty table is left
-    /// alone (its statistics would say "empty" while it fills). Returns the tables analyzed.
-    @discardableResult
-    public func analyzeTablesWithoutStatistics() async throws -> [String] {
+    /// alone (its statistics would say "empty" while it fills).
+    public func analyzeTablesWithoutStatistics() async throws {
         let tables = try await query("""
             SELECT c.relname::text FROM pg_class c
             WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND pg_relation_size(c.oid) > 0
@@ -356,7 +355,6 @@ public final class PGDatabase: Sendable {
         for table in tables {
             try await query(PostgresQuery(unsafeSQL: "ANALYZE \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\""))
         }
-        return tables
     }
 
     /// The advisory lock key of migrations ("MAIM" in ASCII).
@@ -371,6 +369,14 @@ public final class PGDatabase: Sendable {
         } catch {
             throw Self.failure(error, location)
         }
+    }
+
+    /// Whether `error` is PostgreSQL refusing a statement for what it holds (a value, a
+    /// constraint), rather than the connection, the transaction or the server failing (classes
+    /// 08, 40, 53, 57, 58), after which the same statement with other values may still succeed.
+    public static func refusedStatement(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
+        return !["08", "40", "53", "57", "58"].contains(String(state.prefix(2)))
     }
 
     /// An error of the database's, as people should read it: `.unavailable` when PostgreSQL cannot

@@ -54,9 +54,12 @@ public struct ErrorReply: Sendable {
                           error: WireError(AppError(.internal, "the server failed (request \(id)); the failure is in its log under that id")))
     }
 
-    /// A new id for a failure outside an HTTP request (a request made over the events socket),
-    /// like those of Hummingbird's requests.
-    public static func newID() -> String { RequestID().description }
+    /// The answer to `error` outside an HTTP request (an events socket's upgrade or request): a
+    /// refusal as it is, or a failure of the server's own logged (`failure`) under a new id like
+    /// those of Hummingbird's requests.
+    public static func answer(_ error: any Error, logger: Logger, _ message: Logger.Message, metadata: Logger.Metadata = [:]) -> ErrorReply {
+        ErrorReply(error) ?? failure(error, id: RequestID().description, logger: logger, message, metadata: metadata)
+    }
 
     private init(status: Int, headers: HTTPFields = [:], error: WireError) {
         self.status = status

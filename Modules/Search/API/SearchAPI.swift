@@ -14,10 +14,13 @@ public enum SearchAPI {
         .get, "/v1/mentions", "Messages of your conversations that mention you, newest last: the newest, or those after since (resumable with next)",
         query: [MentionsQuery.since, MentionsQuery.limit])
 
+    /// A cursor as a query parameter carries it (digits, as `SearchRules.cursor` reads them).
+    static let cursor = WireSchema.string(minLength: 1, maxLength: 19, pattern: "^[0-9]+$")
+
     /// The query parameters the list of mentions reads.
     public enum MentionsQuery {
         /// Where the list resumes.
-        public static let since = QueryParameter("since", .string(minLength: 1, maxLength: 19, pattern: "^[0-9]+$"), "the mentions after this cursor (a page's next)")
+        public static let since = QueryParameter("since", SearchAPI.cursor, "the mentions after this cursor (a page's next)")
         /// Most mentions.
         public static let limit = QueryParameter("limit", .integer(1...SearchRules.maxLimit), "most mentions (default 20)")
     }
@@ -32,7 +35,7 @@ public enum SearchAPI {
         /// Most results.
         public static let limit = QueryParameter("limit", .integer(1...SearchRules.maxLimit), "most results (default 20)")
         /// Where the page starts: below a result's cursor.
-        public static let before = QueryParameter("before", .string(minLength: 1, maxLength: 19, pattern: "^[0-9]+$"),
+        public static let before = QueryParameter("before", SearchAPI.cursor,
                                                    "a result's cursor: the page of the results after it")
     }
 

@@ -114,9 +114,7 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// What an index holds of `text`: its words (`words(of:)`), each as a `lexeme(_:)`.
     public static func lexemes(of text: String) -> [String] {
-        var words = words(of: text)
-        for index in words.indices where words[index].utf8.count > maxLexemeBytes { words[index] = lexeme(words[index]) }
-        return words
+        words(of: text).map(lexeme)
     }
 
     /// The words of `text`, folded, each with where it is in `text`, as indices and as character

@@ -81,7 +81,7 @@ public final class PostgresSearchIndex: Sendable {
     /// Writes the words of `messages` (each key's, joined by spaces) in one statement; should
     /// PostgreSQL refuse it, one message at a time, leaving out each message it refuses (logged at
     /// error level by its key, never its text), so that no message can stop the index.
-    /// - Throws: what fails other than PostgreSQL refusing a message (`refused`): the connection, the server.
+    /// - Throws: what fails other than PostgreSQL refusing a message (`PGDatabase.refusedStatement`): the connection, the server.
     static func write(_ messages: [(key: Int64, words: String)], in transaction: PGDatabase.Transaction, logger: Logger) async throws {
         func insert(_ messages: [(key: Int64, words: String)]) async throws {
             // A savepoint, so that a refusal leaves the transaction (and its hold on the mark) usable.
@@ -102,22 +102,15 @@ public final class PostgresSearchIndex: Sendable {
         guard !messages.isEmpty else { return }
         do {
             try await insert(messages)
-        } catch let error where refused(error) {
+        } catch let error where PGDatabase.refusedStatement(error) {
             for message in messages {
                 do {
                     try await insert([message])
-                } catch let error as PSQLError where refused(error) {
+                } catch let error as PSQLError where PGDatabase.refusedStatement(error) {
                     logger.error("search index: PostgreSQL refused the words of a message, left out of the index",
                                  metadata: ["key": "\(message.key)", "state": "\(error.serverInfo?[.sqlState] ?? "")"])
                 }
             }
         }
-    }
-
-    /// Whether `error` is PostgreSQL refusing a statement for what it holds, rather than the
-    /// connection, the transaction or the server failing (which fail the round, tried again later).
-    static func refused(_ error: any Error) -> Bool {
-        guard let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
-        return !["08", "40", "53", "57", "58"].contains(String(state.prefix(2)))
     }
 }

@@ -61,7 +61,13 @@ public enum ChatRules {
     /// What storing `message` costs its author's fan-out budget: the bytes of its event
     /// (`Message.wireBytes`) times the members it goes to besides the author.
     public static func fanOutCost(of message: Message, members: [UserID]) -> Int {
-        message.wireBytes * max(1, members.count - 1)
+        fanOutCost(of: message.wireBytes, members: members)
+    }
+
+    /// What sending `bytes` to a conversation's `members` costs the sender's fan-out budget:
+    /// the bytes times the members they go to besides the sender (at least one).
+    public static func fanOutCost(of bytes: Int, members: [UserID]) -> Int {
+        bytes * max(1, members.count - 1)
     }
 
     /// The caller is not a member of the conversation.
