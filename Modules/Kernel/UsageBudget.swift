@@ -7,16 +7,18 @@ public struct UsageBudget: Sendable {
     public enum Action: String, Sendable, CaseIterable {
         /// Messages sent, one each.
         case message
-        /// A message's bytes of text times the people it goes to: what its fan-out costs.
+        /// Bytes sent times the people they go to, what a message's fan-out costs: a send's text
+        /// (and a reply's quote), a change's whole event (`ChatRules.fanOutCost`).
         case fanOutBytes
-        /// Conversations started, one each (a group, or a one-to-one that did not exist), and
-        /// conversations left, one each: each is an event for every member, and leaving a
-        /// one-to-one is how it is joined again.
+        /// Conversations started (a group, one unit per `ConversationRules`' share of the people it
+        /// names; a one-to-one that did not exist, one) and conversations left, one each: each is
+        /// an event for every member, and leaving a one-to-one is how it is joined again.
         case conversation
         /// Changes of display name, one each: each is an event for every contact.
         case rename
-        /// Look-ups and searches of people, searches of messages, and the settings others see the
-        /// effect of (blocks, unblocks, receipt privacy), one each.
+        /// Look-ups and searches of people, the settings others see the effect of (blocks, unblocks,
+        /// receipt privacy), one each; searches of messages by the candidates they check, and reads
+        /// of history and events by the bytes they return (`ChatRules.readCost`).
         case lookup
     }
 

@@ -110,9 +110,9 @@ public struct ServerSettings: Sendable {
         public static let renamesPerHour = SettingKey.integer("budget.renamesPerHour", default: ServerBudget.Limits().renamesPerHour,
                                                               "display-name changes one person may make an hour, a twelfth of them at once",
                                                               in: 1...100_000_000)
-        /// Look-ups of people per person per minute.
+        /// Look-ups per person per minute (`UsageBudget.Action.lookup`).
         public static let lookupsPerMinute = SettingKey.integer("budget.lookupsPerMinute", default: ServerBudget.Limits().lookupsPerMinute,
-                                                                "people look-ups and searches one person may make a minute, half of them at once",
+                                                                "look-ups one person may make a minute (people, searches, reads, blocks and privacy), half of them at once",
                                                                 in: 1...100_000_000)
         /// Requests of one account served at once.
         public static let requestsAtOnce = SettingKey.integer("budget.requestsAtOnce", default: AccountRequests.productLimit,

@@ -67,8 +67,8 @@ public enum PostgresChangeLog {
         return seq
     }
 
-    /// Records `changes`, numbered in their order, each seen by one person alone, in two
-    /// statements whatever their number (a new group's invitations), in the open transaction.
+    /// Records `changes`, numbered in their order, each seen by one person alone, in four
+    /// statements whatever their number (numbering, two inserts, the announcement) (a new group's invitations), in the open transaction.
     public static func record(each changes: [(change: StoreChange, seenBy: UserID)], _ transaction: PGDatabase.Transaction) async throws {
         guard !changes.isEmpty else { return }
         let first = try await next(count: changes.count, transaction)

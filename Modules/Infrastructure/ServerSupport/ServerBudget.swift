@@ -16,7 +16,8 @@ public struct ServerBudget: Sendable {
         public var conversationsPerHour = 120
         /// Changes of display name per hour (a twelfth of it at once).
         public var renamesPerHour = 60
-        /// Look-ups and searches of people per minute (half of it at once).
+        /// Look-ups per minute (half of it at once): people, settings, searches and reads
+        /// (`UsageBudget.Action.lookup`).
         public var lookupsPerMinute = 120
 
         /// The product's limits.
@@ -55,7 +56,7 @@ public struct ServerBudget: Sendable {
         case .fanOutBytes: "you are sending more text to more people than this server allows"
         case .conversation: "you are starting or leaving conversations faster than this server allows"
         case .rename: "you are changing your name more often than this server allows"
-        case .lookup: "you are looking people up or changing blocks and privacy faster than this server allows"
+        case .lookup: "you are looking people up, searching, reading history or changing blocks and privacy faster than this server allows"
         }
         return "\(what); try again in \(wait) s"
     }

@@ -13,7 +13,7 @@ public struct PostgresChatService: ChatService {
 
     /// Creates the service for `caller` over an open database (whose epoch is `epoch`,
     /// `PostgresChatSchema.epoch`), the instance's message writer, the (cached) membership port, the names port (for mentions)
-    /// and the instance's event feed and typing hub; each send spends from `budget`'s messages, each change of receipt privacy from its look-ups.
+    /// and the instance's event feed and typing hub; each send and change spends from `budget`'s messages and fan-out, each read and change of receipt privacy from its look-ups.
     public init(database: PGDatabase, epoch: String, writer: MessageWriter, membership: any ConversationMembership, names: any MemberNames,
                 feed: any EventFeed, typing: TypingHub, caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited) {
         self.database = database
