@@ -11,7 +11,7 @@ public final class AccountRequests: Sendable {
     /// or two), few enough that a person holds a small share of a server's work.
     public static let productLimit = 8
     /// Requests of one account served at once.
-    public let limit: Int
+    private let limit: Int
     private let serving = Mutex<[UserID: Int]>([:])
 
     /// At most `limit` requests of one account at once.
