@@ -10,7 +10,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Measure the SQLite backend, the server and the scaled-out server.",
         subcommands: [SendBench.self, HistoryBench.self, EditBench.self, ListBench.self, StorageBench.self, StartupBench.self,
                       LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ServerBench.self, GaplessBench.self, SearchBench.self,
-                      SearchHitBench.self, MentionBench.self, ChildProcess.self]
+                      SearchHitBench.self, PurgeBench.self, MentionBench.self, ChildProcess.self]
     )
 
     /// Tunes the allocator as `messageai` and `messageai-server` do, so that what is measured in
