@@ -21,7 +21,8 @@ enum MessageText {
             try container.encode(message.edited, forKey: .edited)
             try container.encode(message.version, forKey: .version)
             try container.encode(message.deleted, forKey: .deleted)
-            try container.encode(message.reactions, forKey: .reactions)
+            // The message names the first reactors of each emoji (its encoding's rule); a row without any says `{}`.
+            if message.reactions.isEmpty { try container.encode([String: [UserID]](), forKey: .reactions) }
         }
     }
 
