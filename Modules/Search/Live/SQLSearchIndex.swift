@@ -67,12 +67,13 @@ public final class SQLSearchIndex: Sendable {
         private let database: SQLDatabase
         private let state = Mutex(State())
 
-        /// The purging time this process may spend now (negative: owed), as of `counted`, and
-        /// whether a purge waits for its credit.
+        /// The purging time this process may spend now (negative: owed), as of `counted`,
+        /// whether a purge waits for its credit, and the purge merging now, if any.
         private struct State {
             var credit = SQLSearchIndex.purgeBurst
             var counted = ContinuousClock.now
             var scheduled = false
+            var merging: Task<Void, any Error>?
 
             /// The credit now, with what came back since it was last counted.
             mutating func refilled() -> Duration {
@@ -114,9 +115,24 @@ public final class SQLSearchIndex: Sendable {
             }
         }
 
+        /// Merges the index into one segment, after the purge merging now if any (one at a time
+        /// in a process: two would merge the same segments twice and spend the credit twice).
+        private func purgeNow() async throws {
+            let merge = state.withLock { state in
+                let previous = state.merging
+                let merge = Task { [self] in
+                    _ = await previous?.result
+                    try await mergeWanted()
+                }
+                state.merging = merge
+                return merge
+            }
+            try await merge.value
+        }
+
         /// Merges the index into one segment, a step (`purgeStep` pages) a transaction, when
         /// purges are wanted; then marks those it saw wanted as done.
-        private func purgeNow() async throws {
+        private func mergeWanted() async throws {
             guard let wanted = try await wanted() else { return }
             let started = ContinuousClock.now
             var merged = true
