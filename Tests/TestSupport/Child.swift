@@ -98,4 +98,11 @@ public final class Child: @unchecked Sendable {
         let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
+
+    /// The resident memory of process `pid` now, in bytes, from /proc; 0 when it cannot be read.
+    public static func residentBytes(of pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+        return (line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0) * 1_024
+    }
 }

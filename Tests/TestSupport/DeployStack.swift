@@ -14,16 +14,23 @@ public struct DeployStack: Sendable {
         .appendingPathComponent("../../Tools/Deploy/stack").standardized.path
 
     /// The instances' settings, as an operator gives them: the environment. The load is many
-    /// people's from one machine's address, so the per-person budgets and the per-address limits
-    /// are lifted, and password hashes are cheap.
-    public static let settings = [
-        "MESSAGEAI_SERVER_AUTH_BCRYPT_COST": "4", "MESSAGEAI_SERVER_AUTH_SIGN_UP_BURST": "100000",
-        "MESSAGEAI_SERVER_BUDGET_MESSAGES_PER_MINUTE": "100000000", "MESSAGEAI_SERVER_BUDGET_FAN_OUT_MEGABYTES_PER_MINUTE": "1000000",
-        "MESSAGEAI_SERVER_BUDGET_CONVERSATIONS_PER_HOUR": "100000000", "MESSAGEAI_SERVER_BUDGET_LOOKUPS_PER_MINUTE": "100000000",
-        "MESSAGEAI_SERVER_BUDGET_REQUESTS_AT_ONCE": "100000", "MESSAGEAI_SERVER_HTTP_CONNECTIONS_PER_ADDRESS": "100000",
-    ]
+    /// people's from one machine's address, so the per-address limits are lifted and password
+    /// hashes are cheap; so are the per-person budgets, unless the stack measures them.
+    public let settings: [String: String]
 
-    public init() {}
+    /// A stack whose instances lift the per-person budgets out of reach if `liftingBudgets`.
+    public init(liftingBudgets: Bool = true) {
+        let addresses = [
+            "MESSAGEAI_SERVER_AUTH_BCRYPT_COST": "4", "MESSAGEAI_SERVER_AUTH_SIGN_UP_BURST": "100000",
+            "MESSAGEAI_SERVER_HTTP_CONNECTIONS_PER_ADDRESS": "100000",
+        ]
+        let budgets = [
+            "MESSAGEAI_SERVER_BUDGET_MESSAGES_PER_MINUTE": "100000000", "MESSAGEAI_SERVER_BUDGET_FAN_OUT_MEGABYTES_PER_MINUTE": "1000000",
+            "MESSAGEAI_SERVER_BUDGET_CONVERSATIONS_PER_HOUR": "100000000", "MESSAGEAI_SERVER_BUDGET_LOOKUPS_PER_MINUTE": "100000000",
+            "MESSAGEAI_SERVER_BUDGET_REQUESTS_AT_ONCE": "100000",
+        ]
+        settings = liftingBudgets ? addresses.merging(budgets) { $1 } : addresses
+    }
 
     /// The proxy's URL.
     public var url: String { "http://127.0.0.1:\(port)" }
@@ -38,7 +45,7 @@ public struct DeployStack: Sendable {
     @discardableResult
     public func run(_ command: String) async throws -> SpawnedProgram.Run {
         let argv = [Self.script, command, "--folder", folder.path, "--port", String(port), "--server", ServerProcess.executable.path]
-        return try await OwnThread.run { try SpawnedProgram.run(argv, environment: Self.settings) }
+        return try await OwnThread.run { try SpawnedProgram.run(argv, environment: settings) }
     }
 
     /// The process id in `file` of the folder (`instance-1.pid`, `postgres/data/postmaster.pid`).

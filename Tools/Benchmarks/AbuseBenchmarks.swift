@@ -13,7 +13,7 @@ extension ServerBench {
     /// A person who shares groups with `members` people renames themselves in a loop for
     /// `seconds` while two strangers to them exchange a message every half second: how late
     /// those messages reach their reader.
-    func renameLoop(_ world: ServerFixture, members: Int, groups: Int) async throws -> Result {
+    func renameLoop(_ world: some LoadTarget, members: Int, groups: Int) async throws -> Result {
         let attacker = try await world.users(1)[0]
         let people = try await world.users(members)
         // Each member starts a one-to-one with the attacker first: a contact, who sees each new
@@ -36,7 +36,7 @@ extension ServerBench {
             }
             return (made, refused)
         }
-        let bystanders = try await bystanderLatency(from: pair.sender, to: pair.receiver, in: pair.conversation, until: deadline)
+        let bystanders = try await bystanderLatency(from: pair.sender, to: pair.receiver, in: pair.conversation) { ContinuousClock.now < deadline }
         let (made, refused) = await renaming.value
         return Result(key: bystanders.worst, line: "\(groups) groups of \(members + 1): \(made) renames in \(seconds) s (\(refused) refused); "
             + "messages between strangers: \(bystanders.line)")
@@ -45,8 +45,8 @@ extension ServerBench {
     /// A member of a group of `members` edits, reacts to and deletes messages in a loop for
     /// `seconds` (as fast as the server lets them), while two other members exchange a message
     /// every half second in the same group: how late those messages reach their reader.
-    func changeStorm(_ world: ServerFixture, members: Int) async throws -> Result {
-        let (group, attacker, sender, receiver) = try await stormGroup(world, members: members, title: "Storm")
+    func changeStorm(_ world: some LoadTarget, members: Int) async throws -> Result {
+        let (group, attacker, sender, receiver, _) = try await stormGroup(world, members: members, title: "Storm")
         let target = try await attacker.chat.send(id: .random(), text: "edit me", to: group)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let storming = Task {
@@ -66,7 +66,7 @@ extension ServerBench {
             }
             return (made, refused)
         }
-        let bystanders = try await bystanderLatency(from: sender, to: receiver, in: group, until: deadline)
+        let bystanders = try await bystanderLatency(from: sender, to: receiver, in: group) { ContinuousClock.now < deadline }
         let (made, refused) = await storming.value
         return Result(key: bystanders.worst, line: "a group of \(members + 3): \(made) edits and reactions in \(seconds) s (\(refused) refused); "
             + "other members' messages: \(bystanders.line)")
@@ -76,15 +76,15 @@ extension ServerBench {
     /// its socket takes them for `seconds`, starting and stopping in turn, while two other
     /// members exchange a message every half second in the group: how late those messages reach
     /// their reader, and how many typing notices reached a member.
-    func typingStorm(_ world: ServerFixture, members: Int) async throws -> Result {
-        let (group, attacker, sender, receiver) = try await stormGroup(world, members: members, title: "Typing")
+    func typingStorm(_ world: some LoadTarget, members: Int) async throws -> Result {
+        let (group, attacker, sender, receiver, _) = try await stormGroup(world, members: members, title: "Typing")
         let notices = try await receiver.chat.typingNotices()
         let heard = Task {
             var count = 0
             for await notice in notices where notice.userID == attacker.id { count += 1 }
             return count
         }
-        let socket = try await LoadSocket.open(world.server.url, token: attacker.token)
+        let socket = try await LoadSocket.open(world.url, token: attacker.token)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let storming = Task {
             var written = 0
@@ -94,7 +94,7 @@ extension ServerBench {
             }
             return written
         }
-        let bystanders = try await bystanderLatency(from: sender, to: receiver, in: group, until: deadline)
+        let bystanders = try await bystanderLatency(from: sender, to: receiver, in: group) { ContinuousClock.now < deadline }
         let written = try await storming.value
         socket.close()
         heard.cancel()
@@ -103,21 +103,22 @@ extension ServerBench {
             + "other members' messages: \(bystanders.line)")
     }
 
-    /// A group of `members` and three more people, all in it: the attacker who made it, a sender and a receiver.
-    private func stormGroup(_ world: ServerFixture, members: Int, title: String) async throws
-        -> (ConversationID, attacker: ServerFixture.User, sender: ServerFixture.User, receiver: ServerFixture.User) {
+    /// A group of `members` and three more people, all in it: the attacker who made it, a sender
+    /// and a receiver; and the `members`.
+    func stormGroup(_ world: some LoadTarget, members: Int, title: String) async throws
+        -> (ConversationID, attacker: LoadUsers.User, sender: LoadUsers.User, receiver: LoadUsers.User, members: [LoadUsers.User]) {
         let people = try await world.users(members + 3)
         let attacker = people[0]
         // A group of strangers is an invitation even from someone one accepts: each accepts it.
         let group = try await attacker.conversations.createGroup(title: title, memberIDs: people.dropFirst().map(\.id)).id
         _ = try await ServerFixture.concurrently(members + 2, width: 16) { index in try await people[index + 1].conversations.accept(group) }
-        return (group, attacker, people[1], people[2])
+        return (group, attacker, people[1], people[2], Array(people.dropFirst(3)))
     }
 
-    /// `sender` sends to `conversation` every half second until `deadline`; how late each
+    /// `sender` sends to `conversation` every `every` while `running` says so; how late each
     /// reaches `receiver`: the worst (infinite when one did not arrive within a minute) and a line.
-    private func bystanderLatency(from sender: LoadUsers.User, to receiver: LoadUsers.User, in conversation: ConversationID,
-                                  until deadline: ContinuousClock.Instant) async throws -> (worst: Double, line: String) {
+    func bystanderLatency(from sender: LoadUsers.User, to receiver: LoadUsers.User, in conversation: ConversationID,
+                          every: Duration = .milliseconds(500), while running: () -> Bool) async throws -> (worst: Double, line: String) {
         let delays = Mutex<[Double]>([])
         let sentAt = Mutex<[MessageID: ContinuousClock.Instant]>([:])
         let heard = try await receiver.chat.liveMessages(in: conversation)
@@ -129,12 +130,12 @@ extension ServerBench {
         }
         defer { listener.cancel() }
         var sent = 0
-        while ContinuousClock.now < deadline {
+        while running() {
             let id = MessageID.random()
             sentAt.withLock { $0[id] = .now }
             _ = try await sender.chat.send(id: id, text: "still there? \(sent)", to: conversation)
             sent += 1
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: every)
         }
         // Messages still on their way are late by at least the time waited for them.
         let waitUntil = ContinuousClock.now + .seconds(60)
@@ -142,13 +143,14 @@ extension ServerBench {
         let late = delays.withLock { $0 }
         let worst = late.count < sent ? Double.infinity : late.max() ?? 0
         return (worst, "\(late.count) of \(sent) delivered, p50 \(Stats.format(Stats.percentile(late, 0.5), 1)) ms, "
+            + "p99 \(Stats.format(Stats.percentile(late, 0.99), 1)) ms, "
             + "worst \(worst.isFinite ? Stats.format(worst, 1) + " ms" : "not delivered within a minute")")
     }
 
     /// One person puts `members` strangers in as many groups as the server lets them make in
     /// `seconds`: what a victim's list then costs, and bystanders' sends while 16 victims
     /// read theirs at once.
-    func groupFlood(_ world: ServerFixture, members: Int) async throws -> Result {
+    func groupFlood(_ world: some LoadTarget, members: Int) async throws -> Result {
         let attacker = try await world.users(1)[0]
         let victims = try await world.users(members)
         let deadline = ContinuousClock.now + .seconds(seconds)
@@ -161,10 +163,10 @@ extension ServerBench {
                 refused += 1
             }
         }
-        let list = try await Self.curl(world.server.url + "/v1/conversations", token: victims[0].token)
+        let list = try await Self.curl(world.url + "/v1/conversations", token: victims[0].token)
         let pair = try await world.pairs(1)[0]
         let started = ContinuousClock.now
-        async let lists = ServerFixture.concurrently(16, width: 16) { index in try await Self.curl(world.server.url + "/v1/conversations", token: victims[index].token) }
+        async let lists = ServerFixture.concurrently(16, width: 16) { index in try await Self.curl(world.url + "/v1/conversations", token: victims[index].token) }
         var latencies: [Double] = []
         for index in 0..<5 {
             let sent = ContinuousClock.now
@@ -172,7 +174,7 @@ extension ServerBench {
             latencies.append((ContinuousClock.now - sent) / .milliseconds(1))
         }
         _ = try await lists
-        let peak = try world.serverFootprint().bytes
+        let peak = try world.serverPIDs().map(Child.residentBytes).reduce(0, +)
         return Result(key: list.seconds, line: "\(made) groups of \(members + 1) made in \(seconds) s (\(refused) refused); a victim's list: "
             + "\(list.bytes) bytes in \(Stats.format(list.seconds * 1_000, 1)) ms; 16 victims' lists at once took "
             + "\(Stats.format((ContinuousClock.now - started) / .seconds(1), 2)) s, a bystander's sends meanwhile "
@@ -180,12 +182,13 @@ extension ServerBench {
     }
 
     /// A `GET` of `url` with `token` through curl (the answers of servers of other versions are
-    /// measured, not decoded): bytes and seconds.
-    private static func curl(_ url: String, token: String) async throws -> (bytes: Int, seconds: Double) {
+    /// measured, not decoded): its status, bytes and seconds.
+    static func curl(_ url: String, token: String) async throws -> (status: Int, bytes: Int, seconds: Double) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{size_download} %{time_total}", "-H", "Authorization: Bearer \(token)", url]
+        process.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code} %{size_download} %{time_total}", "-H", "Authorization: Bearer \(token)", url]
         let parts = try await process.runToEnd().output.split(separator: " ")
-        return (Int(parts.first ?? "") ?? 0, Double(parts.last ?? "") ?? 0)
+        guard parts.count == 3 else { throw AppError(.unavailable, "curl wrote no figures for \(url)") }
+        return (Int(parts[0]) ?? 0, Int(parts[1]) ?? 0, Double(parts[2]) ?? 0)
     }
 }

@@ -9,7 +9,7 @@ import TestSupport
 /// each sender goes straight to one instance and its receiver to the other, so that every
 /// message crosses between instances.
 struct ClusterFixture: LoadTarget {
-    let stack = DeployStack()
+    let stack: DeployStack
     /// Whether every client goes through the proxy (else: senders and receivers on different instances).
     let throughProxy: Bool
     let graph: ServiceGraph
@@ -20,17 +20,18 @@ struct ClusterFixture: LoadTarget {
 
     func receiverURL(_ index: Int) -> String { throughProxy ? url : stack.instance((index + 1) % 2 + 1) }
 
-    /// Starts the stack.
+    /// Starts the stack, with the product's per-person budgets if `budgets` (what the attack
+    /// modes measure), else with them lifted.
     /// - Throws: when it does not start (its output says why).
-    init(throughProxy: Bool) async throws {
+    init(throughProxy: Bool, budgets: Bool = false) async throws {
         self.throughProxy = throughProxy
+        stack = DeployStack(liftingBudgets: !budgets)
         let started = try await stack.run("start")
         guard started.status == 0 else { throw AppError(.unavailable, "the stack did not start: \(started.output)") }
         graph = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: stack.url))
     }
 
-    /// The process ids of the instances.
-    func instancePIDs() throws -> [Int32] { try (1...2).map { try stack.pid("instance-\($0).pid") } }
+    func serverPIDs() throws -> [Int32] { try (1...2).map { try stack.pid("instance-\($0).pid") } }
 
     func stop() { stack.remove() }
 }

@@ -26,9 +26,22 @@ final class LoadSocket: Sendable {
         case other
     }
 
+    /// What the server sent the socket so far: its text frames, their bytes, the largest, and
+    /// whether the socket closed (a frame past the limit closes it).
+    struct Traffic: Sendable {
+        var frames = 0
+        var bytes = 0
+        var largest = 0
+        var closed = false
+    }
+
     private let channel: any Channel
     private let arrived: @Sendable (MessageID, Int64) -> Void
     private let waiting = Mutex<[String: CheckedContinuation<Void, any Error>]>([:])
+    private let counted = Mutex(Traffic())
+
+    /// What the server sent the socket so far.
+    var traffic: Traffic { counted.withLock { $0 } }
 
     private init(channel: any Channel, arrived: @escaping @Sendable (MessageID, Int64) -> Void) {
         self.channel = channel
@@ -120,8 +133,18 @@ final class LoadSocket: Sendable {
         }
     }
 
+    /// Counts a text frame of `bytes` from the server, on the socket's event loop.
+    fileprivate func count(_ bytes: Int) {
+        counted.withLock { traffic in
+            traffic.frames += 1
+            traffic.bytes += bytes
+            traffic.largest = max(traffic.largest, bytes)
+        }
+    }
+
     /// The socket closed: sends still waiting fail.
     fileprivate func closed() {
+        counted.withLock { $0.closed = true }
         let replies = waiting.withLock { waiting in
             defer { waiting = [:] }
             return waiting.values
@@ -179,6 +202,7 @@ private final class LoadSocketHandler: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .text:
+            socket.count(frame.length)
             let kind = LoadSocket.frame(frame.unmaskedData)
             if case .ready = kind, let ready {
                 self.ready = nil

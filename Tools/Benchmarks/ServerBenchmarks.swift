@@ -18,6 +18,10 @@ struct ServerBench: AsyncParsableCommand {
         latency, throughput, fanout, kill, reconnect, idle; renames or flood (the security review's abuse, with the server's budgets); \
         changes (one member edits and reacts in a loop in a group, with budgets, while two others talk in it); \
         typing (one member sends typing frames at full speed on a bare socket in a group while two others talk in it); \
+        search, trap, pages or groups (the second review's attacks, with budgets, also with --deployment proxy; --seconds 30 \
+        recommended): four searches at a time of one's own 101 messages of 4,000 × 東; 10 reactions from each of 190 members \
+        to a 16,000-byte reply quoting 80 combining-mark characters, every member listening; 64 event-log pages of those \
+        at once; 10 accounts making 10 groups of the same 1,000 invitees at once; \
         with --deployment crossed or proxy: latency, throughput, fanout, quiet (idle instances), kill (5 instance kills alternating, \
         --rate messages/s for --seconds) or postmaster (PostgreSQL killed and started again, the same load).
         """)
@@ -26,7 +30,7 @@ struct ServerBench: AsyncParsableCommand {
     @Option(help: "Seconds each run sends for.") var seconds = 5
     @Option(help: "Sender→receiver pairs (latency: 10; throughput: 50).") var pairs: Int?
     @Option(help: "Messages per second in all (latency; kill and postmaster on the scaled-out server).") var rate = 200
-    @Option(help: "Clients (reconnect: 1,000; idle: 10,000); members of the abuser's groups (renames, flood: 1,000; changes, typing: 200).") var clients: Int?
+    @Option(help: "Clients (reconnect: 1,000; idle: 10,000); members of the abuser's groups (renames, flood, groups: 1,000; changes, typing: 200; trap, pages: 190).") var clients: Int?
     @Option(help: "Groups the renamer shares with the members (renames).") var groups = 20
     @Option(help: """
         bare: minimal WebSocket clients, so the load generator takes little of the machine; library: the remote services a REPL \
@@ -49,7 +53,7 @@ struct ServerBench: AsyncParsableCommand {
         if deployment != .single { return try await runCluster() }
         var results: [Result] = []
         for _ in 0..<runs {
-            let world = try await ServerFixture(budgets: ["renames", "flood", "changes", "typing"].contains(mode))
+            let world = try await ServerFixture(budgets: (["renames", "flood", "changes", "typing"] + Self.costAttacks).contains(mode))
             defer { world.stop() }
             switch mode {
             case "latency": results.append(try await latency(world, pairs: pairs ?? 10, perSecond: rate))
@@ -64,7 +68,9 @@ struct ServerBench: AsyncParsableCommand {
             case "flood": results.append(try await groupFlood(world, members: clients ?? 1_000))
             case "changes": results.append(try await changeStorm(world, members: clients ?? 200))
             case "typing": results.append(try await typingStorm(world, members: clients ?? 200))
-            default: throw ValidationError("mode must be latency, throughput, fanout, kill, reconnect, idle, renames, flood, changes or typing")
+            case _ where Self.costAttacks.contains(mode): results.append(try await costAttack(world))
+            default:
+                throw ValidationError("mode must be latency, throughput, fanout, kill, reconnect, idle, renames, flood, changes, typing, search, trap, pages or groups")
             }
             print("  run: \(results.last?.line ?? "")")
         }
@@ -81,7 +87,7 @@ struct ServerBench: AsyncParsableCommand {
     private func runCluster() async throws {
         var results: [Result] = []
         for _ in 0..<runs {
-            let world = try await ClusterFixture(throughProxy: deployment == .proxy)
+            let world = try await ClusterFixture(throughProxy: deployment == .proxy, budgets: Self.costAttacks.contains(mode))
             defer { world.stop() }
             switch mode {
             case "latency": results.append(try await latency(world, pairs: pairs ?? 10, perSecond: rate))
@@ -95,7 +101,9 @@ struct ServerBench: AsyncParsableCommand {
                     if mode == "kill" { try await world.stack.killInstance(number % 2 + 1) } else { try await world.stack.killDatabase() }
                 }
                 results.append(try await killed(world, pairs: pairs ?? 50, total: total, perSecond: rate, drill: drill))
-            default: throw ValidationError("with --deployment \(deployment), mode must be latency, throughput, fanout, quiet, kill or postmaster")
+            case _ where Self.costAttacks.contains(mode): results.append(try await costAttack(world))
+            default:
+                throw ValidationError("with --deployment \(deployment), mode must be latency, throughput, fanout, quiet, kill, postmaster, search, trap, pages or groups")
             }
             print("  run: \(results.last?.line ?? "")")
         }
@@ -105,7 +113,7 @@ struct ServerBench: AsyncParsableCommand {
 
     /// The processor time each instance spends with nobody connected, over `seconds` (at least 30).
     func quiet(_ world: ClusterFixture) async throws -> Result {
-        let pids = try world.instancePIDs()
+        let pids = try world.serverPIDs()
         let span = Duration.seconds(max(seconds, 30))
         let (start, before) = (ContinuousClock.now, pids.map { Child.cpuSeconds(of: $0) })
         try await Task.sleep(for: span)

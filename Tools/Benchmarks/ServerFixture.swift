@@ -18,6 +18,8 @@ protocol LoadTarget: Sendable {
     func senderURL(_ index: Int) -> String
     /// Where the `index`-th receiver's bare socket connects.
     func receiverURL(_ index: Int) -> String
+    /// The process ids of the server: one, or each instance's.
+    func serverPIDs() throws -> [Int32]
 }
 
 /// A user of a `LoadTarget`, and a pair of them in a one-to-one.
@@ -67,11 +69,11 @@ struct ServerFixture: LoadTarget {
     /// The server's resident memory and open file descriptors, from `/proc`.
     func serverFootprint() throws -> (bytes: Int, descriptors: Int) {
         let pid = server.processIdentifier
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let kilobytes = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
-        return (kilobytes * 1_024, descriptors)
+        return (Child.residentBytes(of: pid), descriptors)
     }
+
+    func serverPIDs() -> [Int32] { [server.processIdentifier] }
 
     /// The server's processor time so far (user and system), in seconds.
     func serverCPUTime() -> Double { Child.cpuSeconds(of: server.processIdentifier) }
