@@ -163,8 +163,9 @@ struct MessageChangeContractTests {
         let liked = try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: true)
         #expect(liked.reactions == ["👍": [grace.id]] && liked.text == "lunch?")
         #expect(try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: true) == liked, "a reaction added twice counts once")
+        // The event carries the reactions alone, not the message's text.
         let event = await live.next()
-        #expect(event?.type == UserEvent.MessageChange.reacted.rawValue && event?.messageNow == liked)
+        #expect(event?.type == UserEvent.MessageChange.reacted.rawValue && event?.reactionsNow == MessageReactions(of: liked))
         let both = try await asAda.chat.react(to: sent.id, in: direct, with: "👍", adding: true)
         #expect(both.reactions == ["👍": [grace.id, ada.id]])
         #expect(try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: false).reactions == ["👍": [ada.id]])
@@ -292,16 +293,16 @@ struct MessageChangeContractTests {
         _ = try await asAda.chat.react(to: post.id, in: group, with: "👍", adding: true)
         let seen = try await asGrace.chat.react(to: post.id, in: group, with: "🎉", adding: true)
         #expect(seen.reactions == ["👎": [mallory.id], "👍": [ada.id], "🎉": [grace.id]], "Grace, blocking no one, sees all")
-        // Each event carries the message as it is when read (ADR 23), so which reactions an
+        // Each event carries the reactions as they are when read (ADR 23), so which an
         // early one shows depends on the store; none shows what the reader must not see.
         var adaSaw: [[String: [UserID]]] = [], mallorySaw: [[String: [UserID]]] = []
-        while adaSaw.count < 3, let event = await adaHears.next() { if let message = event.messageNow { adaSaw.append(message.reactions) } }
-        while mallorySaw.count < 3, let event = await malloryHears.next() { if let message = event.messageNow { mallorySaw.append(message.reactions) } }
+        while adaSaw.count < 3, let event = await adaHears.next() { if let now = event.reactionsNow { adaSaw.append(now.reactions) } }
+        while mallorySaw.count < 3, let event = await malloryHears.next() { if let now = event.reactionsNow { mallorySaw.append(now.reactions) } }
         #expect(adaSaw.allSatisfy { $0["👎"] == nil } && adaSaw.last == ["👍": [ada.id], "🎉": [grace.id]], "live, Ada saw \(adaSaw)")
         #expect(mallorySaw.allSatisfy { $0["👍"] == nil } && mallorySaw.last == ["👎": [mallory.id], "🎉": [grace.id]], "live, Mallory saw \(mallorySaw)")
 
         let cursor = try #require(post.cursor)
-        let caughtUp = try await asAda.chat.events(after: cursor, limit: 10).compactMap(\.messageNow)
+        let caughtUp = try await asAda.chat.events(after: cursor, limit: 10).compactMap(\.reactionsNow)
         #expect(caughtUp.allSatisfy { $0.reactions["👎"] == nil } && caughtUp.count == 3, "catch-up: \(caughtUp.map(\.reactions))")
         #expect(try await asAda.chat.latestMessages(in: group, limit: 5).messages.map(\.reactions) == [["👍": [ada.id], "🎉": [grace.id]]])
         #expect(try await asMallory.chat.latestMessages(in: group, limit: 5).messages.map(\.reactions) == [["👎": [mallory.id], "🎉": [grace.id]]])
@@ -349,4 +350,11 @@ struct MessageChangeContractTests {
 extension EventCursor {
     /// The cursor just before this one: where a reader that has seen everything before it stands.
     var before: EventCursor { EventCursor(epoch: epoch, position: position - 1) }
+}
+
+extension UserEvent {
+    /// The reactions of a `chat.reacted` event.
+    fileprivate var reactionsNow: MessageReactions? {
+        if case .reacted(let now, _) = self { now } else { nil }
+    }
 }

@@ -53,6 +53,10 @@ struct PrivacyContractTests {
         func reveals(_ event: UserEvent, of group: ConversationID) -> Bool {
             let asMember = leftAt.map { left in event.cursor.map { !$0.follows(left) } ?? false } ?? false
             if let message = event.messageNow { return message.conversationID == group && (!asMember || reveals(message, of: group)) }
+            if case .reacted(let now, _) = event {
+                return now.conversationID == group
+                    && (!asMember || reveals(now.messageID, in: group, showing: now.reactions.keys.joined(separator: " "), of: group))
+            }
             guard case .change(let change, _) = event, change.conversationID == group else { return false }
             return !asMember && !(change.userID == user.id && ownChanges.contains(change.kind))
         }

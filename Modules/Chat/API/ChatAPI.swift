@@ -235,11 +235,16 @@ public struct CursorReply: WireType, Equatable {
 }
 
 extension Message: WireType {
+    /// Who reacted with each emoji: the first `ChatRules.reactorsNamed` of each.
+    static let reactionsSchema = WireSchema.map(.array(.identifier, maxItems: ChatRules.reactorsNamed))
+    /// How many reacted with each emoji.
+    static let reactionCountsSchema = WireSchema.map(.integer(1...Int(Int32.max)))
+
     public static let schema = WireSchema.object([
         ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier),
         ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp), ("cursor", .cursor),
         ("version", .integer(0...ChatRules.maxEdits)), ("editedAt", .timestamp), ("deleted", .boolean),
-        ("reactions", .map(.array(.identifier, maxItems: ChatRules.reactorsNamed))), ("reactionCounts", .map(.integer(1...Int(Int32.max)))),
+        ("reactions", reactionsSchema), ("reactionCounts", reactionCountsSchema),
         ("replyTo", .object([("id", .identifier), ("quote", .string(maxLength: Message.Reply.quoteLength)), ("deleted", .boolean)], required: ["id"])),
         ("mentions", .array(.identifier, maxItems: MentionFinder.limit)),
     ], required: ["id", "conversationID", "senderID", "text", "sentAt"])

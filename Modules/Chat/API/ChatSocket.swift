@@ -146,12 +146,14 @@ public enum ChatSocket {
 }
 
 extension UserEvent: WireType {
-    /// Every kind in one shape: `event` holds `message` for a `chat.message`, `chat.edited`,
-    /// `chat.deleted` and `chat.reacted`, and the change's fields otherwise (see `UserEvent`).
+    /// Every kind in one shape: `event` holds `message` for a `chat.message`, `chat.edited` and
+    /// `chat.deleted`, the message's id and reactions for a `chat.reacted`, and the change's
+    /// fields otherwise (see `UserEvent`).
     public static let schema = WireSchema.object([
         ("v", .integer(version...version)), ("type", .enumeration(types)), ("cursor", .cursor),
         ("event", .object([("message", Message.schema), ("conversationID", .identifier), ("userID", .identifier),
-                           ("displayName", .string(maxLength: Validation.maxDisplayNameLength))], required: [])),
+                           ("displayName", .string(maxLength: Validation.maxDisplayNameLength)), ("messageID", .identifier),
+                           ("reactions", Message.reactionsSchema), ("reactionCounts", Message.reactionCountsSchema)], required: [])),
     ], required: ["v", "type", "event"])
 }
 

@@ -46,7 +46,7 @@ struct CallerChat: Sendable {
         let text = try Validation.messageText(text)
         try budget.spend(.message, by: me)
         let now = storedNow()
-        return try await writer.change(messageID, in: conversationID, as: .edited, changing(by: me, members: members) {
+        return try await writer.change(messageID, in: conversationID, as: .edited, changing(.edited, by: me, members: members) {
             try ChatRules.edit($0, to: text, by: me, at: now)
         })
     }
@@ -59,7 +59,7 @@ struct CallerChat: Sendable {
         try budget.spend(.message, by: me)
         let now = storedNow()
         return try await ChatRules.deletion(in: conversationID, member: isMember) {
-            try await writer.change(messageID, in: conversationID, as: .deleted, changing(by: me, members: members) {
+            try await writer.change(messageID, in: conversationID, as: .deleted, changing(.deleted, by: me, members: members) {
                 try ChatRules.delete($0, by: me, member: isMember, at: now)
             })
         }
@@ -71,19 +71,19 @@ struct CallerChat: Sendable {
         let members = try await membership.requireMember(me, of: conversationID)
         let emoji = try Validation.reaction(emoji)
         try budget.spend(.message, by: me)
-        return try await writer.change(messageID, in: conversationID, as: .reacted, changing(by: me, members: members) {
+        return try await writer.change(messageID, in: conversationID, as: .reacted, changing(.reacted, by: me, members: members) {
             try ChatRules.react($0, with: emoji, by: me, adding: adding)
         })
     }
 
-    /// `rule`, a change of a message, paid for (beside the one message spent before) by the
-    /// bytes of the event it makes, the message as it is after it, times the `members` it goes
+    /// `rule`, a `kind` change of a message, paid for (beside the one message spent before) by the
+    /// bytes of the event it makes (of the message as it is after it) times the `members` it goes
     /// to (`ChatRules.fanOutCost`): refused, the change is not stored.
-    private func changing(by me: UserID, members: [UserID], _ rule: @escaping @Sendable (Message) throws -> Message?)
+    private func changing(_ kind: UserEvent.MessageChange, by me: UserID, members: [UserID], _ rule: @escaping @Sendable (Message) throws -> Message?)
         -> @Sendable (Message) throws -> Message? {
         { [budget] message in
             guard let changed = try rule(message) else { return nil }
-            try budget.spend(.fanOutBytes, by: me, cost: ChatRules.fanOutCost(of: changed, members: members))
+            try budget.spend(.fanOutBytes, by: me, cost: ChatRules.fanOutCost(of: kind, to: changed, members: members))
             return changed
         }
     }

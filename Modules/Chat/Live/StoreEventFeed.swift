@@ -92,10 +92,11 @@ public final class StoreEventFeed: EventFeed {
             var complete = true
             events: for event in batch.events {
                 switch event {
-                case .message(let message), .messageChanged(_, let message, _):
+                case .message, .messageChanged, .reacted:
+                    guard let conversationID = event.messageConversationID else { continue }
                     let members: [UserID]?
                     do {
-                        members = try await membership.members(of: message.conversationID)
+                        members = try await membership.members(of: conversationID)
                     } catch {
                         complete = false
                         break events

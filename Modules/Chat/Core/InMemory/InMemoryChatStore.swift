@@ -99,10 +99,14 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         if let place = timelines[conversationID]?.lastIndex(where: { $0.id == messageID }) { timelines[conversationID]?[place] = changed }
         if let position = changed.cursor?.position { log[Int(position) - 1].event = .message(changed) }
         for place in changeEntries[conversationID]?[messageID] ?? [] {
-            if case .messageChanged(let kind, _, let cursor) = log[place].event { log[place].event = .messageChanged(kind, changed, cursor: cursor) }
+            switch log[place].event {
+            case .messageChanged(let kind, _, let cursor): log[place].event = .messageChanged(kind, changed, cursor: cursor)
+            case .reacted(_, let cursor): log[place].event = .reacted(MessageReactions(of: changed), cursor: cursor)
+            case .message, .change: break
+            }
         }
         changeEntries[conversationID, default: [:]][messageID, default: []].append(log.count)
-        publish(.messageChanged(kind, changed, cursor: nextCursor()), to: members)
+        publish(.changed(kind, changed, cursor: nextCursor()), to: members)
         self.changed.send(())
         return changed
     }
@@ -185,7 +189,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
             switch entry.event {
             case .message(let message): found.append(.message(withCurrentReply(message)))
             case .messageChanged(let kind, let message, let cursor): found.append(.messageChanged(kind, withCurrentReply(message), cursor: cursor))
-            case .change: found.append(entry.event)
+            case .reacted, .change: found.append(entry.event)
             }
         }
         return found
@@ -201,8 +205,8 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     /// they are a member of its conversation now.
     private func sees(_ member: UserID, _ entry: (event: UserEvent, audience: Set<UserID>?)) async throws -> Bool {
         if let audience = entry.audience { return audience.contains(member) }
-        guard let message = entry.event.messageNow else { return false }
-        return try await membership.members(of: message.conversationID)?.contains(member) == true
+        guard let conversationID = entry.event.messageConversationID else { return false }
+        return try await membership.members(of: conversationID)?.contains(member) == true
     }
 
     /// `message` quoting the message it answers as that one is now (edited, or deleted since).
@@ -219,7 +223,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
 
     /// Appends `event` to the log and hands it to its live readers.
     private func publish(_ event: UserEvent, to audience: [UserID]) {
-        log.append((event, event.messageNow == nil ? Set(audience) : nil))
+        log.append((event, event.messageConversationID == nil ? Set(audience) : nil))
         fanOut.publish(event, to: audience)
     }
 

@@ -58,10 +58,11 @@ public enum ChatRules {
         1 + items.reduce(0) { $0 + $1.wireBytes } / readBytesPerLookup
     }
 
-    /// What storing `message` costs its author's fan-out budget: the bytes of its event
-    /// (`Message.wireBytes`) times the members it goes to besides the author.
-    public static func fanOutCost(of message: Message, members: [UserID]) -> Int {
-        fanOutCost(of: message.wireBytes, members: members)
+    /// What a `kind` change that leaves `message` as it is costs its author's fan-out budget: the
+    /// bytes of its event (`UserEvent.changed`: the message, or a reaction's reactions alone) times
+    /// the members it goes to besides the author.
+    public static func fanOutCost(of kind: UserEvent.MessageChange, to message: Message, members: [UserID]) -> Int {
+        fanOutCost(of: kind.carriesMessage ? message.wireBytes : MessageReactions(of: message).wireBytes, members: members)
     }
 
     /// What sending `bytes` to a conversation's `members` costs the sender's fan-out budget:

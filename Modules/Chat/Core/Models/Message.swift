@@ -132,8 +132,14 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
 
     /// This message with `reactions` as its reactions, everyone named.
     public func reacting(_ reactions: [String: [UserID]]) -> Message {
+        reacting(MessageReactions(conversationID: conversationID, messageID: id, reactions: reactions, reactionCounts: [:]))
+    }
+
+    /// This message with the reactions a `chat.reacted` event carries.
+    public func reacting(_ now: MessageReactions) -> Message {
         Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-                version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, replyTo: replyTo, mentions: mentions)
+                version: version, editedAt: editedAt, deleted: deleted, reactions: now.reactions, reactionCounts: now.reactionCounts,
+                replyTo: replyTo, mentions: mentions)
     }
 
     /// This message without the reactions of `people`: what a reader apart from them
@@ -160,8 +166,15 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// weighs (`ChatRules.pageBytes`) and a change of it costs to fan out (`ChatRules.fanOutCost`).
     public var wireBytes: Int {
         let id = Validation.maxIdentifierBytes + 3
-        let reactions = reactions.reduce(0) { sum, reaction in sum + reaction.key.utf8.count * 2 + 16 + min(reaction.value.count, ChatRules.reactorsNamed) * id }
-        return 4 * id + 96 + text.utf8.count + (replyTo.map { $0.quote.utf8.count + id + 32 } ?? 0) + reactions + mentions.count * id
+        return 4 * id + 96 + text.utf8.count + (replyTo.map { $0.quote.utf8.count + id + 32 } ?? 0) + Self.wireBytes(of: reactions) + mentions.count * id
+    }
+
+    /// About how many bytes `reactions` take on the wire: each emoji twice (named and counted)
+    /// and the first `ChatRules.reactorsNamed` people of each.
+    static func wireBytes(of reactions: [String: [UserID]]) -> Int {
+        reactions.reduce(0) { sum, reaction in
+            sum + reaction.key.utf8.count * 2 + 16 + min(reaction.value.count, ChatRules.reactorsNamed) * (Validation.maxIdentifierBytes + 3)
+        }
     }
 
     /// Whether its author changed the text after sending it.

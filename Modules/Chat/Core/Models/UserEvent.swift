@@ -6,14 +6,20 @@ import Kernel
 ///
 /// Encoded (in `tail --json`, on the events socket and in `GET /v1/events/log`) as one object,
 /// version `v` 1: `{"v":1,"type":…,"cursor":…,"event":{…}}`; `event` is `{"message":{…}}` for a
-/// `chat.message`, `{"message":{…}}` with the message as it is now for a `chat.edited`,
-/// `chat.deleted` or `chat.reacted`, and the change's fields (`conversationID`, `userID`, `displayName`) otherwise.
+/// `chat.message`, `{"message":{…}}` with the message as it is now for a `chat.edited` or
+/// `chat.deleted`, the message's reactions as they are now for a `chat.reacted`
+/// (`{"conversationID","messageID","reactions","reactionCounts"}`, `MessageReactions`), and the
+/// change's fields (`conversationID`, `userID`, `displayName`) otherwise.
 public enum UserEvent: Sendable, Equatable {
     /// A message was stored.
     case message(Message)
     /// A message's author edited or deleted it: the message as it is now (its own cursor is where
-    /// it was sent; `cursor` is the change's), so that applying it twice changes nothing.
+    /// it was sent; `cursor` is the change's), so that applying it twice changes nothing. Made by
+    /// `changed(_:_:cursor:)`, never for a reaction.
     case messageChanged(MessageChange, Message, cursor: EventCursor)
+    /// Someone added or removed a reaction: the message's reactions as they are now, not the
+    /// message (a reaction changes neither its text nor its quote, which may weigh 16 KB).
+    case reacted(MessageReactions, cursor: EventCursor)
     /// Something else changed.
     case change(StoreChange, cursor: EventCursor)
 
@@ -23,8 +29,11 @@ public enum UserEvent: Sendable, Equatable {
         case edited = "chat.edited"
         /// Deleted for everyone: the event carries its tombstone.
         case deleted = "chat.deleted"
-        /// Someone added or removed a reaction: the event carries every reaction it has now.
+        /// Someone added or removed a reaction: the event carries the reactions it has now.
         case reacted = "chat.reacted"
+
+        /// Whether its event carries the message as it is now (else its reactions alone).
+        public var carriesMessage: Bool { self != .reacted }
     }
 
     /// The version of the encoding above; a reader skips events of a version it does not know.
@@ -34,11 +43,17 @@ public enum UserEvent: Sendable, Equatable {
     /// Every event `type`.
     public static let types = [messageType] + MessageChange.allCases.map(\.rawValue) + StoreChange.Kind.allCases.map(\.rawValue)
 
+    /// The event of a `kind` change to `message`, as the message is now, at `cursor`: a reaction's
+    /// carries the reactions alone.
+    public static func changed(_ kind: MessageChange, _ message: Message, cursor: EventCursor) -> UserEvent {
+        kind.carriesMessage ? .messageChanged(kind, message, cursor: cursor) : .reacted(MessageReactions(of: message), cursor: cursor)
+    }
+
     /// Where the event stands in the store's order (a message not yet stored has none).
     public var cursor: EventCursor? {
         switch self {
         case .message(let message): message.cursor
-        case .messageChanged(_, _, let cursor), .change(_, let cursor): cursor
+        case .messageChanged(_, _, let cursor), .reacted(_, let cursor), .change(_, let cursor): cursor
         }
     }
 
@@ -47,6 +62,7 @@ public enum UserEvent: Sendable, Equatable {
         switch self {
         case .message: Self.messageType
         case .messageChanged(let change, _, _): change.rawValue
+        case .reacted: MessageChange.reacted.rawValue
         case .change(let change, _): change.kind.rawValue
         }
     }
@@ -55,7 +71,23 @@ public enum UserEvent: Sendable, Equatable {
     public var conversationID: ConversationID? {
         switch self {
         case .message(let message), .messageChanged(_, let message, _): message.conversationID
+        case .reacted(let reactions, _): reactions.conversationID
         case .change(let change, _): change.conversationID
+        }
+    }
+
+    /// The conversation of the message it is about (its members see it); `nil` for a change of
+    /// something else, which is stored for the people it concerns.
+    public var messageConversationID: ConversationID? {
+        if case .change = self { nil } else { conversationID }
+    }
+
+    /// Who reacted to its message, each once (none for a change of something else).
+    public var reactors: Set<UserID> {
+        switch self {
+        case .message(let message), .messageChanged(_, let message, _): message.reactors
+        case .reacted(let reactions, _): reactions.reactors
+        case .change: []
         }
     }
 
@@ -69,18 +101,22 @@ public enum UserEvent: Sendable, Equatable {
         switch self {
         case .message(let message): .message(message.hidingReactions(of: people))
         case .messageChanged(let change, let message, let cursor): .messageChanged(change, message.hidingReactions(of: people), cursor: cursor)
+        case .reacted(let reactions, let cursor): .reacted(reactions.hidingReactions(of: people), cursor: cursor)
         case .change: self
         }
     }
 
     /// About how many bytes it takes on the wire (`Message.wireBytes`; a change of something else is small).
-    public var wireBytes: Int { messageNow?.wireBytes ?? 256 }
+    public var wireBytes: Int {
+        if case .reacted(let reactions, _) = self { return reactions.wireBytes }
+        return messageNow?.wireBytes ?? 256
+    }
 
-    /// The message as it is now, for a message event or a message change: what a reader shows.
+    /// The message as it is now, for a message event or an edit or deletion: what a reader shows.
     public var messageNow: Message? {
         switch self {
         case .message(let message), .messageChanged(_, let message, _): message
-        case .change: nil
+        case .reacted, .change: nil
         }
     }
 }
@@ -99,6 +135,10 @@ extension UserEvent: Codable {
         let type = try container.decode(String.self, forKey: .type)
         if type == Self.messageType {
             self = .message(try container.nestedContainer(keyedBy: MessageKeys.self, forKey: .event).decode(Message.self, forKey: .message))
+            return
+        }
+        if type == MessageChange.reacted.rawValue {
+            self = .reacted(try container.decode(MessageReactions.self, forKey: .event), cursor: try container.decode(EventCursor.self, forKey: .cursor))
             return
         }
         if let change = MessageChange(rawValue: type) {
@@ -125,6 +165,8 @@ extension UserEvent: Codable {
         case .message(let message), .messageChanged(_, let message, _):
             var event = container.nestedContainer(keyedBy: MessageKeys.self, forKey: .event)
             try event.encode(message, forKey: .message)
+        case .reacted(let reactions, _):
+            try container.encode(reactions, forKey: .event)
         case .change(let change, _):
             var event = container.nestedContainer(keyedBy: ChangeKeys.self, forKey: .event)
             try event.encodeIfPresent(change.conversationID, forKey: .conversationID)

@@ -67,7 +67,7 @@ public final class ChatViewModel {
             let conversationID = conversationID
             live = try await service.liveEvents().compactMapped { event in
                 if case .change(let change, _) = event, change.kind == .readMarkerMoved { return change.conversationID == conversationID ? event : nil }
-                return event.messageNow?.conversationID == conversationID ? event : nil
+                return event.messageConversationID == conversationID ? event : nil
             }
             outcomes = await outbox?.outcomes()
             // Typing is a nicety: a backend that cannot carry it leaves the screen without it.
@@ -91,6 +91,7 @@ public final class ChatViewModel {
                     switch event {
                     case .message(let message): await self.receive(message)
                     case .messageChanged(_, let message, _): await self.replace(message)
+                    case .reacted(let reactions, _): await self.react(reactions)
                     case .change: await self.loadReceipts()
                     }
                 }
@@ -274,6 +275,12 @@ public final class ChatViewModel {
     private func replace(_ message: Message) {
         guard timeline.value?.entries.contains(where: { $0.id == message.id }) == true else { return }
         receive(message)
+    }
+
+    /// Shows the message of `reactions` with them, if it is on the timeline.
+    private func react(_ reactions: MessageReactions) {
+        guard let message = timeline.value?.entries.first(where: { $0.id == reactions.messageID })?.message else { return }
+        receive(message.reacting(reactions))
     }
 
     /// What the outbox did with one of this conversation's kept messages.

@@ -257,6 +257,6 @@ public enum PostgresChatSchema {
         guard let kind = UserEvent.MessageChange(rawValue: try cells[count + 1].decode(String.self)) else {
             throw AppError(.internal, "a stored message change has an unknown kind")
         }
-        return .messageChanged(kind, try message(cells, epoch: epoch), cursor: EventCursor(epoch: epoch, position: try cells[count].decode(Int64.self)))
+        return .changed(kind, try message(cells, epoch: epoch), cursor: EventCursor(epoch: epoch, position: try cells[count].decode(Int64.self)))
     }
 }

@@ -50,13 +50,13 @@ enum MessageRows {
     /// to its message `m`: the message's `columns`, then the change's.
     static let changeColumns = "\(columns), x.seq, x.kind"
 
-    /// A message change's event from a row of `changeColumns`: the message as it is now.
+    /// A message change's event from a row of `changeColumns`, of the message as it is now (`UserEvent.changed`).
     /// - Throws: GRDB's `RowDecodingError` or `.internal` for a damaged row.
     static func change(_ row: Row, epoch: String) throws -> UserEvent {
         guard let kind = UserEvent.MessageChange(rawValue: try row.decode(String.self, atIndex: count + 1)) else {
             throw AppError(.internal, "a stored message change has an unknown kind")
         }
-        return .messageChanged(kind, try message(row, epoch: epoch), cursor: EventCursor(epoch: epoch, position: try row.decode(Int64.self, atIndex: count)))
+        return .changed(kind, try message(row, epoch: epoch), cursor: EventCursor(epoch: epoch, position: try row.decode(Int64.self, atIndex: count)))
     }
 
     /// People as a column keeps them: a JSON array of ids (NULL for none).
