@@ -66,10 +66,30 @@ struct ChatViewModelTests {
         let incoming = makeHistory(1, in: conversation, from: UserID("u-grace"))[0]
         for await count in Observations({ model.timeline.value?.entries.count ?? 0 }) {
             if count == 1 { break }
-            service.live.send(incoming)
+            service.live.send(.message(incoming))
         }
         listening.cancel()
         #expect(model.timeline.value?.entries == [Timeline.Entry(incoming)])
+    }
+
+    @Test("a live reaction changes the reactions of the message shown and keeps its text; one of a message not shown changes nothing")
+    func liveReactions() async throws {
+        let history = makeHistory(2, in: conversation, from: UserID("u-grace"))
+        let service = ScriptedChatService(history: history)
+        let model = ChatViewModel(service: service, conversationID: conversation)
+        await model.start()
+        let listening = Task { await model.listen() }
+        let cursor = EventCursor(epoch: "e", position: 99)
+        let liked = history[1].reacting(["👍": [UserID("u-ada")]])
+        let elsewhere = MessageReactions(conversationID: conversation, messageID: MessageID("m-not-shown"), reactions: ["🎉": [UserID("u-ada")]],
+                                         reactionCounts: ["🎉": 1])
+        for await reactions in Observations({ model.timeline.value?.entries.last?.message?.reactions ?? [:] }) {
+            if !reactions.isEmpty { break }
+            service.live.send(.reacted(elsewhere, cursor: cursor))
+            service.live.send(.reacted(MessageReactions(of: liked), cursor: cursor))
+        }
+        listening.cancel()
+        #expect(model.timeline.value?.entries.compactMap(\.message) == [history[0], liked])
     }
 
     @Test("with an outbox, a send the server cannot take shows as queued, then as sent when the outbox gets it through")
@@ -107,7 +127,7 @@ struct ChatViewModelTests {
         let model = LiveFeedViewModel(service: service, conversationID: nil)
         let running = Task { await model.run(limit: 2) }
         for await state in Observations({ model.connection }) where state == .loaded(true) { break }
-        for message in makeHistory(3, in: conversation, from: UserID("u-grace")) { service.live.send(message) }
+        for message in makeHistory(3, in: conversation, from: UserID("u-grace")) { service.live.send(.message(message)) }
         await running.value
         #expect(model.received.compactMap(\.message?.id) == [MessageID("m0"), MessageID("m1")])
         #expect(model.connection == .idle)

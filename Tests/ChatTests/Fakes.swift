@@ -41,7 +41,7 @@ final class ScriptedChatService: ChatService {
     private let stored = Mutex<[MessageID: Message]>([:])
     private let sent = Mutex<[String]>([])
     private let answered = Mutex<[MessageID?]>([])
-    let live = Broadcaster<Message>()
+    let live = Broadcaster<UserEvent>()
     /// Typing notices for the screen, sent by the test.
     let typing = Broadcaster<TypingNotice>()
     /// Each typing notice the screen sent, in order.
@@ -121,13 +121,13 @@ final class ScriptedChatService: ChatService {
 
     func setReceiptsPrivate(_ isPrivate: Bool) async throws {}
 
-    func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { live.subscribe() }
+    func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { live.subscribe().compactMapped(\.message) }
 
     func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] { [] }
 
     func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] { [] }
 
-    func liveEvents() async throws -> AsyncStream<UserEvent> { live.subscribe().mapped(UserEvent.message) }
+    func liveEvents() async throws -> AsyncStream<UserEvent> { live.subscribe() }
 
     func newestCursor() async throws -> EventCursor? { nil }
 
