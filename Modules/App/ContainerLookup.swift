@@ -37,6 +37,10 @@ struct ContainerLookup: FrontendLookup {
         try await container.conversations.changes()
     }
 
+    func liveTrouble() async throws -> AsyncStream<String?> {
+        try await container.chat.liveTrouble()
+    }
+
     func conversationTitle(_ id: ConversationID) async throws -> String? {
         try await conversation(id)?.title
     }

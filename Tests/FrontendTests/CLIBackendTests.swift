@@ -67,6 +67,31 @@ struct CLIBackendTests {
         #expect(history.count == 1 && history.first?["id"] as? String == mine && history.first?["deleted"] as? Bool == true, "\(history)")
     }
 
+    @Test("the REPL says on a line of its own when live updates start failing (the server killed) and when they come again")
+    func replSaysWhyLiveUpdatesFail() async throws {
+        let server = try #require(try await serve(.remote))
+        defer { server.stop() }
+        try await signUp("Ada", "Grace")
+        #expect(await terminal.run("chats new grace@example.com") == 0)
+        #expect(await terminal.run("--profile grace chats new ada@example.com") == 0, "accepts Ada's invitation")
+        #expect(await terminal.run(arguments: ["send", "Grace", "hello"]) == 0)
+        let terminal = terminal
+        let repl = Task { await terminal.run("repl") }
+        await terminal.waitFor("1. Grace")
+        terminal.type("/open grace")
+        await terminal.waitFor("You: hello")
+        await server.kill9()
+        await terminal.waitFor("live updates: live updates failed")
+        try await server.restart()
+        let grace = TestTerminal(sharing: terminal)
+        grace.extraEnvironment = terminal.extraEnvironment
+        #expect(await grace.run(arguments: ["--profile", "grace", "send", "Ada", "back again"]) == 0, "\(grace.errors)")
+        await terminal.waitFor("live updates are back")
+        await terminal.waitFor("Grace: back again")
+        terminal.type("/quit")
+        #expect(await repl.value == 0)
+    }
+
     /// Points the terminal at `store`: its own SQLite file, or a new server (over SQLite or a new
     /// PostgreSQL database), returned to be stopped.
     private func serve(_ store: Store) async throws -> ServerProcess? {

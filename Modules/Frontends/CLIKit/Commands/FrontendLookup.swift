@@ -16,6 +16,9 @@ public protocol FrontendLookup {
     /// Ticks whenever the signed-in user's list may have changed (a message, a read marker, a
     /// new conversation).
     func listChanges() async throws -> AsyncStream<Void>
+    /// Why live updates fail now, each time that changes: a reason while they keep failing, then
+    /// `nil` once they come again (a backend without a connection never fails).
+    func liveTrouble() async throws -> AsyncStream<String?>
     /// A conversation's title as the signed-in user sees it, or `nil` when it is not theirs.
     func conversationTitle(_ id: ConversationID) async throws -> String?
     /// A conversation's members, or none when it is not the signed-in user's.

@@ -19,8 +19,9 @@ public final class REPLHost {
     /// are offered only then.
     private var signedIn = false
     private var hotlist: Task<Void, Never>?
-    /// What the screen and the hotlist show with the prompt, together.
-    private var status = (screen: "", hotlist: "")
+    private var trouble: Task<Void, Never>?
+    /// What the screen, the hotlist and live updates' trouble show with the prompt, together.
+    private var status = (screen: "", hotlist: "", trouble: "")
 
     /// Creates a host over the enabled features' plugins.
     public init(plugins: [any REPLPlugin.Type], input: any REPLInput, console: Console, lookup: any FrontendLookup,
@@ -46,6 +47,7 @@ public final class REPLHost {
             }
         }
         hotlist?.cancel()
+        trouble?.cancel()
         screen?.leave()
     }
 
@@ -119,6 +121,7 @@ public final class REPLHost {
             routes = [start]
         }
         guard let route = routes.last else { return }
+        followTrouble()
         followHotlist(excluding: route)
         screen?.leave()
         show(status: "", of: \.screen)
@@ -155,10 +158,26 @@ public final class REPLHost {
         }
     }
 
-    /// Sets one part of the status shown with the prompt and shows both.
-    private func show(status part: String, of which: WritableKeyPath<(screen: String, hotlist: String), String>) {
+    /// Says why live updates fail, as `tail` does, on a line when they start failing and when they
+    /// come again, and meanwhile in red with the prompt: a chat that stopped moving says so.
+    private func followTrouble() {
+        guard trouble == nil, signedIn else { return }
+        trouble = Task { [weak self, context, console] in
+            guard let troubles = try? await context?.lookup.liveTrouble() else { return }
+            var said = false
+            for await reason in troubles where reason != nil || said {
+                said = reason != nil
+                let line = reason.map { "live updates: " + TerminalText.line($0) } ?? "live updates are back"
+                context?.show(console.styled(line, reason == nil ? .green : .red))
+                self?.show(status: reason == nil ? "" : console.styled("⚠ live updates failing", .red), of: \.trouble)
+            }
+        }
+    }
+
+    /// Sets one part of the status shown with the prompt and shows them all.
+    private func show(status part: String, of which: WritableKeyPath<(screen: String, hotlist: String, trouble: String), String>) {
         status[keyPath: which] = part
-        input.setStatus([status.screen, status.hotlist].filter { !$0.isEmpty }.joined(separator: " "))
+        input.setStatus([status.trouble, status.screen, status.hotlist].filter { !$0.isEmpty }.joined(separator: " "))
     }
 
     /// The start screen: the enabled features' offer of highest rank.
