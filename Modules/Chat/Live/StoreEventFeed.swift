@@ -81,7 +81,8 @@ public final class StoreEventFeed: EventFeed {
     }
 
     /// On each tick, reads the events past the last one handed out (by this reader, or by
-    /// `publishCommitted` at its commit, which is then not read again). A read that fails, or
+    /// `publishCommitted` at its commit, which is then not read again), leaving out reactions a
+    /// later one read with them makes stale (`UserEvent.staleReactions`). A read that fails, or
     /// a message whose members cannot be looked up, ends the round there: what follows is read
     /// again at the next tick (at least once a second), never skipped.
     private func read(_ ticks: AsyncStream<Void>) async {
@@ -90,7 +91,8 @@ public final class StoreEventFeed: EventFeed {
             guard let batch = try? await source.events(after: after) else { continue }
             var audiences: [(UserEvent, [UserID])] = []
             var complete = true
-            events: for event in batch.events {
+            let stale = UserEvent.staleReactions(in: batch.events)
+            events: for (place, event) in batch.events.enumerated() where !stale.contains(place) {
                 switch event {
                 case .message, .messageChanged, .reacted:
                     guard let conversationID = event.messageConversationID else { continue }

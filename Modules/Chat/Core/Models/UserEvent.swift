@@ -49,6 +49,24 @@ public enum UserEvent: Sendable, Equatable {
         kind.carriesMessage ? .messageChanged(kind, message, cursor: cursor) : .reacted(MessageReactions(of: message), cursor: cursor)
     }
 
+    /// The places in `events` (read together, oldest first) of the reactions a later one of the
+    /// same message makes stale: each `chat.reacted` carries the reactions as they are when read,
+    /// so of those read together only the last needs to go out, and a storm of reactions to one
+    /// message costs a live reader one event per read, not one per reaction.
+    public static func staleReactions(in events: [UserEvent]) -> Set<Int> {
+        struct Key: Hashable {
+            let conversationID: ConversationID
+            let messageID: MessageID
+        }
+        var later = Set<Key>()
+        var stale = Set<Int>()
+        for (place, event) in events.enumerated().reversed() {
+            guard case .reacted(let now, _) = event else { continue }
+            if !later.insert(Key(conversationID: now.conversationID, messageID: now.messageID)).inserted { stale.insert(place) }
+        }
+        return stale
+    }
+
     /// Where the event stands in the store's order (a message not yet stored has none).
     public var cursor: EventCursor? {
         switch self {
