@@ -42,6 +42,7 @@ extension ServerBench {
             }
         }
         let pair = try await world.pairs(1)[0]
+        let heard = try await pair.receiver.chat.liveMessages(in: pair.conversation)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let url = world.url + "/v1/search?q=%E6%9D%B1&limit=100"
         let searching = Task {
@@ -51,7 +52,7 @@ extension ServerBench {
                 return statuses
             }.flatMap { $0 }
         }
-        let bystanders = try await bystanderLatency(from: pair.sender, to: pair.receiver, in: pair.conversation, every: .milliseconds(250)) {
+        let bystanders = try await bystanderLatency(from: pair.sender, heard: heard, in: pair.conversation, every: .milliseconds(250)) {
             ContinuousClock.now < deadline
         }
         let statuses = try await searching.value
@@ -71,9 +72,10 @@ extension ServerBench {
             try await LoadSocket.open(world.url, token: reactors[index].token)
         }
         defer { listeners.forEach { $0.close() } }
+        let heard = try await victim.chat.liveMessages(in: group)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let reacting = Task { try await fatMessage(in: group, by: attacker, reactors: reactors, until: deadline) }
-        let bystanders = try await bystanderLatency(from: stranger, to: victim, in: group, every: .milliseconds(250)) { ContinuousClock.now < deadline }
+        let bystanders = try await bystanderLatency(from: stranger, heard: heard, in: group, every: .milliseconds(250)) { ContinuousClock.now < deadline }
         let (made, refused) = try await reacting.value
         let traffic = listeners.map(\.traffic)
         let bytes = traffic.map(\.bytes).reduce(0, +)
@@ -91,6 +93,7 @@ extension ServerBench {
         guard let before = try await attacker.chat.newestCursor() else { throw AppError(.internal, "the attacker's log is empty") }
         let (made, _) = try await fatMessage(in: group, by: attacker, reactors: reactors, until: .now + .seconds(120))
         let pair = try await world.pairs(1)[0]
+        let heard = try await pair.receiver.chat.liveMessages(in: pair.conversation)
         let url = world.url + "/v1/events/log?after=\(before)&limit=500"
         let pids = try world.serverPIDs()
         let resident = { pids.map(Child.residentBytes).reduce(0, +) }
@@ -101,7 +104,7 @@ extension ServerBench {
             defer { finished.withLock { $0 = true } }
             return try await ServerFixture.concurrently(pages, width: pages) { _ in try await Self.curl(url, token: attacker.token) }
         }
-        let bystanders = try await bystanderLatency(from: pair.sender, to: pair.receiver, in: pair.conversation, every: .milliseconds(250)) {
+        let bystanders = try await bystanderLatency(from: pair.sender, heard: heard, in: pair.conversation, every: .milliseconds(250)) {
             peak.withLock { $0 = max($0, resident()) }
             return !finished.withLock { $0 } || ContinuousClock.now < start + .seconds(seconds)
         }
@@ -120,6 +123,7 @@ extension ServerBench {
         let invitees = try await world.users(members).map(\.id)
         let makers = try await world.users(attackers)
         let pair = try await world.pairs(1)[0]
+        let heard = try await pair.receiver.chat.liveMessages(in: pair.conversation)
         let start = ContinuousClock.now
         let finished = Mutex(false)
         let making = Task {
@@ -137,7 +141,7 @@ extension ServerBench {
                 return (made, refused)
             }
         }
-        let bystanders = try await bystanderLatency(from: pair.sender, to: pair.receiver, in: pair.conversation, every: .milliseconds(250)) {
+        let bystanders = try await bystanderLatency(from: pair.sender, heard: heard, in: pair.conversation, every: .milliseconds(250)) {
             !finished.withLock { $0 } || ContinuousClock.now < start + .seconds(seconds)
         }
         let counts = try await making.value
