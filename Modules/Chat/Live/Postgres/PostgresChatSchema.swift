@@ -219,12 +219,10 @@ public enum PostgresChatSchema {
         return epoch
     }
 
-    /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`.
-    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted, m.reactions, "
-        + "m.reply_to, q.text, q.deleted, m.mentions"
-    /// The join every `SELECT` of `columns` has after the one that brings `messages m`: the
-    /// message a reply answers, `q`, as it is now.
-    static let replyJoin = "LEFT JOIN messages q ON q.conversation_id = m.conversation_id AND q.id = m.reply_to"
+    /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`: SQLite's.
+    static let columns = MessageRows.columns
+    /// The join every `SELECT` of `columns` has after the one that brings `messages m`: SQLite's.
+    static let replyJoin = MessageRows.replyJoin
 
     /// A message from a row whose first columns are `columns` (a query's own come after them),
     /// with its cursor in `epoch` (none without one).
@@ -245,10 +243,10 @@ public enum PostgresChatSchema {
     }
 
     /// How many `columns` there are: a query's own columns start there.
-    static let count = 14
+    static let count = MessageRows.count
 
-    /// The columns of a message change's event, over `message_changes x` joined to its message `m`.
-    static let changeColumns = "\(columns), x.seq, x.kind"
+    /// The columns of a message change's event, over `message_changes x` joined to its message `m`: SQLite's.
+    static let changeColumns = MessageRows.changeColumns
 
     /// A message change's event from a row of `changeColumns`: the message as it is now.
     /// - Throws: a decoding error or `.internal` for a damaged row.

@@ -4,7 +4,8 @@ import GRDB
 import Kernel
 import SQLStore
 
-/// How a message is read from the `messages` table, for every query of Chat's SQL side.
+/// How a message is read from the `messages` table, for every query of Chat's SQL side (SQLite's
+/// and PostgreSQL's share the columns).
 enum MessageRows {
     /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`; a
     /// query's own columns start at index `count`.
@@ -47,8 +48,16 @@ enum MessageRows {
     }
 
     /// The columns of a message change's event, for `SELECT`s over `message_changes x` joined
-    /// to its message `m`: the message's `columns`, then the change's.
-    static let changeColumns = "\(columns), x.seq, x.kind"
+    /// to its message `m`: the message's `columns`, then the change's. A reaction's event carries
+    /// neither the text nor the quote (ADR 28), so they are not read for it: a page of reactions
+    /// to a long message reads its reactions, not 500 copies of 16 KB.
+    static let changeColumns = columns.replacingOccurrences(of: "m.text", with: unlessReacted("m.text", else: "''"))
+        .replacingOccurrences(of: "q.text", with: unlessReacted("q.text", else: "NULL")) + ", x.seq, x.kind"
+
+    /// `column`, or `other` for a reaction's change row.
+    private static func unlessReacted(_ column: String, else other: String) -> String {
+        "CASE WHEN x.kind = '\(UserEvent.MessageChange.reacted.rawValue)' THEN \(other) ELSE \(column) END"
+    }
 
     /// A message change's event from a row of `changeColumns`, of the message as it is now (`UserEvent.changed`).
     /// - Throws: GRDB's `RowDecodingError` or `.internal` for a damaged row.
