@@ -248,13 +248,17 @@ public enum PostgresChatSchema {
     /// The columns of a message change's event, over `message_changes x` joined to its message `m`: SQLite's.
     static let changeColumns = MessageRows.changeColumns
 
-    /// A message change's event from a row of `changeColumns`: the message as it is now.
+    /// A message change's event from a row of `changeColumns`: the message as it is now, decoded
+    /// once for the rows read with it (`known`).
     /// - Throws: a decoding error or `.internal` for a damaged row.
-    static func change(_ row: PostgresRow, epoch: String) throws -> UserEvent {
+    static func change(_ row: PostgresRow, epoch: String, known: inout ChangedMessages) throws -> UserEvent {
         let cells = row.makeRandomAccess()
         guard let kind = UserEvent.MessageChange(rawValue: try cells[count + 1].decode(String.self)) else {
             throw AppError(.internal, "a stored message change has an unknown kind")
         }
-        return .changed(kind, try message(cells, epoch: epoch), cursor: EventCursor(epoch: epoch, position: try cells[count].decode(Int64.self)))
+        let message = try known.message(try cells[0].decode(String.self), in: try cells[1].decode(String.self), changed: kind) {
+            try self.message(cells, epoch: epoch)
+        }
+        return .changed(kind, message, cursor: EventCursor(epoch: epoch, position: try cells[count].decode(Int64.self)))
     }
 }

@@ -77,7 +77,8 @@ enum PostgresEventRows {
         var events: [UserEvent] = []
         events.reserveCapacity(messages.count + messageChanges.count + changes.count)
         events += try messages.compactMap { try read($0) { .message(try PostgresChatSchema.message($0, epoch: epoch)) } }
-        events += try messageChanges.compactMap { try read($0) { try PostgresChatSchema.change($0, epoch: epoch) } }
+        var known = ChangedMessages()
+        events += try messageChanges.compactMap { try read($0) { try PostgresChatSchema.change($0, epoch: epoch, known: &known) } }
         events += try changes.compactMap { row in
             try read(row) { row in
                 let (seq, change) = try PostgresChangeLog.change(row)

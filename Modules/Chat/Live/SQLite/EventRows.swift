@@ -70,8 +70,9 @@ enum EventRows {
         for row in messages {
             do { events.append(.message(try MessageRows.message(row, epoch: epoch))) } catch where skippingDamaged {}
         }
+        var known = ChangedMessages()
         for row in messageChanges {
-            do { events.append(try MessageRows.change(row, epoch: epoch)) } catch where skippingDamaged {}
+            do { events.append(try MessageRows.change(row, epoch: epoch, known: &known)) } catch where skippingDamaged {}
         }
         for row in changes {
             do {

@@ -59,13 +59,17 @@ enum MessageRows {
         "CASE WHEN x.kind = '\(UserEvent.MessageChange.reacted.rawValue)' THEN \(other) ELSE \(column) END"
     }
 
-    /// A message change's event from a row of `changeColumns`, of the message as it is now (`UserEvent.changed`).
+    /// A message change's event from a row of `changeColumns`, of the message as it is now
+    /// (`UserEvent.changed`), decoded once for the rows read with it (`known`).
     /// - Throws: GRDB's `RowDecodingError` or `.internal` for a damaged row.
-    static func change(_ row: Row, epoch: String) throws -> UserEvent {
+    static func change(_ row: Row, epoch: String, known: inout ChangedMessages) throws -> UserEvent {
         guard let kind = UserEvent.MessageChange(rawValue: try row.decode(String.self, atIndex: count + 1)) else {
             throw AppError(.internal, "a stored message change has an unknown kind")
         }
-        return .changed(kind, try message(row, epoch: epoch), cursor: EventCursor(epoch: epoch, position: try row.decode(Int64.self, atIndex: count)))
+        let message = try known.message(try row.decode(String.self, atIndex: 0), in: try row.decode(String.self, atIndex: 1), changed: kind) {
+            try self.message(row, epoch: epoch)
+        }
+        return .changed(kind, message, cursor: EventCursor(epoch: epoch, position: try row.decode(Int64.self, atIndex: count)))
     }
 
     /// People as a column keeps them: a JSON array of ids (NULL for none).
