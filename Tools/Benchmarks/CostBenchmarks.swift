@@ -10,8 +10,8 @@ import TestSupport
 /// server from before the fixes also answers, so the same benchmark copied beside an older
 /// server measures it.
 extension ServerBench {
-    /// The modes of this file.
-    static let costAttacks = ["search", "trap", "pages", "groups"]
+    /// The modes of this file: the attacks, and `calm`, the bystanders alone (the figure each is read against).
+    static let costAttacks = ["search", "trap", "pages", "groups", "calm"]
 
     /// The attack `mode` names, on `world`.
     func costAttack(_ world: some LoadTarget) async throws -> Result {
@@ -19,8 +19,20 @@ extension ServerBench {
         case "search": try await searchStall(world)
         case "trap": try await reactionTrap(world, members: clients ?? 190)
         case "pages": try await fatPages(world, members: clients ?? 190, pages: 64)
-        default: try await bigGroups(world, members: clients ?? 1_000, attackers: 10)
+        case "groups": try await bigGroups(world, members: clients ?? 1_000, attackers: 10)
+        default: try await calm(world)
         }
+    }
+
+    /// No attack: two people exchange a message every quarter second for `seconds`.
+    func calm(_ world: some LoadTarget) async throws -> Result {
+        let pair = try await world.pairs(1)[0]
+        let heard = try await pair.receiver.chat.liveMessages(in: pair.conversation)
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let bystanders = try await bystanderLatency(from: pair.sender, heard: heard, in: pair.conversation, every: .milliseconds(250)) {
+            ContinuousClock.now < deadline
+        }
+        return Result(key: bystanders.worst, line: "no attack for \(seconds) s; messages between two people: \(bystanders.line)")
     }
 
     /// H1: one person's 101 messages of 4,000 × 東 to a group of their own, then four searches of

@@ -21,7 +21,7 @@ struct ServerBench: AsyncParsableCommand {
         search, trap, pages or groups (the second review's attacks, with budgets, also with --deployment proxy; --seconds 30 \
         recommended): four searches at a time of one's own 101 messages of 4,000 × 東; 10 reactions from each of 190 members \
         to a 16,000-byte reply quoting 80 combining-mark characters, every member listening; 64 event-log pages of those \
-        at once; 10 accounts making 10 groups of the same 1,000 invitees at once; \
+        at once; 10 accounts making 10 groups of the same 1,000 invitees at once; calm (no attack, the bystanders alone); \
         with --deployment crossed or proxy: latency, throughput, fanout, quiet (idle instances), kill (5 instance kills alternating, \
         --rate messages/s for --seconds) or postmaster (PostgreSQL killed and started again, the same load).
         """)
@@ -70,7 +70,7 @@ struct ServerBench: AsyncParsableCommand {
             case "typing": results.append(try await typingStorm(world, members: clients ?? 200))
             case _ where Self.costAttacks.contains(mode): results.append(try await costAttack(world))
             default:
-                throw ValidationError("mode must be latency, throughput, fanout, kill, reconnect, idle, renames, flood, changes, typing, search, trap, pages or groups")
+                throw ValidationError("mode must be latency, throughput, fanout, kill, reconnect, idle, renames, flood, changes, typing, search, trap, pages, groups or calm")
             }
             print("  run: \(results.last?.line ?? "")")
         }
@@ -103,7 +103,7 @@ struct ServerBench: AsyncParsableCommand {
                 results.append(try await killed(world, pairs: pairs ?? 50, total: total, perSecond: rate, drill: drill))
             case _ where Self.costAttacks.contains(mode): results.append(try await costAttack(world))
             default:
-                throw ValidationError("with --deployment \(deployment), mode must be latency, throughput, fanout, quiet, kill, postmaster, search, trap, pages or groups")
+                throw ValidationError("with --deployment \(deployment), mode must be latency, throughput, fanout, quiet, kill, postmaster, search, trap, pages, groups or calm")
             }
             print("  run: \(results.last?.line ?? "")")
         }
