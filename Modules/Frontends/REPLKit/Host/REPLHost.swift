@@ -158,17 +158,21 @@ public final class REPLHost {
         }
     }
 
-    /// Says why live updates fail, as `tail` does, on a line when they start failing and when they
-    /// come again, and meanwhile in red with the prompt: a chat that stopped moving says so.
+    /// Says why live updates fail on a line when they start failing and another when they come
+    /// again (not at every retry between), and meanwhile in red with the prompt: a chat that
+    /// stopped moving says so.
     private func followTrouble() {
         guard trouble == nil, signedIn else { return }
         trouble = Task { [weak self, context, console] in
             guard let troubles = try? await context?.lookup.liveTrouble() else { return }
             var said = false
             for await reason in troubles where reason != nil || said {
+                if let reason, !said {
+                    context?.show(console.styled("live updates: " + TerminalText.line(reason), .red))
+                } else if reason == nil {
+                    context?.show(console.styled("live updates are back", .green))
+                }
                 said = reason != nil
-                let line = reason.map { "live updates: " + TerminalText.line($0) } ?? "live updates are back"
-                context?.show(console.styled(line, reason == nil ? .green : .red))
                 self?.show(status: reason == nil ? "" : console.styled("⚠ live updates failing", .red), of: \.trouble)
             }
         }
