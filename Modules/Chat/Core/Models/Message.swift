@@ -145,11 +145,8 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// This message without the reactions of `people`: what a reader apart from them
     /// (`ChatRules.apart`) sees, so that a blocked person's reactions never reach who blocked them.
     public func hidingReactions(of people: Set<UserID>) -> Message {
-        guard !people.isEmpty, reactions.values.contains(where: { $0.contains(where: people.contains) }) else { return self }
-        return reacting(reactions.compactMapValues { reactors in
-            let kept = reactors.filter { !people.contains($0) }
-            return kept.isEmpty ? nil : kept
-        })
+        guard !people.isDisjoint(with: reactors) else { return self }
+        return reacting(MessageReactions(of: self).hidingReactions(of: people))
     }
 
     /// Who reacted to it, each once.
@@ -224,7 +221,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         try container.encodeIfPresent(editedAt, forKey: .editedAt)
         if deleted { try container.encode(deleted, forKey: .deleted) }
         if !reactions.isEmpty {
-            try container.encode(reactions.mapValues { Array($0.prefix(ChatRules.reactorsNamed)) }, forKey: .reactions)
+            try container.encode(MessageReactions.named(reactions), forKey: .reactions)
             try container.encode(reactionCounts, forKey: .reactionCounts)
         }
         try container.encodeIfPresent(replyTo, forKey: .replyTo)

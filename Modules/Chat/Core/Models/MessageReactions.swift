@@ -55,12 +55,18 @@ extension MessageReactions: Codable {
                   reactionCounts: try container.decodeIfPresent([String: Int].self, forKey: .reactionCounts) ?? [:])
     }
 
+    /// Who the wire names of `reactions`: the first `ChatRules.reactorsNamed` of each emoji, so that
+    /// an event weighs the same however many react.
+    static func named(_ reactions: [String: [UserID]]) -> [String: [UserID]] {
+        reactions.mapValues { Array($0.prefix(ChatRules.reactorsNamed)) }
+    }
+
     /// Names the first `ChatRules.reactorsNamed` of each emoji, as a message does.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(conversationID, forKey: .conversationID)
         try container.encode(messageID, forKey: .messageID)
-        try container.encode(reactions.mapValues { Array($0.prefix(ChatRules.reactorsNamed)) }, forKey: .reactions)
+        try container.encode(Self.named(reactions), forKey: .reactions)
         try container.encode(reactionCounts, forKey: .reactionCounts)
     }
 }
