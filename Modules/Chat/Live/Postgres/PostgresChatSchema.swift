@@ -219,12 +219,7 @@ public enum PostgresChatSchema {
         return epoch
     }
 
-    /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`: SQLite's.
-    static let columns = MessageRows.columns
-    /// The join every `SELECT` of `columns` has after the one that brings `messages m`: SQLite's.
-    static let replyJoin = MessageRows.replyJoin
-
-    /// A message from a row whose first columns are `columns` (a query's own come after them),
+    /// A message from a row whose first columns are `MessageRows.columns` (a query's own come after them),
     /// with its cursor in `epoch` (none without one).
     static func message(_ row: PostgresRow, epoch: String?) throws -> Message {
         try message(row.makeRandomAccess(), epoch: epoch)
@@ -242,23 +237,17 @@ public enum PostgresChatSchema {
                 }, mentions: try MessageRows.people(try cells[13].decode(String?.self)))
     }
 
-    /// How many `columns` there are: a query's own columns start there.
-    static let count = MessageRows.count
-
-    /// The columns of a message change's event, over `message_changes x` joined to its message `m`: SQLite's.
-    static let changeColumns = MessageRows.changeColumns
-
-    /// A message change's event from a row of `changeColumns`: the message as it is now, decoded
+    /// A message change's event from a row of `MessageRows.changeColumns`: the message as it is now, decoded
     /// once for the rows read with it (`known`).
     /// - Throws: a decoding error or `.internal` for a damaged row.
     static func change(_ row: PostgresRow, epoch: String, known: inout ChangedMessages) throws -> UserEvent {
         let cells = row.makeRandomAccess()
-        guard let kind = UserEvent.MessageChange(rawValue: try cells[count + 1].decode(String.self)) else {
+        guard let kind = UserEvent.MessageChange(rawValue: try cells[MessageRows.count + 1].decode(String.self)) else {
             throw AppError(.internal, "a stored message change has an unknown kind")
         }
         let message = try known.message(try cells[0].decode(String.self), in: try cells[1].decode(String.self), changed: kind) {
             try self.message(cells, epoch: epoch)
         }
-        return .changed(kind, message, cursor: EventCursor(epoch: epoch, position: try cells[count].decode(Int64.self)))
+        return .changed(kind, message, cursor: EventCursor(epoch: epoch, position: try cells[MessageRows.count].decode(Int64.self)))
     }
 }

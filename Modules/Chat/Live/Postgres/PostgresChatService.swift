@@ -133,14 +133,14 @@ public struct PostgresChatService: ChatService {
     private func rows(after cursor: EventCursor, upTo top: Int64, in conversationID: ConversationID?, of me: UserID, limit: Int) async throws -> [Message] {
         let rows = if let conversationID {
             try await database.query("""
-                SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m \(unescaped: PostgresChatSchema.replyJoin)
+                SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin)
                 WHERE m.conversation_id = \(conversationID.rawValue) AND m.seq > \(cursor.position) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
                 """)
         } else {
             try await database.query("""
-                SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m
+                SELECT \(unescaped: MessageRows.columns) FROM messages m
                 JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = \(me.rawValue) AND c.state = 'member'
-                \(unescaped: PostgresChatSchema.replyJoin)
+                \(unescaped: MessageRows.replyJoin)
                 WHERE m.seq > \(cursor.position) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
                 """)
         }
@@ -167,7 +167,7 @@ public struct PostgresChatService: ChatService {
     /// The newest `limit` messages of `conversationID` before `position`.
     private func rows(of conversationID: ConversationID, below position: Int64, limit: Int) async throws -> MessagePage {
         let rows = try await database.query(PostgresChatStatements.page(conversationID, below: position, limit: limit))
-        let oldest = try rows.last?.makeRandomAccess()[PostgresChatSchema.count].decode(Int64.self)
+        let oldest = try rows.last?.makeRandomAccess()[MessageRows.count].decode(Int64.self)
         return MessagePage(messages: try rows.reversed().map { try PostgresChatSchema.message($0, epoch: chat.epoch) }, hasOlder: (oldest ?? 1) > 1)
     }
 }

@@ -10,7 +10,7 @@ enum PostgresChatStatements {
     /// their positions last.
     static func page(_ conversationID: ConversationID, below position: Int64, limit: Int) -> PostgresQuery {
         """
-        SELECT \(unescaped: PostgresChatSchema.columns), m.position FROM messages m \(unescaped: PostgresChatSchema.replyJoin)
+        SELECT \(unescaped: MessageRows.columns), m.position FROM messages m \(unescaped: MessageRows.replyJoin)
         WHERE m.conversation_id = \(conversationID.rawValue) AND m.position < \(position) ORDER BY m.position DESC LIMIT \(max(limit, 0))
         """
     }

@@ -25,15 +25,15 @@ public struct PostgresEventSource: EventSource {
         let top = try await PostgresChangeLog.newest(database)
         guard top > seq else { return ([], [:], seq) }
         let messages = try await database.query("""
-            SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m \(unescaped: PostgresChatSchema.replyJoin) WHERE m.seq > \(seq) AND m.seq <= \(top) ORDER BY m.seq
+            SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin) WHERE m.seq > \(seq) AND m.seq <= \(top) ORDER BY m.seq
             """)
         let changes = try await database.query("""
             SELECT \(unescaped: PostgresChangeLog.columns) FROM store_changes s WHERE s.seq > \(seq) AND s.seq <= \(top) ORDER BY s.seq
             """)
         let messageChanges = try await database.query("""
-            SELECT \(unescaped: PostgresChatSchema.changeColumns) FROM message_changes x
+            SELECT \(unescaped: MessageRows.changeColumns) FROM message_changes x
             JOIN messages m ON m.conversation_id = x.conversation_id AND m.id = x.message_id
-            \(unescaped: PostgresChatSchema.replyJoin)
+            \(unescaped: MessageRows.replyJoin)
             WHERE x.seq > \(seq) AND x.seq <= \(top) ORDER BY x.seq
             """)
         let audiences = try await PostgresChangeLog.audiences(after: seq, upTo: top, database)
@@ -48,9 +48,9 @@ enum PostgresEventRows {
     static func events(after seq: Int64, upTo top: Int64, for reader: UserID, limit: Int, epoch: String, _ database: PGDatabase) async throws
         -> [UserEvent] {
         let messages = try await database.query("""
-            SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m
+            SELECT \(unescaped: MessageRows.columns) FROM messages m
             JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = \(reader.rawValue) AND c.state = 'member'
-            \(unescaped: PostgresChatSchema.replyJoin)
+            \(unescaped: MessageRows.replyJoin)
             WHERE m.seq > \(seq) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
             """)
         let changes = try await database.query("""
@@ -58,10 +58,10 @@ enum PostgresEventRows {
             WHERE a.user_id = \(reader.rawValue) AND a.seq > \(seq) AND a.seq <= \(top) ORDER BY a.seq LIMIT \(limit)
             """)
         let messageChanges = try await database.query("""
-            SELECT \(unescaped: PostgresChatSchema.changeColumns) FROM message_changes x
+            SELECT \(unescaped: MessageRows.changeColumns) FROM message_changes x
             JOIN conversation_members c ON c.conversation_id = x.conversation_id AND c.user_id = \(reader.rawValue) AND c.state = 'member'
             JOIN messages m ON m.conversation_id = x.conversation_id AND m.id = x.message_id
-            \(unescaped: PostgresChatSchema.replyJoin)
+            \(unescaped: MessageRows.replyJoin)
             WHERE x.seq > \(seq) AND x.seq <= \(top) ORDER BY x.seq LIMIT \(limit)
             """)
         return Array(try merged(messages, messageChanges, changes, epoch: epoch).prefix(limit))

@@ -72,7 +72,7 @@ public struct PostgresMessageStore: MessageStore {
         let epoch = epoch
         return try await database.write { transaction in
             let rows = try await transaction.query("""
-                SELECT \(unescaped: PostgresChatSchema.columns) FROM messages m \(unescaped: PostgresChatSchema.replyJoin)
+                SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin)
                 WHERE m.conversation_id = \(conversationID.rawValue) AND m.id = \(messageID.rawValue) FOR UPDATE OF m
                 """)
             guard let row = rows.first else { throw ChatRules.noMessage(messageID, in: conversationID) }
