@@ -62,13 +62,14 @@ struct PostgresQueryPlanTests {
         #expect(walks.isEmpty, "grown: look-ups not by (conversation_id, id): \(walks)\n\(grown.suffix(6_000))")
     }
 
-    @Test("the history page and the position it starts from: no Seq Scan on messages on a new database, grown, or analyzed")
+    @Test("the history page, the position it starts from and the messages of change rows: no Seq Scan on messages on a new database, grown, or analyzed")
     func historyPage() async throws {
         let cluster = try await PostgresCluster.shared()
         let url = try await cluster.database()
         try await migrate(url)
         let page = PostgresChatStatements.page(ConversationID("c-1"), below: .max, limit: 50).sql
         let position = PostgresChatStatements.position(of: MessageID("m-1"), in: ConversationID("c-1")).sql
+        let changed = PostgresChatStatements.changedMessages([.init(conversationID: "c-1", messageID: "m-1")]).sql
         // With the parameters' values, as PostgresNIO's unnamed statements are planned; and the
         // generic plan too, which a statement prepared once and run many times would keep.
         func plans() async throws -> String {
@@ -79,9 +80,11 @@ struct PostgresQueryPlanTests {
                     PREPARE page(text, bigint, bigint) AS \(page);
                     PREPARE older(text, bigint, bigint) AS \(page);
                     PREPARE position(text, text) AS \(position);
+                    PREPARE changed(text[], text[]) AS \(changed);
                     EXPLAIN EXECUTE page('c-1', 9223372036854775807, 50);
                     EXPLAIN EXECUTE older('c-1', 50000, 50);
                     EXPLAIN EXECUTE position('m-1', 'c-1');
+                    EXPLAIN EXECUTE changed(ARRAY['c-1', 'c-2'], ARRAY['m-1', 'f-2']);
                     """, onDatabaseAt: url) + "\n"
             }
             return text
@@ -93,7 +96,7 @@ struct PostgresQueryPlanTests {
         phases.append(("analyzed", try await plans()))
         for (phase, plans) in phases {
             let scans = Self.scansOfMessages(plans)
-            #expect(scans.count >= 6, "\(phase): \(plans)")
+            #expect(scans.count >= 8, "\(phase): \(plans)")
             #expect(!scans.contains { $0.hasPrefix("Seq Scan") }, "\(phase): \(plans)")
             // The page is an index range of its conversation's positions, not a sort of its messages.
             #expect(!plans.contains("Sort"), "\(phase): \(plans)")

@@ -237,17 +237,29 @@ public enum PostgresChatSchema {
                 }, mentions: try MessageRows.people(try cells[13].decode(String?.self)))
     }
 
-    /// A message change's event from a row of `MessageRows.changeColumns`: the message as it is now, decoded
-    /// once for the rows read with it (`known`).
-    /// - Throws: a decoding error or `.internal` for a damaged row.
-    static func change(_ row: PostgresRow, epoch: String, known: inout ChangedMessages) throws -> UserEvent {
-        let cells = row.makeRandomAccess()
-        guard let kind = UserEvent.MessageChange(rawValue: try cells[MessageRows.count + 1].decode(String.self)) else {
-            throw AppError(.internal, "a stored message change has an unknown kind")
+    /// The change rows `query` selects (`MessageChangeRows.columns` first), the first step of
+    /// reading message changes; with `skippingDamaged`, a row that does not read is passed over.
+    /// - Throws: a decoding error for a damaged row.
+    static func changeRows(_ query: PostgresQuery, skippingDamaged: Bool, _ database: PGDatabase) async throws -> MessageChangeRows {
+        MessageChangeRows(rows: try await database.query(query).compactMap { row in
+            do {
+                let (seq, kind, conversationID, messageID) = try row.decode((Int64, String, String, String).self)
+                return MessageChangeRows.Row(seq: seq, kind: kind, key: .init(conversationID: conversationID, messageID: messageID))
+            } catch where skippingDamaged {
+                return nil
+            }
+        })
+    }
+
+    /// The events of `changes`, the second step: each changed message read once, as it is now.
+    /// - Throws: a decoding error or `.internal` for a damaged row, unless `skippingDamaged`.
+    static func events(of changes: MessageChangeRows, epoch: String, skippingDamaged: Bool, _ database: PGDatabase) async throws -> [UserEvent] {
+        let keys = changes.keys
+        guard !keys.isEmpty else { return [] }
+        let rows = try await database.query(PostgresChatStatements.changedMessages(keys))
+        let messages = try rows.compactMap { row in
+            do { return try message(row, epoch: epoch) } catch where skippingDamaged { return nil }
         }
-        let message = try known.message(try cells[0].decode(String.self), in: try cells[1].decode(String.self), changed: kind) {
-            try self.message(cells, epoch: epoch)
-        }
-        return .changed(kind, message, cursor: EventCursor(epoch: epoch, position: try cells[MessageRows.count].decode(Int64.self)))
+        return try changes.events(messages, epoch: epoch, skippingDamaged: skippingDamaged)
     }
 }

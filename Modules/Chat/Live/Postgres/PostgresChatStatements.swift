@@ -19,4 +19,16 @@ enum PostgresChatStatements {
     static func position(of messageID: MessageID, in conversationID: ConversationID) -> PostgresQuery {
         "SELECT position FROM messages WHERE id = \(messageID.rawValue) AND conversation_id = \(conversationID.rawValue)"
     }
+
+    /// The messages a read of change rows changed (`MessageChangeRows.keys`), each once. Each
+    /// key is looked up by itself (`LATERAL … LIMIT 1`, which the planner cannot flatten):
+    /// joined, a new database's planner hashes the keys and scans every message.
+    static func changedMessages(_ keys: [MessageChangeRows.Key]) -> PostgresQuery {
+        """
+        SELECT \(unescaped: MessageRows.columns)
+        FROM unnest(\(keys.map(\.conversationID))::text[], \(keys.map(\.messageID))::text[]) AS k(conversation_id, id)
+        CROSS JOIN LATERAL (SELECT * FROM messages WHERE conversation_id = k.conversation_id AND id = k.id LIMIT 1) m
+        \(unescaped: MessageRows.replyJoin)
+        """
+    }
 }

@@ -30,14 +30,12 @@ public struct PostgresEventSource: EventSource {
         let changes = try await database.query("""
             SELECT \(unescaped: PostgresChangeLog.columns) FROM store_changes s WHERE s.seq > \(seq) AND s.seq <= \(top) ORDER BY s.seq
             """)
-        let messageChanges = try await database.query("""
-            SELECT \(unescaped: MessageRows.changeColumns) FROM message_changes x
-            JOIN messages m ON m.conversation_id = x.conversation_id AND m.id = x.message_id
-            \(unescaped: MessageRows.replyJoin)
-            WHERE x.seq > \(seq) AND x.seq <= \(top) ORDER BY x.seq
-            """)
+        let messageChanges = try await PostgresChatSchema.changeRows("""
+            SELECT \(unescaped: MessageChangeRows.columns) FROM message_changes x WHERE x.seq > \(seq) AND x.seq <= \(top) ORDER BY x.seq
+            """, skippingDamaged: true, database)
+        let changed = try await PostgresChatSchema.events(of: messageChanges, epoch: epoch, skippingDamaged: true, database)
         let audiences = try await PostgresChangeLog.audiences(after: seq, upTo: top, database)
-        return (try PostgresEventRows.merged(messages, messageChanges, changes, epoch: epoch, skippingDamaged: true), audiences, top)
+        return (try PostgresEventRows.merged(messages, changed, changes, epoch: epoch, skippingDamaged: true), audiences, top)
     }
 }
 
@@ -57,19 +55,18 @@ enum PostgresEventRows {
             SELECT \(unescaped: PostgresChangeLog.columns) FROM store_audiences a JOIN store_changes s ON s.seq = a.seq
             WHERE a.user_id = \(reader.rawValue) AND a.seq > \(seq) AND a.seq <= \(top) ORDER BY a.seq LIMIT \(limit)
             """)
-        let messageChanges = try await database.query("""
-            SELECT \(unescaped: MessageRows.changeColumns) FROM message_changes x
+        let messageChanges = try await PostgresChatSchema.changeRows("""
+            SELECT \(unescaped: MessageChangeRows.columns) FROM message_changes x
             JOIN conversation_members c ON c.conversation_id = x.conversation_id AND c.user_id = \(reader.rawValue) AND c.state = 'member'
-            JOIN messages m ON m.conversation_id = x.conversation_id AND m.id = x.message_id
-            \(unescaped: MessageRows.replyJoin)
             WHERE x.seq > \(seq) AND x.seq <= \(top) ORDER BY x.seq LIMIT \(limit)
-            """)
-        return Array(try merged(messages, messageChanges, changes, epoch: epoch).prefix(limit))
+            """, skippingDamaged: false, database)
+        let changed = try await PostgresChatSchema.events(of: messageChanges, epoch: epoch, skippingDamaged: false, database)
+        return Array(try merged(messages, changed, changes, epoch: epoch).prefix(limit))
     }
 
-    /// Message rows, message change rows and change rows (each in `seq` order) as one list in
+    /// Message rows, message change events and change rows (each in `seq` order) as one list in
     /// `seq` order; with `skippingDamaged`, a row that does not read is passed over.
-    static func merged(_ messages: [PostgresRow], _ messageChanges: [PostgresRow], _ changes: [PostgresRow], epoch: String,
+    static func merged(_ messages: [PostgresRow], _ messageChanges: [UserEvent], _ changes: [PostgresRow], epoch: String,
                        skippingDamaged: Bool = false) throws -> [UserEvent] {
         func read(_ row: PostgresRow, _ event: (PostgresRow) throws -> UserEvent) throws -> UserEvent? {
             do { return try event(row) } catch where skippingDamaged { return nil }
@@ -77,8 +74,7 @@ enum PostgresEventRows {
         var events: [UserEvent] = []
         events.reserveCapacity(messages.count + messageChanges.count + changes.count)
         events += try messages.compactMap { try read($0) { .message(try PostgresChatSchema.message($0, epoch: epoch)) } }
-        var known = ChangedMessages()
-        events += try messageChanges.compactMap { try read($0) { try PostgresChatSchema.change($0, epoch: epoch, known: &known) } }
+        events += messageChanges
         events += try changes.compactMap { row in
             try read(row) { row in
                 let (seq, change) = try PostgresChangeLog.change(row)

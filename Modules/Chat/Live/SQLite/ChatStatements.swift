@@ -10,6 +10,15 @@ enum ChatStatements {
         \(MessageRows.replyJoin)
         """
 
+    /// The messages a read of change rows changed, each once (arguments: `[conversation, id]`
+    /// pairs as a JSON array). `CROSS JOIN` keeps the pairs the outer loop, as for
+    /// `storedMessages`.
+    static let changedMessages = """
+        SELECT \(MessageRows.columns) FROM json_each(?) k
+        CROSS JOIN messages m ON m.conversation_id = json_extract(k.value, '$[0]') AND m.id = json_extract(k.value, '$[1]')
+        \(MessageRows.replyJoin)
+        """
+
     /// A page of a conversation's history: its newest messages before a position (arguments:
     /// the conversation, the position, how many), with their positions last.
     static let page = """

@@ -21,14 +21,13 @@ enum EventRows {
             SELECT \(SQLChangeLog.columns) FROM store_audiences a JOIN store_changes s ON s.seq = a.seq
             WHERE a.user_id = :me AND a.seq > :after ORDER BY a.seq LIMIT :limit
             """, arguments: arguments)
-        let messageChanges = try Row.fetchAll(db, sql: """
-            SELECT \(MessageRows.changeColumns) FROM message_changes x
+        let messageChanges = try MessageRows.changeRows(db, sql: """
+            SELECT \(MessageChangeRows.columns) FROM message_changes x
             JOIN conversation_members c ON c.conversation_id = x.conversation_id AND c.user_id = :me AND c.state = 'member'
-            JOIN messages m ON m.conversation_id = x.conversation_id AND m.id = x.message_id
-            \(MessageRows.replyJoin)
             WHERE x.seq > :after ORDER BY x.seq LIMIT :limit
-            """, arguments: arguments)
-        return Array(try merged(messages, messageChanges, changes, epoch: epoch).prefix(limit))
+            """, arguments: arguments, skippingDamaged: false)
+        return Array(try merged(messages, try MessageRows.events(of: messageChanges, epoch: epoch, skippingDamaged: false, db), changes, epoch: epoch)
+            .prefix(limit))
     }
 
     /// The newest `seq` of an event `reader` may see, if any.
@@ -52,28 +51,23 @@ enum EventRows {
         let messages = try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.seq > ? ORDER BY m.seq",
                                         arguments: [seq])
         let changes = try Row.fetchAll(db, sql: "SELECT \(SQLChangeLog.columns) FROM store_changes s WHERE s.seq > ? ORDER BY s.seq", arguments: [seq])
-        let messageChanges = try Row.fetchAll(db, sql: """
-            SELECT \(MessageRows.changeColumns) FROM message_changes x JOIN messages m ON m.conversation_id = x.conversation_id AND m.id = x.message_id
-            \(MessageRows.replyJoin) WHERE x.seq > ? ORDER BY x.seq
-            """, arguments: [seq])
-        let last = (messages.compactMap { try? $0.decode(Int64.self, atIndex: MessageRows.seqIndex) }
-            + messageChanges.compactMap { try? $0.decode(Int64.self, atIndex: MessageRows.count) }
+        let messageChanges = try MessageRows.changeRows(db, sql: "SELECT \(MessageChangeRows.columns) FROM message_changes x WHERE x.seq > ? ORDER BY x.seq",
+                                                        arguments: [seq], skippingDamaged: true)
+        let last = (messages.compactMap { try? $0.decode(Int64.self, atIndex: MessageRows.seqIndex) } + messageChanges.rows.map(\.seq)
             + changes.compactMap { try? $0.decode(Int64.self, atIndex: 0) }).max()
-        return (try merged(messages, messageChanges, changes, epoch: epoch, skippingDamaged: true), max(last ?? seq, seq))
+        let changed = try MessageRows.events(of: messageChanges, epoch: epoch, skippingDamaged: true, db)
+        return (try merged(messages, changed, changes, epoch: epoch, skippingDamaged: true), max(last ?? seq, seq))
     }
 
-    /// Message rows, message change rows and change rows (each in `seq` order) as one list in `seq` order.
-    private static func merged(_ messages: [Row], _ messageChanges: [Row], _ changes: [Row], epoch: String, skippingDamaged: Bool = false) throws
+    /// Message rows, message change events and change rows (each in `seq` order) as one list in `seq` order.
+    private static func merged(_ messages: [Row], _ messageChanges: [UserEvent], _ changes: [Row], epoch: String, skippingDamaged: Bool = false) throws
         -> [UserEvent] {
         var events: [UserEvent] = []
         events.reserveCapacity(messages.count + messageChanges.count + changes.count)
         for row in messages {
             do { events.append(.message(try MessageRows.message(row, epoch: epoch))) } catch where skippingDamaged {}
         }
-        var known = ChangedMessages()
-        for row in messageChanges {
-            do { events.append(try MessageRows.change(row, epoch: epoch, known: &known)) } catch where skippingDamaged {}
-        }
+        events += messageChanges
         for row in changes {
             do {
                 let (seq, change) = try SQLChangeLog.change(row)

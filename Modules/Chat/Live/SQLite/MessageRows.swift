@@ -47,29 +47,31 @@ enum MessageRows {
         return try JSONDecoder().decode([String: [String]].self, from: Data(text.utf8)).mapValues { $0.map(UserID.init(rawValue:)) }
     }
 
-    /// The columns of a message change's event, for `SELECT`s over `message_changes x` joined
-    /// to its message `m`: the message's `columns`, then the change's. A reaction's event carries
-    /// neither the text nor the quote (ADR 28), so they are not read for it: a page of reactions
-    /// to a long message reads its reactions, not 500 copies of 16 KB.
-    static let changeColumns = columns.replacingOccurrences(of: "m.text", with: unlessReacted("m.text", else: "''"))
-        .replacingOccurrences(of: "q.text", with: unlessReacted("q.text", else: "NULL")) + ", x.seq, x.kind"
-
-    /// `column`, or `other` for a reaction's change row.
-    private static func unlessReacted(_ column: String, else other: String) -> String {
-        "CASE WHEN x.kind = '\(UserEvent.MessageChange.reacted.rawValue)' THEN \(other) ELSE \(column) END"
+    /// The change rows `sql` selects (`MessageChangeRows.columns` first), the first step of
+    /// reading message changes; with `skippingDamaged`, a row that does not read is passed over.
+    /// - Throws: GRDB's `RowDecodingError` for a damaged row.
+    static func changeRows(_ db: Database, sql: String, arguments: StatementArguments, skippingDamaged: Bool) throws -> MessageChangeRows {
+        MessageChangeRows(rows: try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
+            do {
+                return MessageChangeRows.Row(seq: try row.decode(atIndex: 0), kind: try row.decode(atIndex: 1),
+                                             key: .init(conversationID: try row.decode(atIndex: 2), messageID: try row.decode(atIndex: 3)))
+            } catch where skippingDamaged {
+                return nil
+            }
+        })
     }
 
-    /// A message change's event from a row of `changeColumns`, of the message as it is now
-    /// (`UserEvent.changed`), decoded once for the rows read with it (`known`).
-    /// - Throws: GRDB's `RowDecodingError` or `.internal` for a damaged row.
-    static func change(_ row: Row, epoch: String, known: inout ChangedMessages) throws -> UserEvent {
-        guard let kind = UserEvent.MessageChange(rawValue: try row.decode(String.self, atIndex: count + 1)) else {
-            throw AppError(.internal, "a stored message change has an unknown kind")
+    /// The events of `changes`, the second step: each changed message read once, as it is now.
+    /// - Throws: GRDB's `RowDecodingError` or `.internal` for a damaged row, unless `skippingDamaged`.
+    static func events(of changes: MessageChangeRows, epoch: String, skippingDamaged: Bool, _ db: Database) throws -> [UserEvent] {
+        let keys = changes.keys
+        guard !keys.isEmpty else { return [] }
+        let pairs = String(decoding: try JSONEncoder().encode(keys.map { [$0.conversationID, $0.messageID] }), as: UTF8.self)
+        let rows = try Row.fetchAll(db, sql: ChatStatements.changedMessages, arguments: [pairs])
+        let messages = try rows.compactMap { row in
+            do { return try message(row, epoch: epoch) } catch where skippingDamaged { return nil }
         }
-        let message = try known.message(try row.decode(String.self, atIndex: 0), in: try row.decode(String.self, atIndex: 1), changed: kind) {
-            try self.message(row, epoch: epoch)
-        }
-        return .changed(kind, message, cursor: EventCursor(epoch: epoch, position: try row.decode(Int64.self, atIndex: count)))
+        return try changes.events(messages, epoch: epoch, skippingDamaged: skippingDamaged)
     }
 
     /// People as a column keeps them: a JSON array of ids (NULL for none).
