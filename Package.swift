@@ -90,7 +90,7 @@ var targets: [Target] = [
         dependencies: ["Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ChatAPI", "ConversationList", "TestSupport", argumentParser,
                        "PostgresStore", "Search", "SearchLive", logging, .product(name: "PostgresNIO", package: "postgres-nio"),
                        .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                       .product(name: "NIOCore", package: "swift-nio"),
+                       .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
                        .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                        .product(name: "NIOWebSocket", package: "swift-nio")],
         path: "Tools/Benchmarks"

@@ -60,7 +60,7 @@ extension ServerBench {
         let searching = Task {
             try await ServerFixture.concurrently(4, width: 4) { _ in
                 var statuses: [Int] = []
-                while ContinuousClock.now < deadline { statuses.append(try await Self.curl(url, token: attacker.token).status) }
+                while ContinuousClock.now < deadline { statuses.append(try await Self.get(url, token: attacker.token).status) }
                 return statuses
             }.flatMap { $0 }
         }
@@ -114,7 +114,7 @@ extension ServerBench {
         let finished = Mutex(false)
         let reading = Task {
             defer { finished.withLock { $0 = true } }
-            return try await ServerFixture.concurrently(pages, width: pages) { _ in try await Self.curl(url, token: attacker.token) }
+            return try await ServerFixture.concurrently(pages, width: pages) { _ in try await Self.get(url, token: attacker.token) }
         }
         let bystanders = try await bystanderLatency(from: pair.sender, heard: heard, in: pair.conversation, every: .milliseconds(250)) {
             peak.withLock { $0 = max($0, resident()) }
