@@ -321,13 +321,12 @@ final class EventConnection: Sendable {
     /// has reactions of people the owner is apart from. Looks those people up again, for later
     /// frames, once they have been known for `apartFor`.
     private func text(of event: UserEvent, _ state: inout State) -> Data {
-        let reactors = event.reactors
-        guard !reactors.isEmpty else { return frames.text(of: event) }
+        guard let reactions = event.reactions, !reactions.reactions.isEmpty else { return frames.text(of: event) }
         if !state.lookingApart, state.apart.map({ ContinuousClock.now - $0.looked >= Self.apartFor }) ?? true {
             state.lookingApart = true
             Task { await lookApart() }
         }
-        guard let apart = state.apart?.people, !reactors.isDisjoint(with: apart) else { return frames.text(of: event) }
+        guard let apart = state.apart?.people, reactions.anyReacted(among: apart) else { return frames.text(of: event) }
         return EventFrames.text(of: event.hidingReactions(of: apart))
     }
 

@@ -145,12 +145,10 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// This message without the reactions of `people`: what a reader apart from them
     /// (`ChatRules.apart`) sees, so that a blocked person's reactions never reach who blocked them.
     public func hidingReactions(of people: Set<UserID>) -> Message {
-        guard !people.isDisjoint(with: reactors) else { return self }
-        return reacting(MessageReactions(of: self).hidingReactions(of: people))
+        let reactions = MessageReactions(of: self)
+        guard reactions.anyReacted(among: people) else { return self }
+        return reacting(reactions.hidingReactions(of: people))
     }
-
-    /// Who reacted to it, each once.
-    public var reactors: Set<UserID> { Set(reactions.values.joined()) }
 
     /// This message answering `reply` (the answered message as it is now).
     public func replying(to reply: Reply?) -> Message {

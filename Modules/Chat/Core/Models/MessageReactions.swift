@@ -27,12 +27,20 @@ public struct MessageReactions: Equatable, Sendable {
         self.reactionCounts = reactionCounts
     }
 
-    /// Who reacted, each once.
-    public var reactors: Set<UserID> { Set(reactions.values.joined()) }
+    /// Whether one of `people` reacted. Every socket asks it of every event, so it builds no set
+    /// of who reacted: a message with 1,900 reactors in a group of 190 would build 190 an event.
+    public func anyReacted(among people: Set<UserID>) -> Bool {
+        !people.isEmpty && reactions.values.contains { $0.contains(where: people.contains) }
+    }
+
+    /// Whether anyone but `person` reacted.
+    public func anyReacted(besides person: UserID) -> Bool {
+        reactions.values.contains { $0.contains { $0 != person } }
+    }
 
     /// These reactions without those of `people` (`Message.hidingReactions(of:)`).
     public func hidingReactions(of people: Set<UserID>) -> MessageReactions {
-        guard !people.isDisjoint(with: reactors) else { return self }
+        guard anyReacted(among: people) else { return self }
         let kept = reactions.compactMapValues { reactors in
             let kept = reactors.filter { !people.contains($0) }
             return kept.isEmpty ? nil : kept

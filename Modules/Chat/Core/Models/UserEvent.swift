@@ -100,12 +100,12 @@ public enum UserEvent: Sendable, Equatable {
         if case .change = self { nil } else { conversationID }
     }
 
-    /// Who reacted to its message, each once (none for a change of something else).
-    public var reactors: Set<UserID> {
+    /// The reactions on its message as it is now (none for a change of something else).
+    public var reactions: MessageReactions? {
         switch self {
-        case .message(let message), .messageChanged(_, let message, _): message.reactors
-        case .reacted(let reactions, _): reactions.reactors
-        case .change: []
+        case .message(let message), .messageChanged(_, let message, _): MessageReactions(of: message)
+        case .reacted(let reactions, _): reactions
+        case .change: nil
         }
     }
 

@@ -67,14 +67,14 @@ public struct ApartReactionsFilter: ChatService {
 
     public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
         let events = try await chat.events(after: cursor, limit: limit)
-        guard let apart = try await apart(for: events.map(\.reactors)) else { return events }
+        guard let apart = try await apart(for: events.compactMap(\.reactions)) else { return events }
         return events.map { $0.hidingReactions(of: apart) }
     }
 
     public func liveEvents() async throws -> AsyncStream<UserEvent> {
         let filter = self
         return try await chat.liveEvents().transformed { event in
-            guard let apart = try? await filter.apart(for: [event.reactors]) else { return event }
+            guard let apart = try? await filter.apart(for: event.reactions.map { [$0] } ?? []) else { return event }
             return event.hidingReactions(of: apart)
         }
     }
@@ -86,15 +86,15 @@ public struct ApartReactionsFilter: ChatService {
     }
 
     private func filtered(_ messages: [Message]) async throws -> [Message] {
-        guard let apart = try await apart(for: messages.map(\.reactors)) else { return messages }
+        guard let apart = try await apart(for: messages.map(MessageReactions.init(of:))) else { return messages }
         return messages.map { $0.hidingReactions(of: apart) }
     }
 
-    /// The people the caller is apart from, when `reactors` (of messages) hold anyone but the
+    /// The people the caller is apart from, when `reactions` (of messages) hold anyone but the
     /// caller; `nil` (nothing to hide, nothing looked up) otherwise.
-    private func apart(for reactors: [Set<UserID>]) async throws -> Set<UserID>? {
+    private func apart(for reactions: [MessageReactions]) async throws -> Set<UserID>? {
         let me = try await caller.id()
-        guard reactors.contains(where: { !$0.subtracting([me]).isEmpty }) else { return nil }
+        guard reactions.contains(where: { $0.anyReacted(besides: me) }) else { return nil }
         let apart = try await membership.people(apartFrom: me)
         return apart.isEmpty ? nil : apart
     }
