@@ -66,6 +66,20 @@ struct ConversationListTests {
         #expect(invitations.map(\.id) == [group.id] && invitations[0].inviterID == ada && invitations[0].memberCount == 1)
     }
 
+    @Test("a new group pays for the others it names, each once, before anyone is looked up: one the budget refuses looks up no one")
+    func groupPaysFirst() async throws {
+        let directory = CountingDirectory(names: [ada: "Ada", grace: "Grace Hopper", alan: "Alan Turing"])
+        let builder = SummaryBuilder(users: directory, activity: activity)
+        let refusal = AppError(.unavailable, "over budget")
+        await #expect(throws: refusal) {
+            try await builder.checkGroup(title: "Big", creator: ada, adding: (0..<1_000).map { UserID("u-\($0)") }) { _ in throw refusal }
+        }
+        #expect(directory.lookups == 0)
+        var paid: [Int] = []
+        let (_, members) = try await builder.checkGroup(title: "Team", creator: ada, adding: [grace, ada, alan, grace]) { paid.append($0) }
+        #expect(paid == [2] && members == [ada, grace, alan] && directory.lookups == 1)
+    }
+
     @Test("entry: a blocked starter learns nothing; a full person makes room by a stranger's oldest, or the starter is told; a group of strangers asks again")
     func entryRule() {
         func entry(accepts: Bool = false, everyone: Bool = true, blocked: Bool = false, again: Bool = false, pending: Int = 0, stranger: Bool = false)

@@ -9,6 +9,18 @@ struct FixedDirectory: UserDirectory {
     func displayNames(of ids: [UserID]) async throws -> [UserID: String] { names.filter { ids.contains($0.key) } }
 }
 
+/// A `FixedDirectory` that counts its look-ups.
+final class CountingDirectory: UserDirectory {
+    let names: [UserID: String]
+    private let count = Mutex(0)
+    var lookups: Int { count.withLock { $0 } }
+    init(names: [UserID: String]) { self.names = names }
+    func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
+        count.withLock { $0 += 1 }
+        return try await FixedDirectory(names: names).displayNames(of: ids)
+    }
+}
+
 /// Activity a test sets by hand, with a tick per change.
 final class ManualActivity: ActivitySource {
     private let values = Mutex<[ConversationID: ConversationActivity]>([:])

@@ -112,6 +112,8 @@ public final class PGDatabase: Sendable {
     private let ticks = Broadcaster<Void>(bufferSize: 1)
     private let watcher = Mutex<Task<Void, Never>?>(nil)
     private let statements: InFlightStatements
+    /// This instance's writes whose size a caller controls, taking turns (`heavyWrite`).
+    private let heavyWrites = OneAtATime()
 
     /// The event loop of every database connection in the process: one of its own, so that the
     /// database's traffic never waits behind the clients' sockets, nor they behind it.
@@ -197,6 +199,13 @@ public final class PGDatabase: Sendable {
             let (connection, logger) = (connection, logger)
             return try await statements.run(on: connection) { try await connection.query(query, logger: logger).collect() }
         }
+    }
+
+    /// `write` (ordered), for a transaction whose size a caller controls (a group of 1,000
+    /// people): an instance lets one at a time take the sequence row, so that however many
+    /// arrive together, a send waits behind one of them per instance at most.
+    public func heavyWrite<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
+        try await heavyWrites.run { try await write(body) }
     }
 
     /// Runs `body` in a transaction that commits when it returns. With `ordered`, the transaction

@@ -13,6 +13,9 @@ public final class SQLDatabase: Sendable {
     /// Ticks when any process commits to the file.
     public let changes: ChangeMonitor
 
+    /// The writes whose size a caller controls, taking turns (`heavyWrite`).
+    private let heavyWrites = OneAtATime()
+
     /// How long a connection waits for another's lock before SQLite says the database is busy.
     private static let busyTimeout: TimeInterval = 10
     /// Pages of write-ahead log after which a commit copies them into the database file.
@@ -74,6 +77,13 @@ public final class SQLDatabase: Sendable {
         }
         if notifying { changes.notifyLocalChange() }
         return result
+    }
+
+    /// `write`, for a transaction whose size a caller controls (a group of 1,000 people): these
+    /// enter the writer's queue one at a time, so that however many arrive together, a send waits
+    /// behind one of them at most.
+    public func heavyWrite<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await heavyWrites.run { try await write(body) }
     }
 
     /// `write`, on the calling thread, trying once: for a caller that would rather block its

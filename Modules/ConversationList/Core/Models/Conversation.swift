@@ -19,7 +19,8 @@ public struct Conversation: Codable, Equatable, Sendable {
 
     /// The members of a new conversation: its creator first, then the others, each once.
     public static func members(creator: UserID, adding others: [UserID]) -> [UserID] {
-        others.reduce(into: [creator]) { members, id in if !members.contains(id) { members.append(id) } }
+        var seen: Set = [creator]
+        return [creator] + others.filter { seen.insert($0).inserted }
     }
 
     /// Creates a conversation value; a one-to-one's `pair` defaults to its members.

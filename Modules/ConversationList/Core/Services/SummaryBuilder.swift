@@ -62,11 +62,15 @@ public struct SummaryBuilder: Sendable {
         try await requireUsers([other])
     }
 
-    /// Checks a new group: its title, and its members (the creator first, each once) as known users.
+    /// Checks a new group: its title, and its members (the creator first, each once) as known
+    /// users. `pay` is told how many others it names once the checks that cost nothing pass and
+    /// before they are looked up, so that a request the budget refuses looks up no one.
     /// - Returns: the trimmed title and the member list to store.
-    public func checkGroup(title: String, creator: UserID, adding others: [UserID]) async throws -> (title: String, members: [UserID]) {
+    public func checkGroup(title: String, creator: UserID, adding others: [UserID], paying pay: (_ others: Int) throws -> Void = { _ in })
+        async throws -> (title: String, members: [UserID]) {
         let title = try Validation.title(title)
         let members = Conversation.members(creator: creator, adding: others)
+        try pay(members.count - 1)
         try await requireUsers(members)
         return (title, members)
     }

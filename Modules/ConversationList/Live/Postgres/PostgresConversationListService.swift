@@ -72,10 +72,11 @@ public struct PostgresConversationListService: ConversationListService {
 
     public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
         let me = try await caller.id()
-        let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs)
-        try budget.spend(.conversation, by: me, cost: ConversationRules.conversationCost(naming: members.count - 1))
+        let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs) { others in
+            try budget.spend(.conversation, by: me, cost: ConversationRules.conversationCost(naming: others))
+        }
         let id = ConversationID.random(), now = clock.now().timeIntervalSince1970
-        let notInvited = try await database.write { tx in
+        let notInvited = try await database.heavyWrite { tx in
             try await tx.query("INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (\(id.rawValue), \(title), NULL, \(now), '')")
             return try await Self.start(id, by: me, with: Array(members.dropFirst()), at: now, tx)
         }

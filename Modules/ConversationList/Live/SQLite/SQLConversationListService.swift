@@ -66,10 +66,11 @@ public struct SQLConversationListService: ConversationListService {
 
     public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
         let me = try await caller.id()
-        let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs)
-        try budget.spend(.conversation, by: me, cost: ConversationRules.conversationCost(naming: members.count - 1))
+        let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs) { others in
+            try budget.spend(.conversation, by: me, cost: ConversationRules.conversationCost(naming: others))
+        }
         let id = ConversationID.random(), now = clock.now()
-        let notInvited = try await database.write { db in
+        let notInvited = try await database.heavyWrite { db in
             try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, ?, NULL, ?, '')",
                            arguments: [id.rawValue, title, now])
             return try Self.start(id, by: me, with: Array(members.dropFirst()), at: now, db)
