@@ -36,8 +36,9 @@ extension ServerBench {
     }
 
     /// H1: one person's 101 messages of 4,000 × 東 to a group of their own, then four searches of
-    /// 東 at a time, in a loop for `seconds`, while two strangers to them exchange a message every
-    /// quarter second: how late those messages are, and how many searches were answered.
+    /// 東 at a time, in a loop for `seconds` (each refused one followed by `refusedWait` ms of
+    /// quiet), while two strangers to them exchange a message every quarter second: how late
+    /// those messages are, and how many searches were answered.
     func searchStall(_ world: some LoadTarget) async throws -> Result {
         let attacker = try await world.users(1)[0]
         let notes = try await attacker.conversations.createGroup(title: "Notes", memberIDs: []).id
@@ -60,7 +61,11 @@ extension ServerBench {
         let searching = Task {
             try await ServerFixture.concurrently(4, width: 4) { _ in
                 var statuses: [Int] = []
-                while ContinuousClock.now < deadline { statuses.append(try await Self.get(url, token: attacker.token).status) }
+                while ContinuousClock.now < deadline {
+                    let status = try await Self.get(url, token: attacker.token).status
+                    statuses.append(status)
+                    if status != 200, refusedWait > 0 { try await Task.sleep(for: .milliseconds(refusedWait)) }
+                }
                 return statuses
             }.flatMap { $0 }
         }

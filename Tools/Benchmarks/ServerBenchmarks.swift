@@ -32,6 +32,7 @@ struct ServerBench: AsyncParsableCommand {
     @Option(help: "Messages per second in all (latency; kill and postmaster on the scaled-out server).") var rate = 200
     @Option(help: "Clients (reconnect: 1,000; idle: 10,000); members of the abuser's groups (renames, flood, groups: 1,000; changes, typing: 200; trap, pages: 190).") var clients: Int?
     @Option(help: "Groups the renamer shares with the members (renames).") var groups = 20
+    @Option(help: "Milliseconds the searcher waits after a refused search (search; 0: at once, a flood of refusals).") var refusedWait = 0
     @Option(help: """
         bare: minimal WebSocket clients, so the load generator takes little of the machine; library: the remote services a REPL \
         uses, sends on the events socket; http: the same, senders with no socket, so sends are HTTP PUTs as a one-shot CLI's \

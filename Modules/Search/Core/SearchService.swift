@@ -93,8 +93,8 @@ public enum SearchRules {
     /// `query` as it is now (an index holds words, not their order, and may not have caught up
     /// with an edit or a deletion), until `limit` pass or `maxCandidates` were read. Past the
     /// first `candidatesPerLookup` checked, each further `candidatesPerLookup` spend a look-up of
-    /// `me`'s budget; the search yields its thread after each candidate, so searches of long texts
-    /// share it with sends.
+    /// `me`'s budget. Each candidate is checked on `LowPriorityWork`'s threads, so that searches
+    /// of long texts take a core only when sends and live delivery leave one.
     /// - Throws: what `fetch` throws; `RetryLater` past the budget.
     public static func verified(_ query: SearchQuery, limit: Int, below start: Int64, by me: UserID, budget: UsageBudget,
                                 fetch: (_ below: Int64, _ count: Int) async throws -> [Candidate]) async throws -> SearchPage {
@@ -106,8 +106,9 @@ public enum SearchRules {
             for candidate in candidates {
                 if read > 0, read % candidatesPerLookup == 0 { try budget.spend(.lookup, by: me) }
                 (below, read) = (candidate.key, read + 1)
-                if !candidate.deleted, let hit = SearchHit(candidate.message, query: query) { hits.append(hit) }
-                await Task.yield()
+                if !candidate.deleted, let hit = try await LowPriorityWork.shared.run({ SearchHit(candidate.message, query: query) }) {
+                    hits.append(hit)
+                }
                 if hits.count > limit { break reading }
             }
             if candidates.count < asked { break }
