@@ -112,7 +112,7 @@ public final class PGDatabase: Sendable {
     private let ticks = Broadcaster<Void>(bufferSize: 1)
     private let watcher = Mutex<Task<Void, Never>?>(nil)
     private let statements: InFlightStatements
-    /// This instance's writes whose size a caller controls, taking turns (`heavyWrite`).
+    /// This instance's writes whose size a caller controls, taking turns (`takingTurns`).
     private let heavyWrites = OneAtATime()
 
     /// The event loop of every database connection in the process: one of its own, so that the
@@ -201,11 +201,11 @@ public final class PGDatabase: Sendable {
         }
     }
 
-    /// `write` (ordered), for a transaction whose size a caller controls (a group of 1,000
-    /// people): an instance lets one at a time take the sequence row, so that however many
-    /// arrive together, a send waits behind one of them per instance at most.
-    public func heavyWrite<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
-        try await heavyWrites.run { try await write(body) }
+    /// Runs `work`, writes whose size a caller controls (a group of 1,000 people, in parts),
+    /// after such work of this instance that came before it has ended: however many arrive
+    /// together, a send waits behind one part of one of them per instance at most.
+    public func takingTurns<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
+        try await heavyWrites.run(work)
     }
 
     /// Runs `body` in a transaction that commits when it returns. With `ordered`, the transaction

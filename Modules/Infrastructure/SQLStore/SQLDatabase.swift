@@ -13,7 +13,7 @@ public final class SQLDatabase: Sendable {
     /// Ticks when any process commits to the file.
     public let changes: ChangeMonitor
 
-    /// The writes whose size a caller controls, taking turns (`heavyWrite`).
+    /// The writes whose size a caller controls, taking turns (`takingTurns`).
     private let heavyWrites = OneAtATime()
 
     /// How long a connection waits for another's lock before SQLite says the database is busy.
@@ -79,11 +79,11 @@ public final class SQLDatabase: Sendable {
         return result
     }
 
-    /// `write`, for a transaction whose size a caller controls (a group of 1,000 people): these
-    /// enter the writer's queue one at a time, so that however many arrive together, a send waits
-    /// behind one of them at most.
-    public func heavyWrite<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await heavyWrites.run { try await write(body) }
+    /// Runs `work`, writes whose size a caller controls (a group of 1,000 people, in parts),
+    /// after such work that came before it has ended: however many arrive together, a send waits
+    /// behind one part of one of them at most.
+    public func takingTurns<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
+        try await heavyWrites.run(work)
     }
 
     /// `write`, on the calling thread, trying once: for a caller that would rather block its

@@ -14,6 +14,16 @@ public enum ConversationRules {
     /// People named in a new conversation per unit of the starter's conversation budget: writing a
     /// group costs in proportion to its size, so a group of 1,000 spends 20 units.
     public static let peoplePerConversationUnit = 50
+    /// People of a new group written in one transaction: a group of 1,000 is written in ten,
+    /// the first with the conversation, so that a send waits behind a tenth of it at most (a
+    /// group whose writing stops half-way holds the people written so far).
+    public static let peoplePerWrite = 100
+
+    /// The parts a new group's `others` are written in, `peoplePerWrite` at most each; one
+    /// (empty) for a group of its creator alone.
+    public static func writes(of others: [UserID]) -> [[UserID]] {
+        others.isEmpty ? [[]] : stride(from: 0, to: others.count, by: peoplePerWrite).map { Array(others[$0..<min($0 + peoplePerWrite, others.count)]) }
+    }
 
     /// What starting a conversation with `others` people besides its starter spends from the
     /// starter's conversation budget: one unit per `peoplePerConversationUnit` of them, at least one.

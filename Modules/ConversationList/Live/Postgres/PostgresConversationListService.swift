@@ -64,7 +64,7 @@ public struct PostgresConversationListService: ConversationListService {
                 // Another instance made it first.
                 return (try await tx.query("SELECT id FROM conversations WHERE direct_key = \(key)").first?.decode(String.self) ?? candidate.rawValue, [])
             }
-            return (candidate.rawValue, try await Self.start(candidate, by: me, with: [userID], at: now, tx))
+            return (candidate.rawValue, try await Self.start(candidate, by: me, with: [userID], adding: [userID], first: true, at: now, tx))
         }
         guard id == candidate.rawValue else { return try await enter(ConversationID(id), me: me, accepting: userID) }
         return try await summary(of: candidate, for: me).started(notInviting: notInvited)
@@ -75,10 +75,18 @@ public struct PostgresConversationListService: ConversationListService {
         let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs) { others in
             try budget.spend(.conversation, by: me, cost: ConversationRules.conversationCost(naming: others))
         }
-        let id = ConversationID.random(), now = clock.now().timeIntervalSince1970
-        let notInvited = try await database.heavyWrite { tx in
-            try await tx.query("INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (\(id.rawValue), \(title), NULL, \(now), '')")
-            return try await Self.start(id, by: me, with: Array(members.dropFirst()), at: now, tx)
+        let id = ConversationID.random(), now = clock.now().timeIntervalSince1970, others = Array(members.dropFirst())
+        let notInvited = try await database.takingTurns {
+            var notInvited: [NotInvited] = []
+            for (index, people) in ConversationRules.writes(of: others).enumerated() {
+                notInvited += try await database.write { tx in
+                    if index == 0 {
+                        try await tx.query("INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (\(id.rawValue), \(title), NULL, \(now), '')")
+                    }
+                    return try await Self.start(id, by: me, with: others, adding: people, first: index == 0, at: now, tx)
+                }
+            }
+            return notInvited
         }
         return try await summary(of: id, for: me).started(notInviting: notInvited)
     }
@@ -171,18 +179,19 @@ public struct PostgresConversationListService: ConversationListService {
         return try await summary(of: id, for: me)
     }
 
-    /// Puts the starter and `others` in the new conversation `id`, each as `ConversationRules.entry`
-    /// says, and records who sees what; the starter accepts each of the others from now on.
-    /// Set-based, as on SQLite: one read of what the rule needs for everyone, then each kind of
-    /// row written at once from an array of ids.
+    /// Puts `people`, some of the `others` named in the new conversation `id` (with the `first`
+    /// of them, the starter too), in it, each as `ConversationRules.entry` says, and records who
+    /// sees what; the starter accepts each of them from now on. Set-based, as on SQLite: one read
+    /// of what the rule needs for everyone, then each kind of row written at once from an array
+    /// of ids.
     /// - Returns: who was not invited, and why.
-    private static func start(_ id: ConversationID, by starter: UserID, with others: [UserID], at now: Double, _ tx: Transaction) async throws
-        -> [NotInvited] {
-        let named = others.filter { $0 != starter }.map(\.rawValue)
+    private static func start(_ id: ConversationID, by starter: UserID, with others: [UserID], adding people: [UserID], first: Bool,
+                              at now: Double, _ tx: Transaction) async throws -> [NotInvited] {
+        let named = others.filter { $0 != starter }.map(\.rawValue), adding = people.filter { $0 != starter }.map(\.rawValue)
         try await tx.query("""
-            INSERT INTO conversation_accepts (user_id, accepted_id) SELECT \(starter.rawValue), u FROM unnest(\(named)::text[]) u ON CONFLICT DO NOTHING
+            INSERT INTO conversation_accepts (user_id, accepted_id) SELECT \(starter.rawValue), u FROM unnest(\(adding)::text[]) u ON CONFLICT DO NOTHING
             """)
-        var members = [starter], invited: [UserID] = [], expiring: [(invitee: UserID, conversation: String)] = [], notInvited: [NotInvited] = []
+        var members = first ? [starter] : [], invited: [UserID] = [], expiring: [(invitee: UserID, conversation: String)] = [], notInvited: [NotInvited] = []
         let rows = try await tx.query("""
             SELECT person, accepts_starter, accepts_named, blocked, invited_by_starter, pending,
                    CASE WHEN pending >= \(ConversationRules.maxPendingInvitations) THEN (
@@ -197,7 +206,7 @@ public struct PostgresConversationListService: ConversationListService {
                          EXISTS (SELECT 1 FROM conversation_members WHERE user_id = p AND state = 'invited' AND invited_by = \(starter.rawValue))
                             AS invited_by_starter,
                          (SELECT count(*) FROM conversation_members WHERE user_id = p AND state = 'invited') AS pending
-                  FROM unnest(\(named)::text[]) p) people
+                  FROM unnest(\(adding)::text[]) p) people
             """)
         for row in rows {
             let (person, acceptsStarter, acceptsNamed, blocked, invitedByStarter, pending, oldestFromStranger)
@@ -225,9 +234,10 @@ public struct PostgresConversationListService: ConversationListService {
             INSERT INTO conversation_members (user_id, conversation_id, state, invited_by, invited_at)
             SELECT u, \(id.rawValue), 'invited', \(starter.rawValue), \(now) FROM unnest(\(invited.map(\.rawValue))::text[]) u
             """)
-        try await updateMembers(id, tx)
+        let everyone = try await updateMembers(id, tx)
         try await PostgresChangeLog.record(each: expiring.map { (.conversationLeft(ConversationID($0.conversation), by: $0.invitee), $0.invitee) }, tx)
-        try await PostgresChangeLog.record(.conversationAdded(id), audience: members, tx)
+        // Those written before learn of the members a later part added.
+        if !members.isEmpty { try await PostgresChangeLog.record(.conversationAdded(id), audience: first ? members : everyone, tx) }
         try await PostgresChangeLog.record(each: invited.map { (.conversationInvited(id, invitee: $0), $0) }, tx)
         return notInvited
     }

@@ -58,7 +58,7 @@ public struct SQLConversationListService: ConversationListService {
                 // Another process made it first.
                 return (try String.fetchOne(db, sql: "SELECT id FROM conversations WHERE direct_key = ?", arguments: [key]) ?? candidate.rawValue, [])
             }
-            return (candidate.rawValue, try Self.start(candidate, by: me, with: [userID], at: now, db))
+            return (candidate.rawValue, try Self.start(candidate, by: me, with: [userID], adding: [userID], first: true, at: now, db))
         }
         guard id == candidate.rawValue else { return try await enter(ConversationID(id), me: me, accepting: userID) }
         return try await summary(of: candidate, for: me).started(notInviting: notInvited)
@@ -69,11 +69,19 @@ public struct SQLConversationListService: ConversationListService {
         let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs) { others in
             try budget.spend(.conversation, by: me, cost: ConversationRules.conversationCost(naming: others))
         }
-        let id = ConversationID.random(), now = clock.now()
-        let notInvited = try await database.heavyWrite { db in
-            try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, ?, NULL, ?, '')",
-                           arguments: [id.rawValue, title, now])
-            return try Self.start(id, by: me, with: Array(members.dropFirst()), at: now, db)
+        let id = ConversationID.random(), now = clock.now(), others = Array(members.dropFirst())
+        let notInvited = try await database.takingTurns {
+            var notInvited: [NotInvited] = []
+            for (index, people) in ConversationRules.writes(of: others).enumerated() {
+                notInvited += try await database.write { db in
+                    if index == 0 {
+                        try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, ?, NULL, ?, '')",
+                                       arguments: [id.rawValue, title, now])
+                    }
+                    return try Self.start(id, by: me, with: others, adding: people, first: index == 0, at: now, db)
+                }
+            }
+            return notInvited
         }
         return try await summary(of: id, for: me).started(notInviting: notInvited)
     }
@@ -170,18 +178,18 @@ public struct SQLConversationListService: ConversationListService {
         return try await summary(of: id, for: me)
     }
 
-    /// Puts the starter and `others` in the new conversation `id`, each as `ConversationRules.entry`
-    /// says, and records who sees what; the starter accepts each of the others from now on.
-    /// Set-based, so that a group's time in the one writer follows its statements, not its size:
-    /// one read of what the rule needs for everyone, then each kind of row written at once over
-    /// a JSON array of ids.
+    /// Puts `people`, some of the `others` named in the new conversation `id` (with the `first`
+    /// of them, the starter too), in it, each as `ConversationRules.entry` says, and records who sees
+    /// what; the starter accepts each of them from now on. Set-based, so that the writer's time
+    /// follows the statements, not the people: one read of what the rule needs for everyone,
+    /// then each kind of row written at once over a JSON array of ids.
     /// - Returns: who was not invited, and why.
-    private static func start(_ id: ConversationID, by starter: UserID, with others: [UserID], at now: Date, _ db: Database) throws
-        -> [NotInvited] {
-        let others = others.filter { $0 != starter }, named = try JSONIDs.encode(others)
+    private static func start(_ id: ConversationID, by starter: UserID, with others: [UserID], adding people: [UserID], first: Bool,
+                              at now: Date, _ db: Database) throws -> [NotInvited] {
+        let others = others.filter { $0 != starter }, named = try JSONIDs.encode(others), adding = try JSONIDs.encode(people.filter { $0 != starter })
         try db.execute(sql: "INSERT OR IGNORE INTO conversation_accepts (user_id, accepted_id) SELECT ?, value FROM json_each(?)",
-                       arguments: [starter.rawValue, named])
-        var members = [starter], invited: [UserID] = [], expiring: [(invitee: UserID, conversation: String)] = [], notInvited: [NotInvited] = []
+                       arguments: [starter.rawValue, adding])
+        var members = first ? [starter] : [], invited: [UserID] = [], expiring: [(invitee: UserID, conversation: String)] = [], notInvited: [NotInvited] = []
         // The people outer (`JSONIDs`); each one's accepts of the others named are a range of their own rows.
         let rows = try Row.fetchCursor(db, sql: """
             SELECT person, accepts_starter, accepts_named, blocked, invited_by_starter, pending,
@@ -198,8 +206,8 @@ public struct SQLConversationListService: ConversationListService {
                          EXISTS (SELECT 1 FROM conversation_members WHERE user_id = p.value AND state = 'invited' AND invited_by = :starter)
                             AS invited_by_starter,
                          (SELECT count(*) FROM conversation_members WHERE user_id = p.value AND state = 'invited') AS pending
-                  FROM json_each(:named) p)
-            """, arguments: ["max": ConversationRules.maxPendingInvitations, "starter": starter.rawValue, "named": named])
+                  FROM json_each(:adding) p)
+            """, arguments: ["max": ConversationRules.maxPendingInvitations, "starter": starter.rawValue, "named": named, "adding": adding])
         while let row = try rows.next() {
             let person = UserID(row[0] as String), oldestFromStranger: String? = row[6]
             switch ConversationRules.entry(acceptsStarter: row[1], acceptsEveryoneNamed: row[2] as Int >= others.count - 1, blocked: row[3],
@@ -224,9 +232,10 @@ public struct SQLConversationListService: ConversationListService {
         try db.execute(sql: """
             INSERT INTO conversation_members (user_id, conversation_id, state, invited_by, invited_at) SELECT value, ?, 'invited', ?, ? FROM json_each(?)
             """, arguments: [id.rawValue, starter.rawValue, now, try JSONIDs.encode(invited)])
-        try updateMembers(id, db)
+        let everyone = try updateMembers(id, db)
         try SQLChangeLog.record(each: expiring.map { (.conversationLeft(ConversationID($0.conversation), by: $0.invitee), $0.invitee) }, db)
-        try SQLChangeLog.record(.conversationAdded(id), audience: members, db)
+        // Those written before learn of the members a later part added.
+        if !members.isEmpty { try SQLChangeLog.record(.conversationAdded(id), audience: first ? members : everyone, db) }
         try SQLChangeLog.record(each: invited.map { (.conversationInvited(id, invitee: $0), $0) }, db)
         return notInvited
     }
