@@ -1,4 +1,5 @@
 import Chat
+import ConversationList
 import Foundation
 import Kernel
 import MessageAIServer
@@ -59,6 +60,7 @@ struct DocumentedNumbersTests {
         Documented(readme: "stops at the one that brings it to 1 MiB", code: ChatRules.pageBytes, stated: 1_024 * 1_024),
         Documented(readme: "A page holds at most 500 messages", code: ChatRules.catchUpLimit, stated: 500),
         Documented(readme: "names at most 5 people for each emoji", code: ChatRules.reactorsNamed, stated: 5),
+        Documented(readme: "a new group is written 100 people to a transaction", code: ConversationRules.peoplePerWrite, stated: 100),
         Documented(readme: "query is at most 256 bytes and 8 terms", code: SearchQuery.maxBytes, stated: 256),
         Documented(readme: "at most 256 bytes and 8 terms (exit 65", code: SearchQuery.maxTerms, stated: 8),
         Documented(readme: "newest first: at most 2,000 a search", code: SearchRules.maxCandidates, stated: 2_000),
