@@ -1,10 +1,6 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Threads of lower priority (nice 10) for work whose length a caller controls, such as checking
 /// search candidates against their text. Sends and live delivery run on Swift's cooperative
 /// threads and NIO's loops at normal priority, so the kernel gives them a core first however
