@@ -75,13 +75,17 @@ struct Machine: Sendable {
         process.standardOutput = stdout
         process.standardError = stdout
         process.standardInput = stdin
-        let lines = Inbox<String>()
+        // Lines go through one stream, in the order they were read: a task for each chunk read
+        // (as before) could push a later chunk's lines first, and `tail`'s backlog then seemed
+        // to come out of order.
+        let (printed, feed) = AsyncStream.makeStream(of: String.self)
+        let lines = Inbox.collecting(printed)
         let pending = Mutex("")
         stdout.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             guard !data.isEmpty else {
                 handle.readabilityHandler = nil
-                Task { await lines.finish() }
+                feed.finish()
                 return
             }
             let complete = pending.withLock { text -> [String] in
@@ -90,7 +94,7 @@ struct Machine: Sendable {
                 text = parts.removeLast()
                 return parts
             }
-            Task { await lines.push(complete) }
+            complete.forEach { feed.yield($0) }
         }
         try process.run()
         return Running(process: process, lines: lines, input: stdin.fileHandleForWriting)
