@@ -36,7 +36,9 @@ struct MessageChangeRows {
     /// join would; one of a kind this build does not know throws, unless `skippingDamaged`.
     /// - Throws: `.internal` for an unknown kind.
     func events(_ messages: [Message], epoch: String, skippingDamaged: Bool) throws -> [UserEvent] {
-        let byKey = Dictionary(messages.map { (Key(conversationID: $0.conversationID.rawValue, messageID: $0.id.rawValue), $0) }) { first, _ in first }
+        let byKey = Dictionary(messages.map { (Key(conversationID: $0.conversationID.rawValue, messageID: $0.id.rawValue), $0) }) { first, _ in
+            first
+        }
         return try rows.compactMap { row in
             guard let message = byKey[row.key] else { return nil }
             guard let kind = UserEvent.MessageChange(rawValue: row.kind) else {

@@ -51,8 +51,9 @@ enum EventRows {
         let messages = try Row.fetchAll(db, sql: "SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.seq > ? ORDER BY m.seq",
                                         arguments: [seq])
         let changes = try Row.fetchAll(db, sql: "SELECT \(SQLChangeLog.columns) FROM store_changes s WHERE s.seq > ? ORDER BY s.seq", arguments: [seq])
-        let messageChanges = try MessageRows.changeRows(db, sql: "SELECT \(MessageChangeRows.columns) FROM message_changes x WHERE x.seq > ? ORDER BY x.seq",
-                                                        arguments: [seq], skippingDamaged: true)
+        let messageChanges = try MessageRows.changeRows(
+            db, sql: "SELECT \(MessageChangeRows.columns) FROM message_changes x WHERE x.seq > ? ORDER BY x.seq", arguments: [seq],
+            skippingDamaged: true)
         let last = (messages.compactMap { try? $0.decode(Int64.self, atIndex: MessageRows.seqIndex) } + messageChanges.rows.map(\.seq)
             + changes.compactMap { try? $0.decode(Int64.self, atIndex: 0) }).max()
         let changed = try MessageRows.events(of: messageChanges, epoch: epoch, skippingDamaged: true, db)
@@ -60,8 +61,8 @@ enum EventRows {
     }
 
     /// Message rows, message change events and change rows (each in `seq` order) as one list in `seq` order.
-    private static func merged(_ messages: [Row], _ messageChanges: [UserEvent], _ changes: [Row], epoch: String, skippingDamaged: Bool = false) throws
-        -> [UserEvent] {
+    private static func merged(_ messages: [Row], _ messageChanges: [UserEvent], _ changes: [Row], epoch: String,
+                               skippingDamaged: Bool = false) throws -> [UserEvent] {
         var events: [UserEvent] = []
         events.reserveCapacity(messages.count + messageChanges.count + changes.count)
         for row in messages {

@@ -22,7 +22,8 @@ public enum ConversationRules {
     /// The parts a new group's `others` are written in, `peoplePerWrite` at most each; one
     /// (empty) for a group of its creator alone.
     public static func writes(of others: [UserID]) -> [[UserID]] {
-        others.isEmpty ? [[]] : stride(from: 0, to: others.count, by: peoplePerWrite).map { Array(others[$0..<min($0 + peoplePerWrite, others.count)]) }
+        guard !others.isEmpty else { return [[]] }
+        return stride(from: 0, to: others.count, by: peoplePerWrite).map { Array(others[$0..<min($0 + peoplePerWrite, others.count)]) }
     }
 
     /// What starting a conversation with `others` people besides its starter spends from the
