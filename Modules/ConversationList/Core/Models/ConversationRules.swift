@@ -19,11 +19,23 @@ public enum ConversationRules {
     /// group whose writing stops half-way holds the people written so far).
     public static let peoplePerWrite = 100
 
-    /// The parts a new group's `others` are written in, `peoplePerWrite` at most each; one
-    /// (empty) for a group of its creator alone.
-    public static func writes(of others: [UserID]) -> [[UserID]] {
-        guard !others.isEmpty else { return [[]] }
-        return stride(from: 0, to: others.count, by: peoplePerWrite).map { Array(others[$0..<min($0 + peoplePerWrite, others.count)]) }
+    /// Writes a new group's `others` in parts of `peoplePerWrite` at most (one, empty, for a
+    /// group of its creator alone), each by `write(part, first)`, one after the other, and
+    /// returns who was not invited, gathered from every part.
+    public static func writingInParts(_ others: [UserID], _ write: (_ part: [UserID], _ first: Bool) async throws -> [NotInvited]) async throws
+        -> [NotInvited] {
+        let starts = others.isEmpty ? [0] : Array(stride(from: 0, to: others.count, by: peoplePerWrite))
+        var notInvited: [NotInvited] = []
+        for start in starts {
+            notInvited += try await write(Array(others[start..<min(start + peoplePerWrite, others.count)]), start == 0)
+        }
+        return notInvited
+    }
+
+    /// Who hears that a part of a new conversation added `members`: the members themselves in
+    /// the first part (the starter among them), `everyone` a member by then in a later one.
+    public static func addedAudience(first: Bool, members: [UserID], everyone: [UserID]) -> [UserID] {
+        first ? members : everyone
     }
 
     /// What starting a conversation with `others` people besides its starter spends from the

@@ -77,16 +77,14 @@ public struct PostgresConversationListService: ConversationListService {
         }
         let id = ConversationID.random(), now = clock.now().timeIntervalSince1970, others = Array(members.dropFirst())
         let notInvited = try await database.takingTurns {
-            var notInvited: [NotInvited] = []
-            for (index, people) in ConversationRules.writes(of: others).enumerated() {
-                notInvited += try await database.write { tx in
-                    if index == 0 {
+            try await ConversationRules.writingInParts(others) { people, first in
+                try await database.write { tx in
+                    if first {
                         try await tx.query("INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (\(id.rawValue), \(title), NULL, \(now), '')")
                     }
-                    return try await Self.start(id, by: me, with: others, adding: people, first: index == 0, at: now, tx)
+                    return try await Self.start(id, by: me, with: others, adding: people, first: first, at: now, tx)
                 }
             }
-            return notInvited
         }
         return try await summary(of: id, for: me).started(notInviting: notInvited)
     }
@@ -237,7 +235,7 @@ public struct PostgresConversationListService: ConversationListService {
         let everyone = try await updateMembers(id, tx)
         try await PostgresChangeLog.record(each: expiring.map { (.conversationLeft(ConversationID($0.conversation), by: $0.invitee), $0.invitee) }, tx)
         // Those written before learn of the members a later part added.
-        if !members.isEmpty { try await PostgresChangeLog.record(.conversationAdded(id), audience: first ? members : everyone, tx) }
+        if !members.isEmpty { try await PostgresChangeLog.record(.conversationAdded(id), audience: ConversationRules.addedAudience(first: first, members: members, everyone: everyone), tx) }
         try await PostgresChangeLog.record(each: invited.map { (.conversationInvited(id, invitee: $0), $0) }, tx)
         return notInvited
     }

@@ -71,17 +71,15 @@ public struct SQLConversationListService: ConversationListService {
         }
         let id = ConversationID.random(), now = clock.now(), others = Array(members.dropFirst())
         let notInvited = try await database.takingTurns {
-            var notInvited: [NotInvited] = []
-            for (index, people) in ConversationRules.writes(of: others).enumerated() {
-                notInvited += try await database.write { db in
-                    if index == 0 {
+            try await ConversationRules.writingInParts(others) { people, first in
+                try await database.write { db in
+                    if first {
                         try db.execute(sql: "INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (?, ?, NULL, ?, '')",
                                        arguments: [id.rawValue, title, now])
                     }
-                    return try Self.start(id, by: me, with: others, adding: people, first: index == 0, at: now, db)
+                    return try Self.start(id, by: me, with: others, adding: people, first: first, at: now, db)
                 }
             }
-            return notInvited
         }
         return try await summary(of: id, for: me).started(notInviting: notInvited)
     }
@@ -235,7 +233,7 @@ public struct SQLConversationListService: ConversationListService {
         let everyone = try updateMembers(id, db)
         try SQLChangeLog.record(each: expiring.map { (.conversationLeft(ConversationID($0.conversation), by: $0.invitee), $0.invitee) }, db)
         // Those written before learn of the members a later part added.
-        if !members.isEmpty { try SQLChangeLog.record(.conversationAdded(id), audience: first ? members : everyone, db) }
+        if !members.isEmpty { try SQLChangeLog.record(.conversationAdded(id), audience: ConversationRules.addedAudience(first: first, members: members, everyone: everyone), db) }
         try SQLChangeLog.record(each: invited.map { (.conversationInvited(id, invitee: $0), $0) }, db)
         return notInvited
     }
