@@ -72,7 +72,7 @@ final class EventConnection: Sendable {
 
     /// A connection for `owner` over the upgraded `channel`, registered in `sockets` until it
     /// closes; its live frames come from `frames`, shared by every connection, but for a message
-    /// with reactions of someone `peopleApart` names (`Message.hidingReactions`). A client cut off
+    /// with reactions of the owner or of someone `peopleApart` names (`Message.seen(by:apart:)`). A client cut off
     /// as too slow or silent is logged to `logger`.
     init(caller: Caller, owner: UserID, channel: any Channel, sockets: OpenSockets, frames: EventFrames,
          peopleApart: @escaping @Sendable () async throws -> Set<UserID> = { [] }, logger: Logger) {
@@ -317,17 +317,16 @@ final class EventConnection: Sendable {
         }
     }
 
-    /// The frame of `event` for this socket: the one shared by every socket, unless its message
-    /// has reactions of people the owner is apart from. Looks those people up again, for later
-    /// frames, once they have been known for `apartFor`.
+    /// The frame of `event` as the owner sees it (`EventFrames.text(of:seenBy:apart:)`): the one
+    /// shared by every socket, unless the owner reacted or is apart from someone who did. Looks
+    /// those people up again, for later frames, once they have been known for `apartFor`.
     private func text(of event: UserEvent, _ state: inout State) -> Data {
-        guard let reactions = event.reactions, !reactions.reactions.isEmpty else { return frames.text(of: event) }
-        if !state.lookingApart, state.apart.map({ ContinuousClock.now - $0.looked >= Self.apartFor }) ?? true {
+        if let reactions = event.reactions, !reactions.reactions.isEmpty, !state.lookingApart,
+           state.apart.map({ ContinuousClock.now - $0.looked >= Self.apartFor }) ?? true {
             state.lookingApart = true
             Task { await lookApart() }
         }
-        guard let apart = state.apart?.people, reactions.anyReacted(among: apart) else { return frames.text(of: event) }
-        return EventFrames.text(of: event.hidingReactions(of: apart))
+        return frames.text(of: event, seenBy: owner, apart: state.apart?.people ?? [])
     }
 
     /// Looks up the people the owner is apart from; a failed look keeps what was known.

@@ -152,7 +152,7 @@ struct MessageChangeContractTests {
         #expect(try await asGrace.chat.latestMessages(in: group, limit: 10).messages.last == history.last)
     }
 
-    @Test("react: one emoji, added twice counts once, removed, limited per message and per person; live, in history, gone with a deletion",
+    @Test("react: one emoji, added twice counts once, removed, limited per message and per person; each reader is given the counts and their own; live, in history, gone with a deletion",
           arguments: BackendContractTests.backends)
     func reactions(_ backend: ContractBackend) async throws {
         let (harness, ada, grace, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
@@ -161,15 +161,17 @@ struct MessageChangeContractTests {
         var live = try await asAda.chat.liveEvents().makeAsyncIterator()
 
         let liked = try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: true)
-        #expect(liked.reactions == ["👍": [grace.id]] && liked.text == "lunch?")
+        #expect(liked.reactions == ["👍": [grace.id]] && liked.reactionCounts == ["👍": 1] && liked.text == "lunch?")
         #expect(try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: true) == liked, "a reaction added twice counts once")
-        // The event carries the reactions alone, not the message's text.
+        // The event carries the reactions alone, not the message's text; Ada is told how many, not who (ADR 30).
         let event = await live.next()
-        #expect(event?.type == UserEvent.MessageChange.reacted.rawValue && event?.reactionsNow == MessageReactions(of: liked))
+        #expect(event?.type == UserEvent.MessageChange.reacted.rawValue
+                && event?.reactionsNow == MessageReactions(conversationID: direct, messageID: sent.id, reactions: [:], reactionCounts: ["👍": 1]))
         let both = try await asAda.chat.react(to: sent.id, in: direct, with: "👍", adding: true)
-        #expect(both.reactions == ["👍": [grace.id, ada.id]])
-        #expect(try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: false).reactions == ["👍": [ada.id]])
-        #expect(try await asGrace.chat.react(to: sent.id, in: direct, with: "❤️", adding: false).reactions == ["👍": [ada.id]], "nothing to remove")
+        #expect(both.reactions == ["👍": [ada.id]] && both.reactionCounts == ["👍": 2], "Ada's own, and how many")
+        let taken = try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: false)
+        #expect(taken.reactions.isEmpty && taken.reactionCounts == ["👍": 1])
+        #expect(try await asGrace.chat.react(to: sent.id, in: direct, with: "❤️", adding: false) == taken, "nothing to remove")
         for bad in ["ab", "👍👍", "x", " ", "\u{1B}", "", "1", "👍\u{202E}", String(repeating: "\u{1F3FB}", count: 9)] {
             #expect(await kind { try await asGrace.chat.react(to: sent.id, in: direct, with: bad, adding: true) } == .invalidInput,
                     "\(bad.unicodeScalars.map { String($0.value, radix: 16) })")
@@ -183,7 +185,8 @@ struct MessageChangeContractTests {
             _ = try await asAda.chat.react(to: sent.id, in: direct, with: emoji[index], adding: true)
         }
         let full = try #require(try await asGrace.chat.latestMessages(in: direct, limit: 5).messages.first)
-        #expect(full.reactions.count == ChatRules.maxReactionKinds)
+        #expect(full.reactionCounts.count == ChatRules.maxReactionKinds && full.reactions.count == ChatRules.maxReactionsPerPerson)
+        #expect(full.reactions.values.allSatisfy { $0 == [grace.id] }, "Grace's own, named")
         #expect(await kind { try await asAda.chat.react(to: sent.id, in: direct, with: emoji[20], adding: true) } == .conflict, "a 21st kind")
 
         let tombstone = try await asAda.chat.delete(sent.id, in: direct)
@@ -276,7 +279,7 @@ struct MessageChangeContractTests {
         #expect(Set(try await asGrace.chat.receipts(in: group).map(\.userID)) == [ada.id, mallory.id])
     }
 
-    @Test("a blocked person's reactions never reach who blocked them, nor theirs the blocked, in a group they share: live, in catch-up and in history",
+    @Test("a blocked person's reactions never reach who blocked them, nor theirs the blocked, in a group they share, counted or named: live, in catch-up and in history",
           arguments: BackendContractTests.backends)
     func reactionsAndBlocks(_ backend: ContractBackend) async throws {
         let (harness, ada, grace, asAda, asGrace, _) = try await Self.adaAndGrace(on: backend)
@@ -292,23 +295,27 @@ struct MessageChangeContractTests {
         _ = try await asMallory.chat.react(to: post.id, in: group, with: "👎", adding: true)
         _ = try await asAda.chat.react(to: post.id, in: group, with: "👍", adding: true)
         let seen = try await asGrace.chat.react(to: post.id, in: group, with: "🎉", adding: true)
-        #expect(seen.reactions == ["👎": [mallory.id], "👍": [ada.id], "🎉": [grace.id]], "Grace, blocking no one, sees all")
+        #expect(seen.reactions == ["🎉": [grace.id]] && seen.reactionCounts == ["👎": 1, "👍": 1, "🎉": 1], "Grace, blocking no one, counts all")
         // Each event carries the reactions as they are when read (ADR 23), and reactions read
         // together go out once (ADR 28), so how many events come and what an early one shows
         // depend on the store; none shows what the reader must not see.
-        let adaSees: [String: [UserID]] = ["👍": [ada.id], "🎉": [grace.id]], mallorySees: [String: [UserID]] = ["👎": [mallory.id], "🎉": [grace.id]]
-        var adaSaw: [[String: [UserID]]] = [], mallorySaw: [[String: [UserID]]] = []
-        while adaSaw.last != adaSees, let event = await adaHears.next() { if let now = event.reactionsNow { adaSaw.append(now.reactions) } }
-        while mallorySaw.last != mallorySees, let event = await malloryHears.next() { if let now = event.reactionsNow { mallorySaw.append(now.reactions) } }
-        #expect(adaSaw.allSatisfy { $0["👎"] == nil } && adaSaw.last == adaSees, "live, Ada saw \(adaSaw)")
-        #expect(mallorySaw.allSatisfy { $0["👍"] == nil } && mallorySaw.last == mallorySees, "live, Mallory saw \(mallorySaw)")
+        let seenBy = { (reactions: [String: [UserID]], counts: [String: Int]) in
+            MessageReactions(conversationID: group, messageID: post.id, reactions: reactions, reactionCounts: counts)
+        }
+        let adaSees = seenBy(["👍": [ada.id]], ["👍": 1, "🎉": 1]), mallorySees = seenBy(["👎": [mallory.id]], ["👎": 1, "🎉": 1])
+        var adaSaw: [MessageReactions] = [], mallorySaw: [MessageReactions] = []
+        while adaSaw.last != adaSees, let event = await adaHears.next() { if let now = event.reactionsNow { adaSaw.append(now) } }
+        while mallorySaw.last != mallorySees, let event = await malloryHears.next() { if let now = event.reactionsNow { mallorySaw.append(now) } }
+        #expect(adaSaw.allSatisfy { $0.reactionCounts["👎"] == nil } && adaSaw.last == adaSees, "live, Ada saw \(adaSaw)")
+        #expect(mallorySaw.allSatisfy { $0.reactionCounts["👍"] == nil } && mallorySaw.last == mallorySees, "live, Mallory saw \(mallorySaw)")
 
         let cursor = try #require(post.cursor)
         let caughtUp = try await asAda.chat.events(after: cursor, limit: 10).compactMap(\.reactionsNow)
-        #expect(caughtUp.allSatisfy { $0.reactions["👎"] == nil } && caughtUp.count == 3, "catch-up: \(caughtUp.map(\.reactions))")
-        #expect(try await asAda.chat.latestMessages(in: group, limit: 5).messages.map(\.reactions) == [["👍": [ada.id], "🎉": [grace.id]]])
-        #expect(try await asMallory.chat.latestMessages(in: group, limit: 5).messages.map(\.reactions) == [["👎": [mallory.id], "🎉": [grace.id]]])
-        #expect(try await asGrace.chat.latestMessages(in: group, limit: 5).messages.map(\.reactions) == [seen.reactions])
+        #expect(caughtUp.allSatisfy { $0.reactionCounts["👎"] == nil && $0.reactions.keys.allSatisfy { $0 == "👍" } } && caughtUp.count == 3,
+                "catch-up: \(caughtUp)")
+        #expect(try await asAda.chat.latestMessages(in: group, limit: 5).messages.map(MessageReactions.init(of:)) == [adaSees])
+        #expect(try await asMallory.chat.latestMessages(in: group, limit: 5).messages.map(MessageReactions.init(of:)) == [mallorySees])
+        #expect(try await asGrace.chat.latestMessages(in: group, limit: 5).messages.map(MessageReactions.init(of:)) == [MessageReactions(of: seen)])
     }
 
     /// Someone in no conversation with anyone.

@@ -23,7 +23,7 @@ struct EventWeightTests {
     /// 20 different reactions.
     static let kinds = "😀😁😂🤣😃😄😅😆😉😊😋😎😍😘🥰😗😙😚🙂🤗".map(String.init)
 
-    @Test("the heaviest event the server can send (16,000 bytes of escaped text, the heaviest quote, 20 reactions of 10,000 people, every mention, the longest ids) is well within the client's frame limit")
+    @Test("the heaviest event the server can send (16,000 bytes of escaped text, the heaviest quote, 20 reactions of 10,000 people seen by one of them with 10 of their own, every mention, the longest ids) is well within the client's frame limit")
     func heaviestEvent() throws {
         let id = { (tag: String) in String((tag + String(repeating: "x", count: 64)).prefix(64)) }
         // Each `"` is escaped (2 bytes); 4,000 characters, 16,000 bytes.
@@ -33,24 +33,31 @@ struct EventWeightTests {
         let answered = String(repeating: "\"\u{20D0}", count: 4_000)
         let people = (0..<10_000).map { UserID(id("u\($0)-")) }
         let emoji = Self.kinds.map { String(repeating: "😀", count: 7) + $0 }  // 32 bytes each
-        let reactions = Dictionary(uniqueKeysWithValues: emoji.enumerated().map { index, kind in (kind, Array(people[(index * 500)..<(index * 500 + 500)])) })
+        // The reader reacted with the first 10 (`ChatRules.maxReactionsPerPerson`), the others with one each.
+        let reader = people[0]
+        let reactions = Dictionary(uniqueKeysWithValues: emoji.enumerated().map { index, kind in
+            (kind, (index < ChatRules.maxReactionsPerPerson ? [reader] : []) + people[(index * 500 + 1)..<(index * 500 + 500)])
+        })
         let message = Message(id: MessageID(id("m")), conversationID: ConversationID(id("c")), senderID: UserID(id("s")), text: text,
                               sentAt: Date(timeIntervalSince1970: 4_000_000_000), cursor: EventCursor(epoch: String(repeating: "e", count: 16), position: .max),
                               version: ChatRules.maxEdits, editedAt: Date(timeIntervalSince1970: 4_000_000_000), reactions: reactions,
                               replyTo: Message.Reply(id: MessageID(id("r")), text: answered, deleted: false),
                               mentions: Array(people.prefix(Validation.maxMentions)))
         let cursor = EventCursor(epoch: String(repeating: "e", count: 16), position: .max)
-        let frame = EventFrames.text(of: UserEvent.messageChanged(.edited, message, cursor: cursor))
+        let seen = message.seen(by: reader, apart: [])
+        #expect(seen.reactions.count == ChatRules.maxReactionsPerPerson && seen.reactions.values.allSatisfy { $0 == [reader] })
+        let frame = EventFrames().text(of: UserEvent.messageChanged(.edited, message, cursor: cursor), seenBy: reader, apart: [])
         print("heaviest event frame: \(frame.count) bytes; the client reads frames of up to \(EventSocketProtocol.maxFrameBytes)")
         #expect(frame.count * 2 <= EventSocketProtocol.maxFrameBytes, "\(frame.count) bytes")
         // What pages and budgets count it as is within its escapes (one a character at most) of it.
-        #expect(abs(message.wireBytes - frame.count) < Validation.maxMessageLength + 1_024, "\(message.wireBytes) counted, \(frame.count) sent")
-        // A reaction's event carries the reactions alone: neither the text nor the quote weighs on it.
-        let reacted = EventFrames.text(of: UserEvent.changed(.reacted, message, cursor: cursor))
-        #expect(reacted.count < 10_000 && abs(MessageReactions(of: message).wireBytes - reacted.count) < 1_024, "\(reacted.count) bytes")
-        // The reader still learns how many reacted with each.
+        #expect(abs(seen.wireBytes - frame.count) < Validation.maxMessageLength + 1_024, "\(seen.wireBytes) counted, \(frame.count) sent")
+        // A reaction's event carries the reactions alone: neither the text nor the quote weighs on
+        // it, nor the 10,000 who reacted (ADR 30): 20 emoji of 32 bytes counted, 10 of them named with the reader's 64-byte id.
+        let reacted = EventFrames().text(of: UserEvent.changed(.reacted, message, cursor: cursor), seenBy: reader, apart: [])
+        #expect(reacted.count < 2_500 && abs(MessageReactions(of: seen).wireBytes - reacted.count) < 1_024, "\(reacted.count) bytes")
+        // The reader still learns how many reacted with each, and which are theirs.
         let read = try #require(try WireFormat.decoder().decode(UserEvent.self, from: frame).messageNow)
-        #expect(read.reactionCounts == reactions.mapValues(\.count))
+        #expect(read.reactionCounts == reactions.mapValues(\.count) && read.reactions == seen.reactions)
         #expect(read.replyTo.map { $0.quote.utf8.count <= Message.Reply.quoteBytes && !$0.quote.isEmpty } == true)
     }
 

@@ -235,8 +235,8 @@ public struct CursorReply: WireType, Equatable {
 }
 
 extension Message: WireType {
-    /// Who reacted with each emoji: the first `ChatRules.reactorsNamed` of each.
-    static let reactionsSchema = WireSchema.map(.array(.identifier, maxItems: ChatRules.reactorsNamed))
+    /// The emoji the reader reacted with, each naming the reader alone (`Message.seen(by:apart:)`).
+    static let reactionsSchema = WireSchema.map(.array(.identifier, maxItems: 1))
     /// How many reacted with each emoji.
     static let reactionCountsSchema = WireSchema.map(.integer(1...Int(Int32.max)))
 

@@ -105,7 +105,7 @@ public enum ChatSocket {
         /// The frame of `event` when it is a message's (without reactions, a reply's quote or
         /// mentions, as most new ones are); `nil` for the other kinds.
         public static func text(of event: UserEvent) -> [UInt8]? {
-            guard case .message(let message) = event, message.reactions.isEmpty, message.replyTo == nil, message.mentions.isEmpty else { return nil }
+            guard case .message(let message) = event, message.reactionCounts.isEmpty, message.replyTo == nil, message.mentions.isEmpty else { return nil }
             var text = WireText()
             text.object { frame in
                 if let cursor = event.cursor { frame.field("cursor", cursor.description) }
@@ -118,7 +118,7 @@ public enum ChatSocket {
 
         /// The frame of `reply` when it carries the stored message; `nil` for a refusal.
         public static func text(of reply: SendReply) -> [UInt8]? {
-            guard let message = reply.message, message.reactions.isEmpty, message.replyTo == nil, message.mentions.isEmpty, reply.error == nil else {
+            guard let message = reply.message, message.reactionCounts.isEmpty, message.replyTo == nil, message.mentions.isEmpty, reply.error == nil else {
                 return nil
             }
             var text = WireText()

@@ -8,8 +8,8 @@ import Kernel
 enum MessageText {
     /// A stored message's JSON row: its fields, `state` (always `sent`, which scripts written
     /// against earlier versions read), and its current state: `edited`, `version`, `deleted`,
-    /// `reactions` (emoji to the people who reacted, the first `ChatRules.reactorsNamed` of each,
-    /// `{}` for none) and `reactionCounts` (emoji to how many reacted).
+    /// `reactions` (each emoji you reacted with, to your id alone; `{}` for none) and
+    /// `reactionCounts` (emoji to how many reacted).
     struct JSONRow: Encodable {
         private enum Keys: String, CodingKey { case state, edited, version, deleted, reactions }
         let message: Message
@@ -21,8 +21,8 @@ enum MessageText {
             try container.encode(message.edited, forKey: .edited)
             try container.encode(message.version, forKey: .version)
             try container.encode(message.deleted, forKey: .deleted)
-            // The message names the first reactors of each emoji (its encoding's rule); a row without any says `{}`.
-            if message.reactions.isEmpty { try container.encode([String: [UserID]](), forKey: .reactions) }
+            // A message with reactions encodes them itself (its encoding's rule); a row without any says `{}`.
+            if message.reactionCounts.isEmpty { try container.encode([String: [UserID]](), forKey: .reactions) }
         }
     }
 
@@ -48,7 +48,7 @@ enum MessageText {
     /// A message's reactions as `[👍 2 🎉 1]`, most first (then in emoji order); empty for none.
     /// Each emoji goes through the terminal filter, as everything others type does.
     static func reactions(of message: Message) -> String {
-        guard !message.reactions.isEmpty else { return "" }
+        guard !message.reactionCounts.isEmpty else { return "" }
         let counted = message.reactionCounts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
         return "[" + counted.map { "\(TerminalText.line($0.key)) \($0.value)" }.joined(separator: " ") + "]"
     }

@@ -45,7 +45,7 @@ final class MemoryBackend: GraphBackend {
 
     func services(for caller: Caller) -> ServiceSet {
         let conversations = InMemoryConversationListService(store: conversations, caller: caller)
-        let chat = ApartReactionsFilter(InMemoryChatService(store: chat, caller: caller), membership: chatMembership, caller: caller)
+        let chat = ReactionsAsSeen(InMemoryChatService(store: chat, caller: caller), membership: chatMembership, caller: caller)
         return ServiceSet(profiles: InMemoryProfileService(store: profiles, caller: caller), conversations: conversations, chat: chat,
                           search: InMemorySearchService(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat), caller: caller))
     }

@@ -69,7 +69,7 @@ final class PostgresBackend: GraphBackend {
             profiles: PostgresProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
             conversations: PostgresConversationListService(database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
                                                            membersChanged: { membership.forget($0) }),
-            chat: ApartReactionsFilter(PostgresChatService(database: database, epoch: epoch, writer: writer, membership: membership, names: links.names,
+            chat: ReactionsAsSeen(PostgresChatService(database: database, epoch: epoch, writer: writer, membership: membership, names: links.names,
                                                            feed: feed, typing: typing, caller: caller, clock: clock, budget: budget),
                                        membership: membership, caller: caller),
             search: PostgresSearchService(database: database, index: searchIndex, caller: caller, budget: budget))

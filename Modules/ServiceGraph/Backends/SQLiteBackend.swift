@@ -62,7 +62,7 @@ final class SQLiteBackend: GraphBackend {
         return ServiceSet(profiles: SQLProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
                    conversations: SQLConversationListService(database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
                                                              membersChanged: { membership.forget($0) }),
-                   chat: ApartReactionsFilter(SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, names: links.names,
+                   chat: ReactionsAsSeen(SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, names: links.names,
                                                              feed: feed, typing: typing, caller: caller, clock: clock, budget: budget),
                                               membership: membership, caller: caller),
                           search: SQLSearchService(database: database, index: searchIndex, caller: caller, budget: budget))

@@ -125,10 +125,6 @@ public enum ChatRules {
         }
     }
 
-    /// Most people an event or a page names for each emoji of a message's reactions; past them
-    /// it says how many (`Message.reactionCounts`), so a message weighs the same however many react.
-    public static let reactorsNamed = 5
-
     /// Most different emoji on one message.
     public static let maxReactionKinds = 20
     /// Most emoji one person may put on one message.

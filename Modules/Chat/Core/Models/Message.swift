@@ -102,11 +102,11 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// Deleted by its author for everyone: a tombstone, whose text is empty.
     public let deleted: Bool
     /// Who reacted with each emoji, in the order they did; no empty lists. The store names
-    /// everyone; the wire only the first `ChatRules.reactorsNamed` of each emoji, so that a
-    /// message weighs the same however many react (`reactionCounts` has how many did).
+    /// everyone; a reader is given only themselves (`seen(by:apart:)`), so that a message weighs
+    /// the same however many react (`reactionCounts` has how many did).
     public let reactions: [String: [UserID]]
-    /// How many reacted with each emoji where more did than `reactions` names (a message read
-    /// from the wire); empty where it names everyone.
+    /// How many reacted with each emoji where more did than `reactions` names (a message as a
+    /// reader sees it); empty where it names everyone.
     private let unnamed: [String: Int]
     /// The message it answers, as that one is now; `nil` for a message that answers none.
     public let replyTo: Reply?
@@ -115,7 +115,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     public let mentions: [UserID]
 
     /// Creates a message value; `reactionCounts` says how many reacted with an emoji where more
-    /// did than `reactions` names.
+    /// did than `reactions` names (none of them, for an emoji it does not name).
     public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, cursor: EventCursor? = nil,
                 version: Int = 0, editedAt: Date? = nil, deleted: Bool = false, reactions: [String: [UserID]] = [:],
                 reactionCounts: [String: Int] = [:], replyTo: Reply? = nil, mentions: [UserID] = []) {
@@ -129,7 +129,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         self.editedAt = editedAt
         self.deleted = deleted
         self.reactions = reactions
-        unnamed = reactionCounts.filter { emoji, count in count > reactions[emoji]?.count ?? .max }
+        unnamed = reactionCounts.filter { emoji, count in count > reactions[emoji]?.count ?? 0 }
         self.replyTo = replyTo
         self.mentions = mentions
     }
@@ -149,12 +149,13 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
                 replyTo: replyTo, mentions: mentions)
     }
 
-    /// This message without the reactions of `people`: what a reader apart from them
-    /// (`ChatRules.apart`) sees, so that a blocked person's reactions never reach who blocked them.
-    public func hidingReactions(of people: Set<UserID>) -> Message {
-        let reactions = MessageReactions(of: self)
-        guard reactions.anyReacted(among: people) else { return self }
-        return reacting(reactions.hidingReactions(of: people))
+    /// This message as `reader` sees it (`nil`: one who reacted with none;
+    /// `MessageReactions.seen(by:apart:)`): its reactions
+    /// counted, named only where they are the reader's, without those of the people the reader is
+    /// `apart` from (`ChatRules.apart`), so that a blocked person's reactions never reach who
+    /// blocked them and a message weighs the same however many react.
+    public func seen(by reader: UserID?, apart: Set<UserID>) -> Message {
+        reactions.isEmpty ? self : reacting(MessageReactions(of: self).seen(by: reader, apart: apart))
     }
 
     /// This message answering `reply` (the answered message as it is now).
@@ -171,12 +172,10 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         return 4 * id + 96 + text.utf8.count + (replyTo.map { $0.quote.utf8.count + id + 32 } ?? 0) + Self.wireBytes(of: reactions) + mentions.count * id
     }
 
-    /// About how many bytes `reactions` take on the wire: each emoji twice (named and counted)
-    /// and the first `ChatRules.reactorsNamed` people of each.
+    /// About how many bytes `reactions` take on the wire as a reader sees them: each emoji twice
+    /// (counted, and named with the reader where it is theirs).
     static func wireBytes(of reactions: [String: [UserID]]) -> Int {
-        reactions.reduce(0) { sum, reaction in
-            sum + reaction.key.utf8.count * 2 + 16 + min(reaction.value.count, ChatRules.reactorsNamed) * (Validation.maxIdentifierBytes + 3)
-        }
+        reactions.reduce(0) { sum, reaction in sum + reaction.key.utf8.count * 2 + 16 + Validation.maxIdentifierBytes + 3 }
     }
 
     /// Whether its author changed the text after sending it.
@@ -225,8 +224,8 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         if version > 0 { try container.encode(version, forKey: .version) }
         try container.encodeIfPresent(editedAt, forKey: .editedAt)
         if deleted { try container.encode(deleted, forKey: .deleted) }
-        if !reactions.isEmpty {
-            try container.encode(MessageReactions.named(reactions), forKey: .reactions)
+        if !reactionCounts.isEmpty {
+            try container.encode(reactions, forKey: .reactions)
             try container.encode(reactionCounts, forKey: .reactionCounts)
         }
         try container.encodeIfPresent(replyTo, forKey: .replyTo)

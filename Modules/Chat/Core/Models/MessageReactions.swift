@@ -2,13 +2,15 @@ import Kernel
 
 /// A message's reactions as they are now, without the message: what a `chat.reacted` event
 /// carries, so that a reaction weighs a few hundred bytes whatever the message's text and quote
-/// (a reader applies it to the message it shows, `Message.reacting(_:)`).
+/// (a reader applies it to the message it shows, `Message.reacting(_:)`). The store names
+/// everyone who reacted; a reader is given them as they see them (`seen(by:apart:)`).
 public struct MessageReactions: Equatable, Sendable {
     /// The conversation of the message.
     public let conversationID: ConversationID
     /// The message reacted to.
     public let messageID: MessageID
-    /// Who reacted with each emoji, in the order they did (`Message.reactions`).
+    /// Who reacted with each emoji, in the order they did (`Message.reactions`): everyone as
+    /// stored, the reader alone as seen.
     public let reactions: [String: [UserID]]
     /// How many people reacted with each emoji (`Message.reactionCounts`).
     public let reactionCounts: [String: Int]
@@ -38,9 +40,22 @@ public struct MessageReactions: Equatable, Sendable {
         reactions.values.contains { $0.contains { $0 != person } }
     }
 
-    /// These reactions without those of `people` (`Message.hidingReactions(of:)`).
-    public func hidingReactions(of people: Set<UserID>) -> MessageReactions {
-        guard anyReacted(among: people) else { return self }
+    /// These reactions as `reader` sees them (`nil`: one who reacted with none): how many reacted
+    /// with each emoji, and who only where it is the reader, without the reactions of the people
+    /// the reader is `apart` from (`ChatRules.apart`). However many react, what a reader is sent
+    /// names at most `ChatRules.maxReactionsPerPerson` emoji of their own beside
+    /// `ChatRules.maxReactionKinds` counts.
+    public func seen(by reader: UserID?, apart: Set<UserID>) -> MessageReactions {
+        let shown = anyReacted(among: apart) ? hidingReactions(of: apart) : self
+        var own: [String: [UserID]] = [:]
+        if let reader {
+            for (emoji, reactors) in shown.reactions where reactors.contains(reader) { own[emoji] = [reader] }
+        }
+        return MessageReactions(conversationID: conversationID, messageID: messageID, reactions: own, reactionCounts: shown.reactionCounts)
+    }
+
+    /// These reactions without those of `people`, counted again.
+    private func hidingReactions(of people: Set<UserID>) -> MessageReactions {
         let kept = reactions.compactMapValues { reactors in
             let kept = reactors.filter { !people.contains($0) }
             return kept.isEmpty ? nil : kept
@@ -48,7 +63,7 @@ public struct MessageReactions: Equatable, Sendable {
         return MessageReactions(conversationID: conversationID, messageID: messageID, reactions: kept, reactionCounts: kept.mapValues(\.count))
     }
 
-    /// About how many bytes it takes on the wire as an event (`Message.wireBytes`'s measure).
+    /// About how many bytes it takes on the wire as an event, as a reader sees it (`Message.wireBytes`'s measure).
     public var wireBytes: Int { 3 * (Validation.maxIdentifierBytes + 3) + 96 + Message.wireBytes(of: reactions) }
 }
 
@@ -63,18 +78,11 @@ extension MessageReactions: Codable {
                   reactionCounts: try container.decodeIfPresent([String: Int].self, forKey: .reactionCounts) ?? [:])
     }
 
-    /// Who the wire names of `reactions`: the first `ChatRules.reactorsNamed` of each emoji, so that
-    /// an event weighs the same however many react.
-    static func named(_ reactions: [String: [UserID]]) -> [String: [UserID]] {
-        reactions.mapValues { Array($0.prefix(ChatRules.reactorsNamed)) }
-    }
-
-    /// Names the first `ChatRules.reactorsNamed` of each emoji, as a message does.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(conversationID, forKey: .conversationID)
         try container.encode(messageID, forKey: .messageID)
-        try container.encode(Self.named(reactions), forKey: .reactions)
+        try container.encode(reactions, forKey: .reactions)
         try container.encode(reactionCounts, forKey: .reactionCounts)
     }
 }

@@ -8,7 +8,8 @@ import Kernel
 /// version `v` 1: `{"v":1,"type":…,"cursor":…,"event":{…}}`; `event` is `{"message":{…}}` for a
 /// `chat.message`, `{"message":{…}}` with the message as it is now for a `chat.edited` or
 /// `chat.deleted`, the message's reactions as they are now for a `chat.reacted`
-/// (`{"conversationID","messageID","reactions","reactionCounts"}`, `MessageReactions`), and the
+/// (`{"conversationID","messageID","reactions","reactionCounts"}`, `MessageReactions`), each as
+/// its reader sees it (`seen(by:apart:)`: reactions counted, named only where the reader's), and the
 /// change's fields (`conversationID`, `userID`, `displayName`) otherwise.
 public enum UserEvent: Sendable, Equatable {
     /// A message was stored.
@@ -114,12 +115,13 @@ public enum UserEvent: Sendable, Equatable {
         if case .message(let message) = self { message } else { nil }
     }
 
-    /// The same event without the reactions of `people` on its message (`Message.hidingReactions`).
-    public func hidingReactions(of people: Set<UserID>) -> UserEvent {
+    /// The same event as `reader` sees it (`nil`: one who reacted with none): the reactions on its message counted, named only where
+    /// they are the reader's, without those of the people the reader is `apart` from (`Message.seen(by:apart:)`).
+    public func seen(by reader: UserID?, apart: Set<UserID>) -> UserEvent {
         switch self {
-        case .message(let message): .message(message.hidingReactions(of: people))
-        case .messageChanged(let change, let message, let cursor): .messageChanged(change, message.hidingReactions(of: people), cursor: cursor)
-        case .reacted(let reactions, let cursor): .reacted(reactions.hidingReactions(of: people), cursor: cursor)
+        case .message(let message): .message(message.seen(by: reader, apart: apart))
+        case .messageChanged(let change, let message, let cursor): .messageChanged(change, message.seen(by: reader, apart: apart), cursor: cursor)
+        case .reacted(let reactions, let cursor): .reacted(reactions.seen(by: reader, apart: apart), cursor: cursor)
         case .change: self
         }
     }

@@ -1,13 +1,15 @@
 import Kernel
 
-/// A caller's chat service whose reads leave out the reactions of the people the caller is apart
-/// from (`ChatRules.apart`: one of them blocked the other): in history, catch-up, the live streams
-/// and the message a change returns. A blocked person's reactions never reach who blocked them,
-/// not even in a group they share, and the blocker's do not reach them. The blocks are looked up
-/// for each read that carries someone else's reactions, so a block counts from the next read on.
-/// The composition root puts it in front of each local backend's service; the server's sockets
-/// filter their frames the same way (`Message.hidingReactions`).
-public struct ApartReactionsFilter: ChatService {
+/// A caller's chat service whose reads give reactions as the caller sees them
+/// (`Message.seen(by:apart:)`): how many reacted with each emoji, named only where it is the
+/// caller, and nothing of the people the caller is apart from (`ChatRules.apart`: one of them
+/// blocked the other), in history, catch-up, the live streams and the message a change returns.
+/// So a message weighs the same however many react (ADR 30), a blocked person's reactions never
+/// reach who blocked them, not even in a group they share, and the blocker's do not reach them.
+/// The blocks are looked up for each read that carries someone else's reactions, so a block
+/// counts from the next read on. The composition root puts it in front of each local backend's
+/// service; the server's sockets give their frames the same way (`EventFrames.text(of:seenBy:apart:)`).
+public struct ReactionsAsSeen: ChatService {
     private let chat: any ChatService
     private let membership: any ConversationMembership
     private let caller: Caller
@@ -67,15 +69,17 @@ public struct ApartReactionsFilter: ChatService {
 
     public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
         let events = try await chat.events(after: cursor, limit: limit)
-        guard let apart = try await apart(for: events.compactMap(\.reactions)) else { return events }
-        return events.map { $0.hidingReactions(of: apart) }
+        guard let (me, apart) = try await apart(for: events.compactMap(\.reactions)) else { return events }
+        return events.map { $0.seen(by: me, apart: apart) }
     }
 
     public func liveEvents() async throws -> AsyncStream<UserEvent> {
-        let filter = self
+        let me = try await caller.id()
+        let membership = membership
         return try await chat.liveEvents().transformed { event in
-            guard let apart = try? await filter.apart(for: event.reactions.map { [$0] } ?? []) else { return event }
-            return event.hidingReactions(of: apart)
+            guard let reactions = event.reactions, reactions.anyReacted(besides: me) else { return event }
+            // Blocks that cannot be looked up now hide no one: the others' reactions are still only counted.
+            return event.seen(by: me, apart: (try? await membership.people(apartFrom: me)) ?? [])
         }
     }
 
@@ -86,16 +90,15 @@ public struct ApartReactionsFilter: ChatService {
     }
 
     private func filtered(_ messages: [Message]) async throws -> [Message] {
-        guard let apart = try await apart(for: messages.map(MessageReactions.init(of:))) else { return messages }
-        return messages.map { $0.hidingReactions(of: apart) }
+        guard let (me, apart) = try await apart(for: messages.map(MessageReactions.init(of:))) else { return messages }
+        return messages.map { $0.seen(by: me, apart: apart) }
     }
 
-    /// The people the caller is apart from, when `reactions` (of messages) hold anyone but the
-    /// caller; `nil` (nothing to hide, nothing looked up) otherwise.
-    private func apart(for reactions: [MessageReactions]) async throws -> Set<UserID>? {
+    /// The caller and the people the caller is apart from, when `reactions` (of messages) hold
+    /// anyone but the caller; `nil` (nothing to count or hide, nothing looked up) otherwise.
+    private func apart(for reactions: [MessageReactions]) async throws -> (me: UserID, apart: Set<UserID>)? {
         let me = try await caller.id()
         guard reactions.contains(where: { $0.anyReacted(besides: me) }) else { return nil }
-        let apart = try await membership.people(apartFrom: me)
-        return apart.isEmpty ? nil : apart
+        return (me, try await membership.people(apartFrom: me))
     }
 }
