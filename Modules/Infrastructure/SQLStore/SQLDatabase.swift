@@ -79,7 +79,8 @@ public final class SQLDatabase: Sendable {
         return result
     }
 
-    /// Runs `work`, writes whose size a caller controls (a group of 1,000 people, in parts),
+    /// Runs `work`, writes whose size a caller controls (a group of 1,000 people, in parts; a
+    /// change of a message with 1,900 reactions),
     /// after such work that came before it has ended: however many arrive together, a send waits
     /// behind one part of one of them at most.
     public func takingTurns<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {

@@ -1,9 +1,9 @@
 import Synchronization
 
 /// Runs the work handed to it one piece at a time, in the order it came, each caller waiting for
-/// its turn. A store's writes whose size a caller controls (a group of 1,000 people) take turns
-/// through one, so that however many arrive together, at most one of them waits in the writer's
-/// queue ahead of everyone's sends.
+/// its turn. A store's writes whose size a caller controls (a group of 1,000 people, a change
+/// of a message many reacted to) take turns through one, so that however many arrive together,
+/// at most one of them waits in the writer's queue ahead of everyone's sends.
 public final class OneAtATime: Sendable {
     private let state = Mutex<(running: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 

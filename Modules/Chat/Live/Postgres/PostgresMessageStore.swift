@@ -69,8 +69,10 @@ public struct PostgresMessageStore: MessageStore {
 
     public func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
                        _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message {
-        let epoch = epoch
-        return try await database.write { transaction in
+        let (epoch, database) = (epoch, database)
+        // A change rewrites the message's reactions, which grow with how many react: changes take
+        // turns (ADR 29), so a storm of them keeps one at most ahead of everyone's sends.
+        return try await database.takingTurns { try await database.write { transaction in
             let rows = try await transaction.query("""
                 SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin)
                 WHERE m.conversation_id = \(conversationID.rawValue) AND m.id = \(messageID.rawValue) FOR UPDATE OF m
@@ -91,6 +93,6 @@ public struct PostgresMessageStore: MessageStore {
                 """)
             try await PostgresChangeLog.announce(seq, transaction)
             return changed
-        }
+        } }
     }
 }

@@ -32,8 +32,10 @@ public struct SQLMessageStore: MessageStore {
 
     public func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
                        _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message {
-        let epoch = epoch
-        return try await database.write { db in
+        let (epoch, database) = (epoch, database)
+        // A change rewrites the message's reactions, which grow with how many react: changes take
+        // turns (ADR 29), so a storm of them keeps one at most ahead of everyone's sends.
+        return try await database.takingTurns { try await database.write { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.conversation_id = ? AND m.id = ?
                 """),
@@ -48,7 +50,7 @@ public struct SQLMessageStore: MessageStore {
             try db.cachedStatement(sql: "INSERT INTO message_changes (seq, kind, conversation_id, message_id) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [try SQLChangeLog.next(db), kind.rawValue, conversationID.rawValue, messageID.rawValue])
             return changed
-        }
+        } }
     }
 
     /// Each of `sends` stored in the open transaction. A send refused for what it is (its id
