@@ -33,6 +33,22 @@ struct WireFramesTests {
         #expect(ChatSocket.Frames.text(of: .change(.conversationAdded(ConversationID("c1")), cursor: EventCursor(epoch: "ab12", position: 1))) == nil)
     }
 
+    @Test("a reaction's event frame is the encoder's text: emoji in the encoder's order, with and without the reader's own")
+    func reactionFrames() throws {
+        let emoji = ["👍", "🎉", "❤️", "a", "\"", "\\", "\u{7f}é", "😀", "中", "\u{2028}", "Z", "👍🏽"]
+        for count in [0, 1, 2, emoji.count] {
+            for own in [0, 1, count / 2, count] where own <= count {
+                let reactions = MessageReactions(conversationID: ConversationID("c.\(count)"), messageID: MessageID("m-\(own)"),
+                                                 reactions: Dictionary(uniqueKeysWithValues: emoji.prefix(own).map { ($0, [UserID("u_\(own)")]) }),
+                                                 reactionCounts: Dictionary(uniqueKeysWithValues: emoji.prefix(count).enumerated().map { ($1, $0 + 1) }))
+                let event = UserEvent.reacted(reactions, cursor: EventCursor(epoch: "ab12", position: Int64(count * 100 + own)))
+                let written = try #require(ChatSocket.Frames.text(of: event))
+                #expect(String(decoding: written, as: UTF8.self) == String(decoding: try WireFormat.encoder().encode(event), as: UTF8.self))
+                #expect(try WireFormat.decoder().decode(UserEvent.self, from: Data(written)) == event)
+            }
+        }
+    }
+
     @Test("a stored send's reply frame is the encoder's text; a refusal is left to the encoder")
     func replyFrames() throws {
         for message in Self.messages {

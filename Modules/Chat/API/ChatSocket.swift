@@ -98,19 +98,38 @@ public enum ChatSocket {
     }
 
     /// The frames the server sends most, written with `WireText` rather than `JSONEncoder`: a
-    /// message's event, which every member's socket gets, and the reply to a send. Each is the
+    /// message's event, which every member's socket gets, a reaction's, of which a reader who
+    /// reacted gets a copy of their own (`UserEvent.seen(by:apart:)`), and the reply to a send. Each is the
     /// text `WireFormat.encoder()` gives for the same value (the tests compare them); the other
     /// events and refusals are rare and go through the encoder.
     public enum Frames {
         /// The frame of `event` when it is a message's (without reactions, a reply's quote or
-        /// mentions, as most new ones are); `nil` for the other kinds.
+        /// mentions, as most new ones are) or a reaction's; `nil` for the other kinds.
         public static func text(of event: UserEvent) -> [UInt8]? {
+            if case .reacted(let reactions, let cursor) = event { return text(of: reactions, at: cursor) }
             guard case .message(let message) = event, message.reactionCounts.isEmpty, message.replyTo == nil, message.mentions.isEmpty else { return nil }
             var text = WireText()
             text.object { frame in
                 if let cursor = event.cursor { frame.field("cursor", cursor.description) }
                 frame.field("event") { $0.field("message") { write(message, to: &$0) } }
                 frame.field("type", UserEvent.messageType)
+                frame.field("v", Int64(UserEvent.version))
+            }
+            return text.bytes
+        }
+
+        /// The frame of a `chat.reacted` event.
+        private static func text(of reactions: MessageReactions, at cursor: EventCursor) -> [UInt8] {
+            var text = WireText()
+            text.object { frame in
+                frame.field("cursor", cursor.description)
+                frame.field("event") { event in
+                    event.field("conversationID", reactions.conversationID.rawValue)
+                    event.field("messageID", reactions.messageID.rawValue)
+                    event.field("reactionCounts", map: reactions.reactionCounts) { $0.value(Int64($1)) }
+                    event.field("reactions", map: reactions.reactions) { $0.value($1.map(\.rawValue)) }
+                }
+                frame.field("type", UserEvent.MessageChange.reacted.rawValue)
                 frame.field("v", Int64(UserEvent.version))
             }
             return text.bytes

@@ -1,5 +1,5 @@
 /// JSON text written field by field, for the frames a server sends most (a message's event, a
-/// send's reply), where `JSONEncoder` was the largest cost of a message. It writes exactly what
+/// reaction's, a send's reply), where `JSONEncoder` was the largest cost of a message. It writes exactly what
 /// `WireFormat.encoder()` writes for the same value, with the same escapes, as long as callers
 /// give each object's keys in sorted order; the tests of each such frame compare the two.
 public struct WireText: Sendable {
@@ -40,6 +40,36 @@ public struct WireText: Sendable {
     public mutating func field(_ key: StaticString, object fields: (inout WireText) -> Void) {
         self.key(key)
         object(fields)
+    }
+
+    /// Writes the field `key` with an object of `map`'s entries, whose keys are not known in
+    /// advance (emoji), in the order the encoder sorts keys (by their UTF-8 bytes), each value
+    /// written by `value`.
+    public mutating func field<Value>(_ key: StaticString, map: [String: Value], _ value: (inout WireText, Value) -> Void) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "{"))
+        for (index, entry) in map.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(entry.key)
+            bytes.append(UInt8(ascii: ":"))
+            value(&self, entry.value)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Writes the integer `value`, as a value of a `map` field.
+    public mutating func value(_ value: Int64) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// Writes an array of the strings `values`, as a value of a `map` field.
+    public mutating func value(_ values: [String]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(value)
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
