@@ -47,6 +47,11 @@ public struct WireText: Sendable {
     /// written by `value`.
     public mutating func field<Value>(_ key: StaticString, map: [String: Value], _ value: (inout WireText, Value) -> Void) {
         self.key(key)
+        self.map(map, value)
+    }
+
+    /// Writes an object of `map`'s entries, as `field(_:map:_:)` writes a field's.
+    public mutating func map<Value>(_ map: [String: Value], _ value: (inout WireText, Value) -> Void) {
         bytes.append(UInt8(ascii: "{"))
         for (index, entry) in map.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }

@@ -83,7 +83,7 @@ public struct PostgresMessageStore: MessageStore {
             try await transaction.query("""
                 UPDATE messages SET text = \(changed.text), version = \(Int32(changed.version)),
                     edited_at = \(changed.editedAt.map { Int64(MessageRows.milliseconds($0)) }), deleted = \(changed.deleted),
-                    reactions = \(try MessageRows.reactionsText(changed.reactions))
+                    reactions = \(MessageRows.reactionsText(changed.reactions))
                 WHERE conversation_id = \(conversationID.rawValue) AND id = \(messageID.rawValue)
                 """)
             let seq = try await PostgresChangeLog.next(count: 1, transaction)

@@ -35,16 +35,61 @@ enum MessageRows {
                 }, mentions: try people(try row.decode(String?.self, atIndex: 13)))
     }
 
-    /// A message's reactions as stored: a JSON object of emoji to the people who reacted (NULL for none).
-    static func reactionsText(_ reactions: [String: [UserID]]) throws -> String? {
+    /// A message's reactions as stored: a JSON object of emoji to the people who reacted (NULL for
+    /// none). Every change of a message reads and writes them again, and they grow with how many
+    /// react (1,900 reactors are 76 KB), so they are written with `WireText`, not `JSONEncoder`.
+    static func reactionsText(_ reactions: [String: [UserID]]) -> String? {
         guard !reactions.isEmpty else { return nil }
-        return String(decoding: try JSONEncoder().encode(reactions.mapValues { $0.map(\.rawValue) }), as: UTF8.self)
+        var text = WireText()
+        text.map(reactions) { $0.value($1.map(\.rawValue)) }
+        return String(decoding: text.bytes, as: UTF8.self)
     }
 
-    /// The reactions `text` (`reactionsText`) holds.
+    /// The reactions `text` (`reactionsText`) holds: read by `unescapedReactions` when nothing in
+    /// it is escaped (emoji and ids never are), by `JSONDecoder` otherwise.
     static func reactions(_ text: String?) throws -> [String: [UserID]] {
         guard let text else { return [:] }
+        if let reactions = unescapedReactions(text) { return reactions }
         return try JSONDecoder().decode([String: [String]].self, from: Data(text.utf8)).mapValues { $0.map(UserID.init(rawValue:)) }
+    }
+
+    /// The reactions of `text` when it is `{"emoji":["id",…],…}` with no white space and no
+    /// backslash, so that each string runs from one quote to the next; `nil` for anything else.
+    static func unescapedReactions(_ text: String) -> [String: [UserID]]? {
+        let bytes = Array(text.utf8)
+        guard !bytes.contains(UInt8(ascii: "\\")) else { return nil }
+        var index = 0
+        func skip(_ byte: Unicode.Scalar) -> Bool {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: byte) else { return false }
+            index += 1
+            return true
+        }
+        func string() -> String? {
+            guard skip("\"") else { return nil }
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") { index += 1 }
+            guard index < bytes.count else { return nil }
+            index += 1
+            return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
+        }
+        var reactions: [String: [UserID]] = [:]
+        guard skip("{") else { return nil }
+        if !skip("}") {
+            repeat {
+                guard let emoji = string(), skip(":"), skip("[") else { return nil }
+                var people: [UserID] = []
+                if !skip("]") {
+                    repeat {
+                        guard let person = string() else { return nil }
+                        people.append(UserID(rawValue: person))
+                    } while skip(",")
+                    guard skip("]") else { return nil }
+                }
+                reactions[emoji] = people
+            } while skip(",")
+            guard skip("}") else { return nil }
+        }
+        return index == bytes.count ? reactions : nil
     }
 
     /// The change rows `sql` selects (`MessageChangeRows.columns` first), the first step of

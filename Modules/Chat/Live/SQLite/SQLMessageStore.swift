@@ -46,7 +46,7 @@ public struct SQLMessageStore: MessageStore {
             try db.cachedStatement(sql: """
                 UPDATE messages SET text = ?, version = ?, edited_at = ?, deleted = ?, reactions = ? WHERE conversation_id = ? AND id = ?
                 """).execute(arguments: [changed.text, changed.version, changed.editedAt.map(MessageRows.milliseconds), changed.deleted,
-                                         try MessageRows.reactionsText(changed.reactions), conversationID.rawValue, messageID.rawValue])
+                                         MessageRows.reactionsText(changed.reactions), conversationID.rawValue, messageID.rawValue])
             try db.cachedStatement(sql: "INSERT INTO message_changes (seq, kind, conversation_id, message_id) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [try SQLChangeLog.next(db), kind.rawValue, conversationID.rawValue, messageID.rawValue])
             return changed
