@@ -77,7 +77,7 @@ public enum StoreMigration {
             for table in tables {
                 var copied = 0
                 while true {
-                    let page = try await snapshot.read { db in
+                    let page = try snapshot.read { db in
                         try Row.fetchAll(db, sql: "SELECT * FROM \(table.name) ORDER BY \(table.order) LIMIT \(pageRows) OFFSET \(copied)")
                     }
                     guard !page.isEmpty else { break }
@@ -126,7 +126,7 @@ public enum StoreMigration {
 
     private static func binds(_ text: String) throws -> PostgresBindings {
         var binds = PostgresBindings()
-        try binds.append(text, context: .default)
+        binds.append(text, context: .default)
         return binds
     }
 }

@@ -48,7 +48,7 @@ public final class LiveFeedViewModel {
         }
         connection = .loaded(true)
         let troubles = try? await service.liveTrouble()
-        let follower = Task { for await trouble in troubles ?? AsyncStream { $0.finish() } { self.trouble = trouble } }
+        let follower = Task { for await trouble in (troubles ?? AsyncStream { $0.finish() }) { self.trouble = trouble } }
         defer { follower.cancel() }
         for await event in stream {
             received.append(event)
