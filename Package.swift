@@ -10,7 +10,10 @@ import PackageDescription
 let metrics: Target.Dependency = .product(name: "Metrics", package: "swift-metrics")
 let postgres: [Target.Dependency] = ["PostgresStore", .product(name: "PostgresNIO", package: "postgres-nio")]
 let features: [(name: String, live: [Target.Dependency]?)] = [
-    ("Auth", ["SQLStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "Crypto", package: "swift-crypto")] + postgres),
+    (
+        "Auth",
+        ["SQLStore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "Crypto", package: "swift-crypto")] + postgres
+    ),
     ("Profile", ["SQLStore"] + postgres),
     ("ConversationList", ["SQLStore"] + postgres),
     ("Chat", ["SQLStore", metrics] + postgres),
@@ -31,30 +34,45 @@ let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hum
 
 var targets: [Target] = [
     .target(name: "Kernel", path: "Modules/Kernel"),
-    .target(name: "SQLStore", dependencies: ["Kernel", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
-            path: "Modules/Infrastructure/SQLStore"),
-    .target(name: "PostgresStore", dependencies: ["Kernel", logging, .product(name: "PostgresNIO", package: "postgres-nio"),
-                                                  .product(name: "NIOPosix", package: "swift-nio")],
-            path: "Modules/Infrastructure/PostgresStore"),
-    .target(name: "RemoteClient",
-            dependencies: ["Kernel", logging, .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-                           .product(name: "NIOWebSocket", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                           .product(name: "NIOPosix", package: "swift-nio")],
-            path: "Modules/Infrastructure/RemoteClient"),
-    .target(name: "ServerSupport",
-            dependencies: ["Kernel", logging, hummingbird, metrics, .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio")],
-            path: "Modules/Infrastructure/ServerSupport"),
-    .target(name: "SettingsKit", dependencies: ["Kernel", .product(name: "Configuration", package: "swift-configuration")],
-            path: "Modules/Infrastructure/SettingsKit"),
+    .target(
+        name: "SQLStore",
+        dependencies: ["Kernel", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+        path: "Modules/Infrastructure/SQLStore"),
+    .target(
+        name: "PostgresStore",
+        dependencies: [
+            "Kernel", logging, .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ],
+        path: "Modules/Infrastructure/PostgresStore"),
+    .target(
+        name: "RemoteClient",
+        dependencies: [
+            "Kernel", logging, .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ],
+        path: "Modules/Infrastructure/RemoteClient"),
+    .target(
+        name: "ServerSupport",
+        dependencies: [
+            "Kernel", logging, hummingbird, metrics, .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ],
+        path: "Modules/Infrastructure/ServerSupport"),
+    .target(
+        name: "SettingsKit", dependencies: ["Kernel", .product(name: "Configuration", package: "swift-configuration")],
+        path: "Modules/Infrastructure/SettingsKit"),
     .target(name: "CLIKit", dependencies: ["Kernel", argumentParser], path: "Modules/Frontends/CLIKit"),
     .target(name: "REPLKit", dependencies: ["Kernel", "CLIKit"], path: "Modules/Frontends/REPLKit"),
     .target(
         name: "ServiceGraph",
-        dependencies: ["Kernel", "SQLStore", "PostgresStore", "RemoteClient", logging, .product(name: "GRDB", package: "GRDB.swift"),
-                       .product(name: "PostgresNIO", package: "postgres-nio")] + wireFeatures.map { .init(stringLiteral: "\($0)Remote") }
+        dependencies: [
+            "Kernel", "SQLStore", "PostgresStore", "RemoteClient", logging, .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ] + wireFeatures.map { .init(stringLiteral: "\($0)Remote") }
             + features.flatMap { feature in
                 [Target.Dependency(stringLiteral: feature.name)] + (feature.live == nil ? [] : [.init(stringLiteral: "\(feature.name)Live")])
             },
@@ -74,54 +92,76 @@ var targets: [Target] = [
     .executableTarget(name: "messageai", dependencies: ["MessageAIApp", "ServiceGraph"], path: "Apps/messageai"),
     .target(
         name: "MessageAIServer",
-        dependencies: ["Kernel", "ServiceGraph", "ServerSupport", logging, hummingbird,
-                       .product(name: "HummingbirdTLS", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                       .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOWebSocket", package: "swift-nio"),
-                       .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-                       .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "SettingsKit", metrics,
-                       .product(name: "Prometheus", package: "swift-prometheus")]
+        dependencies: [
+            "Kernel", "ServiceGraph", "ServerSupport", logging, hummingbird,
+            .product(name: "HummingbirdTLS", package: "hummingbird"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOWebSocket", package: "swift-nio"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "SettingsKit", metrics,
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]
             + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)Server")] },
         path: "Modules/Server"
     ),
-    .executableTarget(name: "messageai-server", dependencies: ["MessageAIServer", "ServiceGraph", "SettingsKit", argumentParser], path: "Apps/messageai-server"),
+    .executableTarget(
+        name: "messageai-server", dependencies: ["MessageAIServer", "ServiceGraph", "SettingsKit", argumentParser], path: "Apps/messageai-server"),
     .executableTarget(
         name: "messageai-bench",
-        dependencies: ["Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ChatAPI", "ConversationList", "TestSupport", argumentParser,
-                       "PostgresStore", "Search", "SearchLive", logging, .product(name: "PostgresNIO", package: "postgres-nio"),
-                       .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                       .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
-                       .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-                       .product(name: "NIOWebSocket", package: "swift-nio")],
+        dependencies: [
+            "Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ChatAPI", "ConversationList", "TestSupport", argumentParser,
+            "PostgresStore", "Search", "SearchLive", logging, .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+        ],
         path: "Tools/Benchmarks"
     ),
     .target(name: "ArchitectureModel", path: "Tools/Architecture/Model"),
-    .target(name: "ArchitectureRules", dependencies: ["ArchitectureModel", .product(name: "SwiftSyntax", package: "swift-syntax"),
-                                                      .product(name: "SwiftParser", package: "swift-syntax")],
-            path: "Tools/Architecture/Rules"),
+    .target(
+        name: "ArchitectureRules",
+        dependencies: [
+            "ArchitectureModel", .product(name: "SwiftSyntax", package: "swift-syntax"),
+            .product(name: "SwiftParser", package: "swift-syntax"),
+        ],
+        path: "Tools/Architecture/Rules"),
     .executableTarget(name: "arch-check", dependencies: ["ArchitectureRules", argumentParser], path: "Tools/Architecture/Check"),
     .executableTarget(name: "arch-report", dependencies: ["ArchitectureModel", argumentParser], path: "Tools/Architecture/Report"),
     .target(name: "FeatureScaffold", dependencies: ["ArchitectureModel"], path: "Tools/Scaffold/Generator"),
     .executableTarget(name: "new-feature", dependencies: ["FeatureScaffold", argumentParser], path: "Tools/Scaffold/Main"),
     .target(name: "TestSupport", dependencies: ["Kernel", logging], path: "Tests/TestSupport"),
     .testTarget(name: "KernelTests", dependencies: ["Kernel", "TestSupport"], path: "Tests/KernelTests"),
-    .testTarget(name: "ContractTests", dependencies: ["Kernel", "AppContainer", "ServiceGraph", "SQLStore", "PostgresStore", "ChatLive", "SearchLive", "TestSupport", logging,
-                                                      .product(name: "GRDB", package: "GRDB.swift")] + features.map { .init(stringLiteral: $0.name) },
-                path: "Tests/ContractTests"),
-    .testTarget(name: "SQLiteTests", dependencies: ["Kernel", "SQLStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
-                path: "Tests/SQLiteTests"),
-    .testTarget(name: "ArchitectureTests", dependencies: ["ArchitectureModel", "ArchitectureRules", "FeatureScaffold"],
-                path: "Tests/ArchitectureTests"),
-    .testTarget(name: "ServerTests",
-                dependencies: ["MessageAIServer", "ServiceGraph", "ServerSupport", "RemoteClient", "ChatRemote", "Kernel", "TestSupport", hummingbird,
-                               .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "GRDB", package: "GRDB.swift"),
-                               .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                               .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                               .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "NIOEmbedded", package: "swift-nio")]
-                    + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API"), .init(stringLiteral: "\($0)Server")] },
-                path: "Tests/ServerTests"),
-    .testTarget(name: "FrontendTests", dependencies: ["MessageAIApp", "AppContainer", "CLIKit", "REPLKit", "Kernel", "TestSupport",
-                                                      .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/FrontendTests"),
+    .testTarget(
+        name: "ContractTests",
+        dependencies: [
+            "Kernel", "AppContainer", "ServiceGraph", "SQLStore", "PostgresStore", "ChatLive", "SearchLive", "TestSupport", logging,
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ] + features.map { .init(stringLiteral: $0.name) },
+        path: "Tests/ContractTests"),
+    .testTarget(
+        name: "SQLiteTests", dependencies: ["Kernel", "SQLStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+        path: "Tests/SQLiteTests"),
+    .testTarget(
+        name: "ArchitectureTests", dependencies: ["ArchitectureModel", "ArchitectureRules", "FeatureScaffold"],
+        path: "Tests/ArchitectureTests"),
+    .testTarget(
+        name: "ServerTests",
+        dependencies: [
+            "MessageAIServer", "ServiceGraph", "ServerSupport", "RemoteClient", "ChatRemote", "Kernel", "TestSupport", hummingbird,
+            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]
+            + wireFeatures.flatMap { [.init(stringLiteral: $0), .init(stringLiteral: "\($0)API"), .init(stringLiteral: "\($0)Server")] },
+        path: "Tests/ServerTests"),
+    .testTarget(
+        name: "FrontendTests",
+        dependencies: [
+            "MessageAIApp", "AppContainer", "CLIKit", "REPLKit", "Kernel", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ], path: "Tests/FrontendTests"),
 ]
 
 for feature in wireFeatures {
@@ -129,22 +169,30 @@ for feature in wireFeatures {
     targets += [
         .target(name: "\(feature)API", dependencies: ["Kernel", core], path: "Modules/\(feature)/API"),
         .target(name: "\(feature)Remote", dependencies: ["Kernel", core, api, "RemoteClient"], path: "Modules/\(feature)/Remote"),
-        .target(name: "\(feature)Server", dependencies: ["Kernel", core, api, "ServerSupport", hummingbird, logging,
-                                                          .product(name: "NIOCore", package: "swift-nio")], path: "Modules/\(feature)/Server"),
+        .target(
+            name: "\(feature)Server",
+            dependencies: [
+                "Kernel", core, api, "ServerSupport", hummingbird, logging,
+                .product(name: "NIOCore", package: "swift-nio"),
+            ], path: "Modules/\(feature)/Server"),
     ]
 }
 
 for feature in features {
     targets += [
         .target(name: feature.name, dependencies: ["Kernel"], path: "Modules/\(feature.name)/Core"),
-        .target(name: "\(feature.name)Views", dependencies: ["Kernel", .init(stringLiteral: feature.name), "CLIKit", "REPLKit", argumentParser],
-                path: "Modules/\(feature.name)/Views"),
-        .testTarget(name: "\(feature.name)Tests", dependencies: ["Kernel", "TestSupport", .init(stringLiteral: feature.name)],
-                    path: "Tests/\(feature.name)Tests"),
+        .target(
+            name: "\(feature.name)Views", dependencies: ["Kernel", .init(stringLiteral: feature.name), "CLIKit", "REPLKit", argumentParser],
+            path: "Modules/\(feature.name)/Views"),
+        .testTarget(
+            name: "\(feature.name)Tests", dependencies: ["Kernel", "TestSupport", .init(stringLiteral: feature.name)],
+            path: "Tests/\(feature.name)Tests"),
     ]
     if let live = feature.live {
-        targets.append(.target(name: "\(feature.name)Live", dependencies: ["Kernel", .init(stringLiteral: feature.name)] + live,
-                               path: "Modules/\(feature.name)/Live"))
+        targets.append(
+            .target(
+                name: "\(feature.name)Live", dependencies: ["Kernel", .init(stringLiteral: feature.name)] + live,
+                path: "Modules/\(feature.name)/Live"))
     }
 }
 

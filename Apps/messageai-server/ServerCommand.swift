@@ -14,13 +14,13 @@ struct ServerCommand: AsyncParsableCommand {
         commandName: "messageai-server",
         abstract: "Serve MessageAI to clients on other machines (messageai --backend remote --server URL).",
         discussion: """
-        Stores everything in one SQLite file, or with --postgres-url in a PostgreSQL database that \
-        several instances share (`messageai-server migrate` moves a SQLite store there). Every option can also come from the environment \
-        or from a config file (--config); the command line wins, then the environment, then the file.
-        The first log line states the URL it listens on. SIGTERM or SIGINT stops it gracefully.
+            Stores everything in one SQLite file, or with --postgres-url in a PostgreSQL database that \
+            several instances share (`messageai-server migrate` moves a SQLite store there). Every option can also come from the environment \
+            or from a config file (--config); the command line wins, then the environment, then the file.
+            The first log line states the URL it listens on. SIGTERM or SIGINT stops it gracefully.
 
-        \(ServerSettings.table.help)
-        """,
+            \(ServerSettings.table.help)
+            """,
         subcommands: [MigrateCommand.self])
 
     private typealias Key = ServerSettings.Key
@@ -52,7 +52,8 @@ struct ServerCommand: AsyncParsableCommand {
     /// The keys the options set.
     private var commandLine: [String: String] {
         let given: [(SettingKey, String?)] = [
-            (Key.host, host), (Key.port, port), (Key.sqlitePath, sqlitePath), (Key.postgresURL, postgresURL), (Key.postgresConnections, postgresConnections),
+            (Key.host, host), (Key.port, port), (Key.sqlitePath, sqlitePath), (Key.postgresURL, postgresURL),
+            (Key.postgresConnections, postgresConnections),
             (Key.tlsCertificate, tlsCert), (Key.tlsKey, tlsKey), (Key.bcryptCost, bcryptCost),
             (Key.logLevel, logLevel), (Key.signUpBurst, signUpBurst), (Key.pingSeconds, pingSeconds), (Key.socketQueueFrames, socketQueueFrames),
             (Key.idleSeconds, idleSeconds), (Key.connectionsPerAddress, connectionsPerAddress), (Key.trustedProxies, trustedProxies),

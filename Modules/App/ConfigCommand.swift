@@ -22,16 +22,20 @@ struct ConfigCommand: ParsableCommand {
     }
 
     @MainActor func show(_ settings: Settings, console: Console) throws {
-        let rows = settings.entries.map { Row(key: $0.key.name, value: settings.effectiveValue($0.key), source: $0.entry.source,
-                                              variable: Settings.table.environmentVariable(of: $0.key)) }
+        let rows = settings.entries.map {
+            Row(
+                key: $0.key.name, value: settings.effectiveValue($0.key), source: $0.entry.source,
+                variable: Settings.table.environmentVariable(of: $0.key))
+        }
         let width = rows.map(\.key.count).max() ?? 0
         if global.json {
             for row in rows { console.print(try JSONLines.encode(row)) }
             return
         }
         for row in rows {
-            console.print(row.key.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (row.value ?? "(unset)")
-                + console.styled("  (\(row.source))", .dim))
+            console.print(
+                row.key.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (row.value ?? "(unset)")
+                    + console.styled("  (\(row.source))", .dim))
         }
     }
 }

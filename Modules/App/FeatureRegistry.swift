@@ -7,6 +7,7 @@ import ConversationListViews
 import ProfileViews
 import REPLKit
 import SearchViews
+
 // new-feature adds imports above this line
 
 /// The feature plugins, in the order their commands are listed. Adding a feature is an import and
@@ -16,12 +17,12 @@ enum FeatureRegistry {
 
     static var plugins: [any Plugin.Type] {
         [
-        AuthFeature.self,
-        ProfileFeature.self,
-        ConversationListFeature.self,
-        ChatFeature.self,
-        SearchFeature.self,
-        // new-feature adds plugins above this line
+            AuthFeature.self,
+            ProfileFeature.self,
+            ConversationListFeature.self,
+            ChatFeature.self,
+            SearchFeature.self,
+            // new-feature adds plugins above this line
         ]
     }
 

@@ -46,7 +46,8 @@ public enum Launcher {
         } catch {
             let code = RootCommand.exitCode(for: error)
             if let name = movingGlobalOptionsLast(arguments).first, let plugin = FeatureRegistry.plugin(withCommand: name),
-               !FeatureRegistry.offeredPlugins.contains(where: { $0 == plugin }) {
+                !FeatureRegistry.offeredPlugins.contains(where: { $0 == plugin })
+            {
                 return report(AppError(.usage, "the \(plugin.featureName) feature is disabled by the 'features' setting"), console: console)
             }
             if code == .success {
@@ -80,8 +81,9 @@ public enum Launcher {
     public static func main() async -> Never {
         TerminalState.install()
         let environment = ProcessInfo.processInfo.environment
-        let code = await run(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
-                             console: StandardConsole.make(environment: environment))
+        let code = await run(
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
+            console: StandardConsole.make(environment: environment))
         exit(code)
     }
 
@@ -90,8 +92,9 @@ public enum Launcher {
             throw AppError(.usage, "the \(plugin.featureName) feature is disabled by the 'features' setting")
         }
         let container = try await AppContainer(settings: settings)
-        let context = CLIContext(console: console, json: command.global.json, lookup: ContainerLookup(container: container),
-                                 container: container)
+        let context = CLIContext(
+            console: console, json: command.global.json, lookup: ContainerLookup(container: container),
+            container: container)
         try await command.run(in: context)
     }
 
@@ -108,8 +111,10 @@ public enum Launcher {
         let settings = try Settings.load(commandLine: global.configurationOverrides, configFile: global.config, environment: environment)
         let known = FeatureRegistry.plugins.map { $0.featureName.lowercased() }
         if let unknown = settings.features.first(where: { $0 != "all" && !known.contains($0) }) {
-            throw AppError(.usage, "configuration key 'features' (from \(settings.entry(.features).source)): unknown feature "
-                + "\(AppError.quoting(unknown)); the features are \(known.joined(separator: ", ")) (or all)")
+            throw AppError(
+                .usage,
+                "configuration key 'features' (from \(settings.entry(.features).source)): unknown feature "
+                    + "\(AppError.quoting(unknown)); the features are \(known.joined(separator: ", ")) (or all)")
         }
         return settings
     }

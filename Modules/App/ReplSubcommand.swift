@@ -1,7 +1,7 @@
 import AppContainer
 import ArgumentParser
-import Chat
 import CLIKit
+import Chat
 import Kernel
 import REPLKit
 
@@ -14,16 +14,18 @@ struct ReplSubcommand: FeatureCommand {
 
     func run(in context: CLIContext) async throws {
         let container = try context.factory(AppContainer.self)
-        let input: any REPLInput = if context.console.isInteractive {
-            LineEditor(bytes: context.console.inputBytes(), historyFile: container.historyFile) { context.console.printRaw($0) }
-        } else {
-            ScriptedInput(lines: context.console.inputLines(), console: context.console)
-        }
+        let input: any REPLInput =
+            if context.console.isInteractive {
+                LineEditor(bytes: context.console.inputBytes(), historyFile: container.historyFile) { context.console.printRaw($0) }
+            } else {
+                ScriptedInput(lines: context.console.inputLines(), console: context.console)
+            }
         let refusals = await reportRefusals(of: container.outbox, to: input, console: context.console)
         defer { refusals?.cancel() }
         await container.keepUnsentMessages()
-        let host = REPLHost(plugins: FeatureRegistry.enabled(by: container.settings), input: input,
-                            console: context.console, lookup: context.lookup, container: container)
+        let host = REPLHost(
+            plugins: FeatureRegistry.enabled(by: container.settings), input: input,
+            console: context.console, lookup: context.lookup, container: container)
         await host.run()
         // What was typed while the server was away goes out now if it can; what cannot waits
         // in the outbox for the next run.

@@ -4,8 +4,9 @@ import ConversationList
 import Foundation
 import Kernel
 import Profile
-import ServiceGraph
 import Search
+import ServiceGraph
+
 // new-feature adds imports above this line
 
 /// The composition root of the CLI and the REPL: opens the service graph from the settings,

@@ -5,10 +5,12 @@ import SettingsKit
 /// The settings `messageai` reads: each key's name, default, meaning and check, once.
 extension SettingKey {
     /// Service implementations.
-    public static let backend = oneOf("backend", default: Backend.sqlite.rawValue, "service implementations", Backend.allCases.filter { $0 != .postgres }.map(\.rawValue))
+    public static let backend = oneOf(
+        "backend", default: Backend.sqlite.rawValue, "service implementations", Backend.allCases.filter { $0 != .postgres }.map(\.rawValue))
     /// The front end that runs when no subcommand is given (the default shown is for a terminal;
     /// without one it is `cli`).
-    public static let frontend = oneOf("frontend", default: "repl", "front end when no subcommand is given (on a terminal; else cli)", ["repl", "cli"])
+    public static let frontend = oneOf(
+        "frontend", default: "repl", "front end when no subcommand is given (on a terminal; else cli)", ["repl", "cli"])
     /// The enabled features.
     public static let features = SettingKey("features", default: "all", "comma-separated features to enable, or all")
     /// The identity profile.
@@ -16,19 +18,23 @@ extension SettingKey {
         value.isEmpty || value.contains("/") || value.hasPrefix(".") ? "must be a plain name" : nil
     }
     /// The SQLite file.
-    public static let sqlitePath = SettingKey("sqlite.path", default: nil, "sqlite backend: the database file (unset: $XDG_DATA_HOME/messageai/messageai.sqlite)")
+    public static let sqlitePath = SettingKey(
+        "sqlite.path", default: nil, "sqlite backend: the database file (unset: $XDG_DATA_HOME/messageai/messageai.sqlite)")
     /// The server of the remote backend.
     public static let remoteURL = SettingKey("remote.url", default: nil, "remote backend: the server, http://host:port or https://host:port")
     /// How long the remote backend waits for the server.
-    public static let remoteTimeoutSeconds = integer("remote.timeoutSeconds", default: 10, "remote backend: seconds to wait for the server", in: 1...300)
+    public static let remoteTimeoutSeconds = integer(
+        "remote.timeoutSeconds", default: 10, "remote backend: seconds to wait for the server", in: 1...300)
     /// Certificates the remote backend trusts besides the system's.
-    public static let remoteCertificates = SettingKey("remote.certificates", default: nil,
-                                                      "remote backend: PEM file of certificates to trust besides the system's (a self-signed server)")
+    public static let remoteCertificates = SettingKey(
+        "remote.certificates", default: nil,
+        "remote backend: PEM file of certificates to trust besides the system's (a self-signed server)")
     /// Where sessions and history live.
     public static let stateDir = SettingKey("state.dir", default: nil, "sessions and REPL history (unset: $XDG_STATE_HOME/messageai)")
     /// bcrypt cost of new password hashes.
-    public static let bcryptCost = integer("auth.bcryptCost", default: GraphOptions.defaultBcryptCost, "bcrypt cost of new password hashes",
-                                           in: GraphOptions.bcryptCosts)
+    public static let bcryptCost = integer(
+        "auth.bcryptCost", default: GraphOptions.defaultBcryptCost, "bcrypt cost of new password hashes",
+        in: GraphOptions.bcryptCosts)
     /// Days a session may go unused before it ends.
     public static let sessionIdleDays = integer("auth.sessionIdleDays", default: 30, "days a session may go unused before it ends", in: 1...365)
     /// Memory backend: delay added to every call.
@@ -38,15 +44,18 @@ extension SettingKey {
         Double(value).map { (0...1).contains($0) } == true ? nil : "must be a number from 0 to 1"
     }
     /// Memory backend: how long mock users take to answer.
-    public static let memoryPeerDelayMs = integer("memory.peerDelayMs", default: 1_200, "memory backend: how long mock users take to answer, ms",
-                                                  in: 0...600_000)
+    public static let memoryPeerDelayMs = integer(
+        "memory.peerDelayMs", default: 1_200, "memory backend: how long mock users take to answer, ms",
+        in: 0...600_000)
 }
 
 extension Settings {
     /// Every key `messageai` reads, in the order `messageai config` lists them, read from
     /// `MESSAGEAI_` variables (the server's `MESSAGEAI_SERVER_` ones are its own).
-    public static let table = SettingTable(environmentPrefix: "MESSAGEAI_", keys: [
-        .backend, .frontend, .features, .profile, .sqlitePath, .remoteURL, .remoteTimeoutSeconds, .remoteCertificates, .stateDir, .bcryptCost,
-        .sessionIdleDays, .memoryLatencyMs, .memoryFailureRate, .memoryPeerDelayMs,
-    ], otherPrefixes: ["MESSAGEAI_SERVER_"])
+    public static let table = SettingTable(
+        environmentPrefix: "MESSAGEAI_",
+        keys: [
+            .backend, .frontend, .features, .profile, .sqlitePath, .remoteURL, .remoteTimeoutSeconds, .remoteCertificates, .stateDir, .bcryptCost,
+            .sessionIdleDays, .memoryLatencyMs, .memoryFailureRate, .memoryPeerDelayMs,
+        ], otherPrefixes: ["MESSAGEAI_SERVER_"])
 }

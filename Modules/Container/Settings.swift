@@ -15,8 +15,10 @@ public struct Settings: Sendable {
     /// - Throws: `AppError(.usage)` naming the key or file that is wrong.
     public static func load(commandLine: [String: String], configFile: String?, environment: [String: String]) throws -> Settings {
         let configs = LoadedSettings.xdgDirectory("XDG_CONFIG_HOME", fallback: ".config", in: environment)
-        return Settings(loaded: try SettingsLoader.load(table, commandLine: commandLine, configFile: configFile,
-                                                        defaultConfigFile: configs.appendingPathComponent("config.yaml").path, environment: environment))
+        return Settings(
+            loaded: try SettingsLoader.load(
+                table, commandLine: commandLine, configFile: configFile,
+                defaultConfigFile: configs.appendingPathComponent("config.yaml").path, environment: environment))
     }
 
     /// Every key's entry, in the table's order.
@@ -53,10 +55,11 @@ public struct Settings: Sendable {
 
     /// What the service graph is opened with.
     public var graphOptions: GraphOptions {
-        GraphOptions(backend: backend, sqlitePath: sqlitePath, bcryptCost: int(.bcryptCost),
-                     sessionIdleLimit: Double(int(.sessionIdleDays)) * 86_400, memoryConditions: memoryConditions,
-                     peerDelay: .milliseconds(int(.memoryPeerDelayMs)), remoteURL: value(.remoteURL),
-                     remoteTimeout: .seconds(int(.remoteTimeoutSeconds)), remoteCertificates: value(.remoteCertificates))
+        GraphOptions(
+            backend: backend, sqlitePath: sqlitePath, bcryptCost: int(.bcryptCost),
+            sessionIdleLimit: Double(int(.sessionIdleDays)) * 86_400, memoryConditions: memoryConditions,
+            peerDelay: .milliseconds(int(.memoryPeerDelayMs)), remoteURL: value(.remoteURL),
+            remoteTimeout: .seconds(int(.remoteTimeoutSeconds)), remoteCertificates: value(.remoteCertificates))
     }
 
     /// Where sessions and history live: `state.dir`, else `$XDG_STATE_HOME/messageai`, else `~/.local/state/messageai`.

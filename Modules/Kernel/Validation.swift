@@ -44,8 +44,8 @@ public enum Validation {
         let email = emailKey(raw)
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              email.utf8.count <= maxEmailBytes,
-              !email.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.isControl || $0.isInvisibleOrDirectional })
+            email.utf8.count <= maxEmailBytes,
+            !email.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.isControl || $0.isInvisibleOrDirectional })
         else { throw AppError(.invalidInput, "\(AppError.quoting(raw)) is not an email address") }
         return email
     }
@@ -113,7 +113,8 @@ public enum Validation {
         let refusal = AppError(.invalidInput, "a reaction is one emoji, at most \(maxReactionBytes) bytes")
         guard raw.utf8.count <= maxReactionBytes, raw.count == 1, let scalars = raw.first?.unicodeScalars else { throw refusal }
         guard scalars.contains(where: { $0.properties.isEmojiPresentation || $0 == "\u{FE0F}" }),
-              !scalars.contains(where: { $0.isControl || $0.isDirectionalOverride || $0.properties.isWhitespace || $0.isLookAlikeSpace }) else {
+            !scalars.contains(where: { $0.isControl || $0.isDirectionalOverride || $0.properties.isWhitespace || $0.isLookAlikeSpace })
+        else {
             throw refusal
         }
         return raw
@@ -123,9 +124,11 @@ public enum Validation {
     /// digits, `-`, `_` or `.`, so it is safe in a URL, a file name and a terminal.
     /// - Throws: `.invalidInput` naming `field`.
     public static func identifier<Tag>(_ raw: String, field: String) throws -> Identifier<Tag> {
-        guard (1...maxIdentifierBytes).contains(raw.utf8.count), raw.utf8.allSatisfy({ byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || [0x2D, 0x2E, 0x5F].contains(byte)
-        }) else {
+        guard (1...maxIdentifierBytes).contains(raw.utf8.count),
+            raw.utf8.allSatisfy({ byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || [0x2D, 0x2E, 0x5F].contains(byte)
+            })
+        else {
             throw AppError(.invalidInput, "\(field) \(AppError.quoting(raw)) is not an id: 1–\(maxIdentifierBytes) letters, digits, '-', '_' or '.'")
         }
         return Identifier(raw)

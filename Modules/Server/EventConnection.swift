@@ -74,8 +74,10 @@ final class EventConnection: Sendable {
     /// closes; its live frames come from `frames`, shared by every connection, but for a message
     /// with reactions of the owner or of someone `peopleApart` names (`Message.seen(by:apart:)`). A client cut off
     /// as too slow or silent is logged to `logger`.
-    init(caller: Caller, owner: UserID, channel: any Channel, sockets: OpenSockets, frames: EventFrames,
-         peopleApart: @escaping @Sendable () async throws -> Set<UserID> = { [] }, logger: Logger) {
+    init(
+        caller: Caller, owner: UserID, channel: any Channel, sockets: OpenSockets, frames: EventFrames,
+        peopleApart: @escaping @Sendable () async throws -> Set<UserID> = { [] }, logger: Logger
+    ) {
         self.caller = caller
         self.owner = owner
         self.channel = channel
@@ -155,7 +157,10 @@ final class EventConnection: Sendable {
     /// Ends the socket if its client has stopped taking frames or has not answered a ping for
     /// `pingInterval`; pings it when it has been silent for `pingInterval`.
     func check(at now: ContinuousClock.Instant, pingInterval: Duration) {
-        enum Action { case none, ping, end(SocketEnding) }
+        enum Action {
+            case none, ping
+            case end(SocketEnding)
+        }
         let action = state.withLock { state -> Action in
             if case .ended = state.phase { return .none }
             if state.queuedFrames > 0 && now - state.lastTaken > EventSocketProtocol.slowAfter { return .end(.tooSlow) }
@@ -322,7 +327,8 @@ final class EventConnection: Sendable {
     /// those people up again, for later frames, once they have been known for `apartFor`.
     private func text(of event: UserEvent, _ state: inout State) -> Data {
         if let reactions = event.reactions, !reactions.reactions.isEmpty, !state.lookingApart,
-           state.apart.map({ ContinuousClock.now - $0.looked >= Self.apartFor }) ?? true {
+            state.apart.map({ ContinuousClock.now - $0.looked >= Self.apartFor }) ?? true
+        {
             state.lookingApart = true
             Task { await lookApart() }
         }

@@ -52,8 +52,9 @@ struct EventSocketAdmission: Sendable {
         let owner = try await caller.id()
         let after = try URI(uri).queryParameters["after"].map { try EventCursor(parsing: String($0)) }
         guard let reservation = sockets.reserve(for: owner, limit: EventSocketProtocol.socketsPerUser) else {
-            throw RetryLater(AppError(.rateLimited, "this account has \(EventSocketProtocol.socketsPerUser) live connections open already; close one"),
-                             seconds: 5)
+            throw RetryLater(
+                AppError(.rateLimited, "this account has \(EventSocketProtocol.socketsPerUser) live connections open already; close one"),
+                seconds: 5)
         }
         return Admitted(caller: caller, owner: owner, after: after, reservation: reservation)
     }
@@ -62,17 +63,21 @@ struct EventSocketAdmission: Sendable {
     /// closes; the server's own failures to store its client's sends go to `logger`.
     func open(_ admitted: Admitted, on channel: any Channel, logger: Logger) throws {
         let (graph, owner) = (graph, admitted.owner)
-        let connection = EventConnection(caller: admitted.caller, owner: owner, channel: channel, sockets: sockets, frames: frames,
-                                         peopleApart: { try await graph.peopleApart(from: owner) }, logger: logger)
-        try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, admission: self, logger: logger,
-                                                                          eventLoop: channel.eventLoop))
+        let connection = EventConnection(
+            caller: admitted.caller, owner: owner, channel: channel, sockets: sockets, frames: frames,
+            peopleApart: { try await graph.peopleApart(from: owner) }, logger: logger)
+        try channel.pipeline.syncOperations.addHandler(
+            EventSocketHandler(
+                connection: connection, admission: self, logger: logger,
+                eventLoop: channel.eventLoop))
         connection.start(feed: feed, typing: graph.typingHub, chat: graph.services(for: admitted.caller).chat, after: admitted.after)
     }
 
     /// What answers the sends `connection`'s client makes, made when it makes the first: most
     /// sockets only listen, and an idle socket should cost as little as it can.
     func sends(of connection: EventConnection, logger: Logger) -> SocketSends {
-        SocketSends(chat: graph.services(for: connection.caller).chat, requests: requests, owner: connection.owner, logger: logger) { [weak connection] text in
+        SocketSends(chat: graph.services(for: connection.caller).chat, requests: requests, owner: connection.owner, logger: logger) {
+            [weak connection] text in
             connection?.answer(text)
         }
     }

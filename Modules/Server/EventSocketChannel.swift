@@ -65,13 +65,18 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
                     let promise = channel.eventLoop.makePromise(of: Result<EventSocketAdmission.Admitted, any Error>.self)
                     promise.completeWithTask {
                         guard URI(head.uri).path == EventSocketProtocol.path else {
-                            return .failure(AppError(.notFound, "no WebSocket at \(AppError.quoting(URI(head.uri).path)); the events socket is \(EventSocketProtocol.path)"))
+                            return .failure(
+                                AppError(
+                                    .notFound,
+                                    "no WebSocket at \(AppError.quoting(URI(head.uri).path)); the events socket is \(EventSocketProtocol.path)"))
                         }
                         // Through a proxy the socket counts against the client it names.
                         let client = proxies.client(peer: peer, forwardedFor: head.headers[canonicalForm: "x-forwarded-for"].map(String.init))
                         guard !proxied || connections.hold(client, for: channel) else {
-                            return .failure(RetryLater(AppError(.rateLimited, "\(client) has \(connections.limit) connections open already; close one"),
-                                                       seconds: 5))
+                            return .failure(
+                                RetryLater(
+                                    AppError(.rateLimited, "\(client) has \(connections.limit) connections open already; close one"),
+                                    seconds: 5))
                         }
                         do {
                             return .success(try await admission.admit(authorization: head.headers.first(name: "authorization"), uri: head.uri))
@@ -99,20 +104,25 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
                     FirstRequestDeadline.lift(on: channel)
                     try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
                     try channel.pipeline.syncOperations.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
-                    let http = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(wrappingChannelSynchronously: channel,
-                                                                                      configuration: .init(isOutboundHalfClosureEnabled: true))
+                    let http = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
+                        wrappingChannelSynchronously: channel,
+                        configuration: .init(isOutboundHalfClosureEnabled: true))
                     // NIO does not hand a refused upgrade request on, so it is answered here.
                     guard case .failure(let error) = decision.value else { return .http(http) }
-                    return .refused(http, ErrorReply.answer(error, logger: logger, "events socket admission failed",
-                                                              metadata: ["path": "\(EventSocketProtocol.path)"]))
+                    return .refused(
+                        http,
+                        ErrorReply.answer(
+                            error, logger: logger, "events socket admission failed",
+                            metadata: ["path": "\(EventSocketProtocol.path)"]))
                 }
             }
             var configuration = NIOUpgradableHTTPServerPipelineConfiguration(upgradeConfiguration: upgrades)
             configuration.enablePipelining = false  // the responder reads one request after another
             configuration.enableErrorHandling = false  // Hummingbird answers parse errors
             configuration.enableResponseHeaderValidation = false  // HTTP types validate them
-            return Value(negotiated: try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration),
-                         channel: channel)
+            return Value(
+                negotiated: try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration),
+                channel: channel)
         }
     }
 
@@ -136,8 +146,10 @@ struct EventSocketChannel: ServerChildChannel, HTTPChannelHandler {
         headers[.contentLength] = "\(body.count)"
         headers[.connection] = "close"
         try await http.executeThenClose { _, outbound in
-            try await outbound.write(contentsOf: [.head(HTTPResponse(status: .init(code: reply.status), headerFields: headers)),
-                                                  .body(ByteBuffer(bytes: body)), .end(nil)])
+            try await outbound.write(contentsOf: [
+                .head(HTTPResponse(status: .init(code: reply.status), headerFields: headers)),
+                .body(ByteBuffer(bytes: body)), .end(nil),
+            ])
         }
     }
 

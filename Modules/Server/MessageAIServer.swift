@@ -33,8 +33,10 @@ public enum MessageAIServer {
     public static func openGraph(_ settings: ServerSettings) async throws -> ServiceGraph {
         let budget = ServerBudget(settings.budget).budget
         if let url = settings.postgresURL {
-            return try await ServiceGraph.open(GraphOptions(backend: .postgres, sqlitePath: "", bcryptCost: settings.bcryptCost, soleWriter: true,
-                                                            budget: budget, postgresURL: url, postgresConnections: settings.postgresConnections))
+            return try await ServiceGraph.open(
+                GraphOptions(
+                    backend: .postgres, sqlitePath: "", bcryptCost: settings.bcryptCost, soleWriter: true,
+                    budget: budget, postgresURL: url, postgresConnections: settings.postgresConnections))
         }
         let folder = URL(fileURLWithPath: settings.sqlitePath).deletingLastPathComponent()
         do {
@@ -42,8 +44,10 @@ public enum MessageAIServer {
         } catch {
             throw AppError(.unavailable, "cannot create the folder \(folder.path) for the database")
         }
-        return try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost,
-                                             soleWriter: true, budget: budget))
+        return try ServiceGraph(
+            GraphOptions(
+                backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost,
+                soleWriter: true, budget: budget))
     }
 
     /// The application serving `graph` as `settings` say, listening once it runs: every route,
@@ -57,8 +61,10 @@ public enum MessageAIServer {
 
     /// Every route over `graph` as `settings` say.
     private static func routes(_ settings: ServerSettings, graph: ServiceGraph) throws -> ServerRoutes {
-        try ServerRoutes(graph: graph, signInLimits: SignInLimits(
-            signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))), pingInterval: .seconds(settings.pingSeconds),
+        try ServerRoutes(
+            graph: graph,
+            signInLimits: SignInLimits(
+                signUpsPerAddress: RateLimiter(burst: settings.signUpBurst, refill: .seconds(3))), pingInterval: .seconds(settings.pingSeconds),
             queueFrames: settings.socketQueueFrames, proxies: settings.trustedProxies, requestsAtOnce: settings.requestsAtOnce)
     }
 
@@ -74,8 +80,9 @@ public enum MessageAIServer {
         let admission = routes.admission
         let connections = AddressConnections(limit: settings.connectionsPerAddress)
         var server = HTTPServerBuilder { responder in
-            EventSocketChannel(responder: responder, admission: admission, idleTimeout: .seconds(settings.idleSeconds), connections: connections,
-                               proxies: settings.trustedProxies)
+            EventSocketChannel(
+                responder: responder, admission: admission, idleTimeout: .seconds(settings.idleSeconds), connections: connections,
+                proxies: settings.trustedProxies)
         }
         if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
             server = try .tls(server, tlsConfiguration: try tls(certificate: certificate, key: key))
@@ -102,7 +109,8 @@ public enum MessageAIServer {
         defer { graph.close() }
         let routes = try routes(settings, graph: graph)
         let app = try buildApplication(settings, routes: routes, logger: logger)
-        var configuration = ServiceGroupConfiguration(services: [app, OpenSockets.Drain(sockets: routes.sockets)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var configuration = ServiceGroupConfiguration(
+            services: [app, OpenSockets.Drain(sockets: routes.sockets)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownLimit
         do {
             try await ServiceGroup(configuration: configuration).run()
@@ -117,8 +125,9 @@ public enum MessageAIServer {
     private static func tls(certificate: String, key: String) throws -> TLSConfiguration {
         do {
             let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-            var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain,
-                                                                         privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            var configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: chain,
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
             configuration.minimumTLSVersion = .tlsv12
             configuration.cipherSuites = "ECDHE+AESGCM:ECDHE+CHACHA20"
             return configuration

@@ -13,22 +13,44 @@ enum OpenAPIDocument {
         for endpoint in endpoints {
             paths[endpoint.path, default: [:]][endpoint.method.rawValue.lowercased()] = operation(endpoint)
         }
-        paths[path] = ["get": ["operationId": "openapi", "summary": "This document",
-                               "responses": ["200": ["description": "the OpenAPI document", "content": ["application/json": ["schema": ["type": "object"]]]]]]]
-        let health: [String: Any] = ["description": "{\"status\": \"serving\"}, or \"draining\" or \"store unreachable\" with 503",
-                                     "content": ["application/json": ["schema": ["type": "object"]]]]
-        paths[ServerRoutes.healthPath] = ["get": ["operationId": "health", "summary": "Whether this instance serves, for load balancers",
-                                                  "responses": ["200": health, "503": health]]]
-        paths[ServerMetrics.path] = ["get": ["operationId": "metrics", "summary": "This instance's metrics in Prometheus' text format, for operators",
-                                             "responses": ["200": ["description": "the metrics", "content": ["text/plain": ["schema": ["type": "string"]]]]]]]
-        paths[EventSocketProtocol.path] = ["get": [
-            "operationId": "events", "summary": "The live events socket: a WebSocket upgrade; see docs/protocol.md", "security": [["bearer": [String]()]],
-            "responses": ["101": ["description": "switched to the WebSocket protocol"], "200": ["description": "not an upgrade request"],
-                          "default": errorResponse],
-        ]]
+        paths[path] = [
+            "get": [
+                "operationId": "openapi", "summary": "This document",
+                "responses": ["200": ["description": "the OpenAPI document", "content": ["application/json": ["schema": ["type": "object"]]]]],
+            ]
+        ]
+        let health: [String: Any] = [
+            "description": "{\"status\": \"serving\"}, or \"draining\" or \"store unreachable\" with 503",
+            "content": ["application/json": ["schema": ["type": "object"]]],
+        ]
+        paths[ServerRoutes.healthPath] = [
+            "get": [
+                "operationId": "health", "summary": "Whether this instance serves, for load balancers",
+                "responses": ["200": health, "503": health],
+            ]
+        ]
+        paths[ServerMetrics.path] = [
+            "get": [
+                "operationId": "metrics", "summary": "This instance's metrics in Prometheus' text format, for operators",
+                "responses": ["200": ["description": "the metrics", "content": ["text/plain": ["schema": ["type": "string"]]]]],
+            ]
+        ]
+        paths[EventSocketProtocol.path] = [
+            "get": [
+                "operationId": "events", "summary": "The live events socket: a WebSocket upgrade; see docs/protocol.md",
+                "security": [["bearer": [String]()]],
+                "responses": [
+                    "101": ["description": "switched to the WebSocket protocol"], "200": ["description": "not an upgrade request"],
+                    "default": errorResponse,
+                ],
+            ]
+        ]
         let document: [String: Any] = [
             "openapi": "3.1.0",
-            "info": ["title": "MessageAI", "version": "1", "description": "The MessageAI server's HTTP API; errors are {\"error\": {\"kind\", \"message\"}}."],
+            "info": [
+                "title": "MessageAI", "version": "1",
+                "description": "The MessageAI server's HTTP API; errors are {\"error\": {\"kind\", \"message\"}}.",
+            ],
             "paths": paths,
             "components": ["securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"]]],
         ]
@@ -44,12 +66,15 @@ enum OpenAPIDocument {
             ["name": name, "in": "path", "required": true, "schema": WireSchema.identifier.jsonSchema]
         }
         parameters += endpoint.query.map { parameter in
-            ["name": parameter.name, "in": "query", "required": parameter.required, "description": parameter.summary,
-             "schema": parameter.schema.jsonSchema]
+            [
+                "name": parameter.name, "in": "query", "required": parameter.required, "description": parameter.summary,
+                "schema": parameter.schema.jsonSchema,
+            ]
         }
-        let success: [String: Any] = endpoint.reply.map { schema in
-            ["description": "success", "content": ["application/json": ["schema": schema.jsonSchema]]]
-        } ?? ["description": "success, no body"]
+        let success: [String: Any] =
+            endpoint.reply.map { schema in
+                ["description": "success", "content": ["application/json": ["schema": schema.jsonSchema]]]
+            } ?? ["description": "success, no body"]
         var operation: [String: Any] = [
             "operationId": endpoint.method.rawValue.lowercased() + endpoint.path.replacing(/[^A-Za-z0-9]+/, with: "_"),
             "summary": endpoint.summary,

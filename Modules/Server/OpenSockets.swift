@@ -29,7 +29,12 @@ final class OpenSockets: Service, Sendable {
 
         /// Gives the place back (once; later calls do nothing).
         func release() {
-            guard held.withLock({ held in defer { held = false }; return held }) else { return }
+            guard
+                held.withLock({ held in
+                    defer { held = false }
+                    return held
+                })
+            else { return }
             sockets.registry.withLock { registry in
                 registry.perOwner[owner, default: 1] -= 1
                 if registry.perOwner[owner] == 0 { registry.perOwner[owner] = nil }
@@ -60,8 +65,10 @@ final class OpenSockets: Service, Sendable {
 
     /// Watches sockets whose sessions end as `sessionEnds` tells, re-checking each session every
     /// `sessionSweep` and pinging sockets silent for `pingInterval`; each may queue `queueFrames`.
-    init(sessionEnds: AsyncStream<SessionEnd>, sessionSweep: Duration, pingInterval: Duration = EventSocketProtocol.pingInterval,
-         queueFrames: Int = EventSocketProtocol.queueFrames) {
+    init(
+        sessionEnds: AsyncStream<SessionEnd>, sessionSweep: Duration, pingInterval: Duration = EventSocketProtocol.pingInterval,
+        queueFrames: Int = EventSocketProtocol.queueFrames
+    ) {
         self.sessionEnds = sessionEnds
         self.sessionSweep = sessionSweep
         self.pingInterval = pingInterval
@@ -106,7 +113,9 @@ final class OpenSockets: Service, Sendable {
     /// that has happened already, and only sockets opened since are left.
     func run() async throws {
         let watcher = Task { await watch() }
-        let sessions = Task { for await end in sessionEnds { self.sockets { end.ends(token: $0.caller.token, of: $0.owner) }.forEach { $0.end(.sessionEnded) } } }
+        let sessions = Task {
+            for await end in sessionEnds { self.sockets { end.ends(token: $0.caller.token, of: $0.owner) }.forEach { $0.end(.sessionEnded) } }
+        }
         try? await gracefulShutdown()
         watcher.cancel()
         sessions.cancel()

@@ -29,12 +29,14 @@ enum ServerMetrics {
 
     /// Serves the metrics on `router`, reading `graph`'s feed lag at each request.
     static func serve(on router: Router<some RequestContext>, graph: ServiceGraph) {
-        let lag = registry.makeGauge(name: "messageai_feed_lag_events",
-                                     help: "Events in the store that this instance has not yet handed to its sockets")
+        let lag = registry.makeGauge(
+            name: "messageai_feed_lag_events",
+            help: "Events in the store that this instance has not yet handed to its sockets")
         router.get(RouterPath(path)) { _, _ -> Response in
             if let behind = await graph.feedLag() { lag.set(Double(behind)) }
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         }
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 import Hummingbird
 import Kernel
 import ProfileServer
-import ServerSupport
 import SearchServer
+import ServerSupport
 import ServiceGraph
 
 /// Every route of the server over one service graph: the four features' endpoints, the API
@@ -33,9 +33,11 @@ public struct ServerRoutes {
     /// `queueFrames` how many frames one may have waiting (`OpenSockets`); a request from one of
     /// `proxies` is from the client its `X-Forwarded-For` names; one account's requests, HTTP and
     /// over its events sockets, are served at most `requestsAtOnce` at once.
-    public init(graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionSweep: Duration = .seconds(30),
-                pingInterval: Duration = EventSocketProtocol.pingInterval, queueFrames: Int = EventSocketProtocol.queueFrames,
-                proxies: ClientAddress.TrustedProxies = .none, requestsAtOnce: Int = AccountRequests.productLimit) throws {
+    public init(
+        graph: ServiceGraph, signInLimits: SignInLimits = SignInLimits(), sessionSweep: Duration = .seconds(30),
+        pingInterval: Duration = EventSocketProtocol.pingInterval, queueFrames: Int = EventSocketProtocol.queueFrames,
+        proxies: ClientAddress.TrustedProxies = .none, requestsAtOnce: Int = AccountRequests.productLimit
+    ) throws {
         sockets = OpenSockets(sessionEnds: graph.sessionEnds(), sessionSweep: sessionSweep, pingInterval: pingInterval, queueFrames: queueFrames)
         let router = Router(context: APIRequestContext.self)
         let table = RouteTable()
@@ -57,10 +59,12 @@ public struct ServerRoutes {
         table.add("GET", OpenAPIDocument.path)
         let sockets = sockets
         router.get(RouterPath(Self.healthPath)) { _, _ -> Response in
-            let status = if sockets.isDraining { "draining" } else if await graph.storeAnswers(within: .seconds(2)) { "serving" } else { "store unreachable" }
+            let status =
+                if sockets.isDraining { "draining" } else if await graph.storeAnswers(within: .seconds(2)) { "serving" } else { "store unreachable" }
             let body = ByteBuffer(string: #"{"status":"\#(status)"}"#)
-            return Response(status: status == "serving" ? .ok : .serviceUnavailable, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: body))
+            return Response(
+                status: status == "serving" ? .ok : .serviceUnavailable, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: .init(byteBuffer: body))
         }
         table.add("GET", Self.healthPath)
         ServerMetrics.serve(on: router, graph: graph)
@@ -71,7 +75,8 @@ public struct ServerRoutes {
         // Reached by a request that is not an upgrade: the same checks, then 426.
         router.get(RouterPath(EventSocketProtocol.path)) { request, _ -> Response in
             try await admission.admit(authorization: request.headers[.authorization], uri: request.uri.description).reservation.release()
-            throw HTTPError(.upgradeRequired, headers: [.upgrade: "websocket"], message: "\(EventSocketProtocol.path) is a WebSocket: open it with an upgrade")
+            throw HTTPError(
+                .upgradeRequired, headers: [.upgrade: "websocket"], message: "\(EventSocketProtocol.path) is a WebSocket: open it with an upgrade")
         }
         self.router = router
     }

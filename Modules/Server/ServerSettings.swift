@@ -55,49 +55,59 @@ public struct ServerSettings: Sendable {
         /// The SQLite file.
         public static let sqlitePath = SettingKey("sqlite.path", default: nil, "the database file (unset: $XDG_DATA_HOME/messageai/server.sqlite)")
         /// The PostgreSQL database.
-        public static let postgresURL = SettingKey("postgres.url", default: nil,
-                                                   "a PostgreSQL database to store everything in instead of the SQLite file, shared by every instance "
-                                                   + "given it: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (?host=/folder for a unix socket)")
+        public static let postgresURL = SettingKey(
+            "postgres.url", default: nil,
+            "a PostgreSQL database to store everything in instead of the SQLite file, shared by every instance "
+                + "given it: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (?host=/folder for a unix socket)")
         /// Connections to the PostgreSQL database.
-        public static let postgresConnections = SettingKey.integer("postgres.connections", default: GraphOptions.defaultPostgresConnections,
-                                                                   "most connections to the PostgreSQL database at once for queries (one more listens for commits)",
-                                                                   in: 1...1_000)
+        public static let postgresConnections = SettingKey.integer(
+            "postgres.connections", default: GraphOptions.defaultPostgresConnections,
+            "most connections to the PostgreSQL database at once for queries (one more listens for commits)",
+            in: 1...1_000)
         /// Certificate chain to serve TLS with.
         public static let tlsCertificate = SettingKey("tls.cert", default: nil, "PEM certificate chain: serve HTTPS and WSS (with tls.key)")
         /// Private key of the certificate.
         public static let tlsKey = SettingKey("tls.key", default: nil, "PEM private key of tls.cert")
         /// bcrypt cost of new password hashes.
-        public static let bcryptCost = SettingKey.integer("auth.bcryptCost", default: GraphOptions.defaultBcryptCost,
-                                                          "bcrypt cost of new password hashes", in: GraphOptions.bcryptCosts)
+        public static let bcryptCost = SettingKey.integer(
+            "auth.bcryptCost", default: GraphOptions.defaultBcryptCost,
+            "bcrypt cost of new password hashes", in: GraphOptions.bcryptCosts)
         /// Least severe log level written.
-        public static let logLevel = SettingKey.oneOf("log.level", default: "info", "log level",
-                                                      ["trace", "debug", "info", "notice", "warning", "error", "critical"])
+        public static let logLevel = SettingKey.oneOf(
+            "log.level", default: "info", "log level",
+            ["trace", "debug", "info", "notice", "warning", "error", "critical"])
         /// Sign-ups per client address at once.
-        public static let signUpBurst = SettingKey.integer("auth.signUpBurst", default: 20,
-                                                           "sign-ups one client address may make at once, then one every 3 s", in: 1...100_000)
+        public static let signUpBurst = SettingKey.integer(
+            "auth.signUpBurst", default: 20,
+            "sign-ups one client address may make at once, then one every 3 s", in: 1...100_000)
         /// Silence before an events socket is pinged.
-        public static let pingSeconds = SettingKey.integer("events.pingSeconds", default: Int(EventSocketProtocol.pingInterval.components.seconds),
-                                                           "seconds an events socket may be silent before it is pinged; twice that unanswered closes it",
-                                                           in: 1...3_600)
+        public static let pingSeconds = SettingKey.integer(
+            "events.pingSeconds", default: Int(EventSocketProtocol.pingInterval.components.seconds),
+            "seconds an events socket may be silent before it is pinged; twice that unanswered closes it",
+            in: 1...3_600)
         /// Frames waiting for a client before its socket is closed as too slow.
-        public static let socketQueueFrames = SettingKey.integer("events.queueFrames", default: EventSocketProtocol.queueFrames,
-                                                                 "frames an events socket may have waiting for its client before it is closed as too slow (4408)",
-                                                                 in: 1...100_000)
+        public static let socketQueueFrames = SettingKey.integer(
+            "events.queueFrames", default: EventSocketProtocol.queueFrames,
+            "frames an events socket may have waiting for its client before it is closed as too slow (4408)",
+            in: 1...100_000)
         /// Silence before an HTTP connection is closed.
-        public static let idleSeconds = SettingKey.integer("http.idleSeconds", default: 60,
-                                                           "seconds a connection may go without sending a request, or in the middle of one, before it is closed",
-                                                           in: 1...3_600)
+        public static let idleSeconds = SettingKey.integer(
+            "http.idleSeconds", default: 60,
+            "seconds a connection may go without sending a request, or in the middle of one, before it is closed",
+            in: 1...3_600)
         /// Connections per client address.
         public static let connectionsPerAddress = SettingKey.integer(
             "http.connectionsPerAddress", default: 256,
             "connections one client address (an IPv6 one by its /64) may hold open at once; more are closed as they come", in: 1...1_000_000)
         /// Load balancers whose forwarded addresses are believed.
-        public static let trustedProxies = SettingKey("http.trustedProxies", default: nil,
-                                                      "IP addresses of the load balancers in front of the server, comma-separated: "
-                                                      + "a request from one of them is from the client its X-Forwarded-For names")
+        public static let trustedProxies = SettingKey(
+            "http.trustedProxies", default: nil,
+            "IP addresses of the load balancers in front of the server, comma-separated: "
+                + "a request from one of them is from the client its X-Forwarded-For names")
         /// Messages per person per minute.
-        public static let messagesPerMinute = SettingKey.integer("budget.messagesPerMinute", default: ServerBudget.Limits().messagesPerMinute,
-                                                                 "messages one person may send a minute, a tenth of them at once", in: 1...100_000_000)
+        public static let messagesPerMinute = SettingKey.integer(
+            "budget.messagesPerMinute", default: ServerBudget.Limits().messagesPerMinute,
+            "messages one person may send a minute, a tenth of them at once", in: 1...100_000_000)
         /// Text times recipients per person per minute.
         public static let fanOutMegabytesPerMinute = SettingKey.integer(
             "budget.fanOutMegabytesPerMinute", default: ServerBudget.Limits().fanOutMegabytesPerMinute,
@@ -107,25 +117,32 @@ public struct ServerSettings: Sendable {
             "budget.conversationsPerHour", default: ServerBudget.Limits().conversationsPerHour,
             "conversations one person may start an hour, a sixth of them at once", in: 1...100_000_000)
         /// Display-name changes per person per hour.
-        public static let renamesPerHour = SettingKey.integer("budget.renamesPerHour", default: ServerBudget.Limits().renamesPerHour,
-                                                              "display-name changes one person may make an hour, a twelfth of them at once",
-                                                              in: 1...100_000_000)
+        public static let renamesPerHour = SettingKey.integer(
+            "budget.renamesPerHour", default: ServerBudget.Limits().renamesPerHour,
+            "display-name changes one person may make an hour, a twelfth of them at once",
+            in: 1...100_000_000)
         /// Look-ups per person per minute (`UsageBudget.Action.lookup`).
-        public static let lookupsPerMinute = SettingKey.integer("budget.lookupsPerMinute", default: ServerBudget.Limits().lookupsPerMinute,
-                                                                "look-ups one person may make a minute (people, searches, reads, blocks and privacy), half of them at once",
-                                                                in: 1...100_000_000)
+        public static let lookupsPerMinute = SettingKey.integer(
+            "budget.lookupsPerMinute", default: ServerBudget.Limits().lookupsPerMinute,
+            "look-ups one person may make a minute (people, searches, reads, blocks and privacy), half of them at once",
+            in: 1...100_000_000)
         /// Requests of one account served at once.
-        public static let requestsAtOnce = SettingKey.integer("budget.requestsAtOnce", default: AccountRequests.productLimit,
-                                                              "requests of one account (HTTP, and sends and typing over its events sockets) served at once; more are refused with 429",
-                                                              in: 1...100_000)
+        public static let requestsAtOnce = SettingKey.integer(
+            "budget.requestsAtOnce", default: AccountRequests.productLimit,
+            "requests of one account (HTTP, and sends and typing over its events sockets) served at once; more are refused with 429",
+            in: 1...100_000)
     }
 
     /// Every key of the server, read from `MESSAGEAI_SERVER_` variables.
-    public static let table = SettingTable(environmentPrefix: "MESSAGEAI_SERVER_", keys: [
-        Key.host, Key.port, Key.sqlitePath, Key.postgresURL, Key.postgresConnections, Key.tlsCertificate, Key.tlsKey, Key.bcryptCost, Key.logLevel, Key.signUpBurst, Key.pingSeconds,
-        Key.socketQueueFrames, Key.idleSeconds, Key.connectionsPerAddress, Key.trustedProxies,
-        Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute, Key.requestsAtOnce,
-    ])
+    public static let table = SettingTable(
+        environmentPrefix: "MESSAGEAI_SERVER_",
+        keys: [
+            Key.host, Key.port, Key.sqlitePath, Key.postgresURL, Key.postgresConnections, Key.tlsCertificate, Key.tlsKey, Key.bcryptCost,
+            Key.logLevel, Key.signUpBurst, Key.pingSeconds,
+            Key.socketQueueFrames, Key.idleSeconds, Key.connectionsPerAddress, Key.trustedProxies,
+            Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute,
+            Key.requestsAtOnce,
+        ])
 
     /// Settings with every default.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -151,7 +168,8 @@ public struct ServerSettings: Sendable {
     private init(_ loaded: LoadedSettings) {
         host = loaded.string(Key.host)
         port = loaded.int(Key.port)
-        sqlitePath = loaded.value(Key.sqlitePath)
+        sqlitePath =
+            loaded.value(Key.sqlitePath)
             ?? loaded.xdgDirectory("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("server.sqlite").path
         postgresURL = loaded.value(Key.postgresURL)
         postgresConnections = loaded.int(Key.postgresConnections)

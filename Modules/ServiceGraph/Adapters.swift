@@ -90,8 +90,9 @@ struct ChatCorpusAdapter: SearchCorpus {
             while true {
                 scanned += page.messages.count
                 found += page.messages.filter { !$0.deleted }.map { message in
-                    SearchCorpusMessage(id: message.id, conversationID: message.conversationID, senderID: message.senderID,
-                                        sentAt: message.sentAt, text: message.text, key: message.cursor?.position ?? 0, mentions: message.mentions)
+                    SearchCorpusMessage(
+                        id: message.id, conversationID: message.conversationID, senderID: message.senderID,
+                        sentAt: message.sentAt, text: message.text, key: message.cursor?.position ?? 0, mentions: message.mentions)
                 }
                 guard page.hasOlder, scanned < Self.maxScanned, let oldest = page.messages.first else { break }
                 page = try await chat.messages(in: id, before: oldest.id, limit: 500)

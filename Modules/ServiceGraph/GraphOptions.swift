@@ -46,11 +46,13 @@ public struct GraphOptions: Sendable {
     public var budget: UsageBudget
 
     /// Creates options; the defaults are the product's.
-    public init(backend: Backend, sqlitePath: String, bcryptCost: Int = defaultBcryptCost, sessionIdleLimit: TimeInterval = AuthRules.defaultIdleLimit,
-                memoryConditions: SimulatedConditions = .none, peerDelay: Duration = .milliseconds(1_200),
-                verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock(), remoteURL: String? = nil,
-                remoteTimeout: Duration = .seconds(10), remoteCertificates: String? = nil, soleWriter: Bool = false,
-                budget: UsageBudget = .unlimited, postgresURL: String? = nil, postgresConnections: Int = defaultPostgresConnections) {
+    public init(
+        backend: Backend, sqlitePath: String, bcryptCost: Int = defaultBcryptCost, sessionIdleLimit: TimeInterval = AuthRules.defaultIdleLimit,
+        memoryConditions: SimulatedConditions = .none, peerDelay: Duration = .milliseconds(1_200),
+        verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock(), remoteURL: String? = nil,
+        remoteTimeout: Duration = .seconds(10), remoteCertificates: String? = nil, soleWriter: Bool = false,
+        budget: UsageBudget = .unlimited, postgresURL: String? = nil, postgresConnections: Int = defaultPostgresConnections
+    ) {
         self.backend = backend
         self.sqlitePath = sqlitePath
         self.postgresURL = postgresURL

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How MessageAI's processes (`messageai`, `messageai-server`, the benchmarks) ask glibc's
@@ -13,13 +13,13 @@ public enum MemoryTuning {
     /// where the C library is not glibc. Call once, at the start of the process.
     public static func keepFreedMemory() {
         #if canImport(Glibc)
-        // `mallopt` and its M_* macros are not in Swift's Glibc module: found by name, with
-        // glibc's values M_TRIM_THRESHOLD (-1) and M_MMAP_THRESHOLD (-3).
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-        _ = mallopt(-1, 256 << 20)
-        _ = mallopt(-3, 4 << 20)
+            // `mallopt` and its M_* macros are not in Swift's Glibc module: found by name, with
+            // glibc's values M_TRIM_THRESHOLD (-1) and M_MMAP_THRESHOLD (-3).
+            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+            guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "mallopt") else { return }
+            let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+            _ = mallopt(-1, 256 << 20)
+            _ = mallopt(-3, 4 << 20)
         #endif
     }
 }

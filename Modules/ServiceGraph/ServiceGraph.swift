@@ -16,12 +16,13 @@ public final class ServiceGraph: Sendable {
     ///   folder, not SQLite, corrupt…); `AppError(.usage)` for a remote backend without a usable
     ///   URL, or for the postgres backend, which opens with `open(_:)`.
     public convenience init(_ options: GraphOptions) throws {
-        let backend: any GraphBackend = switch options.backend {
-        case .memory: MemoryBackend(options)
-        case .sqlite: try SQLiteBackend(options)
-        case .remote: try RemoteBackend(options)
-        case .postgres: throw AppError(.usage, "the postgres backend connects before it serves: open it with ServiceGraph.open")
-        }
+        let backend: any GraphBackend =
+            switch options.backend {
+            case .memory: MemoryBackend(options)
+            case .sqlite: try SQLiteBackend(options)
+            case .remote: try RemoteBackend(options)
+            case .postgres: throw AppError(.usage, "the postgres backend connects before it serves: open it with ServiceGraph.open")
+            }
         self.init(options, backend: backend)
     }
 

@@ -1,5 +1,5 @@
-import ConversationList
 import Chat
+import ConversationList
 import Profile
 import Search
 

@@ -7,7 +7,8 @@ import Testing
 /// Serialized: the round trips share one copy of the project.
 @Suite("Feature scaffold", .serialized, .timeLimit(.minutes(15)))
 struct FeatureScaffoldTests {
-    @Test("names that are not UpperCamelCase identifiers, or are reserved, are refused", arguments: ["notes", "N", "My-Notes", "Nötes", "Kernel", ""])
+    @Test(
+        "names that are not UpperCamelCase identifiers, or are reserved, are refused", arguments: ["notes", "N", "My-Notes", "Nötes", "Kernel", ""])
     func badNames(_ name: String) {
         #expect(throws: ToolError.self) { try FeatureScaffold(name: name) }
     }
@@ -43,7 +44,8 @@ struct FeatureScaffoldTests {
             PackageTarget(name: "NotesServer", path: "Modules/Notes/Server", targetDependencies: ["Kernel", "Notes", "NotesAPI", "ServerSupport"]),
         ])
         let sources = scaffold.files.filter { $0.key.hasPrefix("Modules/") }
-        #expect(Set(sources.keys).subtracting(try FeatureScaffold(name: "Notes").files.keys)
+        #expect(
+            Set(sources.keys).subtracting(try FeatureScaffold(name: "Notes").files.keys)
                 == ["Modules/Notes/API/NotesAPI.swift", "Modules/Notes/Server/NotesRoutes.swift", "Modules/Notes/Remote/RemoteNotesService.swift"])
         #expect(RuleFixtures.check(sources, graph: graph) == [])
     }
@@ -62,10 +64,12 @@ struct FeatureScaffoldTests {
         try FileManager.default.removeItem(at: copy.appendingPathComponent("Modules/Notes"))
         let registry = copy.appendingPathComponent("Modules/App/FeatureRegistry.swift")
         let original = try String(contentsOf: registry, encoding: .utf8)
-        try original.replacingOccurrences(of: "// new-feature adds plugins above this line", with: "").write(to: registry, atomically: true, encoding: .utf8)
+        try original.replacingOccurrences(of: "// new-feature adds plugins above this line", with: "").write(
+            to: registry, atomically: true, encoding: .utf8)
         #expect(throws: ToolError.self) { try FeatureScaffold(name: "Notes").generate(in: copy) }
         #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("Modules/Notes").path))
-        #expect(try String(contentsOf: copy.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(
+            try String(contentsOf: copy.appendingPathComponent("Package.swift"), encoding: .utf8)
                 == String(contentsOf: ProjectCopy.source.appendingPathComponent("Package.swift"), encoding: .utf8))
     }
 
@@ -85,25 +89,34 @@ struct FeatureScaffoldTests {
     func generateBuildTestRemove() async throws {
         try await Self.roundTrip(keeping: ["ScaffoldSampleViews", "ScaffoldSampleTests"]) { copy in
             _ = try await ToolProcess.run(["sh", "-c", "swift build \(Self.buildFlags) --target ScaffoldSampleViews"], in: copy.root)
-            let tests = String(decoding: try await ToolProcess.run(["sh", "-c", "swift test \(Self.buildFlags) --filter ScaffoldSampleTests 2>&1"],
-                                                                   in: copy.root),
-                               as: UTF8.self)
+            let tests = String(
+                decoding: try await ToolProcess.run(
+                    ["sh", "-c", "swift test \(Self.buildFlags) --filter ScaffoldSampleTests 2>&1"],
+                    in: copy.root),
+                as: UTF8.self)
             #expect(tests.contains("Test run with 3 tests in 1 suite passed"), "\(tests.suffix(1_000))")
         }
     }
 
     /// The rest of the promise: the generated feature builds into the app, which starts on its
     /// screen when it is the only feature enabled; its routes (`--wire`) build too.
-    @Test("on a copy: a generated feature builds into the app, which starts on its screen alone; removing it restores the copy",
-          .enabled(if: ProcessInfo.processInfo.environment[FeatureScaffoldTests.appRoundTripVariable] == "1",
-                   "builds the app's whole dependency graph in a copy: set SCAFFOLD_APP_ROUNDTRIP=1 (CI does)"))
+    @Test(
+        "on a copy: a generated feature builds into the app, which starts on its screen alone; removing it restores the copy",
+        .enabled(
+            if: ProcessInfo.processInfo.environment[FeatureScaffoldTests.appRoundTripVariable] == "1",
+            "builds the app's whole dependency graph in a copy: set SCAFFOLD_APP_ROUNDTRIP=1 (CI does)"))
     func appRoundTrip() async throws {
         try await Self.roundTrip(keeping: ["messageai", "ScaffoldSampleServer"]) { copy in
             _ = try await ToolProcess.run(["sh", "-c", "swift build \(Self.buildFlags) --product messageai"], in: copy.root)
             _ = try await ToolProcess.run(["sh", "-c", "swift build \(Self.buildFlags) --target ScaffoldSampleServer"], in: copy.root)
             // The new feature alone starts on its own screen, and a typed line adds an item.
-            let alone = String(decoding: try await ToolProcess.run(["sh", "-c", "printf 'First item\\n/quit\\n' | HOME=$(mktemp -d) "
-                + ".build/debug/messageai repl --backend memory --features scaffoldsample 2>&1"], in: copy.root), as: UTF8.self)
+            let alone = String(
+                decoding: try await ToolProcess.run(
+                    [
+                        "sh", "-c",
+                        "printf 'First item\\n/quit\\n' | HOME=$(mktemp -d) "
+                            + ".build/debug/messageai repl --backend memory --features scaffoldsample 2>&1",
+                    ], in: copy.root), as: UTF8.self)
             #expect(alone.hasPrefix("ScaffoldSample: type a line to add an item") && alone.contains("2. First item"), "\(alone.prefix(1_000))")
         }
     }

@@ -53,7 +53,10 @@ struct ProjectCopy {
         return try walker.compactMap { item -> String? in
             guard let url = item as? URL else { return nil }
             let path = String(url.standardizedFileURL.path.dropFirst(prefix.count))
-            if Self.buildOutputs.contains(path) { walker.skipDescendants(); return nil }
+            if Self.buildOutputs.contains(path) {
+                walker.skipDescendants()
+                return nil
+            }
             return try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true ? path : nil
         }
     }

@@ -1,7 +1,7 @@
 import Auth
 import Kernel
-import Testing
 import TestSupport
+import Testing
 
 @Suite("InMemoryAccountService and SessionAuthService", .timeLimit(.minutes(1)))
 struct AccountServiceTests {
@@ -12,8 +12,9 @@ struct AccountServiceTests {
     let auth: SessionAuthService
 
     init() {
-        accounts = InMemoryAccountService(hasher: PlainHasher(), digest: MarkedDigest(), profiles: provisioning, clock: clock,
-                                          idleLimit: 3_600)
+        accounts = InMemoryAccountService(
+            hasher: PlainHasher(), digest: MarkedDigest(), profiles: provisioning, clock: clock,
+            idleLimit: 3_600)
         auth = SessionAuthService(accounts: accounts, store: sessions)
     }
 
@@ -40,7 +41,8 @@ struct AccountServiceTests {
     @Test("a forged or unknown token is not signed in")
     func forgedToken() async throws {
         let real = try await accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password1")
-        for forged in ["", "u-ada", String(real.token.dropLast()) + "0", real.account.id.rawValue, "digest:" + real.token] where forged != real.token {
+        for forged in ["", "u-ada", String(real.token.dropLast()) + "0", real.account.id.rawValue, "digest:" + real.token] where forged != real.token
+        {
             await #expect(throws: AppError.notSignedIn) { try await accounts.account(for: forged) }
         }
         sessions.save(Session(userID: real.account.id, email: real.account.email, token: "made-up"))
@@ -65,8 +67,10 @@ struct AccountServiceTests {
         let hasher = CountingHasher()
         let accounts = InMemoryAccountService(hasher: hasher, digest: MarkedDigest(), profiles: provisioning)
         _ = try await accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password1")
-        let attempts = [("nobody@example.com", "password1"), ("ada@example.com", "wrong-password"), ("ada@example.com", "\0\0\0\0\0\0\0\0"),
-                        ("ada@example.com", "password1" + String(repeating: "x", count: 80)), ("not an email", "password1")]
+        let attempts = [
+            ("nobody@example.com", "password1"), ("ada@example.com", "wrong-password"), ("ada@example.com", "\0\0\0\0\0\0\0\0"),
+            ("ada@example.com", "password1" + String(repeating: "x", count: 80)), ("not an email", "password1"),
+        ]
         for (email, password) in attempts {
             await #expect(throws: AuthRules.wrongCredentials) { try await accounts.signIn(email: email, password: password) }
         }

@@ -15,7 +15,14 @@ struct HashingPoolTests {
         let count = ProcessInfo.processInfo.activeProcessorCount + 1
         let pool = HashingPool(threads: count, queueLimit: 0)
         let gate = DispatchSemaphore(value: 0)
-        let jobs = (0..<count).map { index in Task { try await pool.run { gate.wait(); return index } } }
+        let jobs = (0..<count).map { index in
+            Task {
+                try await pool.run {
+                    gate.wait()
+                    return index
+                }
+            }
+        }
         let opener = Task {
             for _ in 0..<count { gate.signal() }
         }
@@ -29,8 +36,19 @@ struct HashingPoolTests {
     func boundedQueue() async throws {
         let pool = HashingPool(threads: 1, queueLimit: 1)
         let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
-        let running = Task { try await pool.run { started.signal(); gate.wait(); return "running" } }
-        await withCheckedContinuation { continuation in DispatchQueue.global().async { started.wait(); continuation.resume() } }
+        let running = Task {
+            try await pool.run {
+                started.signal()
+                gate.wait()
+                return "running"
+            }
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                started.wait()
+                continuation.resume()
+            }
+        }
         let waiting = Task { try await pool.run { "waiting" } }
         while pool.load < 2 { await Task.yield() }
         await #expect(throws: AppError(.unavailable, "busy checking passwords; try again in a moment")) { try await pool.run { "third" } }

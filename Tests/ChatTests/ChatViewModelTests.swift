@@ -81,8 +81,9 @@ struct ChatViewModelTests {
         let listening = Task { await model.listen() }
         let cursor = EventCursor(epoch: "e", position: 99)
         let liked = history[1].reacting(["👍": [UserID("u-ada")]])
-        let elsewhere = MessageReactions(conversationID: conversation, messageID: MessageID("m-not-shown"), reactions: ["🎉": [UserID("u-ada")]],
-                                         reactionCounts: ["🎉": 1])
+        let elsewhere = MessageReactions(
+            conversationID: conversation, messageID: MessageID("m-not-shown"), reactions: ["🎉": [UserID("u-ada")]],
+            reactionCounts: ["🎉": 1])
         for await reactions in Observations({ model.timeline.value?.entries.last?.message?.reactions ?? [:] }) {
             if !reactions.isEmpty { break }
             service.live.send(.reacted(elsewhere, cursor: cursor))
@@ -95,8 +96,9 @@ struct ChatViewModelTests {
     @Test("with an outbox, a send the server cannot take shows as queued, then as sent when the outbox gets it through")
     func queuedThenSent() async throws {
         let service = ScriptedChatService(failingSends: 3)
-        let model = ChatViewModel(service: service, conversationID: conversation,
-                                  outbox: Outbox(store: OutboxUnitTests.MemoryStore(), owner: UserID("u-ada")))
+        let model = ChatViewModel(
+            service: service, conversationID: conversation,
+            outbox: Outbox(store: OutboxUnitTests.MemoryStore(), owner: UserID("u-ada")))
         await model.start()
         let listening = Task { await model.listen() }
         defer { listening.cancel() }
@@ -110,10 +112,12 @@ struct ChatViewModelTests {
     func queuedThenRefused() async throws {
         let outbox = Outbox(store: OutboxUnitTests.MemoryStore(), owner: UserID("u-ada"))
         let kept = try await outbox.keep(id: .random(), text: "late", in: conversation)
-        let model = ChatViewModel(service: ScriptedChatService(history: makeHistory(2, in: conversation, from: UserID("u-grace"))),
-                                  conversationID: conversation, outbox: outbox)
+        let model = ChatViewModel(
+            service: ScriptedChatService(history: makeHistory(2, in: conversation, from: UserID("u-grace"))),
+            conversationID: conversation, outbox: outbox)
         await model.start()
-        #expect(model.timeline.value?.entries.map { $0.message != nil } == [true, true, false] && model.timeline.value?.entries.last?.delivery == .queued)
+        #expect(
+            model.timeline.value?.entries.map { $0.message != nil } == [true, true, false] && model.timeline.value?.entries.last?.delivery == .queued)
         let listening = Task { await model.listen() }
         defer { listening.cancel() }
         await outbox.flush(through: ScriptedChatService(failingSends: 1, failure: AppError(.forbidden, "you left c1")))

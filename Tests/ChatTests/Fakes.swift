@@ -47,7 +47,8 @@ final class ScriptedChatService: ChatService {
     /// Each typing notice the screen sent, in order.
     let typingSent = Broadcaster<Bool>()
 
-    init(history: [Message] = [], sendGate: CallGate = CallGate(), failingSends: Int = 0, failure: AppError = AppError(.unavailable, "network down")) {
+    init(history: [Message] = [], sendGate: CallGate = CallGate(), failingSends: Int = 0, failure: AppError = AppError(.unavailable, "network down"))
+    {
         self.history = history
         self.sendGate = sendGate
         failuresLeft = Mutex(failingSends)
@@ -138,7 +139,8 @@ final class ScriptedChatService: ChatService {
 
 func makeHistory(_ count: Int, in conversation: ConversationID, from sender: UserID) -> [Message] {
     (0..<count).map { index in
-        Message(id: MessageID("m\(index)"), conversationID: conversation, senderID: sender, text: "message \(index)",
-                sentAt: Date(timeIntervalSince1970: Double(index)))
+        Message(
+            id: MessageID("m\(index)"), conversationID: conversation, senderID: sender, text: "message \(index)",
+            sentAt: Date(timeIntervalSince1970: Double(index)))
     }
 }

@@ -11,9 +11,10 @@ struct InMemoryChatServiceTests {
     let acting = ActingUser()
 
     func makeService(messages: [Message] = [], peer: SimulatedPeer = .none) -> (store: InMemoryChatStore, service: InMemoryChatService) {
-        let store = InMemoryChatStore(messages: messages,
-                                      membership: FixedMembership(members: [direct: [ada, grace], others: [grace, alan]]),
-                                      names: FixedNames(names: [ada: "Ada Lovelace", grace: "Grace Hopper", alan: "Alan Turing"]), peer: peer)
+        let store = InMemoryChatStore(
+            messages: messages,
+            membership: FixedMembership(members: [direct: [ada, grace], others: [grace, alan]]),
+            names: FixedNames(names: [ada: "Ada Lovelace", grace: "Grace Hopper", alan: "Alan Turing"]), peer: peer)
         let acting = acting
         return (store, InMemoryChatService(store: store, caller: Caller { acting.user.withLock { $0 } }))
     }

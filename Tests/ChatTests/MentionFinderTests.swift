@@ -40,10 +40,12 @@ struct MentionFinderTests {
         #expect(MentionFinder.mentions(in: "@Grace Hopper", among: [grace: "Grace Hopper", kelly: "Grace Hopper"]) == [grace, kelly])
         let membership = BlockingMembership(blocked: [ada: [kelly]])
         let finder = MentionFinder(membership: membership, names: FixedNames(names: names.merging([ada: "Ada"]) { $1 }))
-        #expect(try await finder.mentions(in: "@Grace, look", by: ada, members: [ada, grace, kelly]).isEmpty,
-                "two Graces are members: blocking one does not make @Grace the other")
-        #expect(try await finder.mentions(in: "@Grace, look", by: kelly, members: [ada, grace, kelly]).isEmpty,
-                "nor does being one of them")
+        #expect(
+            try await finder.mentions(in: "@Grace, look", by: ada, members: [ada, grace, kelly]).isEmpty,
+            "two Graces are members: blocking one does not make @Grace the other")
+        #expect(
+            try await finder.mentions(in: "@Grace, look", by: kelly, members: [ada, grace, kelly]).isEmpty,
+            "nor does being one of them")
     }
 
     @Test("the sender, people apart from the sender by a block and non-members are never mentioned; a text without @ asks nothing")
@@ -51,8 +53,9 @@ struct MentionFinderTests {
         let membership = BlockingMembership(blocked: [ada: [alan]])
         let finder = MentionFinder(membership: membership, names: FixedNames(names: names.merging([ada: "Ada"]) { $1 }))
         let members = [ada, grace, alan]
-        #expect(try await finder.mentions(in: "@Ada @Grace Hopper @Alan @Grace Kelly", by: ada, members: members) == [grace],
-                "not herself, not Alan whom she blocked, not Grace Kelly who is not a member")
+        #expect(
+            try await finder.mentions(in: "@Ada @Grace Hopper @Alan @Grace Kelly", by: ada, members: members) == [grace],
+            "not herself, not Alan whom she blocked, not Grace Kelly who is not a member")
         #expect(try await finder.mentions(in: "@Ada", by: alan, members: members).isEmpty, "nor Ada, who blocked Alan, by him")
         #expect(try await finder.mentions(in: "hello everyone", by: ada, members: members).isEmpty)
         #expect(membership.asked.withLock { $0 } == 2, "the blocks were asked for the two texts with @ only")

@@ -75,7 +75,11 @@ struct OutboxUnitTests {
     func earlierFormat() throws {
         let earlier = #"[{"id":"m1","conversationID":"c1","senderID":"ada","text":"hi","sentAt":786000000,"state":"queued"}]"#
         let entries = try JSONDecoder().decode([Outbox.Entry].self, from: Data(earlier.utf8))
-        #expect(entries == [Outbox.Entry(id: MessageID("m1"), conversationID: Self.conversation, senderID: Self.ada, text: "hi",
-                                         sentAt: Date(timeIntervalSinceReferenceDate: 786_000_000))])
+        #expect(
+            entries == [
+                Outbox.Entry(
+                    id: MessageID("m1"), conversationID: Self.conversation, senderID: Self.ada, text: "hi",
+                    sentAt: Date(timeIntervalSinceReferenceDate: 786_000_000))
+            ])
     }
 }

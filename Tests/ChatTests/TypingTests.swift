@@ -33,8 +33,9 @@ struct TypingTests {
 
     @Test("the hub tells the other members once when someone starts, and when they go quiet for the expiry; not the typist, not a non-member")
     func hubLapses() async throws {
-        let hub = TypingHub(channel: LocalTypingChannel(), membership: FixedMembership(members: [conversation: [ada, grace]]),
-                            expiry: .milliseconds(300))
+        let hub = TypingHub(
+            channel: LocalTypingChannel(), membership: FixedMembership(members: [conversation: [ada, grace]]),
+            expiry: .milliseconds(300))
         var graceHears = await hub.subscribe(member: grace).makeAsyncIterator()
         var adaHears = await hub.subscribe(member: ada).makeAsyncIterator()
         try await hub.publish(TypingNotice(conversationID: conversation, userID: ada, typing: true))
@@ -49,7 +50,9 @@ struct TypingTests {
         #expect(await adaHears.next() == TypingNotice(conversationID: conversation, userID: grace, typing: true))
     }
 
-    @Test("a chat screen says its person types while the line holds text (once per refresh), stops when it empties or a message is sent; commands are not typing")
+    @Test(
+        "a chat screen says its person types while the line holds text (once per refresh), stops when it empties or a message is sent; commands are not typing"
+    )
     func screenTellsOthers() async throws {
         let service = ScriptedChatService()
         var sent = service.typingSent.subscribe().makeAsyncIterator()
@@ -85,5 +88,17 @@ struct TypingTests {
         service.typing.finish()
         #expect(await shown.next() == [])
         listening.cancel()
+    }
+
+    @Test("who types: a start adds once, at the end; a stop removes; another conversation's notice changes nothing; the end clears")
+    func typistsAfterNotices() {
+        let (here, there) = (ConversationID("c1"), ConversationID("c2"))
+        let (ada, bob) = (UserID("ada"), UserID("bob"))
+        let notice = { (who: UserID, typing: Bool, in: ConversationID) in TypingNotice(conversationID: `in`, userID: who, typing: typing) }
+        #expect(TypingNotice.typists([ada], after: notice(bob, true, here), in: here) == [ada, bob])
+        #expect(TypingNotice.typists([ada, bob], after: notice(ada, true, here), in: here) == [ada, bob])
+        #expect(TypingNotice.typists([ada, bob], after: notice(ada, false, here), in: here) == [bob])
+        #expect(TypingNotice.typists([ada], after: notice(bob, true, there), in: here) == [ada])
+        #expect(TypingNotice.typists([ada, bob], after: nil, in: here).isEmpty)
     }
 }

@@ -8,8 +8,9 @@ struct UserEventTests {
     let conversation = ConversationID("c1")
 
     func message(_ id: String, reactions: [String: [UserID]] = [:]) -> Message {
-        Message(id: MessageID(id), conversationID: conversation, senderID: UserID("u-ada"), text: "text of \(id)",
-                sentAt: Date(timeIntervalSince1970: 0), reactions: reactions)
+        Message(
+            id: MessageID(id), conversationID: conversation, senderID: UserID("u-ada"), text: "text of \(id)",
+            sentAt: Date(timeIntervalSince1970: 0), reactions: reactions)
     }
 
     func cursor(_ position: Int64) -> EventCursor { EventCursor(epoch: "e", position: position) }

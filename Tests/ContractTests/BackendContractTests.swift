@@ -159,8 +159,9 @@ struct BackendContractTests {
         _ = try await asAda.chat.send(id: .random(), text: "hello, stranger", to: direct.id)
         #expect(try await asGrace.conversations.conversations().isEmpty)
         let invitation = try #require(try await asGrace.conversations.invitations().first)
-        #expect(invitation.id == direct.id && invitation.title == "Ada" && !invitation.isGroup && invitation.inviterID == ada.id
-            && invitation.inviterName == "Ada" && invitation.memberCount == 1)
+        #expect(
+            invitation.id == direct.id && invitation.title == "Ada" && !invitation.isGroup && invitation.inviterID == ada.id
+                && invitation.inviterName == "Ada" && invitation.memberCount == 1)
         await #expect(throws: ChatRules.notMember(direct.id)) { try await asGrace.chat.latestMessages(in: direct.id, limit: 5) }
         await #expect(throws: ChatRules.notMember(direct.id)) { try await asGrace.chat.send(id: .random(), text: "hi", to: direct.id) }
         #expect(await graceHears.next()?.type == "conversation.invited", "the message came before the invitation was answered")
@@ -175,7 +176,9 @@ struct BackendContractTests {
         // members when it reads a message), but only after the invitation was answered.
         var joined = await graceHears.next()
         while joined?.type == UserEvent.messageType { joined = await graceHears.next() }
-        #expect(joined?.type == "conversation.added" && joined.map { if case .change(let change, _) = $0 { change.userID == grace.id } else { false } } == true)
+        #expect(
+            joined?.type == "conversation.added"
+                && joined.map { if case .change(let change, _) = $0 { change.userID == grace.id } else { false } } == true)
 
         // Having accepted Ada, Grace is put in Ada's groups at once; a stranger only invites her, once.
         let adas = try await asAda.conversations.createGroup(title: "Ada's", memberIDs: [grace.id])
@@ -215,7 +218,9 @@ struct BackendContractTests {
         #expect(try await asGrace.chat.latestMessages(in: direct.id, limit: 5).messages.map(\.text) == ["to grace"])
     }
 
-    @Test("blocking: the blocker leaves their one-to-one and the blocked person's invitations, is not added again, and hides new names from them", arguments: backends)
+    @Test(
+        "blocking: the blocker leaves their one-to-one and the blocked person's invitations, is not added again, and hides new names from them",
+        arguments: backends)
     func blocking(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -273,7 +278,9 @@ struct BackendContractTests {
             paged += page.conversations
         }
         #expect(paged == all)
-        await #expect(throws: AppError.noConversation(ConversationID("nope"))) { try await asAda.conversations(limit: 3, after: ConversationID("nope")) }
+        await #expect(throws: AppError.noConversation(ConversationID("nope"))) {
+            try await asAda.conversations(limit: 3, after: ConversationID("nope"))
+        }
         await #expect(throws: AppError.self) { try await asAda.conversations(limit: 0, after: nil) }
         await #expect(throws: AppError.self) { try await asAda.conversations(limit: 501, after: nil) }
     }
@@ -287,8 +294,10 @@ struct BackendContractTests {
         _ = try await asAda.profiles.updateMyProfile(displayName: "Ada Before", status: nil)
         let direct = try await harness.direct(eve, ada)
         _ = try await asAda.profiles.updateMyProfile(displayName: "Ada After", status: nil)
-        let names = try await asEve.chat.events(after: EventCursor(epoch: try #require(await asEve.chat.newestCursor()).epoch, position: 0), limit: 100)
-            .compactMap { event -> String? in if case .change(let change, _) = event { change.displayName } else { nil } }
+        let names = try await asEve.chat.events(
+            after: EventCursor(epoch: try #require(await asEve.chat.newestCursor()).epoch, position: 0), limit: 100
+        )
+        .compactMap { event -> String? in if case .change(let change, _) = event { change.displayName } else { nil } }
         #expect(names == ["Ada After"])
         _ = direct
     }
@@ -387,8 +396,11 @@ struct BackendContractTests {
 
         var events: [UserEvent] = []
         while events.count < 7, let event = await live.next() { events.append(event) }
-        #expect(events.map(\.type) == ["conversation.invited", "conversation.added", "chat.message", "chat.read", "profile.renamed", "profile.renamed",
-                                       "chat.message"])
+        #expect(
+            events.map(\.type) == [
+                "conversation.invited", "conversation.added", "chat.message", "chat.read", "profile.renamed", "profile.renamed",
+                "chat.message",
+            ])
         #expect(events.map { $0.message?.text } == [nil, nil, "hi", nil, nil, nil, "bye"])
         #expect(events[0] == .change(.conversationInvited(direct.id, invitee: grace.id), cursor: try #require(events[0].cursor)))
         #expect(events[1] == .change(.conversationAdded(direct.id, joining: grace.id), cursor: try #require(events[1].cursor)))
@@ -407,8 +419,9 @@ struct BackendContractTests {
         while again.count < 5, let event = await resumed.next() { again.append(event) }
         #expect(Array(again.prefix(4)) == Array(events.dropFirst(3)) && again.last?.message?.text == "later")
         // Eve shares a conversation with Ada now, but Ada's new name came before: not hers to see.
-        #expect(try await asEve.chat.events(after: cursors[0], limit: 100).map(\.type)
-            == ["profile.renamed", "conversation.invited", "conversation.added", "chat.message", "chat.read"])
+        #expect(
+            try await asEve.chat.events(after: cursors[0], limit: 100).map(\.type)
+                == ["profile.renamed", "conversation.invited", "conversation.added", "chat.message", "chat.read"])
     }
 
     @Test("history pages back by cursor, newest page first", arguments: backends)
@@ -506,7 +519,8 @@ struct BackendContractTests {
         drafts.insert(Message.Draft(id: taken.id, conversationID: direct.id, text: "taken"), at: 20)
         let outcomes = await asAda.chat.send(drafts)
         #expect(outcomes.count == drafts.count)
-        let kinds = outcomes.map { outcome in (try? outcome.get()).map { _ in "stored" } ?? (outcome.failure as? AppError).map { "\($0.kind)" } ?? "?" }
+        let kinds = outcomes.map { outcome in (try? outcome.get()).map { _ in "stored" } ?? (outcome.failure as? AppError).map { "\($0.kind)" } ?? "?"
+        }
         #expect(kinds[5] == "forbidden" && kinds[10] == "invalidInput" && kinds[15] == "conflict", "\(kinds)")
         #expect(kinds.enumerated().allSatisfy { ![5, 10, 15].contains($0.offset) == ($0.element == "stored") }, "\(kinds)")
         #expect(try outcomes[20].get() == taken, "a repeat answers the stored message")
@@ -526,14 +540,16 @@ struct BackendContractTests {
         await #expect(throws: refused) { try await asEve.chat.send(id: .random(), text: "hi", to: direct.id) }
         await #expect(throws: refused) { try await asEve.chat.latestMessages(in: direct.id, limit: 5) }
         await #expect(throws: refused) { try await asEve.chat.liveMessages(in: direct.id) }
-        await #expect(throws: AppError.noConversation(ConversationID("nope"))) { try await asEve.chat.latestMessages(in: ConversationID("nope"), limit: 5) }
+        await #expect(throws: AppError.noConversation(ConversationID("nope"))) {
+            try await asEve.chat.latestMessages(in: ConversationID("nope"), limit: 5)
+        }
         #expect(try await asEve.conversations.conversations().isEmpty)
     }
 }
 
-private extension Result {
+extension Result {
     /// The error of a failure; `nil` for a success.
-    var failure: Failure? {
+    fileprivate var failure: Failure? {
         guard case .failure(let error) = self else { return nil }
         return error
     }

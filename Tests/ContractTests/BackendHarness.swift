@@ -47,26 +47,31 @@ final class BackendHarness: Sendable {
     /// Opens `backend` over a new scratch folder (and a new database of the tests' PostgreSQL
     /// cluster), or over the database (or server) of `sharing` (a second process on the same
     /// file or server); the graph's services spend from `budget` (a server keeps its own).
-    init(_ backend: ContractBackend, sharing other: BackendHarness? = nil, verificationCacheTime: Duration = .seconds(2),
-         idleLimit: TimeInterval = AuthRules.defaultIdleLimit, budget: UsageBudget = .unlimited) async throws {
+    init(
+        _ backend: ContractBackend, sharing other: BackendHarness? = nil, verificationCacheTime: Duration = .seconds(2),
+        idleLimit: TimeInterval = AuthRules.defaultIdleLimit, budget: UsageBudget = .unlimited
+    ) async throws {
         folder = other?.folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-contract-\(UUID().uuidString)")
         clock = other?.clock ?? TestClock()
-        postgresURL = if let url = other?.postgresURL { url } else if [.postgres, .remoteOnPostgres].contains(backend) {
-            try await PostgresCluster.shared().database()
-        } else {
-            nil
-        }
+        postgresURL =
+            if let url = other?.postgresURL { url } else if [.postgres, .remoteOnPostgres].contains(backend) {
+                try await PostgresCluster.shared().database()
+            } else {
+                nil
+            }
         let database = folder.appendingPathComponent("contract.sqlite").path
         if backend.graphBackend == .remote, other?.server == nil {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             // The suite signs up many people from one address (100 throw-away accounts, say).
-            server = try await ServerProcess(databasePath: database, arguments: ["--sign-up-burst", "100000"] + (postgresURL.map { ["--postgres-url", $0] } ?? []))
+            server = try await ServerProcess(
+                databasePath: database, arguments: ["--sign-up-burst", "100000"] + (postgresURL.map { ["--postgres-url", $0] } ?? []))
         } else {
             server = other?.server
         }
-        graph = try await ServiceGraph.open(GraphOptions(
-            backend: backend.graphBackend, sqlitePath: database, bcryptCost: 4, sessionIdleLimit: idleLimit, peerDelay: .seconds(600),
-            verificationCacheTime: verificationCacheTime, clock: clock, remoteURL: server?.url, budget: budget, postgresURL: postgresURL))
+        graph = try await ServiceGraph.open(
+            GraphOptions(
+                backend: backend.graphBackend, sqlitePath: database, bcryptCost: 4, sessionIdleLimit: idleLimit, peerDelay: .seconds(600),
+                verificationCacheTime: verificationCacheTime, clock: clock, remoteURL: server?.url, budget: budget, postgresURL: postgresURL))
     }
 
     /// Runs `sql` with `psql` in the PostgreSQL database of the postgres backends, as an operator
@@ -75,7 +80,6 @@ final class BackendHarness: Sendable {
         guard let postgresURL else { throw AppError(.usage, "the \(graph.options.backend) backend has no PostgreSQL database") }
         return try await PostgresCluster.shared().psql(sql, onDatabaseAt: postgresURL)
     }
-
 
     /// Stops the server, if any, and removes the scratch folder.
     func remove() {

@@ -13,8 +13,9 @@ import Testing
 /// file's bytes, after the `sqlite3` shell's checkpoint.
 @Suite("Deleted text leaves the file", .serialized, .timeLimit(.minutes(2)))
 struct DeletedTextTests {
-    @Test("a deleted text and an edit's old words are in no byte of the file or its log, after a search built the index",
-          arguments: [ContractBackend.sqlite, .remote])
+    @Test(
+        "a deleted text and an edit's old words are in no byte of the file or its log, after a search built the index",
+        arguments: [ContractBackend.sqlite, .remote])
     func goneFromTheBytes(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -56,7 +57,8 @@ struct DeletedTextTests {
         #expect(caughtUp, "the index caught up with the edit and the deletion")
         // VACUUM FULL keeps a row version that a transaction still running may see (an index round, another session
         // of the suite's): the operator's command is run again until none is kept, at most 20 times.
-        let database = try await harness.psql("SELECT oid FROM pg_database WHERE datname = current_database()").trimmingCharacters(in: .whitespacesAndNewlines)
+        let database = try await harness.psql("SELECT oid FROM pg_database WHERE datname = current_database()").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let folder = try await PostgresCluster.shared().folder.appendingPathComponent("data/base/\(database)")
         var left = [-1]
         for _ in 0..<20 where left != [0, 0] {

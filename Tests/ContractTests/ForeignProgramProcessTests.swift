@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The SQLite backend while another program opens the database file, as an operator would:
 /// long-lived `messageai` processes (a `tail`, a REPL) hold it; a foreign program reads it or
@@ -14,8 +14,9 @@ struct ForeignProgramProcessTests {
     func liveAndDurable(_ program: ForeignProgram) async throws {
         defer { machine.remove() }
         for name in ["alice", "bob"] {
-            try await run(["--profile", name, "signup", "--email", "\(name)@example.com", "--name", name.capitalized, "--password-stdin"],
-                          input: "password123\n")
+            try await run(
+                ["--profile", name, "signup", "--email", "\(name)@example.com", "--name", name.capitalized, "--password-stdin"],
+                input: "password123\n")
         }
         let chat = try await run(["--profile", "alice", "chats", "new", "bob@example.com", "--json"])
         try await run(["--profile", "bob", "chats", "new", "alice@example.com"])  // accepts Alice's invitation
@@ -36,8 +37,9 @@ struct ForeignProgramProcessTests {
         #expect(foreign.status == 0, "\(program): \(foreign.errors)")
 
         try await run(["--profile", "alice", "send", conversation, "from the cli, after"])
-        #expect(await tail.line(within: .seconds(10)) { $0.contains("from the cli, after") } != nil,
-                "the tail missed a message sent after \(program) closed the file")
+        #expect(
+            await tail.line(within: .seconds(10)) { $0.contains("from the cli, after") } != nil,
+            "the tail missed a message sent after \(program) closed the file")
         let typed = (1...10).map { "from the repl, after \($0)" }
         typed.forEach(repl.send)
         #expect(await repl.line(within: .seconds(20)) { $0.contains("You: \(typed[9])") } != nil, "the REPL did not store its sends")

@@ -8,8 +8,9 @@ import Testing
 /// fails while being written must not take the others down with it.
 @Suite("Group commit", .timeLimit(.minutes(3)))
 struct GroupCommitTests {
-    @Test("a send the store refuses while writing it fails alone; the sends that came with it are stored once, in order",
-          arguments: [ContractBackend.sqlite, .postgres])
+    @Test(
+        "a send the store refuses while writing it fails alone; the sends that came with it are stored once, in order",
+        arguments: [ContractBackend.sqlite, .postgres])
     func failingSendFailsAlone(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -37,7 +38,8 @@ struct GroupCommitTests {
     /// program on the database would.
     private static func refuseBoom(in harness: BackendHarness) async throws {
         if harness.postgresURL != nil {
-            _ = try await harness.psql("""
+            _ = try await harness.psql(
+                """
                 CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
                 CREATE TRIGGER refuse_boom BEFORE INSERT ON messages FOR EACH ROW WHEN (NEW.text = 'boom') EXECUTE FUNCTION refuse_boom();
                 """)
@@ -45,10 +47,11 @@ struct GroupCommitTests {
         }
         let other = try DatabaseQueue(path: harness.folder.appendingPathComponent("contract.sqlite").path)
         try await other.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER refuse_boom BEFORE INSERT ON messages WHEN NEW.text = 'boom'
-                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER refuse_boom BEFORE INSERT ON messages WHEN NEW.text = 'boom'
+                    BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                    """)
         }
     }
 }

@@ -1,15 +1,16 @@
 import ConversationList
 import Kernel
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Who may invite whom, at what cost (the security review of 2026-11-27, M2, M5 and L7), on
 /// every backend.
 @Suite("Invitation contract", .serialized, .timeLimit(.minutes(5)))
 struct InvitationContractTests {
-    @Test("100 throw-away accounts cannot make anyone unreachable: a new invitation takes the oldest stranger's place; a second one of the inviter's is refused, and they are told",
-          heavyTests, arguments: BackendContractTests.backends)
+    @Test(
+        "100 throw-away accounts cannot make anyone unreachable: a new invitation takes the oldest stranger's place; a second one of the inviter's is refused, and they are told",
+        heavyTests, arguments: BackendContractTests.backends)
     func throwAwayAccounts(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -39,8 +40,9 @@ struct InvitationContractTests {
         #expect(second.notInvited == [NotInvited(userID: victim.id, reason: .alreadyInvited)], "the inviter is told")
     }
 
-    @Test("one acceptance is not consent to groups with strangers: a group holding anyone she does not accept is an invitation",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "one acceptance is not consent to groups with strangers: a group holding anyone she does not accept is an invitation",
+        arguments: BackendContractTests.backends)
     func groupsOfStrangers(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -59,13 +61,16 @@ struct InvitationContractTests {
         #expect(Set(friends.memberIDs) == [ada.id, grace.id, mallory.id], "each accepts everyone named")
     }
 
-    @Test("a group spends from its starter's conversation budget by its size; a one-to-one one unit; written in parts of 100, it invites everyone once",
-          arguments: [ContractBackend.sqlite, .postgres])
+    @Test(
+        "a group spends from its starter's conversation budget by its size; a one-to-one one unit; written in parts of 100, it invites everyone once",
+        arguments: [ContractBackend.sqlite, .postgres])
     func groupCost(_ backend: ContractBackend) async throws {
         let spent = Mutex<[Int]>([])
-        let harness = try await BackendHarness(backend, budget: UsageBudget { action, _, cost in
-            if action == .conversation { spent.withLock { $0.append(cost) } }
-        })
+        let harness = try await BackendHarness(
+            backend,
+            budget: UsageBudget { action, _, cost in
+                if action == .conversation { spent.withLock { $0.append(cost) } }
+            })
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada")
         var people: [BackendHarness.User] = []

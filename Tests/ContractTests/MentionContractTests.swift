@@ -11,8 +11,9 @@ import Testing
 /// it, is counted unread in the list and listed by Search, resumably.
 @Suite("Mention contract", .serialized, .timeLimit(.minutes(3)))
 struct MentionContractTests {
-    @Test("@Name mentions a member (not the sender, an outsider or someone blocked); unread in the list until read; listed newest last and resumable; a deleted one gone",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "@Name mentions a member (not the sender, an outsider or someone blocked); unread in the list until read; listed newest last and resumable; a deleted one gone",
+        arguments: BackendContractTests.backends)
     func mentions(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -29,10 +30,13 @@ struct MentionContractTests {
         #expect(spam.mentions.isEmpty, "Grace blocked Mallory: his mentions never reach her")
         let second = try await asAda.chat.send(id: .random(), text: "@Gràce, the boiler", to: room)
         #expect(second.mentions == [grace.id], "a first name no other member's starts with, whatever its accents")
-        #expect(try await asGrace.chat.latestMessages(in: room, limit: 10).messages.map(\.mentions) == [[grace.id], [], [grace.id]],
-                "history carries who each message mentions")
+        #expect(
+            try await asGrace.chat.latestMessages(in: room, limit: 10).messages.map(\.mentions) == [[grace.id], [], [grace.id]],
+            "history carries who each message mentions")
 
-        func unreadMentions() async throws -> Int { try #require(try await asGrace.conversations.conversations().first { $0.id == room }).unreadMentions }
+        func unreadMentions() async throws -> Int {
+            try #require(try await asGrace.conversations.conversations().first { $0.id == room }).unreadMentions
+        }
         #expect(try await unreadMentions() == 2)
         let newest = try await asGrace.search.mentions(since: nil, limit: 20)
         #expect(newest.mentions.map(\.id) == [first.id, second.id], "newest last")
@@ -54,8 +58,9 @@ struct MentionContractTests {
         let retried = MessageID.random()
         #expect(try await asAda.chat.send(id: retried, text: "@Mallory the rota", to: room).mentions == [mallory.id])
         try await asAda.conversations.block(mallory.id)
-        #expect(try await asAda.chat.send(id: retried, text: "@Mallory the rota", to: room).mentions == [mallory.id],
-                "the resend, after Ada blocked Mallory, says whom the stored message mentions")
+        #expect(
+            try await asAda.chat.send(id: retried, text: "@Mallory the rota", to: room).mentions == [mallory.id],
+            "the resend, after Ada blocked Mallory, says whom the stored message mentions")
         try await asAda.conversations.unblock(mallory.id)
 
         try await asGrace.chat.markRead(room)

@@ -10,8 +10,9 @@ import Testing
 /// message as it is now.
 @Suite("Message changes contract", .serialized, .timeLimit(.minutes(5)))
 struct MessageChangeContractTests {
-    @Test("edit: only the author, a retry changes nothing, at most 10 times; history, the live stream and catch-up carry the new text",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "edit: only the author, a retry changes nothing, at most 10 times; history, the live stream and catch-up carry the new text",
+        arguments: BackendContractTests.backends)
     func edits(_ backend: ContractBackend) async throws {
         let (harness, _, _, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
         defer { harness.remove() }
@@ -44,8 +45,9 @@ struct MessageChangeContractTests {
         #expect(missed.dropFirst().map(\.type) == Array(repeating: UserEvent.MessageChange.edited.rawValue, count: ChatRules.maxEdits))
     }
 
-    @Test("delete: only the author; the text is gone from the store, a tombstone remains; again changes nothing; a deleted message cannot be edited",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "delete: only the author; the text is gone from the store, a tombstone remains; again changes nothing; a deleted message cannot be edited",
+        arguments: BackendContractTests.backends)
     func deletions(_ backend: ContractBackend) async throws {
         let (harness, _, _, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
         defer { harness.remove() }
@@ -114,8 +116,9 @@ struct MessageChangeContractTests {
         }
     }
 
-    @Test("after leaving a group its author may still delete her message (not edit, not react), and learns nothing more of it; others' messages and a stranger are refused",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "after leaving a group its author may still delete her message (not edit, not react), and learns nothing more of it; others' messages and a stranger are refused",
+        arguments: BackendContractTests.backends)
     func deleteAfterLeaving(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -147,13 +150,15 @@ struct MessageChangeContractTests {
         let event = await bobHears.next()
         #expect(event?.type == UserEvent.MessageChange.deleted.rawValue && event?.messageNow?.id == adas.id && event?.messageNow?.deleted == true)
         let history = try await asBob.chat.latestMessages(in: group, limit: 10).messages
-        #expect(history.map(\.id) == [graces.id, adas.id] && history.last?.deleted == true && history.last?.text.isEmpty == true
+        #expect(
+            history.map(\.id) == [graces.id, adas.id] && history.last?.deleted == true && history.last?.text.isEmpty == true
                 && history.last?.replyTo?.id == graces.id)
         #expect(try await asGrace.chat.latestMessages(in: group, limit: 10).messages.last == history.last)
     }
 
-    @Test("react: one emoji, added twice counts once, removed, limited per message and per person; each reader is given the counts and their own; live, in history, gone with a deletion",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "react: one emoji, added twice counts once, removed, limited per message and per person; each reader is given the counts and their own; live, in history, gone with a deletion",
+        arguments: BackendContractTests.backends)
     func reactions(_ backend: ContractBackend) async throws {
         let (harness, ada, grace, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
         defer { harness.remove() }
@@ -165,7 +170,8 @@ struct MessageChangeContractTests {
         #expect(try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: true) == liked, "a reaction added twice counts once")
         // The event carries the reactions alone, not the message's text; Ada is told how many, not who (ADR 30).
         let event = await live.next()
-        #expect(event?.type == UserEvent.MessageChange.reacted.rawValue
+        #expect(
+            event?.type == UserEvent.MessageChange.reacted.rawValue
                 && event?.reactionsNow == MessageReactions(conversationID: direct, messageID: sent.id, reactions: [:], reactionCounts: ["👍": 1]))
         let both = try await asAda.chat.react(to: sent.id, in: direct, with: "👍", adding: true)
         #expect(both.reactions == ["👍": [ada.id]] && both.reactionCounts == ["👍": 2], "Ada's own, and how many")
@@ -173,14 +179,16 @@ struct MessageChangeContractTests {
         #expect(taken.reactions.isEmpty && taken.reactionCounts == ["👍": 1])
         #expect(try await asGrace.chat.react(to: sent.id, in: direct, with: "❤️", adding: false) == taken, "nothing to remove")
         for bad in ["ab", "👍👍", "x", " ", "\u{1B}", "", "1", "👍\u{202E}", String(repeating: "\u{1F3FB}", count: 9)] {
-            #expect(await kind { try await asGrace.chat.react(to: sent.id, in: direct, with: bad, adding: true) } == .invalidInput,
-                    "\(bad.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                await kind { try await asGrace.chat.react(to: sent.id, in: direct, with: bad, adding: true) } == .invalidInput,
+                "\(bad.unicodeScalars.map { String($0.value, radix: 16) })")
         }
         let emoji = ["😀", "😂", "🥲", "😍", "🤔", "😴", "🤯", "🥳", "😎", "🤖", "👻", "🎉", "🔥", "💯", "🚀", "🌈", "🍕", "☕️", "🐢", "🦄", "🌵"]
         for index in 0..<ChatRules.maxReactionsPerPerson {
             _ = try await asGrace.chat.react(to: sent.id, in: direct, with: emoji[index], adding: true)
         }
-        #expect(await kind { try await asGrace.chat.react(to: sent.id, in: direct, with: emoji[10], adding: true) } == .conflict, "11 of one person's")
+        #expect(
+            await kind { try await asGrace.chat.react(to: sent.id, in: direct, with: emoji[10], adding: true) } == .conflict, "11 of one person's")
         for index in ChatRules.maxReactionsPerPerson..<(ChatRules.maxReactionKinds - 1) {
             _ = try await asAda.chat.react(to: sent.id, in: direct, with: emoji[index], adding: true)
         }
@@ -194,7 +202,9 @@ struct MessageChangeContractTests {
         #expect(await kind { try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: true) } == .conflict)
     }
 
-    @Test("reply: a message answers one of its conversation and quotes its current text, or says it was deleted", arguments: BackendContractTests.backends)
+    @Test(
+        "reply: a message answers one of its conversation and quotes its current text, or says it was deleted",
+        arguments: BackendContractTests.backends)
     func replies(_ backend: ContractBackend) async throws {
         let (harness, ada, grace, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
         defer { harness.remove() }
@@ -203,8 +213,10 @@ struct MessageChangeContractTests {
         var live = try await asAda.chat.liveEvents().makeAsyncIterator()
         let answer = try await asGrace.chat.send(id: .random(), text: "yes", to: direct, replyTo: question.id)
         #expect(await live.next()?.messageNow == answer, "the reply arrives live with its quote")
-        #expect(answer.replyTo == Message.Reply(id: question.id, text: long, deleted: false) && answer.replyTo?.quote.count == Message.Reply.quoteLength)
-        #expect(try await asAda.chat.latestMessages(in: direct, limit: 5).messages.last?.replyTo?.quote == String(long.prefix(Message.Reply.quoteLength)))
+        #expect(
+            answer.replyTo == Message.Reply(id: question.id, text: long, deleted: false) && answer.replyTo?.quote.count == Message.Reply.quoteLength)
+        #expect(
+            try await asAda.chat.latestMessages(in: direct, limit: 5).messages.last?.replyTo?.quote == String(long.prefix(Message.Reply.quoteLength)))
 
         _ = try await asAda.chat.edit(question.id, in: direct, text: "coffee?")
         #expect(try await asAda.chat.latestMessages(in: direct, limit: 5).messages.last?.replyTo?.quote == "coffee?", "the quote is the current text")
@@ -217,14 +229,16 @@ struct MessageChangeContractTests {
         #expect(await kind { try await asGrace.chat.send(id: .random(), text: "to nothing", to: direct, replyTo: .random()) } == .notFound)
         let elsewhere = try await harness.direct(ada, try await harness.signUp("Eve"))
         let other = try await asAda.chat.send(id: .random(), text: "not here", to: elsewhere.id)
-        #expect(await kind { try await asGrace.chat.send(id: .random(), text: "across", to: direct, replyTo: other.id) } == .notFound,
-                "a reply answers a message of its own conversation")
+        #expect(
+            await kind { try await asGrace.chat.send(id: .random(), text: "across", to: direct, replyTo: other.id) } == .notFound,
+            "a reply answers a message of its own conversation")
         #expect(try await asAda.chat.latestMessages(in: direct, limit: 10).messages.count == 2, "a refused reply stored nothing")
         _ = grace
     }
 
-    @Test("read receipts: members see how far the others read, live; a person may keep theirs private, and then sees no one's",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "read receipts: members see how far the others read, live; a person may keep theirs private, and then sees no one's",
+        arguments: BackendContractTests.backends)
     func receipts(_ backend: ContractBackend) async throws {
         let (harness, ada, grace, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
         defer { harness.remove() }
@@ -249,7 +263,11 @@ struct MessageChangeContractTests {
         }
         try await asGrace.chat.setReceiptsPrivate(false)
         #expect(try await asAda.chat.receipts(in: direct) == [ReadReceipt(userID: grace.id, readCount: 3, lastRead: three.id)], "shared again")
-        #expect(await kind { _ = try await Self.outsider(harness).chat.receipts(in: direct); return three } == .forbidden)
+        #expect(
+            await kind {
+                _ = try await Self.outsider(harness).chat.receipts(in: direct)
+                return three
+            } == .forbidden)
     }
 
     @Test("no read receipt passes between a blocked person and who blocked them, in a group they share", arguments: BackendContractTests.backends)
@@ -279,8 +297,9 @@ struct MessageChangeContractTests {
         #expect(Set(try await asGrace.chat.receipts(in: group).map(\.userID)) == [ada.id, mallory.id])
     }
 
-    @Test("a blocked person's reactions never reach who blocked them, nor theirs the blocked, in a group they share, counted or named: live, in catch-up and in history",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "a blocked person's reactions never reach who blocked them, nor theirs the blocked, in a group they share, counted or named: live, in catch-up and in history",
+        arguments: BackendContractTests.backends)
     func reactionsAndBlocks(_ backend: ContractBackend) async throws {
         let (harness, ada, grace, asAda, asGrace, _) = try await Self.adaAndGrace(on: backend)
         defer { harness.remove() }
@@ -311,8 +330,9 @@ struct MessageChangeContractTests {
 
         let cursor = try #require(post.cursor)
         let caughtUp = try await asAda.chat.events(after: cursor, limit: 10).compactMap(\.reactionsNow)
-        #expect(caughtUp.allSatisfy { $0.reactionCounts["👎"] == nil && $0.reactions.keys.allSatisfy { $0 == "👍" } } && caughtUp.count == 3,
-                "catch-up: \(caughtUp)")
+        #expect(
+            caughtUp.allSatisfy { $0.reactionCounts["👎"] == nil && $0.reactions.keys.allSatisfy { $0 == "👍" } } && caughtUp.count == 3,
+            "catch-up: \(caughtUp)")
         #expect(try await asAda.chat.latestMessages(in: group, limit: 5).messages.map(MessageReactions.init(of:)) == [adaSees])
         #expect(try await asMallory.chat.latestMessages(in: group, limit: 5).messages.map(MessageReactions.init(of:)) == [mallorySees])
         #expect(try await asGrace.chat.latestMessages(in: group, limit: 5).messages.map(MessageReactions.init(of:)) == [MessageReactions(of: seen)])
@@ -325,7 +345,8 @@ struct MessageChangeContractTests {
 
     /// Ada and Grace on `backend`, each with their services, in a one-to-one.
     private static func adaAndGrace(on backend: ContractBackend) async throws
-        -> (BackendHarness, BackendHarness.User, BackendHarness.User, ServiceSet, ServiceSet, ConversationID) {
+        -> (BackendHarness, BackendHarness.User, BackendHarness.User, ServiceSet, ServiceSet, ConversationID)
+    {
         let harness = try await BackendHarness(backend)
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
         return (harness, ada, grace, harness.services(for: ada), harness.services(for: grace), try await harness.direct(ada, grace).id)

@@ -1,10 +1,11 @@
-@testable import ChatLive
 import Foundation
 import Kernel
 import PostgresNIO
 import ServiceGraph
-import Testing
 import TestSupport
+import Testing
+
+@testable import ChatLive
 
 /// How PostgreSQL plans the hot statements of the PostgreSQL store, asked of PostgreSQL itself on
 /// a database the store migrated: while it is new (no statistics: a table never analyzed counts
@@ -34,14 +35,16 @@ struct PostgresQueryPlanTests {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-plan-\(UUID().uuidString).sql")
         defer { try? FileManager.default.removeItem(at: script) }
         let psql = "/usr/bin/psql -h '\(cluster.folder.path)' -p \(cluster.port) -U postgres -d \(name) -v ON_ERROR_STOP=1"
-        try ([
-            "LOAD 'auto_explain';", "SET auto_explain.log_min_duration = 0;", "SET auto_explain.log_nested_statements = on;",
-            "SET auto_explain.log_level = notice;", "SET client_min_messages = notice;", "\\echo ==== new",
-        ] + (1...8).map { send("m-new-\($0)", "c-1") } + [
-            "\\echo ==== filling",
-            "\\! \(psql) -qc \"\(Self.fill(Self.grown).replacingOccurrences(of: "\n", with: " "))\"",
-            "\\echo ==== grown",
-        ] + (1...3).map { send("m-grown-\($0)", "c-1") } + [send("m-new-1", "c-1")]).joined(separator: "\n").write(to: script, atomically: true, encoding: .utf8)
+        try
+            ([
+                "LOAD 'auto_explain';", "SET auto_explain.log_min_duration = 0;", "SET auto_explain.log_nested_statements = on;",
+                "SET auto_explain.log_level = notice;", "SET client_min_messages = notice;", "\\echo ==== new",
+            ] + (1...8).map { send("m-new-\($0)", "c-1") } + [
+                "\\echo ==== filling",
+                "\\! \(psql) -qc \"\(Self.fill(Self.grown).replacingOccurrences(of: "\n", with: " "))\"",
+                "\\echo ==== grown",
+            ] + (1...3).map { send("m-grown-\($0)", "c-1") } + [send("m-new-1", "c-1")]).joined(separator: "\n").write(
+                to: script, atomically: true, encoding: .utf8)
         let output = try await OwnThread.run { () throws -> String in
             let run = try SpawnedProgram.run(["/bin/sh", "-c", "\(psql) -f '\(script.path)'"])
             guard run.status == 0 else { throw AppError(.internal, "psql failed: \(run.output.suffix(3_000))") }
@@ -50,8 +53,9 @@ struct PostgresQueryPlanTests {
         let phases = output.components(separatedBy: "==== ")
         let (new, grown) = (phases.first { $0.hasPrefix("new") } ?? "", phases.first { $0.hasPrefix("grown") } ?? "")
         // The function ran (12 calls, each a plan of its own statements and one of the call).
-        #expect(new.components(separatedBy: "messageai_send(ARRAY").count > 8 && grown.components(separatedBy: "messageai_send(ARRAY").count > 4,
-                "auto_explain showed no plans:\n\(output.suffix(3_000))")
+        #expect(
+            new.components(separatedBy: "messageai_send(ARRAY").count > 8 && grown.components(separatedBy: "messageai_send(ARRAY").count > 4,
+            "auto_explain showed no plans:\n\(output.suffix(3_000))")
         for (phase, plans) in [("new", new), ("grown", grown)] {
             let scans = Self.scansOfMessages(plans)
             #expect(!scans.isEmpty, "\(phase): no look-up of messages in the plans:\n\(plans.suffix(3_000))")
@@ -62,7 +66,9 @@ struct PostgresQueryPlanTests {
         #expect(walks.isEmpty, "grown: look-ups not by (conversation_id, id): \(walks)\n\(grown.suffix(6_000))")
     }
 
-    @Test("the history page, the position it starts from and the messages of change rows: no Seq Scan on messages on a new database, grown, or analyzed")
+    @Test(
+        "the history page, the position it starts from and the messages of change rows: no Seq Scan on messages on a new database, grown, or analyzed"
+    )
     func historyPage() async throws {
         let cluster = try await PostgresCluster.shared()
         let url = try await cluster.database()
@@ -75,17 +81,19 @@ struct PostgresQueryPlanTests {
         func plans() async throws -> String {
             var text = ""
             for mode in ["force_custom_plan", "force_generic_plan"] {
-                text += try await cluster.psql("""
-                    SET plan_cache_mode = \(mode);
-                    PREPARE page(text, bigint, bigint) AS \(page);
-                    PREPARE older(text, bigint, bigint) AS \(page);
-                    PREPARE position(text, text) AS \(position);
-                    PREPARE changed(text[], text[]) AS \(changed);
-                    EXPLAIN EXECUTE page('c-1', 9223372036854775807, 50);
-                    EXPLAIN EXECUTE older('c-1', 50000, 50);
-                    EXPLAIN EXECUTE position('m-1', 'c-1');
-                    EXPLAIN EXECUTE changed(ARRAY['c-1', 'c-2'], ARRAY['m-1', 'f-2']);
-                    """, onDatabaseAt: url) + "\n"
+                text +=
+                    try await cluster.psql(
+                        """
+                        SET plan_cache_mode = \(mode);
+                        PREPARE page(text, bigint, bigint) AS \(page);
+                        PREPARE older(text, bigint, bigint) AS \(page);
+                        PREPARE position(text, text) AS \(position);
+                        PREPARE changed(text[], text[]) AS \(changed);
+                        EXPLAIN EXECUTE page('c-1', 9223372036854775807, 50);
+                        EXPLAIN EXECUTE older('c-1', 50000, 50);
+                        EXPLAIN EXECUTE position('m-1', 'c-1');
+                        EXPLAIN EXECUTE changed(ARRAY['c-1', 'c-2'], ARRAY['m-1', 'f-2']);
+                        """, onDatabaseAt: url) + "\n"
             }
             return text
         }
@@ -124,8 +132,10 @@ struct PostgresQueryPlanTests {
     static func scansOfMessages(_ plans: String) -> [String] {
         plans.split(separator: "\n").compactMap { line in
             let text = line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "->  ", with: "")
-            let isScan = ["Seq Scan on messages ", "Index Scan using messages", "Index Only Scan using messages", "Bitmap Index Scan on messages",
-                          "Bitmap Heap Scan on messages "].contains { text.hasPrefix($0) }
+            let isScan = [
+                "Seq Scan on messages ", "Index Scan using messages", "Index Only Scan using messages", "Bitmap Index Scan on messages",
+                "Bitmap Heap Scan on messages ",
+            ].contains { text.hasPrefix($0) }
             return isScan ? String(text.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) : nil
         }
     }

@@ -4,8 +4,8 @@ import Kernel
 import Logging
 import PostgresStore
 import ServiceGraph
-import Testing
 import TestSupport
+import Testing
 
 /// The PostgreSQL store on a real cluster: what opening it says when it cannot, and ADR 21's
 /// order: two instances (two service graphs over one database, each with its own connections,
@@ -24,14 +24,17 @@ struct PostgresStoreTests {
             }
         }
         let cluster = try await PostgresCluster.shared()
-        for (url, kind, words) in [("mysql://root@localhost/chat", AppError.Kind.usage, "is not a postgres:// URL"),
-                                   ("postgres://localhost/chat", .usage, "names no user"),
-                                   ("postgres://u@localhost/", .usage, "names no database"),
-                                   ("postgres://postgres:secret@127.0.0.1:1/chat", .unavailable, "cannot be reached"),
-                                   (cluster.url(of: "nowhere"), .unavailable, "does not exist")] {
+        for (url, kind, words) in [
+            ("mysql://root@localhost/chat", AppError.Kind.usage, "is not a postgres:// URL"),
+            ("postgres://localhost/chat", .usage, "names no user"),
+            ("postgres://u@localhost/", .usage, "names no database"),
+            ("postgres://postgres:secret@127.0.0.1:1/chat", .unavailable, "cannot be reached"),
+            (cluster.url(of: "nowhere"), .unavailable, "does not exist"),
+        ] {
             let refused = await failure(url)
-            #expect(refused?.kind == kind && refused?.message.contains(words) == true && refused?.message.contains("secret") == false,
-                    "\(url): \(refused.map { "\($0.kind) \($0.message)" } ?? "opened")")
+            #expect(
+                refused?.kind == kind && refused?.message.contains(words) == true && refused?.message.contains("secret") == false,
+                "\(url): \(refused.map { "\($0.kind) \($0.message)" } ?? "opened")")
         }
     }
 
@@ -39,7 +42,10 @@ struct PostgresStoreTests {
     func concurrentWritersOnTwoInstances() async throws {
         let first = try await BackendHarness(.postgres)
         let second = try await BackendHarness(.postgres, sharing: first)
-        defer { first.remove(); second.remove() }
+        defer {
+            first.remove()
+            second.remove()
+        }
         let ada = try await first.signUp("Ada"), grace = try await first.signUp("Grace")
         let direct = try await first.direct(ada, grace)
         // Readers on both instances, reading as the events come (a stream keeps at most 1,024
@@ -78,24 +84,31 @@ struct PostgresStoreTests {
         _ = try await first.services(for: ada).chat.send(id: .random(), text: "last", to: direct.id)
 
         for (name, read) in [("the first instance", await onFirst.value), ("the second instance", await onSecond.value)] {
-            #expect(read.messages.count == 8 * perSender + 1 && Set(read.messages).count == read.messages.count,
-                    "\(name): \(read.messages.count) messages")
+            #expect(
+                read.messages.count == 8 * perSender + 1 && Set(read.messages).count == read.messages.count,
+                "\(name): \(read.messages.count) messages")
             #expect(zip(read.positions, read.positions.dropFirst()).allSatisfy { $0 < $1 }, "\(name): positions out of order")
         }
         // The store's positions, read by psql as an operator would: every number from 1 to the
         // newest is a message or a change, once.
-        let numbers = try await first.psql("""
+        let numbers = try await first.psql(
+            """
             SELECT (SELECT value FROM store_sequence), count(*), count(DISTINCT seq), min(seq), max(seq)
             FROM (SELECT seq FROM messages UNION ALL SELECT seq FROM store_changes) events
             """)
         let fields = numbers.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").map(String.init)
-        #expect(fields.count == 5 && Set([fields[0], fields[1], fields[2], fields[4]]).count == 1 && fields[3] == "1", "newest|count|distinct|min|max: \(numbers)")
+        #expect(
+            fields.count == 5 && Set([fields[0], fields[1], fields[2], fields[4]]).count == 1 && fields[3] == "1",
+            "newest|count|distinct|min|max: \(numbers)")
     }
 
-    @Test("a statement written to a connection that closed under it fails as unavailable at once (postgres-nio drops it unanswered), and the pool serves on")
+    @Test(
+        "a statement written to a connection that closed under it fails as unavailable at once (postgres-nio drops it unanswered), and the pool serves on"
+    )
     func statementOnAClosedConnection() async throws {
-        let database = try await PGDatabase.open(try await PostgresCluster.shared().database(), migrations: [], connections: 2,
-                                                 logger: Logger(label: "test"))
+        let database = try await PGDatabase.open(
+            try await PostgresCluster.shared().database(), migrations: [], connections: 2,
+            logger: Logger(label: "test"))
         defer { database.close() }
         let started = ContinuousClock.now
         let refusal = await #expect(throws: AppError.self) {

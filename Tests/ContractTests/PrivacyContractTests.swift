@@ -62,8 +62,9 @@ struct PrivacyContractTests {
         }
     }
 
-    @Test("an invitee, one who declined and one who left see nothing of a group's messages, edits, deletions, reactions, mentions, receipts or typing on any road",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "an invitee, one who declined and one who left see nothing of a group's messages, edits, deletions, reactions, mentions, receipts or typing on any road",
+        arguments: BackendContractTests.backends)
     func outsidersSeeNothing(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -72,9 +73,10 @@ struct PrivacyContractTests {
         func outsider(_ name: String) async throws -> Outsider {
             let user = try await harness.signUp(name), services = harness.services(for: user)
             let direct = try await harness.direct(fred, user).id
-            return Outsider(name: name, user: user, services: services, direct: direct, before: try #require(try await services.chat.newestCursor()),
-                            events: try await services.chat.liveEvents(), messages: try await services.chat.liveMessages(in: nil),
-                            typing: try await services.chat.typingNotices())
+            return Outsider(
+                name: name, user: user, services: services, direct: direct, before: try #require(try await services.chat.newestCursor()),
+                events: try await services.chat.liveEvents(), messages: try await services.chat.liveMessages(in: nil),
+                typing: try await services.chat.typingNotices())
         }
         var ivy = try await outsider("Ivy"), dee = try await outsider("Dee"), lea = try await outsider("Lea")
         var alanHears = try await asAlan.chat.typingNotices().makeAsyncIterator()
@@ -120,8 +122,10 @@ struct PrivacyContractTests {
     /// Reads every road `outsider` has and expects nothing of `group` on it she may not see. Each
     /// read that could wait for ever is bounded by a marker `friend` sends (or types) in her
     /// one-to-one after everything else: what of the group has not come before it does not come.
-    static func expectNothing(of group: ConversationID, reaches outsider: Outsider, markedBy friend: ServiceSet, _ friendID: UserID,
-                              historyAnchor: MessageID, harness: BackendHarness, _ backend: ContractBackend) async throws {
+    static func expectNothing(
+        of group: ConversationID, reaches outsider: Outsider, markedBy friend: ServiceSet, _ friendID: UserID,
+        historyAnchor: MessageID, harness: BackendHarness, _ backend: ContractBackend
+    ) async throws {
         let (name, chat) = (outsider.name, outsider.services.chat)
         let newest = try await chat.newestCursor()
         let marker = try await friend.chat.send(id: .random(), text: "marker for \(name)", to: outsider.direct)
@@ -137,8 +141,12 @@ struct PrivacyContractTests {
 
         // History and every other door of the group are shut.
         await #expect(throws: ChatRules.notMember(group), "\(name): history") { try await chat.latestMessages(in: group, limit: 50) }
-        await #expect(throws: ChatRules.notMember(group), "\(name): older history") { try await chat.messages(in: group, before: historyAnchor, limit: 50) }
-        await #expect(throws: AppError.self, "\(name): catch-up of the group") { try await chat.messages(after: outsider.before, in: group, limit: 500) }
+        await #expect(throws: ChatRules.notMember(group), "\(name): older history") {
+            try await chat.messages(in: group, before: historyAnchor, limit: 50)
+        }
+        await #expect(throws: AppError.self, "\(name): catch-up of the group") {
+            try await chat.messages(after: outsider.before, in: group, limit: 500)
+        }
         await #expect(throws: AppError.self, "\(name): the group's live messages") { try await chat.liveMessages(in: group) }
         await #expect(throws: AppError.self, "\(name): receipts") { try await chat.receipts(in: group) }
         await #expect(throws: AppError.self, "\(name): marking read") { try await chat.markRead(group) }
@@ -150,27 +158,37 @@ struct PrivacyContractTests {
         #expect(shown(log).isEmpty, "\(name)'s event log shows \(shown(log))")
         #expect(newest == log.dropLast().last?.cursor ?? outsider.before, "\(name)'s newest cursor counts only what she may see")
         let caughtUp = try await chat.messages(after: outsider.before, in: nil, limit: 500)
-        #expect(caughtUp.last?.id == marker.id && !caughtUp.contains { outsider.reveals($0, of: group) },
-                "\(name)'s catch-up shows \(caughtUp.filter { outsider.reveals($0, of: group) }.map(\.text))")
+        #expect(
+            caughtUp.last?.id == marker.id && !caughtUp.contains { outsider.reveals($0, of: group) },
+            "\(name)'s catch-up shows \(caughtUp.filter { outsider.reveals($0, of: group) }.map(\.text))")
 
         // The live streams, open since before the invitation, up to the marker.
         var heard: [UserEvent] = [], reachedMarker = false
         for await event in outsider.events {
-            if event.message?.id == marker.id { reachedMarker = true; break }
+            if event.message?.id == marker.id {
+                reachedMarker = true
+                break
+            }
             heard.append(event)
         }
         #expect(reachedMarker && shown(heard).isEmpty, "\(name)'s live events show \(shown(heard))")
         var live: [Message] = []
         reachedMarker = false
         for await message in outsider.messages {
-            if message.id == marker.id { reachedMarker = true; break }
+            if message.id == marker.id {
+                reachedMarker = true
+                break
+            }
             live.append(message)
         }
         #expect(reachedMarker && !live.contains { outsider.reveals($0, of: group) }, "\(name)'s live messages: \(live.map(\.text))")
         var typing: [TypingNotice] = []
         reachedMarker = false
         for await notice in outsider.typing {
-            if notice == TypingNotice(conversationID: outsider.direct, userID: friendID, typing: true) { reachedMarker = true; break }
+            if notice == TypingNotice(conversationID: outsider.direct, userID: friendID, typing: true) {
+                reachedMarker = true
+                break
+            }
             typing.append(notice)
         }
         #expect(reachedMarker && !typing.contains { $0.conversationID == group }, "\(name) heard the group's typing: \(typing)")
@@ -184,7 +202,9 @@ struct PrivacyContractTests {
             try await outsider.services.search.search("plan", in: group, limit: 20, before: nil)
         }
         let mentions = try await outsider.services.search.mentions(since: nil, limit: 50).mentions
-        #expect(!mentions.contains { outsider.reveals($0.id, in: $0.conversationID, showing: $0.text, of: group) }, "\(name)'s mentions: \(mentions.map(\.text))")
+        #expect(
+            !mentions.contains { outsider.reveals($0.id, in: $0.conversationID, showing: $0.text, of: group) },
+            "\(name)'s mentions: \(mentions.map(\.text))")
 
         // `tail --since` of the program, at a terminal over the same SQLite file.
         if backend == .sqlite {
@@ -224,7 +244,10 @@ struct PrivacyContractTests {
         let tail = try machine.start(["tail", "--since", cursor.description, "--json"])
         var lines: [String] = [], reachedMarker = false
         for await line in tail.lines {
-            if line.contains(marker.id.rawValue) { reachedMarker = true; break }
+            if line.contains(marker.id.rawValue) {
+                reachedMarker = true
+                break
+            }
             lines.append(line)
         }
         await tail.kill9()

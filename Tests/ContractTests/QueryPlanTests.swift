@@ -1,11 +1,12 @@
-@testable import ChatLive
-@testable import ConversationListLive
 import Foundation
 import GRDB
 import Kernel
+import Testing
+
+@testable import ChatLive
+@testable import ConversationListLive
 @testable import SearchLive
 @testable import ServiceGraph
-import Testing
 
 /// How SQLite plans the hot statements of the SQLite store (`EXPLAIN QUERY PLAN` of the SQL the
 /// store runs, read from its code), on a file the services made: while it is empty, once it is
@@ -27,37 +28,54 @@ struct QueryPlanTests {
 
     static func statements(conversation: String, reader: String) -> [Statement] {
         [
-            Statement(name: "the writer's look-up of ids already stored", sql: ChatStatements.storedMessages,
-                      arguments: ["[\"m-1\",\"m-2\"]", conversation],
-                      uses: ["SCAN ids VIRTUAL TABLE", "SEARCH m USING INDEX sqlite_autoindex_messages_1 (conversation_id=? AND id=?)",
-                             "SEARCH q USING INDEX sqlite_autoindex_messages_1 (conversation_id=? AND id=?)"]),
-            Statement(name: "the messages a read of change rows changed", sql: ChatStatements.changedMessages,
-                      arguments: ["[[\"\(conversation)\",\"m-1\"]]"],
-                      uses: ["SCAN k VIRTUAL TABLE", "SEARCH m USING INDEX sqlite_autoindex_messages_1 (conversation_id=? AND id=?)",
-                             "SEARCH q USING INDEX sqlite_autoindex_messages_1 (conversation_id=? AND id=?)"]),
-            Statement(name: "the newest history page", sql: ChatStatements.page, arguments: [conversation, Int.max, 50],
-                      uses: ["SEARCH m USING INDEX messages_by_position (conversation_id=? AND position<?)"]),
-            Statement(name: "an older history page", sql: ChatStatements.page, arguments: [conversation, 5_000, 50],
-                      uses: ["SEARCH m USING INDEX messages_by_position (conversation_id=? AND position<?)"]),
-            Statement(name: "the position an older page starts from", sql: ChatStatements.position, arguments: ["m-1", conversation],
-                      uses: ["SEARCH messages USING INDEX sqlite_autoindex_messages_1 (conversation_id=? AND id=?)"]),
-            Statement(name: "the list's activity, unread counts and unread mentions", sql: ChatStatements.activity,
-                      arguments: ["[\"\(conversation)\"]", reader],
-                      uses: ["SCAN ids VIRTUAL TABLE", "SEARCH a USING PRIMARY KEY (conversation_id=?)", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)",
-                             "SEARCH x USING", "SEARCH n USING INTEGER PRIMARY KEY (rowid=?)"]),
-            Statement(name: "the list's conversations", sql: SQLConversationListService.list, arguments: [reader],
-                      uses: ["SEARCH c USING"]),
-            Statement(name: "a search of every conversation", sql: SQLSearchService.candidates(source),
-                      arguments: [reader, "\"message\"", Int64.max, nil, 20],
-                      uses: ["SCAN i VIRTUAL TABLE", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
-            Statement(name: "a search of one conversation", sql: SQLSearchService.candidates(source),
-                      arguments: [reader, "\"message\"", Int64.max, conversation, 20],
-                      uses: ["SCAN i VIRTUAL TABLE", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
-            Statement(name: "a person's mentions, newest first", sql: SQLSearchService.mentions(source, newestFirst: true), arguments: [reader, -1, 20],
-                      uses: ["SEARCH x USING", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
-            Statement(name: "a person's mentions after a key, oldest first", sql: SQLSearchService.mentions(source, newestFirst: false),
-                      arguments: [reader, 100, 20],
-                      uses: ["SEARCH x USING", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
+            Statement(
+                name: "the writer's look-up of ids already stored", sql: ChatStatements.storedMessages,
+                arguments: ["[\"m-1\",\"m-2\"]", conversation],
+                uses: [
+                    "SCAN ids VIRTUAL TABLE", "SEARCH m USING INDEX sqlite_autoindex_messages_1 (conversation_id=? AND id=?)",
+                    "SEARCH q USING INDEX sqlite_autoindex_messages_1 (conversation_id=? AND id=?)",
+                ]),
+            Statement(
+                name: "the messages a read of change rows changed", sql: ChatStatements.changedMessages,
+                arguments: ["[[\"\(conversation)\",\"m-1\"]]"],
+                uses: [
+                    "SCAN k VIRTUAL TABLE", "SEARCH m USING INDEX sqlite_autoindex_messages_1 (conversation_id=? AND id=?)",
+                    "SEARCH q USING INDEX sqlite_autoindex_messages_1 (conversation_id=? AND id=?)",
+                ]),
+            Statement(
+                name: "the newest history page", sql: ChatStatements.page, arguments: [conversation, Int.max, 50],
+                uses: ["SEARCH m USING INDEX messages_by_position (conversation_id=? AND position<?)"]),
+            Statement(
+                name: "an older history page", sql: ChatStatements.page, arguments: [conversation, 5_000, 50],
+                uses: ["SEARCH m USING INDEX messages_by_position (conversation_id=? AND position<?)"]),
+            Statement(
+                name: "the position an older page starts from", sql: ChatStatements.position, arguments: ["m-1", conversation],
+                uses: ["SEARCH messages USING INDEX sqlite_autoindex_messages_1 (conversation_id=? AND id=?)"]),
+            Statement(
+                name: "the list's activity, unread counts and unread mentions", sql: ChatStatements.activity,
+                arguments: ["[\"\(conversation)\"]", reader],
+                uses: [
+                    "SCAN ids VIRTUAL TABLE", "SEARCH a USING PRIMARY KEY (conversation_id=?)", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)",
+                    "SEARCH x USING", "SEARCH n USING INTEGER PRIMARY KEY (rowid=?)",
+                ]),
+            Statement(
+                name: "the list's conversations", sql: SQLConversationListService.list, arguments: [reader],
+                uses: ["SEARCH c USING"]),
+            Statement(
+                name: "a search of every conversation", sql: SQLSearchService.candidates(source),
+                arguments: [reader, "\"message\"", Int64.max, nil, 20],
+                uses: ["SCAN i VIRTUAL TABLE", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
+            Statement(
+                name: "a search of one conversation", sql: SQLSearchService.candidates(source),
+                arguments: [reader, "\"message\"", Int64.max, conversation, 20],
+                uses: ["SCAN i VIRTUAL TABLE", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
+            Statement(
+                name: "a person's mentions, newest first", sql: SQLSearchService.mentions(source, newestFirst: true), arguments: [reader, -1, 20],
+                uses: ["SEARCH x USING", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
+            Statement(
+                name: "a person's mentions after a key, oldest first", sql: SQLSearchService.mentions(source, newestFirst: false),
+                arguments: [reader, 100, 20],
+                uses: ["SEARCH x USING", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
         ]
     }
 
@@ -99,7 +117,8 @@ struct QueryPlanTests {
         let path = folder.appendingPathComponent("plan.sqlite").path
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE messages (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, conversation_id TEXT NOT NULL, UNIQUE (conversation_id, id))")
+            try db.execute(
+                sql: "CREATE TABLE messages (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, conversation_id TEXT NOT NULL, UNIQUE (conversation_id, id))")
         }
         try queue.close()
         let plainJoin = "SELECT m.seq FROM json_each(?) ids JOIN messages m ON m.conversation_id = ? AND m.id = ids.value"
@@ -123,7 +142,8 @@ struct QueryPlanTests {
         defer { try? queue.close() }
         return try queue.read { db in
             try statements.map { statement in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { row in row["detail"] as String }
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { row in row["detail"] as String
+                }
             }
         }
     }
@@ -139,17 +159,23 @@ struct QueryPlanTests {
             for position in 1...count {
                 let seq = top + Int64(position)
                 let mentions = position % 10 == 0 ? "[\"\(senders[0])\"]" : nil
-                try db.execute(sql: """
-                    INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at, mentions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [seq, "m-\(position)", conversation, position, senders[position % senders.count], "message \(position)", position,
-                                     mentions])
+                try db.execute(
+                    sql: """
+                        INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at, mentions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        seq, "m-\(position)", conversation, position, senders[position % senders.count], "message \(position)", position,
+                        mentions,
+                    ])
                 if mentions != nil {
-                    try db.execute(sql: "INSERT INTO message_mentions (user_id, seq, conversation_id, position) VALUES (?, ?, ?, ?)",
-                                   arguments: [senders[0], seq, conversation, position])
+                    try db.execute(
+                        sql: "INSERT INTO message_mentions (user_id, seq, conversation_id, position) VALUES (?, ?, ?, ?)",
+                        arguments: [senders[0], seq, conversation, position])
                 }
             }
-            try db.execute(sql: "INSERT OR REPLACE INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)",
-                           arguments: [conversation, count, top + Int64(count)])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)",
+                arguments: [conversation, count, top + Int64(count)])
             try db.execute(sql: "UPDATE store_sequence SET value = ?", arguments: [top + Int64(count)])
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// "A session ended in one terminal stops working in every other within 2 seconds" (README),
 /// with real processes: a REPL holds the session; another `messageai` process ends it.
@@ -10,12 +10,14 @@ struct RevocationProcessTests {
     func endedElsewhere(_ ending: [String]) async throws {
         let machine = LocalMachine("revoke")
         defer { machine.remove() }
-        #expect(try await machine.run(["signup", "--email", "ada@example.com", "--name", "Ada", "--password-stdin"], input: "password-ada\n").status == 0)
+        #expect(
+            try await machine.run(["signup", "--email", "ada@example.com", "--name", "Ada", "--password-stdin"], input: "password-ada\n").status == 0)
         // passwd ends every session but its own: the REPL's session is the profile's, so the
         // password is changed from a second profile of the same person.
         let profile = ending == ["logout"] ? [] : ["--profile", "laptop"]
         if !profile.isEmpty {
-            #expect(try await machine.run(profile + ["login", "--email", "ada@example.com", "--password-stdin"], input: "password-ada\n").status == 0)
+            #expect(
+                try await machine.run(profile + ["login", "--email", "ada@example.com", "--password-stdin"], input: "password-ada\n").status == 0)
         }
         let repl = try machine.start(["repl"])
         defer { kill(repl.process.processIdentifier, SIGKILL) }

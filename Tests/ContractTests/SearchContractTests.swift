@@ -5,17 +5,19 @@ import Kernel
 import Logging
 import PostgresStore
 import Search
-@testable import SearchLive
 import ServiceGraph
 import TestSupport
 import Testing
+
+@testable import SearchLive
 
 /// Search on every backend: a person finds the messages of their own conversations as they are
 /// now, whatever the case, accents and script, and nothing of anyone else's.
 @Suite("Search contract", .serialized, .timeLimit(.minutes(3)))
 struct SearchContractTests {
-    @Test("found by its words now: an edited message by its new words and not its old, a deleted one never; only the caller's conversations",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "found by its words now: an edited message by its new words and not its old, a deleted one never; only the caller's conversations",
+        arguments: BackendContractTests.backends)
     func findsWhatIsThereNow(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -66,8 +68,9 @@ struct SearchContractTests {
         #expect(try await asAda.search.search("lighthouse", in: nil, limit: 10, before: nil).hits.map(\.id) == sent.reversed())
     }
 
-    @Test("pages, with 1 and with 2 hits a page, give every hit once, newest first, until hasMore is false, though two conversations each hold a message of the same id",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "pages, with 1 and with 2 hits a page, give every hit once, newest first, until hasMore is false, though two conversations each hold a message of the same id",
+        arguments: BackendContractTests.backends)
     func pagesThroughEveryHit(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -75,8 +78,10 @@ struct SearchContractTests {
         let asAda = harness.services(for: ada)
         let withGrace = try await harness.direct(ada, grace).id, withEve = try await harness.direct(ada, eve).id
         // As `send --id daily-report` in each: an id is unique within its conversation only.
-        let plan: [(ConversationID, MessageID)] = [(withGrace, .random()), (withGrace, MessageID("daily-report")), (withEve, .random()),
-                                                    (withEve, MessageID("daily-report")), (withGrace, .random()), (withEve, .random())]
+        let plan: [(ConversationID, MessageID)] = [
+            (withGrace, .random()), (withGrace, MessageID("daily-report")), (withEve, .random()),
+            (withEve, MessageID("daily-report")), (withGrace, .random()), (withEve, .random()),
+        ]
         var sent: [String] = []
         for (index, (conversation, id)) in plan.enumerated() {
             let message = try await asAda.chat.send(id: id, text: "the daily report number \(index)", to: conversation)
@@ -99,8 +104,9 @@ struct SearchContractTests {
         }
     }
 
-    @Test("words of 4,000 and 2,100 letters and a character of 1,500 combining marks are indexed (cut, on every store), a word found by what it starts with; an ordinary message after them is found",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "words of 4,000 and 2,100 letters and a character of 1,500 combining marks are indexed (cut, on every store), a word found by what it starts with; an ordinary message after them is found",
+        arguments: BackendContractTests.backends)
     func longWords(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -116,7 +122,9 @@ struct SearchContractTests {
         let marks = try await asGrace.chat.send(id: .random(), text: "grapheme \u{0B95}" + String(repeating: "\u{0BBE}", count: 1_500), to: direct)
         let joined = try await asGrace.chat.send(id: .random(), text: "joiners z" + String(repeating: "\u{200D}", count: 1_000), to: direct)
         let ordinary = try await asGrace.chat.send(id: .random(), text: "an ordinary message after them", to: direct)
-        func found(_ query: String) async throws -> [MessageID] { try await asAda.search.search(query, in: nil, limit: 20, before: nil).hits.map(\.id) }
+        func found(_ query: String) async throws -> [MessageID] {
+            try await asAda.search.search(query, in: nil, limit: 20, before: nil).hits.map(\.id)
+        }
         #expect(try await found("ordinary") == [ordinary.id], "the index moved past them")
         #expect(try await found(String(word.prefix(250)) + "*") == [long.id], "the long word by what it starts with")
         #expect(try await found(String(word.prefix(255))).isEmpty, "a word is whole: its first 255 letters are another word")
@@ -126,8 +134,9 @@ struct SearchContractTests {
         #expect(try await found("joiners") == [joined.id])
     }
 
-    @Test("queries no input can change the syntax of: quotes, backslashes and operators inside a word or around it answer a page, or are refused as input",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "queries no input can change the syntax of: quotes, backslashes and operators inside a word or around it answer a page, or are refused as input",
+        arguments: BackendContractTests.backends)
     func hostileQueries(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -136,9 +145,11 @@ struct SearchContractTests {
         let direct = try await harness.direct(ada, grace).id
         // U+0D4E (a "prepend" letter) makes one character of itself and the quote after it.
         let quoted = try await asAda.chat.send(id: .random(), text: "x\u{0D4E}\"y it's a back\\slash", to: direct)
-        let queries = ["x\u{0D4E}\"y", "x\u{0D4E}'y", "x\u{0D4E}\\y", "x\u{0D4E}''y", "x\u{0D4E}\\'y", "\u{0D4E}\"", "\u{0D4E}'\u{0D4E}\\",
-                       "\"", "'", "it's", "'it'", "a\"b", "back\\slash", "\\", "*", "ab*c", "ab**", "a:b", "ab:*", "x:*", "a & b | !c (d)", "&|!()",
-                       "!x", "(x", "x)", "a <-> b", "NEAR(a b)", "a AND b OR NOT c", "^x", "x\u{0D4E}*", "x\u{0D4E}:*y", "{x}", "x\u{0D4E}{y"]
+        let queries = [
+            "x\u{0D4E}\"y", "x\u{0D4E}'y", "x\u{0D4E}\\y", "x\u{0D4E}''y", "x\u{0D4E}\\'y", "\u{0D4E}\"", "\u{0D4E}'\u{0D4E}\\",
+            "\"", "'", "it's", "'it'", "a\"b", "back\\slash", "\\", "*", "ab*c", "ab**", "a:b", "ab:*", "x:*", "a & b | !c (d)", "&|!()",
+            "!x", "(x", "x)", "a <-> b", "NEAR(a b)", "a AND b OR NOT c", "^x", "x\u{0D4E}*", "x\u{0D4E}:*y", "{x}", "x\u{0D4E}{y",
+        ]
         for query in queries {
             do {
                 _ = try await asAda.search.search(query, in: nil, limit: 5, before: nil)
@@ -159,7 +170,8 @@ struct SearchContractTests {
         let asAda = harness.services(for: ada)
         let direct = try await harness.direct(ada, grace).id
         // Any refusal will do: a trigger refuses the words of one message, as PostgreSQL refused a word of 2,048 bytes.
-        _ = try await harness.psql("""
+        _ = try await harness.psql(
+            """
             CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN IF NEW.words @@ 'poison'::tsquery THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$;
             CREATE TRIGGER refuse_poison BEFORE INSERT OR UPDATE ON search_words FOR EACH ROW EXECUTE FUNCTION refuse_poison();
@@ -168,22 +180,27 @@ struct SearchContractTests {
         _ = try await asAda.chat.send(id: .random(), text: "the poison pill", to: direct)
         let after = try await asAda.chat.send(id: .random(), text: "searchable after the pill", to: direct)
         #expect(try await asAda.search.search("searchable", in: nil, limit: 5, before: nil).hits.first?.id == after.id)
-        let marks = try await harness.psql("SELECT (SELECT seq FROM search_progress) = (SELECT max(seq) FROM messages), (SELECT count(*) FROM search_words)")
+        let marks = try await harness.psql(
+            "SELECT (SELECT seq FROM search_progress) = (SELECT max(seq) FROM messages), (SELECT count(*) FROM search_words)")
         #expect(marks.trimmingCharacters(in: .whitespacesAndNewlines) == "t|2", "\(marks)")
     }
 
-    @Test("PostgreSQL: should the database refuse a batch of words, each message is written alone; one it refuses is left out and logged by its key, never its text")
+    @Test(
+        "PostgreSQL: should the database refuse a batch of words, each message is written alone; one it refuses is left out and logged by its key, never its text"
+    )
     func postgresRefusedWordsLogged() async throws {
         let log = LogCapture()
         let logger = Logger(label: "test") { _ in LogCapture.Handler(capture: log) }
-        let database = try await PGDatabase.open(try await PostgresCluster.shared().database(), migrations: PostgresSearchIndex.migrations, connections: 1,
-                                                 logger: Logger(label: "test"))
+        let database = try await PGDatabase.open(
+            try await PostgresCluster.shared().database(), migrations: PostgresSearchIndex.migrations, connections: 1,
+            logger: Logger(label: "test"))
         defer { database.close() }
         // Words PostgreSQL refuses (text holding NUL; no message's words do), so this batch is made by hand.
         let refused = "secret\u{0}"
         try await database.write(ordered: false) { transaction in
-            try await PostgresSearchIndex.write([(key: 1, words: "one first"), (key: 2, words: "two \(refused)"), (key: 3, words: "three")],
-                                                in: transaction, logger: logger)
+            try await PostgresSearchIndex.write(
+                [(key: 1, words: "one first"), (key: 2, words: "two \(refused)"), (key: 3, words: "three")],
+                in: transaction, logger: logger)
         }
         let rows = try await database.query("SELECT seq FROM search_words ORDER BY seq").map { try $0.decode(Int64.self) }
         #expect(rows == [1, 3])
@@ -195,7 +212,9 @@ struct SearchContractTests {
         #expect(try matched.first?.decode(Bool.self) == true)
     }
 
-    @Test("the FTS5 expression and the tsquery quote every word, doubling a quote (and escaping a tsquery's backslash), and look words up as the index holds them: cut")
+    @Test(
+        "the FTS5 expression and the tsquery quote every word, doubling a quote (and escaping a tsquery's backslash), and look words up as the index holds them: cut"
+    )
     func queriesQuoteTheirWords() async throws {
         #expect(SQLSearchService.quoted(["a\"b'c\\d", "e"]) == #""a""b'c\d e""#)
         #expect(PostgresSearchService.quoted("a\"b'c\\d") == #"'a"b''c\\d'"#)
@@ -208,13 +227,18 @@ struct SearchContractTests {
         // FTS5 itself reads a quoted string with quotes in it as a phrase of its words.
         let queue = try DatabaseQueue()
         let count = try await queue.write { db in
-            try db.execute(sql: "CREATE VIRTUAL TABLE t USING fts5(words, tokenize = 'unicode61 remove_diacritics 0'); INSERT INTO t VALUES ('a b c d')")
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM t WHERE t MATCH ?", arguments: [SQLSearchService.match(try SearchQuery("a")) + " AND " + SQLSearchService.quoted(["a\"b'c", "d*"])])
+            try db.execute(
+                sql: "CREATE VIRTUAL TABLE t USING fts5(words, tokenize = 'unicode61 remove_diacritics 0'); INSERT INTO t VALUES ('a b c d')")
+            return try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM t WHERE t MATCH ?",
+                arguments: [SQLSearchService.match(try SearchQuery("a")) + " AND " + SQLSearchService.quoted(["a\"b'c", "d*"])])
         }
         #expect(count == 1)
     }
 
-    @Test("SQLite: the sqlite3 shell finds the index's words, folded, and no row of a deleted message; a message the shell rewrites is not shown by its old words")
+    @Test(
+        "SQLite: the sqlite3 shell finds the index's words, folded, and no row of a deleted message; a message the shell rewrites is not shown by its old words"
+    )
     func sqliteIndexFromOutside() async throws {
         let harness = try await BackendHarness(.sqlite)
         defer { harness.remove() }

@@ -54,10 +54,11 @@ struct SessionStorageTests {
         let file = before.folder.appendingPathComponent("contract.sqlite").path
         let raw = try DatabaseQueue(path: file)
         try await raw.write { db in
-            try db.execute(sql: """
-                DROP TABLE store_sequence; DROP TABLE store_changes;
-                DELETE FROM grdb_migrations WHERE identifier IN ('store-1', 'chat-4')
-                """)
+            try db.execute(
+                sql: """
+                    DROP TABLE store_sequence; DROP TABLE store_changes;
+                    DELETE FROM grdb_migrations WHERE identifier IN ('store-1', 'chat-4')
+                    """)
         }
         try raw.close()
 

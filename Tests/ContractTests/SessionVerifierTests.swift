@@ -1,8 +1,9 @@
 import Auth
 import Kernel
-@testable import ServiceGraph
 import Synchronization
 import Testing
+
+@testable import ServiceGraph
 
 /// The graph's cache of verified session tokens: a token forgotten here (a sign-out, a password
 /// change) is never trusted again from an answer read before it was forgotten.

@@ -16,7 +16,10 @@ struct SharedServiceTests {
     func sharedService() async throws {
         let first = try await memoryContainer()
         var made = 0
-        let make = { made += 1; return CountingService() }
+        let make = {
+            made += 1
+            return CountingService()
+        }
         let service = first.sharedService(make)
         #expect(first.sharedService(make) === service)
         #expect(made == 1)

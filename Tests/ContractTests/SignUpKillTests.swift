@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import Kernel
 import ServiceGraph
-import Testing
 import TestSupport
+import Testing
 
 /// Sign-up is one transaction across Auth and Profile: a `messageai signup` process killed (-9)
 /// exactly between writing the account and writing its profile (the fault point
@@ -43,8 +43,11 @@ struct SignUpKillTests {
         func counts() async throws -> (orphans: Int, complete: Int) {
             let database = try DatabaseQueue(path: databasePath)
             return try await database.read { db in
-                (try Int.fetchOne(db, sql: "SELECT count(*) FROM auth_accounts a LEFT JOIN profiles p ON p.id = a.id WHERE p.id IS NULL") ?? -1,
-                 try Int.fetchOne(db, sql: "SELECT count(*) FROM auth_accounts a JOIN profiles p ON p.id = a.id WHERE a.email LIKE 'k%@example.com'") ?? -1)
+                (
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM auth_accounts a LEFT JOIN profiles p ON p.id = a.id WHERE p.id IS NULL") ?? -1,
+                    try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM auth_accounts a JOIN profiles p ON p.id = a.id WHERE a.email LIKE 'k%@example.com'") ?? -1
+                )
             }
         }
 
@@ -68,8 +71,9 @@ struct SignUpKillTests {
         #expect(try await world.signUp(-1).terminationStatus == 0)
         for index in 0..<3 {
             let process = try await world.signUp(index, fault: .signUpAccountWritten)
-            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL,
-                    "sign-up \(index) was not stopped at its fault point: exit \(process.terminationStatus)")
+            #expect(
+                process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL,
+                "sign-up \(index) was not stopped at its fault point: exit \(process.terminationStatus)")
         }
         let (orphans, complete) = try await world.counts()
         #expect(orphans == 0, "\(orphans) accounts without a profile")

@@ -29,8 +29,11 @@ struct StoreEventFeedTests {
         func store(_ text: String, elsewhere: ConversationID? = nil) {
             stored.withLock { stored in
                 let cursor = EventCursor(epoch: "test", position: Int64(stored.count + 1))
-                stored.append(.message(Message(id: .random(), conversationID: elsewhere ?? conversation, senderID: sender, text: text, sentAt: Date(),
-                                               cursor: cursor)))
+                stored.append(
+                    .message(
+                        Message(
+                            id: .random(), conversationID: elsewhere ?? conversation, senderID: sender, text: text, sentAt: Date(),
+                            cursor: cursor)))
             }
         }
 
@@ -72,8 +75,8 @@ struct StoreEventFeedTests {
 
         source.store("first")
         source.store("second")
-        source.commit() // the look-up of "first" fails: nothing is handed out
-        source.commit() // read again: both
+        source.commit()  // the look-up of "first" fails: nothing is handed out
+        source.commit()  // read again: both
         source.store("third")
         source.commit()
         #expect(await reading.texts(upTo: "third") == ["first", "second", "third"])
@@ -83,7 +86,8 @@ struct StoreEventFeedTests {
     func unknownConversationIsPassed() async throws {
         let source = Source()
         let reader = UserID.random()
-        let reading = try await Reading(source, FlakyMembership(members: [source.sender, reader], failures: 0, known: source.conversation), as: reader)
+        let reading = try await Reading(
+            source, FlakyMembership(members: [source.sender, reader], failures: 0, known: source.conversation), as: reader)
         defer { reading.stop() }
 
         source.store("nowhere", elsewhere: .random())

@@ -1,7 +1,8 @@
-@testable import ChatLive
 import Foundation
 import Kernel
 import Testing
+
+@testable import ChatLive
 
 /// The reactions column (`MessageRows.reactionsText`), which every change of a message reads and
 /// writes again: written by hand, read without `JSONDecoder` when nothing is escaped, and still
@@ -13,9 +14,10 @@ struct StoredReactionsTests {
 
     @Test("what the store writes reads back the same, by the plain path, for 1,900 reactors and for none")
     func roundTrip() throws {
-        let many = Dictionary(uniqueKeysWithValues: Self.emoji.enumerated().map { index, kind in
-            (kind, Array(Self.people[(index * 271)..<(index * 271 + 271)]))
-        })
+        let many = Dictionary(
+            uniqueKeysWithValues: Self.emoji.enumerated().map { index, kind in
+                (kind, Array(Self.people[(index * 271)..<(index * 271 + 271)]))
+            })
         for reactions in [many, ["👍": [Self.people[0]]], [:]] {
             let text = MessageRows.reactionsText(reactions)
             #expect(text == nil ? reactions.isEmpty : MessageRows.unescapedReactions(text!) == reactions, "read by the plain path")

@@ -10,8 +10,9 @@ import Testing
 /// stored, and lapse when the typist goes quiet (as when their process is killed).
 @Suite("Typing contract", .serialized, .timeLimit(.minutes(3)))
 struct TypingContractTests {
-    @Test("a typist's start and stop reach the other member once each, however often they are said; the typist, an outsider and the store get nothing",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "a typist's start and stop reach the other member once each, however often they are said; the typist, an outsider and the store get nothing",
+        arguments: BackendContractTests.backends)
     func startAndStop(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -27,8 +28,9 @@ struct TypingContractTests {
         #expect(await graceHears.next() == TypingNotice(conversationID: direct, userID: ada.id, typing: true))
         try await asAda.chat.setTyping(false, in: direct)
         try await asAda.chat.setTyping(false, in: direct)
-        #expect(await graceHears.next() == TypingNotice(conversationID: direct, userID: ada.id, typing: false),
-                "the 19 repeats of the start within \(ChatRules.typingGap) went nowhere")
+        #expect(
+            await graceHears.next() == TypingNotice(conversationID: direct, userID: ada.id, typing: false),
+            "the 19 repeats of the start within \(ChatRules.typingGap) went nowhere")
 
         // Grace's typing is the first thing Ada hears: her own came not back to her.
         try await asGrace.chat.setTyping(true, in: direct)
@@ -62,8 +64,9 @@ struct TypingContractTests {
         #expect(quiet >= ChatRules.typingExpiry - .seconds(1) && quiet <= .seconds(6), "stopped after \(quiet)")
     }
 
-    @Test("no typing passes between a blocked person and who blocked them, in a group they share; a newcomer hears who types already",
-          arguments: BackendContractTests.backends)
+    @Test(
+        "no typing passes between a blocked person and who blocked them, in a group they share; a newcomer hears who types already",
+        arguments: BackendContractTests.backends)
     func blocksAndNewcomers(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
@@ -87,7 +90,10 @@ struct TypingContractTests {
         let device = try await harness.accounts.signIn(email: grace.email, password: "password-Grace")
         var graceAgain = try await harness.graph.services(for: harness.graph.caller(token: device.token)).chat.typingNotices().makeAsyncIterator()
         let already = [await graceAgain.next(), await graceAgain.next()].compactMap { $0 }
-        #expect(Set(already) == [TypingNotice(conversationID: group, userID: mallory.id, typing: true),
-                                 TypingNotice(conversationID: group, userID: ada.id, typing: true)])
+        #expect(
+            Set(already) == [
+                TypingNotice(conversationID: group, userID: mallory.id, typing: true),
+                TypingNotice(conversationID: group, userID: ada.id, typing: true),
+            ])
     }
 }

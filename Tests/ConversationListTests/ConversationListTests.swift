@@ -16,8 +16,9 @@ struct ConversationListTests {
     }
 
     func makeStore(_ conversations: [Conversation] = []) -> InMemoryConversationStore {
-        InMemoryConversationStore(conversations: conversations, users: FixedDirectory(names: [ada: "Ada", grace: "Grace Hopper", alan: "Alan Turing"]),
-                                  activity: activity, clock: FixedClock(date: start))
+        InMemoryConversationStore(
+            conversations: conversations, users: FixedDirectory(names: [ada: "Ada", grace: "Grace Hopper", alan: "Alan Turing"]),
+            activity: activity, clock: FixedClock(date: start))
     }
 
     func preview(_ text: String, at offset: TimeInterval) -> MessagePreview {
@@ -59,7 +60,8 @@ struct ConversationListTests {
     @Test("a group always includes its creator, once; the others it names are invited once")
     func groupMembers() async throws {
         let store = makeStore()
-        let group = try await InMemoryConversationListService(store: store, caller: .verified(ada)).createGroup(title: "Team", memberIDs: [grace, ada, grace])
+        let group = try await InMemoryConversationListService(store: store, caller: .verified(ada)).createGroup(
+            title: "Team", memberIDs: [grace, ada, grace])
         #expect(group.memberIDs == [ada], "Grace has not accepted Ada: invited, not a member")
         #expect(group.isGroup && group.title == "Team")
         let invitations = try await InMemoryConversationListService(store: store, caller: .verified(grace)).invitations()
@@ -80,12 +82,16 @@ struct ConversationListTests {
         #expect(paid == [2] && members == [ada, grace, alan] && directory.lookups == 1)
     }
 
-    @Test("entry: a blocked starter learns nothing; a full person makes room by a stranger's oldest, or the starter is told; a group of strangers asks again")
+    @Test(
+        "entry: a blocked starter learns nothing; a full person makes room by a stranger's oldest, or the starter is told; a group of strangers asks again"
+    )
     func entryRule() {
         func entry(accepts: Bool = false, everyone: Bool = true, blocked: Bool = false, again: Bool = false, pending: Int = 0, stranger: Bool = false)
-            -> ConversationRules.Entry {
-            ConversationRules.entry(acceptsStarter: accepts, acceptsEveryoneNamed: everyone, blocked: blocked, invitedByStarter: again,
-                                    pending: pending, strangerInvitationWaits: stranger)
+            -> ConversationRules.Entry
+        {
+            ConversationRules.entry(
+                acceptsStarter: accepts, acceptsEveryoneNamed: everyone, blocked: blocked, invitedByStarter: again,
+                pending: pending, strangerInvitationWaits: stranger)
         }
         let full = ConversationRules.maxPendingInvitations
         #expect(entry(accepts: true) == .member && entry(accepts: true, blocked: true) == .none)
@@ -141,10 +147,12 @@ struct ConversationListTests {
             #expect(error == AppError(.conflict, "'team' could mean 2 conversations: 1. 'Team A' (c1), 2. 'Team B' (c2); use the number or the id"))
         }
         let numbered = [
-            ConversationSummary(conversation: Conversation(id: ConversationID("c1"), title: "Team", memberIDs: [ada], createdAt: start), title: "Team",
-                                activity: .none),
-            ConversationSummary(conversation: Conversation(id: ConversationID("c2"), title: nil, memberIDs: [ada, grace], createdAt: start),
-                                title: "1st Person", activity: .none),
+            ConversationSummary(
+                conversation: Conversation(id: ConversationID("c1"), title: "Team", memberIDs: [ada], createdAt: start), title: "Team",
+                activity: .none),
+            ConversationSummary(
+                conversation: Conversation(id: ConversationID("c2"), title: nil, memberIDs: [ada, grace], createdAt: start),
+                title: "1st Person", activity: .none),
         ]
         #expect(throws: AppError.self) { try ConversationReference.resolve("1", in: numbered) }
         #expect(try ConversationReference.resolve("2", in: numbered).id == ConversationID("c2"))

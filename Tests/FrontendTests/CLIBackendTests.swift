@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// CLI commands run against each backend a person's CLI can share with others: a SQLite file,
 /// and a server over SQLite or PostgreSQL (the memory backend lives and dies with one command).
@@ -15,15 +15,17 @@ struct CLIBackendTests {
 
     let terminal = TestTerminal()
 
-    @Test("tail CHAT --json prints that conversation's edits, deletions and reactions as tail --json does, from --since on, and nothing of another's",
-          arguments: Store.allCases)
+    @Test(
+        "tail CHAT --json prints that conversation's edits, deletions and reactions as tail --json does, from --since on, and nothing of another's",
+        arguments: Store.allCases)
     func tailOneConversation(_ store: Store) async throws {
         let server = try await serve(store)
         defer { server?.stop() }
         try await signUp("Ada", "Grace")
         #expect(await terminal.run("chats new grace@example.com") == 0)
         #expect(await terminal.run("--profile grace chats new ada@example.com") == 0, "accepts Ada's invitation")
-        #expect(await terminal.run(arguments: ["chats", "new", "grace@example.com", "--title", "Crew"]) == 0, "Grace is in it at once: she accepted Ada")
+        #expect(
+            await terminal.run(arguments: ["chats", "new", "grace@example.com", "--title", "Crew"]) == 0, "Grace is in it at once: she accepted Ada")
 
         let (one, start) = try await send("Grace", "one")
         let direct = try #require(try lastJSON()["conversationId"] as? String)
@@ -48,8 +50,9 @@ struct CLIBackendTests {
         #expect(deleted?["id"] as? String == two && deleted?["deleted"] as? Bool == true && deleted?["text"] as? String == "")
     }
 
-    @Test("after leaving a group, delete names it by its id and deletes her message; the others see it deleted; its title no longer names it",
-          arguments: Store.allCases)
+    @Test(
+        "after leaving a group, delete names it by its id and deletes her message; the others see it deleted; its title no longer names it",
+        arguments: Store.allCases)
     func deleteAfterLeaving(_ store: Store) async throws {
         let server = try await serve(store)
         defer { server?.stop() }
@@ -110,7 +113,10 @@ struct CLIBackendTests {
         for (index, name) in names.enumerated() {
             terminal.setInput(["password123"])
             let profile = index == 0 ? [] : ["--profile", name.lowercased()]
-            #expect(await terminal.run(arguments: profile + ["signup", "--email", "\(name.lowercased())@example.com", "--name", name, "--password-stdin"]) == 0)
+            #expect(
+                await terminal.run(
+                    arguments: profile + ["signup", "--email", "\(name.lowercased())@example.com", "--name", name, "--password-stdin"])
+                    == 0)
         }
     }
 

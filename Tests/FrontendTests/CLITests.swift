@@ -33,18 +33,21 @@ struct CLITests {
     func environmentVariables() async throws {
         #expect(await terminal.run("--help") == 0)
         let help = terminal.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let values = ["backend": "memory", "frontend": "cli", "features": "all", "profile": "p", "sqlite.path": "/tmp/x.sqlite",
-                      "remote.url": "http://127.0.0.1:1", "remote.timeoutSeconds": "7", "remote.certificates": "/tmp/c.pem",
-                      "state.dir": terminal.stateDirectory.path, "auth.bcryptCost": "5", "auth.sessionIdleDays": "3", "memory.latencyMs": "1",
-                      "memory.failureRate": "0.5", "memory.peerDelayMs": "9"]
+        let values = [
+            "backend": "memory", "frontend": "cli", "features": "all", "profile": "p", "sqlite.path": "/tmp/x.sqlite",
+            "remote.url": "http://127.0.0.1:1", "remote.timeoutSeconds": "7", "remote.certificates": "/tmp/c.pem",
+            "state.dir": terminal.stateDirectory.path, "auth.bcryptCost": "5", "auth.sessionIdleDays": "3", "memory.latencyMs": "1",
+            "memory.failureRate": "0.5", "memory.peerDelayMs": "9",
+        ]
         for key in Settings.table.keys {
             let variable = Settings.table.environmentVariable(of: key)
             #expect(help.contains("\(key.name), \(variable):"), "--help does not name \(variable)")
             let value = try #require(values[key.name], "no test value for \(key.name)")
             #expect(await terminal.run("config --json", environment: [variable: value]) == 0)
             let row = try jsonLines().first { $0["key"] as? String == key.name }
-            #expect(row?["source"] as? String == "environment" && row?["variable"] as? String == variable,
-                    "\(variable) was not read: \(String(describing: row))")
+            #expect(
+                row?["source"] as? String == "environment" && row?["variable"] as? String == variable,
+                "\(variable) was not read: \(String(describing: row))")
         }
         #expect(await terminal.run("config", environment: ["MESSAGEAI_AUTH_BCRYPTCOST": "5", "MESSAGEAI_SERVER_PORT": "1"]) == 0)
         #expect(terminal.errors == "warning: MESSAGEAI_AUTH_BCRYPTCOST names no setting and is ignored; did you mean MESSAGEAI_AUTH_BCRYPT_COST?\n")
@@ -150,9 +153,13 @@ struct CLITests {
         terminal.setInput(["password123"])
         #expect(await terminal.run(arguments: ["signup", "--email", "nope", "--name", "N", "--password-stdin", "--backend", "memory"]) == 65)
         terminal.setInput(["password123"])
-        #expect(await terminal.run(arguments: ["signup", "--email", "ada@example.com", "--name", "Ada", "--password-stdin", "--backend", "memory"]) == 67)
+        #expect(
+            await terminal.run(arguments: ["signup", "--email", "ada@example.com", "--name", "Ada", "--password-stdin", "--backend", "memory"]) == 67)
         terminal.setInput(["password123"])
-        #expect(await terminal.run(arguments: ["--json", "signup", "--email", "New@Example.com", "--name", "New One", "--password-stdin", "--backend", "memory"]) == 0)
+        #expect(
+            await terminal.run(arguments: [
+                "--json", "signup", "--email", "New@Example.com", "--name", "New One", "--password-stdin", "--backend", "memory",
+            ]) == 0)
         #expect(terminal.output.contains(#""email":"new@example.com""#))
     }
 
@@ -208,7 +215,9 @@ struct CLITests {
         #expect(terminal.errors.contains("--id 'no spaces' is not an id"))
     }
 
-    @Test("tail --json prints every event with its cursor (schema v1), tail CHAT --json its messages in the same schema; tail --since resumes right after it (sqlite)")
+    @Test(
+        "tail --json prints every event with its cursor (schema v1), tail CHAT --json its messages in the same schema; tail --since resumes right after it (sqlite)"
+    )
     func tailSince() async throws {
         terminal.setInput(["password123"])
         #expect(await terminal.run("signup --email ada@example.com --name Ada --password-stdin") == 0)
@@ -282,7 +291,9 @@ struct CLITests {
     @Test("--help lists only the enabled features' commands")
     func helpOfEnabledFeatures() async {
         #expect(await terminal.run("--features chat --help") == 0)
-        for command in ["send", "history", "read", "tail", "config", "repl"] { #expect(terminal.output.contains("  \(command) "), "missing \(command)") }
+        for command in ["send", "history", "read", "tail", "config", "repl"] {
+            #expect(terminal.output.contains("  \(command) "), "missing \(command)")
+        }
         for command in ["signup", "login", "chats", "profile", "users"] { #expect(!terminal.output.contains("  \(command) "), "listed \(command)") }
     }
 

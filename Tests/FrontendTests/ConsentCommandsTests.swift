@@ -11,14 +11,17 @@ struct ConsentCommandsTests {
     /// Signs up `name` on profile `name` (lower case), password `password123`.
     func signUp(_ name: String) async {
         terminal.setInput(["password123"])
-        #expect(await terminal.run("--profile \(name.lowercased()) signup --email \(name.lowercased())@example.com --name \(name) --password-stdin") == 0)
+        #expect(
+            await terminal.run("--profile \(name.lowercased()) signup --email \(name.lowercased())@example.com --name \(name) --password-stdin") == 0)
     }
 
     @Test("invites lists, accept joins, decline refuses; leave, block, unblock and blocked do what they say")
     func cli() async throws {
         for name in ["Ada", "Mallory", "Grace"] { await signUp(name) }
         #expect(await terminal.run("--profile mallory chats new ada@example.com") == 0)
-        #expect(await terminal.run(arguments: ["--profile", "grace", "chats", "new", "mallory@example.com", "ada@example.com", "--title", "Book club"]) == 0)
+        #expect(
+            await terminal.run(arguments: ["--profile", "grace", "chats", "new", "mallory@example.com", "ada@example.com", "--title", "Book club"])
+                == 0)
         #expect(await terminal.run("--profile ada invites") == 0)
         let lines = terminal.output.split(separator: "\n")
         #expect(lines.count == 2 && lines.contains { $0.contains(". Book club [group] from Grace, 1 member  ") }, "\(lines)")

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 /// A prepared world for the hostile-input corpus: Ada signed in on the default profile, chats
 /// with Bob, Bobby and the group "Bank", in a scratch home; and how to run one case in it.
@@ -31,8 +31,9 @@ final class HostileWorld: Sendable {
         signal(SIGPIPE, SIG_IGN)
         let messageai = LocalMachine.messageai
         try #require(FileManager.default.isExecutableFile(atPath: messageai.path), "build messageai first (swift build)")
-        let world = HostileWorld(home: FileManager.default.temporaryDirectory.appendingPathComponent("messageai-hostile-\(UUID().uuidString)"),
-                                 messageai: messageai)
+        let world = HostileWorld(
+            home: FileManager.default.temporaryDirectory.appendingPathComponent("messageai-hostile-\(UUID().uuidString)"),
+            messageai: messageai)
         try FileManager.default.createDirectory(at: world.home, withIntermediateDirectories: true)
         for (profile, name) in [("bob", "Bob"), ("bobby", "Bobby"), ("default", "Ada")] {
             let email = (profile == "default" ? "ada" : profile) + "@example.com"
@@ -103,17 +104,21 @@ final class HostileWorld: Sendable {
     /// Everything a bad input must leave alone: every table's rows (not the session's last-use
     /// time, which a successful look-up may move), the session files and the history files.
     func snapshot() throws -> [String] {
-        let reader = try DatabaseQueue(path: database.path, configuration: {
-            var configuration = Configuration()
-            configuration.readonly = true
-            return configuration
-        }())
+        let reader = try DatabaseQueue(
+            path: database.path,
+            configuration: {
+                var configuration = Configuration()
+                configuration.readonly = true
+                return configuration
+            }())
         defer { try? reader.close() }
         var rows = try reader.read { db in
             // Search's index is derived from the messages, and brought up to date by any search.
-            let tables = try String.fetchAll(db, sql: """
-                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_%' ORDER BY name
-                """)
+            let tables = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_%' ORDER BY name
+                    """)
             return try tables.flatMap { table -> [String] in
                 let sql = table == "auth_sessions" ? "SELECT token_digest, user_id, created_at FROM auth_sessions" : "SELECT * FROM \(table)"
                 return try Row.fetchAll(db, sql: sql).map { "\(table): \($0)" }.sorted()
@@ -184,9 +189,10 @@ final class HostileWorld: Sendable {
             if timedOut { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             collected.waitForEnd(expecting: output == .pipe ? 2 : 1)
-            return Run(status: process.terminationStatus, signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
-                       stdout: String(decoding: collected.stdout, as: UTF8.self), stderr: String(decoding: collected.stderr, as: UTF8.self),
-                       timedOut: timedOut)
+            return Run(
+                status: process.terminationStatus, signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
+                stdout: String(decoding: collected.stdout, as: UTF8.self), stderr: String(decoding: collected.stderr, as: UTF8.self),
+                timedOut: timedOut)
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import REPLKit
-import Testing
 import TestSupport
+import Testing
+
+@testable import REPLKit
 
 /// The README's bounds on what `messageai` reads: `send -` takes at most 16,002 bytes and reads
 /// no further; a REPL history file is read up to 4 MiB, and a larger one is left alone.
@@ -12,8 +13,11 @@ struct InputBoundsTests {
         let machine = LocalMachine("stdin")
         defer { machine.remove() }
         for name in ["ada", "bob"] {
-            #expect(try await machine.run(["--profile", name, "signup", "--email", "\(name)@example.com", "--name", name, "--password-stdin"],
-                                          input: "password-\(name)\n").status == 0)
+            #expect(
+                try await machine.run(
+                    ["--profile", name, "signup", "--email", "\(name)@example.com", "--name", name, "--password-stdin"],
+                    input: "password-\(name)\n"
+                ).status == 0)
         }
         #expect(try await machine.run(["--profile", "ada", "chats", "new", "bob@example.com"]).status == 0)
 

@@ -11,8 +11,10 @@ struct LineEditingTests {
     @Test("terminal bytes decode to keys: UTF-8, control keys and escape sequences")
     func decoding() {
         #expect(keys(Array("é👍".utf8)) == [.character("é"), .character("👍")])
-        #expect(keys([0x01, 0x05, 0x15, 0x17, 0x03, 0x04, 0x09, 0x0D, 0x7F]) ==
-                [.home, .end, .killToStart, .deleteWordBackward, .interrupt, .endOfInput, .tab, .enter, .backspace])
+        #expect(
+            keys([0x01, 0x05, 0x15, 0x17, 0x03, 0x04, 0x09, 0x0D, 0x7F]) == [
+                .home, .end, .killToStart, .deleteWordBackward, .interrupt, .endOfInput, .tab, .enter, .backspace,
+            ])
         #expect(keys([0x1B, 0x5B, 0x41, 0x1B, 0x5B, 0x42, 0x1B, 0x5B, 0x43, 0x1B, 0x5B, 0x44]) == [.up, .down, .right, .left])
         #expect(keys([0x1B, 0x5B, 0x48, 0x1B, 0x4F, 0x46, 0x1B, 0x5B, 0x33, 0x7E, 0x1B, 0x7F]) == [.home, .end, .delete, .deleteWordBackward])
         #expect(keys(Array("\u{1B}[1;5D".utf8)) == [.wordLeft])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Edits, deletions and reactions in a REPL: its own through `/edit`, `/recent`, `/delete` and
 /// `/react`, and another person's, made with `messageai` in processes of their own, shown live
@@ -24,14 +24,19 @@ struct MessageChangeREPLTests {
     static func adaAndBob(on terminal: TestTerminal) async throws -> (chat: String, messageai: Messageai) {
         let messageai = Messageai(environment: terminal.environment)
         #expect(try await messageai("signup", "--email", "ada@example.com", "--name", "Ada", "--password-stdin", input: "password-ada").status == 0)
-        #expect(try await messageai("--profile", "bob", "signup", "--email", "bob@example.com", "--name", "Bob", "--password-stdin",
-                                    input: "password-bob").status == 0)
+        #expect(
+            try await messageai(
+                "--profile", "bob", "signup", "--email", "bob@example.com", "--name", "Bob", "--password-stdin",
+                input: "password-bob"
+            ).status == 0)
         let started = try await messageai("--json", "chats", "new", "bob@example.com")
         let chat = try #require(started.output.firstMatch(of: /"id":"([0-9a-z]+)"/).map { String($0.output.1) }, "\(started.output)")
         #expect(try await messageai("--profile", "bob", "invites", "accept", chat).status == 0)
         return (chat, messageai)
     }
-    @Test("another person's edit, deletion, reaction, reply and reading arrive as lines; /edit, /recent, /delete, /react, /reply, /seen and /receipts are your own")
+    @Test(
+        "another person's edit, deletion, reaction, reply and reading arrive as lines; /edit, /recent, /delete, /react, /reply, /seen and /receipts are your own"
+    )
     func changesOnScreen() async throws {
         let terminal = TestTerminal()
         let (chat, messageai) = try await Self.adaAndBob(on: terminal)
@@ -89,7 +94,9 @@ struct MessageChangeREPLTests {
         #expect(!history.contains("my fix") && !history.contains("hello, Ada"), "a deleted text is still in history")
     }
 
-    @Test("typing shows beside the prompt: another person's, gone within 6 s of a kill -9 of their process; your own reaches them as you type and stops when you send")
+    @Test(
+        "typing shows beside the prompt: another person's, gone within 6 s of a kill -9 of their process; your own reaches them as you type and stops when you send"
+    )
     func typingOnScreen() async throws {
         let ada = TestTerminal(interactive: true)
         let (chat, messageai) = try await Self.adaAndBob(on: ada)
@@ -129,7 +136,9 @@ struct MessageChangeREPLTests {
 }
 
 extension MessageChangeREPLTests {
-    @Test("Tab completes @Name; the one named sees it in `messageai mentions`, in the hotlist ([1: Ada 1 @1]) and the list, /mentions opens it, and its sender shows yellow")
+    @Test(
+        "Tab completes @Name; the one named sees it in `messageai mentions`, in the hotlist ([1: Ada 1 @1]) and the list, /mentions opens it, and its sender shows yellow"
+    )
     func mentionsOnScreen() async throws {
         let ada = TestTerminal(interactive: true)
         let (chat, messageai) = try await Self.adaAndBob(on: ada)

@@ -58,13 +58,18 @@ struct REPLSessionTests {
         #expect(!terminal.output.contains("bob@example.com"))
     }
 
-    @Test("each feature alone starts on a screen of its own, and /help lists only enabled commands", arguments: [
-        ("chat", "Alan Turing: Bombe is humming along.", ["/chat", "/more"], ["/open", "/profile", "/login"]),
-        ("profile", "Ada Lovelace <ada@example.com>", ["/profile", "/name"], ["/open", "/chat", "/login"]),
-        ("auth", "Welcome to MessageAI. /login EMAIL to sign in", ["/login", "/signup"], ["/open", "/chat", "/profile"]),
-        ("conversationlist", "1. Engine room [group]", ["/open", "/new"], ["/chat", "/profile", "/login"]),
-        ("search", "Search your messages: type words to find", ["/search", "/mentions", "/go", "/more"], ["/chat", "/open", "/people", "/login"]),
-    ])
+    @Test(
+        "each feature alone starts on a screen of its own, and /help lists only enabled commands",
+        arguments: [
+            ("chat", "Alan Turing: Bombe is humming along.", ["/chat", "/more"], ["/open", "/profile", "/login"]),
+            ("profile", "Ada Lovelace <ada@example.com>", ["/profile", "/name"], ["/open", "/chat", "/login"]),
+            ("auth", "Welcome to MessageAI. /login EMAIL to sign in", ["/login", "/signup"], ["/open", "/chat", "/profile"]),
+            ("conversationlist", "1. Engine room [group]", ["/open", "/new"], ["/chat", "/profile", "/login"]),
+            (
+                "search", "Search your messages: type words to find", ["/search", "/mentions", "/go", "/more"],
+                ["/chat", "/open", "/people", "/login"]
+            ),
+        ])
     func featureAlone(feature: String, screen: String, listed: [String], unlisted: [String]) async {
         let repl = startREPL(" --features \(feature)")
         await terminal.waitFor(screen)

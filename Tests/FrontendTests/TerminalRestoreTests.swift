@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The terminal is left as it was however `messageai` is stopped: a real process on a
 /// pseudo-terminal, its settings read from the test's side.
@@ -83,7 +83,9 @@ struct TerminalRestoreTests {
         #expect(terminal.localModes & tcflag_t(ECHO) != 0)
     }
 
-    @Test("SIGTERM and SIGHUP to the REPL in raw mode end with 143 and 129 and the terminal cooked again", arguments: [(SIGTERM, 143), (SIGHUP, 129)] as [(Int32, Int32)])
+    @Test(
+        "SIGTERM and SIGHUP to the REPL in raw mode end with 143 and 129 and the terminal cooked again",
+        arguments: [(SIGTERM, 143), (SIGHUP, 129)] as [(Int32, Int32)])
     func signalToREPL(signal: Int32, status: Int32) async throws {
         let terminal = try PseudoTerminal()
         defer { terminal.close() }

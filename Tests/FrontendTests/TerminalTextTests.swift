@@ -1,7 +1,7 @@
 import CLIKit
 import Kernel
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Terminal text", .timeLimit(.minutes(1)))
 struct TerminalTextTests {
@@ -22,13 +22,15 @@ struct TerminalTextTests {
         for _ in 0..<3_000 {
             let text = random.string(maxScalars: 60)
             let line = TerminalText.line(text)
-            #expect(!line.unicodeScalars.contains { $0.isControl || $0.isDirectionalOverride || $0.isInvisibleOrDirectional }, "\(text.debugDescription)")
+            #expect(
+                !line.unicodeScalars.contains { $0.isControl || $0.isDirectionalOverride || $0.isInvisibleOrDirectional }, "\(text.debugDescription)")
             let message = TerminalText.message(text)
             #expect(!message.unicodeScalars.contains { ($0.isControl && $0 != "\n") || $0.isDirectionalOverride }, "\(text.debugDescription)")
             // Every line after a break starts with the indent (compared by scalars: a combining
             // mark may join the last space into one character).
-            #expect(message.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
-                .allSatisfy { $0.starts(with: "    ".unicodeScalars) }, "\(text.debugDescription)")
+            #expect(
+                message.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+                    .allSatisfy { $0.starts(with: "    ".unicodeScalars) }, "\(text.debugDescription)")
         }
     }
 
@@ -40,13 +42,16 @@ struct TerminalTextTests {
         ("\u{2028}", "<U+2028>"), ("\u{2029}", "<U+2029>"),
     ]
     /// What a one-line field also shows as codes: breaks, tabs and invisible characters.
-    static let escapedInLines: [(String, String)] = [("\n", "␊"), ("\t", "␉"), ("\u{200B}", "<U+200B>"), ("\u{200E}", "<U+200E>"),
-                                                     ("\u{2060}", "<U+2060>"), ("\u{FEFF}", "<U+FEFF>")]
+    static let escapedInLines: [(String, String)] = [
+        ("\n", "␊"), ("\t", "␉"), ("\u{200B}", "<U+200B>"), ("\u{200E}", "<U+200E>"),
+        ("\u{2060}", "<U+2060>"), ("\u{FEFF}", "<U+FEFF>"),
+    ]
     /// Text written as it is.
     static let plain = ["a", "Z", " ", "é", "中", "😀", "שלום", "[", "2."]
 
-    @Test("text mixed from a table of what must be escaped comes out with each escaped as the table says, the rest as it was",
-          arguments: [31, 32, 33] as [UInt64])
+    @Test(
+        "text mixed from a table of what must be escaped comes out with each escaped as the table says, the rest as it was",
+        arguments: [31, 32, 33] as [UInt64])
     func escapesByTable(seed: UInt64) {
         var random = RandomText(seed: seed)
         func pick<T>(_ items: [T]) -> T { items[random.int(in: 0...(items.count - 1))] }

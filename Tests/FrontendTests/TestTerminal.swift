@@ -33,7 +33,8 @@ final class TestTerminal {
         (lines, linesContinuation) = AsyncStream.makeStream()
         (keys, keysContinuation) = AsyncStream.makeStream()
         self.interactive = interactive
-        stateDirectory = other?.stateDirectory
+        stateDirectory =
+            other?.stateDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-tests-\(UUID().uuidString)")
         ownsState = other == nil
     }

@@ -1,8 +1,8 @@
 import Foundation
 import Kernel
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Kernel types", .timeLimit(.minutes(1)))
 struct KernelTypesTests {
@@ -23,7 +23,8 @@ struct KernelTypesTests {
     @Test("a path parameter is percent-encoded exactly as Foundation does it, for any text")
     func pathParameters() {
         let endpoint = Endpoint<NoContent, NoContent, PathParameters.ConversationMessage>(.get, "/v1/things/{conversation}/parts/{message}", "test")
-        #expect(endpoint.path(.init(conversation: ConversationID("a1-._~"), message: MessageID("x y/?é"))) == "/v1/things/a1-._~/parts/x%20y%2F%3F%C3%A9")
+        #expect(
+            endpoint.path(.init(conversation: ConversationID("a1-._~"), message: MessageID("x y/?é"))) == "/v1/things/a1-._~/parts/x%20y%2F%3F%C3%A9")
         let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
         var random = RandomText(seed: 11)
         for _ in 0..<500 {
@@ -40,18 +41,22 @@ struct KernelTypesTests {
         #expect(try EventCursor(parsing: cursor.description) == cursor)
         #expect(try EventCursor(parsing: "a.0") == EventCursor(epoch: "a", position: 0))
         #expect(try EventCursor(parsing: "\(String(repeating: "z", count: 16)).\(Int64.max)").position == Int64.max)
-        let refused = ["", ".", ".1", "a.", "a", "a.b", "a.-1", "a.+1", "a.1.2", "a b.1", "é.1", "a.١", "a.1 ", " a.1",
-                       "\(String(repeating: "z", count: 17)).1", "a.9223372036854775808", "a.00000000000000000001"]
+        let refused = [
+            "", ".", ".1", "a.", "a", "a.b", "a.-1", "a.+1", "a.1.2", "a b.1", "é.1", "a.١", "a.1 ", " a.1",
+            "\(String(repeating: "z", count: 17)).1", "a.9223372036854775808", "a.00000000000000000001",
+        ]
         for text in refused {
             #expect(throws: AppError.self, "\(text.debugDescription) was read") { try EventCursor(parsing: text) }
         }
     }
 
-    @Test("a key's environment variable splits camel case as swift-configuration does, and a near miss is named", arguments: [
-        ("auth.bcryptCost", "MESSAGEAI_AUTH_BCRYPT_COST"), ("sqlite.path", "MESSAGEAI_SQLITE_PATH"), ("backend", "MESSAGEAI_BACKEND"),
-        ("remote.timeoutSeconds", "MESSAGEAI_REMOTE_TIMEOUT_SECONDS"), ("events.pingSeconds", "MESSAGEAI_EVENTS_PING_SECONDS"),
-        ("tls.cert", "MESSAGEAI_TLS_CERT"), ("a-b.cD2e", "MESSAGEAI_A_B_C_D2E"),
-    ])
+    @Test(
+        "a key's environment variable splits camel case as swift-configuration does, and a near miss is named",
+        arguments: [
+            ("auth.bcryptCost", "MESSAGEAI_AUTH_BCRYPT_COST"), ("sqlite.path", "MESSAGEAI_SQLITE_PATH"), ("backend", "MESSAGEAI_BACKEND"),
+            ("remote.timeoutSeconds", "MESSAGEAI_REMOTE_TIMEOUT_SECONDS"), ("events.pingSeconds", "MESSAGEAI_EVENTS_PING_SECONDS"),
+            ("tls.cert", "MESSAGEAI_TLS_CERT"), ("a-b.cD2e", "MESSAGEAI_A_B_C_D2E"),
+        ])
     func environmentVariables(key: String, variable: String) {
         #expect(EnvironmentVariable.name(of: key, prefix: "MESSAGEAI_") == variable)
         let typo = variable.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "MESSAGEAI", with: "MESSAGEAI_")
@@ -146,14 +151,17 @@ struct KernelTypesTests {
             .appendingPathComponent("README.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
         let table = try #require(text.components(separatedBy: "### Exit codes").dropFirst().first?.components(separatedBy: "\n\n").dropFirst().first)
-        let rows = Dictionary(table.split(separator: "\n").compactMap { row -> (Int32, String)? in
-            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count >= 2, let code = Int32(cells[0]) else { return nil }
-            return (code, cells[1])
-        }, uniquingKeysWith: { first, _ in first })
+        let rows = Dictionary(
+            table.split(separator: "\n").compactMap { row -> (Int32, String)? in
+                let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard cells.count >= 2, let code = Int32(cells[0]) else { return nil }
+                return (code, cells[1])
+            }, uniquingKeysWith: { first, _ in first })
         for kind in AppError.Kind.allCases {
             let words = try #require(Self.readmeWords[kind], "no README words for \(kind)")
-            #expect(rows[kind.exitCode]?.hasPrefix(words) == true, "\(kind) exits \(kind.exitCode), which the README calls \(rows[kind.exitCode] ?? "nothing")")
+            #expect(
+                rows[kind.exitCode]?.hasPrefix(words) == true,
+                "\(kind) exits \(kind.exitCode), which the README calls \(rows[kind.exitCode] ?? "nothing")")
         }
         let classes = Set(AppError.Kind.allCases.map(\.exitCode)), others: Set<Int32> = [0, 74]
         #expect(Set(rows.keys).subtracting(classes).subtracting(others).isEmpty, "the README lists codes no class has: \(rows.keys.sorted())")

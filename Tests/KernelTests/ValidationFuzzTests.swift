@@ -1,7 +1,7 @@
 import Foundation
 import Kernel
-import Testing
 import TestSupport
+import Testing
 
 /// Validation over random Unicode: whatever it accepts keeps its promises, and nothing crashes.
 @Suite("Validation over random Unicode", .timeLimit(.minutes(1)))
@@ -12,8 +12,10 @@ struct ValidationFuzzTests {
     static let visible: [String] = ["a", "Z", "7", "é", "ß", "中", "😀", "👍🏽", "🇫🇷"]
     /// Characters no name, title or status may hold, whatever surrounds them (controls, invisible
     /// and direction-changing ones), listed here rather than taken from the code under test.
-    static let forbiddenInLines: [String] = ["\u{07}", "\u{1B}", "\u{7F}", "\u{85}", "\u{9B}", "\u{200E}", "\u{200F}", "\u{202A}",
-                                             "\u{202E}", "\u{2066}", "\u{2069}", "\u{2028}", "\n", "\r"]
+    static let forbiddenInLines: [String] = [
+        "\u{07}", "\u{1B}", "\u{7F}", "\u{85}", "\u{9B}", "\u{200E}", "\u{200F}", "\u{202A}",
+        "\u{202E}", "\u{2066}", "\u{2069}", "\u{2028}", "\n", "\r",
+    ]
     /// Controls no message may hold (line breaks and tabs aside).
     static let forbiddenInMessages: [String] = ["\u{07}", "\u{1B}", "\u{7F}", "\u{85}", "\u{9B}", "\u{00}"]
 
@@ -49,8 +51,10 @@ struct ValidationFuzzTests {
         var random = RandomText(seed: seed)
         for _ in 0..<200 {
             let good = (0..<random.int(in: 2...20)).map { _ in Self.visible[random.int(in: 0...(Self.visible.count - 1))] }
-            for (checks, forbidden) in [([Validation.displayName, Validation.title, Validation.status], Self.forbiddenInLines),
-                                        ([Validation.messageText], Self.forbiddenInMessages)] {
+            for (checks, forbidden) in [
+                ([Validation.displayName, Validation.title, Validation.status], Self.forbiddenInLines),
+                ([Validation.messageText], Self.forbiddenInMessages),
+            ] {
                 var characters = good
                 let bad = forbidden[random.int(in: 0...(forbidden.count - 1))]
                 characters.insert(bad, at: random.int(in: 1...(characters.count - 1)))
@@ -69,7 +73,9 @@ struct ValidationFuzzTests {
             for (check, maxLength, maxBytes) in [(Validation.displayName, 64, 256), (Validation.title, 64, 256), (Validation.status, 140, 560)] {
                 guard let value = try? check(raw) else { continue }
                 #expect(value.count <= maxLength && value.utf8.count <= maxBytes)
-                #expect(!value.unicodeScalars.contains { $0.isControl || $0.isInvisibleOrDirectional || $0.isDirectionalOverride }, "seed \(seed): \(raw.debugDescription)")
+                #expect(
+                    !value.unicodeScalars.contains { $0.isControl || $0.isInvisibleOrDirectional || $0.isDirectionalOverride },
+                    "seed \(seed): \(raw.debugDescription)")
                 #expect(try check(value) == value)
             }
         }
@@ -93,15 +99,20 @@ struct ValidationFuzzTests {
     @Test("text is trimmed exactly as Foundation trims it: White_Space off messages, space separators and tab off names", arguments: seeds)
     func trimmingAsFoundation(seed: UInt64) throws {
         var random = RandomText(seed: seed)
-        let blanks: [String] = [" ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{A0}", "\u{1680}", "\u{2003}", "\u{2028}", "\u{2029}",
-                                "\u{202F}", "\u{205F}", "\u{3000}", "\u{200B}", "\u{FEFF}", "\u{301}"]
+        let blanks: [String] = [
+            " ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{A0}", "\u{1680}", "\u{2003}", "\u{2028}", "\u{2029}",
+            "\u{202F}", "\u{205F}", "\u{3000}", "\u{200B}", "\u{FEFF}", "\u{301}",
+        ]
         var compared = (messages: 0, statuses: 0)
         for _ in 0..<2_000 {
-            let pad = { (random: inout RandomText) in (0..<random.int(in: 0...3)).map { _ in blanks[random.int(in: 0...(blanks.count - 1))] }.joined() }
+            let pad = { (random: inout RandomText) in (0..<random.int(in: 0...3)).map { _ in blanks[random.int(in: 0...(blanks.count - 1))] }.joined()
+            }
             let raw = pad(&random) + random.string(maxScalars: 20) + pad(&random)
             if let text = try? Validation.messageText(raw) {
                 compared.messages += 1
-                #expect(text == raw.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines), "seed \(seed): \(raw.debugDescription)")
+                #expect(
+                    text == raw.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines),
+                    "seed \(seed): \(raw.debugDescription)")
             }
             if let status = try? Validation.status(raw) {
                 compared.statuses += 1
@@ -118,7 +129,9 @@ struct ValidationFuzzTests {
         #expect(combining.count == 1)
         #expect(throws: AppError.self) { try Validation.displayName(combining) }
         #expect(throws: AppError.self) { try Validation.messageText(combining) }
-        #expect(throws: AppError(.invalidInput, "password must be at most 72 bytes (bcrypt reads no further)")) { try Validation.password(String(repeating: "é", count: 37)) }
+        #expect(throws: AppError(.invalidInput, "password must be at most 72 bytes (bcrypt reads no further)")) {
+            try Validation.password(String(repeating: "é", count: 37))
+        }
         #expect(throws: AppError(.invalidInput, "password must not contain a NUL character")) { try Validation.password("\0\0\0\0\0\0\0\0") }
     }
 

@@ -1,13 +1,15 @@
 import Kernel
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Validation", .timeLimit(.minutes(1)))
 struct ValidationTests {
-    @Test("emails are trimmed, composed (NFC) and lower-cased", arguments: [
-        ("  Ada@Example.COM ", "ada@example.com"), ("x@y.io", "x@y.io"), ("jose\u{301}@example.com", "jos\u{E9}@example.com"),
-        ("JOS\u{C9}@Example.com", "jos\u{E9}@example.com"), ("Jose\u{301}@Example.com\t", "jos\u{E9}@example.com"),
-    ])
+    @Test(
+        "emails are trimmed, composed (NFC) and lower-cased",
+        arguments: [
+            ("  Ada@Example.COM ", "ada@example.com"), ("x@y.io", "x@y.io"), ("jose\u{301}@example.com", "jos\u{E9}@example.com"),
+            ("JOS\u{C9}@Example.com", "jos\u{E9}@example.com"), ("Jose\u{301}@Example.com\t", "jos\u{E9}@example.com"),
+        ])
     func emailNormalised(raw: String, expected: String) throws {
         #expect(try Validation.email(raw) == expected)
     }
@@ -42,11 +44,14 @@ struct ValidationTests {
         }
     }
 
-    @Test("each byte limit takes its last byte and refuses the next one, in fewer characters than the character limit",
-          arguments: [("message", Validation.maxMessageBytes, Validation.maxMessageLength),
-                      ("status", Validation.maxStatusBytes, Validation.maxStatusLength),
-                      ("display name", Validation.maxDisplayNameBytes, Validation.maxDisplayNameLength),
-                      ("title", Validation.maxTitleBytes, Validation.maxTitleLength)])
+    @Test(
+        "each byte limit takes its last byte and refuses the next one, in fewer characters than the character limit",
+        arguments: [
+            ("message", Validation.maxMessageBytes, Validation.maxMessageLength),
+            ("status", Validation.maxStatusBytes, Validation.maxStatusLength),
+            ("display name", Validation.maxDisplayNameBytes, Validation.maxDisplayNameLength),
+            ("title", Validation.maxTitleBytes, Validation.maxTitleLength),
+        ])
     func byteLimits(field: String, maxBytes: Int, maxLength: Int) throws {
         let check = Self.check(field)
         let atLimit = RandomText.dense(bytes: maxBytes), over = RandomText.dense(bytes: maxBytes + 1)
@@ -55,9 +60,12 @@ struct ValidationTests {
         #expect(throws: AppError(.invalidInput, "\(field) is \(maxBytes + 1) bytes; the limit is \(maxBytes)")) { try check(over) }
     }
 
-    @Test("each character limit takes its last character and refuses the next one",
-          arguments: [("message", Validation.maxMessageLength), ("status", Validation.maxStatusLength),
-                      ("display name", Validation.maxDisplayNameLength), ("title", Validation.maxTitleLength)])
+    @Test(
+        "each character limit takes its last character and refuses the next one",
+        arguments: [
+            ("message", Validation.maxMessageLength), ("status", Validation.maxStatusLength),
+            ("display name", Validation.maxDisplayNameLength), ("title", Validation.maxTitleLength),
+        ])
     func characterLimits(field: String, maxLength: Int) throws {
         let check = Self.check(field)
         #expect(try check(String(repeating: "x", count: maxLength)).count == maxLength)

@@ -8,10 +8,22 @@ final class GatedProfileService: ProfileService {
     let gate: CallGate
     let stored = Profile(id: UserID("u-ada"), email: "ada@example.com", displayName: "Ada")
     init(_ gate: CallGate) { self.gate = gate }
-    func myProfile() async throws -> Profile { try await gate.pass(); return stored }
-    func profile(matching idOrEmail: String) async throws -> Profile { try await gate.pass(); return stored }
-    func updateMyProfile(displayName: String?, status: String?) async throws -> Profile { try await gate.pass(); return stored }
-    func search(_ query: String, limit: Int) async throws -> [Profile] { try await gate.pass(); return [stored] }
+    func myProfile() async throws -> Profile {
+        try await gate.pass()
+        return stored
+    }
+    func profile(matching idOrEmail: String) async throws -> Profile {
+        try await gate.pass()
+        return stored
+    }
+    func updateMyProfile(displayName: String?, status: String?) async throws -> Profile {
+        try await gate.pass()
+        return stored
+    }
+    func search(_ query: String, limit: Int) async throws -> [Profile] {
+        try await gate.pass()
+        return [stored]
+    }
     func displayNames(of ids: [UserID]) async throws -> [UserID: String] { [:] }
 }
 

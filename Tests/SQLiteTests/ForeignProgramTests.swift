@@ -1,8 +1,8 @@
 import Foundation
 import Kernel
 import SQLStore
-import Testing
 import TestSupport
+import Testing
 
 /// Other programs opening the database file while MessageAI has it open: the `sqlite3` shell,
 /// Python's `sqlite3` module, a `.backup`. Each one, closing the file, believes it is its last
@@ -15,8 +15,9 @@ struct ForeignProgramTests {
 
     init() throws { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
 
-    @Test("commits made after another program opened and closed the file are seen by a new reader, in the file's own log",
-          arguments: ForeignProgram.all)
+    @Test(
+        "commits made after another program opened and closed the file are seen by a new reader, in the file's own log",
+        arguments: ForeignProgram.all)
     func commitsAfterForeignClose(_ program: ForeignProgram) async throws {
         let file = folder.appendingPathComponent("\(program.name).sqlite").path
         let database = try SQLDatabase(path: file, migrations: migrations)

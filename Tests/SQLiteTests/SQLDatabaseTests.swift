@@ -8,7 +8,7 @@ import Testing
 struct SQLDatabaseTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-sqlite-\(UUID().uuidString)")
     let migrations = [
-        SchemaMigration(feature: "test", version: 1, sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)"),
+        SchemaMigration(feature: "test", version: 1, sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
     ]
 
     init() throws { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
@@ -109,8 +109,9 @@ struct SQLDatabaseTests {
         }
     }
 
-    @Test("each commit through one connection ticks the change monitor of another, watching the file or polling it",
-          arguments: [ChangeMonitor.Watch.fileEvents, .polling])
+    @Test(
+        "each commit through one connection ticks the change monitor of another, watching the file or polling it",
+        arguments: [ChangeMonitor.Watch.fileEvents, .polling])
     func crossConnectionTicks(_ watch: ChangeMonitor.Watch) async throws {
         let file = path("ticks.sqlite")
         let writer = try SQLDatabase(path: file, migrations: migrations)
@@ -153,16 +154,19 @@ struct SQLDatabaseTests {
         try await seeded.write { db in
             for email in ["A@x.io", "b@x.io", "C@x.io", "c@x.io"] { try db.execute(sql: "INSERT INTO people VALUES (?)", arguments: [email]) }
         }
-        let rewritten = try SQLDatabase(path: file, migrations: [table, .rewriting(feature: "test", version: 2, table: "people", column: "email") { $0.lowercased() }])
+        let rewritten = try SQLDatabase(
+            path: file, migrations: [table, .rewriting(feature: "test", version: 2, table: "people", column: "email") { $0.lowercased() }])
         let emails = try await rewritten.read { db in try String.fetchAll(db, sql: "SELECT email FROM people ORDER BY email") }
         #expect(emails == ["C@x.io", "a@x.io", "b@x.io", "c@x.io"])
     }
 
-    @Test("id lists reach SQL exactly, whether or not they need escaping", arguments: [
-        ["plain-15-chars0", "a@b.c"],
-        ["quote\"d", "back\\slash", "new\nline", "tab\t", "emoji 🦋", "rtl שלום", "e\u{301}"],
-        [],
-    ])
+    @Test(
+        "id lists reach SQL exactly, whether or not they need escaping",
+        arguments: [
+            ["plain-15-chars0", "a@b.c"],
+            ["quote\"d", "back\\slash", "new\nline", "tab\t", "emoji 🦋", "rtl שלום", "e\u{301}"],
+            [],
+        ])
     func idLists(_ raw: [String]) async throws {
         let database = try SQLDatabase(path: path("ids.sqlite"), migrations: migrations)
         let json = try JSONIDs.encode(raw.map(UserID.init(rawValue:)))

@@ -22,9 +22,11 @@ struct SearchTests {
         #expect(try SearchQuery("ПРИВЕТ Ωμέγα").terms == [.word("привет"), .word("ωμεγα")])
     }
 
-    @Test("refused: empty, operators only, too long, too many terms, a short prefix, control characters", arguments: [
-        "", "   ", "*", "\"\"", "\" * \"", "-- !! ??", String(repeating: "a", count: 257), "a b c d e f g h i", "m*", "hi\u{1B}[2J", "tab\there",
-    ])
+    @Test(
+        "refused: empty, operators only, too long, too many terms, a short prefix, control characters",
+        arguments: [
+            "", "   ", "*", "\"\"", "\" * \"", "-- !! ??", String(repeating: "a", count: 257), "a b c d e f g h i", "m*", "hi\u{1B}[2J", "tab\there",
+        ])
     func refused(_ text: String) {
         #expect(throws: AppError.self) { try SearchQuery(text) }
     }
@@ -47,15 +49,21 @@ struct SearchTests {
     @Test("a message's words for the index are its tokens' words: the quick way for ASCII text gives what walking its characters gives")
     func wordsAreTokens() {
         var random = RandomText(seed: 27)
-        let texts = (0..<2_000).map { _ in random.string(maxScalars: 60) }
+        let texts =
+            (0..<2_000).map { _ in random.string(maxScalars: 60) }
             + (0..<2_000).map { _ in String(random.string(maxScalars: 60).unicodeScalars.filter(\.isASCII)) }
-            + ["", "Hello, World 42!", "a\r\nb", "tab\there", "MIXED case_words-and.dots", "Café Müller", "東京タワー", "x\u{0D4E}\"y", "a\u{200D}b c\u{0BBE}"]
+            + [
+                "", "Hello, World 42!", "a\r\nb", "tab\there", "MIXED case_words-and.dots", "Café Müller", "東京タワー", "x\u{0D4E}\"y",
+                "a\u{200D}b c\u{0BBE}",
+            ]
         for text in texts {
             #expect(SearchQuery.words(of: text) == SearchQuery.tokens(of: text).map(\.word), "\(text.debugDescription)")
         }
     }
 
-    @Test("a word is of characters whose every scalar is a letter, a number, a mark or a joiner: a \"prepend\" letter takes no quote, space or backslash into one")
+    @Test(
+        "a word is of characters whose every scalar is a letter, a number, a mark or a joiner: a \"prepend\" letter takes no quote, space or backslash into one"
+    )
     func wordsHoldNoSyntax() throws {
         // U+0D4E, U+0600 and U+110BD are "prepend" characters: each makes one character of itself and the next.
         for prepend in ["\u{0D4E}", "\u{0600}", "\u{110BD}"] {
@@ -96,14 +104,18 @@ struct SearchTests {
     @Test("the snippet is cut around the first match and marks each matching word")
     func snippet() throws {
         let text = String(repeating: "filler ", count: 20) + "the Café is open " + String(repeating: "more ", count: 20)
-        let hit = try #require(SearchHit(SearchCorpusMessage(id: MessageID("m1"), conversationID: engine, senderID: ada, sentAt: .now, text: text),
-                                         query: try SearchQuery("cafe open")))
+        let hit = try #require(
+            SearchHit(
+                SearchCorpusMessage(id: MessageID("m1"), conversationID: engine, senderID: ada, sentAt: .now, text: text),
+                query: try SearchQuery("cafe open")))
         #expect(hit.snippet.hasPrefix("…") && hit.snippet.hasSuffix("…") && hit.snippet.count <= SearchHit.snippetLength + 2)
         let marked = hit.marks.map { String(Array(hit.snippet)[$0.start..<($0.start + $0.length)]) }
         #expect(marked == ["Café", "open"])
     }
 
-    @Test("a hit's snippet and marks are those of walking each match from the text's start, found in one walk: random texts, hostile ones; at most one mark a character")
+    @Test(
+        "a hit's snippet and marks are those of walking each match from the text's start, found in one walk: random texts, hostile ones; at most one mark a character"
+    )
     func marksInOneWalk() throws {
         /// The snippet and marks as walking from the text's start for each match gives them.
         func reference(_ text: String, _ query: SearchQuery) -> (snippet: String, marks: [[Int]])? {
@@ -113,15 +125,22 @@ struct SearchTests {
             let (first, count, length) = (offset(tokens[matched[0]].range.lowerBound), text.count, SearchHit.snippetLength)
             let start = max(0, min(first - length / 4, count - length)), end = min(count, start + length)
             let lead = start > 0 ? "…" : ""
-            let snippet = lead + String(text.dropFirst(start).prefix(end - start)).replacingOccurrences(of: "\n", with: " ") + (end < count ? "…" : "")
-            return (snippet, matched.map { offset(tokens[$0].range.lowerBound)..<offset(tokens[$0].range.upperBound) }
-                .filter { $0.lowerBound >= start && $0.upperBound <= end }.map { [$0.lowerBound - start + lead.count, $0.count] })
+            let snippet =
+                lead + String(text.dropFirst(start).prefix(end - start)).replacingOccurrences(of: "\n", with: " ") + (end < count ? "…" : "")
+            return (
+                snippet,
+                matched.map { offset(tokens[$0].range.lowerBound)..<offset(tokens[$0].range.upperBound) }
+                    .filter { $0.lowerBound >= start && $0.upperBound <= end }.map { [$0.lowerBound - start + lead.count, $0.count] }
+            )
         }
         var random = RandomText(seed: 37)
-        var cases = [(String(repeating: "東", count: 4_000), "東"), (String(repeating: "é ", count: 2_000), "e"), (String(repeating: "x ", count: 2_000), "x"),
-                     (String(repeating: "東", count: 4_000) + " zzqq", "zzqq"), ("a\r\nb a\nb\u{0301} ab", "b")]
+        var cases = [
+            (String(repeating: "東", count: 4_000), "東"), (String(repeating: "é ", count: 2_000), "e"), (String(repeating: "x ", count: 2_000), "x"),
+            (String(repeating: "東", count: 4_000) + " zzqq", "zzqq"), ("a\r\nb a\nb\u{0301} ab", "b"),
+        ]
         for _ in 0..<500 {
-            let text = (0..<random.int(in: 1...8)).map { _ in random.string(maxScalars: 60) }.joined(separator: random.int(in: 0...1) == 0 ? " " : "\n")
+            let text = (0..<random.int(in: 1...8)).map { _ in random.string(maxScalars: 60) }.joined(
+                separator: random.int(in: 0...1) == 0 ? " " : "\n")
             let words = SearchQuery.words(of: text)
             guard !words.isEmpty else { continue }
             cases.append((text, words[random.int(in: 0...(words.count - 1))]))
@@ -129,10 +148,17 @@ struct SearchTests {
         for (text, typed) in cases {
             guard let query = try? SearchQuery(typed) else { continue }
             let tokens = SearchQuery.tokens(of: text)
-            #expect(tokens.map(\.characters) == tokens.map { text.distance(from: text.startIndex, to: $0.range.lowerBound)..<text.distance(from: text.startIndex, to: $0.range.upperBound) })
-            let hit = SearchHit(SearchCorpusMessage(id: MessageID("m"), conversationID: engine, senderID: ada, sentAt: .now, text: text), query: query)
+            #expect(
+                tokens.map(\.characters)
+                    == tokens.map {
+                        text.distance(from: text.startIndex, to: $0.range.lowerBound)..<text.distance(from: text.startIndex, to: $0.range.upperBound)
+                    })
+            let hit = SearchHit(
+                SearchCorpusMessage(id: MessageID("m"), conversationID: engine, senderID: ada, sentAt: .now, text: text), query: query)
             let expected = reference(text, query)
-            #expect(hit?.snippet == expected?.snippet && hit?.marks.map { [$0.start, $0.length] } == expected?.marks, "\(text.debugDescription) by \(typed)")
+            #expect(
+                hit?.snippet == expected?.snippet && hit?.marks.map { [$0.start, $0.length] } == expected?.marks,
+                "\(text.debugDescription) by \(typed)")
             #expect((hit?.marks.count ?? 0) <= SearchHit.snippetLength)
         }
     }
@@ -141,14 +167,18 @@ struct SearchTests {
     nonisolated func candidatesCost() async throws {
         // 2,000 candidates holding both words, never in the phrase's order: each is read and checked.
         let candidates = (0..<2_500).map { index in
-            SearchRules.Candidate(key: Int64(2_500 - index), message: SearchCorpusMessage(
-                id: MessageID("m\(index)"), conversationID: engine, senderID: ada, sentAt: .now, text: "wx zq", key: Int64(2_500 - index)), deleted: false)
+            SearchRules.Candidate(
+                key: Int64(2_500 - index),
+                message: SearchCorpusMessage(
+                    id: MessageID("m\(index)"), conversationID: engine, senderID: ada, sentAt: .now, text: "wx zq", key: Int64(2_500 - index)),
+                deleted: false)
         }
         for limit in [1, 20, 100] {
             let spent = Spent()
             let budget = UsageBudget { action, _, cost in spent.add(action == .lookup ? cost : 0) }
             var statements = 0
-            let page = try await SearchRules.verified(try SearchQuery(#""zq wx""#), limit: limit, below: .max, by: ada, budget: budget) { below, count in
+            let page = try await SearchRules.verified(try SearchQuery(#""zq wx""#), limit: limit, below: .max, by: ada, budget: budget) {
+                below, count in
                 statements += 1
                 return Array(candidates.filter { $0.key < below }.prefix(count))
             }
@@ -157,7 +187,9 @@ struct SearchTests {
         }
         // A page of hits found at once checks `limit + 1` candidates: no more look-ups than the start's.
         let spent = Spent()
-        let page = try await SearchRules.verified(try SearchQuery("zq"), limit: 20, below: .max, by: ada, budget: UsageBudget { _, _, cost in spent.add(cost) }) { below, count in
+        let page = try await SearchRules.verified(
+            try SearchQuery("zq"), limit: 20, below: .max, by: ada, budget: UsageBudget { _, _, cost in spent.add(cost) }
+        ) { below, count in
             Array(candidates.filter { $0.key < below }.prefix(count))
         }
         #expect(page.hits.count == 20 && page.hasMore && spent.total == 0)
@@ -173,8 +205,9 @@ struct SearchTests {
     @Test("the scan finds only the caller's readable messages, best first, a page at a time after a hit's cursor; any cursor gives the hits below it")
     func scanPages() async throws {
         let messages = (0..<30).map { (index: Int) -> SearchCorpusMessage in
-            SearchCorpusMessage(id: MessageID("m\(index)"), conversationID: engine, senderID: grace, sentAt: Date(timeIntervalSince1970: Double(index)),
-                                text: index % 10 == 0 ? "notes and more notes" : "notes \(index)", key: Int64(100 + index))
+            SearchCorpusMessage(
+                id: MessageID("m\(index)"), conversationID: engine, senderID: grace, sentAt: Date(timeIntervalSince1970: Double(index)),
+                text: index % 10 == 0 ? "notes and more notes" : "notes \(index)", key: Int64(100 + index))
         }
         let service = InMemorySearchService(corpus: FixedCorpus(messages: messages), caller: Caller(token: "t") { self.ada })
         let first = try await service.search("notes", in: nil, limit: 5, before: nil)

@@ -16,9 +16,10 @@ struct APIDocumentTests {
     @Test("the OpenAPI document lists exactly the routes the router has")
     func documentMatchesRouter() throws {
         let routes = try ServerRoutes(graph: try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: "/dev/null")))
-        let served = Set(routes.router.routes.map { route in
-            "\(route.method.rawValue) " + route.path.description.replacing(/:(\w+)/) { "{\($0.output.1)}" }
-        })
+        let served = Set(
+            routes.router.routes.map { route in
+                "\(route.method.rawValue) " + route.path.description.replacing(/:(\w+)/) { "{\($0.output.1)}" }
+            })
         let document = try #require(try JSONSerialization.jsonObject(with: routes.document) as? [String: Any])
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: [String: Any]])

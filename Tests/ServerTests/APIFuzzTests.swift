@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Schemathesis (from PyPI) drives every operation of the OpenAPI document with generated
 /// requests, valid and broken, signed in and not; the server must never answer 5xx or fall over.
@@ -20,9 +20,13 @@ struct APIFuzzTests {
         defer { world.remove() }
         let server = world.server
         let config = try await Self.testData(world)
-        let (status, output) = try await Self.run(tool, ["--config-file", config.path, "run", server.url + "/v1/openapi.json",
-                                                         "--checks", "not_a_server_error", "--max-examples", "40",
-                                                         "--workers", "1", "--seed", "20261122", "--no-color"], in: world.folder)
+        let (status, output) = try await Self.run(
+            tool,
+            [
+                "--config-file", config.path, "run", server.url + "/v1/openapi.json",
+                "--checks", "not_a_server_error", "--max-examples", "40",
+                "--workers", "1", "--seed", "20261122", "--no-color",
+            ], in: world.folder)
         let summary = output.split(separator: "\n").filter { $0.contains("generated") || $0.contains("Selected") || $0.contains("Tested") }
         print("schemathesis: " + summary.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
         #expect(status == 0, "schemathesis found failures, or a warning it fails on:\n\(output.suffix(4_000))")

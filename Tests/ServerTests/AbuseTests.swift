@@ -4,8 +4,8 @@ import Foundation
 import Kernel
 import MessageAIServer
 import ServiceGraph
-import Testing
 import TestSupport
+import Testing
 
 /// The security review's two High findings at a scale the suite affords, on a server with its
 /// product's budgets: a rename loop does not hold up others' messages, and a flood of groups
@@ -15,10 +15,14 @@ import TestSupport
 struct AbuseTests {
     @Test("a rename loop by someone with many contacts is cut short, and strangers' messages arrive on time meanwhile")
     func renameLoop() async throws {
-        try await InProcessServer.live({ $0.signUpBurst = 100_000; $0.budget.renamesPerHour = 60 }) { world in
+        try await InProcessServer.live({
+            $0.signUpBurst = 100_000
+            $0.budget.renamesPerHour = 60
+        }) { world in
             let graph = try world.remoteGraph()
             func user(_ name: String) async throws -> ServiceSet {
-                let issued = try await graph.accounts.signUp(email: "\(name)-\(UUID().uuidString.prefix(6))@example.com", displayName: name, password: "password-\(name)")
+                let issued = try await graph.accounts.signUp(
+                    email: "\(name)-\(UUID().uuidString.prefix(6))@example.com", displayName: name, password: "password-\(name)")
                 return graph.services(for: graph.caller(token: issued.token))
             }
             let attacker = try await user("Spammer")
@@ -38,7 +42,9 @@ struct AbuseTests {
 
             let renames = Task {
                 var outcomes: [Bool] = []
-                for index in 0..<300 { outcomes.append((try? await attacker.profiles.updateMyProfile(displayName: "Spammer \(index)", status: nil)) != nil) }
+                for index in 0..<300 {
+                    outcomes.append((try? await attacker.profiles.updateMyProfile(displayName: "Spammer \(index)", status: nil)) != nil)
+                }
                 return outcomes
             }
             var delays: [Duration] = []
@@ -56,14 +62,20 @@ struct AbuseTests {
 
     @Test("a stranger's flood of groups reaches nobody: one invitation each, and the budget stops the flood")
     func groupFlood() async throws {
-        try await InProcessServer.live({ $0.signUpBurst = 100_000; $0.budget.conversationsPerHour = 120 }) { world in
+        try await InProcessServer.live({
+            $0.signUpBurst = 100_000
+            $0.budget.conversationsPerHour = 120
+        }) { world in
             let attacker = try await world.probe.signUp("Spammer")
             var victims: [(id: String, token: String)] = []
             for index in 0..<50 { victims.append(try await world.probe.signUp("V\(index)")) }
             var statuses: [Int] = []
             for _ in 0..<30 {
-                statuses.append(try await world.probe.send("POST", "/v1/conversations/groups", token: attacker.token,
-                                                           json: ["title": "Free crypto!", "memberIDs": victims.map(\.id)]).status)
+                statuses.append(
+                    try await world.probe.send(
+                        "POST", "/v1/conversations/groups", token: attacker.token,
+                        json: ["title": "Free crypto!", "memberIDs": victims.map(\.id)]
+                    ).status)
             }
             #expect(statuses.filter { $0 == 201 }.count == 20 && statuses.suffix(10).allSatisfy { $0 == 429 }, "\(statuses)")
             for victim in victims.prefix(3) {

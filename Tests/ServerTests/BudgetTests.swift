@@ -1,8 +1,8 @@
 import Foundation
 import Kernel
 import MessageAIServer
-import Testing
 import TestSupport
+import Testing
 
 /// Per-person budgets: one person sending, starting conversations, renaming or looking people up
 /// faster than the server allows is refused (429 with `Retry-After`, exit 75 in the client),
@@ -20,7 +20,8 @@ struct BudgetTests {
             var stored = 0
             var refusal: HTTPProbe.Answer?
             while refusal == nil, stored < 20 {
-                let answer = try await world.probe.send("PUT", "/v1/conversations/\(direct)/messages/m\(stored)", token: ada.token, json: ["text": "hi"])
+                let answer = try await world.probe.send(
+                    "PUT", "/v1/conversations/\(direct)/messages/m\(stored)", token: ada.token, json: ["text": "hi"])
                 if answer.status == 200 { stored += 1 } else { refusal = answer }
             }
             let earned = Int(((ContinuousClock.now - started) / .seconds(2)).rounded(.up))
@@ -36,10 +37,14 @@ struct BudgetTests {
             var refused: Machine.Run?
             for index in 0..<10 {
                 let sent = try await machine.run(["send", "Bob", "line \(index)"])
-                if sent.status != 0 { refused = sent; break }
+                if sent.status != 0 {
+                    refused = sent
+                    break
+                }
             }
-            #expect(refused?.status == 75 && refused?.stderr.contains("sending messages faster than this server allows; try again in") == true,
-                    "\(String(describing: refused))")
+            #expect(
+                refused?.status == 75 && refused?.stderr.contains("sending messages faster than this server allows; try again in") == true,
+                "\(String(describing: refused))")
         }
     }
 
@@ -60,7 +65,9 @@ struct BudgetTests {
             #expect(refusal?.status == 429 && refusal?.errorKind == "rateLimited", "\(edits) edits, then \(String(describing: refusal?.status))")
             #expect(refusal?.headers["retry-after"] != nil)
             #expect(try await world.probe.send("DELETE", path + "m0", token: ada.token).status == 429, "a deletion is paid for too")
-            #expect(try await world.probe.send("PUT", path + "b1", token: bob.token, json: ["text": "hello"]).status == 200, "another person's budget was spent")
+            #expect(
+                try await world.probe.send("PUT", path + "b1", token: bob.token, json: ["text": "hello"]).status == 200,
+                "another person's budget was spent")
         }
     }
 
@@ -68,14 +75,20 @@ struct BudgetTests {
     func fanOut() async throws {
         try await InProcessServer.live({ $0.budget.fanOutMegabytesPerMinute = 1 }) { world in
             let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), eve = try await world.probe.signUp("Eve")
-            let group = try #require(try await world.probe.send("POST", "/v1/conversations/groups", token: ada.token,
-                                                                 json: ["title": "G", "memberIDs": [bob.id, eve.id]]).json?["id"] as? String)
-            for invitee in [bob, eve] { #expect(try await world.probe.send("POST", "/v1/invitations/\(group)/accept", token: invitee.token).status == 200) }
+            let group = try #require(
+                try await world.probe.send(
+                    "POST", "/v1/conversations/groups", token: ada.token,
+                    json: ["title": "G", "memberIDs": [bob.id, eve.id]]
+                ).json?["id"] as? String)
+            for invitee in [bob, eve] {
+                #expect(try await world.probe.send("POST", "/v1/invitations/\(group)/accept", token: invitee.token).status == 200)
+            }
             let long = String(repeating: "😀", count: 4_000)  // 16,000 bytes
             let started = ContinuousClock.now
             var stored = 0
             while stored < 100 {
-                let answer = try await world.probe.send("PUT", "/v1/conversations/\(group)/messages/l\(stored)", token: ada.token, json: ["text": long])
+                let answer = try await world.probe.send(
+                    "PUT", "/v1/conversations/\(group)/messages/l\(stored)", token: ada.token, json: ["text": long])
                 guard answer.status == 200 else {
                     #expect(answer.status == 429 && answer.errorKind == "rateLimited")
                     break
@@ -92,13 +105,20 @@ struct BudgetTests {
 
     @Test("conversations, renames and look-ups each have their budget; a status change is not a rename")
     func otherActions() async throws {
-        try await InProcessServer.live({ $0.budget.conversationsPerHour = 12; $0.budget.renamesPerHour = 24; $0.budget.lookupsPerMinute = 8 }) { world in
+        try await InProcessServer.live({
+            $0.budget.conversationsPerHour = 12
+            $0.budget.renamesPerHour = 24
+            $0.budget.lookupsPerMinute = 8
+        }) { world in
             let ada = try await world.probe.signUp("Ada")
             var people: [String] = []
             for index in 0..<3 { people.append(try await world.probe.signUp("P\(index)").id) }
             var groups: [Int] = []
             for index in 0..<3 {
-                groups.append(try await world.probe.send("POST", "/v1/conversations/groups", token: ada.token, json: ["title": "G\(index)", "memberIDs": people]).status)
+                groups.append(
+                    try await world.probe.send(
+                        "POST", "/v1/conversations/groups", token: ada.token, json: ["title": "G\(index)", "memberIDs": people]
+                    ).status)
             }
             #expect(groups == [201, 201, 429], "a sixth of 12 at once")
             var renames: [Int] = []
@@ -113,18 +133,24 @@ struct BudgetTests {
         }
     }
 
-    @Test("blocks, unblocks and receipt-privacy changes spend the look-ups budget, leaving a conversation the conversations budget: past them 429 with Retry-After")
+    @Test(
+        "blocks, unblocks and receipt-privacy changes spend the look-ups budget, leaving a conversation the conversations budget: past them 429 with Retry-After"
+    )
     func settingsAndLeaving() async throws {
-        try await InProcessServer.live({ $0.budget.lookupsPerMinute = 8; $0.budget.conversationsPerHour = 12 }) { world in
+        try await InProcessServer.live({
+            $0.budget.lookupsPerMinute = 8
+            $0.budget.conversationsPerHour = 12
+        }) { world in
             let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), cy = try await world.probe.signUp("Cy")
             // Half of 8 at once, whichever of them spends it.
             var settings: [Int] = []
             for index in 0..<5 {
-                let answer = switch index % 3 {
-                case 0: try await world.probe.send("PUT", "/v1/blocks/\(cy.id)", token: ada.token)
-                case 1: try await world.probe.send("DELETE", "/v1/blocks/\(cy.id)", token: ada.token)
-                default: try await world.probe.send("PUT", "/v1/receipts/privacy", token: ada.token, json: ["private": true])
-                }
+                let answer =
+                    switch index % 3 {
+                    case 0: try await world.probe.send("PUT", "/v1/blocks/\(cy.id)", token: ada.token)
+                    case 1: try await world.probe.send("DELETE", "/v1/blocks/\(cy.id)", token: ada.token)
+                    default: try await world.probe.send("PUT", "/v1/receipts/privacy", token: ada.token, json: ["private": true])
+                    }
                 settings.append(answer.status)
                 if index == 4 { #expect(answer.headers["retry-after"].flatMap(Int.init).map { $0 >= 1 } == true, "\(answer.headers)") }
             }
@@ -141,8 +167,9 @@ struct BudgetTests {
         }
     }
 
-    @Test("message searches and lists of mentions spend the look-ups budget: past it one is refused with Retry-After, and another person searches on; a bad cursor is a 400",
-          arguments: ["/v1/search?q=hello", "/v1/mentions?since=0"])
+    @Test(
+        "message searches and lists of mentions spend the look-ups budget: past it one is refused with Retry-After, and another person searches on; a bad cursor is a 400",
+        arguments: ["/v1/search?q=hello", "/v1/mentions?since=0"])
     func searches(_ path: String) async throws {
         try await InProcessServer.live({ $0.budget.lookupsPerMinute = 8 }) { world in
             let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")

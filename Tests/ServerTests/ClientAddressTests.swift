@@ -1,8 +1,8 @@
 import Foundation
 import MessageAIServer
 import ServerSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Who a client is, by address: behind a trusted load balancer, the address its
 /// `X-Forwarded-For` names, and nobody else's header; and how many connections one address may hold.
@@ -37,9 +37,12 @@ struct ClientAddressTests {
             for header in forwardedFor {
                 group.addTask {
                     let name = UUID().uuidString.prefix(8).lowercased()
-                    return try await world.probe.send("POST", "/v1/auth/signup", json: [
-                        "email": "\(name)@example.com", "displayName": name, "password": "password-\(name)",
-                    ], from: source, headers: ["X-Forwarded-For": header]).status
+                    return try await world.probe.send(
+                        "POST", "/v1/auth/signup",
+                        json: [
+                            "email": "\(name)@example.com", "displayName": name, "password": "password-\(name)",
+                        ], from: source, headers: ["X-Forwarded-For": header]
+                    ).status
                 }
             }
             return try await group.reduce(0) { $0 + ($1 == 201 ? 1 : 0) }

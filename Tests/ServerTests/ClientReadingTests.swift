@@ -16,8 +16,9 @@ import Testing
 struct ClientReadingTests {
     /// A message event as our server encodes it, with fields a newer server might add.
     static func messageFrame(_ text: String, position: Int) throws -> String {
-        let message = Message(id: MessageID("m-\(position)"), conversationID: ConversationID("c-1"), senderID: UserID("u-ada"), text: text,
-                              sentAt: Date(timeIntervalSince1970: 1_800_000_000), cursor: EventCursor(epoch: "e1", position: Int64(position)))
+        let message = Message(
+            id: MessageID("m-\(position)"), conversationID: ConversationID("c-1"), senderID: UserID("u-ada"), text: text,
+            sentAt: Date(timeIntervalSince1970: 1_800_000_000), cursor: EventCursor(epoch: "e1", position: Int64(position)))
         var frame = try #require(try JSONSerialization.jsonObject(with: EventFrames.text(of: UserEvent.message(message))) as? [String: Any])
         var event = try #require(frame["event"] as? [String: Any])
         var fields = try #require(event["message"] as? [String: Any])
@@ -36,7 +37,8 @@ struct ClientReadingTests {
 
     @Test("in the event log, events of an unknown type are skipped and unknown fields ignored")
     func eventLog() throws {
-        let body = #"{"events":["# + Self.unknownFrame(position: 1) + "," + (try Self.messageFrame("hello", position: 2)) + ","
+        let body =
+            #"{"events":["# + Self.unknownFrame(position: 1) + "," + (try Self.messageFrame("hello", position: 2)) + ","
             + Self.unknownFrame(position: 3) + "]}"
         let list = try WireFormat.decoder().decode(EventList.self, from: Data(body.utf8))
         #expect(list.events.map(\.message?.text) == ["hello"])
@@ -63,11 +65,13 @@ struct ClientReadingTests {
                 for frame in frames.dropFirst() { try await outbound.write(.text(frame)) }
             }
         }
-        let app = Application(router: Router(), server: .http1WebSocketUpgrade(webSocketRouter: router),
-                              configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let app = Application(
+            router: Router(), server: .http1WebSocketUpgrade(webSocketRouter: router),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let connection = try RemoteConnection(server: try ServerAddress("http://127.0.0.1:\(port)"), timeout: .seconds(10), trustedCertificates: nil)
+            let connection = try RemoteConnection(
+                server: try ServerAddress("http://127.0.0.1:\(port)"), timeout: .seconds(10), trustedCertificates: nil)
             let caller = Caller(token: "stand-in") { UserID("u-ada") }
             let readies = try await connection.events(token: "stand-in").subscribe([EventSocketProtocol.Ready.type])
             let events = try await connection.frames(UserEvent.self, types: UserEvent.types, as: caller)

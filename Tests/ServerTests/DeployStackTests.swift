@@ -4,18 +4,22 @@ import Foundation
 import Kernel
 import ServiceGraph
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// `Tools/Deploy/stack`, as an operator trying the scaled-out server would run it: PostgreSQL,
 /// two instances and HAProxy at one address; and what killing an instance, or PostgreSQL,
 /// under load does to the clients behind that address.
-@Suite("Deployment stack", .timeLimit(.minutes(4)), .serialized,
-       .enabled(if: ProcessInfo.processInfo.environment["MESSAGEAI_STACK_TESTS"] == "1",
-                "runs PostgreSQL, two servers and HAProxy under load: set MESSAGEAI_STACK_TESTS=1 (CI does, after the suite)"))
+@Suite(
+    "Deployment stack", .timeLimit(.minutes(4)), .serialized,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["MESSAGEAI_STACK_TESTS"] == "1",
+        "runs PostgreSQL, two servers and HAProxy under load: set MESSAGEAI_STACK_TESTS=1 (CI does, after the suite)"))
 struct DeployStackTests {
 
-    @Test("stack start serves through HAProxy and each instance serves what went through it; one instance killed, the proxy serves from the other within 3 s; stack stop ends everything")
+    @Test(
+        "stack start serves through HAProxy and each instance serves what went through it; one instance killed, the proxy serves from the other within 3 s; stack stop ends everything"
+    )
     func stackServesThroughTheProxy() async throws {
         let stack = DeployStack()
         defer { stack.remove() }
@@ -31,8 +35,9 @@ struct DeployStackTests {
         #expect(sent.status == 200, "\(sent.status)")
         // Each instance serves what was stored through the proxy.
         for instance in [stack.port + 1, stack.port + 2] {
-            let history = try await HTTPProbe(base: "http://127.0.0.1:\(instance)").send("GET", "/v1/conversations/\(conversation)/messages",
-                                                                                        token: ada.token)
+            let history = try await HTTPProbe(base: "http://127.0.0.1:\(instance)").send(
+                "GET", "/v1/conversations/\(conversation)/messages",
+                token: ada.token)
             #expect(history.status == 200 && String(decoding: history.body, as: UTF8.self).contains("\"hi\""), "instance :\(instance)")
         }
 
@@ -44,11 +49,14 @@ struct DeployStackTests {
         }
         let back = ContinuousClock.now - killed
         #expect(statuses.last == 200 && back < .seconds(3), "served again \(back) after the kill: \(statuses)")
-        for _ in 0..<10 { #expect(try await proxy.send("GET", "/v1/profiles/me", token: ada.token).status == 200, "once back, every request is served") }
+        for _ in 0..<10 {
+            #expect(try await proxy.send("GET", "/v1/profiles/me", token: ada.token).status == 200, "once back, every request is served")
+        }
 
         #expect(try await stack.run("stop").status == 0)
         let status = try await stack.run("status")
-        #expect(status.status == 1 && status.output.contains("proxy: not running") && status.output.contains("postgres: not running"), "\(status.output)")
+        #expect(
+            status.status == 1 && status.output.contains("proxy: not running") && status.output.contains("postgres: not running"), "\(status.output)")
     }
 
     @Test("typing crosses instances: a typist on one instance reaches a reader on the other as they start and stop; nothing of it is stored")
@@ -91,7 +99,8 @@ struct DeployStackTests {
         let path = "/v1/conversations/\(direct)/messages/"
         #expect(try await first.send("PUT", path + "m1", token: ada.token, json: ["text": "the Café opens at nine"]).status == 200)
         let found = try await second.send("GET", "/v1/search?q=cafe", token: grace.token)
-        #expect(found.status == 200 && String(decoding: found.body, as: UTF8.self).contains("\"m1\""), "\(String(decoding: found.body, as: UTF8.self))")
+        #expect(
+            found.status == 200 && String(decoding: found.body, as: UTF8.self).contains("\"m1\""), "\(String(decoding: found.body, as: UTF8.self))")
         #expect(try await first.send("PATCH", path + "m1", token: ada.token, json: ["text": "the bakery opens at nine"]).status == 200)
         let after = String(decoding: try await second.send("GET", "/v1/search?q=cafe", token: grace.token).body, as: UTF8.self)
         #expect(!after.contains("\"m1\""), "found by the words it no longer has: \(after)")
@@ -105,7 +114,9 @@ struct DeployStackTests {
         #expect(list.contains("\"unreadMentions\":1"), "\(list)")
     }
 
-    @Test("kill -9 of one instance, four times alternating, under load through the proxy: nothing acknowledged lost or repeated, order kept, clients served again within 3 s")
+    @Test(
+        "kill -9 of one instance, four times alternating, under load through the proxy: nothing acknowledged lost or repeated, order kept, clients served again within 3 s"
+    )
     func instanceKills() async throws {
         let stack = DeployStack()
         defer { stack.remove() }
@@ -118,7 +129,9 @@ struct DeployStackTests {
         #expect(outcome.longestWait < .seconds(3), "the clients went \(outcome.longestWait) without an acknowledged send")
     }
 
-    @Test("kill -9 of PostgreSQL's postmaster under load, then its restart: nothing acknowledged lost from the store; the instances serve on without a restart")
+    @Test(
+        "kill -9 of PostgreSQL's postmaster under load, then its restart: nothing acknowledged lost from the store; the instances serve on without a restart"
+    )
     func postmasterKill() async throws {
         let stack = DeployStack()
         defer { stack.remove() }
@@ -142,10 +155,13 @@ struct DeployStackTests {
 
     /// `pairs` senders and live readers, clients of the proxy, each sender sending `perPair`
     /// messages one after another; `crash` runs `kills` times, evenly spread over the sends.
-    private static func drill(through stack: DeployStack, pairs count: Int, perPair: Int, kills: Int,
-                              crash: @escaping @Sendable (Int) async throws -> Void) async throws -> Outcome {
-        let traffic = try await DrillTraffic(graph: try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: stack.url)),
-                                             pairs: count)
+    private static func drill(
+        through stack: DeployStack, pairs count: Int, perPair: Int, kills: Int,
+        crash: @escaping @Sendable (Int) async throws -> Void
+    ) async throws -> Outcome {
+        let traffic = try await DrillTraffic(
+            graph: try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: stack.url)),
+            pairs: count)
         defer { traffic.stop() }
         let total = count * perPair
         let drill = KillDrill(killingAt: (1...kills).map { total * $0 / (kills + 1) }, crash: crash)

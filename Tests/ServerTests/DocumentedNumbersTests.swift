@@ -103,6 +103,13 @@ struct DocumentedNumbersTests {
         }
     }
 
+    @Test("the README stays a manual for users and operators: at most 25 KB (history and figures live in docs/)")
+    func readmeStaysAManual() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let bytes = try Data(contentsOf: root.appendingPathComponent("README.md")).count
+        #expect(bytes > 1_000 && bytes <= 25 * 1_024, "README.md is \(bytes) bytes")
+    }
+
     @Test("the README states it and the code holds it", arguments: numbers)
     func statedAndHeld(_ number: Documented) {
         #expect(Self.readme.contains(Self.folded(number.readme)), "the README no longer says \(number.readme.debugDescription)")

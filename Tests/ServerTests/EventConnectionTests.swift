@@ -1,15 +1,16 @@
+import Chat
+import ChatServer
 import Foundation
 import Kernel
 import Logging
-import Chat
-import ChatServer
-@testable import MessageAIServer
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
 import ServerSupport
 import ServiceGraph
 import Testing
+
+@testable import MessageAIServer
 
 /// What an events socket's connection writes on its channel, on an embedded channel whose event
 /// loop runs only when told: the frames queued before it runs go out in order with one flush,
@@ -78,10 +79,13 @@ struct EventConnectionTests {
     func pongsWaitAtMostFour() throws {
         let held = HeldWrites()
         let (connection, channel, sockets) = try Self.connection(outbound: held)
-        let admission = try EventSocketAdmission(graph: try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: "")), sockets: sockets,
-                                                 requests: AccountRequests(limit: AccountRequests.productLimit))
-        try channel.pipeline.syncOperations.addHandler(EventSocketHandler(connection: connection, admission: admission, logger: Logger(label: "test"),
-                                                                           eventLoop: channel.eventLoop))
+        let admission = try EventSocketAdmission(
+            graph: try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: "")), sockets: sockets,
+            requests: AccountRequests(limit: AccountRequests.productLimit))
+        try channel.pipeline.syncOperations.addHandler(
+            EventSocketHandler(
+                connection: connection, admission: admission, logger: Logger(label: "test"),
+                eventLoop: channel.eventLoop))
         let ping = WebSocketFrame(fin: true, opcode: .ping, data: channel.allocator.buffer(string: "are you there"))
         for _ in 0..<10 { try channel.writeInbound(ping) }
         #expect(held.pongs == 4)
@@ -95,7 +99,8 @@ struct EventConnectionTests {
         let closes = CloseWatcher()
         let (connection, _, _) = try Self.connection(outbound: closes)
         let graph = try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: ""))
-        connection.start(feed: try #require(graph.eventFeed), typing: graph.typingHub, chat: FailingReads(), after: EventCursor(epoch: "e1", position: 1))
+        connection.start(
+            feed: try #require(graph.eventFeed), typing: graph.typingHub, chat: FailingReads(), after: EventCursor(epoch: "e1", position: 1))
         #expect(await closes.first == .unexpectedServerError)
     }
 
@@ -104,7 +109,8 @@ struct EventConnectionTests {
         struct Failure: Error {}
         func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage { throw Failure() }
         func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage { throw Failure() }
-        nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message {
+        nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message
+        {
             throw Failure()
         }
         func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message { throw Failure() }
@@ -181,13 +187,15 @@ struct EventConnectionTests {
     /// A connection of `caller`'s (user u1's) over an embedded channel whose outbound side
     /// starts with `outbound`, registered in sockets of its own.
     private static func connection(caller: Caller = .verified(UserID("u1")), outbound: some ChannelOutboundHandler) throws
-        -> (EventConnection, EmbeddedChannel, OpenSockets) {
+        -> (EventConnection, EmbeddedChannel, OpenSockets)
+    {
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(outbound)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         let sockets = OpenSockets(sessionEnds: AsyncStream<SessionEnd>.makeStream().stream, sessionSweep: .seconds(60))
-        let connection = EventConnection(caller: caller, owner: UserID("u1"), channel: channel, sockets: sockets, frames: EventFrames(),
-                                         logger: Logger(label: "test"))
+        let connection = EventConnection(
+            caller: caller, owner: UserID("u1"), channel: channel, sockets: sockets, frames: EventFrames(),
+            logger: Logger(label: "test"))
         return (connection, channel, sockets)
     }
 

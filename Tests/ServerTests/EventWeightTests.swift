@@ -8,8 +8,8 @@ import HummingbirdWebSocket
 import Kernel
 import RemoteClient
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// What one event, one page and one change may weigh (security review 2026-11-27, H2, M1, M3):
 /// no frame the server may send is over what the client reads, a client that fails on its first
@@ -23,7 +23,9 @@ struct EventWeightTests {
     /// 20 different reactions.
     static let kinds = "😀😁😂🤣😃😄😅😆😉😊😋😎😍😘🥰😗😙😚🙂🤗".map(String.init)
 
-    @Test("the heaviest event the server can send (16,000 bytes of escaped text, the heaviest quote, 20 reactions of 10,000 people seen by one of them with 10 of their own, every mention, the longest ids) is well within the client's frame limit")
+    @Test(
+        "the heaviest event the server can send (16,000 bytes of escaped text, the heaviest quote, 20 reactions of 10,000 people seen by one of them with 10 of their own, every mention, the longest ids) is well within the client's frame limit"
+    )
     func heaviestEvent() throws {
         let id = { (tag: String) in String((tag + String(repeating: "x", count: 64)).prefix(64)) }
         // Each `"` is escaped (2 bytes); 4,000 characters, 16,000 bytes.
@@ -35,14 +37,16 @@ struct EventWeightTests {
         let emoji = Self.kinds.map { String(repeating: "😀", count: 7) + $0 }  // 32 bytes each
         // The reader reacted with the first 10 (`ChatRules.maxReactionsPerPerson`), the others with one each.
         let reader = people[0]
-        let reactions = Dictionary(uniqueKeysWithValues: emoji.enumerated().map { index, kind in
-            (kind, (index < ChatRules.maxReactionsPerPerson ? [reader] : []) + people[(index * 500 + 1)..<(index * 500 + 500)])
-        })
-        let message = Message(id: MessageID(id("m")), conversationID: ConversationID(id("c")), senderID: UserID(id("s")), text: text,
-                              sentAt: Date(timeIntervalSince1970: 4_000_000_000), cursor: EventCursor(epoch: String(repeating: "e", count: 16), position: .max),
-                              version: ChatRules.maxEdits, editedAt: Date(timeIntervalSince1970: 4_000_000_000), reactions: reactions,
-                              replyTo: Message.Reply(id: MessageID(id("r")), text: answered, deleted: false),
-                              mentions: Array(people.prefix(Validation.maxMentions)))
+        let reactions = Dictionary(
+            uniqueKeysWithValues: emoji.enumerated().map { index, kind in
+                (kind, (index < ChatRules.maxReactionsPerPerson ? [reader] : []) + people[(index * 500 + 1)..<(index * 500 + 500)])
+            })
+        let message = Message(
+            id: MessageID(id("m")), conversationID: ConversationID(id("c")), senderID: UserID(id("s")), text: text,
+            sentAt: Date(timeIntervalSince1970: 4_000_000_000), cursor: EventCursor(epoch: String(repeating: "e", count: 16), position: .max),
+            version: ChatRules.maxEdits, editedAt: Date(timeIntervalSince1970: 4_000_000_000), reactions: reactions,
+            replyTo: Message.Reply(id: MessageID(id("r")), text: answered, deleted: false),
+            mentions: Array(people.prefix(Validation.maxMentions)))
         let cursor = EventCursor(epoch: String(repeating: "e", count: 16), position: .max)
         let seen = message.seen(by: reader, apart: [])
         #expect(seen.reactions.count == ChatRules.maxReactionsPerPerson && seen.reactions.values.allSatisfy { $0 == [reader] })
@@ -62,9 +66,14 @@ struct EventWeightTests {
     }
 
     /// A group of `owner` and `members`, all of whom accepted; its id.
-    static func group(_ world: InProcessServer, of owner: (id: String, token: String), _ members: [(id: String, token: String)]) async throws -> String {
-        let group = try #require(try await world.probe.send("POST", "/v1/conversations/groups", token: owner.token,
-                                                             json: ["title": "Team", "memberIDs": members.map(\.id)]).json?["id"] as? String)
+    static func group(_ world: InProcessServer, of owner: (id: String, token: String), _ members: [(id: String, token: String)]) async throws
+        -> String
+    {
+        let group = try #require(
+            try await world.probe.send(
+                "POST", "/v1/conversations/groups", token: owner.token,
+                json: ["title": "Team", "memberIDs": members.map(\.id)]
+            ).json?["id"] as? String)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             for member in members {
                 tasks.addTask {
@@ -77,7 +86,9 @@ struct EventWeightTests {
         return group
     }
 
-    @Test("the review's trap, scaled down: a long reply quoting a text of combining marks, with 900 reactions; a live client keeps receiving later messages", heavyTests)
+    @Test(
+        "the review's trap, scaled down: a long reply quoting a text of combining marks, with 900 reactions; a live client keeps receiving later messages",
+        heavyTests)
     func trapScaledDown() async throws {
         try await InProcessServer.live({ $0.signUpBurst = 1_000 }) { world in
             let attacker = try await world.probe.signUp("Bomber"), victim = try await world.probe.signUp("Victim")
@@ -91,7 +102,9 @@ struct EventWeightTests {
             let events = try await RemoteChatService(connection: connection, caller: Caller(token: victim.token) { UserID(victim.id) }).liveEvents()
             let path = "/v1/conversations/\(group)/messages/"
             #expect(try await world.probe.send("PUT", path + "quoted1", token: attacker.token, json: ["text": Self.heavyMarks]).status == 200)
-            #expect(try await world.probe.send("PUT", path + "bomb1", token: attacker.token, json: ["text": Self.longText, "replyTo": "quoted1"]).status == 200)
+            #expect(
+                try await world.probe.send("PUT", path + "bomb1", token: attacker.token, json: ["text": Self.longText, "replyTo": "quoted1"]).status
+                    == 200)
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 for (index, pup) in pups.enumerated() {
                     tasks.addTask {
@@ -104,11 +117,15 @@ struct EventWeightTests {
                 }
                 try await tasks.waitForAll()
             }
-            #expect(try await world.probe.send("PUT", "/v1/conversations/\(direct)/messages/after1", token: attacker.token,
-                                               json: ["text": "after the bomb"]).status == 200)
+            #expect(
+                try await world.probe.send(
+                    "PUT", "/v1/conversations/\(direct)/messages/after1", token: attacker.token,
+                    json: ["text": "after the bomb"]
+                ).status == 200)
             // The newest event of the bomb, as the server sends it to every member.
             let log = try await world.probe.send("GET", "/v1/events/log?after=\(try Self.start(world, victim.token))&limit=500", token: victim.token)
-            let heaviest = try #require(try WireFormat.decoder().decode(EventList.self, from: log.body).events.map { EventFrames.text(of: $0).count }.max())
+            let heaviest = try #require(
+                try WireFormat.decoder().decode(EventList.self, from: log.body).events.map { EventFrames.text(of: $0).count }.max())
             print("the bomb's heaviest event: \(heaviest) bytes")
             #expect(heaviest <= EventSocketProtocol.maxFrameBytes)
 
@@ -135,7 +152,9 @@ struct EventWeightTests {
     @Test("a socket that fails on its first frames waits longer each time and says why; one that delivers starts over")
     func backoff() async throws {
         let connections = Mutex(0)
-        let tooLarge = #"{"v":1,"type":"chat.message","cursor":"e1.1","event":{"pad":""# + String(repeating: "x", count: EventSocketProtocol.maxFrameBytes) + #""}}"#
+        let tooLarge =
+            #"{"v":1,"type":"chat.message","cursor":"e1.1","event":{"pad":""# + String(repeating: "x", count: EventSocketProtocol.maxFrameBytes)
+            + #""}}"#
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.ws(RouterPath(EventSocketProtocol.path)) { inbound, outbound, _ in
             connections.withLock { $0 += 1 }
@@ -143,11 +162,13 @@ struct EventWeightTests {
             try await outbound.write(.text(tooLarge))
             for try await _ in inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes) {}
         }
-        let app = Application(router: Router(), server: .http1WebSocketUpgrade(webSocketRouter: router),
-                              configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let app = Application(
+            router: Router(), server: .http1WebSocketUpgrade(webSocketRouter: router),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let connection = try RemoteConnection(server: try ServerAddress("http://127.0.0.1:\(port)"), timeout: .seconds(10), trustedCertificates: nil)
+            let connection = try RemoteConnection(
+                server: try ServerAddress("http://127.0.0.1:\(port)"), timeout: .seconds(10), trustedCertificates: nil)
             let caller = Caller(token: "stand-in") { UserID("u-ada") }
             let troubles = try await RemoteChatService(connection: connection, caller: caller).liveTrouble()
             let said = Task { () -> String? in
@@ -163,9 +184,14 @@ struct EventWeightTests {
         }
     }
 
-    @Test("toggling a reaction on a long reply in a group sends and pays for the reactions alone, not the 16 KB message: over a thousand toggles where 30 fitted, then 429")
+    @Test(
+        "toggling a reaction on a long reply in a group sends and pays for the reactions alone, not the 16 KB message: over a thousand toggles where 30 fitted, then 429"
+    )
     func reactionsPayForTheirFanOut() async throws {
-        try await InProcessServer.live({ $0.budget.fanOutMegabytesPerMinute = 1; $0.budget.messagesPerMinute = 1_000_000 }) { world in
+        try await InProcessServer.live({
+            $0.budget.fanOutMegabytesPerMinute = 1
+            $0.budget.messagesPerMinute = 1_000_000
+        }) { world in
             let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob"), eve = try await world.probe.signUp("Eve")
             let group = try await Self.group(world, of: ada, [bob, eve])
             let path = "/v1/conversations/\(group)/messages/"
@@ -175,7 +201,8 @@ struct EventWeightTests {
             var refusal: HTTPProbe.Answer?
             let started = ContinuousClock.now
             while refusal == nil, toggles < 3_000 {
-                let answer = try await world.probe.send("POST", path + "big1/reactions", token: ada.token, json: ["emoji": "👍", "remove": toggles % 2 == 1])
+                let answer = try await world.probe.send(
+                    "POST", path + "big1/reactions", token: ada.token, json: ["emoji": "👍", "remove": toggles % 2 == 1])
                 if answer.status == 200 { toggles += 1 } else { refusal = answer }
             }
             // 1 MiB at once, less the two sends (about 66 KB), and what came back meanwhile: 300 to 390 bytes
@@ -199,12 +226,17 @@ struct EventWeightTests {
             let direct = try await world.probe.startDirect(ada.token, with: bob.id)
             #expect(try await world.probe.send("POST", "/v1/invitations/\(direct)/accept", token: bob.token).status == 200)
             for index in 0..<100 {
-                #expect(try await world.probe.send("PUT", "/v1/conversations/\(direct)/messages/f\(index)", token: ada.token,
-                                                   json: ["text": Self.longText]).status == 200)
+                #expect(
+                    try await world.probe.send(
+                        "PUT", "/v1/conversations/\(direct)/messages/f\(index)", token: ada.token,
+                        json: ["text": Self.longText]
+                    ).status == 200)
             }
             let after = try await Self.start(world, ada.token)
-            let paths = ["/v1/events/log?after=\(after)&limit=500", "/v1/messages?after=\(after)&limit=500",
-                         "/v1/conversations/\(direct)/messages?limit=500"]
+            let paths = [
+                "/v1/events/log?after=\(after)&limit=500", "/v1/messages?after=\(after)&limit=500",
+                "/v1/conversations/\(direct)/messages?limit=500",
+            ]
             for path in paths {
                 let page = try await world.probe.send("GET", path, token: ada.token)
                 print("\(path.prefix(20)): \(page.body.count) bytes")

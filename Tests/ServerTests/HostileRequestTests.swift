@@ -2,8 +2,8 @@ import Foundation
 import HummingbirdWSClient
 import Kernel
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 /// What strangers may send a server: every malformed, oversized, unauthorised or misdirected
 /// request is a 4xx with the error body, never a 5xx, and changes nothing.
@@ -23,7 +23,8 @@ struct HostileRequestTests {
                         views.append(String(decoding: try await probe.send("GET", path, token: user.token).body, as: UTF8.self))
                     }
                 }
-                views.append(String(decoding: try await probe.send("GET", "/v1/conversations/\(conversation)/messages", token: ada.token).body, as: UTF8.self))
+                views.append(
+                    String(decoding: try await probe.send("GET", "/v1/conversations/\(conversation)/messages", token: ada.token).body, as: UTF8.self))
                 return views
             }
             let before = try await state()
@@ -33,8 +34,14 @@ struct HostileRequestTests {
                 ("JSON of the wrong type", "PUT", messages + "/m2", ada.token, Data("{\"text\": 42}".utf8), 400, "invalidInput"),
                 ("a missing field", "POST", "/v1/conversations/groups", ada.token, Data("{\"title\": \"x\"}".utf8), 400, "invalidInput"),
                 ("an array for an object", "PATCH", "/v1/profiles/me", ada.token, Data("[1, 2]".utf8), 400, "invalidInput"),
-                ("a 300 KB body", "PUT", messages + "/m2", ada.token, Data(("{\"text\": \"" + String(repeating: "a", count: 300_000) + "\"}").utf8), 413, "invalidInput"),
-                ("a message of 8,001 characters", "PUT", messages + "/m2", ada.token, Data("{\"text\": \"\(String(repeating: "é", count: 8_001))\"}".utf8), 400, "invalidInput"),
+                (
+                    "a 300 KB body", "PUT", messages + "/m2", ada.token,
+                    Data(("{\"text\": \"" + String(repeating: "a", count: 300_000) + "\"}").utf8), 413, "invalidInput"
+                ),
+                (
+                    "a message of 8,001 characters", "PUT", messages + "/m2", ada.token,
+                    Data("{\"text\": \"\(String(repeating: "é", count: 8_001))\"}".utf8), 400, "invalidInput"
+                ),
                 ("an empty message", "PUT", messages + "/m2", ada.token, Data("{\"text\": \"\"}".utf8), 400, "invalidInput"),
                 ("no token", "GET", "/v1/conversations", nil, nil, 401, "notSignedIn"),
                 ("a forged token", "GET", "/v1/conversations", String(repeating: "0", count: 64), nil, 401, "notSignedIn"),
@@ -43,7 +50,10 @@ struct HostileRequestTests {
                 ("posting in someone else's conversation", "PUT", messages + "/m3", eve.token, Data("{\"text\": \"hi\"}".utf8), 403, "forbidden"),
                 ("a conversation that does not exist", "GET", "/v1/conversations/nope/messages", ada.token, nil, 404, "notFound"),
                 ("an id with a control character", "GET", "/v1/conversations/a%1Bb/messages", ada.token, nil, 400, "invalidInput"),
-                ("a 1,000-character id", "GET", "/v1/conversations/\(String(repeating: "c", count: 1_000))/messages", ada.token, nil, 400, "invalidInput"),
+                (
+                    "a 1,000-character id", "GET", "/v1/conversations/\(String(repeating: "c", count: 1_000))/messages", ada.token, nil, 400,
+                    "invalidInput"
+                ),
                 ("limit 0", "GET", messages + "?limit=0", ada.token, nil, 400, "invalidInput"),
                 ("limit Int.min", "GET", messages + "?limit=-9223372036854775808", ada.token, nil, 400, "invalidInput"),
                 ("limit not a number", "GET", messages + "?limit=abc", ada.token, nil, 400, "invalidInput"),
@@ -52,21 +62,29 @@ struct HostileRequestTests {
                 ("a method no path serves", "TRACE", "/v1/profiles/me", ada.token, nil, 405, "usage"),
                 ("a reused message id with other text", "PUT", messages + "/first", ada.token, Data("{\"text\": \"changed\"}".utf8), 409, "conflict"),
                 ("search limit 1,000,000", "GET", "/v1/profiles/search?q=a&limit=1000000", ada.token, nil, 400, "invalidInput"),
-                ("a group with 2,000 members", "POST", "/v1/conversations/groups", ada.token,
-                 try JSONSerialization.data(withJSONObject: ["title": "big", "memberIDs": (0..<2_000).map { "u\($0)" }]), 400, "invalidInput"),
+                (
+                    "a group with 2,000 members", "POST", "/v1/conversations/groups", ada.token,
+                    try JSONSerialization.data(withJSONObject: ["title": "big", "memberIDs": (0..<2_000).map { "u\($0)" }]), 400, "invalidInput"
+                ),
                 ("a cursor of another store", "GET", "/v1/events/log?after=elsewhere.1", ada.token, nil, 410, "gone"),
-                ("a cursor past the newest event", "GET", "/v1/events/log?after=\(try #require(sent.json?["cursor"] as? String).split(separator: ".")[0]).999999",
-                 ada.token, nil, 410, "gone"),
+                (
+                    "a cursor past the newest event", "GET",
+                    "/v1/events/log?after=\(try #require(sent.json?["cursor"] as? String).split(separator: ".")[0]).999999",
+                    ada.token, nil, 410, "gone"
+                ),
                 ("a cursor that is not one", "GET", "/v1/events/log?after=not-a-cursor", ada.token, nil, 400, "invalidInput"),
-                ("names of 5,000 users", "POST", "/v1/profiles/names", ada.token,
-                 try JSONSerialization.data(withJSONObject: ["ids": (0..<5_000).map { "u\($0)" }]), 400, "invalidInput"),
+                (
+                    "names of 5,000 users", "POST", "/v1/profiles/names", ada.token,
+                    try JSONSerialization.data(withJSONObject: ["ids": (0..<5_000).map { "u\($0)" }]), 400, "invalidInput"
+                ),
             ]
             // The README's Tests section says "28 kinds of hostile request" (DocumentedNumbersTests holds it to that).
             #expect(cases.count == 28)
             for (name, method, path, token, body, status, kind) in cases {
                 let answer = try await probe.send(method, path, token: token, body: body)
-                #expect(answer.status == status && answer.errorKind == kind,
-                        "\(name): \(answer.status) \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+                #expect(
+                    answer.status == status && answer.errorKind == kind,
+                    "\(name): \(answer.status) \(String(decoding: answer.body.prefix(300), as: UTF8.self))")
             }
             #expect(try await state() == before)
         }
@@ -100,8 +118,9 @@ struct HostileRequestTests {
             let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace")
             let direct = try await probe.send("POST", "/v1/conversations/direct", token: ada.token, json: ["userID": grace.id, "since": 2030])
             let conversation = try #require(direct.json?["id"] as? String, "\(direct.status)")
-            let sent = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/n1", token: ada.token,
-                                            json: ["text": "from the future", "threadID": "m0", "attachments": [["kind": "image"]]])
+            let sent = try await probe.send(
+                "PUT", "/v1/conversations/\(conversation)/messages/n1", token: ada.token,
+                json: ["text": "from the future", "threadID": "m0", "attachments": [["kind": "image"]]])
             #expect(sent.status == 200 && sent.json?["text"] as? String == "from the future", "\(sent.status)")
             let changed = try await probe.send("PATCH", "/v1/profiles/me", token: ada.token, json: ["status": "here", "pronouns": "she/her"])
             #expect(changed.status == 200 && changed.json?["status"] as? String == "here", "\(changed.status)")
@@ -141,9 +160,11 @@ struct HostileRequestTests {
         try await InProcessServer.live { world in
             let ada = try await world.probe.signUp("Ada")
             let head = "PATCH /v1/profiles/me HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ada.token)\r\nContent-Type: application/json\r\n"
-            for (name, rest) in [("an unknown transfer coding", "Transfer-Encoding: xchunked\r\n\r\n5\r\n{\"a\":\r\n0\r\n\r\n"),
-                                 ("an absurd chunk size", "Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFF\r\nx\r\n0\r\n\r\n"),
-                                 ("a chunk size that is not a number", "Transfer-Encoding: chunked\r\n\r\nzz\r\nx\r\n0\r\n\r\n")] {
+            for (name, rest) in [
+                ("an unknown transfer coding", "Transfer-Encoding: xchunked\r\n\r\n5\r\n{\"a\":\r\n0\r\n\r\n"),
+                ("an absurd chunk size", "Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFF\r\nx\r\n0\r\n\r\n"),
+                ("a chunk size that is not a number", "Transfer-Encoding: chunked\r\n\r\nzz\r\nx\r\n0\r\n\r\n"),
+            ] {
                 let status = try await SilentSocket.exchange(port: world.port, request: head + rest)
                 #expect(status == 400, "\(name): \(status)")
             }
@@ -157,7 +178,9 @@ struct HostileRequestTests {
         try await InProcessServer.live { world in
             let ada = try await world.probe.signUp("Ada")
             let statuses = try await SilentSocket.race(port: world.port, token: ada.token, count: 100)
-            #expect(statuses.filter { $0 == 101 }.count == EventSocketProtocol.socketsPerUser, "\(Dictionary(grouping: statuses) { $0 }.mapValues(\.count))")
+            #expect(
+                statuses.filter { $0 == 101 }.count == EventSocketProtocol.socketsPerUser,
+                "\(Dictionary(grouping: statuses) { $0 }.mapValues(\.count))")
             #expect(statuses.allSatisfy { [101, 429].contains($0) })
         }
     }
@@ -166,7 +189,8 @@ struct HostileRequestTests {
     func signInRateLimit() async throws {
         try await InProcessServer.router { probe in
             _ = try await probe.signUp("Ada")
-            let grace = try await probe.send("POST", "/v1/auth/signup", json: ["email": "grace@example.com", "displayName": "Grace", "password": "password-Grace"])
+            let grace = try await probe.send(
+                "POST", "/v1/auth/signup", json: ["email": "grace@example.com", "displayName": "Grace", "password": "password-Grace"])
             #expect(grace.status == 201)
             var statuses: [Int] = []
             var retryAfter: String?

@@ -19,8 +19,10 @@ struct InProcessServer: TestServer {
     var log: String { captured.text }
 
     /// Runs `body` against the application listening on a free port.
-    static func live<Value: Sendable>(_ adjust: (inout ServerSettings) -> Void = { _ in },
-                                      _ body: @escaping @Sendable (InProcessServer) async throws -> Value) async throws -> Value {
+    static func live<Value: Sendable>(
+        _ adjust: (inout ServerSettings) -> Void = { _ in },
+        _ body: @escaping @Sendable (InProcessServer) async throws -> Value
+    ) async throws -> Value {
         let (folder, log, app) = try await application(adjust)
         defer { try? FileManager.default.removeItem(at: folder) }
         return try await app.test(.live) { client in
@@ -32,8 +34,10 @@ struct InProcessServer: TestServer {
 
     /// Runs `body` with a probe whose requests go straight to the router (each from the
     /// address `unknown`).
-    static func router<Value: Sendable>(_ adjust: (inout ServerSettings) -> Void = { _ in },
-                                        _ body: @escaping @Sendable (HTTPProbe) async throws -> Value) async throws -> Value {
+    static func router<Value: Sendable>(
+        _ adjust: (inout ServerSettings) -> Void = { _ in },
+        _ body: @escaping @Sendable (HTTPProbe) async throws -> Value
+    ) async throws -> Value {
         let (folder, _, app) = try await application(adjust)
         defer { try? FileManager.default.removeItem(at: folder) }
         return try await app.test(.router) { client in try await body(HTTPProbe(router: client)) }

@@ -23,8 +23,10 @@ struct KeepAliveTests {
             configuration.autoPing = .disabled
             let (frames, frame) = AsyncStream<Void>.makeStream()
             let answering = Task {
-                try await WebSocketClient.connect(url: world.eventsURL,
-                                                  configuration: configuration, logger: Logger(label: "answering")) { inbound, _, _ in
+                try await WebSocketClient.connect(
+                    url: world.eventsURL,
+                    configuration: configuration, logger: Logger(label: "answering")
+                ) { inbound, _, _ in
                     defer { frame.finish() }
                     for try await _ in inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes) { frame.yield() }
                 }

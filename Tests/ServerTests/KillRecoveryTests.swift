@@ -3,8 +3,8 @@ import ConversationList
 import Foundation
 import Kernel
 import ServiceGraph
-import Testing
 import TestSupport
+import Testing
 
 /// A server killed with SIGKILL in the middle of traffic loses nothing it acknowledged, and its
 /// clients, retrying sends with the same ids and resuming their sockets after their cursors,

@@ -25,9 +25,11 @@ struct Machine: Sendable {
         let process = Process()
         process.executableURL = LocalMachine.messageai
         process.arguments = ["--backend", "remote", "--server", server] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging([
-            "MESSAGEAI_STATE_DIR": state.path, "XDG_CONFIG_HOME": state.path, "NO_COLOR": "1",
-        ].merging(environment) { $1 }) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            [
+                "MESSAGEAI_STATE_DIR": state.path, "XDG_CONFIG_HOME": state.path, "NO_COLOR": "1",
+            ].merging(environment) { $1 }
+        ) { $1 }
         return process
     }
 
@@ -39,8 +41,9 @@ struct Machine: Sendable {
 
     /// Signs up `name` on this machine (password `password-<name>`); returns the user id.
     func signUp(_ name: String) async throws -> String {
-        let run = try await run(["signup", "--email", "\(name.lowercased())@example.com", "--name", name, "--password-stdin"],
-                                input: "password-\(name)\n")
+        let run = try await run(
+            ["signup", "--email", "\(name.lowercased())@example.com", "--name", name, "--password-stdin"],
+            input: "password-\(name)\n")
         guard run.status == 0, let id = run.stdout.firstMatch(of: /\(([0-9a-z]+)\)/)?.output.1 else {
             throw ProbeError(description: "signup \(name) exited \(run.status): \(run.stderr)")
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Kernel
-import Testing
 import TestSupport
+import Testing
 
 /// What an operator reads at `GET /metrics`: the instance's own counts, in Prometheus' text format.
 @Suite("Metrics", .timeLimit(.minutes(2)))
@@ -16,7 +16,8 @@ struct MetricsTests {
         #expect(await OwnThread.run { socket.status(within: 10) } == 101)
         let conversation = try await world.probe.startDirect(ada.token, with: grace.id)
         for index in 0..<5 {
-            let sent = try await world.probe.send("PUT", "/v1/conversations/\(conversation)/messages/m-\(index)", token: ada.token, json: ["text": "hi \(index)"])
+            let sent = try await world.probe.send(
+                "PUT", "/v1/conversations/\(conversation)/messages/m-\(index)", token: ada.token, json: ["text": "hi \(index)"])
             #expect(sent.status == 200, "\(sent.status)")
         }
         // The same id again is found, not stored again; a forged token is refused.
@@ -36,9 +37,10 @@ struct MetricsTests {
 
     /// Each sample line's value by its name and labels.
     private static func samples(_ text: String) -> [String: Double] {
-        Dictionary(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line -> (String, Double)? in
-            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { return nil }
-            return (String(line[..<space]), value)
-        }, uniquingKeysWith: { first, _ in first })
+        Dictionary(
+            text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line -> (String, Double)? in
+                guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { return nil }
+                return (String(line[..<space]), value)
+            }, uniquingKeysWith: { first, _ in first })
     }
 }

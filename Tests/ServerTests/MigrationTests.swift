@@ -1,13 +1,15 @@
 import Foundation
 import Kernel
-import Testing
 import TestSupport
+import Testing
 
 /// `messageai-server migrate`: a SQLite server's store moved into PostgreSQL, as an operator
 /// outgrowing one machine would.
 @Suite("Migration to PostgreSQL", .timeLimit(.minutes(3)))
 struct MigrationTests {
-    @Test("migrate copies everything in its order; an interrupted run leaves the database empty and the next finishes; a third is refused; the old cursor gets 410")
+    @Test(
+        "migrate copies everything in its order; an interrupted run leaves the database empty and the next finishes; a third is refused; the old cursor gets 410"
+    )
     func sqliteToPostgres() async throws {
         let world = try await ServerWorld()
         defer { world.remove() }
@@ -17,13 +19,17 @@ struct MigrationTests {
         var cursor = ""
         for index in 0..<30 {
             let sender = index.isMultiple(of: 3) ? grace : ada
-            let sent = try await world.probe.send("PUT", "/v1/conversations/\(conversation)/messages/m-\(index)", token: sender.token,
-                                                  json: ["text": "message \(index)"])
+            let sent = try await world.probe.send(
+                "PUT", "/v1/conversations/\(conversation)/messages/m-\(index)", token: sender.token,
+                json: ["text": "message \(index)"])
             cursor = try #require(sent.json?["cursor"] as? String)
         }
         // An edited message and a deleted one: their state and their change events move too.
-        #expect(try await world.probe.send("PATCH", "/v1/conversations/\(conversation)/messages/m-1", token: ada.token,
-                                           json: ["text": "message 1, edited"]).status == 200)
+        #expect(
+            try await world.probe.send(
+                "PATCH", "/v1/conversations/\(conversation)/messages/m-1", token: ada.token,
+                json: ["text": "message 1, edited"]
+            ).status == 200)
         let deleted = try await world.probe.send("DELETE", "/v1/conversations/\(conversation)/messages/m-3", token: grace.token)
         #expect(deleted.status == 200)
         cursor = try #require(deleted.json?["cursor"] as? String)
@@ -34,10 +40,12 @@ struct MigrationTests {
 
         // A database with the schema and nothing else, and a trigger that fails the copy when it reaches the read markers.
         let database = try await PostgresCluster.shared().database()
-        let schemaOnly = try await ServerProcess(databasePath: world.folder.appendingPathComponent("unused.sqlite").path, arguments: ["--postgres-url", database])
+        let schemaOnly = try await ServerProcess(
+            databasePath: world.folder.appendingPathComponent("unused.sqlite").path, arguments: ["--postgres-url", database])
         _ = await schemaOnly.terminate()
         let cluster = try await PostgresCluster.shared()
-        _ = try await cluster.psql("""
+        _ = try await cluster.psql(
+            """
             CREATE FUNCTION interrupt() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'interrupted by the test'; END $$;
             CREATE TRIGGER interrupt BEFORE INSERT ON chat_reads FOR EACH STATEMENT EXECUTE FUNCTION interrupt();
             """, onDatabaseAt: database)
@@ -50,13 +58,17 @@ struct MigrationTests {
         _ = try await cluster.psql("DROP TRIGGER interrupt ON chat_reads", onDatabaseAt: database)
         let finished = try await Self.server(migrate)
         #expect(finished.status == 0, "\(finished)")
-        #expect(finished.output.contains("copied messages: 30 rows") && finished.output.contains("copied message_changes: 2 rows") && finished.output.contains("copied auth_sessions: 2 rows"), "\(finished.output)")
+        #expect(
+            finished.output.contains("copied messages: 30 rows") && finished.output.contains("copied message_changes: 2 rows")
+                && finished.output.contains("copied auth_sessions: 2 rows"), "\(finished.output)")
         let again = try await Self.server(migrate)
         #expect(again.status == 64 && again.errors.contains("is not empty"), "\(again)")
-        #expect(try await cluster.psql("SELECT count(*) FROM messages", onDatabaseAt: database).trimmingCharacters(in: .whitespacesAndNewlines) == "30",
-                "a second run copied again")
+        #expect(
+            try await cluster.psql("SELECT count(*) FROM messages", onDatabaseAt: database).trimmingCharacters(in: .whitespacesAndNewlines) == "30",
+            "a second run copied again")
 
-        let moved = try await ServerProcess(databasePath: world.folder.appendingPathComponent("unused.sqlite").path, arguments: ["--postgres-url", database])
+        let moved = try await ServerProcess(
+            databasePath: world.folder.appendingPathComponent("unused.sqlite").path, arguments: ["--postgres-url", database])
         defer { moved.stop() }
         let probe = HTTPProbe(base: moved.url)
         // The same sessions, the same history in the same order, the same read marker.
@@ -64,10 +76,12 @@ struct MigrationTests {
         // The positions as they were; only the cursors' epoch is the new store's.
         func positions(_ body: Data) -> String { String(decoding: body, as: UTF8.self).replacing(/"cursor":"[0-9a-f]+\./, with: "\"cursor\":\"") }
         #expect(!history.isEmpty && positions(movedHistory) == positions(history), "\(positions(history)) became \(positions(movedHistory))")
-        #expect(String(decoding: movedHistory, as: UTF8.self).contains(#""text":"message 1, edited","version":1"#)
-            && String(decoding: movedHistory, as: UTF8.self).contains(#""deleted":true"#), "the edit or the deletion did not move")
-        #expect(try await cluster.psql("SELECT count(*) FROM message_changes", onDatabaseAt: database).trimmingCharacters(in: .whitespacesAndNewlines)
-            == "2", "the change events did not move")
+        #expect(
+            String(decoding: movedHistory, as: UTF8.self).contains(#""text":"message 1, edited","version":1"#)
+                && String(decoding: movedHistory, as: UTF8.self).contains(#""deleted":true"#), "the edit or the deletion did not move")
+        #expect(
+            try await cluster.psql("SELECT count(*) FROM message_changes", onDatabaseAt: database).trimmingCharacters(in: .whitespacesAndNewlines)
+                == "2", "the change events did not move")
         let movedList = try await probe.send("GET", "/v1/conversations", token: grace.token).body
         #expect(movedList == list, "\(String(decoding: list, as: UTF8.self)) became \(String(decoding: movedList, as: UTF8.self))")
         #expect(try await probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"]).status != 500)

@@ -1,7 +1,7 @@
 import Foundation
 import Kernel
-import Testing
 import TestSupport
+import Testing
 
 /// A message typed in the REPL while the server is away is kept and sent once it is back, with
 /// its own id, in the order typed, also by the next REPL of the same user (and by no other user
@@ -23,8 +23,9 @@ struct OutboxTests {
         // it queued, or sent if the stored message's own event reached it first.
         repl.type("first")
         let first = await repl.waitFor("first")
-        #expect(first?.contains("(queued: sent when the server is back)") == true || first?.contains("You: first") == true,
-                "\(first ?? "nothing")")
+        #expect(
+            first?.contains("(queued: sent when the server is back)") == true || first?.contains("You: first") == true,
+            "\(first ?? "nothing")")
         for text in ["second", "third"] {
             repl.type(text)
             let queued = await repl.waitFor(text)
@@ -35,8 +36,9 @@ struct OutboxTests {
         await repl.stop()
 
         // Beside it, the lock file two REPLs of the profile take turns with.
-        let outbox = try #require(try FileManager.default.contentsOfDirectory(atPath: ada.state.appendingPathComponent("outbox").path)
-            .first { !$0.hasPrefix(".") })
+        let outbox = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: ada.state.appendingPathComponent("outbox").path)
+                .first { !$0.hasPrefix(".") })
         let file = ada.state.appendingPathComponent("outbox").appendingPathComponent(outbox).path
         #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
         try await world.server.restart()
@@ -79,8 +81,9 @@ struct OutboxTests {
         try await world.server.restart()
         #expect(try await ada.run(["leave", "Grace"]).status == 0)
         let again = try await ada.run(["repl"], input: "/quit\n")
-        #expect((again.stdout + again.stderr).contains("error: 'too late' was not sent: you are not a member of conversation"),
-                "\(again.stdout)\(again.stderr)")
+        #expect(
+            (again.stdout + again.stderr).contains("error: 'too late' was not sent: you are not a member of conversation"),
+            "\(again.stdout)\(again.stderr)")
         #expect(try await grace.run(["history", "Ada"]).stdout.contains("too late") == false)
     }
 

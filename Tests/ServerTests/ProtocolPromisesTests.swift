@@ -1,13 +1,13 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import ServerSupport
 import HummingbirdWSClient
 import Kernel
 import Logging
+import ServerSupport
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Promises of `docs/protocol.md` that no other test holds to its word: each test names the
 /// promise it checks.
@@ -18,7 +18,8 @@ struct ProtocolPromisesTests {
         try await InProcessServer.router { probe in
             let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace")
             let wrongMethod = try await probe.send("DELETE", "/v1/conversations", token: ada.token)
-            #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"]?.contains("GET") == true, "\(wrongMethod.status) \(wrongMethod.headers)")
+            #expect(
+                wrongMethod.status == 405 && wrongMethod.headers["allow"]?.contains("GET") == true, "\(wrongMethod.status) \(wrongMethod.headers)")
             let messages = "/v1/conversations/\(try await probe.startDirect(ada.token, with: grace.id))/messages"
             for (bytes, tooLarge) in [(256 * 1_024, false), (256 * 1_024 + 1, true)] {
                 let head = #"{"text": ""#, tail = #""}"#
@@ -48,7 +49,9 @@ struct ProtocolPromisesTests {
         }
     }
 
-    @Test("a read marker goes to the reader and, as a receipt, to the others unless kept private; invitations come newest first; newest has no cursor with nothing to see")
+    @Test(
+        "a read marker goes to the reader and, as a receipt, to the others unless kept private; invitations come newest first; newest has no cursor with nothing to see"
+    )
     func eventsAndInvitations() async throws {
         try await InProcessServer.router { probe in
             let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace"), eve = try await probe.signUp("Eve")
@@ -95,15 +98,17 @@ struct ProtocolPromisesTests {
     func refusedUpgrades() async throws {
         try await InProcessServer.live { world in
             let ada = try await world.probe.signUp("Ada")
-            let upgrade = "HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+            let upgrade =
+                "HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
                 + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: Bearer \(ada.token)\r\n\r\n"
             #expect(try await SilentSocket.exchange(port: world.port, request: "GET /v1/events?after=not-a-cursor " + upgrade) == 400)
             #expect(try await SilentSocket.exchange(port: world.port, request: "GET /v1/elsewhere " + upgrade) == 404)
         }
     }
 
-    @Test("a socket resumed far back gets each message once, in order, across its pages of 500 and a queue smaller than a page, then live ones",
-          arguments: [(EventSocketProtocol.queueFrames, 1_200), (16, 100)])
+    @Test(
+        "a socket resumed far back gets each message once, in order, across its pages of 500 and a queue smaller than a page, then live ones",
+        arguments: [(EventSocketProtocol.queueFrames, 1_200), (16, 100)])
     func resumeAcrossPages(queueFrames: Int, count: Int) async throws {
         try await InProcessServer.live({ $0.socketQueueFrames = queueFrames }) { world in
             let ada = try await world.probe.signUp("Ada"), grace = try await world.probe.signUp("Grace")
@@ -112,8 +117,10 @@ struct ProtocolPromisesTests {
             for index in 0..<count { _ = try await world.probe.send("PUT", messages + "/m\(index)", token: ada.token, json: ["text": "m\(index)"]) }
             let configuration = WebSocketClientConfiguration.events(token: ada.token, maxFrameSize: EventSocketProtocol.maxFrameBytes)
             let received = Mutex<[String]>([])
-            _ = try await WebSocketClient.connect(url: world.eventsURL + "?after=\(after)",
-                                                  configuration: configuration, logger: Logger(label: "resume")) { inbound, outbound, _ in
+            _ = try await WebSocketClient.connect(
+                url: world.eventsURL + "?after=\(after)",
+                configuration: configuration, logger: Logger(label: "resume")
+            ) { inbound, outbound, _ in
                 var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
                 var sentLast = false
                 while let message = try await iterator.next() {
@@ -201,19 +208,23 @@ struct ProtocolPromisesTests {
         try await InProcessServer.live { world in
             let long = String(repeating: "a", count: 250) + "@example.com"
             for _ in 0..<8 {
-                let answer = try await world.probe.send("POST", "/v1/auth/signin", json: ["email": long, "password": "whatever-it-is"], from: "127.0.6.1")
+                let answer = try await world.probe.send(
+                    "POST", "/v1/auth/signin", json: ["email": long, "password": "whatever-it-is"], from: "127.0.6.1")
                 #expect(answer.status == 401, "\(answer.status)")
             }
         }
     }
 
-    @Test("edges and defaults: ids of 64 characters (65 refused), 1,000 names asked at once and group members (1,001 refused), list pages of 50, searches of 20")
+    @Test(
+        "edges and defaults: ids of 64 characters (65 refused), 1,000 names asked at once and group members (1,001 refused), list pages of 50, searches of 20"
+    )
     func edgesAndDefaults() async throws {
         try await InProcessServer.router({ $0.signUpBurst = 1_000 }) { probe in
             let ada = try await probe.signUp("Ada"), grace = try await probe.signUp("Grace")
             let messages = "/v1/conversations/\(try await probe.startDirect(ada.token, with: grace.id))/messages"
             for (length, status) in [(Validation.maxIdentifierBytes, 200), (Validation.maxIdentifierBytes + 1, 400)] {
-                let answer = try await probe.send("PUT", messages + "/" + String(repeating: "i", count: length), token: ada.token, json: ["text": "id"])
+                let answer = try await probe.send(
+                    "PUT", messages + "/" + String(repeating: "i", count: length), token: ada.token, json: ["text": "id"])
                 #expect(answer.status == status, "an id of \(length) characters: \(answer.status)")
             }
             for (count, status) in [(1_000, 200), (1_001, 400)] {
@@ -222,8 +233,9 @@ struct ProtocolPromisesTests {
             }
             // A group of 1,000 passes the count and is refused for naming no such people (404); 1,001 for the count.
             for (count, kind) in [(1_000, "notFound"), (1_001, "invalidInput")] {
-                let answer = try await probe.send("POST", "/v1/conversations/groups", token: ada.token,
-                                                  json: ["title": "big", "memberIDs": (0..<count).map { "u\($0)" }])
+                let answer = try await probe.send(
+                    "POST", "/v1/conversations/groups", token: ada.token,
+                    json: ["title": "big", "memberIDs": (0..<count).map { "u\($0)" }])
                 #expect(answer.errorKind == kind, "a group of \(count): \(answer.status) \(answer.errorKind ?? "")")
             }
             var people: [(id: String, token: String)] = []
@@ -245,8 +257,10 @@ struct ProtocolPromisesTests {
             let newest = try #require(try await world.probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
             let configuration = WebSocketClientConfiguration.events(token: ada.token)
             let ready = Mutex<String?>(nil)
-            _ = try await WebSocketClient.connect(url: world.eventsURL,
-                                                  configuration: configuration, logger: Logger(label: "ready")) { inbound, outbound, _ in
+            _ = try await WebSocketClient.connect(
+                url: world.eventsURL,
+                configuration: configuration, logger: Logger(label: "ready")
+            ) { inbound, outbound, _ in
                 var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
                 if case .text(let text) = try await iterator.next() { ready.withLock { $0 = text } }
                 try await outbound.close(.normalClosure, reason: nil)
@@ -264,8 +278,9 @@ struct ProtocolPromisesTests {
             // Grace and Bob accept Ada (each starts a one-to-one with her).
             for person in [grace, bob] { _ = try await probe.startDirect(person.token, with: ada.id) }
             let before = try #require(try await probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
-            let group = try await probe.send("POST", "/v1/conversations/groups", token: ada.token,
-                                             json: ["title": "Room", "memberIDs": [grace.id, bob.id, eve.id]])
+            let group = try await probe.send(
+                "POST", "/v1/conversations/groups", token: ada.token,
+                json: ["title": "Room", "memberIDs": [grace.id, bob.id, eve.id]])
             let room = try #require(group.json?["id"] as? String, "\(group.status)")
             // The group holds Eve, whom Grace and Bob never accepted: they are invited, and join by accepting.
             for person in [grace, bob] {
@@ -298,7 +313,8 @@ struct ProtocolPromisesTests {
             }
             let first = try await waiting()
             #expect(first.count == 100 && first.contains(strangers[100].id) && !first.contains(strangers[0].id), "\(first.count) waiting")
-            let declined = try #require(try await probe.send("GET", "/v1/invitations", token: ada.token).json?["invitations"] as? [[String: Any]])
+            let declined =
+                try #require(try await probe.send("GET", "/v1/invitations", token: ada.token).json?["invitations"] as? [[String: Any]])
                 .first?["id"] as? String
             #expect(try await probe.send("POST", "/v1/invitations/\(try #require(declined))/decline", token: ada.token).status == 204)
             let late = try await probe.signUp("Late")

@@ -1,11 +1,12 @@
 import Auth
 import Chat
-@testable import AuthServer
 import Foundation
 import Kernel
 import ServerSupport
 import Synchronization
 import Testing
+
+@testable import AuthServer
 
 /// The limits on guessing passwords: token buckets that a flood of new keys cannot reset, keyed
 /// so that a stranger's guesses do not lock an account's owner out, and spent only on passwords
@@ -32,10 +33,12 @@ struct RateLimitTests {
         #expect(limiter.spend("never") == nil && limiter.spend("never") != nil)
     }
 
-    @Test("addresses count as clients: IPv4 as it is, IPv6 by its /64, an IPv4-mapped one as IPv4", arguments: [
-        ("127.0.0.9", "127.0.0.9"), ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"), ("2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"),
-        ("::ffff:10.0.0.7", "10.0.0.7"), ("unknown", "unknown"),
-    ])
+    @Test(
+        "addresses count as clients: IPv4 as it is, IPv6 by its /64, an IPv4-mapped one as IPv4",
+        arguments: [
+            ("127.0.0.9", "127.0.0.9"), ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"), ("2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"),
+            ("::ffff:10.0.0.7", "10.0.0.7"), ("unknown", "unknown"),
+        ])
     func addressKeys(address: String, key: String) {
         #expect(ClientAddress.limitKey(address) == key)
     }
@@ -63,21 +66,28 @@ struct RateLimitTests {
             #expect(try await world.probe.send("POST", "/v1/auth/signup", json: owner).status == 201)
             var guesses: [Int] = []
             for index in 0..<7 {
-                guesses.append(try await world.probe.send("POST", "/v1/auth/signin", json: ["email": " Owner@Example.com ", "password": "guess-\(index)"],
-                                                          from: "127.0.0.66").status)
+                guesses.append(
+                    try await world.probe.send(
+                        "POST", "/v1/auth/signin", json: ["email": " Owner@Example.com ", "password": "guess-\(index)"],
+                        from: "127.0.0.66"
+                    ).status)
             }
             #expect(guesses == [401, 401, 401, 401, 401, 429, 429])
-            let right = try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "owner@example.com", "password": "password-owner"],
-                                                   from: "127.0.0.50")
+            let right = try await world.probe.send(
+                "POST", "/v1/auth/signin", json: ["email": "owner@example.com", "password": "password-owner"],
+                from: "127.0.0.50")
             #expect(right.status == 200, "the owner was locked out: \(right.status)")
         }
     }
 
-    @Test("100 wrong guesses from 20 addresses, then steady guessing from one: the owner's right password from a fresh address is let in, the guesses stay refused")
+    @Test(
+        "100 wrong guesses from 20 addresses, then steady guessing from one: the owner's right password from a fresh address is let in, the guesses stay refused"
+    )
     func noLockoutEverywhere() async throws {
         try await InProcessServer.live { world in
             func signIn(_ password: String, from address: String) async throws -> Int {
-                try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "victim@example.com", "password": password], from: address).status
+                try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "victim@example.com", "password": password], from: address)
+                    .status
             }
             let victim = ["email": "victim@example.com", "displayName": "Victim", "password": "password-victim"]
             #expect(try await world.probe.send("POST", "/v1/auth/signup", json: victim).status == 201)
@@ -122,8 +132,9 @@ struct RateLimitTests {
             var statuses: [Int] = []
             var retryAfter: String?
             for index in 0..<7 {
-                let answer = try await probe.send("POST", "/v1/auth/password", token: ada.token,
-                                                        json: ["current": "wrong-\(index)", "new": "password-new"])
+                let answer = try await probe.send(
+                    "POST", "/v1/auth/password", token: ada.token,
+                    json: ["current": "wrong-\(index)", "new": "password-new"])
                 statuses.append(answer.status)
                 if answer.status == 429 { retryAfter = answer.headers["retry-after"] }
             }
@@ -158,8 +169,9 @@ struct RateLimitTests {
             }
             let seconds = Int((ContinuousClock.now - started).components.seconds) + 1
             let checked = statuses.filter { $0 == 401 }.count
-            #expect(checked >= 30 && checked <= 30 + seconds && statuses.filter { $0 == 429 }.count == 45 - checked,
-                    "\(checked) checked of 45 in under \(seconds) s: \(statuses)")
+            #expect(
+                checked >= 30 && checked <= 30 + seconds && statuses.filter { $0 == 429 }.count == 45 - checked,
+                "\(checked) checked of 45 in under \(seconds) s: \(statuses)")
             let refused = try await signIn("u45@example.com", from: "127.0.1.1")
             #expect(refused.status == 401 || refused.headers["retry-after"] == "1", "\(refused.status) \(refused.headers)")
             #expect(try await signIn("u45@example.com", from: "127.0.1.2").status == 401, "another address has its own limit")
@@ -169,17 +181,21 @@ struct RateLimitTests {
             let signUps = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<30 {
                     group.addTask {
-                        try await world.probe.send("POST", "/v1/auth/signup", json: [
-                            "email": "new\(index)@example.com", "displayName": "New \(index)", "password": "password-\(index)",
-                        ], from: "127.0.2.1").status
+                        try await world.probe.send(
+                            "POST", "/v1/auth/signup",
+                            json: [
+                                "email": "new\(index)@example.com", "displayName": "New \(index)", "password": "password-\(index)",
+                            ], from: "127.0.2.1"
+                        ).status
                     }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             let refills = Int((ContinuousClock.now - signUpStart).components.seconds) / 3 + 1
             let made = signUps.filter { $0 == 201 }.count
-            #expect(made >= 20 && made <= 20 + refills && signUps.filter { $0 == 429 }.count == 30 - made,
-                    "\(made) sign-ups of 30 with \(refills) refills: \(signUps)")
+            #expect(
+                made >= 20 && made <= 20 + refills && signUps.filter { $0 == 429 }.count == 30 - made,
+                "\(made) sign-ups of 30 with \(refills) refills: \(signUps)")
 
             // One account from everywhere: 100 checks (5 from each of 20 addresses), then one every 30 s.
             for address in 0..<20 {
@@ -188,8 +204,9 @@ struct RateLimitTests {
             // Past them an address that has not failed for the account is checked once; its next guess is refused.
             #expect(try await signIn("new0@example.com", from: "127.0.4.1").status == 401)
             let past = try await signIn("new0@example.com", from: "127.0.4.1")
-            #expect(past.status == 429 && past.headers["retry-after"].flatMap(Int.init).map { (1...30).contains($0) } == true,
-                    "\(past.status) \(past.headers)")
+            #expect(
+                past.status == 429 && past.headers["retry-after"].flatMap(Int.init).map { (1...30).contains($0) } == true,
+                "\(past.status) \(past.headers)")
         }
     }
 
@@ -197,24 +214,36 @@ struct RateLimitTests {
     func busyPasswordChecks() async throws {
         // A costly hash, so that checks pile up behind the pool's one or few threads.
         try await InProcessServer.live({ $0.bcryptCost = 10 }) { world in
-            let signUp = try await world.probe.send("POST", "/v1/auth/signup", json: ["email": "ada@example.com", "displayName": "Ada",
-                                                                                      "password": "password-Ada"])
+            let signUp = try await world.probe.send(
+                "POST", "/v1/auth/signup",
+                json: [
+                    "email": "ada@example.com", "displayName": "Ada",
+                    "password": "password-Ada",
+                ])
             #expect(signUp.status == 201)
             let statuses = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
                 for index in 0..<90 {
                     group.addTask {
-                        (index, try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "wrong-\(index)"],
-                                                           from: "127.0.5.\(index + 1)").status)
+                        (
+                            index,
+                            try await world.probe.send(
+                                "POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "wrong-\(index)"],
+                                from: "127.0.5.\(index + 1)"
+                            ).status
+                        )
                     }
                 }
                 return try await group.reduce(into: [Int: Int]()) { $0[$1.0] = $1.1 }
             }
             let busy = statuses.filter { $0.value == 503 }.map(\.key), checked = statuses.filter { $0.value == 401 }.count
-            #expect(!busy.isEmpty && busy.count + checked == 90, "401: \(checked), 503: \(busy.count), others: \(statuses.filter { ![401, 503].contains($0.value) })")
+            #expect(
+                !busy.isEmpty && busy.count + checked == 90,
+                "401: \(checked), 503: \(busy.count), others: \(statuses.filter { ![401, 503].contains($0.value) })")
             // A busy answer spends nothing: an address whose check was refused as busy signs in at once.
             if let address = busy.first {
-                let right = try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"],
-                                                       from: "127.0.5.\(address + 1)")
+                let right = try await world.probe.send(
+                    "POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"],
+                    from: "127.0.5.\(address + 1)")
                 #expect(right.status == 200, "\(right.status)")
             }
         }
@@ -238,8 +267,10 @@ struct RateLimitTests {
                 return try await withThrowingTaskGroup(of: Int.self) { group in
                     for index in 0..<80 {
                         group.addTask {
-                            try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "x\(index)@example.com", "password": "wrong-password"],
-                                                       from: "127.0.7.\(index + 1)").status
+                            try await world.probe.send(
+                                "POST", "/v1/auth/signin", json: ["email": "x\(index)@example.com", "password": "wrong-password"],
+                                from: "127.0.7.\(index + 1)"
+                            ).status
                         }
                     }
                     return try await group.reduce(into: [Int]()) { $0.append($1) }

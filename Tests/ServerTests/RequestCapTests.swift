@@ -6,7 +6,9 @@ import Testing
 /// over HTTP and over the events socket, while other accounts are served.
 @Suite("Requests at once", .timeLimit(.minutes(1)))
 struct RequestCapTests {
-    @Test("with 8 of one account's requests in flight its 9th is refused with 429 and Retry-After, over HTTP and its events socket; another account is served")
+    @Test(
+        "with 8 of one account's requests in flight its 9th is refused with 429 and Retry-After, over HTTP and its events socket; another account is served"
+    )
     func ninthRefused() async throws {
         try await InProcessServer.live({ $0.requestsAtOnce = 8 }) { world in
             let ada = try await world.probe.signUp("Ada"), grace = try await world.probe.signUp("Grace")
@@ -14,8 +16,9 @@ struct RequestCapTests {
             // Eight requests whose bodies never finish: each holds one of Ada's places until its connection closes.
             @Sendable func hold() throws -> SilentSocket {
                 let socket = try SilentSocket(port: port)
-                socket.writeText("PUT /v1/receipts/privacy HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ada.token)\r\n"
-                                 + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"priv")
+                socket.writeText(
+                    "PUT /v1/receipts/privacy HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ada.token)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"priv")
                 return socket
             }
             var held = try (0..<8).map { _ in try hold() }
@@ -34,7 +37,9 @@ struct RequestCapTests {
                 }
                 ninth = try await world.probe.send("GET", "/v1/conversations", token: ada.token)
             } while ninth.status != 429 && ContinuousClock.now < deadline
-            #expect(ninth.status == 429 && ninth.headers["retry-after"] == "1", "\(ninth.status) \(ninth.headers), \(replaced) held requests refused and held again")
+            #expect(
+                ninth.status == 429 && ninth.headers["retry-after"] == "1",
+                "\(ninth.status) \(ninth.headers), \(replaced) held requests refused and held again")
             #expect(try await world.probe.send("GET", "/v1/conversations", token: grace.token).status == 200, "another account was refused")
 
             // A send over Ada's events socket is one of her requests too.

@@ -3,8 +3,8 @@ import HummingbirdWSClient
 import Kernel
 import Logging
 import ServiceGraph
-import Testing
 import TestSupport
+import Testing
 
 /// Several `messageai-server` processes on one PostgreSQL database, as behind a load balancer:
 /// what one instance does is seen by the others.
@@ -42,8 +42,10 @@ struct ScaleOutTests {
     private func openSocket(_ token: String, on server: ServerProcess) async throws -> Task<WebSocketCloseFrame?, any Error> {
         let (opened, open) = AsyncStream<Void>.makeStream()
         let socket = Task {
-            try await WebSocketClient.connect(url: server.url.replacing("http", with: "ws") + EventSocketProtocol.path,
-                                              configuration: .events(token: token), logger: Logger(label: "test")) { inbound, _, _ in
+            try await WebSocketClient.connect(
+                url: server.url.replacing("http", with: "ws") + EventSocketProtocol.path,
+                configuration: .events(token: token), logger: Logger(label: "test")
+            ) { inbound, _, _ in
                 for try await _ in inbound { open.yield() }
             }
         }

@@ -19,8 +19,9 @@ struct ServerFailureTests {
     /// Words of a database's error that must not reach a client.
     static let databaseWords = ["messages", "sqlite", "postgres", "table", "relation", "42p01", "sql", "exist", "column"]
 
-    @Test("a failing store: a 500 over HTTP, and an error frame over the events socket, each with a request id and none of the database's words; the log has the failure, its path and method, under that id",
-          arguments: Store.allCases)
+    @Test(
+        "a failing store: a 500 over HTTP, and an error frame over the events socket, each with a request id and none of the database's words; the log has the failure, its path and method, under that id",
+        arguments: Store.allCases)
     func storeFailure(_ store: Store) async throws {
         let postgresURL = store == .postgres ? try await PostgresCluster.shared().database() : nil
         let world = try await ServerWorld(arguments: { _ in postgresURL.map { ["--postgres-url", $0] } ?? [] })
@@ -46,8 +47,9 @@ struct ServerFailureTests {
 
         // A send over the events socket meets the same failure: an error frame with an id of its own.
         let frame = ChatSocket.SendFrame(id: .random(), conversation: ConversationID(direct), text: "into the void")
-        let replies = try await SocketSendTests.exchange([String(decoding: try WireFormat.encoder().encode(frame), as: UTF8.self)],
-                                                         expecting: 1, as: ada.token, on: world)
+        let replies = try await SocketSendTests.exchange(
+            [String(decoding: try WireFormat.encoder().encode(frame), as: UTF8.self)],
+            expecting: 1, as: ada.token, on: world)
         let refusal = try #require(replies.first?.error, "\(replies)")
         let socketID = try #require(refusal.message.firstMatch(of: /request ([0-9a-f]+)\)/)?.output.1, "\(refusal.message)")
         #expect(refusal.kind == "internal" && socketID != id)

@@ -4,8 +4,8 @@ import HummingbirdWSClient
 import Kernel
 import Logging
 import ServiceGraph
-import Testing
 import TestSupport
+import Testing
 
 /// The server as an operator sees it: stopped gracefully, killed, restarted; and sessions that
 /// end while their sockets are open.
@@ -19,8 +19,10 @@ struct ServerLifecycleTests {
         let configuration = WebSocketClientConfiguration.events(token: ada.token)
         let (opened, open) = AsyncStream<Void>.makeStream()
         let socket = Task {
-            try await WebSocketClient.connect(url: world.eventsURL,
-                                              configuration: configuration, logger: Logger(label: "test")) { inbound, _, _ in
+            try await WebSocketClient.connect(
+                url: world.eventsURL,
+                configuration: configuration, logger: Logger(label: "test")
+            ) { inbound, _, _ in
                 for try await _ in inbound { open.yield() }
             }
         }
@@ -73,8 +75,12 @@ struct ServerLifecycleTests {
         // A costly password hash keeps a sign-in in flight long enough to stop the server under it.
         let world = try await ServerWorld(arguments: { _ in ["--bcrypt-cost", "12"] })
         defer { world.remove() }
-        let signUp = try await world.probe.send("POST", "/v1/auth/signup", json: ["email": "ada@example.com", "displayName": "Ada",
-                                                                                  "password": "password-Ada"])
+        let signUp = try await world.probe.send(
+            "POST", "/v1/auth/signup",
+            json: [
+                "email": "ada@example.com", "displayName": "Ada",
+                "password": "password-Ada",
+            ])
         #expect(signUp.status == 201)
         let pid = world.server.processIdentifier, before = Child.cpuSeconds(of: pid)
         let signIn = Task { try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"]) }
@@ -96,8 +102,10 @@ struct ServerLifecycleTests {
             let configuration = WebSocketClientConfiguration.events(token: ada.token)
             let (opened, open) = AsyncStream<Void>.makeStream()
             let bare = Task {
-                try await WebSocketClient.connect(url: world.eventsURL,
-                                                  configuration: configuration, logger: Logger(label: "bare")) { inbound, _, _ in
+                try await WebSocketClient.connect(
+                    url: world.eventsURL,
+                    configuration: configuration, logger: Logger(label: "bare")
+                ) { inbound, _, _ in
                     for try await _ in inbound { open.yield() }
                 }
             }
@@ -114,7 +122,9 @@ struct ServerLifecycleTests {
         }
     }
 
-    @Test("a session signed out through one server is refused by a second server on the same database from 2 s on, and its socket there closed within 32 s")
+    @Test(
+        "a session signed out through one server is refused by a second server on the same database from 2 s on, and its socket there closed within 32 s"
+    )
     func revokedThroughAnotherServer() async throws {
         let world = try await ServerWorld()
         defer { world.remove() }
@@ -140,8 +150,12 @@ struct ServerLifecycleTests {
     func passwordChangeClosesOtherSockets() async throws {
         try await InProcessServer.live { world in
             let graph = try world.remoteGraph()
-            let signUp = try await world.probe.send("POST", "/v1/auth/signup", json: ["email": "ada@example.com", "displayName": "Ada",
-                                                                                      "password": "password-Ada"])
+            let signUp = try await world.probe.send(
+                "POST", "/v1/auth/signup",
+                json: [
+                    "email": "ada@example.com", "displayName": "Ada",
+                    "password": "password-Ada",
+                ])
             let kept = try #require(signUp.json?["token"] as? String)
             let signIn = try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"])
             let other = try #require(signIn.json?["token"] as? String)
@@ -149,8 +163,11 @@ struct ServerLifecycleTests {
             let otherEvents = try await graph.services(for: graph.caller(token: other)).chat.liveEvents()
 
             let changed = ContinuousClock.now
-            #expect(try await world.probe.send("POST", "/v1/auth/password", token: kept,
-                                               json: ["current": "password-Ada", "new": "password-Ada-2"]).status == 204)
+            #expect(
+                try await world.probe.send(
+                    "POST", "/v1/auth/password", token: kept,
+                    json: ["current": "password-Ada", "new": "password-Ada-2"]
+                ).status == 204)
             for await _ in otherEvents {}
             // Sooner than the sweep of every socket's session (30 s) could have found it.
             #expect(ContinuousClock.now - changed < .seconds(5))

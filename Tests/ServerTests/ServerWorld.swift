@@ -47,8 +47,9 @@ struct ServerWorld: TestServer {
     /// them; `environment` adds to its first run's (a `FaultPoint`).
     init(environment: [String: String] = [:], arguments: (URL) async throws -> [String] = { _ in [] }) async throws {
         folder = try Self.makeFolder()
-        server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path, arguments: try await arguments(folder),
-                                         environment: environment)
+        server = try await ServerProcess(
+            databasePath: folder.appendingPathComponent("server.sqlite").path, arguments: try await arguments(folder),
+            environment: environment)
         probe = HTTPProbe(base: server.url)
     }
 

@@ -67,7 +67,8 @@ struct SilentSocket {
 
     /// Asks for the events socket of `token`, with `headers` besides.
     func ask(token: String, headers: [String: String] = [:]) {
-        let request = "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+        let request =
+            "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
             + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: Bearer \(token)\r\n"
             + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n"
         _ = request.withCString { write(descriptor, $0, strlen($0)) }

@@ -10,8 +10,9 @@ import Testing
 /// the default queue and 300 messages (more than those buffers take), then nothing more.
 @Suite("Slow clients", .timeLimit(.minutes(3)))
 struct SlowClientTests {
-    @Test("a stalled reader is closed with 4408 while another member receives every message",
-          arguments: [(16, "a full queue"), (EventSocketProtocol.queueFrames, "a frame waiting 2 s")])
+    @Test(
+        "a stalled reader is closed with 4408 while another member receives every message",
+        arguments: [(16, "a full queue"), (EventSocketProtocol.queueFrames, "a frame waiting 2 s")])
     func stalledReader(queueFrames: Int, trigger: String) async throws {
         try await InProcessServer.live({ $0.socketQueueFrames = queueFrames }) { world in
             let graph = try world.remoteGraph()
@@ -49,7 +50,8 @@ struct SlowClientTests {
             var heard: [MessageID] = []
             while heard.count < sent.count, let message = await bobHears.next(within: .seconds(10)) { heard.append(message.id) }
             #expect(heard == sent, "Bob heard \(heard.count) of \(sent.count)")
-            print("SlowClientTests: \(trigger): closed as too slow after \(closedAfter) messages of 16 KB; \(texts) frames reached the stalled client")
+            print(
+                "SlowClientTests: \(trigger): closed as too slow after \(closedAfter) messages of 16 KB; \(texts) frames reached the stalled client")
         }
     }
 }

@@ -20,8 +20,10 @@ struct SocketResetTests {
             for after in ["elsewhere.1", "\(epoch).999999999"] {
                 let configuration = WebSocketClientConfiguration.events(token: ada.token)
                 let types = Mutex<[String]>([])
-                _ = try await WebSocketClient.connect(url: world.eventsURL + "?after=\(after)",
-                                                      configuration: configuration, logger: Logger(label: "reset")) { inbound, outbound, _ in
+                _ = try await WebSocketClient.connect(
+                    url: world.eventsURL + "?after=\(after)",
+                    configuration: configuration, logger: Logger(label: "reset")
+                ) { inbound, outbound, _ in
                     var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
                     while let message = try await iterator.next() {
                         guard case .text(let text) = message, let type = text.firstMatch(of: /"type":"([^"]+)"/)?.output.1 else { continue }

@@ -40,7 +40,8 @@ struct SocketSendTests {
             let replies = try await Self.exchange(frames, expecting: 5, as: ada.token, on: world)
             let byRequest = Dictionary(grouping: replies, by: \.request)
             let stored = byRequest[id.rawValue]?.compactMap(\.message) ?? []
-            #expect(stored.count == 2 && stored.allSatisfy { $0.text == "hello" && $0.cursor == stored.first?.cursor && $0.senderID == UserID(ada.id) })
+            #expect(
+                stored.count == 2 && stored.allSatisfy { $0.text == "hello" && $0.cursor == stored.first?.cursor && $0.senderID == UserID(ada.id) })
             #expect(byRequest[stranger.rawValue]?.first?.error?.kind == AppError.Kind.forbidden.rawValue)
             #expect(byRequest[empty.rawValue]?.first?.error?.kind == AppError.Kind.invalidInput.rawValue)
             #expect(byRequest["odd-1"]?.first?.error?.kind == AppError.Kind.invalidInput.rawValue)
@@ -56,7 +57,9 @@ struct SocketSendTests {
         }
     }
 
-    @Test("typing frames: answered by id (done, forbidden for a non-member, invalid for a bad conversation or field), none without an id; the member hears it")
+    @Test(
+        "typing frames: answered by id (done, forbidden for a non-member, invalid for a bad conversation or field), none without an id; the member hears it"
+    )
     func typingFrames() async throws {
         try await InProcessServer.live { world in
             let graph = try world.remoteGraph()
@@ -67,16 +70,23 @@ struct SocketSendTests {
             let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id)).id
             var bobHears = try await asBob.chat.typingNotices().makeAsyncIterator()
             // One burst a frame: a frame that comes while another is passed on replaces it (and is answered as done).
-            let replies = try await Self.exchange([
-                [#"{"type":"chat.typing","id":"t1","conversation":"\#(direct)","typing":true}"#],
-                [#"{"type":"chat.typing","id":"t2","conversation":"\#(notAdas)","typing":true}"#],
-                [#"{"type":"chat.typing","id":"t3","conversation":"../\u001B[2J","typing":true}"#],
-                [#"{"type":"chat.typing","id":"t4","conversation":"\#(direct)","typing":"very much"}"#],
-                [#"{"type":"chat.typing","conversation":"\#(direct)","typing":false}"#, #"{"type":"chat.typing","id":"t5","conversation":"\#(direct)","typing":false}"#],
-            ], expecting: 5, as: ada.token, on: world)
+            let replies = try await Self.exchange(
+                [
+                    [#"{"type":"chat.typing","id":"t1","conversation":"\#(direct)","typing":true}"#],
+                    [#"{"type":"chat.typing","id":"t2","conversation":"\#(notAdas)","typing":true}"#],
+                    [#"{"type":"chat.typing","id":"t3","conversation":"../\u001B[2J","typing":true}"#],
+                    [#"{"type":"chat.typing","id":"t4","conversation":"\#(direct)","typing":"very much"}"#],
+                    [
+                        #"{"type":"chat.typing","conversation":"\#(direct)","typing":false}"#,
+                        #"{"type":"chat.typing","id":"t5","conversation":"\#(direct)","typing":false}"#,
+                    ],
+                ], expecting: 5, as: ada.token, on: world)
             let kinds = Dictionary(replies.map { ($0.request, $0.error?.kind ?? "done") }) { $1 }
-            #expect(kinds == ["t1": "done", "t2": AppError.Kind.forbidden.rawValue, "t3": AppError.Kind.invalidInput.rawValue,
-                              "t4": AppError.Kind.invalidInput.rawValue, "t5": "done"], "\(kinds)")
+            #expect(
+                kinds == [
+                    "t1": "done", "t2": AppError.Kind.forbidden.rawValue, "t3": AppError.Kind.invalidInput.rawValue,
+                    "t4": AppError.Kind.invalidInput.rawValue, "t5": "done",
+                ], "\(kinds)")
             #expect(replies.allSatisfy { $0.message == nil })
             #expect(await bobHears.next() == TypingNotice(conversationID: direct, userID: UserID(ada.id), typing: true))
             #expect(await bobHears.next() == TypingNotice(conversationID: direct, userID: UserID(ada.id), typing: false))
@@ -95,8 +105,10 @@ struct SocketSendTests {
             let configuration = WebSocketClientConfiguration.events(token: ada.token, maxFrameSize: EventSocketProtocol.maxFrameBytes * 2)
             for (bytes, answered) in [(EventSocketProtocol.maxFrameBytes, true), (EventSocketProtocol.maxFrameBytes + 1, false)] {
                 let reply = Mutex<String?>(nil), text = frame(bytes: bytes)
-                let close = try await WebSocketClient.connect(url: world.eventsURL,
-                                                              configuration: configuration, logger: Logger(label: "sender")) { inbound, outbound, _ in
+                let close = try await WebSocketClient.connect(
+                    url: world.eventsURL,
+                    configuration: configuration, logger: Logger(label: "sender")
+                ) { inbound, outbound, _ in
                     var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
                     _ = try await iterator.next()
                     try await outbound.write(.text(text))
@@ -110,7 +122,9 @@ struct SocketSendTests {
                 if answered {
                     #expect(answer?.contains(#""request":"big-1""#) == true, "\(bytes) bytes: \(answer ?? "no reply")")
                 } else {
-                    #expect(answer == nil && close?.closeCode == .messageTooLarge, "\(bytes) bytes: \(String(describing: close?.closeCode)), \(answer ?? "no reply")")
+                    #expect(
+                        answer == nil && close?.closeCode == .messageTooLarge,
+                        "\(bytes) bytes: \(String(describing: close?.closeCode)), \(answer ?? "no reply")")
                 }
             }
         }
@@ -133,7 +147,9 @@ struct SocketSendTests {
             try await holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
             let ids = (0...EventSocketProtocol.maxPendingRequests).map { _ in MessageID.random() }
             let encoder = WireFormat.encoder()
-            let frames = try ids.map { String(decoding: try encoder.encode(ChatSocket.SendFrame(id: $0, conversation: direct.id, text: "queued")), as: UTF8.self) }
+            let frames = try ids.map {
+                String(decoding: try encoder.encode(ChatSocket.SendFrame(id: $0, conversation: direct.id, text: "queued")), as: UTF8.self)
+            }
             let replies = try await Self.exchange(frames, expecting: ids.count, as: ada.token, on: world) { reply in
                 guard reply.error != nil else { return }
                 try? await holder.writeWithoutTransaction { try $0.execute(sql: "COMMIT") }
@@ -167,8 +183,10 @@ struct SocketSendTests {
 
             let own = Inbox.collecting(try await chat.liveMessages(in: direct.id))
             let id = MessageID.random()
-            let frame = try #require(await connection.request(ChatSocket.SendFrame(id: id, conversation: direct.id, text: "over the socket"), id: id.rawValue,
-                                                               as: caller), "no reply on the open socket")
+            let frame = try #require(
+                await connection.request(
+                    ChatSocket.SendFrame(id: id, conversation: direct.id, text: "over the socket"), id: id.rawValue,
+                    as: caller), "no reply on the open socket")
             let reply = try WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame).stored()
             #expect(reply.text == "over the socket" && reply.senderID == UserID(ada.id))
             #expect(reply.cursor.map { cursor in overHTTP.cursor.map { cursor.follows($0) } ?? false } ?? false)
@@ -205,20 +223,26 @@ struct SocketSendTests {
     /// Opens `token`'s events socket as a bare WebSocket client, writes `frames` once it is
     /// ready, and returns the first `count` replies, in the order they came; `heard` sees each
     /// as it comes.
-    static func exchange(_ frames: [String], expecting count: Int, as token: String, on world: some TestServer,
-                                 heard: @escaping @Sendable (ChatSocket.SendReply) async -> Void = { _ in }) async throws -> [ChatSocket.SendReply] {
+    static func exchange(
+        _ frames: [String], expecting count: Int, as token: String, on world: some TestServer,
+        heard: @escaping @Sendable (ChatSocket.SendReply) async -> Void = { _ in }
+    ) async throws -> [ChatSocket.SendReply] {
         try await exchange([frames], expecting: count, as: token, on: world, heard: heard)
     }
 
     /// `exchange` in bursts: each burst's frames are written together once the replies to the
     /// one before have come (`count`: all of them, unless told fewer).
-    private static func exchange(_ bursts: [[String]], expecting count: Int? = nil, as token: String, on world: some TestServer,
-                                 heard: @escaping @Sendable (ChatSocket.SendReply) async -> Void = { _ in }) async throws -> [ChatSocket.SendReply] {
+    private static func exchange(
+        _ bursts: [[String]], expecting count: Int? = nil, as token: String, on world: some TestServer,
+        heard: @escaping @Sendable (ChatSocket.SendReply) async -> Void = { _ in }
+    ) async throws -> [ChatSocket.SendReply] {
         let count = count ?? bursts.map(\.count).reduce(0, +)
         let configuration = WebSocketClientConfiguration.events(token: token, maxFrameSize: EventSocketProtocol.maxFrameBytes)
         let replies = Mutex<[ChatSocket.SendReply]>([])
-        _ = try await WebSocketClient.connect(url: world.eventsURL,
-                                              configuration: configuration, logger: Logger(label: "sender")) { inbound, outbound, _ in
+        _ = try await WebSocketClient.connect(
+            url: world.eventsURL,
+            configuration: configuration, logger: Logger(label: "sender")
+        ) { inbound, outbound, _ in
             var iterator = inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes).makeAsyncIterator()
             _ = try await iterator.next()
             let decoder = WireFormat.decoder()
@@ -228,7 +252,8 @@ struct SocketSendTests {
                 written += burst.count
                 while replies.withLock({ $0.count }) < min(written, count), let message = try await iterator.next() {
                     guard case .text(let text) = message, let reply = try? decoder.decode(ChatSocket.SendReply.self, from: Data(text.utf8)),
-                          reply.type == EventSocketProtocol.replyType else { continue }
+                        reply.type == EventSocketProtocol.replyType
+                    else { continue }
                     replies.withLock { $0.append(reply) }
                     await heard(reply)
                 }

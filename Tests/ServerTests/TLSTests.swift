@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// With a certificate and key the server speaks HTTPS and WSS only, and the client verifies it:
 /// a client that trusts the certificate chats; one that does not is refused before anything is sent.
@@ -14,8 +14,10 @@ struct TLSTests {
             let key = folder.appendingPathComponent("key.pem").path
             let openssl = Process()
             openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                                 "-addext", "subjectAltName=DNS:localhost", "-keyout", key, "-out", certificate]
+            openssl.arguments = [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost", "-keyout", key, "-out", certificate,
+            ]
             openssl.standardError = FileHandle.nullDevice
             try openssl.run()
             await openssl.ended()
@@ -43,17 +45,22 @@ struct TLSTests {
         let doubting = world.machine("eve", url: url)
         let refused = try await doubting.run(["login", "--email", "ada@example.com", "--password-stdin"], input: "password-Ada\n")
         #expect(refused.status == 69)
-        #expect(refused.stderr == "error: cannot reach the server at \(url): TLS failed: its certificate is not trusted here (trust it with remote.certificates)\n", "\(refused.stderr)")
+        #expect(
+            refused.stderr
+                == "error: cannot reach the server at \(url): TLS failed: its certificate is not trusted here (trust it with remote.certificates)\n",
+            "\(refused.stderr)")
 
         let plain = try await world.machine("plain", url: url.replacing("https", with: "http"))
             .run(["login", "--email", "ada@example.com", "--password-stdin"], input: "password-Ada\n")
         #expect(plain.status == 69 && plain.stderr.contains("closed the connection"), "plain HTTP to a TLS server: \(plain.stderr)")
 
         // What a client may negotiate, asked with `openssl s_client` willing to offer anything.
-        for (protocolFlag, cipher, accepted) in [("-tls1", "DEFAULT", false), ("-tls1_1", "DEFAULT", false),
-                                                 ("-tls1_2", "AES128-GCM-SHA256", false), ("-tls1_2", "ECDHE-RSA-AES128-SHA", false),
-                                                 ("-tls1_2", "ECDHE-RSA-AES128-GCM-SHA256", true), ("-tls1_2", "ECDHE-RSA-CHACHA20-POLY1305", true),
-                                                 ("-tls1_3", "DEFAULT", true)] {
+        for (protocolFlag, cipher, accepted) in [
+            ("-tls1", "DEFAULT", false), ("-tls1_1", "DEFAULT", false),
+            ("-tls1_2", "AES128-GCM-SHA256", false), ("-tls1_2", "ECDHE-RSA-AES128-SHA", false),
+            ("-tls1_2", "ECDHE-RSA-AES128-GCM-SHA256", true), ("-tls1_2", "ECDHE-RSA-CHACHA20-POLY1305", true),
+            ("-tls1_3", "DEFAULT", true),
+        ] {
             let handshake = try await Self.handshake(port: server.port, protocolFlag, cipher: cipher)
             #expect(handshake == accepted, "\(protocolFlag) \(cipher): \(handshake ? "accepted" : "refused")")
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// People on different machines chat through a real server: each client is `messageai` with
 /// its own state directory, over real sockets.
@@ -30,7 +30,8 @@ struct TwoMachinesTests {
         #expect(received.map { $0.contains("Ada: hello from Ada's machine") || $0.contains("Ada: second") } == [true, true])
 
         let rows = try await grace.run(["chats", "--json"])
-        let row = try #require(rows.stdout.split(separator: "\n").first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        let row = try #require(
+            rows.stdout.split(separator: "\n").first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
         #expect((row["unreadCount"] as? Int ?? 0) >= 3 && row["title"] as? String == "Ada")
         #expect(try await grace.run(["read", "Ada"]).status == 0)
         let after = try await grace.run(["chats", "--json"]).stdout
@@ -44,9 +45,11 @@ struct TwoMachinesTests {
         let probe = world.probe
         let signIn = try await probe.send("POST", "/v1/auth/signin", json: ["email": "eve@example.com", "password": "password-Eve"])
         let eveToken = try #require(signIn.json?["token"] as? String)
-        for (method, path, body) in [("GET", "/v1/conversations/\(conversation)/messages", nil),
-                                     ("PUT", "/v1/conversations/\(conversation)/messages/evemessage1", Data(#"{"text":"let me in"}"#.utf8)),
-                                     ("POST", "/v1/conversations/\(conversation)/read", nil)] {
+        for (method, path, body) in [
+            ("GET", "/v1/conversations/\(conversation)/messages", nil),
+            ("PUT", "/v1/conversations/\(conversation)/messages/evemessage1", Data(#"{"text":"let me in"}"#.utf8)),
+            ("POST", "/v1/conversations/\(conversation)/read", nil),
+        ] {
             let answer = try await probe.send(method, path, token: eveToken, body: body)
             #expect(answer.status == 403 && answer.errorKind == "forbidden", "\(method) \(path): \(answer.status)")
         }
@@ -77,8 +80,11 @@ struct TwoMachinesTests {
         let texts = lines.compactMap { $0.firstMatch(of: /"text":"([^"]+)"/).map { String($0.output.1) } }
         #expect(texts == ["backlog 2", "backlog 3", "backlog 4", "live 0", "live 1", "last"], "\(lines)")
         // The CLI's JSON schema: `…Id` keys and ISO 8601 times in UTC.
-        #expect(lines.allSatisfy { $0.contains("\"conversationId\":") && $0.contains("\"senderId\":") && $0.contains(/"sentAt":"\d{4}-\d\d-\d\dT[0-9:.]+Z"/) },
-                "\(lines.first ?? "")")
+        #expect(
+            lines.allSatisfy {
+                $0.contains("\"conversationId\":") && $0.contains("\"senderId\":") && $0.contains(/"sentAt":"\d{4}-\d\d-\d\dT[0-9:.]+Z"/)
+            },
+            "\(lines.first ?? "")")
     }
 
     @Test("a server that is not there: one line naming its URL, exit 69, within the timeout")
@@ -88,7 +94,8 @@ struct TwoMachinesTests {
         // A listening socket that never answers: connects, then silence.
         let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(silent) }
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
+        var address = sockaddr_in(
+            sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         try #require(withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length) } } == 0)
         try #require(listen(silent, 8) == 0)

@@ -15,9 +15,10 @@ struct WireFramesTests {
     ]
 
     static func message(_ text: String, number: Int) -> Message {
-        Message(id: MessageID("m-\(number)"), conversationID: ConversationID("c.\(number)"), senderID: UserID("u_\(number)"), text: text,
-                sentAt: Date(timeIntervalSince1970: Double(1_795_000_000_000 + number * 17) / 1_000),
-                cursor: number % 3 == 0 ? nil : EventCursor(epoch: "ab12", position: Int64(number)))
+        Message(
+            id: MessageID("m-\(number)"), conversationID: ConversationID("c.\(number)"), senderID: UserID("u_\(number)"), text: text,
+            sentAt: Date(timeIntervalSince1970: Double(1_795_000_000_000 + number * 17) / 1_000),
+            cursor: number % 3 == 0 ? nil : EventCursor(epoch: "ab12", position: Int64(number)))
     }
 
     static var messages: [Message] { awkward.enumerated().flatMap { index, text in (0..<4).map { message(text, number: index * 4 + $0) } } }
@@ -38,9 +39,10 @@ struct WireFramesTests {
         let emoji = ["👍", "🎉", "❤️", "a", "\"", "\\", "\u{7f}é", "😀", "中", "\u{2028}", "Z", "👍🏽"]
         for count in [0, 1, 2, emoji.count] {
             for own in [0, 1, count / 2, count] where own <= count {
-                let reactions = MessageReactions(conversationID: ConversationID("c.\(count)"), messageID: MessageID("m-\(own)"),
-                                                 reactions: Dictionary(uniqueKeysWithValues: emoji.prefix(own).map { ($0, [UserID("u_\(own)")]) }),
-                                                 reactionCounts: Dictionary(uniqueKeysWithValues: emoji.prefix(count).enumerated().map { ($1, $0 + 1) }))
+                let reactions = MessageReactions(
+                    conversationID: ConversationID("c.\(count)"), messageID: MessageID("m-\(own)"),
+                    reactions: Dictionary(uniqueKeysWithValues: emoji.prefix(own).map { ($0, [UserID("u_\(own)")]) }),
+                    reactionCounts: Dictionary(uniqueKeysWithValues: emoji.prefix(count).enumerated().map { ($1, $0 + 1) }))
                 let event = UserEvent.reacted(reactions, cursor: EventCursor(epoch: "ab12", position: Int64(count * 100 + own)))
                 let written = try #require(ChatSocket.Frames.text(of: event))
                 #expect(String(decoding: written, as: UTF8.self) == String(decoding: try WireFormat.encoder().encode(event), as: UTF8.self))

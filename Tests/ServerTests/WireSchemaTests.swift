@@ -20,14 +20,19 @@ struct WireSchemaTests {
     static let message = Message(id: MessageID("m1"), conversationID: ConversationID("c1"), senderID: UserID("u1"), text: "hi\nthere", sentAt: now)
     static let summary = ConversationSummary(
         conversation: Conversation(id: ConversationID("c1"), title: nil, memberIDs: [UserID("u1"), UserID("u2")], createdAt: now), title: "Grace",
-        activity: ConversationActivity(lastMessage: MessagePreview(id: MessageID("m1"), senderID: UserID("u1"), text: "hi", sentAt: now), unreadCount: 2,
-                                       unreadMentions: 1))
-    static let mentioning = Message(id: MessageID("m2"), conversationID: ConversationID("c1"), senderID: UserID("u2"), text: "@Ada hi", sentAt: now,
-                                    mentions: [UserID("u1")])
+        activity: ConversationActivity(
+            lastMessage: MessagePreview(id: MessageID("m1"), senderID: UserID("u1"), text: "hi", sentAt: now), unreadCount: 2,
+            unreadMentions: 1))
+    static let mentioning = Message(
+        id: MessageID("m2"), conversationID: ConversationID("c1"), senderID: UserID("u2"), text: "@Ada hi", sentAt: now,
+        mentions: [UserID("u1")])
 
     static let samples: [(String, any WireType, WireSchema)] = [
         ("Account", Account(id: UserID("u1"), email: "ada@example.com"), Account.schema),
-        ("SessionReply", SessionReply(IssuedSession(account: Account(id: UserID("u1"), email: "a@b.c"), token: String(repeating: "a", count: 64))), SessionReply.schema),
+        (
+            "SessionReply", SessionReply(IssuedSession(account: Account(id: UserID("u1"), email: "a@b.c"), token: String(repeating: "a", count: 64))),
+            SessionReply.schema
+        ),
         ("SignUpRequest", SignUpRequest(email: "a@b.c", displayName: "Ada", password: "password1"), SignUpRequest.schema),
         ("PasswordChange", PasswordChange(current: "a", new: "password2"), PasswordChange.schema),
         ("Profile (own)", Profile(id: UserID("u1"), email: "a@b.c", displayName: "Ada", status: "here"), Profile.schema),
@@ -37,17 +42,31 @@ struct WireSchemaTests {
         ("NameQuery", NameQuery([UserID("u1"), UserID("u2")]), NameQuery.schema),
         ("ConversationSummary", summary, ConversationSummary.schema),
         ("ConversationListReply", ConversationListReply(ConversationPage(conversations: [summary], hasMore: true)), ConversationListReply.schema),
-        ("InvitationList", InvitationList([Invitation(id: ConversationID("c1"), title: "Team", isGroup: true, inviterID: UserID("u2"),
-                                                      inviterName: "Grace", memberCount: 3, invitedAt: Date(timeIntervalSince1970: 1_700_000_000))]),
-         InvitationList.schema),
+        (
+            "InvitationList",
+            InvitationList([
+                Invitation(
+                    id: ConversationID("c1"), title: "Team", isGroup: true, inviterID: UserID("u2"),
+                    inviterName: "Grace", memberCount: 3, invitedAt: Date(timeIntervalSince1970: 1_700_000_000))
+            ]),
+            InvitationList.schema
+        ),
         ("BlockList", BlockList([UserID("u2")]), BlockList.schema),
         ("GroupRequest", GroupRequest(title: "Team", memberIDs: [UserID("u2")]), GroupRequest.schema),
         ("DirectRequest", DirectRequest(userID: UserID("u2")), DirectRequest.schema),
         ("Message", message, Message.schema),
         ("Message (mentioning)", mentioning, Message.schema),
-        ("MentionPage", MentionPage(mentions: [Mention(SearchCorpusMessage(id: MessageID("m2"), conversationID: ConversationID("c1"), senderID: UserID("u2"),
-                                                                           sentAt: now, text: "@Ada hi", key: 42))], next: 42, hasMore: false),
-         MentionPage.schema),
+        (
+            "MentionPage",
+            MentionPage(
+                mentions: [
+                    Mention(
+                        SearchCorpusMessage(
+                            id: MessageID("m2"), conversationID: ConversationID("c1"), senderID: UserID("u2"),
+                            sentAt: now, text: "@Ada hi", key: 42))
+                ], next: 42, hasMore: false),
+            MentionPage.schema
+        ),
         ("MessagePageReply", MessagePageReply(MessagePage(messages: [message], hasOlder: true)), MessagePageReply.schema),
         ("UserEvent (message)", UserEvent.message(message), UserEvent.schema),
         ("UserEvent (conversation added)", UserEvent.change(.conversationAdded(ConversationID("c1")), cursor: cursor), UserEvent.schema),

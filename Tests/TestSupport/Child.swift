@@ -92,7 +92,8 @@ public final class Child: @unchecked Sendable {
     /// it cannot be read.
     public static func cpuSeconds(of pid: Int32) -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return .nan }
+            let close = stat.lastIndex(of: ")")
+        else { return .nan }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 12 else { return .nan }
         let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
@@ -102,7 +103,8 @@ public final class Child: @unchecked Sendable {
     /// The resident memory of process `pid` now, in bytes, from /proc; 0 when it cannot be read.
     public static func residentBytes(of pid: Int32) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
         return (line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0) * 1_024
     }
 }

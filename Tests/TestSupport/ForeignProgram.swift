@@ -24,8 +24,11 @@ public struct ForeignProgram: Sendable, CustomStringConvertible {
     }
     /// Python's `sqlite3` module: connect, read, close.
     public static let python = ForeignProgram(name: "python-sqlite3", executable: "/usr/bin/env") { database, _ in
-        ["python3", "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(c.execute('SELECT count(*) FROM sqlite_master').fetchone()[0]); c.close()",
-         database]
+        [
+            "python3", "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(c.execute('SELECT count(*) FROM sqlite_master').fetchone()[0]); c.close()",
+            database,
+        ]
     }
     /// `sqlite3 FILE '.backup COPY'`, the online backup an operator is told to use.
     public static let backup = ForeignProgram(name: "sqlite3-backup", executable: "/usr/bin/sqlite3") { database, scratch in

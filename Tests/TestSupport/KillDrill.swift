@@ -62,9 +62,11 @@ public final class KillDrill: Sendable {
     /// `send` (given the id and the message's number) until acknowledged, noting each in `ledger`
     /// and in this drill; with `pace`, the `n`-th is not sent before `start + n × pace` (a
     /// sender held up by a crash catches up after it). Returns the number of attempts.
-    public func send(_ count: Int, in conversation: ConversationID, noting ledger: DeliveryLedger,
-                     pace: (start: ContinuousClock.Instant, interval: Duration)? = nil,
-                     _ send: (MessageID, Int) async throws -> Void) async throws -> Int {
+    public func send(
+        _ count: Int, in conversation: ConversationID, noting ledger: DeliveryLedger,
+        pace: (start: ContinuousClock.Instant, interval: Duration)? = nil,
+        _ send: (MessageID, Int) async throws -> Void
+    ) async throws -> Int {
         var attempts = 0
         var previous = ContinuousClock.now
         for index in 0..<count {

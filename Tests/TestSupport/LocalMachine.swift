@@ -19,9 +19,11 @@ public struct LocalMachine: Sendable {
     /// A machine in a new scratch folder named after `name`.
     public init(_ name: String) {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-\(name)-\(UUID().uuidString)")
-        environment = ["HOME": folder.path, "MESSAGEAI_STATE_DIR": folder.appendingPathComponent("state").path,
-                       "MESSAGEAI_SQLITE_PATH": folder.appendingPathComponent("data/messageai.sqlite").path,
-                       "MESSAGEAI_AUTH_BCRYPT_COST": "4", "NO_COLOR": "1"]
+        environment = [
+            "HOME": folder.path, "MESSAGEAI_STATE_DIR": folder.appendingPathComponent("state").path,
+            "MESSAGEAI_SQLITE_PATH": folder.appendingPathComponent("data/messageai.sqlite").path,
+            "MESSAGEAI_AUTH_BCRYPT_COST": "4", "NO_COLOR": "1",
+        ]
     }
 
     /// A `messageai` process with `arguments`, not started.

@@ -47,17 +47,27 @@ public final class PostgresCluster: Sendable {
         port = TestPorts.reserve()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         if getuid() == 0 { try Self.run("/bin/chown", ["postgres:postgres", folder.path], asPostgres: false) }
-        try Self.run("\(Self.binaries)/initdb", ["-D", folder.appendingPathComponent("data").path, "-U", "postgres", "-A", "trust", "--no-sync",
-                                                  "-E", "UTF8", "--locale", "C"])
-        try Self.run("\(Self.binaries)/pg_ctl", [
-            "-D", folder.appendingPathComponent("data").path, "-w", "-l", folder.appendingPathComponent("log").path,
-            "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c max_connections=400 -c fsync=off", "start",
-        ])
+        try Self.run(
+            "\(Self.binaries)/initdb",
+            [
+                "-D", folder.appendingPathComponent("data").path, "-U", "postgres", "-A", "trust", "--no-sync",
+                "-E", "UTF8", "--locale", "C",
+            ])
+        try Self.run(
+            "\(Self.binaries)/pg_ctl",
+            [
+                "-D", folder.appendingPathComponent("data").path, "-w", "-l", folder.appendingPathComponent("log").path,
+                "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c max_connections=400 -c fsync=off", "start",
+            ])
     }
 
     /// A new empty database of the cluster: its URL, for `--postgres-url` or `GraphOptions.postgresURL`.
     public func database() async throws -> String {
-        let name = "messageai_\(databases.withLock { count in count += 1; return count })_\(UUID().uuidString.prefix(6).lowercased())"
+        let number = databases.withLock { count in
+            count += 1
+            return count
+        }
+        let name = "messageai_\(number)_\(UUID().uuidString.prefix(6).lowercased())"
         let folder = folder, port = port
         try await OwnThread.run {
             try Self.run("\(Self.binaries)/createdb", ["-h", folder.path, "-p", String(port), "-U", "postgres", name])
@@ -72,7 +82,8 @@ public final class PostgresCluster: Sendable {
     public func psql(_ sql: String, in name: String) async throws -> String {
         let (folder, port) = (folder, port)
         return try await OwnThread.run {
-            try Self.run("/usr/bin/psql", ["-h", folder.path, "-p", String(port), "-U", "postgres", "-d", name, "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
+            try Self.run(
+                "/usr/bin/psql", ["-h", folder.path, "-p", String(port), "-U", "postgres", "-d", name, "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
         }
     }
 
@@ -98,7 +109,8 @@ public final class PostgresCluster: Sendable {
         let argv = (asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", program] : [program]) + arguments
         let run = try SpawnedProgram.run(argv)
         guard run.status == 0 else {
-            throw PostgresClusterError(description: "\(URL(fileURLWithPath: program).lastPathComponent) failed (status \(run.status)): \(run.output.suffix(2_000))")
+            throw PostgresClusterError(
+                description: "\(URL(fileURLWithPath: program).lastPathComponent) failed (status \(run.status)): \(run.output.suffix(2_000))")
         }
         return run.output
     }

@@ -22,20 +22,25 @@ public final class ServerProcess: Sendable {
 
     /// The per-person budgets lifted out of reach: tests and benchmarks that are not about
     /// them send and look up as fast as many people would. `arguments` coming after may set them.
-    public static let liftedBudgets = ["--messages-per-minute", "100000000", "--fan-out-megabytes-per-minute", "1000000",
-                                       "--conversations-per-hour", "100000000", "--renames-per-hour", "100000000",
-                                       "--lookups-per-minute", "100000000", "--requests-at-once", "100000"]
+    public static let liftedBudgets = [
+        "--messages-per-minute", "100000000", "--fan-out-megabytes-per-minute", "1000000",
+        "--conversations-per-hour", "100000000", "--renames-per-hour", "100000000",
+        "--lookups-per-minute", "100000000", "--requests-at-once", "100000",
+    ]
 
     /// Starts a server over `databasePath` on a reserved port, with a cheap bcrypt cost and
     /// (unless told not to lift them) `liftedBudgets`, then `arguments`; `environment` adds to
     /// the test's own for this first run (a `FaultPoint` to stop at).
-    public init(databasePath: String, liftingBudgets: Bool = true, arguments: [String] = [],
-                environment: [String: String] = [:]) async throws {
+    public init(
+        databasePath: String, liftingBudgets: Bool = true, arguments: [String] = [],
+        environment: [String: String] = [:]
+    ) async throws {
         self.databasePath = databasePath
         self.arguments = (liftingBudgets ? Self.liftedBudgets : []) + arguments
         let output = LogBuffer()
-        let (process, url) = try await Self.launch(databasePath: databasePath, port: TestPorts.reserve(), arguments: self.arguments,
-                                                   environment: environment, output: output)
+        let (process, url) = try await Self.launch(
+            databasePath: databasePath, port: TestPorts.reserve(), arguments: self.arguments,
+            environment: environment, output: output)
         self.process = Mutex(process)
         self.output = output
         self.url = url
@@ -76,8 +81,10 @@ public final class ServerProcess: Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
-    private static func launch(databasePath: String, port: Int, arguments: [String], environment: [String: String],
-                               output: LogBuffer) async throws -> (Process, String) {
+    private static func launch(
+        databasePath: String, port: Int, arguments: [String], environment: [String: String],
+        output: LogBuffer
+    ) async throws -> (Process, String) {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw ServerProcessError("build messageai-server first (swift build)")
         }
@@ -103,7 +110,9 @@ public final class ServerProcess: Sendable {
         let url = try await withThrowingTaskGroup(of: String?.self) { group in
             group.addTask {
                 for await _ in lines {
-                    if let match = output.text.withLock({ $0 }).firstMatch(of: /listening on (https?:\/\/[0-9.]+:[0-9]+)/) { return String(match.output.1) }
+                    if let match = output.text.withLock({ $0 }).firstMatch(of: /listening on (https?:\/\/[0-9.]+:[0-9]+)/) {
+                        return String(match.output.1)
+                    }
                 }
                 return nil
             }

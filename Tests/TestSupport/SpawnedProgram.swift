@@ -29,7 +29,8 @@ public enum SpawnedProgram {
         // module does not show it, so it is looked up.)
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         guard let closeFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map({ unsafeBitCast($0, to: CloseFrom.self) }),
-              closeFrom(&actions, 3) == 0 else {
+            closeFrom(&actions, 3) == 0
+        else {
             throw POSIXError(.ENOSYS)
         }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)

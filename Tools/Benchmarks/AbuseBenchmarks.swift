@@ -40,8 +40,10 @@ extension ServerBench {
         }
         let bystanders = try await bystanderLatency(from: pair.sender, heard: heard, in: pair.conversation) { ContinuousClock.now < deadline }
         let (made, refused) = await renaming.value
-        return Result(key: bystanders.worst, line: "\(groups) groups of \(members + 1): \(made) renames in \(seconds) s (\(refused) refused); "
-            + "messages between strangers: \(bystanders.line)")
+        return Result(
+            key: bystanders.worst,
+            line: "\(groups) groups of \(members + 1): \(made) renames in \(seconds) s (\(refused) refused); "
+                + "messages between strangers: \(bystanders.line)")
     }
 
     /// A member of a group of `members` edits, reacts to and deletes messages in a loop for
@@ -71,8 +73,10 @@ extension ServerBench {
         }
         let bystanders = try await bystanderLatency(from: sender, heard: heard, in: group) { ContinuousClock.now < deadline }
         let (made, refused) = await storming.value
-        return Result(key: bystanders.worst, line: "a group of \(members + 3): \(made) edits and reactions in \(seconds) s (\(refused) refused); "
-            + "other members' messages: \(bystanders.line)")
+        return Result(
+            key: bystanders.worst,
+            line: "a group of \(members + 3): \(made) edits and reactions in \(seconds) s (\(refused) refused); "
+                + "other members' messages: \(bystanders.line)")
     }
 
     /// A member of a group of `members` writes typing frames on a bare events socket as fast as
@@ -103,14 +107,17 @@ extension ServerBench {
         socket.close()
         heard.cancel()
         let reached = await heard.value
-        return Result(key: bystanders.worst, line: "a group of \(members + 3): \(written) typing frames in \(seconds) s, \(reached) notices reached a member; "
-            + "other members' messages: \(bystanders.line)")
+        return Result(
+            key: bystanders.worst,
+            line: "a group of \(members + 3): \(written) typing frames in \(seconds) s, \(reached) notices reached a member; "
+                + "other members' messages: \(bystanders.line)")
     }
 
     /// A group of `members` and three more people, all in it: the attacker who made it, a sender
     /// and a receiver; and the `members`.
     func stormGroup(_ world: some LoadTarget, members: Int, title: String) async throws
-        -> (ConversationID, attacker: LoadUsers.User, sender: LoadUsers.User, receiver: LoadUsers.User, members: [LoadUsers.User]) {
+        -> (ConversationID, attacker: LoadUsers.User, sender: LoadUsers.User, receiver: LoadUsers.User, members: [LoadUsers.User])
+    {
         let people = try await world.users(members + 3)
         let attacker = people[0]
         // A group of strangers is an invitation even from someone one accepts: each accepts it.
@@ -123,8 +130,10 @@ extension ServerBench {
     /// comes in `heard` (the live messages of its reader, subscribed before the attack starts, so
     /// that the attack cannot keep her from listening): the worst (infinite when one did not
     /// arrive within a minute) and a line.
-    func bystanderLatency(from sender: LoadUsers.User, heard: AsyncStream<Message>, in conversation: ConversationID,
-                          every: Duration = .milliseconds(500), while running: () -> Bool) async throws -> (worst: Double, line: String) {
+    func bystanderLatency(
+        from sender: LoadUsers.User, heard: AsyncStream<Message>, in conversation: ConversationID,
+        every: Duration = .milliseconds(500), while running: () -> Bool
+    ) async throws -> (worst: Double, line: String) {
         let delays = Mutex<[Double]>([])
         let sentAt = Mutex<[MessageID: ContinuousClock.Instant]>([:])
         let listener = Task {
@@ -139,7 +148,9 @@ extension ServerBench {
             let id = MessageID.random()
             sentAt.withLock { $0[id] = .now }
             // A send the client gave up on (no answer within 10 s) may still be stored and delivered late.
-            do { _ = try await sender.chat.send(id: id, text: "still there? \(sent)", to: conversation) } catch { failed.append(AppError(error).message) }
+            do { _ = try await sender.chat.send(id: id, text: "still there? \(sent)", to: conversation) } catch {
+                failed.append(AppError(error).message)
+            }
             sent += 1
             try await Task.sleep(for: every)
         }
@@ -149,9 +160,12 @@ extension ServerBench {
         let late = delays.withLock { $0 }
         let worst = late.count < sent ? Double.infinity : late.max() ?? 0
         let failures = failed.isEmpty ? "" : "\(failed.count) sends unanswered (\(failed[0])), "
-        return (worst, failures + "\(late.count) of \(sent) delivered, p50 \(Stats.format(Stats.percentile(late, 0.5), 1)) ms, "
-            + "p99 \(Stats.format(Stats.percentile(late, 0.99), 1)) ms, "
-            + "worst \(worst.isFinite ? Stats.format(worst, 1) + " ms" : "not delivered within a minute")")
+        return (
+            worst,
+            failures + "\(late.count) of \(sent) delivered, p50 \(Stats.format(Stats.percentile(late, 0.5), 1)) ms, "
+                + "p99 \(Stats.format(Stats.percentile(late, 0.99), 1)) ms, "
+                + "worst \(worst.isFinite ? Stats.format(worst, 1) + " ms" : "not delivered within a minute")"
+        )
     }
 
     /// One person puts `members` strangers in as many groups as the server lets them make in
@@ -173,7 +187,9 @@ extension ServerBench {
         let list = try await Self.get(world.url + "/v1/conversations", token: victims[0].token)
         let pair = try await world.pairs(1)[0]
         let started = ContinuousClock.now
-        async let lists = ServerFixture.concurrently(16, width: 16) { index in try await Self.get(world.url + "/v1/conversations", token: victims[index].token) }
+        async let lists = ServerFixture.concurrently(16, width: 16) { index in
+            try await Self.get(world.url + "/v1/conversations", token: victims[index].token)
+        }
         var latencies: [Double] = []
         for index in 0..<5 {
             let sent = ContinuousClock.now
@@ -182,10 +198,12 @@ extension ServerBench {
         }
         _ = try await lists
         let peak = try world.serverPIDs().map(Child.residentBytes).reduce(0, +)
-        return Result(key: list.seconds, line: "\(made) groups of \(members + 1) made in \(seconds) s (\(refused) refused); a victim's list: "
-            + "\(list.bytes) bytes in \(Stats.format(list.seconds * 1_000, 1)) ms; 16 victims' lists at once took "
-            + "\(Stats.format((ContinuousClock.now - started) / .seconds(1), 2)) s, a bystander's sends meanwhile "
-            + latencies.map { Stats.format($0, 1) }.joined(separator: ", ") + " ms; server RSS after \(peak / 1_048_576) MiB")
+        return Result(
+            key: list.seconds,
+            line: "\(made) groups of \(members + 1) made in \(seconds) s (\(refused) refused); a victim's list: "
+                + "\(list.bytes) bytes in \(Stats.format(list.seconds * 1_000, 1)) ms; 16 victims' lists at once took "
+                + "\(Stats.format((ContinuousClock.now - started) / .seconds(1), 2)) s, a bystander's sends meanwhile "
+                + latencies.map { Stats.format($0, 1) }.joined(separator: ", ") + " ms; server RSS after \(peak / 1_048_576) MiB")
     }
 
     /// A `GET` of `url` with `token`, its body read to the end and counted, not decoded (the
@@ -205,9 +223,11 @@ extension ServerBench {
     }
 
     /// The client of `get`: as many connections at once as the attacks ask for (64).
-    private static let attackClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: {
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 128
-        return configuration
-    }())
+    private static let attackClient = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: {
+            var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 128
+            return configuration
+        }())
 }

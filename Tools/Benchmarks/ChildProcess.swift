@@ -1,14 +1,15 @@
 import AppContainer
-import Auth
 import ArgumentParser
+import Auth
 import Chat
 import Foundation
 import Kernel
 
 /// Modes the process benchmarks start as separate processes. Not for people.
 struct ChildProcess: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "child", abstract: "(internal) a benchmark's child process.",
-                                                    shouldDisplay: false, subcommands: [Listen.self, Send.self])
+    static let configuration = CommandConfiguration(
+        commandName: "child", abstract: "(internal) a benchmark's child process.",
+        shouldDisplay: false, subcommands: [Listen.self, Send.self])
 
     struct Identity: ParsableArguments {
         @Option var path: String
@@ -51,7 +52,8 @@ struct ChildProcess: AsyncParsableCommand {
             var errors = 0
             for index in 0..<count {
                 do {
-                    let message = try await container.chat.send(id: .random(), text: "\(index) from \(ProcessInfo.processInfo.processIdentifier)", to: conversation)
+                    let message = try await container.chat.send(
+                        id: .random(), text: "\(index) from \(ProcessInfo.processInfo.processIdentifier)", to: conversation)
                     if acks { Output.line(message.id.rawValue) }
                 } catch {
                     errors += 1

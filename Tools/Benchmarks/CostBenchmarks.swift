@@ -74,8 +74,10 @@ extension ServerBench {
         }
         let statuses = try await searching.value
         let answered = statuses.count { $0 == 200 }
-        return Result(key: bystanders.worst, line: "4 searches at a time of 101 messages of 4,000 × 東 for \(seconds) s: \(answered) answered, "
-            + "\(statuses.count - answered) refused; messages between strangers: \(bystanders.line)")
+        return Result(
+            key: bystanders.worst,
+            line: "4 searches at a time of 101 messages of 4,000 × 東 for \(seconds) s: \(answered) answered, "
+                + "\(statuses.count - answered) refused; messages between strangers: \(bystanders.line)")
     }
 
     /// H2 and M1: a group of the attacker, a victim, a stranger and `members` accounts of the
@@ -92,13 +94,18 @@ extension ServerBench {
         let heard = try await victim.chat.liveMessages(in: group)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let reacting = Task { try await fatMessage(in: group, by: attacker, reactors: reactors, until: deadline) }
-        let bystanders = try await bystanderLatency(from: stranger, heard: heard, in: group, every: .milliseconds(250)) { ContinuousClock.now < deadline }
+        let bystanders = try await bystanderLatency(from: stranger, heard: heard, in: group, every: .milliseconds(250)) {
+            ContinuousClock.now < deadline
+        }
         let (made, refused) = try await reacting.value
         let traffic = listeners.map(\.traffic)
         let bytes = traffic.map(\.bytes).reduce(0, +)
-        return Result(key: bystanders.worst, line: "\(made) reactions to a reply of 16,000 bytes (\(refused) refused) in \(seconds) s; "
-            + "\(listeners.count) listeners were sent \(Stats.format(Double(bytes) / 1e6, 1)) MB, the largest frame "
-            + "\(traffic.map(\.largest).max() ?? 0) bytes, \(traffic.count(where: \.closed)) sockets closed; the victim's messages: \(bystanders.line)")
+        return Result(
+            key: bystanders.worst,
+            line: "\(made) reactions to a reply of 16,000 bytes (\(refused) refused) in \(seconds) s; "
+                + "\(listeners.count) listeners were sent \(Stats.format(Double(bytes) / 1e6, 1)) MB, the largest frame "
+                + "\(traffic.map(\.largest).max() ?? 0) bytes, \(traffic.count(where: \.closed)) sockets closed; the victim's messages: \(bystanders.line)"
+        )
     }
 
     /// M3: `fatMessage` with as many reactions as the server takes, then `pages` pages of the
@@ -127,10 +134,12 @@ extension ServerBench {
         }
         let read = try await reading.value
         let answered = read.filter { $0.status == 200 }
-        return Result(key: bystanders.worst, line: "\(pages) pages of the log at once, after \(made) reactions to a reply of 16,000 bytes: "
-            + "\(answered.count) answered (\(Stats.format(Double(answered.map(\.bytes).reduce(0, +)) / 1e6, 1)) MB), \(read.count - answered.count) refused, "
-            + "the slowest in \(Stats.format(read.map(\.seconds).max() ?? 0, 1)) s; server memory \(atStart >> 20) MiB, at its peak "
-            + "\(peak.withLock { $0 } >> 20) MiB; messages between strangers: \(bystanders.line)")
+        return Result(
+            key: bystanders.worst,
+            line: "\(pages) pages of the log at once, after \(made) reactions to a reply of 16,000 bytes: "
+                + "\(answered.count) answered (\(Stats.format(Double(answered.map(\.bytes).reduce(0, +)) / 1e6, 1)) MB), \(read.count - answered.count) refused, "
+                + "the slowest in \(Stats.format(read.map(\.seconds).max() ?? 0, 1)) s; server memory \(atStart >> 20) MiB, at its peak "
+                + "\(peak.withLock { $0 } >> 20) MiB; messages between strangers: \(bystanders.line)")
     }
 
     /// M5: `attackers` accounts each create 10 groups of the same `members` strangers, all at
@@ -162,16 +171,21 @@ extension ServerBench {
             !finished.withLock { $0 } || ContinuousClock.now < start + .seconds(seconds)
         }
         let counts = try await making.value
-        return Result(key: bystanders.worst, line: "\(attackers) accounts × 10 groups of \(members) invitees at once: "
-            + "\(counts.map(\.0).reduce(0, +)) made, \(counts.map(\.1).reduce(0, +)) refused; messages between others: \(bystanders.line)")
+        return Result(
+            key: bystanders.worst,
+            line: "\(attackers) accounts × 10 groups of \(members) invitees at once: "
+                + "\(counts.map(\.0).reduce(0, +)) made, \(counts.map(\.1).reduce(0, +)) refused; messages between others: \(bystanders.line)")
     }
 
     /// The review's heaviest message, in `group`: an 80-character reply quote of combining marks
     /// (15,920 bytes), a reply of 4,000 × 😀 (16,000 bytes) to it, then 10 reactions of different
     /// emoji from each of `reactors`, 8 at a time, as many as the server takes until `deadline`.
-    private func fatMessage(in group: ConversationID, by attacker: LoadUsers.User, reactors: [LoadUsers.User],
-                            until deadline: ContinuousClock.Instant) async throws -> (made: Int, refused: Int) {
-        let quote = try await attacker.chat.send(id: .random(), text: String(repeating: "a" + String(repeating: "\u{301}", count: 99), count: 80), to: group)
+    private func fatMessage(
+        in group: ConversationID, by attacker: LoadUsers.User, reactors: [LoadUsers.User],
+        until deadline: ContinuousClock.Instant
+    ) async throws -> (made: Int, refused: Int) {
+        let quote = try await attacker.chat.send(
+            id: .random(), text: String(repeating: "a" + String(repeating: "\u{301}", count: 99), count: 80), to: group)
         let reply = try await attacker.chat.send(id: .random(), text: String(repeating: "😀", count: 4_000), to: group, replyTo: quote.id)
         let emoji = "😀😁😂🤣😃😄😅😆😉😊😋😎😍😘🥰😗😙😚🙂🤗".map(String.init)
         let counts = try await ServerFixture.concurrently(reactors.count, width: 8) { index in

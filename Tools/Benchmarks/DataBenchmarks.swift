@@ -14,11 +14,15 @@ struct SendBench: AsyncParsableCommand {
     @Option(help: "Messages per run.") var count = 5_000
     @Option(help: "Runs of each.") var runs = 5
     @Flag(help: "Only the services' sends, without the floor.") var noFloor = false
-    @Flag(help: "Without keeping the search index (its progress table dropped, so its follower finds nothing to do), to measure what keeping it costs.")
+    @Flag(
+        help: "Without keeping the search index (its progress table dropped, so its follower finds nothing to do), to measure what keeping it costs.")
     var withoutSearchIndex = false
     @Option(help: "sqlite, or postgres (a database of the tests' PostgreSQL cluster; no floor).") var store = "sqlite"
     @Flag(help: "Each message mentions the other member (@Other), so each send looks up blocks and names.") var mention = false
-    @Option(help: "Messages put into the conversation before the runs (written straight into the file), so that a send whose cost grows with its conversation shows.")
+    @Option(
+        help:
+            "Messages put into the conversation before the runs (written straight into the file), so that a send whose cost grows with its conversation shows."
+    )
     var seed = 0
     @OptionGroup var goal: Goal.Guard
 
@@ -60,10 +64,12 @@ struct SendBench: AsyncParsableCommand {
             }
             print(line)
         }
-        var summary = "send: median \(Int(Stats.median(rates))) acknowledged sends/s (\(count) per run, \(runs) runs"
+        var summary =
+            "send: median \(Int(Stats.median(rates))) acknowledged sends/s (\(count) per run, \(runs) runs"
             + (seed > 0 ? ", into a conversation of \(seed) messages)" : ")")
         if !noFloor {
-            summary += "; floor (the same SQL through SQLite's C API) median \(Int(Stats.median(floors)))/s; "
+            summary +=
+                "; floor (the same SQL through SQLite's C API) median \(Int(Stats.median(floors)))/s; "
                 + "ratio \(Stats.format(Stats.median(rates) / Stats.median(floors), 2)) (per run: "
                 + zip(rates, floors).map { Stats.format($0 / $1, 2) }.joined(separator: ", ") + ")"
         }
@@ -78,7 +84,8 @@ struct SendBench: AsyncParsableCommand {
         let cluster = try await PostgresCluster.shared()
         var rates: [Double] = []
         for run in 1...runs {
-            let graph = try await ServiceGraph.open(GraphOptions(backend: .postgres, sqlitePath: "", bcryptCost: 4, postgresURL: try await cluster.database()))
+            let graph = try await ServiceGraph.open(
+                GraphOptions(backend: .postgres, sqlitePath: "", bcryptCost: 4, postgresURL: try await cluster.database()))
             defer { graph.close() }
             let me = try await graph.accounts.signUp(email: "me@bench.io", displayName: "Me", password: "bench-password")
             let other = try await graph.accounts.signUp(email: "other@bench.io", displayName: "Other", password: "bench-password")
@@ -93,7 +100,9 @@ struct SendBench: AsyncParsableCommand {
             rates.append(Double(count) / seconds)
             print("run \(run): \(Int(rates[rates.count - 1])) sends/s")
         }
-        print("send on postgres\(withoutSearchIndex ? " without the search index" : ""): median \(Int(Stats.median(rates))) acknowledged sends/s (\(count) per run, \(runs) runs)")
+        print(
+            "send on postgres\(withoutSearchIndex ? " without the search index" : ""): median \(Int(Stats.median(rates))) acknowledged sends/s (\(count) per run, \(runs) runs)"
+        )
     }
 
     /// Drops the search index's progress mark: its follower then fails at once and keeps no index.
@@ -139,13 +148,16 @@ struct HistoryBench: AsyncParsableCommand {
                 for _ in 0..<100 {
                     if !page.hasOlder { page = try await world.container.chat.latestMessages(in: conversation, limit: 50) }
                     let cursor = page.messages[0].id
-                    older.append(try await Stats.time {
-                        page = try await world.container.chat.messages(in: conversation, before: cursor, limit: 50)
-                    })
+                    older.append(
+                        try await Stats.time {
+                            page = try await world.container.chat.messages(in: conversation, before: cursor, limit: 50)
+                        })
                 }
             }
-            print("history \(size) messages\(decorated ? " (newest page with reactions and replies)" : ""): newest page median \(Stats.format(Stats.median(newest) * 1_000, 3)) ms, "
-                + "older pages median \(Stats.format(Stats.median(older) * 1_000, 3)) ms (p99 \(Stats.format(Stats.percentile(older, 0.99) * 1_000, 3)) ms)")
+            print(
+                "history \(size) messages\(decorated ? " (newest page with reactions and replies)" : ""): newest page median \(Stats.format(Stats.median(newest) * 1_000, 3)) ms, "
+                    + "older pages median \(Stats.format(Stats.median(older) * 1_000, 3)) ms (p99 \(Stats.format(Stats.percentile(older, 0.99) * 1_000, 3)) ms)"
+            )
             try goal.atMost("history \(size) messages: newest page median", Stats.median(newest) * 1_000, goal: Goal.pageMilliseconds, unit: "ms")
             try goal.atMost("history \(size) messages: older pages median", Stats.median(older) * 1_000, goal: Goal.pageMilliseconds, unit: "ms")
         }
@@ -170,8 +182,10 @@ struct EditBench: AsyncParsableCommand {
         func ids(_ positions: [Int]) throws -> [MessageID] {
             try queue.read { db in
                 try positions.map { position in
-                    MessageID(try String.fetchOne(db, sql: "SELECT id FROM messages WHERE conversation_id = ? AND position = ?",
-                                                  arguments: [conversation.rawValue, position]) ?? "")
+                    MessageID(
+                        try String.fetchOne(
+                            db, sql: "SELECT id FROM messages WHERE conversation_id = ? AND position = ?",
+                            arguments: [conversation.rawValue, position]) ?? "")
                 }
             }
         }
@@ -183,8 +197,9 @@ struct EditBench: AsyncParsableCommand {
             newTimes.append(try await Stats.time { _ = try await world.container.chat.edit(newID, in: conversation, text: "edited at once") })
         }
         let (oldMedian, newMedian) = (Stats.median(oldTimes) * 1_000, Stats.median(newTimes) * 1_000)
-        print("edit, \(size) messages: a message \(size - 2) events back median \(Stats.format(oldMedian, 3)) ms, one of the newest "
-            + "\(Stats.format(newMedian, 3)) ms (ratio \(Stats.format(oldMedian / newMedian, 2)), \(runs) edits each)")
+        print(
+            "edit, \(size) messages: a message \(size - 2) events back median \(Stats.format(oldMedian, 3)) ms, one of the newest "
+                + "\(Stats.format(newMedian, 3)) ms (ratio \(Stats.format(oldMedian / newMedian, 2)), \(runs) edits each)")
     }
 }
 
@@ -234,8 +249,9 @@ struct StorageBench: AsyncParsableCommand {
 /// Send → live receipt inside one process while many other users' live readers are open: with
 /// the fan-out by conversation and member, unrelated readers should cost a message nothing.
 struct FanOutBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "fanout",
-                                                    abstract: "In-process live delivery with many unrelated live readers open.")
+    static let configuration = CommandConfiguration(
+        commandName: "fanout",
+        abstract: "In-process live delivery with many unrelated live readers open.")
     @Option(parsing: .upToNextOption, help: "Numbers of unrelated live readers to try.") var readers: [Int] = [0, 1_000]
     @Option(help: "Messages per try.") var count = 300
 
@@ -256,14 +272,16 @@ struct FanOutBench: AsyncParsableCommand {
                 .makeAsyncIterator()
             var latencies: [Double] = []
             for index in 0..<count {
-                latencies.append(try await Stats.time {
-                    _ = try await sender.send(id: .random(), text: "fan \(index)", to: conversation)
-                    _ = await received.next(isolation: #isolation)
-                } * 1_000)
+                latencies.append(
+                    try await Stats.time {
+                        _ = try await sender.send(id: .random(), text: "fan \(index)", to: conversation)
+                        _ = await received.next(isolation: #isolation)
+                    } * 1_000)
             }
             listeners.forEach { $0.cancel() }
-            print("fanout: \(readerCount) unrelated live readers: send → receipt p50 \(Stats.format(Stats.percentile(latencies, 0.5), 3)) ms, "
-                + "p99 \(Stats.format(Stats.percentile(latencies, 0.99), 3)) ms (\(count) messages)")
+            print(
+                "fanout: \(readerCount) unrelated live readers: send → receipt p50 \(Stats.format(Stats.percentile(latencies, 0.5), 3)) ms, "
+                    + "p99 \(Stats.format(Stats.percentile(latencies, 0.99), 3)) ms (\(count) messages)")
         }
     }
 }

@@ -58,12 +58,14 @@ struct GaplessBench: AsyncParsableCommand {
         let stored = try world.stack.psql("SELECT seq FROM messages ORDER BY seq").split(separator: "\n").compactMap { Int64($0) }
         let deadline = ContinuousClock.now + .seconds(120)
         while readers.contains(where: { $0.count < stored.count }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        let whole = try world.stack.psql("""
+        let whole = try world.stack.psql(
+            """
             SELECT (SELECT value FROM store_sequence), (SELECT count(*) FROM (SELECT seq FROM messages UNION ALL SELECT seq FROM store_changes) s),
                    (SELECT count(DISTINCT seq) FROM (SELECT seq FROM messages UNION ALL SELECT seq FROM store_changes) s)
             """)
-        print("ordered: \(sent) messages from \(writers) writers on two instances in \(Stats.format(elapsed, 1)) s "
-            + "(\(Int(Double(sent) / elapsed))/s); store: newest position, events, distinct positions = \(whole.replacing("|", with: ", "))")
+        print(
+            "ordered: \(sent) messages from \(writers) writers on two instances in \(Stats.format(elapsed, 1)) s "
+                + "(\(Int(Double(sent) / elapsed))/s); store: newest position, events, distinct positions = \(whole.replacing("|", with: ", "))")
         for (number, reader) in readers.enumerated() {
             let verdict = reader.verdict(against: stored)
             print("  reader on instance \(number + 1): \(verdict)")
@@ -78,7 +80,8 @@ struct GaplessBench: AsyncParsableCommand {
         var logger = Logger(label: "gapless")
         logger.logLevel = .warning
         _ = try world.stack.psql("CREATE DATABASE control")
-        let database = try await PGDatabase.open(world.stack.databaseURL.replacing("/messageai?", with: "/control?"), migrations: [], connections: 12, logger: logger)
+        let database = try await PGDatabase.open(
+            world.stack.databaseURL.replacing("/messageai?", with: "/control?"), migrations: [], connections: 12, logger: logger)
         defer { database.close() }
         try await database.query("CREATE TABLE control_rows (seq bigint NOT NULL, naive boolean NOT NULL)")
         try await database.query("CREATE SEQUENCE control_numbers")
@@ -92,9 +95,11 @@ struct GaplessBench: AsyncParsableCommand {
                     let finished = done.withLock { $0 }
                     let last = seen.withLock { $0.last }
                     let top = naive ? Int64.max : try await database.query("SELECT value FROM control_counter").first?.decode(Int64.self) ?? 0
-                    let rows = try await database.query("""
+                    let rows = try await database.query(
+                        """
                         SELECT seq FROM control_rows WHERE naive = \(naive) AND seq > \(last) AND seq <= \(top) ORDER BY seq
-                        """).map { try $0.decode(Int64.self) }
+                        """
+                    ).map { try $0.decode(Int64.self) }
                     seen.withLock { seen in
                         seen.count += rows.count
                         seen.last = naive ? max(seen.last, rows.last ?? seen.last) : max(seen.last, top == .max ? seen.last : top)
@@ -124,8 +129,9 @@ struct GaplessBench: AsyncParsableCommand {
             try await reader.value
             let written = controlWrites / 8 * 8
             let read = seen.withLock { $0.count }
-            print("control, \(naive ? "numbers from a sequence, reader past the largest seen (rejected)" : "counter row taken first, read up to its value (ADR 21)"): "
-                + "\(written) rows committed by 8 writers, the reader got \(read), skipped \(written - read)")
+            print(
+                "control, \(naive ? "numbers from a sequence, reader past the largest seen (rejected)" : "counter row taken first, read up to its value (ADR 21)"): "
+                    + "\(written) rows committed by 8 writers, the reader got \(read), skipped \(written - read)")
         }
     }
 }

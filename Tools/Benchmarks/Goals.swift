@@ -20,22 +20,25 @@ enum Goal {
 
     /// `--fail-past-goal SLACK`, for the benchmarks that have a goal.
     struct Guard: ParsableArguments {
-        @Option(name: .customLong("fail-past-goal"),
-                help: "Fail (exit 1) when the median is past its goal (docs/performance.md) by more than this factor, e.g. 3.")
+        @Option(
+            name: .customLong("fail-past-goal"),
+            help: "Fail (exit 1) when the median is past its goal (docs/performance.md) by more than this factor, e.g. 3.")
         var slack: Double?
 
         /// Fails when `measured` (a median) is above `goal` × slack.
         func atMost(_ what: String, _ measured: Double, goal: Double, unit: String) throws {
             guard let slack, measured > goal * slack else { return }
-            try fail("\(what) \(Stats.format(measured)) \(unit) is past the goal ≤ \(Stats.format(goal)) \(unit) × slack \(String(format: "%g", slack)) "
-                     + "(fails above \(Stats.format(goal * slack)) \(unit))")
+            try fail(
+                "\(what) \(Stats.format(measured)) \(unit) is past the goal ≤ \(Stats.format(goal)) \(unit) × slack \(String(format: "%g", slack)) "
+                    + "(fails above \(Stats.format(goal * slack)) \(unit))")
         }
 
         /// Fails when `measured` (a median) is below `goal` / slack.
         func atLeast(_ what: String, _ measured: Double, goal: Double, unit: String) throws {
             guard let slack, measured < goal / slack else { return }
-            try fail("\(what) \(Stats.format(measured, 0)) \(unit) is past the goal ≥ \(Stats.format(goal, 0)) \(unit) ÷ slack \(String(format: "%g", slack)) "
-                     + "(fails below \(Stats.format(goal / slack, 0)) \(unit))")
+            try fail(
+                "\(what) \(Stats.format(measured, 0)) \(unit) is past the goal ≥ \(Stats.format(goal, 0)) \(unit) ÷ slack \(String(format: "%g", slack)) "
+                    + "(fails below \(Stats.format(goal / slack, 0)) \(unit))")
         }
 
         private func fail(_ line: String) throws -> Never {

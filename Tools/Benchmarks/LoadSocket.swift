@@ -51,13 +51,17 @@ final class LoadSocket: Sendable {
     /// Opens the events socket of the user signed in with `token` on `server`, and returns once
     /// the server said it is ready; each message that comes goes to `arrived` with its position, on the socket's
     /// event loop.
-    static func open(_ server: String, token: String, arrived: @escaping @Sendable (MessageID, Int64) -> Void = { _, _ in }) async throws -> LoadSocket {
+    static func open(_ server: String, token: String, arrived: @escaping @Sendable (MessageID, Int64) -> Void = { _, _ in }) async throws
+        -> LoadSocket
+    {
         guard let url = URL(string: server), let host = url.host, let port = url.port else {
             throw AppError(.usage, "the server URL \(server) has no host and port")
         }
         let ready = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: LoadSocket.self)
         // A server that never says the socket is ready fails the benchmark rather than hanging it.
-        ready.futureResult.eventLoop.scheduleTask(in: .seconds(10)) { ready.fail(AppError(.unavailable, "the events socket was not ready within 10 s")) }
+        ready.futureResult.eventLoop.scheduleTask(in: .seconds(10)) {
+            ready.fail(AppError(.unavailable, "the events socket was not ready within 10 s"))
+        }
         let upgraded = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connect(host: host, port: port) { channel in
@@ -160,7 +164,9 @@ final class LoadSocket: Sendable {
             case EventSocketProtocol.replyType:
                 value(of: #""request":""#, in: raw).map { .reply(request: $0, refused: value(of: #""kind":""#, in: raw) != nil) } ?? .other
             case UserEvent.messageType:
-                value(of: #""id":""#, in: raw).map { .message(id: $0, position: value(of: #""cursor":""#, in: raw)?.split(separator: ".").last.flatMap { Int64($0) } ?? 0) } ?? .other
+                value(of: #""id":""#, in: raw).map {
+                    .message(id: $0, position: value(of: #""cursor":""#, in: raw)?.split(separator: ".").last.flatMap { Int64($0) } ?? 0)
+                } ?? .other
             case EventSocketProtocol.Ready.type: .ready
             default: .other
             }
@@ -211,7 +217,8 @@ private final class LoadSocketHandler: ChannelInboundHandler {
             }
             socket.received(kind)
         case .ping:
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)), promise: nil)
         case .connectionClose:
             context.close(promise: nil)
         default:

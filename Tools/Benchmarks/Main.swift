@@ -8,9 +8,11 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messageai-bench",
         abstract: "Measure the SQLite backend, the server and the scaled-out server.",
-        subcommands: [SendBench.self, HistoryBench.self, EditBench.self, ListBench.self, StorageBench.self, StartupBench.self,
-                      LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ServerBench.self, GaplessBench.self, SearchBench.self,
-                      SearchHitBench.self, PurgeBench.self, MentionBench.self, ChildProcess.self]
+        subcommands: [
+            SendBench.self, HistoryBench.self, EditBench.self, ListBench.self, StorageBench.self, StartupBench.self,
+            LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ServerBench.self, GaplessBench.self, SearchBench.self,
+            SearchHitBench.self, PurgeBench.self, MentionBench.self, ChildProcess.self,
+        ]
     )
 
     /// Tunes the allocator as `messageai` and `messageai-server` do, so that what is measured in

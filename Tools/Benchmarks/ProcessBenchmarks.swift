@@ -1,9 +1,9 @@
 import AppContainer
-import Auth
 import ArgumentParser
+import Auth
 import Foundation
-import TestSupport
 import Kernel
+import TestSupport
 
 /// Wall time of `messageai chats --json` against a database of a million messages.
 struct StartupBench: AsyncParsableCommand {
@@ -21,14 +21,17 @@ struct StartupBench: AsyncParsableCommand {
         let environment = try await world.environment(signedInAs: me)
         var times: [Double] = []
         for _ in 0..<runs {
-            times.append(try await Stats.time {
-                let child = try Child(messageai, ["chats", "--json"], environment: environment)
-                for await _ in child.lines {}
-                child.process.waitUntilExit()
-                guard child.process.terminationStatus == 0 else { throw ValidationError("messageai exited \(child.process.terminationStatus)") }
-            })
+            times.append(
+                try await Stats.time {
+                    let child = try Child(messageai, ["chats", "--json"], environment: environment)
+                    for await _ in child.lines {}
+                    child.process.waitUntilExit()
+                    guard child.process.terminationStatus == 0 else { throw ValidationError("messageai exited \(child.process.terminationStatus)") }
+                })
         }
-        print("startup: `messageai chats --json` with \(messages) messages: median \(Stats.format(Stats.median(times) * 1_000, 1)) ms wall (\(runs) runs)")
+        print(
+            "startup: `messageai chats --json` with \(messages) messages: median \(Stats.format(Stats.median(times) * 1_000, 1)) ms wall (\(runs) runs)"
+        )
     }
 }
 
@@ -44,7 +47,8 @@ struct LiveBench: AsyncParsableCommand {
         let world = try await World()
         defer { world.remove() }
         let (me, other, conversation) = try await world.pair()
-        let listener = try Child(Child.selfPath, ["child", "listen"] + ChildProcess.Identity.arguments(path: world.path, as: other, in: conversation))
+        let listener = try Child(
+            Child.selfPath, ["child", "listen"] + ChildProcess.Identity.arguments(path: world.path, as: other, in: conversation))
         var lines = listener.lines.makeAsyncIterator()
         _ = await lines.next(isolation: #isolation)
         for index in 0..<count {
@@ -54,8 +58,9 @@ struct LiveBench: AsyncParsableCommand {
         var latencies: [Double] = []
         while latencies.count < count, let line = await lines.next(isolation: #isolation) { latencies.append(Double(line) ?? .nan) }
         listener.process.terminate()
-        print("live: \(latencies.count)/\(count) delivered across processes; latency p50 \(Stats.format(Stats.percentile(latencies, 0.5), 1)) ms, "
-            + "p99 \(Stats.format(Stats.percentile(latencies, 0.99), 1)) ms, max \(Stats.format(latencies.max() ?? .nan, 1)) ms")
+        print(
+            "live: \(latencies.count)/\(count) delivered across processes; latency p50 \(Stats.format(Stats.percentile(latencies, 0.5), 1)) ms, "
+                + "p99 \(Stats.format(Stats.percentile(latencies, 0.99), 1)) ms, max \(Stats.format(latencies.max() ?? .nan, 1)) ms")
         try await idleREPL(world: world, session: me)
     }
 
@@ -85,8 +90,10 @@ struct ConcurrentBench: AsyncParsableCommand {
         let (me, _, conversation) = try await world.pair()
         let start = ContinuousClock.now
         let children = try (0..<processes).map { _ in
-            try Child(Child.selfPath, ["child", "send", "--count", "\(count)"]
-                      + ChildProcess.Identity.arguments(path: world.path, as: me, in: conversation))
+            try Child(
+                Child.selfPath,
+                ["child", "send", "--count", "\(count)"]
+                    + ChildProcess.Identity.arguments(path: world.path, as: me, in: conversation))
         }
         var iterators = children.map { $0.lines.makeAsyncIterator() }
         var errors = 0
@@ -96,8 +103,9 @@ struct ConcurrentBench: AsyncParsableCommand {
         var orders: Set<String> = []
         for index in iterators.indices { orders.insert(await iterators[index].next(isolation: #isolation) ?? "none") }
         let stored = try await world.container.chat.latestMessages(in: conversation, limit: 1).messages.first
-        print("concurrent: \(processes) processes × \(count) sends in \(Stats.format(seconds, 2)) s; errors reaching a user: \(errors); "
-            + "every process saw the same order: \(orders.count == 1) (\(orders.first ?? "")); newest: \(stored?.text ?? "none")")
+        print(
+            "concurrent: \(processes) processes × \(count) sends in \(Stats.format(seconds, 2)) s; errors reaching a user: \(errors); "
+                + "every process saw the same order: \(orders.count == 1) (\(orders.first ?? "")); newest: \(stored?.text ?? "none")")
     }
 }
 
@@ -112,8 +120,10 @@ struct KillBench: AsyncParsableCommand {
             let world = try await World()
             defer { world.remove() }
             let (me, _, conversation) = try await world.pair()
-            let sender = try Child(Child.selfPath, ["child", "send", "--acks", "--count", "1000000"]
-                                   + ChildProcess.Identity.arguments(path: world.path, as: me, in: conversation))
+            let sender = try Child(
+                Child.selfPath,
+                ["child", "send", "--acks", "--count", "1000000"]
+                    + ChildProcess.Identity.arguments(path: world.path, as: me, in: conversation))
             var acknowledged: [String] = []
             var lines = sender.lines.makeAsyncIterator()
             while acknowledged.count < after, let line = await lines.next(isolation: #isolation) { acknowledged.append(line) }

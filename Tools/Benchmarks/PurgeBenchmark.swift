@@ -9,7 +9,8 @@ import Kernel
 /// index's follower already made, or one scheduled for later. Then the file is checkpointed and
 /// searched for each deleted word.
 struct PurgeBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "purge", abstract: "A deletion's purge of SQLite's search index, by the index's size.")
+    static let configuration = CommandConfiguration(
+        commandName: "purge", abstract: "A deletion's purge of SQLite's search index, by the index's size.")
     @Option(help: "Messages in the conversation (indexed before the deletions).") var size = 1_000_000
     @Option(help: "Runs; the median run is reported.") var runs = 3
 
@@ -25,17 +26,21 @@ struct PurgeBench: AsyncParsableCommand {
             for (index, id) in secrets.enumerated() {
                 _ = try await chat.send(id: id, text: "the secret word is xylophonequokka\(index)", to: conversation, replyTo: nil)
             }
-            let indexing = try await Stats.time { _ = try await world.container.services.search.search("xylophonequokka0", in: nil, limit: 1, before: nil) }
+            let indexing = try await Stats.time {
+                _ = try await world.container.services.search.search("xylophonequokka0", in: nil, limit: 1, before: nil)
+            }
             var times: [Double] = []
             for id in secrets { times.append(try await Stats.time { _ = try await chat.delete(id, in: conversation) }) }
             let left = try ["xylophonequokka0", "xylophonequokka1"].map { try Self.copies(of: $0, in: world.path) }
-            print("run \(run): indexed \(size) messages in \(Stats.format(indexing, 1)) s; first deletion \(Stats.format(times[0] * 1_000, 1)) ms, "
-                  + "the next \(Stats.format(times[1] * 1_000, 1)) ms; copies of each one's word in the file after a checkpoint: \(left)")
+            print(
+                "run \(run): indexed \(size) messages in \(Stats.format(indexing, 1)) s; first deletion \(Stats.format(times[0] * 1_000, 1)) ms, "
+                    + "the next \(Stats.format(times[1] * 1_000, 1)) ms; copies of each one's word in the file after a checkpoint: \(left)")
             first.append(times[0])
             second.append(times[1])
         }
-        print("purge, \(size) messages indexed (median of \(runs) runs): first deletion \(Stats.format(Stats.median(first) * 1_000, 1)) ms, "
-              + "the next \(Stats.format(Stats.median(second) * 1_000, 1)) ms")
+        print(
+            "purge, \(size) messages indexed (median of \(runs) runs): first deletion \(Stats.format(Stats.median(first) * 1_000, 1)) ms, "
+                + "the next \(Stats.format(Stats.median(second) * 1_000, 1)) ms")
     }
 
     /// How many times `word` stands in the file at `path`, after a checkpoint that empties its log.

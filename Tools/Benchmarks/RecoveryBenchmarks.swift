@@ -36,10 +36,12 @@ extension ServerBench {
         await ledger.waitForArrivals(total / pairs * pairs, timeout: .seconds(120))
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
         let verdict = ledger.verdict
-        return Result(key: elapsed, line: "\(verdict) through \(kills) kill -9s, in \(Stats.format(elapsed, 1)) s; "
-            + "\(Stats.format(Double(drill.acknowledgedCount) / sending, 0)) sends/s acknowledged"
-            + (perSecond.map { " of \($0)/s offered" } ?? "") + "; longest without an acknowledged send: "
-            + "\(Stats.format(drill.longestPause / .milliseconds(1), 0)) ms" + (verdict.isPerfect ? "" : " — NOT PERFECT"))
+        return Result(
+            key: elapsed,
+            line: "\(verdict) through \(kills) kill -9s, in \(Stats.format(elapsed, 1)) s; "
+                + "\(Stats.format(Double(drill.acknowledgedCount) / sending, 0)) sends/s acknowledged"
+                + (perSecond.map { " of \($0)/s offered" } ?? "") + "; longest without an acknowledged send: "
+                + "\(Stats.format(drill.longestPause / .milliseconds(1), 0)) ms" + (verdict.isPerfect ? "" : " — NOT PERFECT"))
     }
 
     /// `clients` receivers each miss `missed` messages while away, then all resume after their
@@ -75,8 +77,10 @@ extension ServerBench {
         }
         let verdict = ledger.verdict
         let last = spans.max() ?? .nan
-        return Result(key: last, line: "\(clients) clients each \(missed) behind resumed at once: all caught up in \(Stats.format(last, 2)) s "
-            + "(p50 \(Stats.format(Stats.percentile(spans, 0.5), 2)) s); \(verdict)" + (verdict.isPerfect ? "" : " — NOT PERFECT"))
+        return Result(
+            key: last,
+            line: "\(clients) clients each \(missed) behind resumed at once: all caught up in \(Stats.format(last, 2)) s "
+                + "(p50 \(Stats.format(Stats.percentile(spans, 0.5), 2)) s); \(verdict)" + (verdict.isPerfect ? "" : " — NOT PERFECT"))
     }
 
     /// `count` authenticated events sockets opened and held: the server's memory and file
@@ -100,8 +104,10 @@ extension ServerBench {
         try await Task.sleep(for: .seconds(35))
         let busy = (world.serverCPUTime() - cpu) / ((ContinuousClock.now - held) / .seconds(1))
         withExtendedLifetime(streams) {}
-        return Result(key: perSocket, line: "\(count) idle sockets held (\(after.descriptors - before.descriptors) more descriptors): server RSS "
-            + "\(before.bytes / 1_048_576) → \(after.bytes / 1_048_576) MiB, \(Stats.format(perSocket / 1_024, 1)) KiB per socket; "
-            + "holding them costs \(Stats.format(busy * 100, 1))% of a core")
+        return Result(
+            key: perSocket,
+            line: "\(count) idle sockets held (\(after.descriptors - before.descriptors) more descriptors): server RSS "
+                + "\(before.bytes / 1_048_576) → \(after.bytes / 1_048_576) MiB, \(Stats.format(perSocket / 1_024, 1)) KiB per socket; "
+                + "holding them costs \(Stats.format(busy * 100, 1))% of a core")
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
+import Chat
 import Foundation
 import Kernel
-import Chat
 import Search
 import ServiceGraph
 import TestSupport
@@ -21,7 +21,10 @@ struct SearchBench: AsyncParsableCommand {
     static let vocabulary: [String] = (0..<5_000).map { index in
         let syllables = ["ka", "lo", "mi", "ter", "sun", "va", "rex", "po", "lin", "dor", "el", "qui", "ba", "zen", "fu"]
         var word = "", rest = index + 15
-        while rest > 0 { word += syllables[rest % syllables.count]; rest /= syllables.count }
+        while rest > 0 {
+            word += syllables[rest % syllables.count]
+            rest /= syllables.count
+        }
         return word
     }
 
@@ -38,7 +41,8 @@ struct SearchBench: AsyncParsableCommand {
     @MainActor func run() async throws {
         let probe = Self.text(size / 2).split(separator: " ").map(String.init)
         let kinds: [(String, String)] = [
-            ("a rare word", Self.vocabulary[4_990]), ("a common word", Self.vocabulary[1]), ("two words", "\(Self.vocabulary[3]) \(Self.vocabulary[40])"),
+            ("a rare word", Self.vocabulary[4_990]), ("a common word", Self.vocabulary[1]),
+            ("two words", "\(Self.vocabulary[3]) \(Self.vocabulary[40])"),
             ("a prefix", String(Self.vocabulary[2_000].prefix(4)) + "*"), ("a phrase", "\"\(probe[4]) \(probe[5])\""),
         ]
         var medians: [(p50: Double, p99: Double, line: String)] = []
@@ -59,7 +63,9 @@ struct SearchBench: AsyncParsableCommand {
                 all += times
                 parts.append("\(kind) p50 \(Stats.format(Stats.median(times) * 1_000, 2)) ms (\(found) shown)")
             }
-            let line = "p50 \(Stats.format(Stats.median(all) * 1_000, 2)) ms, p99 \(Stats.format(Stats.percentile(all, 0.99) * 1_000, 2)) ms; " + parts.joined(separator: "; ")
+            let line =
+                "p50 \(Stats.format(Stats.median(all) * 1_000, 2)) ms, p99 \(Stats.format(Stats.percentile(all, 0.99) * 1_000, 2)) ms; "
+                + parts.joined(separator: "; ")
             print("run \(run): \(line)")
             medians.append((Stats.median(all), Stats.percentile(all, 0.99), line))
         }
@@ -88,7 +94,8 @@ struct SearchBench: AsyncParsableCommand {
         let conversation = try await graph.services(for: graph.caller(token: me.token)).conversations.startDirect(with: other.account.id).id
         _ = try await graph.services(for: graph.caller(token: other.token)).conversations.accept(conversation)
         let words = Self.vocabulary.map { "'\($0)'" }.joined(separator: ",")
-        _ = try await cluster.psql("""
+        _ = try await cluster.psql(
+            """
             INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at)
             SELECT s.top + g, 'm' || g, '\(conversation.rawValue)', g, CASE WHEN g % 2 = 0 THEN '\(me.account.id.rawValue)' ELSE '\(other.account.id.rawValue)' END,
                    (SELECT string_agg((ARRAY[\(words)])[1 + floor(random() ^ 2 * 4999)::int], ' ') FROM generate_series(1, 12) w WHERE g > 0),
@@ -123,20 +130,25 @@ struct SearchHitBench: AsyncParsableCommand {
         for (name, text, query) in texts {
             let query = try SearchQuery(query)
             let candidates = (0..<101).map { index in
-                SearchRules.Candidate(key: Int64(101 - index), message: SearchCorpusMessage(
-                    id: MessageID("m\(index)"), conversationID: ConversationID("c"), senderID: UserID("u"), sentAt: .now, text: text, key: Int64(101 - index)), deleted: false)
+                SearchRules.Candidate(
+                    key: Int64(101 - index),
+                    message: SearchCorpusMessage(
+                        id: MessageID("m\(index)"), conversationID: ConversationID("c"), senderID: UserID("u"), sentAt: .now, text: text,
+                        key: Int64(101 - index)), deleted: false)
             }
             var times: [Double] = []
             var found = 0
             for _ in 0..<runs {
-                times.append(try await Stats.time {
-                    found = try await SearchRules.verified(query, limit: 100, below: .max, by: UserID("u"), budget: .unlimited) { below, count in
-                        Array(candidates.filter { $0.key < below }.prefix(count))
-                    }.hits.count
-                })
+                times.append(
+                    try await Stats.time {
+                        found = try await SearchRules.verified(query, limit: 100, below: .max, by: UserID("u"), budget: .unlimited) { below, count in
+                            Array(candidates.filter { $0.key < below }.prefix(count))
+                        }.hits.count
+                    })
             }
-            print("search hits, \(name) (\(text.count) characters, \(found) hits of 101 candidates): a page median \(Stats.format(Stats.median(times) * 1_000, 1)) ms, "
-                  + "a hit \(Stats.format(Stats.median(times) * 1_000 / 101, 2)) ms")
+            print(
+                "search hits, \(name) (\(text.count) characters, \(found) hits of 101 candidates): a page median \(Stats.format(Stats.median(times) * 1_000, 1)) ms, "
+                    + "a hit \(Stats.format(Stats.median(times) * 1_000 / 101, 2)) ms")
         }
     }
 }
@@ -153,15 +165,19 @@ struct MentionBench: AsyncParsableCommand {
         names[UserID("u-grace")] = "Grace Hopper"
         names[UserID("u-long")] = String(repeating: "a", count: 64)
         let texts = [
-            ("ordinary", "@Grace Hopper and @member number17, the engine room at nine; mail grace@example.com " + String(repeating: "word ", count: 40)),
+            (
+                "ordinary",
+                "@Grace Hopper and @member number17, the engine room at nine; mail grace@example.com " + String(repeating: "word ", count: 40)
+            ),
             ("4,000 @", String(repeating: "@", count: 4_000)),
             ("61 long name starts", String(repeating: "@" + String(repeating: "a", count: 63) + " ", count: 61)),
         ]
         for (name, text) in texts {
             var times: [Double] = []
             for _ in 0..<runs { times.append(try await Stats.time { _ = MentionFinder.mentions(in: text, among: names) }) }
-            print("mentions, \(name) (\(text.count) characters, 200 members): median \(Stats.format(Stats.median(times) * 1_000_000, 1)) µs, "
-                  + "p99 \(Stats.format(Stats.percentile(times, 0.99) * 1_000_000, 1)) µs")
+            print(
+                "mentions, \(name) (\(text.count) characters, 200 members): median \(Stats.format(Stats.median(times) * 1_000_000, 1)) µs, "
+                    + "p99 \(Stats.format(Stats.percentile(times, 0.99) * 1_000_000, 1)) µs")
         }
     }
 }

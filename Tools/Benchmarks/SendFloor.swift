@@ -31,8 +31,9 @@ struct SendFloor {
     mutating func rate(count: Int, in conversation: ConversationID, from sender: UserID) throws -> Double {
         let start = ContinuousClock.now
         for index in 0..<count {
-            try send(id: MessageID.random().rawValue, text: "message \(index) " + Seeder.text, conversation: conversation.rawValue,
-                     sender: sender.rawValue, sentAt: Int64(Date().timeIntervalSince1970 * 1_000))
+            try send(
+                id: MessageID.random().rawValue, text: "message \(index) " + Seeder.text, conversation: conversation.rawValue,
+                sender: sender.rawValue, sentAt: Int64(Date().timeIntervalSince1970 * 1_000))
         }
         return Double(count) / ((ContinuousClock.now - start) / .seconds(1))
     }
@@ -40,17 +41,21 @@ struct SendFloor {
     private mutating func send(id: String, text: String, conversation: String, sender: String, sentAt: Int64) throws {
         try run("BEGIN IMMEDIATE")
         // The writer's look-up of ids already stored, then its number from the store's sequence.
-        try run("SELECT m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq FROM json_each(?) ids CROSS JOIN messages m ON m.conversation_id = ? AND m.id = ids.value",
-                ["[\"\(id)\"]", conversation])
+        try run(
+            "SELECT m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq FROM json_each(?) ids CROSS JOIN messages m ON m.conversation_id = ? AND m.id = ids.value",
+            ["[\"\(id)\"]", conversation])
         let seq = try run("UPDATE store_sequence SET value = value + ? RETURNING value", [Int64(1)]) ?? 0
         let position = (try run("SELECT message_count FROM chat_activity WHERE conversation_id = ?", [conversation]) ?? 0) + 1
-        try run("INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [seq, id, conversation, position, sender, text, sentAt])
-        try run("""
+        try run(
+            "INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [seq, id, conversation, position, sender, text, sentAt])
+        try run(
+            """
             INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
             ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
             """, [conversation, position, seq])
-        try run("""
+        try run(
+            """
             INSERT INTO chat_reads (user_id, conversation_id, read_count) VALUES (?, ?, ?)
             ON CONFLICT (user_id, conversation_id) DO UPDATE SET read_count = max(read_count, excluded.read_count)
             """, [sender, conversation, position])

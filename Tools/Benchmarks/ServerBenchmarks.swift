@@ -13,37 +13,45 @@ import TestSupport
 struct ServerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server", abstract: "Latency, throughput, fan-out and recovery through messageai-server.",
-        discussion: "Build both first (the server beside this benchmark is used): swift build -c release --product messageai-server --product messageai-bench")
-    @Option(help: """
-        latency, throughput, fanout, kill, reconnect, idle; renames or flood (the security review's abuse, with the server's budgets); \
-        changes (one member edits and reacts in a loop in a group, with budgets, while two others talk in it); \
-        typing (one member sends typing frames at full speed on a bare socket in a group while two others talk in it); \
-        search, trap, pages or groups (the second review's attacks, with budgets, also with --deployment proxy; --seconds 30 \
-        recommended): four searches at a time of one's own 101 messages of 4,000 × 東; 10 reactions from each of 190 members \
-        to a 16,000-byte reply quoting 80 combining-mark characters, every member listening; 64 event-log pages of those \
-        at once; 10 accounts making 10 groups of the same 1,000 invitees at once; calm (no attack, the bystanders alone); \
-        with --deployment crossed or proxy: latency, throughput, fanout, quiet (idle instances), kill (5 instance kills alternating, \
-        --rate messages/s for --seconds) or postmaster (PostgreSQL killed and started again, the same load).
-        """)
+        discussion:
+            "Build both first (the server beside this benchmark is used): swift build -c release --product messageai-server --product messageai-bench"
+    )
+    @Option(
+        help: """
+            latency, throughput, fanout, kill, reconnect, idle; renames or flood (the security review's abuse, with the server's budgets); \
+            changes (one member edits and reacts in a loop in a group, with budgets, while two others talk in it); \
+            typing (one member sends typing frames at full speed on a bare socket in a group while two others talk in it); \
+            search, trap, pages or groups (the second review's attacks, with budgets, also with --deployment proxy; --seconds 30 \
+            recommended): four searches at a time of one's own 101 messages of 4,000 × 東; 10 reactions from each of 190 members \
+            to a 16,000-byte reply quoting 80 combining-mark characters, every member listening; 64 event-log pages of those \
+            at once; 10 accounts making 10 groups of the same 1,000 invitees at once; calm (no attack, the bystanders alone); \
+            with --deployment crossed or proxy: latency, throughput, fanout, quiet (idle instances), kill (5 instance kills alternating, \
+            --rate messages/s for --seconds) or postmaster (PostgreSQL killed and started again, the same load).
+            """)
     var mode = "latency"
     @Option(help: "Runs; the median run is reported.") var runs = 3
     @Option(help: "Seconds each run sends for.") var seconds = 5
     @Option(help: "Sender→receiver pairs (latency: 10; throughput: 50).") var pairs: Int?
     @Option(help: "Messages per second in all (latency; kill and postmaster on the scaled-out server).") var rate = 200
-    @Option(help: "Clients (reconnect: 1,000; idle: 10,000); members of the abuser's groups (renames, flood, groups: 1,000; changes, typing: 200; trap, pages: 190).") var clients: Int?
+    @Option(
+        help:
+            "Clients (reconnect: 1,000; idle: 10,000); members of the abuser's groups (renames, flood, groups: 1,000; changes, typing: 200; trap, pages: 190)."
+    ) var clients: Int?
     @Option(help: "Groups the renamer shares with the members (renames).") var groups = 20
     @Option(help: "Milliseconds the searcher waits after a refused search (search; 0: at once, a flood of refusals).") var refusedWait = 0
-    @Option(help: """
-        bare: minimal WebSocket clients, so the load generator takes little of the machine; library: the remote services a REPL \
-        uses, sends on the events socket; http: the same, senders with no socket, so sends are HTTP PUTs as a one-shot CLI's \
-        (latency, throughput, fanout; kill: library unless http).
-        """)
+    @Option(
+        help: """
+            bare: minimal WebSocket clients, so the load generator takes little of the machine; library: the remote services a REPL \
+            uses, sends on the events socket; http: the same, senders with no socket, so sends are HTTP PUTs as a one-shot CLI's \
+            (latency, throughput, fanout; kill: library unless http).
+            """)
     var client = ClientKind.bare
-    @Option(help: """
-        single: one server on a SQLite file; crossed: two instances on PostgreSQL behind HAProxy (Tools/Deploy/stack), each sender \
-        on one instance and its receivers on the other, straight; proxy: the same, every client through the proxy \
-        (latency, throughput, fanout, quiet).
-        """)
+    @Option(
+        help: """
+            single: one server on a SQLite file; crossed: two instances on PostgreSQL behind HAProxy (Tools/Deploy/stack), each sender \
+            on one instance and its receivers on the other, straight; proxy: the same, every client through the proxy \
+            (latency, throughput, fanout, quiet).
+            """)
     var deployment = Deployment.single
 
     enum Deployment: String, ExpressibleByArgument, CaseIterable {
@@ -71,7 +79,9 @@ struct ServerBench: AsyncParsableCommand {
             case "typing": results.append(try await typingStorm(world, members: clients ?? 200))
             case _ where Self.costAttacks.contains(mode): results.append(try await costAttack(world))
             default:
-                throw ValidationError("mode must be latency, throughput, fanout, kill, reconnect, idle, renames, flood, changes, typing, search, trap, pages, groups or calm")
+                throw ValidationError(
+                    "mode must be latency, throughput, fanout, kill, reconnect, idle, renames, flood, changes, typing, search, trap, pages, groups or calm"
+                )
             }
             print("  run: \(results.last?.line ?? "")")
         }
@@ -104,7 +114,9 @@ struct ServerBench: AsyncParsableCommand {
                 results.append(try await killed(world, pairs: pairs ?? 50, total: total, perSecond: rate, drill: drill))
             case _ where Self.costAttacks.contains(mode): results.append(try await costAttack(world))
             default:
-                throw ValidationError("with --deployment \(deployment), mode must be latency, throughput, fanout, quiet, kill, postmaster, search, trap, pages, groups or calm")
+                throw ValidationError(
+                    "with --deployment \(deployment), mode must be latency, throughput, fanout, quiet, kill, postmaster, search, trap, pages, groups or calm"
+                )
             }
             print("  run: \(results.last?.line ?? "")")
         }
@@ -120,8 +132,10 @@ struct ServerBench: AsyncParsableCommand {
         try await Task.sleep(for: span)
         let elapsed = (ContinuousClock.now - start) / .seconds(1)
         let shares = zip(pids, before).map { (Child.cpuSeconds(of: $0) - $1) / elapsed * 100 }
-        return Result(key: shares.max() ?? 0, line: "idle instances over \(Stats.format(elapsed, 0)) s: "
-            + shares.map { "\(Stats.format($0, 3))%" }.joined(separator: " and ") + " of a core")
+        return Result(
+            key: shares.max() ?? 0,
+            line: "idle instances over \(Stats.format(elapsed, 0)) s: "
+                + shares.map { "\(Stats.format($0, 3))%" }.joined(separator: " and ") + " of a core")
     }
 
     /// Send → receive latency: `pairs` one-to-one conversations, `perSecond` messages in all,
@@ -154,9 +168,11 @@ struct ServerBench: AsyncParsableCommand {
         }
         let latencies = try await clock.latencies(expecting: count * pairs)
         let p50 = Stats.percentile(latencies, 0.5), p99 = Stats.percentile(latencies, 0.99)
-        return Result(key: p50, line: "\(latencies.count) messages, \(pairs) pairs at \(perSecond)/s: p50 \(Stats.format(p50, 2)) ms, "
-            + "p99 \(Stats.format(p99, 2)) ms, max \(Stats.format(latencies.max() ?? .nan, 1)) ms (send acknowledged: p50 "
-            + "\(Stats.format(Stats.percentile(acks, 0.5), 2)) ms)")
+        return Result(
+            key: p50,
+            line: "\(latencies.count) messages, \(pairs) pairs at \(perSecond)/s: p50 \(Stats.format(p50, 2)) ms, "
+                + "p99 \(Stats.format(p99, 2)) ms, max \(Stats.format(latencies.max() ?? .nan, 1)) ms (send acknowledged: p50 "
+                + "\(Stats.format(Stats.percentile(acks, 0.5), 2)) ms)")
     }
 
     /// Acknowledged (committed) sends per second, `pairs` senders at once, every message delivered.
@@ -185,8 +201,10 @@ struct ServerBench: AsyncParsableCommand {
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
         let delivered = try await clock.latencies(expecting: sent).count
         let rate = Double(sent) / elapsed
-        return Result(key: rate, line: "\(sent) acknowledged sends from \(pairs) senders in \(Stats.format(elapsed, 1)) s: "
-            + "\(Int(rate)) messages/s, \(delivered) delivered")
+        return Result(
+            key: rate,
+            line: "\(sent) acknowledged sends from \(pairs) senders in \(Stats.format(elapsed, 1)) s: "
+                + "\(Int(rate)) messages/s, \(delivered) delivered")
     }
 
     /// One sender, a group of `members`: time until all the others have each message.
@@ -205,7 +223,9 @@ struct ServerBench: AsyncParsableCommand {
             spans.append(try await clock.lastArrival(of: id, count: members - 1))
         }
         let p50 = Stats.percentile(spans, 0.5)
-        return Result(key: p50, line: "\(messages) messages to a group of \(members): all \(members - 1) others have it after p50 "
-            + "\(Stats.format(p50, 2)) ms, p99 \(Stats.format(Stats.percentile(spans, 0.99), 2)) ms")
+        return Result(
+            key: p50,
+            line: "\(messages) messages to a group of \(members): all \(members - 1) others have it after p50 "
+                + "\(Stats.format(p50, 2)) ms, p99 \(Stats.format(Stats.percentile(spans, 0.99), 2)) ms")
     }
 }

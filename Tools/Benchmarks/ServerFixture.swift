@@ -56,8 +56,9 @@ struct ServerFixture: LoadTarget {
     init(budgets: Bool = false) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-server-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path, liftingBudgets: !budgets,
-                                         arguments: ["--sign-up-burst", "100000"])
+        server = try await ServerProcess(
+            databasePath: folder.appendingPathComponent("server.sqlite").path, liftingBudgets: !budgets,
+            arguments: ["--sign-up-burst", "100000"])
         graph = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: server.url))
     }
 
@@ -92,8 +93,9 @@ extension LoadTarget {
     func users(_ count: Int) async throws -> [User] {
         let graph = graph
         return try await ServerFixture.concurrently(count, width: 8) { index in
-            let issued = try await graph.accounts.signUp(email: "u\(index)-\(UUID().uuidString.prefix(6))@example.com",
-                                                         displayName: "User \(index)", password: "password-\(index)")
+            let issued = try await graph.accounts.signUp(
+                email: "u\(index)-\(UUID().uuidString.prefix(6))@example.com",
+                displayName: "User \(index)", password: "password-\(index)")
             return User(id: issued.account.id, token: issued.token, services: graph.services(for: graph.caller(token: issued.token)))
         }
     }
@@ -212,7 +214,9 @@ final class Arrivals: Sendable {
     /// The latency of the last of `count` copies of `id`.
     func lastArrival(of id: MessageID, count: Int) async throws -> Double {
         let deadline = ContinuousClock.now + .seconds(30)
-        while (state.withLock { $0.latencies[id]?.count ?? 0 }) < count, ContinuousClock.now < deadline { try await Task.sleep(for: .microseconds(200)) }
+        while (state.withLock { $0.latencies[id]?.count ?? 0 }) < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .microseconds(200))
+        }
         return state.withLock { $0.latencies[id]?.max() ?? .nan }
     }
 }

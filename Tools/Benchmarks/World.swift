@@ -21,15 +21,17 @@ final class World {
     }
 
     static func container(path: String, sessions: any SessionStore) async throws -> AppContainer {
-        let settings = try Settings.load(commandLine: ["backend": "sqlite", "sqlite.path": path, "auth.bcryptCost": "4"],
-                                                     configFile: nil, environment: [:])
+        let settings = try Settings.load(
+            commandLine: ["backend": "sqlite", "sqlite.path": path, "auth.bcryptCost": "4"],
+            configFile: nil, environment: [:])
         return try await AppContainer(settings: settings, sessions: sessions)
     }
 
     /// Signs up a user; the world's session is then theirs.
     func user(_ name: String) async throws -> Session {
-        _ = try await container.auth.signUp(email: "\(name.lowercased())-\(UUID().uuidString.prefix(6))@bench.io",
-                                            displayName: name, password: "bench-password")
+        _ = try await container.auth.signUp(
+            email: "\(name.lowercased())-\(UUID().uuidString.prefix(6))@bench.io",
+            displayName: name, password: "bench-password")
         return try sessions.requireSession()
     }
 

@@ -12,16 +12,20 @@ public enum AuthAPI {
     public static let signIn = Endpoint<SignInRequest, SessionReply, PathParameters.None>(
         .post, "/v1/auth/signin", "Sign in with email and password; returns a session token (rate-limited)", needsSession: false)
     /// The account of the token; using it restarts the session's idle time.
-    public static let session = Endpoint<NoContent, Account, PathParameters.None>(.get, "/v1/auth/session", "The account the session token belongs to")
+    public static let session = Endpoint<NoContent, Account, PathParameters.None>(
+        .get, "/v1/auth/session", "The account the session token belongs to")
     /// Ends the session of the token (401 when it has already ended).
-    public static let signOut = Endpoint<NoContent, NoContent, PathParameters.None>(.delete, "/v1/auth/session", "End this session", successStatus: 204)
+    public static let signOut = Endpoint<NoContent, NoContent, PathParameters.None>(
+        .delete, "/v1/auth/session", "End this session", successStatus: 204)
     /// Changes the password; every other session of the user ends.
     public static let changePassword = Endpoint<PasswordChange, NoContent, PathParameters.None>(
         .post, "/v1/auth/password", "Change the password; ends every other session of the user", successStatus: 204)
 
     /// Every Auth endpoint.
-    public static let endpoints = [signUp.spec, signIn.spec, session.spec, signOut.spec,
-                                   changePassword.spec]
+    public static let endpoints = [
+        signUp.spec, signIn.spec, session.spec, signOut.spec,
+        changePassword.spec,
+    ]
 }
 
 /// What sign-up and sign-in answer: the account and its new session token.
@@ -40,8 +44,9 @@ public struct SessionReply: WireType, Equatable {
     /// The issued session it carries.
     public var issued: IssuedSession { IssuedSession(account: account, token: token) }
 
-    public static let schema = WireSchema.object([("account", Account.schema), ("token", .string(minLength: 64, maxLength: 64))],
-                                                 required: ["account", "token"])
+    public static let schema = WireSchema.object(
+        [("account", Account.schema), ("token", .string(minLength: 64, maxLength: 64))],
+        required: ["account", "token"])
 }
 
 /// The body of a sign-up.
@@ -60,11 +65,12 @@ public struct SignUpRequest: WireType, Equatable {
         self.password = password
     }
 
-    public static let schema = WireSchema.object([
-        ("email", .string(minLength: 3, maxLength: Validation.maxEmailBytes, format: "email")),
-        ("displayName", .string(minLength: 1, maxLength: Validation.maxDisplayNameLength)),
-        ("password", .string(minLength: Validation.minPasswordLength, maxLength: Validation.maxPasswordBytes)),
-    ], required: ["email", "displayName", "password"])
+    public static let schema = WireSchema.object(
+        [
+            ("email", .string(minLength: 3, maxLength: Validation.maxEmailBytes, format: "email")),
+            ("displayName", .string(minLength: 1, maxLength: Validation.maxDisplayNameLength)),
+            ("password", .string(minLength: Validation.minPasswordLength, maxLength: Validation.maxPasswordBytes)),
+        ], required: ["email", "displayName", "password"])
 }
 
 /// The body of a sign-in.
@@ -80,9 +86,10 @@ public struct SignInRequest: WireType, Equatable {
         self.password = password
     }
 
-    public static let schema = WireSchema.object([
-        ("email", .string(maxLength: Validation.maxEmailBytes)), ("password", .string(maxLength: 1_024)),
-    ], required: ["email", "password"])
+    public static let schema = WireSchema.object(
+        [
+            ("email", .string(maxLength: Validation.maxEmailBytes)), ("password", .string(maxLength: 1_024)),
+        ], required: ["email", "password"])
 }
 
 /// The body of a password change.
@@ -98,12 +105,14 @@ public struct PasswordChange: WireType, Equatable {
         self.new = new
     }
 
-    public static let schema = WireSchema.object([
-        ("current", .string(maxLength: 1_024)), ("new", .string(minLength: Validation.minPasswordLength, maxLength: Validation.maxPasswordBytes)),
-    ], required: ["current", "new"])
+    public static let schema = WireSchema.object(
+        [
+            ("current", .string(maxLength: 1_024)), ("new", .string(minLength: Validation.minPasswordLength, maxLength: Validation.maxPasswordBytes)),
+        ], required: ["current", "new"])
 }
 
 extension Account: WireType {
-    public static let schema = WireSchema.object([("id", .identifier), ("email", .string(maxLength: Validation.maxEmailBytes))],
-                                                 required: ["id", "email"])
+    public static let schema = WireSchema.object(
+        [("id", .identifier), ("email", .string(maxLength: Validation.maxEmailBytes))],
+        required: ["id", "email"])
 }

@@ -24,11 +24,13 @@ public struct SignInLimits: Sendable {
     /// address with no failure for the account in the last hour (`freshFor`) is still checked;
     /// per address 30 checks at once, then one a second; sign-ups 20 at once per address, then
     /// one every 3 s.
-    public init(perAccountAndAddress: RateLimiter = RateLimiter(burst: 5, refill: .seconds(12)),
-                perAccount: RateLimiter = RateLimiter(burst: 100, refill: .seconds(30)),
-                freshFor: Duration = .seconds(3_600),
-                perAddress: RateLimiter = RateLimiter(burst: 30, refill: .seconds(1)),
-                signUpsPerAddress: RateLimiter = RateLimiter(burst: 20, refill: .seconds(3))) {
+    public init(
+        perAccountAndAddress: RateLimiter = RateLimiter(burst: 5, refill: .seconds(12)),
+        perAccount: RateLimiter = RateLimiter(burst: 100, refill: .seconds(30)),
+        freshFor: Duration = .seconds(3_600),
+        perAddress: RateLimiter = RateLimiter(burst: 30, refill: .seconds(1)),
+        signUpsPerAddress: RateLimiter = RateLimiter(burst: 20, refill: .seconds(3))
+    ) {
         self.perAccountAndAddress = perAccountAndAddress
         self.perAccount = perAccount
         freshAddresses = RateLimiter(burst: 1, refill: freshFor)

@@ -1,5 +1,5 @@
-import Auth
 import ArgumentParser
+import Auth
 import CLIKit
 import Kernel
 import REPLKit
@@ -23,7 +23,7 @@ public enum AuthFeature: CLIPlugin, REPLPlugin {
 
     @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
         [
-            REPLCommand("whoami", summary: "show the signed-in account") {  _ in
+            REPLCommand("whoami", summary: "show the signed-in account") { _ in
                 let model = context.factory(AuthFactory.self).makeSessionViewModel()
                 await model.load()
                 await context.present(model.account) { account in

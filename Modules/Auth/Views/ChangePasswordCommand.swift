@@ -7,7 +7,8 @@ import Kernel
 struct ChangePasswordCommand: FeatureCommand {
     static let configuration = CommandConfiguration(
         commandName: "passwd", abstract: "Change the password.",
-        discussion: "Asks for the current password, then the new one twice; with --password-stdin reads the current and the new one, each on its own line.")
+        discussion:
+            "Asks for the current password, then the new one twice; with --password-stdin reads the current and the new one, each on its own line.")
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Read both passwords from standard input, one per line.") var passwordStdin = false
 

@@ -23,7 +23,8 @@ public enum ChatAPI {
     /// Adds or removes the caller's reaction to a message.
     public static let react = Endpoint<ReactRequest, Message, PathParameters.ConversationMessage>(
         .post, "/v1/conversations/{conversation}/messages/{message}/reactions",
-        "Add your reaction (one emoji) to a message, or remove it with remove: true; again changes nothing. At most 20 different on a message, 10 of yours")
+        "Add your reaction (one emoji) to a message, or remove it with remove: true; again changes nothing. At most 20 different on a message, 10 of yours"
+    )
     /// Marks every message of the conversation as read by the caller.
     public static let markRead = Endpoint<NoContent, NoContent, PathParameters.Conversation>(
         .post, "/v1/conversations/{conversation}/read", "Mark the conversation read", successStatus: 204)
@@ -81,7 +82,10 @@ public enum ChatAPI {
     public static let defaultPage = 50
 
     /// Every Chat endpoint.
-    public static let endpoints = [history.spec, send.spec, edit.spec, delete.spec, react.spec, markRead.spec, receipts.spec, receiptPrivacy.spec, typing.spec, catchUp.spec, eventLog.spec, newest.spec]
+    public static let endpoints = [
+        history.spec, send.spec, edit.spec, delete.spec, react.spec, markRead.spec, receipts.spec, receiptPrivacy.spec, typing.spec, catchUp.spec,
+        eventLog.spec, newest.spec,
+    ]
 }
 
 /// The body of a send.
@@ -97,8 +101,9 @@ public struct SendRequest: WireType, Equatable {
         self.replyTo = replyTo
     }
 
-    public static let schema = WireSchema.object([("text", ChatAPI.messageText), ("replyTo", .identifier)],
-                                                 required: ["text"])
+    public static let schema = WireSchema.object(
+        [("text", ChatAPI.messageText), ("replyTo", .identifier)],
+        required: ["text"])
 }
 
 /// The body of an edit: the new text.
@@ -125,8 +130,9 @@ public struct ReactRequest: WireType, Equatable {
         self.remove = remove ? true : nil
     }
 
-    public static let schema = WireSchema.object([("emoji", .string(minLength: 1, maxLength: Validation.maxReactionBytes)), ("remove", .boolean)],
-                                                 required: ["emoji"])
+    public static let schema = WireSchema.object(
+        [("emoji", .string(minLength: 1, maxLength: Validation.maxReactionBytes)), ("remove", .boolean)],
+        required: ["emoji"])
 }
 
 /// Read receipts.
@@ -137,9 +143,19 @@ public struct ReceiptList: WireType, Equatable {
     /// Creates the reply.
     public init(_ receipts: [ReadReceipt]) { self.receipts = receipts }
 
-    public static let schema = WireSchema.object([("receipts", .array(.object([("userID", .identifier), ("readCount", .integer(0...Int(Int32.max))),
-                                                                               ("lastRead", .identifier)], required: ["userID", "readCount"]),
-                                                                      maxItems: 10_000))], required: ["receipts"])
+    public static let schema = WireSchema.object(
+        [
+            (
+                "receipts",
+                .array(
+                    .object(
+                        [
+                            ("userID", .identifier), ("readCount", .integer(0...Int(Int32.max))),
+                            ("lastRead", .identifier),
+                        ], required: ["userID", "readCount"]),
+                    maxItems: 10_000)
+            )
+        ], required: ["receipts"])
 }
 
 /// Whether the caller keeps their read receipts private.
@@ -180,8 +196,9 @@ public struct MessagePageReply: WireType, Equatable {
     /// The page it carries.
     public var page: MessagePage { MessagePage(messages: messages, hasOlder: hasOlder) }
 
-    public static let schema = WireSchema.object([("messages", .array(Message.schema, maxItems: ChatAPI.maxPage)), ("hasOlder", .boolean)],
-                                                 required: ["messages", "hasOlder"])
+    public static let schema = WireSchema.object(
+        [("messages", .array(Message.schema, maxItems: ChatAPI.maxPage)), ("hasOlder", .boolean)],
+        required: ["messages", "hasOlder"])
 }
 
 /// Messages after a cursor, oldest first.
@@ -240,12 +257,16 @@ extension Message: WireType {
     /// How many reacted with each emoji.
     static let reactionCountsSchema = WireSchema.map(.integer(1...Int(Int32.max)))
 
-    public static let schema = WireSchema.object([
-        ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier),
-        ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp), ("cursor", .cursor),
-        ("version", .integer(0...ChatRules.maxEdits)), ("editedAt", .timestamp), ("deleted", .boolean),
-        ("reactions", reactionsSchema), ("reactionCounts", reactionCountsSchema),
-        ("replyTo", .object([("id", .identifier), ("quote", .string(maxLength: Message.Reply.quoteLength)), ("deleted", .boolean)], required: ["id"])),
-        ("mentions", .array(.identifier, maxItems: MentionFinder.limit)),
-    ], required: ["id", "conversationID", "senderID", "text", "sentAt"])
+    public static let schema = WireSchema.object(
+        [
+            ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier),
+            ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp), ("cursor", .cursor),
+            ("version", .integer(0...ChatRules.maxEdits)), ("editedAt", .timestamp), ("deleted", .boolean),
+            ("reactions", reactionsSchema), ("reactionCounts", reactionCountsSchema),
+            (
+                "replyTo",
+                .object([("id", .identifier), ("quote", .string(maxLength: Message.Reply.quoteLength)), ("deleted", .boolean)], required: ["id"])
+            ),
+            ("mentions", .array(.identifier, maxItems: MentionFinder.limit)),
+        ], required: ["id", "conversationID", "senderID", "text", "sentAt"])
 }

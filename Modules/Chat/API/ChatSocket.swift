@@ -107,7 +107,9 @@ public enum ChatSocket {
         /// mentions, as most new ones are) or a reaction's; `nil` for the other kinds.
         public static func text(of event: UserEvent) -> [UInt8]? {
             if case .reacted(let reactions, let cursor) = event { return text(of: reactions, at: cursor) }
-            guard case .message(let message) = event, message.reactionCounts.isEmpty, message.replyTo == nil, message.mentions.isEmpty else { return nil }
+            guard case .message(let message) = event, message.reactionCounts.isEmpty, message.replyTo == nil, message.mentions.isEmpty else {
+                return nil
+            }
             var text = WireText()
             text.object { frame in
                 if let cursor = event.cursor { frame.field("cursor", cursor.description) }
@@ -137,7 +139,8 @@ public enum ChatSocket {
 
         /// The frame of `reply` when it carries the stored message; `nil` for a refusal.
         public static func text(of reply: SendReply) -> [UInt8]? {
-            guard let message = reply.message, message.reactionCounts.isEmpty, message.replyTo == nil, message.mentions.isEmpty, reply.error == nil else {
+            guard let message = reply.message, message.reactionCounts.isEmpty, message.replyTo == nil, message.mentions.isEmpty, reply.error == nil
+            else {
                 return nil
             }
             var text = WireText()
@@ -168,12 +171,19 @@ extension UserEvent: WireType {
     /// Every kind in one shape: `event` holds `message` for a `chat.message`, `chat.edited` and
     /// `chat.deleted`, the message's id and reactions for a `chat.reacted`, and the change's
     /// fields otherwise (see `UserEvent`).
-    public static let schema = WireSchema.object([
-        ("v", .integer(version...version)), ("type", .enumeration(types)), ("cursor", .cursor),
-        ("event", .object([("message", Message.schema), ("conversationID", .identifier), ("userID", .identifier),
-                           ("displayName", .string(maxLength: Validation.maxDisplayNameLength)), ("messageID", .identifier),
-                           ("reactions", Message.reactionsSchema), ("reactionCounts", Message.reactionCountsSchema)], required: [])),
-    ], required: ["v", "type", "event"])
+    public static let schema = WireSchema.object(
+        [
+            ("v", .integer(version...version)), ("type", .enumeration(types)), ("cursor", .cursor),
+            (
+                "event",
+                .object(
+                    [
+                        ("message", Message.schema), ("conversationID", .identifier), ("userID", .identifier),
+                        ("displayName", .string(maxLength: Validation.maxDisplayNameLength)), ("messageID", .identifier),
+                        ("reactions", Message.reactionsSchema), ("reactionCounts", Message.reactionCountsSchema),
+                    ], required: [])
+            ),
+        ], required: ["v", "type", "event"])
 }
 
 extension TypingNotice: EventSocketProtocol.FrameEvent {
@@ -181,6 +191,7 @@ extension TypingNotice: EventSocketProtocol.FrameEvent {
     /// {"conversationID", "userID", "typing"}}`) and from a client (`ChatSocket.TypingFrame`).
     public static let type = "chat.typing"
 
-    public static let schema = WireSchema.object([("conversationID", .identifier), ("userID", .identifier), ("typing", .boolean)],
-                                                 required: ["conversationID", "userID", "typing"])
+    public static let schema = WireSchema.object(
+        [("conversationID", .identifier), ("userID", .identifier), ("typing", .boolean)],
+        required: ["conversationID", "userID", "typing"])
 }

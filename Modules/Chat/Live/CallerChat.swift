@@ -46,9 +46,11 @@ struct CallerChat: Sendable {
         let text = try Validation.messageText(text)
         try budget.spend(.message, by: me)
         let now = storedNow()
-        return try await writer.change(messageID, in: conversationID, as: .edited, changing(.edited, by: me, members: members) {
-            try ChatRules.edit($0, to: text, by: me, at: now)
-        })
+        return try await writer.change(
+            messageID, in: conversationID, as: .edited,
+            changing(.edited, by: me, members: members) {
+                try ChatRules.edit($0, to: text, by: me, at: now)
+            })
     }
 
     /// Deletes a message of the caller's, also once she has left its conversation
@@ -59,9 +61,11 @@ struct CallerChat: Sendable {
         try budget.spend(.message, by: me)
         let now = storedNow()
         return try await ChatRules.deletion(in: conversationID, member: isMember) {
-            try await writer.change(messageID, in: conversationID, as: .deleted, changing(.deleted, by: me, members: members) {
-                try ChatRules.delete($0, by: me, member: isMember, at: now)
-            })
+            try await writer.change(
+                messageID, in: conversationID, as: .deleted,
+                changing(.deleted, by: me, members: members) {
+                    try ChatRules.delete($0, by: me, member: isMember, at: now)
+                })
         }
     }
 
@@ -71,16 +75,19 @@ struct CallerChat: Sendable {
         let members = try await membership.requireMember(me, of: conversationID)
         let emoji = try Validation.reaction(emoji)
         try budget.spend(.message, by: me)
-        return try await writer.change(messageID, in: conversationID, as: .reacted, changing(.reacted, by: me, members: members) {
-            try ChatRules.react($0, with: emoji, by: me, adding: adding)
-        })
+        return try await writer.change(
+            messageID, in: conversationID, as: .reacted,
+            changing(.reacted, by: me, members: members) {
+                try ChatRules.react($0, with: emoji, by: me, adding: adding)
+            })
     }
 
     /// `rule`, a `kind` change of a message, paid for (beside the one message spent before) by the
     /// bytes of the event it makes (of the message as it is after it) times the `members` it goes
     /// to (`ChatRules.fanOutCost`): refused, the change is not stored.
     private func changing(_ kind: UserEvent.MessageChange, by me: UserID, members: [UserID], _ rule: @escaping @Sendable (Message) throws -> Message?)
-        -> @Sendable (Message) throws -> Message? {
+        -> @Sendable (Message) throws -> Message?
+    {
         { [budget] message in
             guard let changed = try rule(message) else { return nil }
             try budget.spend(.fanOutBytes, by: me, cost: ChatRules.fanOutCost(of: kind, to: changed, members: members))
@@ -105,8 +112,11 @@ struct CallerChat: Sendable {
                 }
             }
             do {
-                checked.append(.success(try await self.checked(draft.text, to: draft.conversationID, id: draft.id, replyTo: draft.replyTo, from: me,
-                                                               members: audiences[draft.conversationID]?.get() ?? [])))
+                checked.append(
+                    .success(
+                        try await self.checked(
+                            draft.text, to: draft.conversationID, id: draft.id, replyTo: draft.replyTo, from: me,
+                            members: audiences[draft.conversationID]?.get() ?? [])))
             } catch {
                 checked.append(.failure(error))
             }
@@ -120,12 +130,15 @@ struct CallerChat: Sendable {
     /// A send of `text` by a member, checked and paid for (one message and its fan-out, the bytes
     /// of its text and of the quote it carries if it is a reply, times the others it goes to, from
     /// the sender's budget), with whom it mentions.
-    private nonisolated(nonsending) func checked(_ text: String, to conversationID: ConversationID, id: MessageID, replyTo: MessageID?, from me: UserID,
-                                                 members: [UserID]) async throws -> MessageWriter.Send {
+    private nonisolated(nonsending) func checked(
+        _ text: String, to conversationID: ConversationID, id: MessageID, replyTo: MessageID?, from me: UserID,
+        members: [UserID]
+    ) async throws -> MessageWriter.Send {
         let text = try Validation.messageText(text)
         try spend(on: text.utf8.count + (replyTo == nil ? 0 : Message.Reply.quoteBytes), by: me, members: members)
-        return MessageWriter.Send(id: id, text: text, conversationID: conversationID, sender: me, sentAt: MessageRows.milliseconds(clock.now()),
-                                  members: members, replyTo: replyTo, mentions: try await mentions.mentions(in: text, by: me, members: members))
+        return MessageWriter.Send(
+            id: id, text: text, conversationID: conversationID, sender: me, sentAt: MessageRows.milliseconds(clock.now()),
+            members: members, replyTo: replyTo, mentions: try await mentions.mentions(in: text, by: me, members: members))
     }
 
     /// The time now as the store keeps it (whole milliseconds), so that a change returned equals
@@ -172,7 +185,9 @@ struct CallerChat: Sendable {
     /// `read`, paid for from the caller's look-up budget (`ChatRules.readCost`): one unit before
     /// it runs, so that a reader past the budget is refused before anything is read, the rest by
     /// the `items` it returns.
-    private nonisolated(nonsending) func paying<Read, Item: WireWeighed>(_ items: (Read) -> [Item], _ read: () async throws -> Read) async throws -> Read {
+    private nonisolated(nonsending) func paying<Read, Item: WireWeighed>(_ items: (Read) -> [Item], _ read: () async throws -> Read) async throws
+        -> Read
+    {
         let me = try await caller.id()
         try budget.spend(.lookup, by: me)
         let result = try await read()

@@ -18,8 +18,10 @@ public protocol MessageStore: Sendable {
     /// `kind` event (the store's next position); returns the message as it is now. Constant work however old
     /// the message is: one row by its key, one event.
     /// - Throws: `.notFound` when the conversation has no such message; what `rule` throws.
-    func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
-                _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message
+    func change(
+        _ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
+        _ rule: @escaping @Sendable (Message) throws -> Message?
+    ) async throws -> Message
 }
 
 /// Stores the process's sends in batches ("group commit"): sends that arrive while a batch is
@@ -134,8 +136,10 @@ public final class MessageWriter: Sendable {
 
     /// Changes a stored message, as `MessageStore.change` does, in a transaction of its own:
     /// edits and deletions are rare beside sends and need no batching.
-    func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
-                _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message {
+    func change(
+        _ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
+        _ rule: @escaping @Sendable (Message) throws -> Message?
+    ) async throws -> Message {
         let message = try await store.change(messageID, in: conversationID, as: kind, rule)
         await forget()
         return message

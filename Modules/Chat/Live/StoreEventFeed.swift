@@ -40,7 +40,8 @@ public final class StoreEventFeed: EventFeed {
     deinit { reader.withLock { $0?.cancel() } }
 
     public func subscribe(conversation conversationID: ConversationID?, member: UserID, reader: @escaping EventFanOut.Reader) async throws
-        -> EventSubscription {
+        -> EventSubscription
+    {
         try await startReader()
         return fanOut.subscribe(conversation: conversationID, member: member, reader: reader)
     }

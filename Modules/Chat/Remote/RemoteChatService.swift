@@ -27,17 +27,22 @@ public struct RemoteChatService: ChatService {
     /// own), over HTTP otherwise or when the socket gives no reply: the id makes a repeated send
     /// harmless. A reply goes over HTTP.
     public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
-        -> Message {
-        if replyTo == nil, let frame = await connection.request(ChatSocket.SendFrame(id: id, conversation: conversationID, text: text), id: id.rawValue, as: caller),
-           let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame) {
+        -> Message
+    {
+        if replyTo == nil,
+            let frame = await connection.request(ChatSocket.SendFrame(id: id, conversation: conversationID, text: text), id: id.rawValue, as: caller),
+            let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame)
+        {
             return try reply.stored()
         }
-        return try await connection.call(ChatAPI.send, path: .init(conversation: conversationID, message: id),
-                                         body: SendRequest(text: text, replyTo: replyTo), as: caller)
+        return try await connection.call(
+            ChatAPI.send, path: .init(conversation: conversationID, message: id),
+            body: SendRequest(text: text, replyTo: replyTo), as: caller)
     }
 
     public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
-        try await connection.call(ChatAPI.edit, path: .init(conversation: conversationID, message: messageID), body: EditRequest(text: text), as: caller)
+        try await connection.call(
+            ChatAPI.edit, path: .init(conversation: conversationID, message: messageID), body: EditRequest(text: text), as: caller)
     }
 
     public func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
@@ -45,8 +50,9 @@ public struct RemoteChatService: ChatService {
     }
 
     public func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
-        try await connection.call(ChatAPI.react, path: .init(conversation: conversationID, message: messageID),
-                                  body: ReactRequest(emoji: emoji, remove: !adding), as: caller)
+        try await connection.call(
+            ChatAPI.react, path: .init(conversation: conversationID, message: messageID),
+            body: ReactRequest(emoji: emoji, remove: !adding), as: caller)
     }
 
     public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
@@ -65,7 +71,8 @@ public struct RemoteChatService: ChatService {
     public func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws {
         let id = MessageID.random().rawValue
         if let frame = await connection.request(ChatSocket.TypingFrame(id: id, conversation: conversationID, typing: typing), id: id, as: caller),
-           let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame) {
+            let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame)
+        {
             return try reply.check()
         }
         _ = try await connection.call(ChatAPI.typing, path: .init(conversation: conversationID), body: TypingRequest(typing: typing), as: caller)
@@ -100,8 +107,10 @@ public struct RemoteChatService: ChatService {
     }
 
     public func liveTrouble() async throws -> AsyncStream<String?> {
-        try await connection.frames(EventSocketProtocol.Frame<EventSocketProtocol.Trouble>.self, types: [EventSocketProtocol.Trouble.type], as: caller)
-            .mapped(\.event.reason)
+        try await connection.frames(
+            EventSocketProtocol.Frame<EventSocketProtocol.Trouble>.self, types: [EventSocketProtocol.Trouble.type], as: caller
+        )
+        .mapped(\.event.reason)
     }
 
     public func newestCursor() async throws -> EventCursor? {

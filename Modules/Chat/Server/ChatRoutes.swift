@@ -34,8 +34,9 @@ public struct ChatRoutes: Sendable {
             try await service(call.caller).delete(call.path.message, in: call.path.conversation)
         }
         routes.add(ChatAPI.react) { call in
-            try await service(call.caller).react(to: call.path.message, in: call.path.conversation, with: call.body.emoji,
-                                                 adding: call.body.remove != true)
+            try await service(call.caller).react(
+                to: call.path.message, in: call.path.conversation, with: call.body.emoji,
+                adding: call.body.remove != true)
         }
         routes.add(ChatAPI.receipts) { call in ReceiptList(try await service(call.caller).receipts(in: call.path.conversation)) }
         routes.add(ChatAPI.receiptPrivacy) { call in
@@ -48,7 +49,9 @@ public struct ChatRoutes: Sendable {
         }
         routes.add(ChatAPI.catchUp) { call in
             let cursor = try EventCursor(parsing: try call.required(ChatAPI.Query.afterMessage))
-            let conversation: ConversationID? = try call.query(ChatAPI.Query.conversation).map { try Validation.identifier($0, field: "conversation") }
+            let conversation: ConversationID? = try call.query(ChatAPI.Query.conversation).map {
+                try Validation.identifier($0, field: "conversation")
+            }
             let limit = try call.query(ChatAPI.Query.catchUpLimit, default: ChatRules.catchUpLimit)
             return MessageList(try await service(call.caller).messages(after: cursor, in: conversation, limit: limit))
         }

@@ -72,7 +72,13 @@ public final class SocketSends: Sendable {
         }
         guard let frame = try? decoder.decode(ChatSocket.SendFrame.self, from: data), frame.type == ChatSocket.SendFrame.type else {
             guard let id = (try? decoder.decode(Unreadable.self, from: data))?.id else { return }
-            reply(to: id, .failure(AppError(.invalidInput, "the frame is not a request this server understands: \(ChatSocket.SendFrame.type) (id, conversation, text) or \(TypingNotice.type) (id, conversation, typing)")))
+            reply(
+                to: id,
+                .failure(
+                    AppError(
+                        .invalidInput,
+                        "the frame is not a request this server understands: \(ChatSocket.SendFrame.type) (id, conversation, text) or \(TypingNotice.type) (id, conversation, typing)"
+                    )))
             return
         }
         let (admitted, start) = queue.withLock { queue in
@@ -83,7 +89,11 @@ public final class SocketSends: Sendable {
             return (true, !queue.storing)
         }
         guard admitted else {
-            reply(to: frame.id.rawValue, .failure(AppError(.rateLimited, "\(EventSocketProtocol.maxPendingRequests) sends of this socket are being stored; wait for their replies")))
+            reply(
+                to: frame.id.rawValue,
+                .failure(
+                    AppError(.rateLimited, "\(EventSocketProtocol.maxPendingRequests) sends of this socket are being stored; wait for their replies"))
+            )
             return
         }
         if start { Task { await storeWaiting() } }
@@ -145,8 +155,9 @@ public final class SocketSends: Sendable {
     private func store(_ frames: [ChatSocket.SendFrame]) async -> [Result<Message, AppError>] {
         let drafts = frames.map { frame in
             Result<Message.Draft, any Error> {
-                Message.Draft(id: try Validation.identifier(frame.id.rawValue, field: "id"),
-                              conversationID: try Validation.identifier(frame.conversation.rawValue, field: "conversation"), text: frame.text)
+                Message.Draft(
+                    id: try Validation.identifier(frame.id.rawValue, field: "id"),
+                    conversationID: try Validation.identifier(frame.conversation.rawValue, field: "conversation"), text: frame.text)
             }
         }
         var stored = await chat.send(drafts.compactMap { try? $0.get() }).makeIterator()

@@ -9,7 +9,8 @@ public enum ChatFeature: CLIPlugin, REPLPlugin {
     public static let featureName = "chat"
 
     public static let commands: [any ParsableCommand.Type] = [
-        SendCommand.self, EditCommand.self, DeleteCommand.self, ReactCommand.self, ReceiptsCommand.self, TypingCommand.self, HistoryCommand.self, ReadCommand.self, TailCommand.self,
+        SendCommand.self, EditCommand.self, DeleteCommand.self, ReactCommand.self, ReceiptsCommand.self, TypingCommand.self, HistoryCommand.self,
+        ReadCommand.self, TailCommand.self,
     ]
 
     @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {
@@ -37,7 +38,10 @@ public enum ChatFeature: CLIPlugin, REPLPlugin {
                 let model = context.factory(ChatFactory.self).makeReceiptPrivacyViewModel()
                 await model.set(private: argument == "private")
                 await context.present(model.state) { isPrivate in
-                    context.show(isPrivate ? "Your read receipts are private: no one sees how far you read, and you see no one's." : "Your read receipts are shared.")
+                    context.show(
+                        isPrivate
+                            ? "Your read receipts are private: no one sees how far you read, and you see no one's." : "Your read receipts are shared."
+                    )
                 }
             },
             REPLCommand("next", summary: "open the next conversation with unread messages") { _ in

@@ -64,7 +64,8 @@ final class ChatScreen: REPLScreen {
                 guard let (message, text) = target(of: arguments, doing: "edit") else { return }
                 if await model.edit(message.id, to: text) == nil, let error = model.changeError { context.showError(error) }
             },
-            REPLCommand("delete", arguments: "[#N]", summary: "delete your message #N (/recent), or your last one, for everyone") { [unowned self] arguments in
+            REPLCommand("delete", arguments: "[#N]", summary: "delete your message #N (/recent), or your last one, for everyone") {
+                [unowned self] arguments in
                 guard let (message, _) = target(of: arguments, doing: "delete") else { return }
                 if await model.delete(message.id) == nil, let error = model.changeError { context.showError(error) }
             },
@@ -76,7 +77,8 @@ final class ChatScreen: REPLScreen {
             REPLCommand("react", arguments: "[#N] EMOJI", summary: "react to message #N (/recent), or the last one") { [unowned self] arguments in
                 await react(arguments, adding: true)
             },
-            REPLCommand("unreact", arguments: "[#N] EMOJI", summary: "take back your reaction to message #N, or the last one") { [unowned self] arguments in
+            REPLCommand("unreact", arguments: "[#N] EMOJI", summary: "take back your reaction to message #N, or the last one") {
+                [unowned self] arguments in
                 await react(arguments, adding: false)
             },
         ]
@@ -166,12 +168,13 @@ final class ChatScreen: REPLScreen {
     private func showTyping(_ typists: [UserID]) async {
         await learnNames(of: typists)
         let shown = typists.map { TextFormat.preview(TerminalText.line(names[$0] ?? $0.rawValue), limit: 20) }
-        let status = switch shown.count {
-        case 0: ""
-        case 1: shown[0] + " is typing…"
-        case 2: shown[0] + " and " + shown[1] + " are typing…"
-        default: "\(shown.count) people are typing…"
-        }
+        let status =
+            switch shown.count {
+            case 0: ""
+            case 1: shown[0] + " is typing…"
+            case 2: shown[0] + " and " + shown[1] + " are typing…"
+            default: "\(shown.count) people are typing…"
+            }
         context.setStatus(status.isEmpty ? "" : context.console.styled(status, .dim))
     }
 
@@ -237,16 +240,19 @@ final class ChatScreen: REPLScreen {
             guard let message = entry.message else { continue }
             let who = message.senderID == me ? "You" : TerminalText.line(names[message.senderID] ?? message.senderID.rawValue)
             let when = context.console.styled("[\(TextFormat.time(message.editedAt ?? message.sentAt))]", .dim)
-            guard case .sent(let shown) = printed[entry.id] ?? entry.delivery, shown.version != message.version || shown.deleted != message.deleted else {
+            guard case .sent(let shown) = printed[entry.id] ?? entry.delivery, shown.version != message.version || shown.deleted != message.deleted
+            else {
                 // Only its reactions changed: say what they are now.
                 let reactions = MessageText.reactions(of: message)
-                context.show(context.console.styled("[\(TextFormat.time(message.sentAt))]", .dim) + " "
-                    + context.console.styled(who == "You" ? "Your" : who + "'s", .bold) + " message now has "
-                    + (reactions.isEmpty ? "no reactions" : reactions))
+                context.show(
+                    context.console.styled("[\(TextFormat.time(message.sentAt))]", .dim) + " "
+                        + context.console.styled(who == "You" ? "Your" : who + "'s", .bold) + " message now has "
+                        + (reactions.isEmpty ? "no reactions" : reactions))
                 printed[entry.id] = entry.delivery
                 continue
             }
-            let what = message.deleted
+            let what =
+                message.deleted
                 ? "deleted a message from \(TextFormat.time(message.sentAt))"
                 : "edited a message from \(TextFormat.time(message.sentAt)): " + TerminalText.message(message.text)
             context.show(when + " " + context.console.styled(who, .bold) + " " + what)
@@ -274,7 +280,9 @@ final class ChatScreen: REPLScreen {
         }
         guard !moved.isEmpty else { return }
         await learnNames(of: moved.map(\.userID))
-        for (message, readers) in Dictionary(grouping: moved, by: { $0.lastRead }).sorted(by: { ($0.value.first?.readCount ?? 0) < ($1.value.first?.readCount ?? 0) }) {
+        for (message, readers) in Dictionary(grouping: moved, by: { $0.lastRead }).sorted(by: {
+            ($0.value.first?.readCount ?? 0) < ($1.value.first?.readCount ?? 0)
+        }) {
             let who = readers.map { TerminalText.line(names[$0.userID] ?? $0.userID.rawValue) }.sorted().joined(separator: ", ")
             context.show(context.console.styled("    ✓ seen by \(who)" + (message.map { " (up to " + describe($0) + ")" } ?? ""), .dim))
         }
@@ -283,14 +291,19 @@ final class ChatScreen: REPLScreen {
     /// A message on the screen as its time and the start of its text, or its id when it is not there.
     private func describe(_ id: MessageID) -> String {
         guard let message = model.timeline.value?.entries.first(where: { $0.id == id })?.message else { return "message \(id)" }
-        let text = message.deleted ? "a deleted message" : "\u{201C}" + TerminalText.line(String(message.text.prefix(40))) + (message.text.count > 40 ? "…" : "") + "\u{201D}"
+        let text =
+            message.deleted
+            ? "a deleted message"
+            : "\u{201C}" + TerminalText.line(String(message.text.prefix(40))) + (message.text.count > 40 ? "…" : "") + "\u{201D}"
         return text + " " + TextFormat.time(message.sentAt)
     }
 
     private func show(_ messages: [Timeline.Entry]) async {
         await learnNames(of: messages)
         for message in messages { printed[message.id] = message.delivery }
-        MessageText.lines(messages, names: names, me: me, console: context.console,
-                          shown: model.timeline.value?.entries.compactMap(\.message) ?? []).forEach(context.show)
+        MessageText.lines(
+            messages, names: names, me: me, console: context.console,
+            shown: model.timeline.value?.entries.compactMap(\.message) ?? []
+        ).forEach(context.show)
     }
 }

@@ -22,7 +22,9 @@ struct EditCommand: FeatureCommand {
         let conversation = try await context.lookup.conversationID(for: chat)
         let body = text == "-" ? try context.console.readAll(maxBytes: Validation.maxMessageBytes + 2) : text
         let model = try context.factory(ChatFactory.self).makeChatViewModel(conversationID: conversation)
-        guard let edited = await model.edit(messageID, to: body) else { throw model.changeError ?? AppError(.internal, "the edit was not acknowledged") }
+        guard let edited = await model.edit(messageID, to: body) else {
+            throw model.changeError ?? AppError(.internal, "the edit was not acknowledged")
+        }
         try context.emit(MessageText.JSONRow(message: edited), text: ["Edited \(edited.id) (version \(edited.version))."])
     }
 }

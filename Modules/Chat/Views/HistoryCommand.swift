@@ -22,6 +22,8 @@ struct HistoryCommand: FeatureCommand {
         let messages = try context.require(model.timeline).entries.compactMap(\.message)
         let names = context.json ? [:] : try await context.lookup.displayNames(of: Array(Set(messages.map(\.senderID))))
         let me = try await context.lookup.currentUserID()
-        try context.emitEach(messages.map(MessageText.JSONRow.init), text: MessageText.lines(messages.map(Timeline.Entry.init), names: names, me: me, console: context.console))
+        try context.emitEach(
+            messages.map(MessageText.JSONRow.init),
+            text: MessageText.lines(messages.map(Timeline.Entry.init), names: names, me: me, console: context.console))
     }
 }

@@ -28,20 +28,23 @@ enum MessageText {
 
     /// One message's line: its time, its sender (in yellow when it mentions `me`), its text as it is now and how its send stands.
     static func line(_ entry: Timeline.Entry, sender: String, me: UserID? = nil, console: Console) -> String {
-        let marker = switch entry.delivery {
-        case .sent: ""
-        case .pending: console.styled(" (sending…)", .dim)
-        case .queued: console.styled(" (queued: sent when the server is back)", .yellow)
-        case .failed(let reason): console.styled(reason.map { " (not sent: \(TerminalText.line($0)))" } ?? " (failed — /retry)", .red)
-        }
-        let body = if entry.message?.deleted == true {
-            console.styled("(deleted)", .dim)
-        } else {
-            TerminalText.message(entry.text) + (entry.message?.edited == true ? console.styled(" (edited)", .dim) : "")
-                + (entry.message.map { reactions(of: $0) }.map { $0.isEmpty ? "" : " " + console.styled($0, .dim) } ?? "")
-        }
+        let marker =
+            switch entry.delivery {
+            case .sent: ""
+            case .pending: console.styled(" (sending…)", .dim)
+            case .queued: console.styled(" (queued: sent when the server is back)", .yellow)
+            case .failed(let reason): console.styled(reason.map { " (not sent: \(TerminalText.line($0)))" } ?? " (failed — /retry)", .red)
+            }
+        let body =
+            if entry.message?.deleted == true {
+                console.styled("(deleted)", .dim)
+            } else {
+                TerminalText.message(entry.text) + (entry.message?.edited == true ? console.styled(" (edited)", .dim) : "")
+                    + (entry.message.map { reactions(of: $0) }.map { $0.isEmpty ? "" : " " + console.styled($0, .dim) } ?? "")
+            }
         let mentionsMe = me.map { entry.message?.mentions.contains($0) == true } ?? false
-        return console.styled("[\(TextFormat.time(entry.sentAt))]", .dim) + " " + console.styled(TerminalText.line(sender), mentionsMe ? .yellow : .bold) + ": "
+        return console.styled("[\(TextFormat.time(entry.sentAt))]", .dim) + " "
+            + console.styled(TerminalText.line(sender), mentionsMe ? .yellow : .bold) + ": "
             + body + marker
     }
 
@@ -57,8 +60,11 @@ enum MessageText {
     static func quote(of message: Message, names: [UserID: String], me: UserID?, answered: Message?, console: Console) -> String? {
         guard let reply = message.replyTo else { return nil }
         let author = answered.map { $0.senderID == me ? "you" : TerminalText.line(names[$0.senderID] ?? $0.senderID.rawValue) }
-        let quoted = reply.deleted ? "a deleted message" : "\u{201C}" + TerminalText.line(reply.quote) + (reply.quote.count < Message.Reply.quoteLength ? "" : "…")
-            + "\u{201D}"
+        let quoted =
+            reply.deleted
+            ? "a deleted message"
+            : "\u{201C}" + TerminalText.line(reply.quote) + (reply.quote.count < Message.Reply.quoteLength ? "" : "…")
+                + "\u{201D}"
         return console.styled("    ↳ replying to " + (author.map { "\($0): " } ?? "") + quoted, .dim)
     }
 

@@ -17,7 +17,9 @@ struct ReceiptsCommand: FeatureCommand {
     @Flag(help: "Share your read receipts again.") var share = false
 
     func validate() throws {
-        guard [chat != nil, `private`, share].count(where: \.self) == 1 else { throw ValidationError("give CHAT, --private or --share (one of them)") }
+        guard [chat != nil, `private`, share].count(where: \.self) == 1 else {
+            throw ValidationError("give CHAT, --private or --share (one of them)")
+        }
     }
 
     func run(in context: CLIContext) async throws {
@@ -32,10 +34,14 @@ struct ReceiptsCommand: FeatureCommand {
         await model.loadReceipts()
         let receipts = try context.require(model.receipts)
         let names = context.json ? [:] : try await context.lookup.displayNames(of: receipts.map(\.userID))
-        try context.emitEach(receipts.map(JSONRow.init), text: receipts.isEmpty ? ["No read receipts to show."] : receipts.map { receipt in
-            TerminalText.line(names[receipt.userID] ?? receipt.userID.rawValue) + ": "
-                + (receipt.lastRead.map { "read up to message \($0) (\(receipt.readCount) read)" } ?? "has read nothing yet")
-        })
+        try context.emitEach(
+            receipts.map(JSONRow.init),
+            text: receipts.isEmpty
+                ? ["No read receipts to show."]
+                : receipts.map { receipt in
+                    TerminalText.line(names[receipt.userID] ?? receipt.userID.rawValue) + ": "
+                        + (receipt.lastRead.map { "read up to message \($0) (\(receipt.readCount) read)" } ?? "has read nothing yet")
+                })
     }
 
     /// A receipt's JSON row.

@@ -7,7 +7,9 @@ import Kernel
 struct SendCommand: FeatureCommand {
     static let configuration = CommandConfiguration(
         commandName: "send", abstract: "Send a message.",
-        discussion: "With --id a script chooses the message's id: sending again with the same id (after a timeout, a crash) stores it once and prints the stored message.")
+        discussion:
+            "With --id a script chooses the message's id: sending again with the same id (after a timeout, a crash) stores it once and prints the stored message."
+    )
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Conversation id, title or person's name.") var chat: String
     @Argument(help: "The text; - reads it from standard input (UTF-8, at most 16,000 bytes).") var text: String

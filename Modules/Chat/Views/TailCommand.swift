@@ -9,14 +9,14 @@ struct TailCommand: FeatureCommand {
     static let configuration = CommandConfiguration(
         commandName: "tail", abstract: "Print messages (with --json, every event) as they arrive.",
         discussion: """
-        Runs until interrupted (Ctrl-C) or until --count messages have arrived. With --json it prints \
-        every event you may see, one JSON object per line (version 1, see docs/protocol.md): \
-        messages, conversations you were added to, your read markers and new names; each carries its \
-        "cursor". With CHAT, only that conversation's: its messages (with --json, its events in the \
-        same schema: edits, deletions, reactions, read markers, members joining or leaving). \
-        --since CURSOR first prints what was stored after it, then live events: a script \
-        that stopped resumes with no gap and no repeat.
-        """)
+            Runs until interrupted (Ctrl-C) or until --count messages have arrived. With --json it prints \
+            every event you may see, one JSON object per line (version 1, see docs/protocol.md): \
+            messages, conversations you were added to, your read markers and new names; each carries its \
+            "cursor". With CHAT, only that conversation's: its messages (with --json, its events in the \
+            same schema: edits, deletions, reactions, read markers, members joining or leaving). \
+            --since CURSOR first prints what was stored after it, then live events: a script \
+            that stopped resumes with no gap and no repeat.
+            """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Conversation id, title or name: only its messages (--json: events). All your conversations when left out.") var chat: String?
     @Option(help: "Stop after this many messages (with --json, events); at least 1.") var count: Int?

@@ -11,10 +11,13 @@ public enum ConversationListAPI {
         query: [Query.pageLimit, Query.after])
     /// The one-to-one conversation with a user, created when there is none.
     public static let direct = Endpoint<DirectRequest, ConversationSummary, PathParameters.None>(
-        .post, "/v1/conversations/direct", "The one-to-one conversation with a user, created if there is none (they are invited unless they accept the caller; notInvited says when they are not)")
+        .post, "/v1/conversations/direct",
+        "The one-to-one conversation with a user, created if there is none (they are invited unless they accept the caller; notInvited says when they are not)"
+    )
     /// Creates a group.
     public static let group = Endpoint<GroupRequest, ConversationSummary, PathParameters.None>(
-        .post, "/v1/conversations/groups", "Create a group; the caller is a member, the others members or invited (notInvited: who was not, and why)", successStatus: 201)
+        .post, "/v1/conversations/groups", "Create a group; the caller is a member, the others members or invited (notInvited: who was not, and why)",
+        successStatus: 201)
     /// Leaves a conversation.
     public static let leave = Endpoint<NoContent, NoContent, PathParameters.Conversation>(
         .post, "/v1/conversations/{conversation}/leave", "Leave a conversation", successStatus: 204)
@@ -32,7 +35,8 @@ public enum ConversationListAPI {
     /// Blocks a person.
     public static let block = Endpoint<NoContent, NoContent, PathParameters.User>(.put, "/v1/blocks/{user}", "Block a person", successStatus: 204)
     /// Unblocks a person.
-    public static let unblock = Endpoint<NoContent, NoContent, PathParameters.User>(.delete, "/v1/blocks/{user}", "Unblock a person", successStatus: 204)
+    public static let unblock = Endpoint<NoContent, NoContent, PathParameters.User>(
+        .delete, "/v1/blocks/{user}", "Unblock a person", successStatus: 204)
 
     /// The query parameters ConversationList's endpoints read.
     public enum Query {
@@ -43,8 +47,10 @@ public enum ConversationListAPI {
     }
 
     /// Every ConversationList endpoint.
-    public static let endpoints = [list.spec, direct.spec, group.spec, leave.spec, invitations.spec, accept.spec, decline.spec,
-                                   blocks.spec, block.spec, unblock.spec]
+    public static let endpoints = [
+        list.spec, direct.spec, group.spec, leave.spec, invitations.spec, accept.spec, decline.spec,
+        blocks.spec, block.spec, unblock.spec,
+    ]
 }
 
 /// A page of the conversation list.
@@ -63,8 +69,11 @@ public struct ConversationListReply: WireType, Equatable {
     /// The page it carries.
     public var page: ConversationPage { ConversationPage(conversations: conversations, hasMore: hasMore) }
 
-    public static let schema = WireSchema.object([("conversations", .array(ConversationSummary.schema, maxItems: ConversationRules.maxPage)),
-                                                  ("hasMore", .boolean)], required: ["conversations", "hasMore"])
+    public static let schema = WireSchema.object(
+        [
+            ("conversations", .array(ConversationSummary.schema, maxItems: ConversationRules.maxPage)),
+            ("hasMore", .boolean),
+        ], required: ["conversations", "hasMore"])
 }
 
 /// The body of a request for the one-to-one conversation with a user.
@@ -94,9 +103,10 @@ public struct GroupRequest: WireType, Equatable {
         self.memberIDs = memberIDs
     }
 
-    public static let schema = WireSchema.object([
-        ("title", .string(minLength: 1, maxLength: Validation.maxTitleLength)), ("memberIDs", .array(.identifier, maxItems: maxMembers)),
-    ], required: ["title", "memberIDs"])
+    public static let schema = WireSchema.object(
+        [
+            ("title", .string(minLength: 1, maxLength: Validation.maxTitleLength)), ("memberIDs", .array(.identifier, maxItems: maxMembers)),
+        ], required: ["title", "memberIDs"])
 }
 
 /// The caller's waiting invitations.
@@ -107,13 +117,22 @@ public struct InvitationList: WireType, Equatable {
     /// Creates the reply.
     public init(_ invitations: [Invitation]) { self.invitations = invitations }
 
-    public static let schema = WireSchema.object([
-        ("invitations", .array(.object([
-            ("id", .identifier), ("title", .string(maxLength: Validation.maxTitleLength)), ("isGroup", .boolean), ("inviterID", .identifier),
-            ("inviterName", .string(maxLength: Validation.maxDisplayNameLength)), ("memberCount", .integer(0...GroupRequest.maxMembers + 1)),
-            ("invitedAt", .timestamp),
-        ], required: ["id", "title", "isGroup", "inviterID", "inviterName", "memberCount", "invitedAt"]), maxItems: ConversationRules.maxPendingInvitations)),
-    ], required: ["invitations"])
+    public static let schema = WireSchema.object(
+        [
+            (
+                "invitations",
+                .array(
+                    .object(
+                        [
+                            ("id", .identifier), ("title", .string(maxLength: Validation.maxTitleLength)), ("isGroup", .boolean),
+                            ("inviterID", .identifier),
+                            ("inviterName", .string(maxLength: Validation.maxDisplayNameLength)),
+                            ("memberCount", .integer(0...GroupRequest.maxMembers + 1)),
+                            ("invitedAt", .timestamp),
+                        ], required: ["id", "title", "isGroup", "inviterID", "inviterName", "memberCount", "invitedAt"]),
+                    maxItems: ConversationRules.maxPendingInvitations)
+            )
+        ], required: ["invitations"])
 }
 
 /// The people the caller has blocked.
@@ -131,15 +150,27 @@ public struct BlockList: WireType, Equatable {
 }
 
 extension ConversationSummary: WireType {
-    public static let schema = WireSchema.object([
-        ("id", .identifier), ("title", .string(maxLength: Validation.maxTitleLength)), ("isGroup", .boolean),
-        ("memberIDs", .array(.identifier, maxItems: GroupRequest.maxMembers + 1)),
-        ("lastMessage", .nullable(.object([
-            ("id", .identifier), ("senderID", .identifier), ("text", .string(maxLength: Validation.maxMessageLength)), ("sentAt", .timestamp),
-            ("deleted", .boolean),
-        ], required: ["id", "senderID", "text", "sentAt"]))),
-        ("unreadCount", .integer(0...Int(Int32.max))), ("unreadMentions", .integer(0...Int(Int32.max))), ("lastActivityAt", .timestamp),
-        ("notInvited", .array(.object([("userID", .identifier), ("reason", .enumeration(NotInvited.Reason.allCases.map(\.rawValue)))],
-                                      required: ["userID", "reason"]), maxItems: GroupRequest.maxMembers)),
-    ], required: ["id", "title", "isGroup", "memberIDs", "unreadCount", "lastActivityAt"])
+    public static let schema = WireSchema.object(
+        [
+            ("id", .identifier), ("title", .string(maxLength: Validation.maxTitleLength)), ("isGroup", .boolean),
+            ("memberIDs", .array(.identifier, maxItems: GroupRequest.maxMembers + 1)),
+            (
+                "lastMessage",
+                .nullable(
+                    .object(
+                        [
+                            ("id", .identifier), ("senderID", .identifier), ("text", .string(maxLength: Validation.maxMessageLength)),
+                            ("sentAt", .timestamp),
+                            ("deleted", .boolean),
+                        ], required: ["id", "senderID", "text", "sentAt"]))
+            ),
+            ("unreadCount", .integer(0...Int(Int32.max))), ("unreadMentions", .integer(0...Int(Int32.max))), ("lastActivityAt", .timestamp),
+            (
+                "notInvited",
+                .array(
+                    .object(
+                        [("userID", .identifier), ("reason", .enumeration(NotInvited.Reason.allCases.map(\.rawValue)))],
+                        required: ["userID", "reason"]), maxItems: GroupRequest.maxMembers)
+            ),
+        ], required: ["id", "title", "isGroup", "memberIDs", "unreadCount", "lastActivityAt"])
 }

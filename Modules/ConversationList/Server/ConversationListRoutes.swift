@@ -20,8 +20,9 @@ public struct ConversationListRoutes: Sendable {
         }
         routes.add(ConversationListAPI.direct) { call in try await service(call.caller).startDirect(with: call.body.userID) }
         routes.add(ConversationListAPI.group) { call in
-            try await service(call.caller).createGroup(title: call.body.title,
-                                                       memberIDs: try call.atMost(GroupRequest.maxMembers, call.body.memberIDs, field: "memberIDs"))
+            try await service(call.caller).createGroup(
+                title: call.body.title,
+                memberIDs: try call.atMost(GroupRequest.maxMembers, call.body.memberIDs, field: "memberIDs"))
         }
         routes.add(ConversationListAPI.leave) { call in
             try await service(call.caller).leave(call.path.conversation)

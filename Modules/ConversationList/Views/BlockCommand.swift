@@ -18,7 +18,8 @@ struct BlockCommand: FeatureCommand {
 
     /// `messageai unblock USER`
     struct Unblock: FeatureCommand {
-        static let configuration = CommandConfiguration(commandName: "unblock", abstract: "Unblock someone (your one-to-one is not joined again: start it to).")
+        static let configuration = CommandConfiguration(
+            commandName: "unblock", abstract: "Unblock someone (your one-to-one is not joined again: start it to).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Email address or user id.") var user: String
 
@@ -39,8 +40,9 @@ struct BlockCommand: FeatureCommand {
             await model.load()
             let ids = try context.require(model.blocked)
             let names = try await context.lookup.displayNames(of: ids)
-            try context.emitEach(ids.map { ["id": $0.rawValue] },
-                                 text: ids.isEmpty ? ["Nobody."] : ids.map { "\(TerminalText.line(names[$0] ?? "unknown user"))  \($0)" })
+            try context.emitEach(
+                ids.map { ["id": $0.rawValue] },
+                text: ids.isEmpty ? ["Nobody."] : ids.map { "\(TerminalText.line(names[$0] ?? "unknown user"))  \($0)" })
         }
     }
 }

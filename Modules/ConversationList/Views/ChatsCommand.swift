@@ -15,7 +15,8 @@ struct ChatsCommand: ParsableCommand {
 struct ListChatsCommand: FeatureCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List conversations, most recent first, a page at a time.",
-        discussion: "Rows are numbered from the top of the list (CHAT may be such a number); with --after, the page after that conversation, unnumbered.")
+        discussion:
+            "Rows are numbered from the top of the list (CHAT may be such a number); with --after, the page after that conversation, unnumbered.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "Rows on the page, 1–500.") var limit = ConversationRules.defaultPage
     @Option(help: ArgumentHelp("Start after this conversation (its id, as the last page ended).", valueName: "id")) var after: String?
@@ -33,8 +34,11 @@ struct ListChatsCommand: FeatureCommand {
         }
         let rows = try context.require(model.list)
         let more = model.hasMore ? [context.console.styled("(more: messageai chats --after \(rows.last?.id.rawValue ?? ""))", .dim)] : []
-        try context.emitEach(rows, text: (after == nil ? ConversationText.rows(rows, console: context.console, startHint: "messageai chats new USER")
-                                                       : rows.map { ConversationText.row($0, number: nil, console: context.console) }) + more)
+        try context.emitEach(
+            rows,
+            text: (after == nil
+                ? ConversationText.rows(rows, console: context.console, startHint: "messageai chats new USER")
+                : rows.map { ConversationText.row($0, number: nil, console: context.console) }) + more)
     }
 }
 
@@ -57,7 +61,9 @@ struct NewChatCommand: FeatureCommand {
         let model = try context.factory(ConversationListFactory.self).makeConversationListViewModel()
         await model.startConversation(with: ids, title: title)
         let summary = try context.require(model.created)
-        try context.emit(summary, text: [TerminalText.line(summary.title) + "  \(summary.id)"]
-                         + ConversationText.notInvited(summary, references: users, ids: ids))
+        try context.emit(
+            summary,
+            text: [TerminalText.line(summary.title) + "  \(summary.id)"]
+                + ConversationText.notInvited(summary, references: users, ids: ids))
     }
 }

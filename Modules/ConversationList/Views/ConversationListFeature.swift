@@ -8,8 +8,10 @@ import REPLKit
 public enum ConversationListFeature: CLIPlugin, REPLPlugin {
     public static let featureName = "conversationlist"
 
-    public static let commands: [any ParsableCommand.Type] = [ChatsCommand.self, InvitesCommand.self, LeaveCommand.self, BlockCommand.self,
-                                                              BlockCommand.Unblock.self, BlockCommand.List.self]
+    public static let commands: [any ParsableCommand.Type] = [
+        ChatsCommand.self, InvitesCommand.self, LeaveCommand.self, BlockCommand.self,
+        BlockCommand.Unblock.self, BlockCommand.List.self,
+    ]
 
     @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {
         route == .conversations ? ConversationListScreen(context: context) : nil
@@ -83,8 +85,10 @@ public enum ConversationListFeature: CLIPlugin, REPLPlugin {
         }
     }
 
-    @MainActor private static func changeBlock(context: REPLContext, user: String,
-                                               _ change: @MainActor (BlockListViewModel, UserID) async -> Void) async {
+    @MainActor private static func changeBlock(
+        context: REPLContext, user: String,
+        _ change: @MainActor (BlockListViewModel, UserID) async -> Void
+    ) async {
         do {
             let model = context.factory(ConversationListFactory.self).makeBlockListViewModel()
             await change(model, try await context.lookup.userID(for: user))

@@ -10,9 +10,10 @@ enum ConversationText {
         let mentions = summary.unreadMentions > 0 ? ", \(summary.unreadMentions) @you" : ""
         let unread = summary.unreadCount > 0 ? console.styled(" (\(summary.unreadCount) unread\(mentions))", .yellow) : ""
         let title = console.styled(TerminalText.line(summary.title), summary.unreadCount > 0 ? .bold : .cyan)
-        let preview = summary.lastMessage.map { last in
-            "  \(TextFormat.time(last.sentAt))  " + (last.deleted ? "(deleted)" : TerminalText.message(TextFormat.preview(last.text)))
-        } ?? "  (no messages)"
+        let preview =
+            summary.lastMessage.map { last in
+                "  \(TextFormat.time(last.sentAt))  " + (last.deleted ? "(deleted)" : TerminalText.message(TextFormat.preview(last.text)))
+            } ?? "  (no messages)"
         return (number.map { "\($0). " } ?? "") + "\(title)\(summary.isGroup ? " [group]" : "")\(unread)" + console.styled(preview, .dim)
             + (number == nil ? "  \(summary.id)" : "")
     }

@@ -7,7 +7,8 @@ import Kernel
 struct InvitesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invites", abstract: "Invitations to conversations waiting for you: list, accept or decline them.",
-        discussion: "Someone you have not accepted yet can only invite you, one invitation at a time; you see nothing of the conversation until you accept.",
+        discussion:
+            "Someone you have not accepted yet can only invite you, one invitation at a time; you see nothing of the conversation until you accept.",
         subcommands: [List.self, Accept.self, Decline.self], defaultSubcommand: List.self)
 
     /// `messageai invites list`
@@ -19,7 +20,9 @@ struct InvitesCommand: ParsableCommand {
             let model = try context.factory(ConversationListFactory.self).makeInvitationsViewModel()
             await model.load()
             let invitations = try context.require(model.invitations)
-            let text = invitations.isEmpty ? ["No invitations."]
+            let text =
+                invitations.isEmpty
+                ? ["No invitations."]
                 : invitations.enumerated().map { ConversationText.invitation($1, number: $0 + 1, console: context.console) }
             try context.emitEach(invitations, text: text)
         }

@@ -18,4 +18,3 @@ struct LeaveCommand: FeatureCommand {
         try context.emit(["conversationId": try context.require(model.left).rawValue], text: ["Left."])
     }
 }
-

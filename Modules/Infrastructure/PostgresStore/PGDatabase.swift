@@ -26,8 +26,10 @@ public final class PGDatabase: Sendable {
         /// - Throws: `AppError(.usage)` saying what is wrong with it.
         public init(url: String) throws {
             func refuse(_ why: String) -> AppError {
-                AppError(.usage, "the PostgreSQL URL \(AppError.quoting(Self.withoutPassword(url))) \(why); "
-                    + "it is postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with ?host=/folder for a unix socket")
+                AppError(
+                    .usage,
+                    "the PostgreSQL URL \(AppError.quoting(Self.withoutPassword(url))) \(why); "
+                        + "it is postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with ?host=/folder for a unix socket")
             }
             guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? "") else {
                 throw refuse("is not a postgres:// URL")
@@ -53,11 +55,12 @@ public final class PGDatabase: Sendable {
         }
 
         func configuration(connections: Int) -> PostgresClient.Configuration {
-            var configuration = if let socketFolder {
-                PostgresClient.Configuration(unixSocketPath: socketPath(in: socketFolder), username: user, password: password, database: database)
-            } else {
-                PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
-            }
+            var configuration =
+                if let socketFolder {
+                    PostgresClient.Configuration(unixSocketPath: socketPath(in: socketFolder), username: user, password: password, database: database)
+                } else {
+                    PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+                }
             configuration.options.additionalStartupParameters = [("application_name", "messageai-server")]
             configuration.options.maximumConnections = connections
             return configuration
@@ -72,11 +75,13 @@ public final class PGDatabase: Sendable {
 
         /// A connection of its own, outside the pool (the probe's, the listener's).
         func connect(logger: Logger) async throws -> PostgresConnection {
-            let configuration = if let socketFolder {
-                PostgresConnection.Configuration(unixSocketPath: socketPath(in: socketFolder), username: user, password: password, database: database)
-            } else {
-                PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
-            }
+            let configuration =
+                if let socketFolder {
+                    PostgresConnection.Configuration(
+                        unixSocketPath: socketPath(in: socketFolder), username: user, password: password, database: database)
+                } else {
+                    PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+                }
             return try await PostgresConnection.connect(on: PGDatabase.eventLoops.any(), configuration: configuration, id: 0, logger: logger)
         }
 
@@ -129,7 +134,8 @@ public final class PGDatabase: Sendable {
         self.location = location
         self.logger = logger
         statements = InFlightStatements(location: location)
-        client = PostgresClient(configuration: location.configuration(connections: connections), eventLoopGroup: Self.eventLoops, backgroundLogger: logger)
+        client = PostgresClient(
+            configuration: location.configuration(connections: connections), eventLoopGroup: Self.eventLoops, backgroundLogger: logger)
         let client = client
         // Started at once, so that the pool runs before the first query asks it for a connection.
         runner = Task.immediate { await client.run() }
@@ -330,7 +336,8 @@ public final class PGDatabase: Sendable {
         try await explained {
             try await transaction { transaction in
                 try await transaction.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
-                try await transaction.query("""
+                try await transaction.query(
+                    """
                     CREATE TABLE IF NOT EXISTS messageai_migrations (feature text NOT NULL, version integer NOT NULL, PRIMARY KEY (feature, version))
                     """)
                 var applied: Set<String> = []
@@ -344,7 +351,8 @@ public final class PGDatabase: Sendable {
                 }
                 for migration in migrations where !applied.contains("\(migration.feature).\(migration.version)") {
                     for statement in migration.statements { try await transaction.query(PostgresQuery(unsafeSQL: statement)) }
-                    try await transaction.query("INSERT INTO messageai_migrations (feature, version) VALUES (\(migration.feature), \(migration.version))")
+                    try await transaction.query(
+                        "INSERT INTO messageai_migrations (feature, version) VALUES (\(migration.feature), \(migration.version))")
                 }
             }
         }
@@ -355,12 +363,14 @@ public final class PGDatabase: Sendable {
     /// (a minute or more) the planner would guess such a table's contents; an empty table is left
     /// alone (its statistics would say "empty" while it fills).
     public func analyzeTablesWithoutStatistics() async throws {
-        let tables = try await query("""
+        let tables = try await query(
+            """
             SELECT c.relname::text FROM pg_class c
             WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND pg_relation_size(c.oid) > 0
               AND NOT EXISTS (SELECT 1 FROM pg_stats s WHERE s.schemaname = current_schema() AND s.tablename = c.relname)
             ORDER BY 1
-            """).map { try $0.decode(String.self) }
+            """
+        ).map { try $0.decode(String.self) }
         for table in tables {
             try await query(PostgresQuery(unsafeSQL: "ANALYZE \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\""))
         }

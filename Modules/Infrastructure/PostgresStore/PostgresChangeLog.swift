@@ -12,17 +12,19 @@ import PostgresNIO
 public enum PostgresChangeLog {
     /// The tables, migrated before any feature's.
     static let migrations = [
-        PGDatabase.Migration(feature: "store", version: 1, [
-            "CREATE TABLE store_sequence (value bigint NOT NULL)",
-            "INSERT INTO store_sequence (value) VALUES (0)",
-            """
-            CREATE TABLE store_changes (seq bigint PRIMARY KEY, kind text NOT NULL, conversation_id text COLLATE "C",
-                                        user_id text COLLATE "C", display_name text)
-            """,
-            "CREATE INDEX store_changes_by_conversation ON store_changes (conversation_id) WHERE conversation_id IS NOT NULL",
-            #"CREATE TABLE store_audiences (user_id text COLLATE "C" NOT NULL, seq bigint NOT NULL, PRIMARY KEY (user_id, seq))"#,
-            "CREATE INDEX store_audiences_by_seq ON store_audiences (seq)",
-        ]),
+        PGDatabase.Migration(
+            feature: "store", version: 1,
+            [
+                "CREATE TABLE store_sequence (value bigint NOT NULL)",
+                "INSERT INTO store_sequence (value) VALUES (0)",
+                """
+                CREATE TABLE store_changes (seq bigint PRIMARY KEY, kind text NOT NULL, conversation_id text COLLATE "C",
+                                            user_id text COLLATE "C", display_name text)
+                """,
+                "CREATE INDEX store_changes_by_conversation ON store_changes (conversation_id) WHERE conversation_id IS NOT NULL",
+                #"CREATE TABLE store_audiences (user_id text COLLATE "C" NOT NULL, seq bigint NOT NULL, PRIMARY KEY (user_id, seq))"#,
+                "CREATE INDEX store_audiences_by_seq ON store_audiences (seq)",
+            ])
     ]
 
     /// Takes the store's sequence row for the open transaction: the first thing a writer of
@@ -56,11 +58,13 @@ public enum PostgresChangeLog {
     @discardableResult
     public static func record(_ change: StoreChange, audience: [UserID], _ transaction: PGDatabase.Transaction) async throws -> Int64 {
         let seq = try await next(count: 1, transaction)
-        try await transaction.query("""
+        try await transaction.query(
+            """
             INSERT INTO store_changes (seq, kind, conversation_id, user_id, display_name)
             VALUES (\(seq), \(change.kind.rawValue), \(change.conversationID?.rawValue), \(change.userID?.rawValue), \(change.displayName))
             """)
-        try await transaction.query("""
+        try await transaction.query(
+            """
             INSERT INTO store_audiences (user_id, seq) SELECT DISTINCT u, \(seq) FROM unnest(\(audience.map(\.rawValue))::text[]) u
             """)
         try await announce(seq, transaction)
@@ -75,12 +79,14 @@ public enum PostgresChangeLog {
         // Arrays of text; '' stands for NULL (no kind, id or name is empty).
         let kinds = changes.map(\.change.kind.rawValue), conversations = changes.map { $0.change.conversationID?.rawValue ?? "" }
         let users = changes.map { $0.change.userID?.rawValue ?? "" }, names = changes.map { $0.change.displayName ?? "" }
-        try await transaction.query("""
+        try await transaction.query(
+            """
             INSERT INTO store_changes (seq, kind, conversation_id, user_id, display_name)
             SELECT \(first) + o - 1, k, NULLIF(c, ''), NULLIF(u, ''), NULLIF(n, '')
             FROM unnest(\(kinds)::text[], \(conversations)::text[], \(users)::text[], \(names)::text[]) WITH ORDINALITY AS t(k, c, u, n, o)
             """)
-        try await transaction.query("""
+        try await transaction.query(
+            """
             INSERT INTO store_audiences (user_id, seq) SELECT a, \(first) + o - 1 FROM unnest(\(changes.map(\.seenBy.rawValue))::text[]) WITH ORDINALITY AS t(a, o)
             """)
         try await announce(first + Int64(changes.count) - 1, transaction)
@@ -106,8 +112,9 @@ public enum PostgresChangeLog {
         guard let kind = StoreChange.Kind(rawValue: kindName) else {
             throw AppError(.internal, "store change \(seq) is of an unknown kind")
         }
-        let change = try StoreChange(stored: kind, conversationID: conversation.map(ConversationID.init(rawValue:)),
-                                     userID: user.map(UserID.init(rawValue:)), displayName: displayName)
+        let change = try StoreChange(
+            stored: kind, conversationID: conversation.map(ConversationID.init(rawValue:)),
+            userID: user.map(UserID.init(rawValue:)), displayName: displayName)
         return (seq, change)
     }
 }

@@ -67,7 +67,8 @@ public actor EventSocket {
     /// - Throws: `.unavailable` when the server cannot be reached within the timeout;
     ///   `.notSignedIn` when the session has ended.
     public func subscribe(_ types: Set<String>?, bufferingPolicy: AsyncStream<Data>.Continuation.BufferingPolicy = .unbounded) async throws
-        -> AsyncStream<Data> {
+        -> AsyncStream<Data>
+    {
         if case .ended(let error) = state { throw error }
         let (stream, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: bufferingPolicy)
         let id = takeID()
@@ -106,7 +107,9 @@ public actor EventSocket {
         let timeout = connection.timeout, server = connection.server
         let timer = Task {
             try await Task.sleep(for: timeout)
-            self.fail(waiter: id, with: AppError(.unavailable, "cannot reach the server at \(server): no events socket within \(timeout.components.seconds) s"))
+            self.fail(
+                waiter: id,
+                with: AppError(.unavailable, "cannot reach the server at \(server): no events socket within \(timeout.components.seconds) s"))
         }
         defer { timer.cancel() }
         try await withCheckedThrowingContinuation { waiters[id] = $0 }
@@ -237,14 +240,16 @@ public actor EventSocket {
         var failures = 0
         let logger = Logger(label: "messageai.events")
         // Pings find a connection that died without a word (a sleeping laptop, a NAT timeout).
-        var configuration = WebSocketClientConfiguration(maxFrameSize: EventSocketProtocol.maxFrameBytes, autoPing: .enabled(timePeriod: .seconds(20)))
+        var configuration = WebSocketClientConfiguration(
+            maxFrameSize: EventSocketProtocol.maxFrameBytes, autoPing: .enabled(timePeriod: .seconds(20)))
         configuration.additionalHeaders[.authorization] = "Bearer \(token)"
         let tls = connection.server.scheme == "https" ? connection.tls : nil
         while !Task.isCancelled {
             let url = connection.server.webSocketURL(EventSocketProtocol.path + (lastCursor.map { "?after=\($0)" } ?? ""))
             let reason: String
             do {
-                let close = try await WebSocketClient.connect(url: url, configuration: configuration, tlsConfiguration: tls, logger: logger) { inbound, outbound, _ in
+                let close = try await WebSocketClient.connect(url: url, configuration: configuration, tlsConfiguration: tls, logger: logger) {
+                    inbound, outbound, _ in
                     await self.connected(outbound)
                     for try await message in inbound.messages(maxSize: EventSocketProtocol.maxFrameBytes) {
                         if case .text(let text) = message { await self.receive(text) }
@@ -255,7 +260,8 @@ public actor EventSocket {
                     return
                 }
                 // A frame over the limit ends the connection with no close frame from the server.
-                reason = close.map { "the events socket closed (\($0.closeCode))" }
+                reason =
+                    close.map { "the events socket closed (\($0.closeCode))" }
                     ?? "the events socket dropped (a frame over the \(EventSocketProtocol.maxFrameBytes / 1_024) KiB this client reads?)"
             } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
                 if await connection.status(of: EventSocketProtocol.path, token: token) == 401 {
@@ -277,8 +283,10 @@ public actor EventSocket {
             failures = wasWell() ? 1 : failures + 1
             let wait = Backoff.delay(afterFailures: failures)
             if failures > 1 {
-                tell(EventSocketProtocol.Trouble(reason: "live updates failed \(failures) times in a row (\(reason)); "
-                    + "trying again in \(Int(wait.components.seconds) + 1) s"))
+                tell(
+                    EventSocketProtocol.Trouble(
+                        reason: "live updates failed \(failures) times in a row (\(reason)); "
+                            + "trying again in \(Int(wait.components.seconds) + 1) s"))
             }
             try? await Task.sleep(for: wait)
         }

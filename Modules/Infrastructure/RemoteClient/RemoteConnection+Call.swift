@@ -13,8 +13,10 @@ extension RemoteConnection {
     /// Calls `endpoint` at `path` with `query` (parameters the endpoint declares) and decodes its
     /// reply; a failure answer becomes the `AppError` the server sent, and a server that cannot
     /// be reached in time an `.unavailable` naming it.
-    public func call<Body, Reply, Path>(_ endpoint: Endpoint<Body, Reply, Path>, path: Path, query: [QueryParameter: String] = [:],
-                                        body: Body, token: String?) async throws -> Reply {
+    public func call<Body, Reply, Path>(
+        _ endpoint: Endpoint<Body, Reply, Path>, path: Path, query: [QueryParameter: String] = [:],
+        body: Body, token: String?
+    ) async throws -> Reply {
         var url = server.url(endpoint.path(path))
         if let stray = query.keys.first(where: { !endpoint.spec.query.contains($0) }) {
             throw AppError(.internal, "\(endpoint.spec.path) reads no query parameter \(stray.name)")
@@ -33,7 +35,8 @@ extension RemoteConnection {
         }
         let (status, bytes) = try await exchange(request)
         guard (200..<300).contains(status) else {
-            let failure = (try? WireFormat.decoder().decode(WireError.self, from: bytes))
+            let failure =
+                (try? WireFormat.decoder().decode(WireError.self, from: bytes))
                 ?? WireError(AppError(WireError.kind(for: status), "the server answered \(status)"))
             throw failure.appError(status: status)
         }
@@ -41,13 +44,16 @@ extension RemoteConnection {
         do {
             return try WireFormat.decoder().decode(Reply.self, from: bytes)
         } catch {
-            throw AppError(.unavailable, "the server at \(server) answered in a form this client does not understand; is it a MessageAI server of this version?")
+            throw AppError(
+                .unavailable, "the server at \(server) answered in a form this client does not understand; is it a MessageAI server of this version?")
         }
     }
 
     /// Calls `endpoint`, whose path has no parameters (see the other `call`).
-    public func call<Body, Reply>(_ endpoint: Endpoint<Body, Reply, PathParameters.None>, query: [QueryParameter: String] = [:],
-                                  body: Body, token: String?) async throws -> Reply {
+    public func call<Body, Reply>(
+        _ endpoint: Endpoint<Body, Reply, PathParameters.None>, query: [QueryParameter: String] = [:],
+        body: Body, token: String?
+    ) async throws -> Reply {
         try await call(endpoint, path: PathParameters.None(), query: query, body: body, token: token)
     }
 
@@ -131,15 +137,19 @@ extension RemoteConnection {
 extension RemoteConnection {
     /// Calls `endpoint` with the session token of `caller`.
     /// - Throws: `.notSignedIn` when the caller has no token, and whatever `call` throws.
-    public func call<Body, Reply, Path>(_ endpoint: Endpoint<Body, Reply, Path>, path: Path, query: [QueryParameter: String] = [:],
-                                        body: Body, as caller: Caller) async throws -> Reply {
+    public func call<Body, Reply, Path>(
+        _ endpoint: Endpoint<Body, Reply, Path>, path: Path, query: [QueryParameter: String] = [:],
+        body: Body, as caller: Caller
+    ) async throws -> Reply {
         guard let token = caller.token else { throw AppError.notSignedIn }
         return try await call(endpoint, path: path, query: query, body: body, token: token)
     }
 
     /// Calls `endpoint`, whose path has no parameters, with the session token of `caller`.
-    public func call<Body, Reply>(_ endpoint: Endpoint<Body, Reply, PathParameters.None>, query: [QueryParameter: String] = [:],
-                                  body: Body, as caller: Caller) async throws -> Reply {
+    public func call<Body, Reply>(
+        _ endpoint: Endpoint<Body, Reply, PathParameters.None>, query: [QueryParameter: String] = [:],
+        body: Body, as caller: Caller
+    ) async throws -> Reply {
         try await call(endpoint, path: PathParameters.None(), query: query, body: body, as: caller)
     }
 
@@ -156,7 +166,8 @@ extension RemoteConnection {
     /// comes (`EventSocket.request`): the caller then makes the request over HTTP.
     public func request(_ frame: some Encodable, id: String, as caller: Caller) async -> Data? {
         guard let token = caller.token, let socket = sockets.withLock({ $0[token] }),
-              let data = try? WireFormat.encoder().encode(frame), data.count <= EventSocketProtocol.maxFrameBytes else { return nil }
+            let data = try? WireFormat.encoder().encode(frame), data.count <= EventSocketProtocol.maxFrameBytes
+        else { return nil }
         return await socket.request(String(decoding: data, as: UTF8.self), id: id)
     }
 

@@ -41,8 +41,9 @@ public final class RemoteConnection: Sendable {
             }
             // Reads time out too: a server that stops half-way through an answer does not hang the client.
             let wait = TimeAmount.seconds(max(1, timeout.components.seconds))
-            var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
-                                                         timeout: .init(connect: wait, read: wait))
+            var configuration = HTTPClient.Configuration(
+                tlsConfiguration: tls, redirectConfiguration: .disallow,
+                timeout: .init(connect: wait, read: wait))
             // A refused connection is an answer: say so at once rather than retry until the timeout.
             configuration.connectionPool.retryConnectionEstablishment = false
             // One process may send for several people at once (a load generator, a bot).

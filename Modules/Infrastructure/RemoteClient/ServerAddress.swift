@@ -15,8 +15,9 @@ public struct ServerAddress: Sendable, Hashable, CustomStringConvertible {
     ///   after the path's root.
     public init(_ url: String) throws {
         guard url.utf8.count <= 2_048, let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(),
-              ["http", "https"].contains(scheme), let host = parts.host, !host.isEmpty,
-              parts.user == nil, parts.password == nil, parts.query == nil, parts.fragment == nil, ["", "/"].contains(parts.path) else {
+            ["http", "https"].contains(scheme), let host = parts.host, !host.isEmpty,
+            parts.user == nil, parts.password == nil, parts.query == nil, parts.fragment == nil, ["", "/"].contains(parts.path)
+        else {
             throw AppError(.usage, "the server URL \(AppError.quoting(url)) is not http://host:port or https://host:port")
         }
         if scheme == "https", host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) {

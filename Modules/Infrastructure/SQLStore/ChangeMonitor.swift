@@ -110,12 +110,15 @@ struct WakeSource: Sendable {
     /// Wakes on writes to `names` in `folder` (every file of it when `nil`).
     init(folder: String, names: Set<String>?, _ watch: ChangeMonitor.Watch) {
         #if canImport(Glibc)
-        if watch == .fileEvents, let watcher = FileChangeWatcher(folder: folder, names: names, settle: ChangeMonitor.settleWake,
-                                                                 idleWake: ChangeMonitor.idleWake) {
-            wakes = watcher.wakes
-            stop = { watcher.stopNow() }
-            return
-        }
+            if watch == .fileEvents,
+                let watcher = FileChangeWatcher(
+                    folder: folder, names: names, settle: ChangeMonitor.settleWake,
+                    idleWake: ChangeMonitor.idleWake)
+            {
+                wakes = watcher.wakes
+                stop = { watcher.stopNow() }
+                return
+            }
         #endif
         let (wakes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let timer = Task {

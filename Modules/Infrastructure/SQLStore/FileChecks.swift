@@ -20,8 +20,9 @@ enum FileChecks {
             try requireWritableFolder(folder, for: path)
         } else {
             do {
-                try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             } catch {
                 throw failure(path, "cannot be created: the folder \(folder) cannot be made")
             }

@@ -14,28 +14,32 @@ import Kernel
 public enum SQLChangeLog {
     /// The tables, migrated before any feature's.
     static let migrations = [
-        SchemaMigration(feature: "store", version: 1, sql: """
-            CREATE TABLE store_sequence (value INTEGER NOT NULL);
-            INSERT INTO store_sequence (value) VALUES (0);
-            CREATE TABLE store_changes (
-                seq INTEGER PRIMARY KEY,
-                kind TEXT NOT NULL,
-                conversation_id TEXT,
-                user_id TEXT,
-                display_name TEXT
-            );
-            CREATE INDEX store_changes_by_conversation ON store_changes(conversation_id) WHERE conversation_id IS NOT NULL;
-            """),
+        SchemaMigration(
+            feature: "store", version: 1,
+            sql: """
+                CREATE TABLE store_sequence (value INTEGER NOT NULL);
+                INSERT INTO store_sequence (value) VALUES (0);
+                CREATE TABLE store_changes (
+                    seq INTEGER PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    conversation_id TEXT,
+                    user_id TEXT,
+                    display_name TEXT
+                );
+                CREATE INDEX store_changes_by_conversation ON store_changes(conversation_id) WHERE conversation_id IS NOT NULL;
+                """),
         // Changes stored before this step get their audience from the features' own step that
         // follows it (they know who saw what).
-        SchemaMigration(feature: "store", version: 2, sql: """
-            CREATE TABLE store_audiences (
-                user_id TEXT NOT NULL,
-                seq INTEGER NOT NULL,
-                PRIMARY KEY (user_id, seq)
-            ) WITHOUT ROWID;
-            CREATE INDEX store_audiences_by_seq ON store_audiences(seq);
-            """),
+        SchemaMigration(
+            feature: "store", version: 2,
+            sql: """
+                CREATE TABLE store_audiences (
+                    user_id TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, seq)
+                ) WITHOUT ROWID;
+                CREATE INDEX store_audiences_by_seq ON store_audiences(seq);
+                """),
     ]
 
     /// The next number of the store's order; call it inside the write transaction that stores
@@ -45,8 +49,11 @@ public enum SQLChangeLog {
     /// The first of the next `count` numbers of the store's order (at least 1), taken at once
     /// for a transaction that stores several things.
     public static func next(count: Int, _ db: Database) throws -> Int64 {
-        guard let last = try Int64.fetchOne(db.cachedStatement(sql: "UPDATE store_sequence SET value = value + ? RETURNING value"),
-                                            arguments: [count]) else {
+        guard
+            let last = try Int64.fetchOne(
+                db.cachedStatement(sql: "UPDATE store_sequence SET value = value + ? RETURNING value"),
+                arguments: [count])
+        else {
             throw AppError(.unavailable, "the database has no store sequence; it is damaged")
         }
         return last - Int64(count) + 1
@@ -74,16 +81,20 @@ public enum SQLChangeLog {
     public static func record(each changes: [(change: StoreChange, seenBy: UserID)], _ db: Database) throws {
         guard !changes.isEmpty else { return }
         let first = try next(count: changes.count, db)
-        let rows = String(decoding: try JSONEncoder().encode(changes.map { change, seenBy in
-            [change.kind.rawValue, change.conversationID?.rawValue, change.userID?.rawValue, change.displayName, seenBy.rawValue]
-        }), as: UTF8.self)
-        try db.execute(sql: """
-            INSERT INTO store_changes (seq, kind, conversation_id, user_id, display_name)
-            SELECT ? + key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]')
-            FROM json_each(?)
-            """, arguments: [first, rows])
-        try db.execute(sql: "INSERT OR IGNORE INTO store_audiences (user_id, seq) SELECT json_extract(value, '$[4]'), ? + key FROM json_each(?)",
-                       arguments: [first, rows])
+        let rows = String(
+            decoding: try JSONEncoder().encode(
+                changes.map { change, seenBy in
+                    [change.kind.rawValue, change.conversationID?.rawValue, change.userID?.rawValue, change.displayName, seenBy.rawValue]
+                }), as: UTF8.self)
+        try db.execute(
+            sql: """
+                INSERT INTO store_changes (seq, kind, conversation_id, user_id, display_name)
+                SELECT ? + key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]')
+                FROM json_each(?)
+                """, arguments: [first, rows])
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO store_audiences (user_id, seq) SELECT json_extract(value, '$[4]'), ? + key FROM json_each(?)",
+            arguments: [first, rows])
     }
 
     /// Who sees each of the changes numbered above `seq`, by number.
@@ -103,9 +114,10 @@ public enum SQLChangeLog {
         guard let kind = StoreChange.Kind(rawValue: try row.decode(String.self, atIndex: 1)) else {
             throw AppError(.internal, "store change \(try row.decode(Int64.self, atIndex: 0)) is of an unknown kind")
         }
-        let change = try StoreChange(stored: kind, conversationID: try row.decode(String?.self, atIndex: 2).map(ConversationID.init(rawValue:)),
-                                     userID: try row.decode(String?.self, atIndex: 3).map(UserID.init(rawValue:)),
-                                     displayName: try row.decode(String?.self, atIndex: 4))
+        let change = try StoreChange(
+            stored: kind, conversationID: try row.decode(String?.self, atIndex: 2).map(ConversationID.init(rawValue:)),
+            userID: try row.decode(String?.self, atIndex: 3).map(UserID.init(rawValue:)),
+            displayName: try row.decode(String?.self, atIndex: 4))
         return (try row.decode(Int64.self, atIndex: 0), change)
     }
 }

@@ -37,10 +37,11 @@ public final class SQLDatabase: Sendable {
             // checkpoint, so fewer checkpoints copy much less.
             // Deleted content is overwritten with zeros (`secure_delete`) whatever the SQLite library's build defaults
             // to: a deleted message's text leaves the file's bytes, not only its tables.
-            try db.execute(sql: """
-                PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = \(Self.checkpointPages);
-                PRAGMA secure_delete = ON
-                """)
+            try db.execute(
+                sql: """
+                    PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = \(Self.checkpointPages);
+                    PRAGMA secure_delete = ON
+                    """)
         }
         let migrator = Self.migrator(migrations)
         do {
@@ -102,7 +103,7 @@ public final class SQLDatabase: Sendable {
                     return try Self.immediately(db, body)
                 }
             }
-        } catch where SQLErrors.isBusy(error) {
+        } catch  where SQLErrors.isBusy(error) {
             return nil
         }
         if notifying { changes.notifyLocalChange() }
@@ -135,8 +136,11 @@ public final class SQLDatabase: Sendable {
         do {
             return (try FileLock(path: lockPath, creating: true), made)
         } catch {
-            throw AppError(.unavailable, error.opening ? "database \(path) cannot be opened: its lock file \(lockPath) \(error.reason)"
-                                                       : "database \(path) cannot be locked for opening: \(error.reason)")
+            throw AppError(
+                .unavailable,
+                error.opening
+                    ? "database \(path) cannot be opened: its lock file \(lockPath) \(error.reason)"
+                    : "database \(path) cannot be locked for opening: \(error.reason)")
         }
     }
 

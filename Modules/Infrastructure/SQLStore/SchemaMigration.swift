@@ -28,16 +28,19 @@ public struct SchemaMigration: Sendable {
     /// A step that rewrites `column` of every row of `table` through `rewrite`, for a rule SQL
     /// lacks (Unicode normalisation); a row whose new value another row already has (a unique
     /// column) is left as it is.
-    public static func rewriting(feature: String, version: Int, table: String, column: String,
-                                 _ rewrite: @escaping @Sendable (String) -> String) -> SchemaMigration {
+    public static func rewriting(
+        feature: String, version: Int, table: String, column: String,
+        _ rewrite: @escaping @Sendable (String) -> String
+    ) -> SchemaMigration {
         SchemaMigration(feature: feature, version: version) { db in
             let rows = try Row.fetchAll(db, sql: "SELECT rowid, \(column) FROM \(table)")
             for row in rows {
                 let (rowID, value): (Int64, String) = (row[0], row[1])
                 let rewritten = rewrite(value)
                 guard rewritten != value else { continue }
-                try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE rowid = ? AND NOT EXISTS (SELECT 1 FROM \(table) WHERE \(column) = ?)",
-                               arguments: [rewritten, rowID, rewritten])
+                try db.execute(
+                    sql: "UPDATE \(table) SET \(column) = ? WHERE rowid = ? AND NOT EXISTS (SELECT 1 FROM \(table) WHERE \(column) = ?)",
+                    arguments: [rewritten, rowID, rewritten])
             }
         }
     }

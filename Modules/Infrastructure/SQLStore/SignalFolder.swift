@@ -1,7 +1,8 @@
 import Foundation
 import Kernel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Short-lived signals shared by the processes that open one SQLite file, kept out of the

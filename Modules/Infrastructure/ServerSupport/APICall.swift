@@ -40,7 +40,9 @@ public struct APICall<Body: WireType, Path: PathParameters.Kind>: Sendable {
         guard let raw = query(parameter) else { return fallback }
         let range = if case .integer(let range) = parameter.schema { range } else { Int.min...Int.max }
         guard let value = Int(raw), range.contains(value) else {
-            throw AppError(.invalidInput, "\(parameter.name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(AppError.quoting(raw))")
+            throw AppError(
+                .invalidInput,
+                "\(parameter.name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(AppError.quoting(raw))")
         }
         return value
     }

@@ -21,8 +21,10 @@ public final class APIRoutes {
     /// Creates the builder; `caller` turns a bearer token (or none) into the caller; a request
     /// from one of `proxies` is from the client its `X-Forwarded-For` names; one with a session
     /// is served within `requests`.
-    public init(router: Router<APIRequestContext>, table: RouteTable, proxies: ClientAddress.TrustedProxies = .none, requests: AccountRequests,
-                caller: @escaping @Sendable (String?) -> Caller) {
+    public init(
+        router: Router<APIRequestContext>, table: RouteTable, proxies: ClientAddress.TrustedProxies = .none, requests: AccountRequests,
+        caller: @escaping @Sendable (String?) -> Caller
+    ) {
         self.router = router
         self.table = table
         self.proxies = proxies
@@ -31,8 +33,10 @@ public final class APIRoutes {
     }
 
     /// Serves `endpoint` with `handler`.
-    public func add<Body, Reply, Path>(_ endpoint: Endpoint<Body, Reply, Path>,
-                                       handler: @escaping @Sendable (APICall<Body, Path>) async throws -> Reply) {
+    public func add<Body, Reply, Path>(
+        _ endpoint: Endpoint<Body, Reply, Path>,
+        handler: @escaping @Sendable (APICall<Body, Path>) async throws -> Reply
+    ) {
         endpoints.append(endpoint.spec)
         table.add(endpoint.spec.method.rawValue, endpoint.spec.path)
         let path = RouterPath(endpoint.spec.path.replacing(/\{(\w+)\}/) { ":" + $0.output.1 })
@@ -46,10 +50,12 @@ public final class APIRoutes {
                     return value
                 }
                 let body: Body = try await Self.decode(request, context: context)
-                let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
-                let call = APICall(body: body, caller: caller, token: token,
-                                   clientAddress: proxies.client(peer: context.peerAddress, forwardedFor: request.headers[values: .xForwardedFor]),
-                                   path: path, queryItems: query)
+                let query = Dictionary(
+                    request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
+                let call = APICall(
+                    body: body, caller: caller, token: token,
+                    clientAddress: proxies.client(peer: context.peerAddress, forwardedFor: request.headers[values: .xForwardedFor]),
+                    path: path, queryItems: query)
                 return try WireResponse.make(try await handler(call), status: endpoint.spec.successStatus)
             }
             guard let user else { return try await respond() }

@@ -11,7 +11,8 @@ public enum ClientAddress {
         if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
             return bytes[12...].map(String.init).joined(separator: ".")
         }
-        return stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":") + "::/64"
+        return stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":")
+            + "::/64"
     }
 
     /// The load balancers whose `X-Forwarded-For` the server believes: behind one, every
@@ -28,12 +29,14 @@ public enum ClientAddress {
         /// Trusts the proxies at `list`, IPv4 or IPv6 addresses.
         /// - Throws: `AppError(.usage)` naming an entry that is not an IP address.
         public init(_ list: [String]) throws {
-            self.init(canonical: Set(try list.map { entry in
-                guard let canonical = ClientAddress.canonical(entry) else {
-                    throw AppError(.usage, "the trusted proxy \(AppError.quoting(entry)) is not an IP address")
-                }
-                return canonical
-            }))
+            self.init(
+                canonical: Set(
+                    try list.map { entry in
+                        guard let canonical = ClientAddress.canonical(entry) else {
+                            throw AppError(.usage, "the trusted proxy \(AppError.quoting(entry)) is not an IP address")
+                        }
+                        return canonical
+                    }))
         }
 
         private init(canonical: Set<String>) { addresses = canonical }

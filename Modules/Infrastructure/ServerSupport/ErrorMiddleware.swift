@@ -38,7 +38,8 @@ public struct ErrorMiddleware: RouterMiddleware {
             return try WireResponse.make(WireError(AppError(.invalidInput, Self.message(for: 413, request: request) ?? "")), status: 413)
         case let error as HTTPError where error.status == .notFound && !routes.methods(at: request.uri.path).isEmpty:
             let allowed = routes.methods(at: request.uri.path)
-            let refusal = AppError(.usage, "\(request.method) is not served at \(AppError.quoting(request.uri.path)); it takes \(allowed.joined(separator: ", "))")
+            let refusal = AppError(
+                .usage, "\(request.method) is not served at \(AppError.quoting(request.uri.path)); it takes \(allowed.joined(separator: ", "))")
             return try WireResponse.make(WireError(refusal), status: 405, headers: [.allow: allowed.joined(separator: ", ")])
         case let error as HTTPError:
             let status = Int(error.status.code)
@@ -46,8 +47,10 @@ public struct ErrorMiddleware: RouterMiddleware {
             let message = Self.message(for: status, request: request) ?? error.body ?? error.status.reasonPhrase
             return try WireResponse.make(WireError(AppError(kind, message)), status: status, headers: error.headers)
         default:
-            return try ErrorReply.failure(error, id: context.id, logger: context.logger, "request failed",
-                                          metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"]).response()
+            return try ErrorReply.failure(
+                error, id: context.id, logger: context.logger, "request failed",
+                metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"]
+            ).response()
         }
     }
 

@@ -46,12 +46,15 @@ public struct ErrorReply: Sendable {
     /// and `X-Request-ID`) and nothing of the failure, which goes to `logger` at error level as
     /// `message` with that id (`hb.request.id`, the key of Hummingbird's request ids) and `metadata`
     /// (the request's path and method).
-    public static func failure(_ error: any Error, id: String, logger: Logger, _ message: Logger.Message, metadata: Logger.Metadata = [:]) -> ErrorReply {
+    public static func failure(_ error: any Error, id: String, logger: Logger, _ message: Logger.Message, metadata: Logger.Metadata = [:])
+        -> ErrorReply
+    {
         var logger = logger
         logger[metadataKey: "hb.request.id"] = "\(id)"
         logger.error(message, metadata: metadata.merging(["error": "\(String(reflecting: error))"]) { $1 })
-        return ErrorReply(status: 500, headers: [requestIDHeader: id],
-                          error: WireError(AppError(.internal, "the server failed (request \(id)); the failure is in its log under that id")))
+        return ErrorReply(
+            status: 500, headers: [requestIDHeader: id],
+            error: WireError(AppError(.internal, "the server failed (request \(id)); the failure is in its log under that id")))
     }
 
     /// The answer to `error` outside an HTTP request (an events socket's upgrade or request): a

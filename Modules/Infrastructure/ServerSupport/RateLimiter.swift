@@ -75,7 +75,9 @@ public final class RateLimiter: Sendable {
         let room = capacity - capacity / 10
         buckets = current
         guard current.count > room else { return }
-        let leastHeld = current.sorted { a, b in a.value.tokens != b.value.tokens ? a.value.tokens > b.value.tokens : a.value.updated < b.value.updated }
+        let leastHeld = current.sorted { a, b in
+            a.value.tokens != b.value.tokens ? a.value.tokens > b.value.tokens : a.value.updated < b.value.updated
+        }
         leastHeld.prefix(current.count - room).forEach { buckets[$0.key] = nil }
     }
 }

@@ -17,10 +17,12 @@ public final class RouteTable: Sendable {
     public func methods(at path: String) -> [String] {
         let segments = path.split(separator: "/")
         return routes.withLock { routes in
-            Set(routes.filter { route in
-                route.segments.count == segments.count
-                    && zip(route.segments, segments).allSatisfy { template, actual in template.hasPrefix("{") || template == actual }
-            }.map(\.method)).sorted()
+            Set(
+                routes.filter { route in
+                    route.segments.count == segments.count
+                        && zip(route.segments, segments).allSatisfy { template, actual in template.hasPrefix("{") || template == actual }
+                }.map(\.method)
+            ).sorted()
         }
     }
 }

@@ -51,13 +51,14 @@ public struct ServerBudget: Sendable {
     }
 
     private static func refusal(_ action: UsageBudget.Action, wait: Int) -> String {
-        let what = switch action {
-        case .message: "you are sending messages faster than this server allows"
-        case .fanOutBytes: "you are sending more text to more people than this server allows"
-        case .conversation: "you are starting or leaving conversations faster than this server allows"
-        case .rename: "you are changing your name more often than this server allows"
-        case .lookup: "you are looking people up, searching, reading history or changing blocks and privacy faster than this server allows"
-        }
+        let what =
+            switch action {
+            case .message: "you are sending messages faster than this server allows"
+            case .fanOutBytes: "you are sending more text to more people than this server allows"
+            case .conversation: "you are starting or leaving conversations faster than this server allows"
+            case .rename: "you are changing your name more often than this server allows"
+            case .lookup: "you are looking people up, searching, reading history or changing blocks and privacy faster than this server allows"
+            }
         return "\(what); try again in \(wait) s"
     }
 }

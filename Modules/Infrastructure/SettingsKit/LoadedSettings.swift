@@ -1,4 +1,5 @@
 import Foundation
+
 /// An executable's settings as loaded: each key's value and the source it came from.
 public struct LoadedSettings: Sendable {
     /// A resolved value and where it came from.

@@ -26,9 +26,10 @@ public struct SettingTable: Sendable {
     /// The variables of `environment` with the prefix that name no setting (nor the config file,
     /// nor a test's fault point).
     public func unknownVariables(in environment: [String: String]) -> [EnvironmentVariable.Unknown] {
-        EnvironmentVariable.unknown(in: environment, prefix: environmentPrefix,
-                                    known: Set(keys.map(environmentVariable(of:)) + [configFileVariable, FaultPoint.variable]),
-                                    otherPrefixes: otherPrefixes)
+        EnvironmentVariable.unknown(
+            in: environment, prefix: environmentPrefix,
+            known: Set(keys.map(environmentVariable(of:)) + [configFileVariable, FaultPoint.variable]),
+            otherPrefixes: otherPrefixes)
     }
 
     /// Every key with its variable and help, one per line, for `--help`.

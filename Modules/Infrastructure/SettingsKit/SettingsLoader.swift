@@ -13,18 +13,32 @@ public enum SettingsLoader {
     ///     may name one; when neither does, `defaultConfigFile` is read if it exists.
     ///   - environment: the process environment.
     /// - Throws: `AppError(.usage)` naming the key or file that is wrong.
-    public static func load(_ table: SettingTable, commandLine: [String: String], configFile: String?, defaultConfigFile: String? = nil,
-                            environment: [String: String]) throws -> LoadedSettings {
+    public static func load(
+        _ table: SettingTable, commandLine: [String: String], configFile: String?, defaultConfigFile: String? = nil,
+        environment: [String: String]
+    ) throws -> LoadedSettings {
         var sources: [(name: String, snapshot: any ConfigSnapshot)] = [
-            ("command line", InMemoryProvider(name: "command line", values: commandLine.reduce(into: [:]) { values, pair in
-                values[AbsoluteConfigKey(pair.key.split(separator: ".").map(String.init))] = ConfigValue(.string(pair.value), isSecret: false)
-            }).snapshot()),
-            ("environment", EnvironmentVariablesProvider(environmentVariables: environment.reduce(into: [:]) { result, pair in
-                if pair.key.hasPrefix(table.environmentPrefix), pair.key != table.configFileVariable,
-                   !table.otherPrefixes.contains(where: pair.key.hasPrefix) {
-                    result[String(pair.key.dropFirst(table.environmentPrefix.count))] = pair.value
-                }
-            }).snapshot()),
+            (
+                "command line",
+                InMemoryProvider(
+                    name: "command line",
+                    values: commandLine.reduce(into: [:]) { values, pair in
+                        values[AbsoluteConfigKey(pair.key.split(separator: ".").map(String.init))] = ConfigValue(.string(pair.value), isSecret: false)
+                    }
+                ).snapshot()
+            ),
+            (
+                "environment",
+                EnvironmentVariablesProvider(
+                    environmentVariables: environment.reduce(into: [:]) { result, pair in
+                        if pair.key.hasPrefix(table.environmentPrefix), pair.key != table.configFileVariable,
+                            !table.otherPrefixes.contains(where: pair.key.hasPrefix)
+                        {
+                            result[String(pair.key.dropFirst(table.environmentPrefix.count))] = pair.value
+                        }
+                    }
+                ).snapshot()
+            ),
         ]
         let explicitFile = configFile ?? environment[table.configFileVariable]
         if let path = explicitFile ?? defaultConfigFile, let file = try fileSnapshot(path: path, required: explicitFile != nil) {
@@ -34,7 +48,8 @@ public enum SettingsLoader {
         for key in table.keys {
             let absolute = AbsoluteConfigKey(key.name.split(separator: ".").map(String.init))
             let found = sources.lazy.compactMap { source in lookup(absolute, in: source.snapshot).map { ($0, source.name) } }.first
-            let entry = found.map { LoadedSettings.Entry(value: $0.0, source: $0.1) } ?? LoadedSettings.Entry(value: key.defaultValue, source: "default")
+            let entry =
+                found.map { LoadedSettings.Entry(value: $0.0, source: $0.1) } ?? LoadedSettings.Entry(value: key.defaultValue, source: "default")
             if let value = entry.value, let problem = key.check(value) {
                 throw AppError(.usage, "configuration key '\(key.name)' (from \(entry.source)): \(AppError.quoting(value)) \(problem)")
             }

@@ -1,5 +1,3 @@
-
-
 /// A refusal that tells the client when to try again (429 with `Retry-After`).
 public struct RetryLater: Error, Sendable {
     /// The error the client sees.

@@ -20,9 +20,10 @@ public struct EventCursor: Sendable, Hashable, Codable, CustomStringConvertible 
         // Byte by byte: every event frame a client reads carries a cursor.
         let bytes = text.utf8
         guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")), (1...16).contains(bytes.distance(from: bytes.startIndex, to: dot)),
-              bytes[..<dot].allSatisfy(Self.isASCIILetterOrDigit), case let digits = Substring(bytes[bytes.index(after: dot)...]),
-              (1...19).contains(digits.utf8.count), digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let position = Int64(digits) else {
+            bytes[..<dot].allSatisfy(Self.isASCIILetterOrDigit), case let digits = Substring(bytes[bytes.index(after: dot)...]),
+            (1...19).contains(digits.utf8.count), digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let position = Int64(digits)
+        else {
             throw AppError(.invalidInput, "cursor \(AppError.quoting(text)) is not <epoch>.<position> as tail --json prints it")
         }
         self.init(epoch: String(Substring(bytes[..<dot])), position: position)

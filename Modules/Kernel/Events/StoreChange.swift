@@ -66,11 +66,12 @@ public struct StoreChange: Sendable, Hashable, Codable {
     /// Rebuilds a stored change from its columns.
     /// - Throws: `.internal` when the kind's fields are missing (a damaged row).
     public init(stored kind: Kind, conversationID: ConversationID?, userID: UserID?, displayName: String?) throws {
-        let complete = switch kind {
-        case .conversationAdded: conversationID != nil
-        case .conversationInvited, .conversationLeft, .readMarkerMoved: conversationID != nil && userID != nil
-        case .profileRenamed: userID != nil && displayName != nil
-        }
+        let complete =
+            switch kind {
+            case .conversationAdded: conversationID != nil
+            case .conversationInvited, .conversationLeft, .readMarkerMoved: conversationID != nil && userID != nil
+            case .profileRenamed: userID != nil && displayName != nil
+            }
         guard complete else { throw AppError(.internal, "a stored \(kind.rawValue) change lacks its fields") }
         self.init(kind: kind, conversationID: conversationID, userID: userID, displayName: displayName)
     }

@@ -6,16 +6,17 @@
 public enum EnvironmentVariable {
     /// The variable `key` is read from.
     public static func name(of key: String, prefix: String) -> String {
-        prefix + key.split(separator: ".").map { part in
-            var spelled = ""
-            var previous: Character?
-            for character in part {
-                if let previous, previous.isLowercase, character.isUppercase { spelled += "_" }
-                spelled += character.isLetter || character.isNumber ? character.uppercased() : "_"
-                previous = character
-            }
-            return spelled
-        }.joined(separator: "_")
+        prefix
+            + key.split(separator: ".").map { part in
+                var spelled = ""
+                var previous: Character?
+                for character in part {
+                    if let previous, previous.isLowercase, character.isUppercase { spelled += "_" }
+                    spelled += character.isLetter || character.isNumber ? character.uppercased() : "_"
+                    previous = character
+                }
+                return spelled
+            }.joined(separator: "_")
     }
 
     /// A variable that starts with a prefix and names no setting.
@@ -39,8 +40,10 @@ public enum EnvironmentVariable {
 
     /// The variables of `environment` that start with `prefix` and are none of `known` nor
     /// start with one of `otherPrefixes` (another program's), sorted by name.
-    public static func unknown(in environment: [String: String], prefix: String, known: Set<String>,
-                               otherPrefixes: [String] = []) -> [Unknown] {
+    public static func unknown(
+        in environment: [String: String], prefix: String, known: Set<String>,
+        otherPrefixes: [String] = []
+    ) -> [Unknown] {
         let byLetters = Dictionary(known.map { (letters($0), $0) }, uniquingKeysWith: { first, _ in first })
         return environment.keys.sorted().compactMap { name in
             guard name.hasPrefix(prefix), !known.contains(name), !otherPrefixes.contains(where: name.hasPrefix) else { return nil }

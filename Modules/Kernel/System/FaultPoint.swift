@@ -16,11 +16,11 @@ public enum FaultPoint: String, Sendable, CaseIterable {
     @inline(__always)
     public func reach() {
         #if DEBUG
-        if Self.armed == self { kill(getpid(), SIGKILL) }
+            if Self.armed == self { kill(getpid(), SIGKILL) }
         #endif
     }
 
     #if DEBUG
-    private static let armed = ProcessInfo.processInfo.environment[variable].flatMap(FaultPoint.init(rawValue:))
+        private static let armed = ProcessInfo.processInfo.environment[variable].flatMap(FaultPoint.init(rawValue:))
     #endif
 }

@@ -10,11 +10,14 @@ public struct Endpoint<Body: WireType, Reply: WireType, Path: PathParameters.Kin
 
     /// Declares an endpoint. `path` is under the server's root, with `{name}` for each of
     /// `Path.names` (`/v1/conversations/{conversation}/messages`).
-    public init(_ method: WireMethod, _ path: String, _ summary: String, query: [QueryParameter] = [], needsSession: Bool = true,
-                successStatus: Int = 200) {
-        spec = EndpointDescription(method: method, path: path, pathParameters: Path.names, summary: summary, query: query, needsSession: needsSession,
-                                   successStatus: successStatus, body: Body.self == NoContent.self ? nil : Body.schema,
-                                   reply: Reply.self == NoContent.self ? nil : Reply.schema)
+    public init(
+        _ method: WireMethod, _ path: String, _ summary: String, query: [QueryParameter] = [], needsSession: Bool = true,
+        successStatus: Int = 200
+    ) {
+        spec = EndpointDescription(
+            method: method, path: path, pathParameters: Path.names, summary: summary, query: query, needsSession: needsSession,
+            successStatus: successStatus, body: Body.self == NoContent.self ? nil : Body.schema,
+            reply: Reply.self == NoContent.self ? nil : Reply.schema)
     }
 
     /// The path with its `{name}` segments filled from `parameters`, percent-encoded.
@@ -31,7 +34,8 @@ public struct Endpoint<Body: WireType, Reply: WireType, Path: PathParameters.Kin
         func kept(_ byte: UInt8) -> Bool {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                true
             default: false
             }
         }

@@ -16,10 +16,15 @@ public struct WireError: WireType, Equatable {
     /// The body for `error`.
     public init(_ error: AppError) { self.error = Detail(kind: error.kind.rawValue, message: error.message) }
 
-    public static let schema = WireSchema.object([
-        ("error", .object([("kind", .enumeration(AppError.Kind.allCases.map(\.rawValue))), ("message", .string(maxLength: 1_000))],
-                          required: ["kind", "message"])),
-    ], required: ["error"])
+    public static let schema = WireSchema.object(
+        [
+            (
+                "error",
+                .object(
+                    [("kind", .enumeration(AppError.Kind.allCases.map(\.rawValue))), ("message", .string(maxLength: 1_000))],
+                    required: ["kind", "message"])
+            )
+        ], required: ["error"])
 
     /// The status a failure of `kind` is answered with.
     public static func status(for kind: AppError.Kind) -> Int {

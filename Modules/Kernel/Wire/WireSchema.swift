@@ -57,8 +57,10 @@ public indirect enum WireSchema: Sendable, Equatable {
         case let .array(element, maxItems): return ["type": "array", "items": element.jsonSchema, "maxItems": maxItems]
         case let .object(properties, required):
             // Unknown fields are ignored, so that older servers and newer clients get along.
-            return ["type": "object", "required": required,
-                    "properties": Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.schema.jsonSchema as Any) })]
+            return [
+                "type": "object", "required": required,
+                "properties": Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.schema.jsonSchema as Any) }),
+            ]
         case let .map(value): return ["type": "object", "additionalProperties": value.jsonSchema]
         case let .nullable(inner):
             return ["oneOf": [inner.jsonSchema, ["type": "null"] as [String: Any]]]

@@ -7,7 +7,8 @@ public enum ProfileAPI {
     /// The caller's profile.
     public static let mine = Endpoint<NoContent, Profile, PathParameters.None>(.get, "/v1/profiles/me", "The signed-in user's profile")
     /// Edits the caller's display name and/or status.
-    public static let edit = Endpoint<ProfileEdit, Profile, PathParameters.None>(.patch, "/v1/profiles/me", "Change the signed-in user's display name and/or status")
+    public static let edit = Endpoint<ProfileEdit, Profile, PathParameters.None>(
+        .patch, "/v1/profiles/me", "Change the signed-in user's display name and/or status")
     /// Looks a user up by id or whole email.
     public static let lookup = Endpoint<NoContent, Profile, PathParameters.None>(
         .get, "/v1/profiles/lookup", "Look a user up by user id or whole email",
@@ -22,8 +23,9 @@ public enum ProfileAPI {
     /// The query parameters Profile's endpoints read.
     public enum Query {
         /// A user id or a whole email, to look up.
-        public static let idOrEmail = QueryParameter("q", .string(minLength: 1, maxLength: Validation.maxEmailBytes), required: true,
-                                                     "a user id or an email")
+        public static let idOrEmail = QueryParameter(
+            "q", .string(minLength: 1, maxLength: Validation.maxEmailBytes), required: true,
+            "a user id or an email")
         /// The start of the names or emails searched for.
         public static let prefix = QueryParameter("q", .string(minLength: 1, maxLength: Validation.maxSearchLength), required: true, "the prefix")
         /// Most results of a search.
@@ -50,10 +52,11 @@ public struct ProfileEdit: WireType, Equatable {
         self.status = status
     }
 
-    public static let schema = WireSchema.object([
-        ("displayName", .nullable(.string(minLength: 1, maxLength: Validation.maxDisplayNameLength))),
-        ("status", .nullable(.string(maxLength: Validation.maxStatusLength))),
-    ], required: [])
+    public static let schema = WireSchema.object(
+        [
+            ("displayName", .nullable(.string(minLength: 1, maxLength: Validation.maxDisplayNameLength))),
+            ("status", .nullable(.string(maxLength: Validation.maxStatusLength))),
+        ], required: [])
 }
 
 /// A list of profiles: search results.
@@ -64,8 +67,9 @@ public struct ProfileList: WireType, Equatable {
     /// Creates the list.
     public init(_ profiles: [Profile]) { self.profiles = profiles }
 
-    public static let schema = WireSchema.object([("profiles", .array(Profile.schema, maxItems: ProfileRules.maxSearchResults))],
-                                                 required: ["profiles"])
+    public static let schema = WireSchema.object(
+        [("profiles", .array(Profile.schema, maxItems: ProfileRules.maxSearchResults))],
+        required: ["profiles"])
 }
 
 /// The users whose display names are asked for.
@@ -99,8 +103,9 @@ public struct DisplayNames: WireType, Equatable {
 }
 
 extension Profile: WireType {
-    public static let schema = WireSchema.object([
-        ("id", .identifier), ("email", .nullable(.string(maxLength: Validation.maxEmailBytes))),
-        ("displayName", .string(maxLength: Validation.maxDisplayNameLength)), ("status", .string(maxLength: Validation.maxStatusLength)),
-    ], required: ["id", "displayName", "status"])
+    public static let schema = WireSchema.object(
+        [
+            ("id", .identifier), ("email", .nullable(.string(maxLength: Validation.maxEmailBytes))),
+            ("displayName", .string(maxLength: Validation.maxDisplayNameLength)), ("status", .string(maxLength: Validation.maxStatusLength)),
+        ], required: ["id", "displayName", "status"])
 }

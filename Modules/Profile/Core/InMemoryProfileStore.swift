@@ -9,8 +9,10 @@ public actor InMemoryProfileStore: ProfileRegistry {
 
     /// Creates the store with seeded profiles; new names are recorded in `journal`, when given,
     /// for whom `renameAudience` says (without one, the renamed user alone).
-    public init(profiles: [Profile] = [], journal: (any ChangeJournal)? = nil, renameAudience: (any RenameAudience)? = nil,
-                conditions: SimulatedConditions = .none) {
+    public init(
+        profiles: [Profile] = [], journal: (any ChangeJournal)? = nil, renameAudience: (any RenameAudience)? = nil,
+        conditions: SimulatedConditions = .none
+    ) {
         self.journal = journal
         self.renameAudience = renameAudience
         self.profiles = Dictionary(uniqueKeysWithValues: profiles.map { ($0.id, $0) })

@@ -28,7 +28,9 @@ public struct RemoteProfileService: ProfileService {
 
     public func search(_ query: String, limit: Int) async throws -> [Profile] {
         try ProfileRules.checkSearchLimit(limit)
-        return try await connection.call(ProfileAPI.search, query: [ProfileAPI.Query.prefix: query, ProfileAPI.Query.searchLimit: String(limit)], body: NoContent(), as: caller).profiles
+        return try await connection.call(
+            ProfileAPI.search, query: [ProfileAPI.Query.prefix: query, ProfileAPI.Query.searchLimit: String(limit)], body: NoContent(), as: caller
+        ).profiles
     }
 
     public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {

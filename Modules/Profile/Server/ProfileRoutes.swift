@@ -22,6 +22,8 @@ public struct ProfileRoutes: Sendable {
             let limit = try call.query(ProfileAPI.Query.searchLimit, default: ProfileAPI.defaultSearchLimit)
             return ProfileList(try await service(call.caller).search(try call.required(ProfileAPI.Query.prefix), limit: limit))
         }
-        routes.add(ProfileAPI.names) { call in DisplayNames(try await service(call.caller).displayNames(of: try call.atMost(NameQuery.maxIDs, call.body.ids, field: "ids"))) }
+        routes.add(ProfileAPI.names) { call in
+            DisplayNames(try await service(call.caller).displayNames(of: try call.atMost(NameQuery.maxIDs, call.body.ids, field: "ids")))
+        }
     }
 }

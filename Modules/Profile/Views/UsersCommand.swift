@@ -5,8 +5,9 @@ import Profile
 
 /// `messageai users search QUERY`
 struct UsersCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "users", abstract: "Find people.",
-                                                    subcommands: [SearchUsersCommand.self])
+    static let configuration = CommandConfiguration(
+        commandName: "users", abstract: "Find people.",
+        subcommands: [SearchUsersCommand.self])
 }
 
 /// `messageai users search QUERY [--limit N]`
@@ -26,6 +27,7 @@ struct SearchUsersCommand: FeatureCommand {
         let model = try context.factory(ProfileFactory.self).makeUserSearchViewModel()
         await model.search(query, limit: limit)
         let results = try context.require(model.results)
-        try context.emitEach(results, text: results.isEmpty ? ["No users match \(TerminalText.line(AppError.quoting(query)))."] : results.map(ProfileText.row))
+        try context.emitEach(
+            results, text: results.isEmpty ? ["No users match \(TerminalText.line(AppError.quoting(query)))."] : results.map(ProfileText.row))
     }
 }

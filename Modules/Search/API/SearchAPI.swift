@@ -28,15 +28,17 @@ public enum SearchAPI {
     /// The query parameters the search reads.
     public enum Query {
         /// What to find.
-        public static let text = QueryParameter("q", .string(minLength: 1, maxLength: SearchQuery.maxBytes), required: true,
-                                                 "what to find: words, prefix*, \"phrases\" (at most 256 bytes, 8 terms)")
+        public static let text = QueryParameter(
+            "q", .string(minLength: 1, maxLength: SearchQuery.maxBytes), required: true,
+            "what to find: words, prefix*, \"phrases\" (at most 256 bytes, 8 terms)")
         /// Only this conversation.
         public static let conversation = QueryParameter("conversation", .identifier, "only this conversation")
         /// Most results.
         public static let limit = QueryParameter("limit", .integer(1...SearchRules.maxLimit), "most results (default 20)")
         /// Where the page starts: below a result's cursor.
-        public static let before = QueryParameter("before", SearchAPI.cursor,
-                                                   "a result's cursor: the page of the results after it")
+        public static let before = QueryParameter(
+            "before", SearchAPI.cursor,
+            "a result's cursor: the page of the results after it")
     }
 
     /// Every Search endpoint.
@@ -44,23 +46,40 @@ public enum SearchAPI {
 }
 
 extension SearchPage: WireType {
-    public static let schema = WireSchema.object([
-        ("hits", .array(.object([
-            ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier), ("sentAt", .timestamp),
-            ("snippet", .string(maxLength: SearchHit.snippetLength + 2)), ("cursor", .integer(0...Int(Int64.max))),
-            ("marks", .array(.object([("start", .integer(0...SearchHit.snippetLength + 2)), ("length", .integer(1...SearchHit.snippetLength))],
-                                     required: ["start", "length"]), maxItems: SearchHit.snippetLength)),
-        ], required: ["id", "conversationID", "senderID", "sentAt", "snippet", "marks", "cursor"]), maxItems: SearchRules.maxLimit)),
-        ("hasMore", .boolean),
-    ], required: ["hits", "hasMore"])
+    public static let schema = WireSchema.object(
+        [
+            (
+                "hits",
+                .array(
+                    .object(
+                        [
+                            ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier), ("sentAt", .timestamp),
+                            ("snippet", .string(maxLength: SearchHit.snippetLength + 2)), ("cursor", .integer(0...Int(Int64.max))),
+                            (
+                                "marks",
+                                .array(
+                                    .object(
+                                        [("start", .integer(0...SearchHit.snippetLength + 2)), ("length", .integer(1...SearchHit.snippetLength))],
+                                        required: ["start", "length"]), maxItems: SearchHit.snippetLength)
+                            ),
+                        ], required: ["id", "conversationID", "senderID", "sentAt", "snippet", "marks", "cursor"]), maxItems: SearchRules.maxLimit)
+            ),
+            ("hasMore", .boolean),
+        ], required: ["hits", "hasMore"])
 }
 
 extension MentionPage: WireType {
-    public static let schema = WireSchema.object([
-        ("mentions", .array(.object([
-            ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier), ("sentAt", .timestamp),
-            ("text", .string(maxLength: Validation.maxMessageLength)), ("cursor", .integer(0...Int(Int64.max))),
-        ], required: ["id", "conversationID", "senderID", "sentAt", "text", "cursor"]), maxItems: SearchRules.maxLimit)),
-        ("next", .integer(0...Int(Int64.max))), ("hasMore", .boolean),
-    ], required: ["mentions", "next", "hasMore"])
+    public static let schema = WireSchema.object(
+        [
+            (
+                "mentions",
+                .array(
+                    .object(
+                        [
+                            ("id", .identifier), ("conversationID", .identifier), ("senderID", .identifier), ("sentAt", .timestamp),
+                            ("text", .string(maxLength: Validation.maxMessageLength)), ("cursor", .integer(0...Int(Int64.max))),
+                        ], required: ["id", "conversationID", "senderID", "sentAt", "text", "cursor"]), maxItems: SearchRules.maxLimit)
+            ),
+            ("next", .integer(0...Int(Int64.max))), ("hasMore", .boolean),
+        ], required: ["mentions", "next", "hasMore"])
 }

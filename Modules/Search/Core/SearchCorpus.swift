@@ -22,7 +22,8 @@ public struct SearchCorpusMessage: Sendable, Equatable {
     /// Whom it mentions.
     public let mentions: [UserID]
 
-    public init(id: MessageID, conversationID: ConversationID, senderID: UserID, sentAt: Date, text: String, key: Int64 = 0, mentions: [UserID] = []) {
+    public init(id: MessageID, conversationID: ConversationID, senderID: UserID, sentAt: Date, text: String, key: Int64 = 0, mentions: [UserID] = [])
+    {
         self.id = id
         self.conversationID = conversationID
         self.senderID = senderID
@@ -34,7 +35,8 @@ public struct SearchCorpusMessage: Sendable, Equatable {
 
     /// A message as a store's row gives it: its time in whole milliseconds since 1970.
     public init(key: Int64, id: String, conversationID: String, senderID: String, sentAtMilliseconds: Int64, text: String) {
-        self.init(id: MessageID(id), conversationID: ConversationID(conversationID), senderID: UserID(senderID),
-                  sentAt: Date(timeIntervalSince1970: Double(sentAtMilliseconds) / 1_000), text: text, key: key)
+        self.init(
+            id: MessageID(id), conversationID: ConversationID(conversationID), senderID: UserID(senderID),
+            sentAt: Date(timeIntervalSince1970: Double(sentAtMilliseconds) / 1_000), text: text, key: key)
     }
 }

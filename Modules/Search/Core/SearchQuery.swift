@@ -55,7 +55,8 @@ public struct SearchQuery: Sendable, Equatable {
                 guard let last = words.last else { continue }
                 if prefix {
                     guard last.count >= Self.minPrefix else {
-                        throw AppError(.invalidInput, "a prefix before * needs at least \(Self.minPrefix) letters: \(AppError.quoting(String(chunk)))")
+                        throw AppError(
+                            .invalidInput, "a prefix before * needs at least \(Self.minPrefix) letters: \(AppError.quoting(String(chunk)))")
                     }
                     terms += words.dropLast().map(Term.word) + [.prefix(last)]
                 } else {
@@ -74,27 +75,29 @@ public struct SearchQuery: Sendable, Equatable {
     /// ASCII text (most are) read from its bytes, where folding is lower-casing: indexing a
     /// message then costs a fraction of what walking its characters does.
     public static func words(of text: String) -> [String] {
-        let ascii: [String]? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            var words: [String] = []
-            var start: Int?
-            for index in 0...bytes.count {
-                let byte = index < bytes.count ? bytes[index] : 0x20
-                if (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) {
-                    if start == nil { start = index }
-                } else if let begun = start {
-                    words.append(String(unsafeUninitializedCapacity: index - begun) { word in
-                        for offset in 0..<(index - begun) {
-                            let letter = bytes[begun + offset]
-                            word[offset] = (0x41...0x5A).contains(letter) ? letter + 0x20 : letter
-                        }
-                        return index - begun
-                    })
-                    start = nil
+        let ascii: [String]? =
+            text.utf8.withContiguousStorageIfAvailable { bytes in
+                guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+                var words: [String] = []
+                var start: Int?
+                for index in 0...bytes.count {
+                    let byte = index < bytes.count ? bytes[index] : 0x20
+                    if (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) {
+                        if start == nil { start = index }
+                    } else if let begun = start {
+                        words.append(
+                            String(unsafeUninitializedCapacity: index - begun) { word in
+                                for offset in 0..<(index - begun) {
+                                    let letter = bytes[begun + offset]
+                                    word[offset] = (0x41...0x5A).contains(letter) ? letter + 0x20 : letter
+                                }
+                                return index - begun
+                            })
+                        start = nil
+                    }
                 }
-            }
-            return words
-        } ?? nil
+                return words
+            } ?? nil
         return ascii ?? tokens(of: text).map(\.word)
     }
 
@@ -192,9 +195,12 @@ public struct SearchQuery: Sendable, Equatable {
             case .word(let word): found = words.indices.filter { words[$0] == word }
             case .prefix(let prefix): found = words.indices.filter { words[$0].hasPrefix(prefix) }
             case .phrase(let phrase):
-                found = words.count < phrase.count ? [] : (0...(words.count - phrase.count))
-                    .filter { start in phrase.indices.allSatisfy { words[start + $0] == phrase[$0] } }
-                    .flatMap { start in start..<(start + phrase.count) }
+                found =
+                    words.count < phrase.count
+                    ? []
+                    : (0...(words.count - phrase.count))
+                        .filter { start in phrase.indices.allSatisfy { words[start + $0] == phrase[$0] } }
+                        .flatMap { start in start..<(start + phrase.count) }
             }
             if found.isEmpty { return nil }
             for index in found { matched[index] = true }

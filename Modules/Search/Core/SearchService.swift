@@ -28,7 +28,8 @@ public enum SearchRules {
     /// mentions does (`start(limit:by:budget:)`).
     /// - Throws: what `SearchQuery` refuses; what `start(limit:by:budget:)` throws.
     public static func start(_ text: String, limit: Int, by caller: Caller, budget: UsageBudget) async throws
-        -> (query: SearchQuery, me: UserID, limit: Int) {
+        -> (query: SearchQuery, me: UserID, limit: Int)
+    {
         let query = try SearchQuery(text)
         let (me, limit) = try await start(limit: limit, by: caller, budget: budget)
         return (query, me, limit)
@@ -96,8 +97,10 @@ public enum SearchRules {
     /// `me`'s budget. Each candidate is checked on `LowPriorityWork`'s threads, so that searches
     /// of long texts take a core only when sends and live delivery leave one.
     /// - Throws: what `fetch` throws; `RetryLater` past the budget.
-    public static func verified(_ query: SearchQuery, limit: Int, below start: Int64, by me: UserID, budget: UsageBudget,
-                                fetch: (_ below: Int64, _ count: Int) async throws -> [Candidate]) async throws -> SearchPage {
+    public static func verified(
+        _ query: SearchQuery, limit: Int, below start: Int64, by me: UserID, budget: UsageBudget,
+        fetch: (_ below: Int64, _ count: Int) async throws -> [Candidate]
+    ) async throws -> SearchPage {
         var hits: [SearchHit] = []
         var (below, read, batch) = (start, 0, limit + 1)
         reading: while read < maxCandidates {

@@ -16,12 +16,14 @@ import Search
 public final class PostgresSearchIndex: Sendable {
     /// The index's tables.
     public static let migrations = [
-        PGDatabase.Migration(feature: "search", version: 1, [
-            "CREATE TABLE search_words (seq bigint PRIMARY KEY, words tsvector NOT NULL)",
-            "CREATE INDEX search_words_by_word ON search_words USING GIN (words)",
-            "CREATE TABLE search_progress (one int PRIMARY KEY CHECK (one = 1), seq bigint NOT NULL)",
-            "INSERT INTO search_progress VALUES (1, 0)",
-        ]),
+        PGDatabase.Migration(
+            feature: "search", version: 1,
+            [
+                "CREATE TABLE search_words (seq bigint PRIMARY KEY, words tsvector NOT NULL)",
+                "CREATE INDEX search_words_by_word ON search_words USING GIN (words)",
+                "CREATE TABLE search_progress (one int PRIMARY KEY CHECK (one = 1), seq bigint NOT NULL)",
+                "INSERT INTO search_progress VALUES (1, 0)",
+            ])
     ]
 
     /// Messages and changes read at once while catching up.
@@ -48,7 +50,8 @@ public final class PostgresSearchIndex: Sendable {
             guard let from = try await transaction.query("SELECT seq FROM search_progress FOR UPDATE SKIP LOCKED").first?.decode(Int64.self) else {
                 return true
             }
-            let rows = try await transaction.query("""
+            let rows = try await transaction.query(
+                """
                 SELECT e.at, m.\(unescaped: s.key), m.\(unescaped: s.text), m.\(unescaped: s.deleted) FROM (
                     SELECT \(unescaped: s.key) AS at, \(unescaped: s.key) AS message FROM \(unescaped: s.messages) WHERE \(unescaped: s.key) > \(from)
                     UNION ALL
@@ -87,7 +90,8 @@ public final class PostgresSearchIndex: Sendable {
             // A savepoint, so that a refusal leaves the transaction (and its hold on the mark) usable.
             try await transaction.query("SAVEPOINT words")
             do {
-                try await transaction.query("""
+                try await transaction.query(
+                    """
                     INSERT INTO search_words (seq, words)
                     SELECT seq, array_to_tsvector(array_remove(string_to_array(words, ' '), ''))
                     FROM unnest(\(messages.map(\.key))::bigint[], \(messages.map(\.words))::text[]) AS w(seq, words)
@@ -107,8 +111,9 @@ public final class PostgresSearchIndex: Sendable {
                 do {
                     try await insert([message])
                 } catch let error as PSQLError where PGDatabase.refusedStatement(error) {
-                    logger.error("search index: PostgreSQL refused the words of a message, left out of the index",
-                                 metadata: ["key": "\(message.key)", "state": "\(error.serverInfo?[.sqlState] ?? "")"])
+                    logger.error(
+                        "search index: PostgreSQL refused the words of a message, left out of the index",
+                        metadata: ["key": "\(message.key)", "state": "\(error.serverInfo?[.sqlState] ?? "")"])
                 }
             }
         }

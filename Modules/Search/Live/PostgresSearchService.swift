@@ -27,7 +27,8 @@ public struct PostgresSearchService: SearchService {
         let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
         let s = index.source
         if let conversationID {
-            let member = try await database.query("""
+            let member = try await database.query(
+                """
                 SELECT 1 FROM \(unescaped: s.members) c WHERE c.\(unescaped: s.memberConversation) = \(conversationID.rawValue)
                     AND c.\(unescaped: s.memberUser) = \(me.rawValue) AND \(unescaped: s.memberReads)
                 """)
@@ -35,7 +36,8 @@ public struct PostgresSearchService: SearchService {
         }
         try await index.bringUpToDate()
         return try await SearchRules.verified(query, limit: limit, below: before ?? .max, by: me, budget: budget) { below, count in
-            try await database.query("""
+            try await database.query(
+                """
                 SELECT m.\(unescaped: s.key), m.\(unescaped: s.id), m.\(unescaped: s.conversation), m.\(unescaped: s.sender),
                        m.\(unescaped: s.sentAt), m.\(unescaped: s.text), m.\(unescaped: s.deleted)
                 FROM search_words w JOIN \(unescaped: s.messages) m ON m.\(unescaped: s.key) = w.seq
@@ -44,10 +46,14 @@ public struct PostgresSearchService: SearchService {
                 WHERE w.words @@ \(Self.tsquery(query))::tsquery AND w.seq < \(below)
                     AND (\(conversationID?.rawValue)::text IS NULL OR m.\(unescaped: s.conversation) = \(conversationID?.rawValue))
                 ORDER BY w.seq DESC LIMIT \(Int64(count))
-                """).map { row in
+                """
+            ).map { row in
                 let (seq, id, conversation, sender, sentAt, text, deleted) = try row.decode((Int64, String, String, String, Int64, String, Bool).self)
-                return SearchRules.Candidate(key: seq, message: SearchCorpusMessage(key: seq, id: id, conversationID: conversation, senderID: sender,
-                                                                                    sentAtMilliseconds: sentAt, text: text), deleted: deleted)
+                return SearchRules.Candidate(
+                    key: seq,
+                    message: SearchCorpusMessage(
+                        key: seq, id: id, conversationID: conversation, senderID: sender,
+                        sentAtMilliseconds: sentAt, text: text), deleted: deleted)
             }
         }
     }
@@ -56,7 +62,8 @@ public struct PostgresSearchService: SearchService {
         let (me, limit) = try await SearchRules.start(limit: limit, by: caller, budget: budget)
         let s = index.source
         let reading = MentionPage.reading(since: since, limit: limit)
-        let found = try await database.query("""
+        let found = try await database.query(
+            """
             SELECT m.\(unescaped: s.key), m.\(unescaped: s.id), m.\(unescaped: s.conversation), m.\(unescaped: s.sender),
                    m.\(unescaped: s.sentAt), m.\(unescaped: s.text)
             FROM \(unescaped: s.mentions) x JOIN \(unescaped: s.messages) m ON m.\(unescaped: s.key) = x.\(unescaped: s.mentionKey)
@@ -64,9 +71,11 @@ public struct PostgresSearchService: SearchService {
                 AND c.\(unescaped: s.memberUser) = x.\(unescaped: s.mentionUser) AND \(unescaped: s.memberReads)
             WHERE x.\(unescaped: s.mentionUser) = \(me.rawValue) AND x.\(unescaped: s.mentionKey) > \(since ?? -1) AND NOT m.\(unescaped: s.deleted)
             ORDER BY x.\(unescaped: s.mentionKey) \(unescaped: reading.newestFirst ? "DESC" : "ASC") LIMIT \(Int64(reading.count))
-            """).map { row in
+            """
+        ).map { row in
             let (seq, id, conversation, sender, sentAt, text) = try row.decode((Int64, String, String, String, Int64, String).self)
-            return Mention(SearchCorpusMessage(key: seq, id: id, conversationID: conversation, senderID: sender, sentAtMilliseconds: sentAt, text: text))
+            return Mention(
+                SearchCorpusMessage(key: seq, id: id, conversationID: conversation, senderID: sender, sentAtMilliseconds: sentAt, text: text))
         }
         return MentionPage(found, since: since, limit: limit)
     }

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Kernel
-import Search
 import SQLStore
+import Search
 import Synchronization
 
 /// Keeps Search's index of a SQLite file (`SearchSchema`): it reads the messages and changes
@@ -45,12 +45,14 @@ public final class SQLSearchIndex: Sendable {
         self.source = source
         let purger = Purger(database: database)
         self.purger = purger
-        follower = IndexFollower(commits: { database.changes.subscribe() }, catchUp: {
-            let done = try await Self.catchUp(database, source: source)
-            // A search does not wait for a purge: the change that wanted it purged already, or a purge is due later.
-            if done { Task { try? await purger.purge() } }
-            return done
-        })
+        follower = IndexFollower(
+            commits: { database.changes.subscribe() },
+            catchUp: {
+                let done = try await Self.catchUp(database, source: source)
+                // A search does not wait for a purge: the change that wanted it purged already, or a purge is due later.
+                if done { Task { try? await purger.purge() } }
+                return done
+            })
     }
 
     /// Indexes what is left to index, and follows commits from now on.
@@ -97,7 +99,12 @@ public final class SQLSearchIndex: Sendable {
                 try await Task.sleep(for: wait)
                 return try await purgeNow()
             }
-            guard state.withLock({ state in defer { state.scheduled = true }; return !state.scheduled }) else { return }
+            guard
+                state.withLock({ state in
+                    defer { state.scheduled = true }
+                    return !state.scheduled
+                })
+            else { return }
             Task { [weak self] in
                 try? await Task.sleep(for: wait)
                 self?.state.withLock { $0.scheduled = false }
@@ -159,18 +166,23 @@ public final class SQLSearchIndex: Sendable {
     static func catchUp(_ database: SQLDatabase, source s: SearchSchema.Source) async throws -> Bool {
         let (from, rows) = try await database.read { db in
             let from = try Int64.fetchOne(db, sql: "SELECT seq FROM search_progress") ?? 0
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT e.at, m.\(s.key), m.\(s.text), m.\(s.deleted) FROM (
-                    SELECT \(s.key) AS at, \(s.key) AS message FROM \(s.messages) WHERE \(s.key) > ?1
-                    UNION ALL
-                    SELECT c.\(s.changeKey), m.\(s.key) FROM \(s.changes) c
-                    JOIN \(s.messages) m ON m.\(s.conversation) = c.\(s.changeConversation) AND m.\(s.id) = c.\(s.changeMessage)
-                    WHERE c.\(s.changeKey) > ?1
-                ) e JOIN \(s.messages) m ON m.\(s.key) = e.message ORDER BY e.at LIMIT ?2
-                """, arguments: [from, batch])
-            return (from, rows.map { row -> (at: Int64, key: Int64, words: String?) in
-                (row[0], row[1], (row[3] as Bool) ? nil : SearchQuery.lexemes(of: row[2]).joined(separator: " "))
-            })
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT e.at, m.\(s.key), m.\(s.text), m.\(s.deleted) FROM (
+                        SELECT \(s.key) AS at, \(s.key) AS message FROM \(s.messages) WHERE \(s.key) > ?1
+                        UNION ALL
+                        SELECT c.\(s.changeKey), m.\(s.key) FROM \(s.changes) c
+                        JOIN \(s.messages) m ON m.\(s.conversation) = c.\(s.changeConversation) AND m.\(s.id) = c.\(s.changeMessage)
+                        WHERE c.\(s.changeKey) > ?1
+                    ) e JOIN \(s.messages) m ON m.\(s.key) = e.message ORDER BY e.at LIMIT ?2
+                    """, arguments: [from, batch])
+            return (
+                from,
+                rows.map { row -> (at: Int64, key: Int64, words: String?) in
+                    (row[0], row[1], (row[3] as Bool) ? nil : SearchQuery.lexemes(of: row[2]).joined(separator: " "))
+                }
+            )
         }
         guard let last = rows.last?.at else { return true }
         // A message and its changes in one batch are one write: each read carries it as it is now.
@@ -191,7 +203,9 @@ public final class SQLSearchIndex: Sendable {
                     try db.cachedStatement(sql: "INSERT INTO search_index (rowid, words) VALUES (?, ?)").execute(arguments: [key, words])
                 }
             }
-            try db.cachedStatement(sql: "UPDATE search_progress SET seq = ?, purge_wanted = purge_wanted + ?").execute(arguments: [last, dropped ? 1 : 0])
+            try db.cachedStatement(sql: "UPDATE search_progress SET seq = ?, purge_wanted = purge_wanted + ?").execute(arguments: [
+                last, dropped ? 1 : 0,
+            ])
         }
         return rows.count < batch
     }

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Kernel
-import Search
 import SQLStore
+import Search
 
 /// Search in a SQLite file through its FTS5 index (`SearchSchema`, kept by `SQLSearchIndex`):
 /// the newest matches first, read in the index's order and joined to the caller's memberships,
@@ -29,8 +29,9 @@ public struct SQLSearchService: SearchService {
         try await index.bringUpToDate()
         if let conversationID {
             let member = try await database.read { db in
-                try Bool.fetchOne(db, sql: "SELECT 1 FROM \(s.members) c WHERE c.\(s.memberConversation) = ? AND c.\(s.memberUser) = ? AND \(s.memberReads)",
-                                  arguments: [conversationID.rawValue, me.rawValue]) ?? false
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM \(s.members) c WHERE c.\(s.memberConversation) = ? AND c.\(s.memberUser) = ? AND \(s.memberReads)",
+                    arguments: [conversationID.rawValue, me.rawValue]) ?? false
             }
             guard member else { throw SearchRules.notMember(conversationID) }
         }
@@ -38,8 +39,11 @@ public struct SQLSearchService: SearchService {
         return try await SearchRules.verified(query, limit: limit, below: before ?? .max, by: me, budget: budget) { below, count in
             try await database.read { db in
                 try Row.fetchAll(db, sql: Self.candidates(s), arguments: [me.rawValue, match, below, conversationID?.rawValue, count]).map { row in
-                    SearchRules.Candidate(key: row[0], message: SearchCorpusMessage(key: row[0], id: row[1], conversationID: row[2], senderID: row[3],
-                                                                                    sentAtMilliseconds: row[4], text: row[5]), deleted: row[6])
+                    SearchRules.Candidate(
+                        key: row[0],
+                        message: SearchCorpusMessage(
+                            key: row[0], id: row[1], conversationID: row[2], senderID: row[3],
+                            sentAtMilliseconds: row[4], text: row[5]), deleted: row[6])
                 }
             }
         }
@@ -50,8 +54,10 @@ public struct SQLSearchService: SearchService {
         let s = index.source
         let reading = MentionPage.reading(since: since, limit: limit)
         let found = try await database.read { db in
-            try Row.fetchAll(db, sql: Self.mentions(s, newestFirst: reading.newestFirst), arguments: [me.rawValue, since ?? -1, reading.count]).map { row in
-                Mention(SearchCorpusMessage(key: row[0], id: row[1], conversationID: row[2], senderID: row[3], sentAtMilliseconds: row[4], text: row[5]))
+            try Row.fetchAll(db, sql: Self.mentions(s, newestFirst: reading.newestFirst), arguments: [me.rawValue, since ?? -1, reading.count]).map {
+                row in
+                Mention(
+                    SearchCorpusMessage(key: row[0], id: row[1], conversationID: row[2], senderID: row[3], sentAtMilliseconds: row[4], text: row[5]))
             }
         }
         return MentionPage(found, since: since, limit: limit)

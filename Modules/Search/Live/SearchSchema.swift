@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Search
 import SQLStore
+import Search
 
 /// Search's index in a SQLite file: an FTS5 table of each message's words as `SearchQuery`
 /// folds them (`SQLSearchIndex` keeps it), and the store position it is kept up to. What it
@@ -22,10 +22,12 @@ public enum SearchSchema {
         /// The table of mentions: a row per person a message mentions, with the message's key.
         public let mentions: String, mentionUser: String, mentionKey: String
 
-        public init(messages: String, key: String, id: String, conversation: String, sender: String, sentAt: String, text: String, deleted: String,
-                    changes: String, changeKey: String, changeConversation: String, changeMessage: String,
-                    members: String, memberConversation: String, memberUser: String, memberReads: String,
-                    mentions: String, mentionUser: String, mentionKey: String) {
+        public init(
+            messages: String, key: String, id: String, conversation: String, sender: String, sentAt: String, text: String, deleted: String,
+            changes: String, changeKey: String, changeConversation: String, changeMessage: String,
+            members: String, memberConversation: String, memberUser: String, memberReads: String,
+            mentions: String, mentionUser: String, mentionKey: String
+        ) {
             (self.messages, self.key, self.id, self.conversation, self.sender, self.sentAt, self.text, self.deleted) =
                 (messages, key, id, conversation, sender, sentAt, text, deleted)
             (self.changes, self.changeKey, self.changeConversation, self.changeMessage) = (changes, changeKey, changeConversation, changeMessage)
@@ -41,21 +43,25 @@ public enum SearchSchema {
     /// `SQLSearchIndex.purge()` then does (`purged`).
     public static func migrations(_ s: Source) -> [SchemaMigration] {
         [
-            SchemaMigration(feature: "search", version: 1, sql: """
-                CREATE VIRTUAL TABLE search_index USING fts5(words, tokenize = 'unicode61 remove_diacritics 0', columnsize = 0);
-                CREATE TABLE search_progress (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
-                INSERT INTO search_progress VALUES (1, 0);
-                """),
-            SchemaMigration(feature: "search", version: 2, sql: """
-                ALTER TABLE search_progress ADD COLUMN purge_wanted INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE search_progress ADD COLUMN purged INTEGER NOT NULL DEFAULT 0;
-                UPDATE search_progress SET purge_wanted = 1 WHERE seq > 0;
-                CREATE TRIGGER search_forgets_changed_text AFTER UPDATE OF \(s.text), \(s.deleted) ON \(s.messages)
-                WHEN new.\(s.text) IS NOT old.\(s.text) OR new.\(s.deleted) IS NOT old.\(s.deleted) BEGIN
-                    DELETE FROM search_index WHERE rowid = old.\(s.key);
-                    UPDATE search_progress SET purge_wanted = purge_wanted + 1 WHERE old.\(s.key) <= seq;
-                END;
-                """),
+            SchemaMigration(
+                feature: "search", version: 1,
+                sql: """
+                    CREATE VIRTUAL TABLE search_index USING fts5(words, tokenize = 'unicode61 remove_diacritics 0', columnsize = 0);
+                    CREATE TABLE search_progress (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
+                    INSERT INTO search_progress VALUES (1, 0);
+                    """),
+            SchemaMigration(
+                feature: "search", version: 2,
+                sql: """
+                    ALTER TABLE search_progress ADD COLUMN purge_wanted INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE search_progress ADD COLUMN purged INTEGER NOT NULL DEFAULT 0;
+                    UPDATE search_progress SET purge_wanted = 1 WHERE seq > 0;
+                    CREATE TRIGGER search_forgets_changed_text AFTER UPDATE OF \(s.text), \(s.deleted) ON \(s.messages)
+                    WHEN new.\(s.text) IS NOT old.\(s.text) OR new.\(s.deleted) IS NOT old.\(s.deleted) BEGIN
+                        DELETE FROM search_index WHERE rowid = old.\(s.key);
+                        UPDATE search_progress SET purge_wanted = purge_wanted + 1 WHERE old.\(s.key) <= seq;
+                    END;
+                    """),
         ]
     }
 }

@@ -29,8 +29,9 @@ struct MentionsCommand: FeatureCommand {
         let page = try context.require(model.page)
         let lines = context.json ? [] : await SearchText.lines(page.mentions, lookup: context.lookup, console: context.console)
         let resume = page.hasMore ? "More: --since \(page.next)" : "Next time: --since \(page.next)"
-        try context.emitEach(page.mentions.map(SearchText.JSONRow.init),
-                             text: (page.mentions.isEmpty ? [since == nil ? "Nobody has mentioned you." : "No new mentions."] : lines)
-                                 + [context.console.styled(resume, .dim)])
+        try context.emitEach(
+            page.mentions.map(SearchText.JSONRow.init),
+            text: (page.mentions.isEmpty ? [since == nil ? "Nobody has mentioned you." : "No new mentions."] : lines)
+                + [context.console.styled(resume, .dim)])
     }
 }

@@ -29,8 +29,10 @@ struct SearchCommand: FeatureCommand {
         await model.search(query, in: conversation, limit: limit, before: before)
         let page = try context.require(model.results)
         let lines = context.json ? [] : await SearchText.lines(page.hits, lookup: context.lookup, console: context.console)
-        try context.emitEach(page.hits.map(SearchText.JSONRow.init), text: page.hits.isEmpty
-            ? ["No messages match \(TerminalText.line(AppError.quoting(query)))."]
-            : lines + (page.hasMore ? ["More: --before \(page.hits[page.hits.count - 1].cursor)"] : []))
+        try context.emitEach(
+            page.hits.map(SearchText.JSONRow.init),
+            text: page.hits.isEmpty
+                ? ["No messages match \(TerminalText.line(AppError.quoting(query)))."]
+                : lines + (page.hasMore ? ["More: --before \(page.hits[page.hits.count - 1].cursor)"] : []))
     }
 }

@@ -22,7 +22,8 @@ public enum SearchFeature: CLIPlugin, REPLPlugin {
 
     @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
         [
-            REPLCommand("search", arguments: "WORDS", summary: "find messages of your conversations (\"exact words\", prefix*); /go N opens result N") { query in
+            REPLCommand("search", arguments: "WORDS", summary: "find messages of your conversations (\"exact words\", prefix*); /go N opens result N")
+            { query in
                 guard !query.isEmpty else { return context.show("Say what to find: /search WORDS.") }
                 SearchScreen.ask(.search(query), in: context)
                 context.navigate(.push(.feature(featureName)))

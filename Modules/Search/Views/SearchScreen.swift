@@ -8,7 +8,10 @@ import Search
 @MainActor
 final class SearchScreen: REPLScreen {
     /// What another screen asked for (`/search WORDS`, `/mentions`), shown when this one opens.
-    enum Pending { case search(String), mentions }
+    enum Pending {
+        case search(String)
+        case mentions
+    }
     /// What each session (by its context) asked for and has not shown yet: several REPLs may run
     /// in one process (the tests' do), and one's request must not open on another's screen.
     private static var pending: [ObjectIdentifier: Pending] = [:]

@@ -33,8 +33,10 @@ enum SearchText {
     /// One line per message found, numbered from `first`, with `body` after its place, time and
     /// sender. Every name and text goes through the terminal filter.
     @MainActor
-    private static func lines<Found: FoundMessage>(_ found: [Found], from first: Int, lookup: any FrontendLookup, console: Console,
-                                                   body: (Found) -> String) async -> [String] {
+    private static func lines<Found: FoundMessage>(
+        _ found: [Found], from first: Int, lookup: any FrontendLookup, console: Console,
+        body: (Found) -> String
+    ) async -> [String] {
         let names = (try? await lookup.displayNames(of: Array(Set(found.map(\.senderID))))) ?? [:]
         var titles: [ConversationID: String] = [:]
         for id in Set(found.map(\.conversationID)) { titles[id] = (try? await lookup.conversationTitle(id)) ?? id.rawValue }

@@ -15,8 +15,9 @@ struct FeatureLinks: Sendable {
 
     init(registry: any ProfileRegistry, activity: any ChatActivityFeed, directory: any ConversationDirectory) {
         names = UserDirectoryAdapter(registry: registry)
-        builder = SummaryBuilder(users: names,
-                                 activity: ActivitySourceAdapter(feed: Deferred<any ChatActivityFeed>(activity)))
+        builder = SummaryBuilder(
+            users: names,
+            activity: ActivitySourceAdapter(feed: Deferred<any ChatActivityFeed>(activity)))
         membership = MembershipCache(MembershipAdapter(directory: directory))
         renameAudience = RenameAudienceAdapter(directory: Deferred(directory))
     }

@@ -21,8 +21,9 @@ final class MemoryBackend: GraphBackend {
         let now = options.clock.now()
         let journal = DeferredJournal()
         let directory = Deferred<any ConversationDirectory>()
-        profiles = InMemoryProfileStore(profiles: MockData.profiles, journal: journal, renameAudience: RenameAudienceAdapter(directory: directory),
-                                        conditions: options.memoryConditions)
+        profiles = InMemoryProfileStore(
+            profiles: MockData.profiles, journal: journal, renameAudience: RenameAudienceAdapter(directory: directory),
+            conditions: options.memoryConditions)
         accountService = InMemoryAccountService(
             accounts: MockData.accounts, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(),
             profiles: ProfileProvisioningAdapter(registry: profiles), clock: options.clock, idleLimit: options.sessionIdleLimit,
@@ -46,8 +47,9 @@ final class MemoryBackend: GraphBackend {
     func services(for caller: Caller) -> ServiceSet {
         let conversations = InMemoryConversationListService(store: conversations, caller: caller)
         let chat = ReactionsAsSeen(InMemoryChatService(store: chat, caller: caller), membership: chatMembership, caller: caller)
-        return ServiceSet(profiles: InMemoryProfileService(store: profiles, caller: caller), conversations: conversations, chat: chat,
-                          search: InMemorySearchService(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat), caller: caller))
+        return ServiceSet(
+            profiles: InMemoryProfileService(store: profiles, caller: caller), conversations: conversations, chat: chat,
+            search: InMemorySearchService(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat), caller: caller))
     }
 
     var eventFeed: (any EventFeed)? { chat }

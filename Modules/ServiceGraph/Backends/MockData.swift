@@ -38,8 +38,9 @@ enum MockData {
         [
             Conversation(id: ConversationID("c-grace"), title: nil, memberIDs: [ada.id, grace.id], createdAt: now - 86_400 * 3),
             Conversation(id: ConversationID("c-alan"), title: nil, memberIDs: [ada.id, alan.id], createdAt: now - 86_400 * 2),
-            Conversation(id: ConversationID("c-engine"), title: "Engine room", memberIDs: [ada.id, grace.id, alan.id],
-                         createdAt: now - 86_400),
+            Conversation(
+                id: ConversationID("c-engine"), title: "Engine room", memberIDs: [ada.id, grace.id, alan.id],
+                createdAt: now - 86_400),
         ]
     }
 
@@ -57,8 +58,9 @@ enum MockData {
         return script.enumerated().map { index, line in
             // Whom it mentions, found as a send finds them (every mock user is in the engine room).
             let others = Dictionary(uniqueKeysWithValues: profiles.filter { $0.id != line.1.id }.map { ($0.id, $0.displayName) })
-            return Message(id: MessageID("m-seed-\(index + 1)"), conversationID: line.0, senderID: line.1.id, text: line.2,
-                           sentAt: now - line.3, mentions: MentionFinder.mentions(in: line.2, among: others))
+            return Message(
+                id: MessageID("m-seed-\(index + 1)"), conversationID: line.0, senderID: line.1.id, text: line.2,
+                sentAt: now - line.3, mentions: MentionFinder.mentions(in: line.2, among: others))
         }
     }
 }

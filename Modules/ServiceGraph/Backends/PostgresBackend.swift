@@ -8,16 +8,17 @@ import Foundation
 import Kernel
 import Logging
 import PostgresStore
-import SearchLive
 import Profile
 import ProfileLive
+import SearchLive
 import Synchronization
 
 /// A PostgreSQL database with every feature's migrations, shared by several server instances,
 /// and what this instance shares over it: the event feed, the message writer, the membership
 /// cache, the password hasher.
 final class PostgresBackend: GraphBackend {
-    static let migrations = PostgresAccountService.migrations + PostgresProfileRegistry.migrations + PostgresConversationDirectory.migrations
+    static let migrations =
+        PostgresAccountService.migrations + PostgresProfileRegistry.migrations + PostgresConversationDirectory.migrations
         + PostgresChatSchema.migrations + PostgresSearchIndex.migrations
 
     let database: PGDatabase
@@ -55,8 +56,9 @@ final class PostgresBackend: GraphBackend {
                 try await PostgresProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), transaction)
             },
             clock: options.clock, idleLimit: options.sessionIdleLimit)
-        links = FeatureLinks(registry: PostgresProfileRegistry(database: database), activity: PostgresChatActivityFeed(database: database),
-                             directory: PostgresConversationDirectory(database: database))
+        links = FeatureLinks(
+            registry: PostgresProfileRegistry(database: database), activity: PostgresChatActivityFeed(database: database),
+            directory: PostgresConversationDirectory(database: database))
         feed = StoreEventFeed(source: PostgresEventSource(database: database, epoch: epoch), membership: links.membership)
         writer = MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed)
         typing = TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership)
@@ -67,11 +69,14 @@ final class PostgresBackend: GraphBackend {
         let membership = links.membership
         return ServiceSet(
             profiles: PostgresProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
-            conversations: PostgresConversationListService(database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
-                                                           membersChanged: { membership.forget($0) }),
-            chat: ReactionsAsSeen(PostgresChatService(database: database, epoch: epoch, writer: writer, membership: membership, names: links.names,
-                                                           feed: feed, typing: typing, caller: caller, clock: clock, budget: budget),
-                                       membership: membership, caller: caller),
+            conversations: PostgresConversationListService(
+                database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
+                membersChanged: { membership.forget($0) }),
+            chat: ReactionsAsSeen(
+                PostgresChatService(
+                    database: database, epoch: epoch, writer: writer, membership: membership, names: links.names,
+                    feed: feed, typing: typing, caller: caller, clock: clock, budget: budget),
+                membership: membership, caller: caller),
             search: PostgresSearchService(database: database, index: searchIndex, caller: caller, budget: budget))
     }
 

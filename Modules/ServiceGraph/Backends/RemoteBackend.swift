@@ -2,11 +2,11 @@ import Auth
 import AuthRemote
 import Chat
 import ChatRemote
-import SearchRemote
 import ConversationListRemote
 import Kernel
 import ProfileRemote
 import RemoteClient
+import SearchRemote
 
 /// The MessageAI server: every service is a remote one over the process's shared connection.
 final class RemoteBackend: GraphBackend {
@@ -17,16 +17,18 @@ final class RemoteBackend: GraphBackend {
         guard let url = options.remoteURL else {
             throw AppError(.usage, "the remote backend needs a server: --server URL (or remote.url, MESSAGEAI_REMOTE_URL)")
         }
-        connection = try RemoteConnection(server: try ServerAddress(url), timeout: options.remoteTimeout,
-                                          trustedCertificates: options.remoteCertificates)
+        connection = try RemoteConnection(
+            server: try ServerAddress(url), timeout: options.remoteTimeout,
+            trustedCertificates: options.remoteCertificates)
         accounts = RemoteAccountService(connection: connection)
     }
 
     func services(for caller: Caller) -> ServiceSet {
-        ServiceSet(profiles: RemoteProfileService(connection: connection, caller: caller),
-                   conversations: RemoteConversationListService(connection: connection, caller: caller),
-                   chat: RemoteChatService(connection: connection, caller: caller),
-                   search: RemoteSearchService(connection: connection, caller: caller))
+        ServiceSet(
+            profiles: RemoteProfileService(connection: connection, caller: caller),
+            conversations: RemoteConversationListService(connection: connection, caller: caller),
+            chat: RemoteChatService(connection: connection, caller: caller),
+            search: RemoteSearchService(connection: connection, caller: caller))
     }
 
     var eventFeed: (any EventFeed)? { nil }

@@ -8,14 +8,15 @@ import Foundation
 import Kernel
 import Profile
 import ProfileLive
-import SearchLive
 import SQLStore
 import Search
+import SearchLive
 
 /// One SQLite file with every feature's migrations, and what the process shares over it: the
 /// change monitor, the event feed, the message writer, the membership cache, the password hasher.
 final class SQLiteBackend: GraphBackend {
-    static let migrations = AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations
+    static let migrations =
+        AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations
         + ChatSchema.migrations + SearchSchema.migrations(.chatAndList)
 
     private let database: SQLDatabase
@@ -41,8 +42,9 @@ final class SQLiteBackend: GraphBackend {
                 try SQLProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), db)
             },
             clock: options.clock, idleLimit: options.sessionIdleLimit)
-        links = FeatureLinks(registry: SQLProfileRegistry(database: database), activity: SQLChatActivityFeed(database: database),
-                             directory: SQLConversationDirectory(database: database))
+        links = FeatureLinks(
+            registry: SQLProfileRegistry(database: database), activity: SQLChatActivityFeed(database: database),
+            directory: SQLConversationDirectory(database: database))
         epoch = try ChatSchema.epoch(of: database)
         feed = StoreEventFeed(source: SQLEventSource(database: database, epoch: epoch), membership: links.membership)
         let searchIndex = SQLSearchIndex(database: database, source: .chatAndList)
@@ -59,13 +61,17 @@ final class SQLiteBackend: GraphBackend {
 
     func services(for caller: Caller) -> ServiceSet {
         let membership = links.membership
-        return ServiceSet(profiles: SQLProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
-                   conversations: SQLConversationListService(database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
-                                                             membersChanged: { membership.forget($0) }),
-                   chat: ReactionsAsSeen(SQLChatService(database: database, epoch: epoch, writer: writer, membership: membership, names: links.names,
-                                                             feed: feed, typing: typing, caller: caller, clock: clock, budget: budget),
-                                              membership: membership, caller: caller),
-                          search: SQLSearchService(database: database, index: searchIndex, caller: caller, budget: budget))
+        return ServiceSet(
+            profiles: SQLProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
+            conversations: SQLConversationListService(
+                database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
+                membersChanged: { membership.forget($0) }),
+            chat: ReactionsAsSeen(
+                SQLChatService(
+                    database: database, epoch: epoch, writer: writer, membership: membership, names: links.names,
+                    feed: feed, typing: typing, caller: caller, clock: clock, budget: budget),
+                membership: membership, caller: caller),
+            search: SQLSearchService(database: database, index: searchIndex, caller: caller, budget: budget))
     }
 
     var eventFeed: (any EventFeed)? { feed }

@@ -1,5 +1,5 @@
-import Foundation
 import ChatLive
+import Foundation
 import GRDB
 import Kernel
 import Logging
@@ -63,13 +63,18 @@ public enum StoreMigration {
         logger.logLevel = .warning
         let postgres = try await PGDatabase.open(url, migrations: PostgresBackend.migrations, connections: 2, logger: logger)
         defer { postgres.close() }
-        let held = try await postgres.query("""
-            SELECT (SELECT count(*) FROM auth_accounts), (SELECT count(*) FROM conversations), (SELECT count(*) FROM store_changes)
-                   + (SELECT count(*) FROM messages)
-            """).first?.decode((Int, Int, Int).self) ?? (0, 0, 0)
+        let held =
+            try await postgres.query(
+                """
+                SELECT (SELECT count(*) FROM auth_accounts), (SELECT count(*) FROM conversations), (SELECT count(*) FROM store_changes)
+                       + (SELECT count(*) FROM messages)
+                """
+            ).first?.decode((Int, Int, Int).self) ?? (0, 0, 0)
         guard held == (0, 0, 0) else {
-            throw AppError(.usage, "the database \(try PGDatabase.Location(url: url)) is not empty (\(held.0) accounts, \(held.1) conversations, "
-                + "\(held.2) messages and events): migrate into a new, empty database")
+            throw AppError(
+                .usage,
+                "the database \(try PGDatabase.Location(url: url)) is not empty (\(held.0) accounts, \(held.1) conversations, "
+                    + "\(held.2) messages and events): migrate into a new, empty database")
         }
         let sequence = try await snapshot.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM store_sequence") ?? 0 }
         let rows = try await postgres.write(ordered: true) { transaction in
@@ -81,9 +86,11 @@ public enum StoreMigration {
                         try Row.fetchAll(db, sql: "SELECT * FROM \(table.name) ORDER BY \(table.order) LIMIT \(pageRows) OFFSET \(copied)")
                     }
                     guard !page.isEmpty else { break }
-                    try await transaction.query(PostgresQuery(unsafeSQL: """
-                        INSERT INTO \(table.name) SELECT * FROM json_populate_recordset(NULL::\(table.name), $1::json)
-                        """, binds: try binds(json(page, times: table.times))))
+                    try await transaction.query(
+                        PostgresQuery(
+                            unsafeSQL: """
+                                INSERT INTO \(table.name) SELECT * FROM json_populate_recordset(NULL::\(table.name), $1::json)
+                                """, binds: try binds(json(page, times: table.times))))
                     copied += page.count
                 }
                 let stored = try await transaction.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table.name)")).first?.decode(Int.self)
@@ -104,22 +111,23 @@ public enum StoreMigration {
     /// `rows` as a JSON array of objects, one key a column; the columns in `times` as seconds since 1970.
     private static func json(_ rows: [Row], times: Set<String>) throws -> String {
         let objects = try rows.map { row in
-            Dictionary(try row.columnNames.map { column -> (String, Any) in
-                let value: DatabaseValue = row[column]
-                if times.contains(column), case .string(let text) = value.storage {
-                    guard let date = Date.fromDatabaseValue(value) else {
-                        throw AppError(.unavailable, "\(column) holds \(AppError.quoting(text)), which is not a time; nothing was copied")
+            Dictionary(
+                try row.columnNames.map { column -> (String, Any) in
+                    let value: DatabaseValue = row[column]
+                    if times.contains(column), case .string(let text) = value.storage {
+                        guard let date = Date.fromDatabaseValue(value) else {
+                            throw AppError(.unavailable, "\(column) holds \(AppError.quoting(text)), which is not a time; nothing was copied")
+                        }
+                        return (column, date.timeIntervalSince1970)
                     }
-                    return (column, date.timeIntervalSince1970)
-                }
-                return switch value.storage {
-                case .int64(let number): (column, number)
-                case .double(let number): (column, number)
-                case .string(let text): (column, text)
-                case .blob(let data): (column, data.base64EncodedString())
-                case .null: (column, NSNull())
-                }
-            }, uniquingKeysWith: { first, _ in first })
+                    return switch value.storage {
+                    case .int64(let number): (column, number)
+                    case .double(let number): (column, number)
+                    case .string(let text): (column, text)
+                    case .blob(let data): (column, data.base64EncodedString())
+                    case .null: (column, NSNull())
+                    }
+                }, uniquingKeysWith: { first, _ in first })
         }
         return String(decoding: try JSONSerialization.data(withJSONObject: objects), as: UTF8.self)
     }

@@ -62,7 +62,10 @@ final class SessionVerifier: Sendable {
     private func remember(_ token: String, as user: UserID?, at now: ContinuousClock.Instant, unlessForgottenSince forgotten: Int?) {
         let cacheTime = cacheTime
         verified.withLock { cache in
-            guard let user else { return cache.tokens[token] = nil }
+            guard let user else {
+                cache.tokens[token] = nil
+                return
+            }
             guard cache.forgotten == forgotten else { return }
             if cache.tokens.count >= Self.capacity {
                 cache.tokens = cache.tokens.filter { now - $0.value.at < cacheTime }

@@ -33,7 +33,8 @@ struct ArchCheckCommand: AsyncParsableCommand {
         }
         let violations = checker.violations()
         violations.forEach { print($0) }
-        let summary = "arch-check: \(checker.files.count) files in \(Set(checker.files.map(\.target.name)).count) targets, "
+        let summary =
+            "arch-check: \(checker.files.count) files in \(Set(checker.files.map(\.target.name)).count) targets, "
             + (violations.isEmpty ? "no violations" : "\(violations.count) violation\(violations.count == 1 ? "" : "s")")
         FileHandle.standardError.write(Data((summary + "\n").utf8))
         if !violations.isEmpty { throw ExitCode(1) }

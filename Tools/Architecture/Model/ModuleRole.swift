@@ -74,7 +74,8 @@ public enum ModuleRole: Equatable, Sendable {
     public var feature: String? {
         switch self {
         case .featureCore(let name), .featureViews(let name), .featureLive(let name), .featureAPI(let name), .featureRemote(let name),
-             .featureServer(let name): name
+            .featureServer(let name):
+            name
         default: nil
         }
     }

@@ -12,8 +12,10 @@ public struct PackageTarget: Decodable, Equatable, Sendable {
     public let productDependencies: [String]
 
     /// Creates a target (tests build graphs by hand).
-    public init(name: String, path: String, sources: [String] = [],
-                targetDependencies: [String] = [], productDependencies: [String] = []) {
+    public init(
+        name: String, path: String, sources: [String] = [],
+        targetDependencies: [String] = [], productDependencies: [String] = []
+    ) {
         self.name = name
         self.path = path
         self.sources = sources

@@ -35,8 +35,9 @@ struct ArchReportCommand: AsyncParsableCommand {
             let parts = feature.files.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             let models = feature.viewModelLines.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             let alone = feature.corePackages.isEmpty ? "no other package" : "packages: \(feature.corePackages.joined(separator: ", "))"
-            print("  \(feature.name): \(feature.fileCount) files (\(parts)); view models: \(models.isEmpty ? "none" : models); "
-                  + "core needs \(feature.coreClosure.joined(separator: ", ")), \(alone)")
+            print(
+                "  \(feature.name): \(feature.fileCount) files (\(parts)); view models: \(models.isEmpty ? "none" : models); "
+                    + "core needs \(feature.coreClosure.joined(separator: ", ")), \(alone)")
             if !feature.corePackages.isEmpty { missed.append("\(feature.name)'s core needs \(feature.corePackages.joined(separator: ", "))") }
         }
         let modulesFiles = graph.targets.filter { $0.path.hasPrefix("Modules/") }.map(\.sources.count).reduce(0, +)
@@ -52,13 +53,17 @@ struct ArchReportCommand: AsyncParsableCommand {
             print("  \(size.name): \(size.files) files, \(size.lines) lines, \(size.smallFiles) small")
         }
         let sizes = metrics.targetSizes
-        print("  all: \(sizes.map(\.files).reduce(0, +)) files, \(sizes.map(\.lines).reduce(0, +)) lines, \(sizes.map(\.smallFiles).reduce(0, +)) small")
+        print(
+            "  all: \(sizes.map(\.files).reduce(0, +)) files, \(sizes.map(\.lines).reduce(0, +)) lines, \(sizes.map(\.smallFiles).reduce(0, +)) small"
+        )
 
         print("")
         if let coverage = try await lineCoverage(root: root) {
             let total = coverage.total(under: "Modules/")
             let ok = total.percent >= Self.coverageTarget
-            print("Line coverage of Modules/: \(format(total.percent))% (\(total.covered) of \(total.lines) lines; target ≥ \(Int(Self.coverageTarget))%) \(ok ? "✔" : "✘")")
+            print(
+                "Line coverage of Modules/: \(format(total.percent))% (\(total.covered) of \(total.lines) lines; target ≥ \(Int(Self.coverageTarget))%) \(ok ? "✔" : "✘")"
+            )
             for area in coverageAreas(graph) {
                 let count = coverage.total(under: area + "/")
                 if count.lines > 0 { print("  \(area): \(format(count.percent))% (\(count.covered)/\(count.lines))") }

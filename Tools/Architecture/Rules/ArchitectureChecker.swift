@@ -35,7 +35,8 @@ public struct ArchitectureChecker {
         let perFile = files.flatMap { file in
             imports.check(file) + ViewModelRules().check(file) + NamingRules().check(file)
         }
-        let found = perFile + imports.checkDeclaredDependencies(manifest: manifest) + ServiceRules(files: files).check()
+        let found =
+            perFile + imports.checkDeclaredDependencies(manifest: manifest) + ServiceRules(files: files).check()
             + LayoutRules(files: files).check()
         return Exemptions.apply(to: found, files: files).sorted()
     }

@@ -32,8 +32,9 @@ struct Exemptions {
     private static func missingReasons(_ file: SourceFile) -> [Violation] {
         file.lines.enumerated().compactMap { index, line in
             guard let (rule, reason) = exemption(line), reason.isEmpty else { return nil }
-            return Violation(path: file.path, line: index + 1, rule: .exemptionReason,
-                             message: "the exemption from \(rule) gives no reason; write why after a colon")
+            return Violation(
+                path: file.path, line: index + 1, rule: .exemptionReason,
+                message: "the exemption from \(rule) gives no reason; write why after a colon")
         }
     }
 

@@ -21,7 +21,8 @@ struct ImportRules {
         imports.walk(file.tree)
         return imports.found.compactMap { imported in
             guard let module = imported.path.first?.name.text,
-                  let (rule, message) = problem(importer: file.target, imports: module) else { return nil }
+                let (rule, message) = problem(importer: file.target, imports: module)
+            else { return nil }
             return file.violation(rule, at: imported, message)
         }
     }
@@ -33,13 +34,19 @@ struct ImportRules {
         return graph.targets.flatMap { target in
             let line = (lines.firstIndex { $0.contains("\"\(target.name)\"") } ?? 0) + 1
             if target.role == .unassigned {
-                return [Violation(path: "Package.swift", line: line, rule: .targetRole,
-                                  message: "target '\(target.name)' in \(target.path) has no role; put it in a folder arch-check knows or give the folder a role in ModuleRole")]
+                return [
+                    Violation(
+                        path: "Package.swift", line: line, rule: .targetRole,
+                        message:
+                            "target '\(target.name)' in \(target.path) has no role; put it in a folder arch-check knows or give the folder a role in ModuleRole"
+                    )
+                ]
             }
             return (target.targetDependencies + target.productDependencies).compactMap { dependency -> Violation? in
                 guard let (rule, message) = problem(importer: target, imports: dependency) else { return nil }
-                return Violation(path: "Package.swift", line: line, rule: rule,
-                                 message: "target '\(target.name)' depends on '\(dependency)': \(message)")
+                return Violation(
+                    path: "Package.swift", line: line, rule: rule,
+                    message: "target '\(target.name)' depends on '\(dependency)': \(message)")
             }
         }
     }
@@ -57,10 +64,16 @@ struct ImportRules {
             return (.liveImports, "only the service graph (Modules/ServiceGraph) imports implementation targets like \(module)")
         }
         if module == Self.settingsModule.module, importer.name != Self.settingsModule.importer {
-            return (.oneSettingsMechanism, "only \(Self.settingsModule.importer) imports \(module); load settings through its SettingTable and SettingsLoader")
+            return (
+                .oneSettingsMechanism,
+                "only \(Self.settingsModule.importer) imports \(module); load settings through its SettingTable and SettingsLoader"
+            )
         }
         if role == .serverRoot, case .featureAPI(let feature) = importedRole {
-            return (.wireInFeature, "the server's root imports no feature API; read and write \(feature)'s wire types in \(feature)Server, beside its routes")
+            return (
+                .wireInFeature,
+                "the server's root imports no feature API; read and write \(feature)'s wire types in \(feature)Server, beside its routes"
+            )
         }
         guard !Self.toolchainModules.contains(module), !mayImport(role, importedRole, module) else { return nil }
         return (Self.rule(for: role), "\(Self.allowed(role)), not \(module)")
@@ -88,7 +101,8 @@ struct ImportRules {
         case .infrastructure, .frontendKit: "shared infrastructure and front-end kits import only Kernel, their own layer and other packages"
         case .serviceGraph: "the service graph imports only Kernel, feature cores and implementations, infrastructure and other packages"
         case .clientRoot: "the client's composition root imports no server target"
-        case .serverRoot: "the server's composition root imports only Kernel, feature cores and server targets, the service graph, infrastructure and other packages"
+        case .serverRoot:
+            "the server's composition root imports only Kernel, feature cores and server targets, the service graph, infrastructure and other packages"
         case .tooling, .unassigned: "anything"
         }
     }
@@ -98,9 +112,10 @@ struct ImportRules {
         switch (role, imported) {
         case (.featureCore, .kernel), (.featureAPI, .kernel): true
         case (.featureViews(let feature), .featureCore(let core)), (.featureLive(let feature), .featureCore(let core)),
-             (.featureAPI(let feature), .featureCore(let core)), (.featureRemote(let feature), .featureCore(let core)),
-             (.featureServer(let feature), .featureCore(let core)), (.featureRemote(let feature), .featureAPI(let core)),
-             (.featureServer(let feature), .featureAPI(let core)): feature == core
+            (.featureAPI(let feature), .featureCore(let core)), (.featureRemote(let feature), .featureCore(let core)),
+            (.featureServer(let feature), .featureCore(let core)), (.featureRemote(let feature), .featureAPI(let core)),
+            (.featureServer(let feature), .featureAPI(let core)):
+            feature == core
         case (.featureViews, .kernel), (.featureViews, .frontendKit): true
         case (.featureViews, nil): Self.viewPackages.contains(module)
         case (.featureLive, .kernel), (.featureLive, .infrastructure), (.featureLive, nil): true
@@ -109,11 +124,13 @@ struct ImportRules {
         case (.infrastructure, .kernel), (.infrastructure, .infrastructure), (.infrastructure, nil): true
         case (.frontendKit, .kernel), (.frontendKit, .frontendKit), (.frontendKit, nil): true
         case (.serviceGraph, .kernel), (.serviceGraph, .featureCore), (.serviceGraph, .featureLive), (.serviceGraph, .featureRemote),
-             (.serviceGraph, .infrastructure), (.serviceGraph, nil): true
+            (.serviceGraph, .infrastructure), (.serviceGraph, nil):
+            true
         case (.clientRoot, .featureServer), (.clientRoot, .serverRoot): false
         case (.clientRoot, _): true
         case (.serverRoot, .kernel), (.serverRoot, .featureCore), (.serverRoot, .featureServer),
-             (.serverRoot, .serviceGraph), (.serverRoot, .infrastructure), (.serverRoot, .serverRoot), (.serverRoot, nil): true
+            (.serverRoot, .serviceGraph), (.serverRoot, .infrastructure), (.serverRoot, .serverRoot), (.serverRoot, nil):
+            true
         default: false
         }
     }

@@ -30,16 +30,20 @@ struct LayoutRules {
             return !text.isEmpty && !text.hasPrefix("//") && !text.hasPrefix("import ")
         }
         guard standsAlone, code <= Self.tinyFileLines, let first = declarations.first else { return nil }
-        return file.violation(.tinyFile, at: first,
-                              "\(file.typeName) has \(code) line\(code == 1 ? "" : "s") of code; put it beside the type it serves, so that a concept reads in one file")
+        return file.violation(
+            .tinyFile, at: first,
+            "\(file.typeName) has \(code) line\(code == 1 ? "" : "s") of code; put it beside the type it serves, so that a concept reads in one file")
     }
 
     private func crowdedFolders() -> [Violation] {
         Dictionary(grouping: files) { $0.target.path }.compactMap { folder, files in
             let direct = files.filter { !$0.path.dropFirst(folder.count + 1).contains("/") }.sorted { $0.path < $1.path }
             guard direct.count > Self.maxFilesPerFolder, let first = direct.first else { return nil }
-            return Violation(path: first.path, line: 1, rule: .subfolders,
-                             message: "\(folder) holds \(direct.count) files (at most \(Self.maxFilesPerFolder)); group them in subfolders by concept (models, ports, in-memory, view models)")
+            return Violation(
+                path: first.path, line: 1, rule: .subfolders,
+                message:
+                    "\(folder) holds \(direct.count) files (at most \(Self.maxFilesPerFolder)); group them in subfolders by concept (models, ports, in-memory, view models)"
+            )
         }
     }
 }

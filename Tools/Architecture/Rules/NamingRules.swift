@@ -18,7 +18,11 @@ struct NamingRules {
         // A group of one kind, named after the kind in the plural: `Adapters.swift` for `…Adapter`s.
         if file.typeName.hasSuffix("s"), names.allSatisfy({ $0.hasSuffix(file.typeName.dropLast()) }) { return [] }
         let others = names.count > 1 ? " (and \(names.dropFirst().joined(separator: ", ")))" : ""
-        return [file.violation(.fileName, at: first.node,
-                               "\(file.typeName).swift declares \(first.name)\(others); name the file after its main type, or a group of one kind after the kind in the plural")]
+        return [
+            file.violation(
+                .fileName, at: first.node,
+                "\(file.typeName).swift declares \(first.name)\(others); name the file after its main type, or a group of one kind after the kind in the plural"
+            )
+        ]
     }
 }

@@ -26,13 +26,17 @@ struct ServiceRules {
         var found: [Violation] = []
         for (file, service) in services {
             if !sendable.contains(service.name) {
-                found.append(file.violation(.serviceSendable, at: service.node, "\(service.name) must be Sendable: services are called from any task"))
+                found.append(
+                    file.violation(.serviceSendable, at: service.node, "\(service.name) must be Sendable: services are called from any task"))
             }
             found += requirementTypes(service, file)
             if case .featureCore = file.target.role,
-               !declarations.contains(where: { $0.0.target.name == file.target.name && $0.1.name == "InMemory\(service.name)" }) {
-                found.append(file.violation(.inMemoryImplementation, at: service.node,
-                                            "\(service.name) has no InMemory\(service.name) in \(file.target.name); every service has a mock beside it"))
+                !declarations.contains(where: { $0.0.target.name == file.target.name && $0.1.name == "InMemory\(service.name)" })
+            {
+                found.append(
+                    file.violation(
+                        .inMemoryImplementation, at: service.node,
+                        "\(service.name) has no InMemory\(service.name) in \(file.target.name); every service has a mock beside it"))
             }
         }
         for (file, type) in declarations where !type.isProtocol {
@@ -47,22 +51,31 @@ struct ServiceRules {
         let allowed = conformed.flatMap { service in Self.implementationPrefixes.map { $0 + service } }
         if conformed.isEmpty {
             let prefixed = Self.implementationPrefixes.contains(where: type.name.hasPrefix)
-            return [file.violation(prefixed ? .implementationName : .serviceProtocol, at: type.node, prefixed
-                ? "\(type.name) implements no …Service protocol"
-                : "\(type.name) is a concrete \(type.kind); declare the service as a protocol and name implementations InMemory…/SQL…/Remote…/Postgres…")]
+            return [
+                file.violation(
+                    prefixed ? .implementationName : .serviceProtocol, at: type.node,
+                    prefixed
+                        ? "\(type.name) implements no …Service protocol"
+                        : "\(type.name) is a concrete \(type.kind); declare the service as a protocol and name implementations InMemory…/SQL…/Remote…/Postgres…"
+                )
+            ]
         }
         var found: [Violation] = []
         let decorates = type.storedPropertyTypes.contains { typeNames(in: $0.1).contains(where: conformed.contains) }
         if !allowed.contains(type.name), !decorates {
-            found.append(file.violation(.implementationName, at: type.node,
-                                        "\(type.name) implements \(conformed.joined(separator: ", ")); name it \(allowed.joined(separator: " or "))"))
+            found.append(
+                file.violation(
+                    .implementationName, at: type.node,
+                    "\(type.name) implements \(conformed.joined(separator: ", ")); name it \(allowed.joined(separator: " or "))"))
         }
         for attribute in type.attributes where attribute == "MainActor" || attribute == "Observable" {
             found.append(file.violation(.serviceUIState, at: type.node, "\(type.name) is @\(attribute); UI state belongs in view models"))
         }
         for (variable, propertyType) in type.storedPropertyTypes
         where typeNames(in: propertyType).contains(where: { $0.hasSuffix("ViewModel") || $0 == "Loadable" }) {
-            found.append(file.violation(.serviceUIState, at: variable, "\(type.name) stores \(propertyType.trimmedDescription); UI state belongs in view models"))
+            found.append(
+                file.violation(
+                    .serviceUIState, at: variable, "\(type.name) stores \(propertyType.trimmedDescription); UI state belongs in view models"))
         }
         return found
     }
@@ -92,8 +105,10 @@ struct ServiceRules {
         var grew = true
         while grew {
             grew = false
-            for declaration in protocols where !sendable.contains(declaration.name)
-            && declaration.inherited.contains(where: sendable.contains) {
+            for declaration in protocols
+            where !sendable.contains(declaration.name)
+                && declaration.inherited.contains(where: sendable.contains)
+            {
                 sendable.insert(declaration.name)
                 grew = true
             }

@@ -28,8 +28,10 @@ struct ViewModelRules {
         }
         let lines = file.endLine(of: model.node) - file.line(of: model.node) + 1
         if lines > Self.maxLines {
-            found.append(file.violation(.viewModelLength, at: model.node,
-                                        "\(model.name) is \(lines) lines (at most \(Self.maxLines)); split it by concern"))
+            found.append(
+                file.violation(
+                    .viewModelLength, at: model.node,
+                    "\(model.name) is \(lines) lines (at most \(Self.maxLines)); split it by concern"))
         }
         return found
     }
@@ -45,8 +47,9 @@ struct ViewModelRules {
     }
 
     private func initializers(_ model: TypeDeclaration, _ file: SourceFile) -> [Violation] {
-        let methods = Set(model.memberDecls.compactMap { $0.as(FunctionDeclSyntax.self) }
-            .filter { !$0.modifiers.contains { $0.name.text == "static" } }.map(\.name.text))
+        let methods = Set(
+            model.memberDecls.compactMap { $0.as(FunctionDeclSyntax.self) }
+                .filter { !$0.modifiers.contains { $0.name.text == "static" } }.map(\.name.text))
         return model.memberDecls.compactMap { $0.as(InitializerDeclSyntax.self)?.body }.flatMap { body in
             let finder = WorkFinder(methods: methods, viewMode: .sourceAccurate)
             finder.walk(body)
@@ -59,7 +62,8 @@ struct ViewModelRules {
     private func uiTypes(_ model: TypeDeclaration, _ file: SourceFile) -> [Violation] {
         model.node.tokens(viewMode: .sourceAccurate).compactMap { token in
             guard case .identifier(let name) = token.tokenKind,
-                  Self.uiNames.contains(name) || Self.uiPrefixes.contains(where: name.hasPrefix) else { return nil }
+                Self.uiNames.contains(name) || Self.uiPrefixes.contains(where: name.hasPrefix)
+            else { return nil }
             return file.violation(.viewModelUITypes, at: token, "\(model.name) uses \(name); give values out and let the view format them")
         }
     }

@@ -12,7 +12,8 @@ public struct FeatureScaffold {
     /// - Throws: `ToolError` saying what is wrong.
     public init(name: String, wire: Bool = false) throws {
         guard (2...40).contains(name.count), name.first?.isUppercase == true,
-              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+        else {
             throw ToolError("'\(name)' is not a feature name: use 2–40 ASCII letters and digits, starting with a capital (e.g. Notes)")
         }
         guard !ModuleRole.reservedFolderNames.contains(name) else { throw ToolError("'\(name)' is reserved for a shared folder of Modules/") }
@@ -28,7 +29,10 @@ public struct FeatureScaffold {
 
     /// The files it writes, relative to the package root.
     public var files: [String: String] {
-        Dictionary(uniqueKeysWithValues: FeatureTemplates.files.merging(wire ? FeatureTemplates.wireFiles : [:]) { $1 }.map { (fill($0.key), fill($0.value)) })
+        Dictionary(
+            uniqueKeysWithValues: FeatureTemplates.files.merging(wire ? FeatureTemplates.wireFiles : [:]) { $1 }.map {
+                (fill($0.key), fill($0.value))
+            })
     }
 
     /// Writes the feature's files and registration lines into the package at `root`.
@@ -65,9 +69,10 @@ public struct FeatureScaffold {
         var texts: [String: [String]] = [:]
         // Removing takes out every line the feature may have, with or without `--wire`.
         for registration in Registration.all + (wire || !adding ? Registration.wire : []) {
-            var lines = try texts[registration.file]
+            var lines =
+                try texts[registration.file]
                 ?? String(contentsOf: root.appendingPathComponent(registration.file), encoding: .utf8)
-                    .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             let line = fill(registration.line)
             if adding {
                 guard !lines.contains(line) else { throw ToolError("\(name) is already registered in \(registration.file)") }

@@ -12,16 +12,18 @@ struct Registration {
     static let all = [
         Registration(file: "Package.swift", marker: "// new-feature adds features above this line", line: "    (\"__Name__\", nil),"),
         Registration(file: "Modules/App/FeatureRegistry.swift", marker: "// new-feature adds imports above this line", line: "import __Name__Views"),
-        Registration(file: "Modules/App/FeatureRegistry.swift", marker: "// new-feature adds plugins above this line", line: "        __Name__Feature.self,"),
+        Registration(
+            file: "Modules/App/FeatureRegistry.swift", marker: "// new-feature adds plugins above this line", line: "        __Name__Feature.self,"),
         Registration(file: "Modules/Container/AppContainer.swift", marker: "// new-feature adds imports above this line", line: "import __Name__"),
-        Registration(file: "Modules/Container/AppContainer.swift", marker: "// new-feature adds factories above this line",
-                     line: "extension AppContainer: __Name__Factory { public func make__Name__ViewModel() -> __Name__ViewModel "
-                         + "{ __Name__ViewModel(service: sharedService { InMemory__Name__Service() }) } }"),
+        Registration(
+            file: "Modules/Container/AppContainer.swift", marker: "// new-feature adds factories above this line",
+            line: "extension AppContainer: __Name__Factory { public func make__Name__ViewModel() -> __Name__ViewModel "
+                + "{ __Name__ViewModel(service: sharedService { InMemory__Name__Service() }) } }"),
     ]
 
     /// With `--wire`, also its name among `wireFeatures` in `Package.swift`, which gives it API,
     /// Remote and Server targets.
     static let wire = [
-        Registration(file: "Package.swift", marker: "// new-feature --wire adds wire features above this line", line: "    \"__Name__\","),
+        Registration(file: "Package.swift", marker: "// new-feature --wire adds wire features above this line", line: "    \"__Name__\",")
     ]
 }

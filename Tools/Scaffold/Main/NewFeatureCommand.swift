@@ -35,7 +35,8 @@ struct NewFeatureCommand: ParsableCommand {
             paths.forEach { print("\(remove ? "removed or edited" : "wrote") \($0)") }
             print("\(remove ? "Removed" : "Created") feature \(scaffold.name) in \(Int(milliseconds.rounded())) ms.")
             if !remove {
-                print("""
+                print(
+                    """
                     Next: swift build && swift run arch-check && swift test --filter \(scaffold.name)Tests
                     Try it: swift run messageai \(scaffold.commandName) --backend memory
                     """)

@@ -58,8 +58,9 @@ public actor InMemoryAccountService: AccountService {
         try await conditions.apply()
         let stored = accounts[AuthRules.signInKey(email)]
         guard try await hasher.verify(password, against: AuthRules.hashToCheck(password, stored: stored?.passwordHash)), let stored,
-              // Still the password just checked: a change made during the check wins.
-              accounts[stored.account.email]?.passwordHash == stored.passwordHash else {
+            // Still the password just checked: a change made during the check wins.
+            accounts[stored.account.email]?.passwordHash == stored.passwordHash
+        else {
             throw AuthRules.wrongCredentials
         }
         return startSession(for: stored.account)
@@ -70,7 +71,8 @@ public actor InMemoryAccountService: AccountService {
         let key = digest.digest(token)
         let now = clock.now()
         guard let session = sessions[key], !AuthRules.hasExpired(lastUsed: session.lastUsed, now: now, limit: idleLimit),
-              let account = accounts.values.first(where: { $0.account.id == session.userID })?.account else {
+            let account = accounts.values.first(where: { $0.account.id == session.userID })?.account
+        else {
             sessions[key] = nil
             throw AppError.notSignedIn
         }

@@ -11,17 +11,19 @@ import PostgresStore
 public struct PostgresAccountService: AccountService {
     /// Auth's migrations, oldest first.
     public static let migrations = [
-        PGDatabase.Migration(feature: "auth", version: 1, [
-            """
-            CREATE TABLE auth_accounts (id text COLLATE "C" PRIMARY KEY, email text COLLATE "C" NOT NULL UNIQUE, password_hash text NOT NULL,
-                                        created_at double precision NOT NULL)
-            """,
-            """
-            CREATE TABLE auth_sessions (token_digest text COLLATE "C" PRIMARY KEY, user_id text COLLATE "C" NOT NULL REFERENCES auth_accounts(id),
-                                        created_at double precision NOT NULL, last_used_at double precision NOT NULL)
-            """,
-            "CREATE INDEX auth_sessions_by_user ON auth_sessions (user_id)",
-        ]),
+        PGDatabase.Migration(
+            feature: "auth", version: 1,
+            [
+                """
+                CREATE TABLE auth_accounts (id text COLLATE "C" PRIMARY KEY, email text COLLATE "C" NOT NULL UNIQUE, password_hash text NOT NULL,
+                                            created_at double precision NOT NULL)
+                """,
+                """
+                CREATE TABLE auth_sessions (token_digest text COLLATE "C" PRIMARY KEY, user_id text COLLATE "C" NOT NULL REFERENCES auth_accounts(id),
+                                            created_at double precision NOT NULL, last_used_at double precision NOT NULL)
+                """,
+                "CREATE INDEX auth_sessions_by_user ON auth_sessions (user_id)",
+            ]),
         PostgresSessionEnds.migration,
     ]
 
@@ -35,9 +37,11 @@ public struct PostgresAccountService: AccountService {
     /// Creates the service over an open database.
     /// - Parameter createProfile: writes a new account's profile (account, display name) inside
     ///   the sign-up's transaction; the composition root connects it to Profile's table.
-    public init(database: PGDatabase, hasher: any PasswordHasher, digest: any TokenDigest,
-                createProfile: @escaping @Sendable (Account, String, PGDatabase.Transaction) async throws -> Void,
-                clock: any WallClock = SystemWallClock(), idleLimit: TimeInterval = AuthRules.defaultIdleLimit) {
+    public init(
+        database: PGDatabase, hasher: any PasswordHasher, digest: any TokenDigest,
+        createProfile: @escaping @Sendable (Account, String, PGDatabase.Transaction) async throws -> Void,
+        clock: any WallClock = SystemWallClock(), idleLimit: TimeInterval = AuthRules.defaultIdleLimit
+    ) {
         self.database = database
         self.hasher = hasher
         self.digest = digest
@@ -53,14 +57,16 @@ public struct PostgresAccountService: AccountService {
         let token = SessionToken.generate()
         let (tokenDigest, now, createProfile) = (digest.digest(token), clock.now().timeIntervalSince1970, createProfile)
         try await database.write(ordered: false) { transaction in
-            let inserted = try await transaction.query("""
+            let inserted = try await transaction.query(
+                """
                 INSERT INTO auth_accounts (id, email, password_hash, created_at) VALUES (\(account.id.rawValue), \(email), \(hash), \(now))
                 ON CONFLICT DO NOTHING RETURNING id
                 """)
             guard !inserted.isEmpty else { throw AuthRules.emailTaken(email) }
             FaultPoint.signUpAccountWritten.reach()
             try await createProfile(account, name, transaction)
-            try await transaction.query("""
+            try await transaction.query(
+                """
                 INSERT INTO auth_sessions (token_digest, user_id, created_at, last_used_at) VALUES (\(tokenDigest), \(account.id.rawValue), \(now), \(now))
                 """)
         }
@@ -78,7 +84,8 @@ public struct PostgresAccountService: AccountService {
         let (tokenDigest, now) = (digest.digest(token), clock.now().timeIntervalSince1970)
         // Only if the password is still the one just checked: a change committed during the
         // bcrypt check must not leave a session issued on the old password.
-        let issued = try await database.query("""
+        let issued = try await database.query(
+            """
             INSERT INTO auth_sessions (token_digest, user_id, created_at, last_used_at)
             SELECT \(tokenDigest), id, \(now), \(now) FROM auth_accounts WHERE id = \(stored.id.rawValue) AND password_hash = \(stored.hash)
             RETURNING user_id
@@ -89,9 +96,11 @@ public struct PostgresAccountService: AccountService {
 
     public func account(for token: String) async throws -> Account {
         let (tokenDigest, now) = (digest.digest(token), clock.now())
-        let found = try await database.query("""
+        let found = try await database.query(
+            """
             SELECT a.id, a.email, s.last_used_at FROM auth_sessions s JOIN auth_accounts a ON a.id = s.user_id WHERE s.token_digest = \(tokenDigest)
-            """).first.map { row in try row.decode((String, String, Double).self) }
+            """
+        ).first.map { row in try row.decode((String, String, Double).self) }
             .map { (account: Account(id: UserID($0.0), email: $0.1), lastUsed: Date(timeIntervalSince1970: $0.2)) }
         guard let found else { throw AppError.notSignedIn }
         if AuthRules.hasExpired(lastUsed: found.lastUsed, now: now, limit: idleLimit) {

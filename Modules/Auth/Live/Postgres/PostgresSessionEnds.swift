@@ -15,25 +15,27 @@ public final class PostgresSessionEnds: Sendable {
     public static let window = 10.0
 
     /// The migration that keeps the notes (notes older than a minute are dropped as new ones come).
-    static let migration = PGDatabase.Migration(feature: "auth", version: 2, [
-        """
-        CREATE TABLE auth_session_ends (position bigserial PRIMARY KEY, token_digest text COLLATE "C" NOT NULL,
-                                        ended_at double precision NOT NULL DEFAULT extract(epoch FROM clock_timestamp()))
-        """,
-        "CREATE INDEX auth_session_ends_by_time ON auth_session_ends (ended_at)",
-        """
-        CREATE FUNCTION auth_note_session_ends() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            INSERT INTO auth_session_ends (token_digest) SELECT token_digest FROM ended;
-            DELETE FROM auth_session_ends WHERE ended_at < extract(epoch FROM clock_timestamp()) - 60;
-            RETURN NULL;
-        END $$
-        """,
-        """
-        CREATE TRIGGER auth_sessions_ended AFTER DELETE ON auth_sessions REFERENCING OLD TABLE AS ended
-        FOR EACH STATEMENT EXECUTE FUNCTION auth_note_session_ends()
-        """,
-    ])
+    static let migration = PGDatabase.Migration(
+        feature: "auth", version: 2,
+        [
+            """
+            CREATE TABLE auth_session_ends (position bigserial PRIMARY KEY, token_digest text COLLATE "C" NOT NULL,
+                                            ended_at double precision NOT NULL DEFAULT extract(epoch FROM clock_timestamp()))
+            """,
+            "CREATE INDEX auth_session_ends_by_time ON auth_session_ends (ended_at)",
+            """
+            CREATE FUNCTION auth_note_session_ends() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO auth_session_ends (token_digest) SELECT token_digest FROM ended;
+                DELETE FROM auth_session_ends WHERE ended_at < extract(epoch FROM clock_timestamp()) - 60;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER auth_sessions_ended AFTER DELETE ON auth_sessions REFERENCING OLD TABLE AS ended
+            FOR EACH STATEMENT EXECUTE FUNCTION auth_note_session_ends()
+            """,
+        ])
 
     private let database: PGDatabase
     /// The notes read already, by position, with their time.
@@ -48,7 +50,8 @@ public final class PostgresSessionEnds: Sendable {
     /// `window` seconds).
     /// - Throws: the database's error when it cannot be read.
     public func newlyEnded() async throws -> [String] {
-        let rows = try await database.query("""
+        let rows = try await database.query(
+            """
             SELECT position, token_digest, ended_at, extract(epoch FROM clock_timestamp())::double precision FROM auth_session_ends
             WHERE ended_at > extract(epoch FROM clock_timestamp()) - \(Self.window) ORDER BY position
             """)

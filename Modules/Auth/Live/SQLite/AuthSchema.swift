@@ -5,31 +5,35 @@ import SQLStore
 public enum AuthSchema {
     /// Auth's migrations, oldest first.
     public static let migrations = [
-        SchemaMigration(feature: "auth", version: 1, sql: """
-            CREATE TABLE auth_accounts (
-                id TEXT PRIMARY KEY,
-                email TEXT NOT NULL UNIQUE,
-                password_hash TEXT NOT NULL,
-                created_at REAL NOT NULL
-            );
-            CREATE TABLE auth_sessions (
-                token TEXT PRIMARY KEY,
-                user_id TEXT NOT NULL REFERENCES auth_accounts(id),
-                created_at REAL NOT NULL
-            );
-            """),
+        SchemaMigration(
+            feature: "auth", version: 1,
+            sql: """
+                CREATE TABLE auth_accounts (
+                    id TEXT PRIMARY KEY,
+                    email TEXT NOT NULL UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                CREATE TABLE auth_sessions (
+                    token TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES auth_accounts(id),
+                    created_at REAL NOT NULL
+                );
+                """),
         // Sessions keep only a digest of their token and end after an idle time. Tokens kept in
         // plain text before this step are dropped: everyone signs in again once.
-        SchemaMigration(feature: "auth", version: 2, sql: """
-            DROP TABLE auth_sessions;
-            CREATE TABLE auth_sessions (
-                token_digest TEXT PRIMARY KEY,
-                user_id TEXT NOT NULL REFERENCES auth_accounts(id),
-                created_at REAL NOT NULL,
-                last_used_at REAL NOT NULL
-            );
-            CREATE INDEX auth_sessions_by_user ON auth_sessions(user_id);
-            """),
+        SchemaMigration(
+            feature: "auth", version: 2,
+            sql: """
+                DROP TABLE auth_sessions;
+                CREATE TABLE auth_sessions (
+                    token_digest TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES auth_accounts(id),
+                    created_at REAL NOT NULL,
+                    last_used_at REAL NOT NULL
+                );
+                CREATE INDEX auth_sessions_by_user ON auth_sessions(user_id);
+                """),
         // Emails are kept in their composed form (NFC), as they are now compared.
         SchemaMigration.rewriting(feature: "auth", version: 3, table: "auth_accounts", column: "email", Validation.emailKey),
     ]

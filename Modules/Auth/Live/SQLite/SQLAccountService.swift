@@ -18,9 +18,11 @@ public struct SQLAccountService: AccountService {
     /// Creates the service over an open database.
     /// - Parameter createProfile: writes a new account's profile (account, display name) inside
     ///   the sign-up's transaction; the composition root connects it to Profile's table.
-    public init(database: SQLDatabase, hasher: any PasswordHasher, digest: any TokenDigest,
-                createProfile: @escaping @Sendable (Account, String, Database) throws -> Void,
-                clock: any WallClock = SystemWallClock(), idleLimit: TimeInterval = AuthRules.defaultIdleLimit) {
+    public init(
+        database: SQLDatabase, hasher: any PasswordHasher, digest: any TokenDigest,
+        createProfile: @escaping @Sendable (Account, String, Database) throws -> Void,
+        clock: any WallClock = SystemWallClock(), idleLimit: TimeInterval = AuthRules.defaultIdleLimit
+    ) {
         self.database = database
         self.hasher = hasher
         self.digest = digest
@@ -36,8 +38,9 @@ public struct SQLAccountService: AccountService {
         let token = SessionToken.generate()
         let (tokenDigest, now, createProfile) = (digest.digest(token), clock.now(), createProfile)
         try await database.write { db in
-            try db.execute(sql: "INSERT INTO auth_accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                           arguments: [account.id.rawValue, email, hash, now])
+            try db.execute(
+                sql: "INSERT INTO auth_accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                arguments: [account.id.rawValue, email, hash, now])
             guard db.changesCount > 0 else { throw AuthRules.emailTaken(email) }
             FaultPoint.signUpAccountWritten.reach()
             try createProfile(account, name, db)
@@ -60,10 +63,11 @@ public struct SQLAccountService: AccountService {
         // Only if the password is still the one just checked: a change committed during the
         // bcrypt check must not leave a session issued on the old password.
         let issued = try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO auth_sessions (token_digest, user_id, created_at, last_used_at)
-                SELECT ?, id, ?, ? FROM auth_accounts WHERE id = ? AND password_hash = ?
-                """, arguments: [tokenDigest, now, now, stored.id.rawValue, stored.hash])
+            try db.execute(
+                sql: """
+                    INSERT INTO auth_sessions (token_digest, user_id, created_at, last_used_at)
+                    SELECT ?, id, ?, ? FROM auth_accounts WHERE id = ? AND password_hash = ?
+                    """, arguments: [tokenDigest, now, now, stored.id.rawValue, stored.hash])
             return db.changesCount > 0
         }
         guard issued else { throw AuthRules.wrongCredentials }
@@ -73,10 +77,18 @@ public struct SQLAccountService: AccountService {
     public func account(for token: String) async throws -> Account {
         let (tokenDigest, now, idleLimit) = (digest.digest(token), clock.now(), idleLimit)
         let found = try await database.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT a.id, a.email, s.last_used_at FROM auth_sessions s JOIN auth_accounts a ON a.id = s.user_id WHERE s.token_digest = ?
-                """, arguments: [tokenDigest])
-                .map { (account: Account(id: UserID(try $0.decode(String.self, atIndex: 0)), email: try $0.decode(atIndex: 1)), lastUsed: try $0.decode(Date.self, atIndex: 2)) }
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT a.id, a.email, s.last_used_at FROM auth_sessions s JOIN auth_accounts a ON a.id = s.user_id WHERE s.token_digest = ?
+                    """, arguments: [tokenDigest]
+            )
+            .map {
+                (
+                    account: Account(id: UserID(try $0.decode(String.self, atIndex: 0)), email: try $0.decode(atIndex: 1)),
+                    lastUsed: try $0.decode(Date.self, atIndex: 2)
+                )
+            }
         }
         guard let found else { throw AppError.notSignedIn }
         if AuthRules.hasExpired(lastUsed: found.lastUsed, now: now, limit: idleLimit) {
@@ -111,7 +123,8 @@ public struct SQLAccountService: AccountService {
     }
 
     private static func insertSession(_ digest: String, for user: UserID, at now: Date, _ db: Database) throws {
-        try db.execute(sql: "INSERT INTO auth_sessions (token_digest, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)",
-                       arguments: [digest, user.rawValue, now, now])
+        try db.execute(
+            sql: "INSERT INTO auth_sessions (token_digest, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)",
+            arguments: [digest, user.rawValue, now, now])
     }
 }

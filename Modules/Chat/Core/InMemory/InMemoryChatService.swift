@@ -22,7 +22,8 @@ public struct InMemoryChatService: ChatService {
     }
 
     public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
-        -> Message {
+        -> Message
+    {
         let (me, members) = try await authorize(conversationID)
         let text = try Validation.messageText(text)
         let mentions = try await store.mentionFinder.mentions(in: text, by: me, members: members)
@@ -33,7 +34,9 @@ public struct InMemoryChatService: ChatService {
         let (me, members) = try await authorize(conversationID)
         let text = try Validation.messageText(text)
         let now = store.clock.now()
-        return try await store.change(messageID, in: conversationID, as: .edited, members: members) { try ChatRules.edit($0, to: text, by: me, at: now) }
+        return try await store.change(messageID, in: conversationID, as: .edited, members: members) {
+            try ChatRules.edit($0, to: text, by: me, at: now)
+        }
     }
 
     public func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
@@ -42,7 +45,9 @@ public struct InMemoryChatService: ChatService {
         let (members, isMember) = try await store.membership.membership(of: me, in: conversationID)
         let now = store.clock.now()
         return try await ChatRules.deletion(in: conversationID, member: isMember) {
-            try await store.change(messageID, in: conversationID, as: .deleted, members: members) { try ChatRules.delete($0, by: me, member: isMember, at: now) }
+            try await store.change(messageID, in: conversationID, as: .deleted, members: members) {
+                try ChatRules.delete($0, by: me, member: isMember, at: now)
+            }
         }
     }
 
@@ -61,8 +66,9 @@ public struct InMemoryChatService: ChatService {
 
     public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
         let (me, members) = try await authorize(conversationID)
-        return await store.receipts(in: conversationID, for: me, members: members,
-                                    apart: try await store.membership.people(apartFrom: me))
+        return await store.receipts(
+            in: conversationID, for: me, members: members,
+            apart: try await store.membership.people(apartFrom: me))
     }
 
     public func setReceiptsPrivate(_ isPrivate: Bool) async throws {

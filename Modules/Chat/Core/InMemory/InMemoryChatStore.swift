@@ -73,17 +73,21 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         return MessagePage(messages: timeline[start..<end].map(withCurrentReply), hasOlder: start > 0)
     }
 
-    func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, mentions: [UserID], from me: UserID,
-              members: [UserID]) throws -> Message {
+    func send(
+        id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, mentions: [UserID], from me: UserID,
+        members: [UserID]
+    ) throws -> Message {
         if let existing = index[conversationID]?[id] { return try ChatRules.resent(existing, conversationID: conversationID, sender: me, text: text) }
         var reply: Message.Reply?
         if let replyTo {
             guard let answered = index[conversationID]?[replyTo] else { throw ChatRules.noMessage(replyTo, in: conversationID) }
             reply = Message.Reply(id: replyTo, text: answered.text, deleted: answered.deleted)
         }
-        let message = append(Message(id: id, conversationID: conversationID, senderID: me, text: text, sentAt: clock.now(), replyTo: reply,
-                                     mentions: mentions),
-                             members: members)
+        let message = append(
+            Message(
+                id: id, conversationID: conversationID, senderID: me, text: text, sentAt: clock.now(), replyTo: reply,
+                mentions: mentions),
+            members: members)
         scheduleReply(to: message, members: members)
         return message
     }
@@ -91,8 +95,10 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     /// Applies `rule` (`ChatRules.edit`, `.delete` or `.react`) to message `messageID` and stores
     /// what it gives as the message's new state, one `kind` event seen by the conversation's
     /// members; returns the message as it is now.
-    func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange, members: [UserID],
-                _ rule: (Message) throws -> Message?) throws -> Message {
+    func change(
+        _ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange, members: [UserID],
+        _ rule: (Message) throws -> Message?
+    ) throws -> Message {
         guard let current = index[conversationID]?[messageID] else { throw ChatRules.noMessage(messageID, in: conversationID) }
         guard let changed = try rule(current) else { return current }
         index[conversationID]?[messageID] = changed
@@ -118,8 +124,9 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         guard count > marker(of: reader, in: conversationID) else { return }
         readMarkers[conversationID, default: [:]][reader] = count
         changed.send(())
-        publish(.change(.readMarkerMoved(in: conversationID, by: reader), cursor: nextCursor()),
-                to: ChatRules.receiptAudience(of: reader, members: members, keepingPrivate: privateReceipts, apart: apart))
+        publish(
+            .change(.readMarkerMoved(in: conversationID, by: reader), cursor: nextCursor()),
+            to: ChatRules.receiptAudience(of: reader, members: members, keepingPrivate: privateReceipts, apart: apart))
     }
 
     /// How far each of `members` but `reader` has read, for those who share their receipts and
@@ -127,7 +134,8 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     func receipts(in conversationID: ConversationID, for reader: UserID, members: [UserID], apart: Set<UserID>) -> [ReadReceipt] {
         guard !privateReceipts.contains(reader) else { return [] }
         let timeline = timelines[conversationID] ?? []
-        return members.filter { $0 != reader && !privateReceipts.contains($0) && !apart.contains($0) }.sorted { $0.rawValue < $1.rawValue }.map { member in
+        return members.filter { $0 != reader && !privateReceipts.contains($0) && !apart.contains($0) }.sorted { $0.rawValue < $1.rawValue }.map {
+            member in
             let count = min(marker(of: member, in: conversationID), timeline.count)
             return ReadReceipt(userID: member, readCount: count, lastRead: count > 0 ? timeline[count - 1].id : nil)
         }
@@ -153,8 +161,9 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         for id in conversationIDs {
             guard let timeline = timelines[id], let last = timeline.last else { continue }
             let unread = timeline[marker(of: reader, in: id)...].filter { $0.senderID != reader }
-            result[id] = ChatActivity(lastMessage: last, unreadCount: unread.count,
-                                      unreadMentions: unread.count { !$0.deleted && $0.mentions.contains(reader) })
+            result[id] = ChatActivity(
+                lastMessage: last, unreadCount: unread.count,
+                unreadMentions: unread.count { !$0.deleted && $0.mentions.contains(reader) })
         }
         return result
     }
@@ -244,11 +253,12 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         let text = peer.replies[repliesSent % peer.replies.count]
         repliesSent += 1
         let delay = peer.delay
-        peerTasks.append(Task { [weak self] in
-            try? await Task.sleep(for: delay)
-            guard !Task.isCancelled else { return }
-            await self?.postReply(text, from: replier, in: message.conversationID, members: members)
-        })
+        peerTasks.append(
+            Task { [weak self] in
+                try? await Task.sleep(for: delay)
+                guard !Task.isCancelled else { return }
+                await self?.postReply(text, from: replier, in: message.conversationID, members: members)
+            })
     }
 
     private func postReply(_ text: String, from sender: UserID, in conversationID: ConversationID, members: [UserID]) {

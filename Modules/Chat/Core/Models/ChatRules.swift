@@ -107,7 +107,9 @@ public enum ChatRules {
     /// - Throws: `.forbidden` for anyone but its author: to one outside the conversation
     ///   `notMember`, which says nothing of its messages.
     public static func delete(_ message: Message, by deleter: UserID, member: Bool, at now: Date) throws -> Message? {
-        guard message.senderID == deleter else { throw member ? AppError(.forbidden, "only its author can delete a message") : notMember(message.conversationID) }
+        guard message.senderID == deleter else {
+            throw member ? AppError(.forbidden, "only its author can delete a message") : notMember(message.conversationID)
+        }
         return message.deleted ? nil : message.deleting(at: now)
     }
 
@@ -115,8 +117,10 @@ public enum ChatRules {
     /// store's change applying `delete(_:by:member:at:)`). To one outside the conversation a
     /// message that is not there is refused as `notMember`, and the answer is her tombstone
     /// without the message it answered: nothing of the conversation reaches her but her own message.
-    public nonisolated(nonsending) static func deletion(in conversationID: ConversationID, member: Bool,
-                                                        _ change: () async throws -> Message) async throws -> Message {
+    public nonisolated(nonsending) static func deletion(
+        in conversationID: ConversationID, member: Bool,
+        _ change: () async throws -> Message
+    ) async throws -> Message {
         guard !member else { return try await change() }
         do {
             return try await change().replying(to: nil)

@@ -70,8 +70,9 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(id: try container.decode(MessageID.self, forKey: .id), text: try container.decodeIfPresent(String.self, forKey: .quote) ?? "",
-                      deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false)
+            self.init(
+                id: try container.decode(MessageID.self, forKey: .id), text: try container.decodeIfPresent(String.self, forKey: .quote) ?? "",
+                deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -116,9 +117,11 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
 
     /// Creates a message value; `reactionCounts` says how many reacted with an emoji where more
     /// did than `reactions` names (none of them, for an emoji it does not name).
-    public init(id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, cursor: EventCursor? = nil,
-                version: Int = 0, editedAt: Date? = nil, deleted: Bool = false, reactions: [String: [UserID]] = [:],
-                reactionCounts: [String: Int] = [:], replyTo: Reply? = nil, mentions: [UserID] = []) {
+    public init(
+        id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, cursor: EventCursor? = nil,
+        version: Int = 0, editedAt: Date? = nil, deleted: Bool = false, reactions: [String: [UserID]] = [:],
+        reactionCounts: [String: Int] = [:], replyTo: Reply? = nil, mentions: [UserID] = []
+    ) {
         self.id = id
         self.conversationID = conversationID
         self.senderID = senderID
@@ -144,9 +147,10 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
 
     /// This message with the reactions a `chat.reacted` event carries.
     public func reacting(_ now: MessageReactions) -> Message {
-        Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-                version: version, editedAt: editedAt, deleted: deleted, reactions: now.reactions, reactionCounts: now.reactionCounts,
-                replyTo: replyTo, mentions: mentions)
+        Message(
+            id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
+            version: version, editedAt: editedAt, deleted: deleted, reactions: now.reactions, reactionCounts: now.reactionCounts,
+            replyTo: replyTo, mentions: mentions)
     }
 
     /// This message as `reader` sees it (`nil`: one who reacted with none;
@@ -160,8 +164,9 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
 
     /// This message answering `reply` (the answered message as it is now).
     public func replying(to reply: Reply?) -> Message {
-        Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-                version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, reactionCounts: unnamed, replyTo: reply, mentions: mentions)
+        Message(
+            id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
+            version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, reactionCounts: unnamed, replyTo: reply, mentions: mentions)
     }
 
     /// About how many bytes it takes on the wire, as an event or in a page (its JSON, within a few
@@ -169,7 +174,8 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// weighs (`ChatRules.pageBytes`) and a change of it costs to fan out (`ChatRules.fanOutCost`).
     public var wireBytes: Int {
         let id = Validation.maxIdentifierBytes + 3
-        return 4 * id + 96 + text.utf8.count + (replyTo.map { $0.quote.utf8.count + id + 32 } ?? 0) + Self.wireBytes(of: reactions) + mentions.count * id
+        return 4 * id + 96 + text.utf8.count + (replyTo.map { $0.quote.utf8.count + id + 32 } ?? 0) + Self.wireBytes(of: reactions) + mentions.count
+            * id
     }
 
     /// About how many bytes `reactions` take on the wire as a reader sees them: each emoji twice
@@ -183,15 +189,17 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
 
     /// This message with `text` as its new version, edited at `now`.
     public func editing(to text: String, at now: Date) -> Message {
-        Message(id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-                version: version + 1, editedAt: now, deleted: false, reactions: reactions, reactionCounts: unnamed, replyTo: replyTo,
-                mentions: mentions)
+        Message(
+            id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
+            version: version + 1, editedAt: now, deleted: false, reactions: reactions, reactionCounts: unnamed, replyTo: replyTo,
+            mentions: mentions)
     }
 
     /// This message's tombstone: its text and reactions gone, deleted at `now`.
     public func deleting(at now: Date) -> Message {
-        Message(id: id, conversationID: conversationID, senderID: senderID, text: "", sentAt: sentAt, cursor: cursor,
-                version: version, editedAt: now, deleted: true, replyTo: replyTo, mentions: mentions)
+        Message(
+            id: id, conversationID: conversationID, senderID: senderID, text: "", sentAt: sentAt, cursor: cursor,
+            version: version, editedAt: now, deleted: true, replyTo: replyTo, mentions: mentions)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -200,16 +208,17 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(MessageID.self, forKey: .id), conversationID: try container.decode(ConversationID.self, forKey: .conversationID),
-                  senderID: try container.decode(UserID.self, forKey: .senderID), text: try container.decode(String.self, forKey: .text),
-                  sentAt: try container.decode(Date.self, forKey: .sentAt), cursor: try container.decodeIfPresent(EventCursor.self, forKey: .cursor),
-                  version: try container.decodeIfPresent(Int.self, forKey: .version) ?? 0,
-                  editedAt: try container.decodeIfPresent(Date.self, forKey: .editedAt),
-                  deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
-                  reactions: try container.decodeIfPresent([String: [UserID]].self, forKey: .reactions) ?? [:],
-                  reactionCounts: try container.decodeIfPresent([String: Int].self, forKey: .reactionCounts) ?? [:],
-                  replyTo: try container.decodeIfPresent(Reply.self, forKey: .replyTo),
-                  mentions: try container.decodeIfPresent([UserID].self, forKey: .mentions) ?? [])
+        self.init(
+            id: try container.decode(MessageID.self, forKey: .id), conversationID: try container.decode(ConversationID.self, forKey: .conversationID),
+            senderID: try container.decode(UserID.self, forKey: .senderID), text: try container.decode(String.self, forKey: .text),
+            sentAt: try container.decode(Date.self, forKey: .sentAt), cursor: try container.decodeIfPresent(EventCursor.self, forKey: .cursor),
+            version: try container.decodeIfPresent(Int.self, forKey: .version) ?? 0,
+            editedAt: try container.decodeIfPresent(Date.self, forKey: .editedAt),
+            deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false,
+            reactions: try container.decodeIfPresent([String: [UserID]].self, forKey: .reactions) ?? [:],
+            reactionCounts: try container.decodeIfPresent([String: Int].self, forKey: .reactionCounts) ?? [:],
+            replyTo: try container.decodeIfPresent(Reply.self, forKey: .replyTo),
+            mentions: try container.decodeIfPresent([UserID].self, forKey: .mentions) ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -17,8 +17,9 @@ public struct MessageReactions: Equatable, Sendable {
 
     /// The reactions of `message` as it is now.
     public init(of message: Message) {
-        self.init(conversationID: message.conversationID, messageID: message.id, reactions: message.reactions,
-                  reactionCounts: message.reactionCounts)
+        self.init(
+            conversationID: message.conversationID, messageID: message.id, reactions: message.reactions,
+            reactionCounts: message.reactionCounts)
     }
 
     /// Reactions as read from the wire.
@@ -72,10 +73,11 @@ extension MessageReactions: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(conversationID: try container.decode(ConversationID.self, forKey: .conversationID),
-                  messageID: try container.decode(MessageID.self, forKey: .messageID),
-                  reactions: try container.decodeIfPresent([String: [UserID]].self, forKey: .reactions) ?? [:],
-                  reactionCounts: try container.decodeIfPresent([String: Int].self, forKey: .reactionCounts) ?? [:])
+        self.init(
+            conversationID: try container.decode(ConversationID.self, forKey: .conversationID),
+            messageID: try container.decode(MessageID.self, forKey: .messageID),
+            reactions: try container.decodeIfPresent([String: [UserID]].self, forKey: .reactions) ?? [:],
+            reactionCounts: try container.decodeIfPresent([String: Int].self, forKey: .reactionCounts) ?? [:])
     }
 
     public func encode(to encoder: any Encoder) throws {

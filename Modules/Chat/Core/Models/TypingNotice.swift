@@ -24,7 +24,8 @@ public struct TypingNotice: Sendable, Hashable, Codable {
     /// `nil` unless both are identifiers (`Validation.identifier`).
     public init?(conversation: String, user: String, typing: Bool) {
         guard let conversationID: ConversationID = try? Validation.identifier(conversation, field: "conversation"),
-              let userID: UserID = try? Validation.identifier(user, field: "user") else { return nil }
+            let userID: UserID = try? Validation.identifier(user, field: "user")
+        else { return nil }
         self.init(conversationID: conversationID, userID: userID, typing: typing)
     }
 
@@ -36,6 +37,15 @@ public struct TypingNotice: Sendable, Hashable, Codable {
 
     /// Where it is about.
     public var key: Key { Key(conversationID: conversationID, userID: userID) }
+
+    /// Who types in `conversationID`, in the order they started, after `notice` (`nil`: the
+    /// notices stopped coming, so nobody shows as typing) where `typists` did before.
+    public static func typists(_ typists: [UserID], after notice: TypingNotice?, in conversationID: ConversationID) -> [UserID] {
+        guard let notice else { return [] }
+        guard notice.conversationID == conversationID else { return typists }
+        if !notice.typing { return typists.filter { $0 != notice.userID } }
+        return typists.contains(notice.userID) ? typists : typists + [notice.userID]
+    }
 
     /// Which notices of one sender, or of everyone's on one process, go out: for each key (a
     /// conversation, or a typist in one), a `typing` at most once per `minimumGap`, and a stop only

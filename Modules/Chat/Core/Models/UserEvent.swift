@@ -158,7 +158,8 @@ extension UserEvent: Codable {
             return
         }
         if type == MessageChange.reacted.rawValue {
-            self = .reacted(try container.decode(MessageReactions.self, forKey: .event), cursor: try container.decode(EventCursor.self, forKey: .cursor))
+            self = .reacted(
+                try container.decode(MessageReactions.self, forKey: .event), cursor: try container.decode(EventCursor.self, forKey: .cursor))
             return
         }
         if let change = MessageChange(rawValue: type) {
@@ -170,9 +171,10 @@ extension UserEvent: Codable {
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event type")
         }
         let fields = try container.nestedContainer(keyedBy: ChangeKeys.self, forKey: .event)
-        let change = try StoreChange(stored: kind, conversationID: try fields.decodeIfPresent(ConversationID.self, forKey: .conversationID),
-                                     userID: try fields.decodeIfPresent(UserID.self, forKey: .userID),
-                                     displayName: try fields.decodeIfPresent(String.self, forKey: .displayName))
+        let change = try StoreChange(
+            stored: kind, conversationID: try fields.decodeIfPresent(ConversationID.self, forKey: .conversationID),
+            userID: try fields.decodeIfPresent(UserID.self, forKey: .userID),
+            displayName: try fields.decodeIfPresent(String.self, forKey: .displayName))
         self = .change(change, cursor: try container.decode(EventCursor.self, forKey: .cursor))
     }
 

@@ -24,7 +24,9 @@ extension ConversationMembership {
     /// The members of the conversation, and whether `user` is one of them: for what its author
     /// may do to her message after leaving (`ChatRules.delete`).
     /// - Throws: `.notFound` for an unknown conversation.
-    public nonisolated(nonsending) func membership(of user: UserID, in conversationID: ConversationID) async throws -> (members: [UserID], isMember: Bool) {
+    public nonisolated(nonsending) func membership(of user: UserID, in conversationID: ConversationID) async throws -> (
+        members: [UserID], isMember: Bool
+    ) {
         guard let members = try await members(of: conversationID) else { throw AppError.noConversation(conversationID) }
         return (members, members.contains(user))
     }

@@ -30,7 +30,8 @@ public struct ReactionsAsSeen: ChatService {
     }
 
     public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
-        -> Message {
+        -> Message
+    {
         try await chat.send(id: id, text: text, to: conversationID, replyTo: replyTo)
     }
 

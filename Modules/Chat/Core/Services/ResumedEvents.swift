@@ -17,15 +17,19 @@ final class ResumedEvents<Element: Sendable & WireWeighed>: @unchecked Sendable 
 
     /// The stream: `first` (read after subscribing to `live`), then pages `read` gives after the
     /// last cursor while pages come full (`ChatRules.isFull`), then `live`.
-    static func stream(live: AsyncStream<Element>, after cursor: EventCursor, first: [Element],
-                       cursor cursorOf: @escaping @Sendable (Element) -> EventCursor?,
-                       read: @escaping @Sendable (EventCursor) async throws -> [Element]) -> AsyncStream<Element> {
+    static func stream(
+        live: AsyncStream<Element>, after cursor: EventCursor, first: [Element],
+        cursor cursorOf: @escaping @Sendable (Element) -> EventCursor?,
+        read: @escaping @Sendable (EventCursor) async throws -> [Element]
+    ) -> AsyncStream<Element> {
         let resumed = ResumedEvents(live: live, after: cursor, first: first, cursor: cursorOf, read: read)
         return AsyncStream { await resumed.next() }
     }
 
-    private init(live: AsyncStream<Element>, after cursor: EventCursor, first: [Element],
-                 cursor cursorOf: @escaping @Sendable (Element) -> EventCursor?, read: @escaping @Sendable (EventCursor) async throws -> [Element]) {
+    private init(
+        live: AsyncStream<Element>, after cursor: EventCursor, first: [Element],
+        cursor cursorOf: @escaping @Sendable (Element) -> EventCursor?, read: @escaping @Sendable (EventCursor) async throws -> [Element]
+    ) {
         page = first
         gate = CursorGate(after: cursor)
         liveReader = live.makeAsyncIterator()

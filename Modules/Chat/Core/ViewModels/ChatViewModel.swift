@@ -55,8 +55,9 @@ public final class ChatViewModel {
             let page = try await service.latestMessages(in: conversationID, limit: limit)
             let stored = Set(page.messages.map(\.id))
             let queued = (try? await outbox?.messages())?.filter { $0.conversationID == conversationID && !stored.contains($0.id) } ?? []
-            return Timeline(messages: page.messages, sending: queued.map { Timeline.Entry(sending: $0.id, text: $0.text, sentAt: $0.sentAt, delivery: .queued) },
-                            hasOlder: page.hasOlder)
+            return Timeline(
+                messages: page.messages, sending: queued.map { Timeline.Entry(sending: $0.id, text: $0.text, sentAt: $0.sentAt, delivery: .queued) },
+                hasOlder: page.hasOlder)
         }
     }
 
@@ -66,7 +67,9 @@ public final class ChatViewModel {
         do {
             let conversationID = conversationID
             live = try await service.liveEvents().compactMapped { event in
-                if case .change(let change, _) = event, change.kind == .readMarkerMoved { return change.conversationID == conversationID ? event : nil }
+                if case .change(let change, _) = event, change.kind == .readMarkerMoved {
+                    return change.conversationID == conversationID ? event : nil
+                }
                 return event.messageConversationID == conversationID ? event : nil
             }
             outcomes = await outbox?.outcomes()
@@ -135,13 +138,7 @@ public final class ChatViewModel {
     }
 
     private func follow(_ notice: TypingNotice?) {
-        guard let notice else { return typists = [] }
-        guard notice.conversationID == conversationID else { return }
-        if !notice.typing {
-            typists.removeAll { $0 == notice.userID }
-        } else if !typists.contains(notice.userID) {
-            typists.append(notice.userID)
-        }
+        typists = TypingNotice.typists(typists, after: notice, in: conversationID)
     }
 
     /// Pages in up to `limit` older messages.

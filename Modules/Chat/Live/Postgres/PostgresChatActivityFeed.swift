@@ -14,7 +14,8 @@ public struct PostgresChatActivityFeed: ChatActivityFeed {
         guard !conversationIDs.isEmpty else { return [:] }
         var activity: [ConversationID: ChatActivity] = [:]
         activity.reserveCapacity(conversationIDs.count)
-        for row in try await database.query("""
+        for row in try await database.query(
+            """
             SELECT \(unescaped: MessageRows.columns), a.message_count - coalesce(r.read_count, 0),
                 (SELECT count(*) FROM message_mentions x JOIN messages n ON n.seq = x.seq
                  WHERE x.user_id = \(reader.rawValue) AND x.conversation_id = a.conversation_id AND x.position > coalesce(r.read_count, 0)
@@ -24,7 +25,8 @@ public struct PostgresChatActivityFeed: ChatActivityFeed {
             JOIN messages m ON m.seq = a.last_seq
             \(unescaped: MessageRows.replyJoin)
             LEFT JOIN chat_reads r ON r.conversation_id = a.conversation_id AND r.user_id = \(reader.rawValue)
-            """) {
+            """)
+        {
             let message = try PostgresChatSchema.message(row, epoch: nil)
             let cells = row.makeRandomAccess()
             let (unread, mentions) = (try cells[MessageRows.count].decode(Int64.self), try cells[MessageRows.count + 1].decode(Int64.self))

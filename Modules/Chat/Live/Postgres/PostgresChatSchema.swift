@@ -11,60 +11,70 @@ import PostgresStore
 public enum PostgresChatSchema {
     /// Chat's migrations, oldest first.
     public static let migrations = [
-        PGDatabase.Migration(feature: "chat", version: 1, [
-            """
-            CREATE TABLE messages (seq bigint PRIMARY KEY, id text COLLATE "C" NOT NULL, conversation_id text COLLATE "C" NOT NULL,
-                                   position bigint NOT NULL, sender_id text COLLATE "C" NOT NULL, text text NOT NULL, sent_at bigint NOT NULL,
-                                   UNIQUE (conversation_id, id))
-            """,
-            "CREATE UNIQUE INDEX messages_by_position ON messages (conversation_id, position)",
-            "CREATE INDEX messages_by_conversation_seq ON messages (conversation_id, seq)",
-            #"CREATE TABLE chat_activity (conversation_id text COLLATE "C" PRIMARY KEY, message_count bigint NOT NULL, last_seq bigint NOT NULL)"#,
-            """
-            CREATE TABLE chat_reads (user_id text COLLATE "C" NOT NULL, conversation_id text COLLATE "C" NOT NULL, read_count bigint NOT NULL,
-                                     PRIMARY KEY (user_id, conversation_id))
-            """,
-            "CREATE TABLE chat_epoch (epoch text NOT NULL)",
-            "INSERT INTO chat_epoch (epoch) VALUES (substr(md5(random()::text || clock_timestamp()::text), 1, 10))",
-            sendFunction(replies: false),
-        ]),
+        PGDatabase.Migration(
+            feature: "chat", version: 1,
+            [
+                """
+                CREATE TABLE messages (seq bigint PRIMARY KEY, id text COLLATE "C" NOT NULL, conversation_id text COLLATE "C" NOT NULL,
+                                       position bigint NOT NULL, sender_id text COLLATE "C" NOT NULL, text text NOT NULL, sent_at bigint NOT NULL,
+                                       UNIQUE (conversation_id, id))
+                """,
+                "CREATE UNIQUE INDEX messages_by_position ON messages (conversation_id, position)",
+                "CREATE INDEX messages_by_conversation_seq ON messages (conversation_id, seq)",
+                #"CREATE TABLE chat_activity (conversation_id text COLLATE "C" PRIMARY KEY, message_count bigint NOT NULL, last_seq bigint NOT NULL)"#,
+                """
+                CREATE TABLE chat_reads (user_id text COLLATE "C" NOT NULL, conversation_id text COLLATE "C" NOT NULL, read_count bigint NOT NULL,
+                                         PRIMARY KEY (user_id, conversation_id))
+                """,
+                "CREATE TABLE chat_epoch (epoch text NOT NULL)",
+                "INSERT INTO chat_epoch (epoch) VALUES (substr(md5(random()::text || clock_timestamp()::text), 1, 10))",
+                sendFunction(replies: false),
+            ]),
         // Messages their authors edit or delete, as on SQLite (`ChatSchema`, step 7).
-        PGDatabase.Migration(feature: "chat", version: 2, [
-            "ALTER TABLE messages ADD COLUMN version integer NOT NULL DEFAULT 0",
-            "ALTER TABLE messages ADD COLUMN edited_at bigint",
-            "ALTER TABLE messages ADD COLUMN deleted boolean NOT NULL DEFAULT false",
-            """
-            CREATE TABLE message_changes (seq bigint PRIMARY KEY, kind text NOT NULL, conversation_id text COLLATE "C" NOT NULL,
-                                          message_id text COLLATE "C" NOT NULL)
-            """,
-            "CREATE INDEX message_changes_by_conversation_seq ON message_changes (conversation_id, seq)",
-        ]),
+        PGDatabase.Migration(
+            feature: "chat", version: 2,
+            [
+                "ALTER TABLE messages ADD COLUMN version integer NOT NULL DEFAULT 0",
+                "ALTER TABLE messages ADD COLUMN edited_at bigint",
+                "ALTER TABLE messages ADD COLUMN deleted boolean NOT NULL DEFAULT false",
+                """
+                CREATE TABLE message_changes (seq bigint PRIMARY KEY, kind text NOT NULL, conversation_id text COLLATE "C" NOT NULL,
+                                              message_id text COLLATE "C" NOT NULL)
+                """,
+                "CREATE INDEX message_changes_by_conversation_seq ON message_changes (conversation_id, seq)",
+            ]),
         // Reactions, as on SQLite (step 8).
         PGDatabase.Migration(feature: "chat", version: 3, ["ALTER TABLE messages ADD COLUMN reactions text"]),
         // Replies, as on SQLite (step 9); the send function takes the message each send answers.
-        PGDatabase.Migration(feature: "chat", version: 4, [
-            #"ALTER TABLE messages ADD COLUMN reply_to text COLLATE "C""#,
-            "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[])",
-            sendFunction(replies: true),
-        ]),
+        PGDatabase.Migration(
+            feature: "chat", version: 4,
+            [
+                #"ALTER TABLE messages ADD COLUMN reply_to text COLLATE "C""#,
+                "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[])",
+                sendFunction(replies: true),
+            ]),
         // Who keeps their read receipts private, as on SQLite (step 10).
         PGDatabase.Migration(feature: "chat", version: 5, [#"CREATE TABLE chat_receipt_privacy (user_id text COLLATE "C" PRIMARY KEY)"#]),
         // Mentions, as on SQLite (step 11); the send function takes whom each send mentions.
-        PGDatabase.Migration(feature: "chat", version: 6, [
-            "ALTER TABLE messages ADD COLUMN mentions text",
-            """
-            CREATE TABLE message_mentions (user_id text COLLATE "C" NOT NULL, seq bigint NOT NULL, conversation_id text COLLATE "C" NOT NULL,
-                                           position bigint NOT NULL, PRIMARY KEY (user_id, seq))
-            """,
-            "CREATE INDEX message_mentions_by_conversation ON message_mentions (user_id, conversation_id, position)",
-            "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[], text[])",
-            sendFunction(replies: true, mentions: true),
-        ]),
+        PGDatabase.Migration(
+            feature: "chat", version: 6,
+            [
+                "ALTER TABLE messages ADD COLUMN mentions text",
+                """
+                CREATE TABLE message_mentions (user_id text COLLATE "C" NOT NULL, seq bigint NOT NULL, conversation_id text COLLATE "C" NOT NULL,
+                                               position bigint NOT NULL, PRIMARY KEY (user_id, seq))
+                """,
+                "CREATE INDEX message_mentions_by_conversation ON message_mentions (user_id, conversation_id, position)",
+                "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[], text[])",
+                sendFunction(replies: true, mentions: true),
+            ]),
         // The send function's look-up of `messages` planned at each call (`sendFunctionPlannedEachCall`).
-        PGDatabase.Migration(feature: "chat", version: 7, [
-            "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[], text[], text[])",
-            sendFunctionPlannedEachCall,
-        ]),
+        PGDatabase.Migration(
+            feature: "chat", version: 7,
+            [
+                "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[], text[], text[])",
+                sendFunctionPlannedEachCall,
+            ]),
     ]
 
     /// Stores a batch of sends: takes the store's order first, numbers the sends not stored yet
@@ -79,7 +89,9 @@ public enum PostgresChatSchema {
         var (parameter, column, value) = replies ? (", reply_tos text[]", ", reply_to", ", reply_tos") : ("", "", "")
         if mentions { (parameter, column, value) = (parameter + ", mention_lists text[]", column + ", mentions", value + ", mention_lists") }
         let stored = (replies ? ", nullif(n.reply_to, '')" : "") + (mentions ? ", nullif(n.mentions, '')" : "")
-        let mentioned = mentions ? """
+        let mentioned =
+            mentions
+            ? """
 
                 mentioned AS (
                     INSERT INTO message_mentions (user_id, seq, conversation_id, position)
@@ -87,51 +99,51 @@ public enum PostgresChatSchema {
                     WHERE s.mentions IS NOT NULL),
             """ : ""
         return #"""
-        CREATE FUNCTION messageai_send(ids text[], conversations text[], senders text[], texts text[], sent_ats bigint[]\#(parameter))
-        RETURNS TABLE (ord bigint, seq bigint, is_new boolean, sender_id text, text text, sent_at bigint\#(mentions ? ", mentions text" : ""))
-        LANGUAGE plpgsql AS $fn$
-        #variable_conflict use_column
-        DECLARE
-            top bigint;
-            added bigint;
-        BEGIN
-            SELECT s.value INTO top FROM store_sequence s FOR UPDATE;
-            WITH input AS (
-                SELECT u.id, u.conversation_id, u.sender_id, u.text, u.sent_at\#(column.replacingOccurrences(of: ", ", with: ", u.")), u.ord,
-                       row_number() OVER (PARTITION BY u.conversation_id, u.id ORDER BY u.ord) AS nth
-                FROM unnest(ids, conversations, senders, texts, sent_ats\#(value)) WITH ORDINALITY
-                     AS u(id, conversation_id, sender_id, text, sent_at\#(column), ord)),
-            numbered AS (
-                SELECT i.*, top + row_number() OVER (ORDER BY i.ord) AS new_seq,
-                       coalesce(a.message_count, 0) + row_number() OVER (PARTITION BY i.conversation_id ORDER BY i.ord) AS new_position
-                FROM input i LEFT JOIN chat_activity a ON a.conversation_id = i.conversation_id
-                WHERE i.nth = 1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = i.conversation_id AND m.id = i.id)),
-            stored AS (
-                INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at\#(column))
-                SELECT n.new_seq, n.id, n.conversation_id, n.new_position, n.sender_id, n.text, n.sent_at\#(stored) FROM numbered n
-                RETURNING messages.conversation_id, messages.seq, messages.position, messages.sender_id\#(mentions ? ", messages.mentions" : "")),\#(mentioned)
-            activity AS (
-                INSERT INTO chat_activity AS a (conversation_id, message_count, last_seq)
-                SELECT s.conversation_id, max(s.position), max(s.seq) FROM stored s GROUP BY s.conversation_id
-                ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq),
-            reads AS (
-                INSERT INTO chat_reads AS r (user_id, conversation_id, read_count)
-                SELECT s.sender_id, s.conversation_id, max(s.position) FROM stored s GROUP BY s.sender_id, s.conversation_id
-                ON CONFLICT (user_id, conversation_id) DO UPDATE SET read_count = greatest(r.read_count, excluded.read_count))
-            SELECT count(*) INTO added FROM stored;
-            IF added > 0 THEN
-                UPDATE store_sequence SET value = top + added;
-                PERFORM pg_notify('messageai_events', (top + added)::text);
-            END IF;
-            RETURN QUERY
-                SELECT u.ord, m.seq, m.seq > top AND u.nth = 1, m.sender_id::text, m.text, m.sent_at\#(mentions ? ", m.mentions" : "")
-                FROM (SELECT v.id, v.conversation_id, v.ord, row_number() OVER (PARTITION BY v.conversation_id, v.id ORDER BY v.ord) AS nth
-                      FROM unnest(ids, conversations) WITH ORDINALITY AS v(id, conversation_id, ord)) u
-                JOIN messages m ON m.conversation_id = u.conversation_id AND m.id = u.id
-                ORDER BY u.ord;
-        END
-        $fn$
-        """#
+            CREATE FUNCTION messageai_send(ids text[], conversations text[], senders text[], texts text[], sent_ats bigint[]\#(parameter))
+            RETURNS TABLE (ord bigint, seq bigint, is_new boolean, sender_id text, text text, sent_at bigint\#(mentions ? ", mentions text" : ""))
+            LANGUAGE plpgsql AS $fn$
+            #variable_conflict use_column
+            DECLARE
+                top bigint;
+                added bigint;
+            BEGIN
+                SELECT s.value INTO top FROM store_sequence s FOR UPDATE;
+                WITH input AS (
+                    SELECT u.id, u.conversation_id, u.sender_id, u.text, u.sent_at\#(column.replacingOccurrences(of: ", ", with: ", u.")), u.ord,
+                           row_number() OVER (PARTITION BY u.conversation_id, u.id ORDER BY u.ord) AS nth
+                    FROM unnest(ids, conversations, senders, texts, sent_ats\#(value)) WITH ORDINALITY
+                         AS u(id, conversation_id, sender_id, text, sent_at\#(column), ord)),
+                numbered AS (
+                    SELECT i.*, top + row_number() OVER (ORDER BY i.ord) AS new_seq,
+                           coalesce(a.message_count, 0) + row_number() OVER (PARTITION BY i.conversation_id ORDER BY i.ord) AS new_position
+                    FROM input i LEFT JOIN chat_activity a ON a.conversation_id = i.conversation_id
+                    WHERE i.nth = 1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = i.conversation_id AND m.id = i.id)),
+                stored AS (
+                    INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at\#(column))
+                    SELECT n.new_seq, n.id, n.conversation_id, n.new_position, n.sender_id, n.text, n.sent_at\#(stored) FROM numbered n
+                    RETURNING messages.conversation_id, messages.seq, messages.position, messages.sender_id\#(mentions ? ", messages.mentions" : "")),\#(mentioned)
+                activity AS (
+                    INSERT INTO chat_activity AS a (conversation_id, message_count, last_seq)
+                    SELECT s.conversation_id, max(s.position), max(s.seq) FROM stored s GROUP BY s.conversation_id
+                    ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq),
+                reads AS (
+                    INSERT INTO chat_reads AS r (user_id, conversation_id, read_count)
+                    SELECT s.sender_id, s.conversation_id, max(s.position) FROM stored s GROUP BY s.sender_id, s.conversation_id
+                    ON CONFLICT (user_id, conversation_id) DO UPDATE SET read_count = greatest(r.read_count, excluded.read_count))
+                SELECT count(*) INTO added FROM stored;
+                IF added > 0 THEN
+                    UPDATE store_sequence SET value = top + added;
+                    PERFORM pg_notify('messageai_events', (top + added)::text);
+                END IF;
+                RETURN QUERY
+                    SELECT u.ord, m.seq, m.seq > top AND u.nth = 1, m.sender_id::text, m.text, m.sent_at\#(mentions ? ", m.mentions" : "")
+                    FROM (SELECT v.id, v.conversation_id, v.ord, row_number() OVER (PARTITION BY v.conversation_id, v.id ORDER BY v.ord) AS nth
+                          FROM unnest(ids, conversations) WITH ORDINALITY AS v(id, conversation_id, ord)) u
+                    JOIN messages m ON m.conversation_id = u.conversation_id AND m.id = u.id
+                    ORDER BY u.ord;
+            END
+            $fn$
+            """#
     }
 
     /// `sendFunction(replies: true, mentions: true)` whose one look-up of `messages` (the sends
@@ -226,29 +238,32 @@ public enum PostgresChatSchema {
     }
 
     private static func message(_ cells: PostgresRandomAccessRow, epoch: String?) throws -> Message {
-        Message(id: MessageID(try cells[0].decode(String.self)), conversationID: ConversationID(try cells[1].decode(String.self)),
-                senderID: UserID(try cells[2].decode(String.self)), text: try cells[3].decode(String.self),
-                sentAt: MessageRows.date(milliseconds: Int(try cells[4].decode(Int64.self))),
-                cursor: try epoch.map { EventCursor(epoch: $0, position: try cells[5].decode(Int64.self)) },
-                version: Int(try cells[6].decode(Int32.self)), editedAt: try cells[7].decode(Int64?.self).map { MessageRows.date(milliseconds: Int($0)) },
-                deleted: try cells[8].decode(Bool.self), reactions: try MessageRows.reactions(try cells[9].decode(String?.self)),
-                replyTo: try cells[10].decode(String?.self).map { answered in
-                    Message.Reply(id: MessageID(answered), text: try cells[11].decode(String?.self) ?? "", deleted: try cells[12].decode(Bool?.self) ?? true)
-                }, mentions: try MessageRows.people(try cells[13].decode(String?.self)))
+        Message(
+            id: MessageID(try cells[0].decode(String.self)), conversationID: ConversationID(try cells[1].decode(String.self)),
+            senderID: UserID(try cells[2].decode(String.self)), text: try cells[3].decode(String.self),
+            sentAt: MessageRows.date(milliseconds: Int(try cells[4].decode(Int64.self))),
+            cursor: try epoch.map { EventCursor(epoch: $0, position: try cells[5].decode(Int64.self)) },
+            version: Int(try cells[6].decode(Int32.self)), editedAt: try cells[7].decode(Int64?.self).map { MessageRows.date(milliseconds: Int($0)) },
+            deleted: try cells[8].decode(Bool.self), reactions: try MessageRows.reactions(try cells[9].decode(String?.self)),
+            replyTo: try cells[10].decode(String?.self).map { answered in
+                Message.Reply(
+                    id: MessageID(answered), text: try cells[11].decode(String?.self) ?? "", deleted: try cells[12].decode(Bool?.self) ?? true)
+            }, mentions: try MessageRows.people(try cells[13].decode(String?.self)))
     }
 
     /// The change rows `query` selects (`MessageChangeRows.columns` first), the first step of
     /// reading message changes; with `skippingDamaged`, a row that does not read is passed over.
     /// - Throws: a decoding error for a damaged row.
     static func changeRows(_ query: PostgresQuery, skippingDamaged: Bool, _ database: PGDatabase) async throws -> MessageChangeRows {
-        MessageChangeRows(rows: try await database.query(query).compactMap { row in
-            do {
-                let (seq, kind, conversationID, messageID) = try row.decode((Int64, String, String, String).self)
-                return MessageChangeRows.Row(seq: seq, kind: kind, key: .init(conversationID: conversationID, messageID: messageID))
-            } catch where skippingDamaged {
-                return nil
-            }
-        })
+        MessageChangeRows(
+            rows: try await database.query(query).compactMap { row in
+                do {
+                    let (seq, kind, conversationID, messageID) = try row.decode((Int64, String, String, String).self)
+                    return MessageChangeRows.Row(seq: seq, kind: kind, key: .init(conversationID: conversationID, messageID: messageID))
+                } catch  where skippingDamaged {
+                    return nil
+                }
+            })
     }
 
     /// The events of `changes`, the second step: each changed message read once, as it is now.
@@ -258,7 +273,7 @@ public enum PostgresChatSchema {
         guard !keys.isEmpty else { return [] }
         let rows = try await database.query(PostgresChatStatements.changedMessages(keys))
         let messages = try rows.compactMap { row in
-            do { return try message(row, epoch: epoch) } catch where skippingDamaged { return nil }
+            do { return try message(row, epoch: epoch) } catch  where skippingDamaged { return nil }
         }
         return try changes.events(messages, epoch: epoch, skippingDamaged: skippingDamaged)
     }

@@ -14,11 +14,14 @@ public struct PostgresChatService: ChatService {
     /// Creates the service for `caller` over an open database (whose epoch is `epoch`,
     /// `PostgresChatSchema.epoch`), the instance's message writer, the (cached) membership port, the names port (for mentions)
     /// and the instance's event feed and typing hub; each send and change spends from `budget`'s messages and fan-out, each read and change of receipt privacy from its look-ups.
-    public init(database: PGDatabase, epoch: String, writer: MessageWriter, membership: any ConversationMembership, names: any MemberNames,
-                feed: any EventFeed, typing: TypingHub, caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited) {
+    public init(
+        database: PGDatabase, epoch: String, writer: MessageWriter, membership: any ConversationMembership, names: any MemberNames,
+        feed: any EventFeed, typing: TypingHub, caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited
+    ) {
         self.database = database
-        chat = CallerChat(writer: writer, membership: membership, mentions: MentionFinder(membership: membership, names: names), feed: feed,
-                          typing: typing, caller: caller, clock: clock, budget: budget, epoch: epoch)
+        chat = CallerChat(
+            writer: writer, membership: membership, mentions: MentionFinder(membership: membership, names: names), feed: feed,
+            typing: typing, caller: caller, clock: clock, budget: budget, epoch: epoch)
     }
 
     public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
@@ -34,7 +37,8 @@ public struct PostgresChatService: ChatService {
     }
 
     public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
-        -> Message {
+        -> Message
+    {
         try await chat.send(id: id, text: text, to: conversationID, replyTo: replyTo)
     }
 
@@ -55,12 +59,14 @@ public struct PostgresChatService: ChatService {
     public func markRead(_ conversationID: ConversationID) async throws {
         let (me, members, apart) = try await chat.reader(of: conversationID)
         try await database.write { transaction in
-            let rows = try await transaction.query("""
+            let rows = try await transaction.query(
+                """
                 SELECT coalesce((SELECT message_count FROM chat_activity WHERE conversation_id = \(conversationID.rawValue)), 0),
                        coalesce((SELECT read_count FROM chat_reads WHERE user_id = \(me.rawValue) AND conversation_id = \(conversationID.rawValue)), 0)
                 """)
             guard let (count, read) = try rows.first?.decode((Int64, Int64).self), count > read else { return }
-            try await transaction.query("""
+            try await transaction.query(
+                """
                 INSERT INTO chat_reads (user_id, conversation_id, read_count) VALUES (\(me.rawValue), \(conversationID.rawValue), \(count))
                 ON CONFLICT (user_id, conversation_id) DO UPDATE SET read_count = greatest(chat_reads.read_count, excluded.read_count)
                 """)
@@ -68,22 +74,25 @@ public struct PostgresChatService: ChatService {
             for row in try await transaction.query("SELECT user_id FROM chat_receipt_privacy WHERE user_id = ANY(\(members.map(\.rawValue)))") {
                 keepingPrivate.insert(UserID(try row.decode(String.self)))
             }
-            try await PostgresChangeLog.record(.readMarkerMoved(in: conversationID, by: me),
-                                               audience: ChatRules.receiptAudience(of: me, members: members, keepingPrivate: keepingPrivate, apart: apart),
-                                               transaction)
+            try await PostgresChangeLog.record(
+                .readMarkerMoved(in: conversationID, by: me),
+                audience: ChatRules.receiptAudience(of: me, members: members, keepingPrivate: keepingPrivate, apart: apart),
+                transaction)
         }
     }
 
     public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
         let (me, _, apart) = try await chat.reader(of: conversationID)
         guard try await database.query("SELECT 1 FROM chat_receipt_privacy WHERE user_id = \(me.rawValue)").isEmpty else { return [] }
-        return try await database.query("""
+        return try await database.query(
+            """
             SELECT c.user_id, coalesce(r.read_count, 0), m.id FROM conversation_members c
             LEFT JOIN chat_reads r ON r.conversation_id = c.conversation_id AND r.user_id = c.user_id
             LEFT JOIN messages m ON m.conversation_id = c.conversation_id AND m.position = r.read_count
             WHERE c.conversation_id = \(conversationID.rawValue) AND c.state = 'member' AND c.user_id != \(me.rawValue)
               AND c.user_id NOT IN (SELECT user_id FROM chat_receipt_privacy) ORDER BY c.user_id
-            """).map { row in
+            """
+        ).map { row in
             let (user, count, last) = try row.decode((String, Int64, String?).self)
             return ReadReceipt(userID: UserID(user), readCount: Int(count), lastRead: last.map(MessageID.init(rawValue:)))
         }.filter { !apart.contains($0.userID) }
@@ -93,8 +102,10 @@ public struct PostgresChatService: ChatService {
         let me = try await chat.caller.id()
         try chat.budget.spend(.lookup, by: me)
         try await database.write(ordered: false) { transaction in
-            _ = try await transaction.query(isPrivate ? "INSERT INTO chat_receipt_privacy (user_id) VALUES (\(me.rawValue)) ON CONFLICT DO NOTHING"
-                                                  : "DELETE FROM chat_receipt_privacy WHERE user_id = \(me.rawValue)")
+            _ = try await transaction.query(
+                isPrivate
+                    ? "INSERT INTO chat_receipt_privacy (user_id) VALUES (\(me.rawValue)) ON CONFLICT DO NOTHING"
+                    : "DELETE FROM chat_receipt_privacy WHERE user_id = \(me.rawValue)")
         }
     }
 
@@ -115,8 +126,9 @@ public struct PostgresChatService: ChatService {
         let top = try await PostgresChangeLog.newest(database)
         try await chat.check(cursor) { top }
         return try await chat.catchUp {
-            try await PostgresEventRows.events(after: cursor.position, upTo: top, for: me, limit: min(max(limit, 0), ChatRules.catchUpLimit),
-                                               epoch: chat.epoch, database)
+            try await PostgresEventRows.events(
+                after: cursor.position, upTo: top, for: me, limit: min(max(limit, 0), ChatRules.catchUpLimit),
+                epoch: chat.epoch, database)
         }
     }
 
@@ -130,33 +142,40 @@ public struct PostgresChatService: ChatService {
     }
 
     /// The messages after `cursor` up to `top`, in `conversationID` or in all of `me`'s, at most `limit`.
-    private func rows(after cursor: EventCursor, upTo top: Int64, in conversationID: ConversationID?, of me: UserID, limit: Int) async throws -> [Message] {
-        let rows = if let conversationID {
-            try await database.query("""
-                SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin)
-                WHERE m.conversation_id = \(conversationID.rawValue) AND m.seq > \(cursor.position) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
-                """)
-        } else {
-            try await database.query("""
-                SELECT \(unescaped: MessageRows.columns) FROM messages m
-                JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = \(me.rawValue) AND c.state = 'member'
-                \(unescaped: MessageRows.replyJoin)
-                WHERE m.seq > \(cursor.position) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
-                """)
-        }
+    private func rows(after cursor: EventCursor, upTo top: Int64, in conversationID: ConversationID?, of me: UserID, limit: Int) async throws
+        -> [Message]
+    {
+        let rows =
+            if let conversationID {
+                try await database.query(
+                    """
+                    SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin)
+                    WHERE m.conversation_id = \(conversationID.rawValue) AND m.seq > \(cursor.position) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
+                    """)
+            } else {
+                try await database.query(
+                    """
+                    SELECT \(unescaped: MessageRows.columns) FROM messages m
+                    JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = \(me.rawValue) AND c.state = 'member'
+                    \(unescaped: MessageRows.replyJoin)
+                    WHERE m.seq > \(cursor.position) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
+                    """)
+            }
         return try rows.map { try PostgresChatSchema.message($0, epoch: chat.epoch) }
     }
 
     public func newestCursor() async throws -> EventCursor? {
         let me = try await chat.caller.id()
-        let newest = try await database.query("""
+        let newest = try await database.query(
+            """
             SELECT greatest(
                 (SELECT max(a.last_seq) FROM conversation_members c JOIN chat_activity a ON a.conversation_id = c.conversation_id
                  WHERE c.user_id = \(me.rawValue) AND c.state = 'member'),
                 (SELECT max(seq) FROM store_audiences WHERE user_id = \(me.rawValue)),
                 (SELECT max(x.seq) FROM conversation_members c JOIN message_changes x ON x.conversation_id = c.conversation_id
                  WHERE c.user_id = \(me.rawValue) AND c.state = 'member'))
-            """).first?.decode(Int64?.self)
+            """
+        ).first?.decode(Int64?.self)
         return newest.flatMap { $0 }.map { EventCursor(epoch: chat.epoch, position: $0) }
     }
 

@@ -24,13 +24,16 @@ public struct PostgresEventSource: EventSource {
     public func events(after seq: Int64) async throws -> (events: [UserEvent], audiences: [Int64: [UserID]], last: Int64) {
         let top = try await PostgresChangeLog.newest(database)
         guard top > seq else { return ([], [:], seq) }
-        let messages = try await database.query("""
+        let messages = try await database.query(
+            """
             SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin) WHERE m.seq > \(seq) AND m.seq <= \(top) ORDER BY m.seq
             """)
-        let changes = try await database.query("""
+        let changes = try await database.query(
+            """
             SELECT \(unescaped: PostgresChangeLog.columns) FROM store_changes s WHERE s.seq > \(seq) AND s.seq <= \(top) ORDER BY s.seq
             """)
-        let messageChanges = try await PostgresChatSchema.changeRows("""
+        let messageChanges = try await PostgresChatSchema.changeRows(
+            """
             SELECT \(unescaped: MessageChangeRows.columns) FROM message_changes x WHERE x.seq > \(seq) AND x.seq <= \(top) ORDER BY x.seq
             """, skippingDamaged: true, database)
         let changed = try await PostgresChatSchema.events(of: messageChanges, epoch: epoch, skippingDamaged: true, database)
@@ -44,18 +47,22 @@ public struct PostgresEventSource: EventSource {
 enum PostgresEventRows {
     /// The events `reader` may see after `seq` and up to `top`, oldest first, at most `limit`.
     static func events(after seq: Int64, upTo top: Int64, for reader: UserID, limit: Int, epoch: String, _ database: PGDatabase) async throws
-        -> [UserEvent] {
-        let messages = try await database.query("""
+        -> [UserEvent]
+    {
+        let messages = try await database.query(
+            """
             SELECT \(unescaped: MessageRows.columns) FROM messages m
             JOIN conversation_members c ON c.conversation_id = m.conversation_id AND c.user_id = \(reader.rawValue) AND c.state = 'member'
             \(unescaped: MessageRows.replyJoin)
             WHERE m.seq > \(seq) AND m.seq <= \(top) ORDER BY m.seq LIMIT \(limit)
             """)
-        let changes = try await database.query("""
+        let changes = try await database.query(
+            """
             SELECT \(unescaped: PostgresChangeLog.columns) FROM store_audiences a JOIN store_changes s ON s.seq = a.seq
             WHERE a.user_id = \(reader.rawValue) AND a.seq > \(seq) AND a.seq <= \(top) ORDER BY a.seq LIMIT \(limit)
             """)
-        let messageChanges = try await PostgresChatSchema.changeRows("""
+        let messageChanges = try await PostgresChatSchema.changeRows(
+            """
             SELECT \(unescaped: MessageChangeRows.columns) FROM message_changes x
             JOIN conversation_members c ON c.conversation_id = x.conversation_id AND c.user_id = \(reader.rawValue) AND c.state = 'member'
             WHERE x.seq > \(seq) AND x.seq <= \(top) ORDER BY x.seq LIMIT \(limit)
@@ -66,10 +73,12 @@ enum PostgresEventRows {
 
     /// Message rows, message change events and change rows (each in `seq` order) as one list in
     /// `seq` order; with `skippingDamaged`, a row that does not read is passed over.
-    static func merged(_ messages: [PostgresRow], _ messageChanges: [UserEvent], _ changes: [PostgresRow], epoch: String,
-                       skippingDamaged: Bool = false) throws -> [UserEvent] {
+    static func merged(
+        _ messages: [PostgresRow], _ messageChanges: [UserEvent], _ changes: [PostgresRow], epoch: String,
+        skippingDamaged: Bool = false
+    ) throws -> [UserEvent] {
         func read(_ row: PostgresRow, _ event: (PostgresRow) throws -> UserEvent) throws -> UserEvent? {
-            do { return try event(row) } catch where skippingDamaged { return nil }
+            do { return try event(row) } catch  where skippingDamaged { return nil }
         }
         var events: [UserEvent] = []
         events.reserveCapacity(messages.count + messageChanges.count + changes.count)

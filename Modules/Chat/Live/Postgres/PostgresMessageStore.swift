@@ -25,7 +25,8 @@ public struct PostgresMessageStore: MessageStore {
         let batch = accepted.map { sends[$0] }
         var stored: [Int: (seq: Int64, isNew: Bool, sender: String, text: String, sentAt: Int64, mentions: [UserID])] = [:]
         if !batch.isEmpty {
-            let rows = try await database.query("""
+            let rows = try await database.query(
+                """
                 SELECT ord, seq, is_new, sender_id, text, sent_at, mentions FROM messageai_send(
                     \(batch.map(\.id.rawValue))::text[], \(batch.map(\.conversationID.rawValue))::text[], \(batch.map(\.sender.rawValue))::text[],
                     \(batch.map(\.text))::text[], \(batch.map { Int64($0.sentAt) })::bigint[], \(batch.map { $0.replyTo?.rawValue ?? "" })::text[],
@@ -41,9 +42,10 @@ public struct PostgresMessageStore: MessageStore {
                 return .failure(ChatRules.noMessage(replyTo, in: send.conversationID))
             }
             guard let row = stored[index] else { return .failure(AppError(.internal, "the database did not store message '\(send.id.rawValue)'")) }
-            let message = Message(id: send.id, conversationID: send.conversationID, senderID: UserID(row.sender), text: row.text,
-                                  sentAt: MessageRows.date(milliseconds: Int(row.sentAt)), cursor: EventCursor(epoch: epoch, position: row.seq),
-                                  replyTo: send.answered.flatMap { replies[$0] }, mentions: row.mentions)
+            let message = Message(
+                id: send.id, conversationID: send.conversationID, senderID: UserID(row.sender), text: row.text,
+                sentAt: MessageRows.date(milliseconds: Int(row.sentAt)), cursor: EventCursor(epoch: epoch, position: row.seq),
+                replyTo: send.answered.flatMap { replies[$0] }, mentions: row.mentions)
             if row.isNew { return .success((message, true)) }
             return Result { (try ChatRules.resent(message, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
         }
@@ -55,44 +57,54 @@ public struct PostgresMessageStore: MessageStore {
         let asked = sends.compactMap(\.answered)
         guard !asked.isEmpty else { return [:] }
         var replies: [MessageWriter.Key: Message.Reply] = [:]
-        for row in try await database.query("""
+        for row in try await database.query(
+            """
             SELECT m.conversation_id, m.id, m.text, m.deleted FROM unnest(\(asked.map(\.conversationID.rawValue))::text[], \(asked.map(\.id.rawValue))::text[])
                 AS a(conversation_id, id) JOIN messages m ON m.conversation_id = a.conversation_id AND m.id = a.id
-            """) {
+            """)
+        {
             let (conversation, id, text, deleted) = try row.decode((String, String, String, Bool).self)
-            replies[MessageWriter.Key(conversationID: ConversationID(conversation), id: MessageID(id))] = Message.Reply(id: MessageID(id), text: text, deleted: deleted)
+            replies[MessageWriter.Key(conversationID: ConversationID(conversation), id: MessageID(id))] = Message.Reply(
+                id: MessageID(id), text: text, deleted: deleted)
         }
         return replies
     }
 
     public func notifyCommitted() { database.notifyLocalChange() }
 
-    public func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
-                       _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message {
+    public func change(
+        _ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
+        _ rule: @escaping @Sendable (Message) throws -> Message?
+    ) async throws -> Message {
         let (epoch, database) = (epoch, database)
         // A change rewrites the message's reactions, which grow with how many react: changes take
         // turns (ADR 29), so a storm of them keeps one at most ahead of everyone's sends.
-        return try await database.takingTurns { try await database.write { transaction in
-            let rows = try await transaction.query("""
-                SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin)
-                WHERE m.conversation_id = \(conversationID.rawValue) AND m.id = \(messageID.rawValue) FOR UPDATE OF m
-                """)
-            guard let row = rows.first else { throw ChatRules.noMessage(messageID, in: conversationID) }
-            let current = try PostgresChatSchema.message(row, epoch: epoch)
-            guard let changed = try rule(current) else { return current }
-            try await transaction.query("""
-                UPDATE messages SET text = \(changed.text), version = \(Int32(changed.version)),
-                    edited_at = \(changed.editedAt.map { Int64(MessageRows.milliseconds($0)) }), deleted = \(changed.deleted),
-                    reactions = \(MessageRows.reactionsText(changed.reactions))
-                WHERE conversation_id = \(conversationID.rawValue) AND id = \(messageID.rawValue)
-                """)
-            let seq = try await PostgresChangeLog.next(count: 1, transaction)
-            try await transaction.query("""
-                INSERT INTO message_changes (seq, kind, conversation_id, message_id)
-                VALUES (\(seq), \(kind.rawValue), \(conversationID.rawValue), \(messageID.rawValue))
-                """)
-            try await PostgresChangeLog.announce(seq, transaction)
-            return changed
-        } }
+        return try await database.takingTurns {
+            try await database.write { transaction in
+                let rows = try await transaction.query(
+                    """
+                    SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin)
+                    WHERE m.conversation_id = \(conversationID.rawValue) AND m.id = \(messageID.rawValue) FOR UPDATE OF m
+                    """)
+                guard let row = rows.first else { throw ChatRules.noMessage(messageID, in: conversationID) }
+                let current = try PostgresChatSchema.message(row, epoch: epoch)
+                guard let changed = try rule(current) else { return current }
+                try await transaction.query(
+                    """
+                    UPDATE messages SET text = \(changed.text), version = \(Int32(changed.version)),
+                        edited_at = \(changed.editedAt.map { Int64(MessageRows.milliseconds($0)) }), deleted = \(changed.deleted),
+                        reactions = \(MessageRows.reactionsText(changed.reactions))
+                    WHERE conversation_id = \(conversationID.rawValue) AND id = \(messageID.rawValue)
+                    """)
+                let seq = try await PostgresChangeLog.next(count: 1, transaction)
+                try await transaction.query(
+                    """
+                    INSERT INTO message_changes (seq, kind, conversation_id, message_id)
+                    VALUES (\(seq), \(kind.rawValue), \(conversationID.rawValue), \(messageID.rawValue))
+                    """)
+                try await PostgresChangeLog.announce(seq, transaction)
+                return changed
+            }
+        }
     }
 }

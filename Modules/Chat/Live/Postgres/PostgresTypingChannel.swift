@@ -19,7 +19,9 @@ public struct PostgresTypingChannel: TypingChannel {
     public func notices() async -> AsyncStream<TypingNotice> {
         await database.signals(on: Self.channel).compactMapped { payload in
             // Any instance's, or anyone's with the database's password: checked as any input is.
-            guard payload.utf8.count <= 512, let notice = try? WireFormat.decoder().decode(TypingNotice.self, from: Data(payload.utf8)) else { return nil }
+            guard payload.utf8.count <= 512, let notice = try? WireFormat.decoder().decode(TypingNotice.self, from: Data(payload.utf8)) else {
+                return nil
+            }
             return TypingNotice(conversation: notice.conversationID.rawValue, user: notice.userID.rawValue, typing: notice.typing)
         }
     }

@@ -9,7 +9,8 @@ import SQLStore
 enum MessageRows {
     /// The columns `message(_:epoch:)` reads, in its order, for `SELECT`s over `messages m`; a
     /// query's own columns start at index `count`.
-    static let columns = "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted, m.reactions, "
+    static let columns =
+        "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted, m.reactions, "
         + "m.reply_to, q.text, q.deleted, m.mentions"
     /// How many `columns` there are.
     static let count = 14
@@ -23,16 +24,18 @@ enum MessageRows {
     /// name), with its cursor in `epoch` (none without one: a list preview needs none).
     /// - Throws: GRDB's `RowDecodingError` for a damaged row (a NULL or a wrong type).
     static func message(_ row: Row, epoch: String?) throws -> Message {
-        Message(id: MessageID(try row.decode(String.self, atIndex: 0)), conversationID: ConversationID(try row.decode(String.self, atIndex: 1)),
-                senderID: UserID(try row.decode(String.self, atIndex: 2)), text: try row.decode(atIndex: 3),
-                sentAt: date(milliseconds: try row.decode(atIndex: 4)),
-                cursor: try epoch.map { EventCursor(epoch: $0, position: try row.decode(Int64.self, atIndex: seqIndex)) },
-                version: try row.decode(atIndex: 6), editedAt: try row.decode(Int?.self, atIndex: 7).map(date(milliseconds:)),
-                deleted: try row.decode(atIndex: 8), reactions: try reactions(try row.decode(String?.self, atIndex: 9)),
-                replyTo: try row.decode(String?.self, atIndex: 10).map { answered in
-                    Message.Reply(id: MessageID(answered), text: try row.decode(String?.self, atIndex: 11) ?? "",
-                                  deleted: try row.decode(Bool?.self, atIndex: 12) ?? true)
-                }, mentions: try people(try row.decode(String?.self, atIndex: 13)))
+        Message(
+            id: MessageID(try row.decode(String.self, atIndex: 0)), conversationID: ConversationID(try row.decode(String.self, atIndex: 1)),
+            senderID: UserID(try row.decode(String.self, atIndex: 2)), text: try row.decode(atIndex: 3),
+            sentAt: date(milliseconds: try row.decode(atIndex: 4)),
+            cursor: try epoch.map { EventCursor(epoch: $0, position: try row.decode(Int64.self, atIndex: seqIndex)) },
+            version: try row.decode(atIndex: 6), editedAt: try row.decode(Int?.self, atIndex: 7).map(date(milliseconds:)),
+            deleted: try row.decode(atIndex: 8), reactions: try reactions(try row.decode(String?.self, atIndex: 9)),
+            replyTo: try row.decode(String?.self, atIndex: 10).map { answered in
+                Message.Reply(
+                    id: MessageID(answered), text: try row.decode(String?.self, atIndex: 11) ?? "",
+                    deleted: try row.decode(Bool?.self, atIndex: 12) ?? true)
+            }, mentions: try people(try row.decode(String?.self, atIndex: 13)))
     }
 
     /// A message's reactions as stored: a JSON object of emoji to the people who reacted (NULL for
@@ -96,14 +99,16 @@ enum MessageRows {
     /// reading message changes; with `skippingDamaged`, a row that does not read is passed over.
     /// - Throws: GRDB's `RowDecodingError` for a damaged row.
     static func changeRows(_ db: Database, sql: String, arguments: StatementArguments, skippingDamaged: Bool) throws -> MessageChangeRows {
-        MessageChangeRows(rows: try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
-            do {
-                return MessageChangeRows.Row(seq: try row.decode(atIndex: 0), kind: try row.decode(atIndex: 1),
-                                             key: .init(conversationID: try row.decode(atIndex: 2), messageID: try row.decode(atIndex: 3)))
-            } catch where skippingDamaged {
-                return nil
-            }
-        })
+        MessageChangeRows(
+            rows: try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
+                do {
+                    return MessageChangeRows.Row(
+                        seq: try row.decode(atIndex: 0), kind: try row.decode(atIndex: 1),
+                        key: .init(conversationID: try row.decode(atIndex: 2), messageID: try row.decode(atIndex: 3)))
+                } catch  where skippingDamaged {
+                    return nil
+                }
+            })
     }
 
     /// The events of `changes`, the second step: each changed message read once, as it is now.
@@ -114,7 +119,7 @@ enum MessageRows {
         let pairs = String(decoding: try JSONEncoder().encode(keys.map { [$0.conversationID, $0.messageID] }), as: UTF8.self)
         let rows = try Row.fetchAll(db, sql: ChatStatements.changedMessages, arguments: [pairs])
         let messages = try rows.compactMap { row in
-            do { return try message(row, epoch: epoch) } catch where skippingDamaged { return nil }
+            do { return try message(row, epoch: epoch) } catch  where skippingDamaged { return nil }
         }
         return try changes.events(messages, epoch: epoch, skippingDamaged: skippingDamaged)
     }

@@ -19,8 +19,9 @@ public struct SQLChatActivityFeed: ChatActivityFeed {
             let rows = try Row.fetchCursor(db, sql: ChatStatements.activity, arguments: [list, reader.rawValue])
             while let row = try rows.next() {
                 let message = try MessageRows.message(row, epoch: nil)
-                activity[message.conversationID] = ChatActivity(lastMessage: message, unreadCount: max(0, try row.decode(Int.self, atIndex: MessageRows.count)),
-                                                                unreadMentions: try row.decode(atIndex: MessageRows.count + 1))
+                activity[message.conversationID] = ChatActivity(
+                    lastMessage: message, unreadCount: max(0, try row.decode(Int.self, atIndex: MessageRows.count)),
+                    unreadMentions: try row.decode(atIndex: MessageRows.count + 1))
             }
             return activity
         }

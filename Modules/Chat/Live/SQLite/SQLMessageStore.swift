@@ -30,27 +30,39 @@ public struct SQLMessageStore: MessageStore {
 
     public func notifyCommitted() { database.changes.notifyLocalChange() }
 
-    public func change(_ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
-                       _ rule: @escaping @Sendable (Message) throws -> Message?) async throws -> Message {
+    public func change(
+        _ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
+        _ rule: @escaping @Sendable (Message) throws -> Message?
+    ) async throws -> Message {
         let (epoch, database) = (epoch, database)
         // A change rewrites the message's reactions, which grow with how many react: changes take
         // turns (ADR 29), so a storm of them keeps one at most ahead of everyone's sends.
-        return try await database.takingTurns { try await database.write { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.conversation_id = ? AND m.id = ?
-                """),
-                                             arguments: [conversationID.rawValue, messageID.rawValue]) else {
-                throw ChatRules.noMessage(messageID, in: conversationID)
+        return try await database.takingTurns {
+            try await database.write { db in
+                guard
+                    let row = try Row.fetchOne(
+                        db.cachedStatement(
+                            sql: """
+                                SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.conversation_id = ? AND m.id = ?
+                                """),
+                        arguments: [conversationID.rawValue, messageID.rawValue])
+                else {
+                    throw ChatRules.noMessage(messageID, in: conversationID)
+                }
+                guard let changed = try rule(try MessageRows.message(row, epoch: epoch)) else { return try MessageRows.message(row, epoch: epoch) }
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE messages SET text = ?, version = ?, edited_at = ?, deleted = ?, reactions = ? WHERE conversation_id = ? AND id = ?
+                        """
+                ).execute(arguments: [
+                    changed.text, changed.version, changed.editedAt.map(MessageRows.milliseconds), changed.deleted,
+                    MessageRows.reactionsText(changed.reactions), conversationID.rawValue, messageID.rawValue,
+                ])
+                try db.cachedStatement(sql: "INSERT INTO message_changes (seq, kind, conversation_id, message_id) VALUES (?, ?, ?, ?)")
+                    .execute(arguments: [try SQLChangeLog.next(db), kind.rawValue, conversationID.rawValue, messageID.rawValue])
+                return changed
             }
-            guard let changed = try rule(try MessageRows.message(row, epoch: epoch)) else { return try MessageRows.message(row, epoch: epoch) }
-            try db.cachedStatement(sql: """
-                UPDATE messages SET text = ?, version = ?, edited_at = ?, deleted = ?, reactions = ? WHERE conversation_id = ? AND id = ?
-                """).execute(arguments: [changed.text, changed.version, changed.editedAt.map(MessageRows.milliseconds), changed.deleted,
-                                         MessageRows.reactionsText(changed.reactions), conversationID.rawValue, messageID.rawValue])
-            try db.cachedStatement(sql: "INSERT INTO message_changes (seq, kind, conversation_id, message_id) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [try SQLChangeLog.next(db), kind.rawValue, conversationID.rawValue, messageID.rawValue])
-            return changed
-        } }
+        }
     }
 
     /// Each of `sends` stored in the open transaction. A send refused for what it is (its id
@@ -81,8 +93,11 @@ public struct SQLMessageStore: MessageStore {
     private static func answered(by sends: [Send], _ db: Database) throws -> [Key: Message.Reply] {
         var replies: [Key: Message.Reply] = [:]
         for key in Set(sends.compactMap(\.answered)) {
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT text, deleted FROM messages WHERE conversation_id = ? AND id = ?"),
-                                             arguments: [key.conversationID.rawValue, key.id.rawValue]) else { continue }
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT text, deleted FROM messages WHERE conversation_id = ? AND id = ?"),
+                    arguments: [key.conversationID.rawValue, key.id.rawValue])
+            else { continue }
             replies[key] = Message.Reply(id: key.id, text: try row.decode(atIndex: 0), deleted: try row.decode(atIndex: 1))
         }
         return replies
@@ -94,8 +109,9 @@ public struct SQLMessageStore: MessageStore {
     private static func storedMessages(of sends: [Send], epoch: String, _ db: Database) throws -> [Key: Message] {
         var messages: [Key: Message] = [:]
         for (conversationID, ids) in Dictionary(grouping: sends, by: \.conversationID).mapValues({ $0.map(\.id) }) {
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: ChatStatements.storedMessages),
-                                           arguments: [try JSONIDs.encode(ids), conversationID.rawValue])
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: ChatStatements.storedMessages),
+                arguments: [try JSONIDs.encode(ids), conversationID.rawValue])
             while let row = try rows.next() {
                 let message = try MessageRows.message(row, epoch: epoch)
                 messages[Key(conversationID: message.conversationID, id: message.id)] = message
@@ -107,22 +123,31 @@ public struct SQLMessageStore: MessageStore {
     /// Stores `send` as message number `seq` in the open transaction.
     private static func insert(_ send: Send, seq: Int64, epoch: String, _ db: Database) throws -> Message {
         let conversation = send.conversationID.rawValue
-        let position = (try Int.fetchOne(db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
-                                         arguments: [conversation]) ?? 0) + 1
-        try db.cachedStatement(sql: """
-            INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at, reply_to, mentions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [seq, send.id.rawValue, conversation, position, send.sender.rawValue, send.text, send.sentAt, send.replyTo?.rawValue,
-                                    try MessageRows.peopleText(send.mentions)])
+        let position =
+            (try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT message_count FROM chat_activity WHERE conversation_id = ?"),
+                arguments: [conversation]) ?? 0) + 1
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at, reply_to, mentions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            seq, send.id.rawValue, conversation, position, send.sender.rawValue, send.text, send.sentAt, send.replyTo?.rawValue,
+            try MessageRows.peopleText(send.mentions),
+        ])
         for person in send.mentions {
             try db.cachedStatement(sql: "INSERT INTO message_mentions (user_id, seq, conversation_id, position) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [person.rawValue, seq, conversation, position])
         }
-        try db.cachedStatement(sql: """
-            INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
-            ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
-            """).execute(arguments: [conversation, position, seq])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO chat_activity (conversation_id, message_count, last_seq) VALUES (?, ?, ?)
+                ON CONFLICT (conversation_id) DO UPDATE SET message_count = excluded.message_count, last_seq = excluded.last_seq
+                """
+        ).execute(arguments: [conversation, position, seq])
         try ChatReads.set(position, by: send.sender, in: send.conversationID, db)
-        return Message(id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
-                       sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq), mentions: send.mentions)
+        return Message(
+            id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
+            sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq), mentions: send.mentions)
     }
 }

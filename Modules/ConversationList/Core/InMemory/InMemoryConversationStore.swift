@@ -85,16 +85,19 @@ public actor InMemoryConversationStore: ConversationDirectory {
     func start(title: String?, by starter: UserID, with others: [UserID]) async -> (conversation: Conversation, notInvited: [NotInvited]) {
         let named = others.filter { $0 != starter }
         for other in named { accepted.insert(Relation(who: starter, whom: other)) }
-        var members = [starter], invited: [UserID] = [], expired: [(invitee: UserID, conversation: ConversationID)] = [], notInvited: [NotInvited] = []
+        var members = [starter], invited: [UserID] = [], expired: [(invitee: UserID, conversation: ConversationID)] = [],
+            notInvited: [NotInvited] = []
         for other in named {
             let waiting = pending.compactMap { id, invitees in invitees[other].map { (id: id, invitation: $0) } }
             let oldestFromStranger = waiting.filter { !accepted.contains(Relation(who: other, whom: $0.invitation.inviter)) }
                 .min { ($0.invitation.at, $0.id) < ($1.invitation.at, $1.id) }
-            switch ConversationRules.entry(acceptsStarter: accepted.contains(Relation(who: other, whom: starter)),
-                                           acceptsEveryoneNamed: named.allSatisfy { $0 == other || accepted.contains(Relation(who: other, whom: $0)) },
-                                           blocked: blocked.contains(Relation(who: other, whom: starter)),
-                                           invitedByStarter: waiting.contains { $0.invitation.inviter == starter }, pending: waiting.count,
-                                           strangerInvitationWaits: oldestFromStranger != nil) {
+            switch ConversationRules.entry(
+                acceptsStarter: accepted.contains(Relation(who: other, whom: starter)),
+                acceptsEveryoneNamed: named.allSatisfy { $0 == other || accepted.contains(Relation(who: other, whom: $0)) },
+                blocked: blocked.contains(Relation(who: other, whom: starter)),
+                invitedByStarter: waiting.contains { $0.invitation.inviter == starter }, pending: waiting.count,
+                strangerInvitationWaits: oldestFromStranger != nil)
+            {
             case .member: members.append(other)
             case .invited(let makingRoom):
                 invited.append(other)
@@ -106,8 +109,9 @@ public actor InMemoryConversationStore: ConversationDirectory {
             case .none: break
             }
         }
-        let conversation = Conversation(id: .random(), title: title, memberIDs: members, createdAt: clock.now(),
-                                        pair: title == nil ? [starter] + others : nil)
+        let conversation = Conversation(
+            id: .random(), title: title, memberIDs: members, createdAt: clock.now(),
+            pair: title == nil ? [starter] + others : nil)
         conversations[conversation.id] = conversation
         for invitee in invited { pending[conversation.id, default: [:]][invitee] = Pending(inviter: starter, at: clock.now()) }
         for (invitee, id) in expired { await record(.conversationLeft(id, by: invitee), for: [invitee]) }
@@ -149,8 +153,9 @@ public actor InMemoryConversationStore: ConversationDirectory {
         guard let conversation = conversations[id] else { throw AppError.noConversation(id) }
         guard conversation.memberIDs.contains(user) else { return }
         let remaining = conversation.memberIDs.filter { $0 != user }
-        conversations[id] = Conversation(id: id, title: conversation.title, memberIDs: remaining, createdAt: conversation.createdAt,
-                                         pair: conversation.pair)
+        conversations[id] = Conversation(
+            id: id, title: conversation.title, memberIDs: remaining, createdAt: conversation.createdAt,
+            pair: conversation.pair)
         await record(.conversationLeft(id, by: user), for: [user] + remaining)
     }
 
@@ -176,8 +181,9 @@ public actor InMemoryConversationStore: ConversationDirectory {
 
     private func join(_ user: UserID, _ id: ConversationID) async -> Conversation {
         guard let conversation = conversations[id] else { return Conversation(id: id, title: nil, memberIDs: [user], createdAt: clock.now()) }
-        let joined = Conversation(id: id, title: conversation.title, memberIDs: conversation.memberIDs + [user], createdAt: conversation.createdAt,
-                                  pair: conversation.pair)
+        let joined = Conversation(
+            id: id, title: conversation.title, memberIDs: conversation.memberIDs + [user], createdAt: conversation.createdAt,
+            pair: conversation.pair)
         conversations[id] = joined
         await record(.conversationAdded(id, joining: user), for: joined.memberIDs)
         return joined

@@ -26,8 +26,10 @@ public enum ConversationReference {
         try resolve(reference, in: invitations, id: \.id, title: \.title, naming: "invitation")
     }
 
-    private static func resolve<Row>(_ reference: String, in rows: [Row], id: KeyPath<Row, ConversationID>, title: KeyPath<Row, String>,
-                                     naming kind: String) throws -> Row {
+    private static func resolve<Row>(
+        _ reference: String, in rows: [Row], id: KeyPath<Row, ConversationID>, title: KeyPath<Row, String>,
+        naming kind: String
+    ) throws -> Row {
         let text = reference.trimmingCharacters(in: .whitespaces)
         let key = text.lowercased()
         let number = Int(text).flatMap { (1...max(rows.count, 1)).contains($0) ? $0 - 1 : nil }
@@ -42,8 +44,10 @@ public enum ConversationReference {
                 "\($0.offset + 1). \(AppError.quoting($0.element[keyPath: title])) (\($0.element[keyPath: id]))"
             }
             let more = matches.count > maxCandidatesShown ? ", and \(matches.count - maxCandidatesShown) more" : ""
-            throw AppError(.conflict, "\(AppError.quoting(reference)) could mean \(matches.count) \(kind)s: "
-                + shown.joined(separator: ", ") + more + "; use the number or the id")
+            throw AppError(
+                .conflict,
+                "\(AppError.quoting(reference)) could mean \(matches.count) \(kind)s: "
+                    + shown.joined(separator: ", ") + more + "; use the number or the id")
         }
     }
 }

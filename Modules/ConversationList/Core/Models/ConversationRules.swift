@@ -23,7 +23,8 @@ public enum ConversationRules {
     /// group of its creator alone), each by `write(part, first)`, one after the other, and
     /// returns who was not invited, gathered from every part.
     public static func writingInParts(_ others: [UserID], _ write: (_ part: [UserID], _ first: Bool) async throws -> [NotInvited]) async throws
-        -> [NotInvited] {
+        -> [NotInvited]
+    {
         let starts = others.isEmpty ? [0] : Array(stride(from: 0, to: others.count, by: peoplePerWrite))
         var notInvited: [NotInvited] = []
         for start in starts {
@@ -66,8 +67,10 @@ public enum ConversationRules {
     /// - else invited, but not if an invitation of the starter's waits already (one is enough)
     ///   nor when `maxPendingInvitations` wait and none of them is from a stranger
     ///   (`strangerInvitationWaits`): the starter is told which.
-    public static func entry(acceptsStarter: Bool, acceptsEveryoneNamed: Bool, blocked: Bool, invitedByStarter: Bool, pending: Int,
-                             strangerInvitationWaits: Bool) -> Entry {
+    public static func entry(
+        acceptsStarter: Bool, acceptsEveryoneNamed: Bool, blocked: Bool, invitedByStarter: Bool, pending: Int,
+        strangerInvitationWaits: Bool
+    ) -> Entry {
         if blocked { return .none }
         if acceptsStarter && acceptsEveryoneNamed { return .member }
         if invitedByStarter { return .notInvited(.alreadyInvited) }

@@ -27,9 +27,10 @@ public struct MessagePreview: Codable, Equatable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(MessageID.self, forKey: .id), senderID: try container.decode(UserID.self, forKey: .senderID),
-                  text: try container.decode(String.self, forKey: .text), sentAt: try container.decode(Date.self, forKey: .sentAt),
-                  deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false)
+        self.init(
+            id: try container.decode(MessageID.self, forKey: .id), senderID: try container.decode(UserID.self, forKey: .senderID),
+            text: try container.decode(String.self, forKey: .text), sentAt: try container.decode(Date.self, forKey: .sentAt),
+            deleted: try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false)
     }
 
     public func encode(to encoder: any Encoder) throws {

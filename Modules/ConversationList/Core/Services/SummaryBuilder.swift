@@ -21,24 +21,27 @@ public struct SummaryBuilder: Sendable {
         async let namesRead = users.displayNames(of: Array(otherIDs))
         async let activitiesRead = activity.activity(of: conversations.map(\.id), for: reader)
         let (names, activities) = try await (namesRead, activitiesRead)
-        return ConversationSummary.byRecentActivity(conversations.map { conversation in
-            ConversationSummary(
-                conversation: conversation,
-                title: conversation.title ?? directTitle(conversation, reader: reader, names: names),
-                activity: activities[conversation.id] ?? .none
-            )
-        })
+        return ConversationSummary.byRecentActivity(
+            conversations.map { conversation in
+                ConversationSummary(
+                    conversation: conversation,
+                    title: conversation.title ?? directTitle(conversation, reader: reader, names: names),
+                    activity: activities[conversation.id] ?? .none
+                )
+            })
     }
 
     /// The invitations of `invitee` to `conversations` (with who invited, and when), newest first.
     public func invitations(to conversations: [(conversation: Conversation, inviter: UserID, at: Date)], for invitee: UserID) async throws
-        -> [Invitation] {
+        -> [Invitation]
+    {
         let names = try await users.displayNames(of: Array(Set(conversations.map(\.inviter))))
         return conversations.map { entry in
             let inviterName = names[entry.inviter] ?? "unknown user"
-            return Invitation(id: entry.conversation.id, title: entry.conversation.title ?? inviterName, isGroup: entry.conversation.isGroup,
-                              inviterID: entry.inviter, inviterName: inviterName, memberCount: entry.conversation.memberIDs.count,
-                              invitedAt: entry.at)
+            return Invitation(
+                id: entry.conversation.id, title: entry.conversation.title ?? inviterName, isGroup: entry.conversation.isGroup,
+                inviterID: entry.inviter, inviterName: inviterName, memberCount: entry.conversation.memberIDs.count,
+                invitedAt: entry.at)
         }.sorted { $0.invitedAt != $1.invitedAt ? $0.invitedAt > $1.invitedAt : $0.id < $1.id }
     }
 
@@ -67,7 +70,8 @@ public struct SummaryBuilder: Sendable {
     /// before they are looked up, so that a request the budget refuses looks up no one.
     /// - Returns: the trimmed title and the member list to store.
     public func checkGroup(title: String, creator: UserID, adding others: [UserID], paying pay: (_ others: Int) throws -> Void = { _ in })
-        async throws -> (title: String, members: [UserID]) {
+        async throws -> (title: String, members: [UserID])
+    {
         let title = try Validation.title(title)
         let members = Conversation.members(creator: creator, adding: others)
         try pay(members.count - 1)

@@ -11,5 +11,7 @@ public protocol ConversationListFactory {
 
 extension ConversationListFactory {
     /// The conversation list screen, a page of the usual size at a time.
-    public func makeConversationListViewModel() -> ConversationListViewModel { makeConversationListViewModel(pageSize: ConversationRules.defaultPage) }
+    public func makeConversationListViewModel() -> ConversationListViewModel {
+        makeConversationListViewModel(pageSize: ConversationRules.defaultPage)
+    }
 }

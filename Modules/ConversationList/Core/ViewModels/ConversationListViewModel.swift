@@ -57,11 +57,12 @@ public final class ConversationListViewModel {
         list = .loading
         let next = await Loadable.from { [service, pageSize] in try await service.conversations(limit: pageSize, after: after) }
         hasMore = next.value?.hasMore ?? false
-        list = switch next {
-        case .loaded(let page): .loaded(page.conversations)
-        case .failed(let error): .failed(error)
-        case .idle, .loading: .idle
-        }
+        list =
+            switch next {
+            case .loaded(let page): .loaded(page.conversations)
+            case .failed(let error): .failed(error)
+            case .idle, .loading: .idle
+            }
     }
 
     /// Loads another page.

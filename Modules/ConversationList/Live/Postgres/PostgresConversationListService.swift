@@ -22,8 +22,10 @@ public struct PostgresConversationListService: ConversationListService {
     /// each conversation started or left spends from `budget`'s conversations, each block and
     /// unblock from its look-ups, and `membersChanged` hears of each
     /// conversation whose members this service changed (a cache of members forgets it).
-    public init(database: PGDatabase, builder: SummaryBuilder, caller: Caller, clock: any WallClock = SystemWallClock(),
-                budget: UsageBudget = .unlimited, membersChanged: @escaping @Sendable (ConversationID) -> Void = { _ in }) {
+    public init(
+        database: PGDatabase, builder: SummaryBuilder, caller: Caller, clock: any WallClock = SystemWallClock(),
+        budget: UsageBudget = .unlimited, membersChanged: @escaping @Sendable (ConversationID) -> Void = { _ in }
+    ) {
         self.database = database
         self.builder = builder
         self.caller = caller
@@ -39,10 +41,12 @@ public struct PostgresConversationListService: ConversationListService {
 
     public func conversations() async throws -> [ConversationSummary] {
         let me = try await caller.id()
-        let conversations = try await database.query("""
+        let conversations = try await database.query(
+            """
             SELECT \(unescaped: Self.columns) FROM conversation_members mine JOIN conversations c ON c.id = mine.conversation_id
             WHERE mine.user_id = \(me.rawValue) AND mine.state = 'member'
-            """).map(Self.conversation)
+            """
+        ).map(Self.conversation)
         return try await builder.summaries(of: conversations, for: me)
     }
 
@@ -56,13 +60,16 @@ public struct PostgresConversationListService: ConversationListService {
         try budget.spend(.conversation, by: me)
         let candidate = ConversationID.random(), now = clock.now().timeIntervalSince1970
         let (id, notInvited) = try await database.write { tx -> (String, [NotInvited]) in
-            let inserted = try await tx.query("""
+            let inserted = try await tx.query(
+                """
                 INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (\(candidate.rawValue), NULL, \(key), \(now), '')
                 ON CONFLICT DO NOTHING RETURNING id
                 """)
             guard !inserted.isEmpty else {
                 // Another instance made it first.
-                return (try await tx.query("SELECT id FROM conversations WHERE direct_key = \(key)").first?.decode(String.self) ?? candidate.rawValue, [])
+                return (
+                    try await tx.query("SELECT id FROM conversations WHERE direct_key = \(key)").first?.decode(String.self) ?? candidate.rawValue, []
+                )
             }
             return (candidate.rawValue, try await Self.start(candidate, by: me, with: [userID], adding: [userID], first: true, at: now, tx))
         }
@@ -80,7 +87,9 @@ public struct PostgresConversationListService: ConversationListService {
             try await ConversationRules.writingInParts(others) { people, first in
                 try await database.write { tx in
                     if first {
-                        try await tx.query("INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (\(id.rawValue), \(title), NULL, \(now), '')")
+                        try await tx.query(
+                            "INSERT INTO conversations (id, title, direct_key, created_at, members) VALUES (\(id.rawValue), \(title), NULL, \(now), '')"
+                        )
                     }
                     return try await Self.start(id, by: me, with: others, adding: people, first: first, at: now, tx)
                 }
@@ -91,12 +100,16 @@ public struct PostgresConversationListService: ConversationListService {
 
     public func invitations() async throws -> [Invitation] {
         let me = try await caller.id()
-        let rows = try await database.query("""
+        let rows = try await database.query(
+            """
             SELECT \(unescaped: Self.columns), m.invited_by, m.invited_at FROM conversation_members m JOIN conversations c ON c.id = m.conversation_id
             WHERE m.user_id = \(me.rawValue) AND m.state = 'invited'
-            """).map { row in
+            """
+        ).map { row in
             let cells = row.makeRandomAccess()
-            return (try Self.conversation(row), UserID(try cells[5].decode(String.self)), Date(timeIntervalSince1970: try cells[6].decode(Double.self)))
+            return (
+                try Self.conversation(row), UserID(try cells[5].decode(String.self)), Date(timeIntervalSince1970: try cells[6].decode(Double.self))
+            )
         }
         return try await builder.invitations(to: rows, for: me)
     }
@@ -125,19 +138,26 @@ public struct PostgresConversationListService: ConversationListService {
         try await builder.checkBlock(by: me, of: userID)
         try budget.spend(.lookup, by: me)
         let left = try await database.write { tx -> ConversationID? in
-            try await tx.query("INSERT INTO conversation_blocks (user_id, blocked_id) VALUES (\(me.rawValue), \(userID.rawValue)) ON CONFLICT DO NOTHING")
+            try await tx.query(
+                "INSERT INTO conversation_blocks (user_id, blocked_id) VALUES (\(me.rawValue), \(userID.rawValue)) ON CONFLICT DO NOTHING")
             try await tx.query("DELETE FROM conversation_accepts WHERE user_id = \(me.rawValue) AND accepted_id = \(userID.rawValue)")
-            for row in try await tx.query("""
+            for row in try await tx.query(
+                """
                 SELECT conversation_id FROM conversation_members WHERE user_id = \(me.rawValue) AND state = 'invited' AND invited_by = \(userID.rawValue)
-                """) {
+                """)
+            {
                 try await Self.decline(ConversationID(try row.decode(String.self)), by: me, tx)
             }
             let key = [me.rawValue, userID.rawValue].sorted().joined(separator: "|")
-            guard let direct = try await tx.query("""
-                SELECT c.id FROM conversations c
-                JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = \(me.rawValue) AND m.state = 'member'
-                WHERE c.direct_key = \(key)
-                """).first?.decode(String.self) else { return nil }
+            guard
+                let direct = try await tx.query(
+                    """
+                    SELECT c.id FROM conversations c
+                    JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = \(me.rawValue) AND m.state = 'member'
+                    WHERE c.direct_key = \(key)
+                    """
+                ).first?.decode(String.self)
+            else { return nil }
             try await Self.leave(ConversationID(direct), by: me, tx)
             return ConversationID(direct)
         }
@@ -165,7 +185,8 @@ public struct PostgresConversationListService: ConversationListService {
     /// invitation accepted if invited; joined again if they had left it.
     private func enter(_ id: ConversationID, me: UserID, accepting other: UserID) async throws -> ConversationSummary {
         let joined = try await database.write { tx -> Bool in
-            try await tx.query("INSERT INTO conversation_accepts (user_id, accepted_id) VALUES (\(me.rawValue), \(other.rawValue)) ON CONFLICT DO NOTHING")
+            try await tx.query(
+                "INSERT INTO conversation_accepts (user_id, accepted_id) VALUES (\(me.rawValue), \(other.rawValue)) ON CONFLICT DO NOTHING")
             switch try await Self.state(of: me, in: id, tx) {
             case "member": return false
             case "invited": try await Self.accept(id, by: me, tx)
@@ -183,14 +204,19 @@ public struct PostgresConversationListService: ConversationListService {
     /// of what the rule needs for everyone, then each kind of row written at once from an array
     /// of ids.
     /// - Returns: who was not invited, and why.
-    private static func start(_ id: ConversationID, by starter: UserID, with others: [UserID], adding people: [UserID], first: Bool,
-                              at now: Double, _ tx: Transaction) async throws -> [NotInvited] {
+    private static func start(
+        _ id: ConversationID, by starter: UserID, with others: [UserID], adding people: [UserID], first: Bool,
+        at now: Double, _ tx: Transaction
+    ) async throws -> [NotInvited] {
         let named = others.filter { $0 != starter }.map(\.rawValue), adding = people.filter { $0 != starter }.map(\.rawValue)
-        try await tx.query("""
+        try await tx.query(
+            """
             INSERT INTO conversation_accepts (user_id, accepted_id) SELECT \(starter.rawValue), u FROM unnest(\(adding)::text[]) u ON CONFLICT DO NOTHING
             """)
-        var members = first ? [starter] : [], invited: [UserID] = [], expiring: [(invitee: UserID, conversation: String)] = [], notInvited: [NotInvited] = []
-        let rows = try await tx.query("""
+        var members = first ? [starter] : [], invited: [UserID] = [], expiring: [(invitee: UserID, conversation: String)] = [],
+            notInvited: [NotInvited] = []
+        let rows = try await tx.query(
+            """
             SELECT person, accepts_starter, accepts_named, blocked, invited_by_starter, pending,
                    CASE WHEN pending >= \(ConversationRules.maxPendingInvitations) THEN (
                        SELECT m.conversation_id FROM conversation_members m
@@ -207,10 +233,12 @@ public struct PostgresConversationListService: ConversationListService {
                   FROM unnest(\(adding)::text[]) p) people
             """)
         for row in rows {
-            let (person, acceptsStarter, acceptsNamed, blocked, invitedByStarter, pending, oldestFromStranger)
-                = try row.decode((String, Bool, Int64, Bool, Bool, Int64, String?).self)
-            switch ConversationRules.entry(acceptsStarter: acceptsStarter, acceptsEveryoneNamed: acceptsNamed >= named.count - 1, blocked: blocked,
-                                           invitedByStarter: invitedByStarter, pending: Int(pending), strangerInvitationWaits: oldestFromStranger != nil) {
+            let (person, acceptsStarter, acceptsNamed, blocked, invitedByStarter, pending, oldestFromStranger) = try row.decode(
+                (String, Bool, Int64, Bool, Bool, Int64, String?).self)
+            switch ConversationRules.entry(
+                acceptsStarter: acceptsStarter, acceptsEveryoneNamed: acceptsNamed >= named.count - 1, blocked: blocked,
+                invitedByStarter: invitedByStarter, pending: Int(pending), strangerInvitationWaits: oldestFromStranger != nil)
+            {
             case .member: members.append(UserID(person))
             case .invited(let makingRoom):
                 invited.append(UserID(person))
@@ -220,31 +248,42 @@ public struct PostgresConversationListService: ConversationListService {
             }
         }
         if !expiring.isEmpty {
-            try await tx.query("""
+            try await tx.query(
+                """
                 DELETE FROM conversation_members m USING unnest(\(expiring.map(\.invitee.rawValue))::text[], \(expiring.map(\.conversation))::text[]) e(u, c)
                 WHERE m.state = 'invited' AND m.user_id = e.u AND m.conversation_id = e.c
                 """)
         }
-        try await tx.query("""
+        try await tx.query(
+            """
             INSERT INTO conversation_members (user_id, conversation_id) SELECT u, \(id.rawValue) FROM unnest(\(members.map(\.rawValue))::text[]) u
             """)
-        try await tx.query("""
+        try await tx.query(
+            """
             INSERT INTO conversation_members (user_id, conversation_id, state, invited_by, invited_at)
             SELECT u, \(id.rawValue), 'invited', \(starter.rawValue), \(now) FROM unnest(\(invited.map(\.rawValue))::text[]) u
             """)
         let everyone = try await updateMembers(id, tx)
-        try await PostgresChangeLog.record(each: expiring.map { (.conversationLeft(ConversationID($0.conversation), by: $0.invitee), $0.invitee) }, tx)
+        try await PostgresChangeLog.record(
+            each: expiring.map { (.conversationLeft(ConversationID($0.conversation), by: $0.invitee), $0.invitee) }, tx)
         // Those written before learn of the members a later part added.
-        if !members.isEmpty { try await PostgresChangeLog.record(.conversationAdded(id), audience: ConversationRules.addedAudience(first: first, members: members, everyone: everyone), tx) }
+        if !members.isEmpty {
+            try await PostgresChangeLog.record(
+                .conversationAdded(id), audience: ConversationRules.addedAudience(first: first, members: members, everyone: everyone), tx)
+        }
         try await PostgresChangeLog.record(each: invited.map { (.conversationInvited(id, invitee: $0), $0) }, tx)
         return notInvited
     }
 
     private static func accept(_ id: ConversationID, by me: UserID, _ tx: Transaction) async throws {
         if try await state(of: me, in: id, tx) == "member" { return }
-        guard let inviter = try await tx.query("""
-            SELECT invited_by FROM conversation_members WHERE conversation_id = \(id.rawValue) AND user_id = \(me.rawValue) AND state = 'invited'
-            """).first?.decode(String.self) else { throw ConversationRules.noInvitation(id) }
+        guard
+            let inviter = try await tx.query(
+                """
+                SELECT invited_by FROM conversation_members WHERE conversation_id = \(id.rawValue) AND user_id = \(me.rawValue) AND state = 'invited'
+                """
+            ).first?.decode(String.self)
+        else { throw ConversationRules.noInvitation(id) }
         try await tx.query("INSERT INTO conversation_accepts (user_id, accepted_id) VALUES (\(me.rawValue), \(inviter)) ON CONFLICT DO NOTHING")
         try await tx.query("DELETE FROM conversation_members WHERE conversation_id = \(id.rawValue) AND user_id = \(me.rawValue)")
         try await join(id, me, tx)
@@ -277,7 +316,8 @@ public struct PostgresConversationListService: ConversationListService {
     }
 
     private static func leave(_ id: ConversationID, by me: UserID, _ tx: Transaction) async throws {
-        let left = try await tx.query("""
+        let left = try await tx.query(
+            """
             DELETE FROM conversation_members WHERE conversation_id = \(id.rawValue) AND user_id = \(me.rawValue) AND state = 'member' RETURNING user_id
             """)
         guard !left.isEmpty else { return try await requireExists(id, tx) }
@@ -287,9 +327,11 @@ public struct PostgresConversationListService: ConversationListService {
     /// Writes the members of `id` now on its row, and returns them.
     @discardableResult
     private static func updateMembers(_ id: ConversationID, _ tx: Transaction) async throws -> [UserID] {
-        let members = try await tx.query("""
+        let members = try await tx.query(
+            """
             SELECT user_id FROM conversation_members WHERE conversation_id = \(id.rawValue) AND state = 'member' ORDER BY user_id
-            """).map { try $0.decode(String.self) }
+            """
+        ).map { try $0.decode(String.self) }
         try await tx.query("UPDATE conversations SET members = \(members.joined(separator: ",")) WHERE id = \(id.rawValue)")
         return members.map(UserID.init(rawValue:))
     }
@@ -309,7 +351,8 @@ public struct PostgresConversationListService: ConversationListService {
         let cells = row.makeRandomAccess()
         let members = try cells[3].decode(String.self).split(separator: ",").map { UserID(String($0)) }
         let pair = try cells[4].decode(String?.self).map { $0.split(separator: "|").map { UserID(String($0)) } }
-        return Conversation(id: ConversationID(try cells[0].decode(String.self)), title: try cells[1].decode(String?.self), memberIDs: members,
-                            createdAt: Date(timeIntervalSince1970: try cells[2].decode(Double.self)), pair: pair)
+        return Conversation(
+            id: ConversationID(try cells[0].decode(String.self)), title: try cells[1].decode(String?.self), memberIDs: members,
+            createdAt: Date(timeIntervalSince1970: try cells[2].decode(Double.self)), pair: pair)
     }
 }

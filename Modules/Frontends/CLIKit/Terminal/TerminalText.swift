@@ -48,11 +48,11 @@ public enum TerminalText {
     }
 }
 
-private extension Unicode.Scalar {
+extension Unicode.Scalar {
     /// U+2028 and U+2029, which some terminals break lines at.
-    var isLineSeparator: Bool { value == 0x2028 || value == 0x2029 }
+    fileprivate var isLineSeparator: Bool { value == 0x2028 || value == 0x2029 }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -26,8 +26,10 @@ public final class REPLContext {
         case home
     }
 
-    init(console: Console, lookup: any FrontendLookup, input: any REPLInput, container: AnyObject,
-         status: @escaping @MainActor (String) -> Void, navigator: @escaping @MainActor (Navigation) -> Void) {
+    init(
+        console: Console, lookup: any FrontendLookup, input: any REPLInput, container: AnyObject,
+        status: @escaping @MainActor (String) -> Void, navigator: @escaping @MainActor (Navigation) -> Void
+    ) {
         self.console = console
         self.lookup = lookup
         self.input = input

@@ -1,5 +1,5 @@
-import Foundation
 import CLIKit
+import Foundation
 import Kernel
 
 /// Runs the REPL: shows the screen for the current route, reads lines, dispatches `/commands`
@@ -24,13 +24,17 @@ public final class REPLHost {
     private var status = (screen: "", hotlist: "", trouble: "")
 
     /// Creates a host over the enabled features' plugins.
-    public init(plugins: [any REPLPlugin.Type], input: any REPLInput, console: Console, lookup: any FrontendLookup,
-                container: AnyObject) {
+    public init(
+        plugins: [any REPLPlugin.Type], input: any REPLInput, console: Console, lookup: any FrontendLookup,
+        container: AnyObject
+    ) {
         self.plugins = plugins
         self.input = input
         self.console = console
-        context = REPLContext(console: console, lookup: lookup, input: input, container: container,
-                              status: { [weak self] in self?.show(status: $0, of: \.screen) }) { [unowned self] in pendingNavigation = $0 }
+        context = REPLContext(
+            console: console, lookup: lookup, input: input, container: container,
+            status: { [weak self] in self?.show(status: $0, of: \.screen) }
+        ) { [unowned self] in pendingNavigation = $0 }
         input.completer = { [unowned self] word in completions(for: word) }
         // A screen's tasks may outlive the host by a moment (who types, shown as it leaves).
         input.lineChanged = { [weak self] line in self?.screen?.lineChanged(line) }
@@ -115,8 +119,11 @@ public final class REPLHost {
                 screen?.leave()
                 screen = nil
                 show(status: "", of: \.screen)
-                return context.showError(AppError(.notSignedIn, "no enabled feature has a screen to start on; sign in with `messageai login` "
-                    + "or enable more features (/help lists what works)"))
+                return context.showError(
+                    AppError(
+                        .notSignedIn,
+                        "no enabled feature has a screen to start on; sign in with `messageai login` "
+                            + "or enable more features (/help lists what works)"))
             }
             routes = [start]
         }

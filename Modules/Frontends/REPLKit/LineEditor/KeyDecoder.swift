@@ -39,16 +39,18 @@ public struct KeyDecoder {
     }
 
     private func decodeUTF8() -> Key? {
-        let expected = switch pending[0] {
-        case 0xF0...: 4
-        case 0xE0...: 3
-        case 0xC0...: 2
-        default: 1
-        }
+        let expected =
+            switch pending[0] {
+            case 0xF0...: 4
+            case 0xE0...: 3
+            case 0xC0...: 2
+            default: 1
+            }
         guard pending.count >= expected else { return nil }
         // A C1 control (U+0080–009F) is never text to insert.
         guard let text = String(validating: pending, as: UTF8.self), let character = text.first,
-              !character.unicodeScalars.contains(where: \.isControl) else { return .unknown }
+            !character.unicodeScalars.contains(where: \.isControl)
+        else { return .unknown }
         return .character(character)
     }
 

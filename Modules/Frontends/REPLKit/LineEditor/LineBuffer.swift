@@ -68,7 +68,7 @@ public struct LineBuffer: Equatable, Sendable {
 
     private func startOfWord(before index: Int, spacesOnly: Bool = false) -> Int {
         var start = index
-        while start > 0, characters[start - 1] == " " , !spacesOnly { start -= 1 }
+        while start > 0, characters[start - 1] == " ", !spacesOnly { start -= 1 }
         while start > 0, characters[start - 1] != " " { start -= 1 }
         return start
     }

@@ -90,7 +90,10 @@ public final class LineEditor: REPLInput {
         return await iterator.next(isolation: #isolation)
     }
 
-    private enum Outcome { case submit(String), endOfInput }
+    private enum Outcome {
+        case submit(String)
+        case endOfInput
+    }
 
     /// Handles a key; returns an outcome when the line is finished.
     private func handle(_ key: Key) -> Outcome? {
@@ -153,7 +156,11 @@ public final class LineEditor: REPLInput {
         }
     }
 
-    private enum SearchStep { case consumed, submit(String), passThrough }
+    private enum SearchStep {
+        case consumed
+        case submit(String)
+        case passThrough
+    }
 
     /// What a key does during a Ctrl-R search: typing narrows it, Ctrl-R finds an older match,
     /// Enter runs the match, Ctrl-G or Ctrl-C cancel, any other key keeps the match as the line

@@ -8,13 +8,15 @@ import Profile
 public struct PostgresProfileRegistry: ProfileRegistry {
     /// Profile's migrations, oldest first.
     public static let migrations = [
-        PGDatabase.Migration(feature: "profile", version: 1, [
-            """
-            CREATE TABLE profiles (id text COLLATE "C" PRIMARY KEY, email text COLLATE "C" NOT NULL UNIQUE, display_name text NOT NULL,
-                                   name_key text COLLATE "C" NOT NULL, status text NOT NULL DEFAULT '')
-            """,
-            "CREATE INDEX profiles_by_name_key ON profiles (name_key text_pattern_ops)",
-        ]),
+        PGDatabase.Migration(
+            feature: "profile", version: 1,
+            [
+                """
+                CREATE TABLE profiles (id text COLLATE "C" PRIMARY KEY, email text COLLATE "C" NOT NULL UNIQUE, display_name text NOT NULL,
+                                       name_key text COLLATE "C" NOT NULL, status text NOT NULL DEFAULT '')
+                """,
+                "CREATE INDEX profiles_by_name_key ON profiles (name_key text_pattern_ops)",
+            ])
     ]
 
     private let database: PGDatabase
@@ -30,7 +32,8 @@ public struct PostgresProfileRegistry: ProfileRegistry {
     /// profile together).
     /// - Throws: `.conflict` if the user or the email already has a profile.
     public static func insert(_ profile: Profile, _ transaction: PGDatabase.Transaction) async throws {
-        let inserted = try await transaction.query("""
+        let inserted = try await transaction.query(
+            """
             INSERT INTO profiles (id, email, display_name, name_key, status)
             VALUES (\(profile.id.rawValue), \(profile.email), \(profile.displayName), \(profile.displayName.lowercased()), \(profile.status))
             ON CONFLICT DO NOTHING RETURNING id
@@ -42,9 +45,11 @@ public struct PostgresProfileRegistry: ProfileRegistry {
         guard !ids.isEmpty else { return [:] }
         var names: [UserID: String] = [:]
         names.reserveCapacity(ids.count)
-        for row in try await database.query("""
+        for row in try await database.query(
+            """
             SELECT p.id, p.display_name FROM unnest(\(ids.map(\.rawValue))::text[]) ids(id) JOIN profiles p ON p.id = ids.id
-            """) {
+            """)
+        {
             let (id, name) = try row.decode((String, String).self)
             names[UserID(id)] = name
         }

@@ -30,10 +30,12 @@ public struct PostgresProfileService: ProfileService {
         let me = try await caller.id()
         try budget.spend(.lookup, by: me)
         let keys = ProfileRules.lookupKeys(idOrEmail)
-        let found = try await database.query("""
+        let found = try await database.query(
+            """
             SELECT \(unescaped: Self.columns) FROM profiles WHERE id = \(keys.id.rawValue) OR email = \(keys.email)
             ORDER BY id = \(keys.id.rawValue) DESC LIMIT 1
-            """).first.map(Self.profile)
+            """
+        ).first.map(Self.profile)
         guard let found else { throw ProfileRules.noUser(idOrEmail) }
         return ProfileRules.seen(found, by: me, asking: idOrEmail)
     }
@@ -46,9 +48,11 @@ public struct PostgresProfileService: ProfileService {
         let audience = displayName == nil ? [me] : try await renameAudience?.audience(ofRenamed: me) ?? [me]
         let budget = budget
         return try await database.write { transaction in
-            let old = try Self.own(try await transaction.query("SELECT \(unescaped: Self.columns) FROM profiles WHERE id = \(me.rawValue) FOR UPDATE"))
+            let old = try Self.own(
+                try await transaction.query("SELECT \(unescaped: Self.columns) FROM profiles WHERE id = \(me.rawValue) FOR UPDATE"))
             let profile = try ProfileRules.edited(old, displayName: displayName, status: status)
-            try await transaction.query("""
+            try await transaction.query(
+                """
                 UPDATE profiles SET display_name = \(profile.displayName), name_key = \(profile.displayName.lowercased()), status = \(profile.status)
                 WHERE id = \(profile.id.rawValue)
                 """)
@@ -65,10 +69,12 @@ public struct PostgresProfileService: ProfileService {
         let prefix = try Validation.searchPrefix(query)
         try ProfileRules.checkSearchLimit(limit)
         try budget.spend(.lookup, by: me)
-        return try await database.query("""
+        return try await database.query(
+            """
             SELECT \(unescaped: Self.columns) FROM profiles WHERE starts_with(name_key, \(prefix)) OR email = \(prefix)
             ORDER BY name_key, id LIMIT \(limit)
-            """).map(Self.profile).map { ProfileRules.seen($0, by: me, asking: prefix) }
+            """
+        ).map(Self.profile).map { ProfileRules.seen($0, by: me, asking: prefix) }
     }
 
     public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {

@@ -5,16 +5,18 @@ import SQLStore
 public enum ProfileSchema {
     /// Profile's migrations, oldest first.
     public static let migrations = [
-        SchemaMigration(feature: "profile", version: 1, sql: """
-            CREATE TABLE profiles (
-                id TEXT PRIMARY KEY,
-                email TEXT NOT NULL UNIQUE,
-                display_name TEXT NOT NULL,
-                name_key TEXT NOT NULL,
-                status TEXT NOT NULL DEFAULT ''
-            );
-            CREATE INDEX profiles_by_name_key ON profiles(name_key);
-            """),
+        SchemaMigration(
+            feature: "profile", version: 1,
+            sql: """
+                CREATE TABLE profiles (
+                    id TEXT PRIMARY KEY,
+                    email TEXT NOT NULL UNIQUE,
+                    display_name TEXT NOT NULL,
+                    name_key TEXT NOT NULL,
+                    status TEXT NOT NULL DEFAULT ''
+                );
+                CREATE INDEX profiles_by_name_key ON profiles(name_key);
+                """),
         // Emails are kept in their composed form (NFC), as they are now compared.
         SchemaMigration.rewriting(feature: "profile", version: 2, table: "profiles", column: "email", Validation.emailKey),
     ]

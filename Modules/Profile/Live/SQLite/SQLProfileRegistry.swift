@@ -18,9 +18,10 @@ public struct SQLProfileRegistry: ProfileRegistry {
     /// profile together).
     /// - Throws: `.conflict` if the user or the email already has a profile.
     public static func insert(_ profile: Profile, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO profiles (id, email, display_name, name_key, status) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-            """, arguments: [profile.id.rawValue, profile.email, profile.displayName, profile.displayName.lowercased(), profile.status])
+        try db.execute(
+            sql: """
+                INSERT INTO profiles (id, email, display_name, name_key, status) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """, arguments: [profile.id.rawValue, profile.email, profile.displayName, profile.displayName.lowercased(), profile.status])
         guard db.changesCount > 0 else { throw ProfileRules.profileExists(profile) }
     }
 
@@ -30,8 +31,9 @@ public struct SQLProfileRegistry: ProfileRegistry {
         return try await database.read { db in
             var names: [UserID: String] = [:]
             names.reserveCapacity(ids.count)
-            let rows = try Row.fetchCursor(db, sql: "SELECT p.id, p.display_name FROM json_each(?) ids CROSS JOIN profiles p ON p.id = ids.value",
-                                           arguments: [list])
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT p.id, p.display_name FROM json_each(?) ids CROSS JOIN profiles p ON p.id = ids.value",
+                arguments: [list])
             while let row = try rows.next() { names[UserID(try row.decode(String.self, atIndex: 0))] = try row.decode(atIndex: 1) }
             return names
         }

@@ -31,8 +31,10 @@ public struct SQLProfileService: ProfileService {
         try budget.spend(.lookup, by: me)
         let keys = ProfileRules.lookupKeys(idOrEmail)
         let found = try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM profiles WHERE id = ? OR email = ? ORDER BY id = ? DESC LIMIT 1",
-                             arguments: [keys.id.rawValue, keys.email, keys.id.rawValue]).map(Self.profile)
+            try Row.fetchOne(
+                db, sql: "SELECT \(Self.columns) FROM profiles WHERE id = ? OR email = ? ORDER BY id = ? DESC LIMIT 1",
+                arguments: [keys.id.rawValue, keys.email, keys.id.rawValue]
+            ).map(Self.profile)
         }
         guard let found else { throw ProfileRules.noUser(idOrEmail) }
         return ProfileRules.seen(found, by: me, asking: idOrEmail)
@@ -46,8 +48,9 @@ public struct SQLProfileService: ProfileService {
         return try await database.write { db in
             let old = try Self.own(me, db)
             let profile = try ProfileRules.edited(old, displayName: displayName, status: status)
-            try db.execute(sql: "UPDATE profiles SET display_name = ?, name_key = ?, status = ? WHERE id = ?",
-                           arguments: [profile.displayName, profile.displayName.lowercased(), profile.status, profile.id.rawValue])
+            try db.execute(
+                sql: "UPDATE profiles SET display_name = ?, name_key = ?, status = ? WHERE id = ?",
+                arguments: [profile.displayName, profile.displayName.lowercased(), profile.status, profile.id.rawValue])
             if profile.displayName != old.displayName {
                 try budget.spend(.rename, by: me)
                 try SQLChangeLog.record(.profileRenamed(me, to: profile.displayName), audience: audience, db)
@@ -62,11 +65,14 @@ public struct SQLProfileService: ProfileService {
         try ProfileRules.checkSearchLimit(limit)
         try budget.spend(.lookup, by: me)
         return try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(Self.columns) FROM profiles
-                WHERE substr(name_key, 1, length(:prefix)) = :prefix OR email = :prefix
-                ORDER BY name_key, id LIMIT :limit
-                """, arguments: ["prefix": prefix, "limit": limit]).map(Self.profile)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.columns) FROM profiles
+                    WHERE substr(name_key, 1, length(:prefix)) = :prefix OR email = :prefix
+                    ORDER BY name_key, id LIMIT :limit
+                    """, arguments: ["prefix": prefix, "limit": limit]
+            ).map(Self.profile)
         }.map { ProfileRules.seen($0, by: me, asking: prefix) }
     }
 
@@ -85,7 +91,8 @@ public struct SQLProfileService: ProfileService {
     private static let columns = "id, email, display_name, status"
 
     private static func profile(_ row: Row) throws -> Profile {
-        Profile(id: UserID(try row.decode(String.self, atIndex: 0)), email: try row.decode(String.self, atIndex: 1),
-                displayName: try row.decode(atIndex: 2), status: try row.decode(atIndex: 3))
+        Profile(
+            id: UserID(try row.decode(String.self, atIndex: 0)), email: try row.decode(String.self, atIndex: 1),
+            displayName: try row.decode(atIndex: 2), status: try row.decode(atIndex: 3))
     }
 }
