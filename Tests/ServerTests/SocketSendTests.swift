@@ -14,7 +14,7 @@ import Testing
 /// the way a client with its socket open sends.
 @Suite("Sends over the events socket", .timeLimit(.minutes(2)))
 struct SocketSendTests {
-    @Test("the server stores a send made on the socket once, answers each request by its id, and refuses a bad one there")
+    @Test("the server stores a send made on the socket once, answers each request by its id, stores replies, and refuses a bad one there")
     func serverSide() async throws {
         try await InProcessServer.live { world in
             let graph = try world.remoteGraph()
@@ -27,6 +27,7 @@ struct SocketSendTests {
 
             let before = try #require(try await world.probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
             let id = MessageID.random(), empty = MessageID.random(), stranger = MessageID.random()
+            let answer = MessageID.random(), lost = MessageID.random()
             let encoder = WireFormat.encoder()
             func text(_ frame: ChatSocket.SendFrame) throws -> String { String(decoding: try encoder.encode(frame), as: UTF8.self) }
             let frames = [
@@ -34,10 +35,12 @@ struct SocketSendTests {
                 try text(ChatSocket.SendFrame(id: id, conversation: direct.id, text: "hello")),
                 try text(ChatSocket.SendFrame(id: stranger, conversation: notAdas.id, text: "let me in")),
                 try text(ChatSocket.SendFrame(id: empty, conversation: direct.id, text: "")),
+                try text(ChatSocket.SendFrame(id: answer, conversation: direct.id, text: "yes", replyTo: id)),
+                try text(ChatSocket.SendFrame(id: lost, conversation: direct.id, text: "to what?", replyTo: MessageID("no-such-message"))),
                 #"{"type": "chat.unknown", "id": "odd-1"}"#,
                 "{ not json, and no id",
             ]
-            let replies = try await Self.exchange(frames, expecting: 5, as: ada.token, on: world)
+            let replies = try await Self.exchange(frames, expecting: 7, as: ada.token, on: world)
             let byRequest = Dictionary(grouping: replies, by: \.request)
             let stored = byRequest[id.rawValue]?.compactMap(\.message) ?? []
             #expect(
@@ -45,6 +48,11 @@ struct SocketSendTests {
             #expect(byRequest[stranger.rawValue]?.first?.error?.kind == AppError.Kind.forbidden.rawValue)
             #expect(byRequest[empty.rawValue]?.first?.error?.kind == AppError.Kind.invalidInput.rawValue)
             #expect(byRequest["odd-1"]?.first?.error?.kind == AppError.Kind.invalidInput.rawValue)
+            // A reply travels on the socket like any send, quoting what it answers; one to no message is refused as the PUT refuses it.
+            let replied = byRequest[answer.rawValue]?.first?.message
+            #expect(replied?.replyTo?.id == id && replied?.replyTo?.quote == "hello", "\(String(describing: byRequest[answer.rawValue]))")
+            #expect(
+                byRequest[lost.rawValue]?.first?.error?.kind == AppError.Kind.notFound.rawValue, "\(String(describing: byRequest[lost.rawValue]))")
 
             // Replies answer the socket that asked; they are not events.
             let log = String(decoding: try await world.probe.send("GET", "/v1/events/log?after=\(before)", token: ada.token).body, as: UTF8.self)
@@ -53,6 +61,7 @@ struct SocketSendTests {
             // Bob gets the message once: the next he hears is one sent after it.
             let marker = try await asAda.chat.send(id: .random(), text: "after", to: direct.id)
             #expect(await bobHears.next(within: .seconds(10))?.id == id)
+            #expect(await bobHears.next(within: .seconds(10))?.id == answer)
             #expect(await bobHears.next(within: .seconds(10))?.id == marker.id)
         }
     }

@@ -5,7 +5,7 @@ import Kernel
 /// the server's reply, the frames written by hand, and the schema of the events it carries.
 public enum ChatSocket {
     /// A send over the events socket, the same as `PUT …/messages/{id}` without an HTTP request of
-    /// its own: `{"type": "chat.send", "id": …, "conversation": …, "text": …}`. The server answers
+    /// its own: `{"type": "chat.send", "id": …, "conversation": …, "text": …, "replyTo"?: …}`. The server answers
     /// with a `SendReply` whose `request` is `id`, after the message has committed; the message's
     /// own `chat.message` event comes first, like any other.
     public struct SendFrame: Codable, Sendable, Equatable {
@@ -20,13 +20,16 @@ public enum ChatSocket {
         public let conversation: ConversationID
         /// The message text.
         public let text: String
+        /// The message of the same conversation it answers, if any (absent for none).
+        public let replyTo: MessageID?
 
-        /// The frame sending `text` as message `id` to `conversation`.
-        public init(id: MessageID, conversation: ConversationID, text: String) {
+        /// The frame sending `text` as message `id` to `conversation`, answering `replyTo`.
+        public init(id: MessageID, conversation: ConversationID, text: String, replyTo: MessageID? = nil) {
             type = Self.type
             self.id = id
             self.conversation = conversation
             self.text = text
+            self.replyTo = replyTo
         }
     }
 

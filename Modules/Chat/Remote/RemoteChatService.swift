@@ -25,12 +25,12 @@ public struct RemoteChatService: ChatService {
 
     /// Sends over the events socket when this process has it open (no HTTP request of its
     /// own), over HTTP otherwise or when the socket gives no reply: the id makes a repeated send
-    /// harmless. A reply goes over HTTP.
+    /// harmless. A reply to a message goes the same way.
     public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
         -> Message
     {
-        if replyTo == nil,
-            let frame = await connection.request(ChatSocket.SendFrame(id: id, conversation: conversationID, text: text), id: id.rawValue, as: caller),
+        if let frame = await connection.request(
+            ChatSocket.SendFrame(id: id, conversation: conversationID, text: text, replyTo: replyTo), id: id.rawValue, as: caller),
             let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame)
         {
             return try reply.stored()

@@ -77,7 +77,7 @@ public final class SocketSends: Sendable {
                 .failure(
                     AppError(
                         .invalidInput,
-                        "the frame is not a request this server understands: \(ChatSocket.SendFrame.type) (id, conversation, text) or \(TypingNotice.type) (id, conversation, typing)"
+                        "the frame is not a request this server understands: \(ChatSocket.SendFrame.type) (id, conversation, text, replyTo?) or \(TypingNotice.type) (id, conversation, typing)"
                     )))
             return
         }
@@ -157,7 +157,8 @@ public final class SocketSends: Sendable {
             Result<Message.Draft, any Error> {
                 Message.Draft(
                     id: try Validation.identifier(frame.id.rawValue, field: "id"),
-                    conversationID: try Validation.identifier(frame.conversation.rawValue, field: "conversation"), text: frame.text)
+                    conversationID: try Validation.identifier(frame.conversation.rawValue, field: "conversation"), text: frame.text,
+                    replyTo: try frame.replyTo.map { try Validation.identifier($0.rawValue, field: "replyTo") })
             }
         }
         var stored = await chat.send(drafts.compactMap { try? $0.get() }).makeIterator()
