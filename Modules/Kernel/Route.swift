@@ -9,7 +9,8 @@ public enum Route: Hashable, Sendable {
     case conversation(ConversationID)
     /// A profile: the signed-in user's (`nil`) or someone else's.
     case profile(UserID?)
-    /// The home screen of a feature, by its name: what `new-feature` gives a feature that the
-    /// cases above do not describe.
-    case feature(String)
+    /// A screen of a feature, by its name: what `new-feature` gives a feature that the cases
+    /// above do not describe. `argument`, in the feature's own words, says what the screen is
+    /// asked to show (Search: the words of `/search WORDS`); `nil` for its home screen.
+    case feature(String, argument: String? = nil)
 }

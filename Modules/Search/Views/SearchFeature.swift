@@ -12,7 +12,8 @@ public enum SearchFeature: CLIPlugin, REPLPlugin {
     public static let commands: [any ParsableCommand.Type] = [SearchCommand.self, MentionsCommand.self]
 
     @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {
-        route == .feature(featureName) ? SearchScreen(context: context) : nil
+        guard case .feature(featureName, let argument) = route else { return nil }
+        return SearchScreen(context: context, asked: argument.map(SearchScreen.Asked.init(argument:)))
     }
 
     /// The feature's own screen: where it starts alone, after any of the built-in features' screens.
@@ -25,12 +26,10 @@ public enum SearchFeature: CLIPlugin, REPLPlugin {
             REPLCommand("search", arguments: "WORDS", summary: "find messages of your conversations (\"exact words\", prefix*); /go N opens result N")
             { query in
                 guard !query.isEmpty else { return context.show("Say what to find: /search WORDS.") }
-                SearchScreen.ask(.search(query), in: context)
-                context.navigate(.push(.feature(featureName)))
+                context.navigate(.push(.feature(featureName, argument: SearchScreen.Asked.search(query).argument)))
             },
             REPLCommand("mentions", summary: "messages that mention you (@Name), newest last; /go N opens one") { _ in
-                SearchScreen.ask(.mentions, in: context)
-                context.navigate(.push(.feature(featureName)))
+                context.navigate(.push(.feature(featureName, argument: SearchScreen.Asked.mentions.argument)))
             },
         ]
     }

@@ -7,17 +7,25 @@ import Search
 /// the next ones and `/go N` opens the conversation of result N. It lists mentions too.
 @MainActor
 final class SearchScreen: REPLScreen {
-    /// What another screen asked for (`/search WORDS`, `/mentions`), shown when this one opens.
-    enum Pending {
+    /// What another screen asked for (`/search WORDS`, `/mentions`), shown when this one opens;
+    /// it travels in the route's argument (`Route.feature(_:argument:)`).
+    enum Asked: Equatable {
         case search(String)
         case mentions
-    }
-    /// What each session (by its context) asked for and has not shown yet: several REPLs may run
-    /// in one process (the tests' do), and one's request must not open on another's screen.
-    private static var pending: [ObjectIdentifier: Pending] = [:]
 
-    /// Asks the search screen `context` opens next to show `what`.
-    static func ask(_ what: Pending, in context: REPLContext) { pending[ObjectIdentifier(context)] = what }
+        /// The route's argument: `mentions`, or `search ` and the words.
+        var argument: String {
+            switch self {
+            case .search(let words): "search " + words
+            case .mentions: "mentions"
+            }
+        }
+
+        /// What a route's `argument` asks for: the words after `search `; anything else, mentions.
+        init(argument: String) {
+            self = argument.hasPrefix("search ") ? .search(String(argument.dropFirst("search ".count))) : .mentions
+        }
+    }
 
     let prompt = "search> "
     private let context: REPLContext
@@ -28,8 +36,12 @@ final class SearchScreen: REPLScreen {
     /// The conversations of the numbered lines on the screen (results or mentions), for `/go N`.
     private var places: [ConversationID] = []
 
-    init(context: REPLContext) {
+    /// What the screen shows when it opens: `asked`, or a hint for its home screen.
+    private let asked: Asked?
+
+    init(context: REPLContext, asked: Asked? = nil) {
         self.context = context
+        self.asked = asked
         model = context.factory(SearchFactory.self).makeSearchViewModel()
         mentions = context.factory(SearchFactory.self).makeMentionsViewModel()
     }
@@ -51,7 +63,6 @@ final class SearchScreen: REPLScreen {
     }
 
     func enter() async {
-        let asked = Self.pending.removeValue(forKey: ObjectIdentifier(context))
         switch asked {
         case .search(let query): await handle(query)
         case .mentions: await showMentions()
