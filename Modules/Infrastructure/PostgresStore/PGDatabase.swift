@@ -11,103 +11,6 @@ import Synchronization
 /// `PostgresChangeLog` (ADR 21): each takes the store's sequence row first, so commits and
 /// positions come in one order.
 public final class PGDatabase: Sendable {
-    /// Where the database is: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, and
-    /// `?host=/folder` (with `&port=PORT` when it is not 5432) for a server's unix socket in that folder.
-    public struct Location: Sendable, CustomStringConvertible {
-        public let user: String
-        let password: String?
-        public let host: String
-        public let port: Int
-        public let database: String
-        /// The folder of the server's unix socket, if it is reached that way.
-        public let socketFolder: String?
-
-        /// Reads `url`.
-        /// - Throws: `AppError(.usage)` saying what is wrong with it.
-        public init(url: String) throws {
-            func refuse(_ why: String) -> AppError {
-                AppError(
-                    .usage,
-                    "the PostgreSQL URL \(AppError.quoting(Self.withoutPassword(url))) \(why); "
-                        + "it is postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with ?host=/folder for a unix socket")
-            }
-            guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? "") else {
-                throw refuse("is not a postgres:// URL")
-            }
-            guard let user = parts.user, !user.isEmpty else { throw refuse("names no user") }
-            let database = String(parts.path.dropFirst())
-            guard !database.isEmpty, !database.contains("/") else { throw refuse("names no database") }
-            let socketFolder = parts.queryItems?.first { $0.name == "host" }?.value
-            guard socketFolder != nil || !(parts.host ?? "").isEmpty else { throw refuse("names no host") }
-            self.user = user
-            password = parts.password
-            host = parts.host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost"
-            let portItem = parts.queryItems?.first { $0.name == "port" }?.value
-            guard portItem == nil || Int(portItem ?? "") != nil else { throw refuse("has a port that is not a number") }
-            port = parts.port ?? portItem.flatMap(Int.init) ?? 5432
-            self.database = database
-            self.socketFolder = socketFolder
-        }
-
-        /// The URL without its password, for messages and logs.
-        public var description: String {
-            "postgres://\(user)@\(socketFolder.map { "[\($0)]" } ?? host):\(port)/\(database)"
-        }
-
-        func configuration(connections: Int) -> PostgresClient.Configuration {
-            var configuration =
-                if let socketFolder {
-                    PostgresClient.Configuration(unixSocketPath: socketPath(in: socketFolder), username: user, password: password, database: database)
-                } else {
-                    PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
-                }
-            configuration.options.additionalStartupParameters = [("application_name", "messageai-server")]
-            configuration.options.maximumConnections = connections
-            return configuration
-        }
-
-        /// Connects once, then lets go: a database that cannot be reached, does not exist or
-        /// refuses the user is told at once (the pool would wait for it without a word).
-        func probe(logger: Logger) async throws {
-            let connection = try await connect(logger: logger)
-            try? await connection.close()
-        }
-
-        /// A connection of its own, outside the pool (the probe's, the listener's).
-        func connect(logger: Logger) async throws -> PostgresConnection {
-            let configuration =
-                if let socketFolder {
-                    PostgresConnection.Configuration(
-                        unixSocketPath: socketPath(in: socketFolder), username: user, password: password, database: database)
-                } else {
-                    PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
-                }
-            return try await PostgresConnection.connect(on: PGDatabase.eventLoops.any(), configuration: configuration, id: 0, logger: logger)
-        }
-
-        /// The server's socket file in `folder`, as PostgreSQL names it after the port.
-        private func socketPath(in folder: String) -> String { "\(folder)/.s.PGSQL.\(port)" }
-
-        private static func withoutPassword(_ url: String) -> String {
-            url.replacing(/:[^:@\/]*@/, with: ":…@")
-        }
-    }
-
-    /// One step of a feature's schema: statements run in order, in one transaction with every
-    /// other step not yet applied.
-    public struct Migration: Sendable {
-        let feature: String
-        let version: Int
-        let statements: [String]
-
-        /// Step `version` of `feature`, one statement a string.
-        public init(feature: String, version: Int, _ statements: [String]) {
-            self.feature = feature
-            self.version = version
-            self.statements = statements
-        }
-    }
-
     /// The database it stands for.
     public let location: Location
     let client: PostgresClient
@@ -231,7 +134,7 @@ public final class PGDatabase: Sendable {
 
     /// Runs `body` between BEGIN and COMMIT on a connection of the pool (ROLLBACK when it throws);
     /// each statement, these too, fails rather than hangs when the connection closes under it.
-    private func transaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
         let (logger, statements) = (logger, statements)
         return try await client.withConnection { connection in
             let transaction = Transaction(connection: connection, logger: logger, statements: statements)
@@ -330,34 +233,6 @@ public final class PGDatabase: Sendable {
         }
     }
 
-    /// Runs the steps not yet applied, in one transaction under an advisory lock, so that
-    /// instances starting together on a new database take turns.
-    private func migrate(_ migrations: [Migration]) async throws {
-        try await explained {
-            try await transaction { transaction in
-                try await transaction.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
-                try await transaction.query(
-                    """
-                    CREATE TABLE IF NOT EXISTS messageai_migrations (feature text NOT NULL, version integer NOT NULL, PRIMARY KEY (feature, version))
-                    """)
-                var applied: Set<String> = []
-                for row in try await transaction.query("SELECT feature, version FROM messageai_migrations") {
-                    let (feature, version) = try row.decode((String, Int).self)
-                    applied.insert("\(feature).\(version)")
-                }
-                let known = Set(migrations.map { "\($0.feature).\($0.version)" })
-                if let newer = applied.subtracting(known).sorted().first {
-                    throw AppError(.unavailable, "the database was migrated by a newer MessageAI (step \(newer)); run that version")
-                }
-                for migration in migrations where !applied.contains("\(migration.feature).\(migration.version)") {
-                    for statement in migration.statements { try await transaction.query(PostgresQuery(unsafeSQL: statement)) }
-                    try await transaction.query(
-                        "INSERT INTO messageai_migrations (feature, version) VALUES (\(migration.feature), \(migration.version))")
-                }
-            }
-        }
-    }
-
     /// Runs ANALYZE on each table of the schema that holds rows but has no statistics: a restored
     /// backup, or a database `messageai-server migrate` filled. Until autovacuum's first pass
     /// (a minute or more) the planner would guess such a table's contents; an empty table is left
@@ -375,9 +250,6 @@ public final class PGDatabase: Sendable {
             try await query(PostgresQuery(unsafeSQL: "ANALYZE \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\""))
         }
     }
-
-    /// The advisory lock key of migrations ("MAIM" in ASCII).
-    private static let migrationLock = 0x4D41_494D
 
     /// Runs `operation`; a database that cannot be reached, does not exist or refuses us leaves
     /// as `.unavailable` for people, and anything else (an error of the caller's from inside a
