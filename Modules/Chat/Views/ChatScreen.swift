@@ -97,24 +97,15 @@ final class ChatScreen: REPLScreen {
         if await model.react(to: message.id, with: emoji, adding: adding) == nil, let error = model.changeError { context.showError(error) }
     }
 
-    /// The message `#N` at the start of `arguments` names among `recentMessages()` (else the
-    /// user's last one not deleted, or with `anyone` the last one), and the rest of `arguments`;
-    /// `nil`, said on the screen, when there is no such message.
+    /// The message `arguments` names among `recentMessages()` and the rest of `arguments`
+    /// (`MessageTarget`); `nil`, said on the screen, when there is no such message.
     private func target(of arguments: String, doing verb: String, anyone: Bool = false) -> (Message, String)? {
-        let words = arguments.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        let recent = recentMessages()
-        guard let first = words.first, first.hasPrefix("#"), let number = Int(first.dropFirst()) else {
-            guard let last = recent.first(where: { (anyone || $0.senderID == me) && !$0.deleted }) else {
-                context.show("No message \(anyone ? "" : "of yours ")to \(verb) here; /recent numbers the last ones.")
-                return nil
-            }
-            return (last, arguments)
-        }
-        guard number >= 1, number <= recent.count else {
-            context.show("No message #\(number) here; /recent numbers the last \(recent.count).")
+        switch MessageTarget.find(arguments, among: recentMessages(), me: me, anyone: anyone, doing: verb) {
+        case .success(let target): return (target.message, target.rest)
+        case .failure(let refusal):
+            context.show(refusal.line)
             return nil
         }
-        return (recent[number - 1], words.count > 1 ? String(words[1]) : "")
     }
 
     /// `@Name` of each other member: Tab completes a mention.
@@ -290,12 +281,7 @@ final class ChatScreen: REPLScreen {
 
     /// A message on the screen as its time and the start of its text, or its id when it is not there.
     private func describe(_ id: MessageID) -> String {
-        guard let message = model.timeline.value?.entries.first(where: { $0.id == id })?.message else { return "message \(id)" }
-        let text =
-            message.deleted
-            ? "a deleted message"
-            : "\u{201C}" + TerminalText.line(String(message.text.prefix(40))) + (message.text.count > 40 ? "…" : "") + "\u{201D}"
-        return text + " " + TextFormat.time(message.sentAt)
+        model.timeline.value?.entries.first(where: { $0.id == id })?.message.map(MessageText.summary(of:)) ?? "message \(id)"
     }
 
     private func show(_ messages: [Timeline.Entry]) async {

@@ -48,6 +48,15 @@ enum MessageText {
             + body + marker
     }
 
+    /// A message in a few words: the start of its text (`a deleted message` for a tombstone) and its time.
+    static func summary(of message: Message) -> String {
+        let text =
+            message.deleted
+            ? "a deleted message"
+            : "\u{201C}" + TerminalText.line(String(message.text.prefix(40))) + (message.text.count > 40 ? "…" : "") + "\u{201D}"
+        return text + " " + TextFormat.time(message.sentAt)
+    }
+
     /// A message's reactions as `[👍 2 🎉 1]`, most first (then in emoji order); empty for none.
     /// Each emoji goes through the terminal filter, as everything others type does.
     static func reactions(of message: Message) -> String {
