@@ -203,6 +203,22 @@ struct MessageChangeContractTests {
     }
 
     @Test(
+        "a reply sent in one batch right behind the message it answers is stored answering it, as it would be sent after it",
+        arguments: BackendContractTests.backends)
+    func replyInTheSameBatch(_ backend: ContractBackend) async throws {
+        let (harness, _, _, asAda, _, direct) = try await Self.adaAndGrace(on: backend)
+        defer { harness.remove() }
+        let (question, answer) = (MessageID.random(), MessageID.random())
+        let outcomes = await asAda.chat.send([
+            Message.Draft(id: question, conversationID: direct, text: "lunch?"),
+            Message.Draft(id: answer, conversationID: direct, text: "yes, at noon", replyTo: question),
+        ])
+        let stored = try outcomes.map { try $0.get() }
+        #expect(stored.map(\.id) == [question, answer])
+        #expect(stored.last?.replyTo == Message.Reply(id: question, text: "lunch?", deleted: false))
+    }
+
+    @Test(
         "reply: a message answers one of its conversation and quotes its current text, or says it was deleted",
         arguments: BackendContractTests.backends)
     func replies(_ backend: ContractBackend) async throws {

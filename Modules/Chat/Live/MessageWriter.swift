@@ -203,11 +203,26 @@ public final class MessageWriter: Sendable {
     /// The next sends to write together; `nil` (and the writer idle) when none waits.
     private func nextBatch() -> [Waiting]? {
         state.withLock { state in
-            let batch = Array(state.waiting.prefix(batchLimit))
+            let batch = Self.batch(of: state.waiting.prefix(batchLimit))
             state.waiting.removeFirst(batch.count)
             if batch.isEmpty { state.writing = false } else { state.lastBatch = batch.count }
             return batch.isEmpty ? nil : batch
         }
+    }
+
+    /// The first of `waiting` that go in one transaction: up to the first that answers one of
+    /// them. A store looks up what a batch's replies answer before it writes any of the batch,
+    /// so a reply sent right behind the message it answers (on one socket, in one burst) goes in
+    /// the next transaction rather than be refused as answering nothing.
+    private static func batch(of waiting: ArraySlice<Waiting>) -> [Waiting] {
+        var keys = Set<Key>()
+        var batch: [Waiting] = []
+        for next in waiting {
+            if let answered = next.send.answered, keys.contains(answered) { break }
+            keys.insert(next.send.key)
+            batch.append(next)
+        }
+        return batch
     }
 
     /// Writes `batch` on this thread; false, with nothing written or answered, when the
