@@ -22,6 +22,8 @@ public protocol MessageStore: Sendable {
         _ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
         _ rule: @escaping @Sendable (Message) throws -> Message?
     ) async throws -> Message
+    /// Runs `work` after the store's other writes whose size a caller controls (ADR 29's turns).
+    func takingTurns<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T
 }
 
 /// Stores the process's sends in batches ("group commit"): sends that arrive while a batch is
@@ -135,12 +137,15 @@ public final class MessageWriter: Sendable {
     }
 
     /// Changes a stored message, as `MessageStore.change` does, in a transaction of its own:
-    /// edits and deletions are rare beside sends and need no batching.
+    /// edits and deletions are rare beside sends and need no batching. Changes take turns (ADR
+    /// 29): each rewrites the message's reactions, which grow with how many react, so a storm
+    /// of them keeps one at most ahead of everyone's sends.
     func change(
         _ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
         _ rule: @escaping @Sendable (Message) throws -> Message?
     ) async throws -> Message {
-        let message = try await store.change(messageID, in: conversationID, as: kind, rule)
+        let store = store
+        let message = try await store.takingTurns { try await store.change(messageID, in: conversationID, as: kind, rule) }
         await forget()
         return message
     }

@@ -72,39 +72,37 @@ public struct PostgresMessageStore: MessageStore {
 
     public func notifyCommitted() { database.notifyLocalChange() }
 
+    public func takingTurns<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T { try await database.takingTurns(work) }
+
     public func change(
         _ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
         _ rule: @escaping @Sendable (Message) throws -> Message?
     ) async throws -> Message {
-        let (epoch, database) = (epoch, database)
-        // A change rewrites the message's reactions, which grow with how many react: changes take
-        // turns (ADR 29), so a storm of them keeps one at most ahead of everyone's sends.
-        return try await database.takingTurns {
-            try await database.write { transaction in
-                let rows = try await transaction.query(
-                    """
-                    SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin)
-                    WHERE m.conversation_id = \(conversationID.rawValue) AND m.id = \(messageID.rawValue) FOR UPDATE OF m
-                    """)
-                guard let row = rows.first else { throw ChatRules.noMessage(messageID, in: conversationID) }
-                let current = try PostgresChatSchema.message(row, epoch: epoch)
-                guard let changed = try rule(current) else { return current }
-                try await transaction.query(
-                    """
-                    UPDATE messages SET text = \(changed.text), version = \(Int32(changed.version)),
-                        edited_at = \(changed.editedAt.map { Int64(MessageRows.milliseconds($0)) }), deleted = \(changed.deleted),
-                        reactions = \(MessageRows.reactionsText(changed.reactions))
-                    WHERE conversation_id = \(conversationID.rawValue) AND id = \(messageID.rawValue)
-                    """)
-                let seq = try await PostgresChangeLog.next(count: 1, transaction)
-                try await transaction.query(
-                    """
-                    INSERT INTO message_changes (seq, kind, conversation_id, message_id)
-                    VALUES (\(seq), \(kind.rawValue), \(conversationID.rawValue), \(messageID.rawValue))
-                    """)
-                try await PostgresChangeLog.announce(seq, transaction)
-                return changed
-            }
+        let epoch = epoch
+        return try await database.write { transaction in
+            let rows = try await transaction.query(
+                """
+                SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin)
+                WHERE m.conversation_id = \(conversationID.rawValue) AND m.id = \(messageID.rawValue) FOR UPDATE OF m
+                """)
+            guard let row = rows.first else { throw ChatRules.noMessage(messageID, in: conversationID) }
+            let current = try PostgresChatSchema.message(row, epoch: epoch)
+            guard let changed = try rule(current) else { return current }
+            try await transaction.query(
+                """
+                UPDATE messages SET text = \(changed.text), version = \(Int32(changed.version)),
+                    edited_at = \(changed.editedAt.map { Int64(MessageRows.milliseconds($0)) }), deleted = \(changed.deleted),
+                    reactions = \(MessageRows.reactionsText(changed.reactions))
+                WHERE conversation_id = \(conversationID.rawValue) AND id = \(messageID.rawValue)
+                """)
+            let seq = try await PostgresChangeLog.next(count: 1, transaction)
+            try await transaction.query(
+                """
+                INSERT INTO message_changes (seq, kind, conversation_id, message_id)
+                VALUES (\(seq), \(kind.rawValue), \(conversationID.rawValue), \(messageID.rawValue))
+                """)
+            try await PostgresChangeLog.announce(seq, transaction)
+            return changed
         }
     }
 }

@@ -30,38 +30,36 @@ public struct SQLMessageStore: MessageStore {
 
     public func notifyCommitted() { database.changes.notifyLocalChange() }
 
+    public func takingTurns<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T { try await database.takingTurns(work) }
+
     public func change(
         _ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
         _ rule: @escaping @Sendable (Message) throws -> Message?
     ) async throws -> Message {
-        let (epoch, database) = (epoch, database)
-        // A change rewrites the message's reactions, which grow with how many react: changes take
-        // turns (ADR 29), so a storm of them keeps one at most ahead of everyone's sends.
-        return try await database.takingTurns {
-            try await database.write { db in
-                guard
-                    let row = try Row.fetchOne(
-                        db.cachedStatement(
-                            sql: """
-                                SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.conversation_id = ? AND m.id = ?
-                                """),
-                        arguments: [conversationID.rawValue, messageID.rawValue])
-                else {
-                    throw ChatRules.noMessage(messageID, in: conversationID)
-                }
-                guard let changed = try rule(try MessageRows.message(row, epoch: epoch)) else { return try MessageRows.message(row, epoch: epoch) }
-                try db.cachedStatement(
-                    sql: """
-                        UPDATE messages SET text = ?, version = ?, edited_at = ?, deleted = ?, reactions = ? WHERE conversation_id = ? AND id = ?
-                        """
-                ).execute(arguments: [
-                    changed.text, changed.version, changed.editedAt.map(MessageRows.milliseconds), changed.deleted,
-                    MessageRows.reactionsText(changed.reactions), conversationID.rawValue, messageID.rawValue,
-                ])
-                try db.cachedStatement(sql: "INSERT INTO message_changes (seq, kind, conversation_id, message_id) VALUES (?, ?, ?, ?)")
-                    .execute(arguments: [try SQLChangeLog.next(db), kind.rawValue, conversationID.rawValue, messageID.rawValue])
-                return changed
+        let epoch = epoch
+        return try await database.write { db in
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.conversation_id = ? AND m.id = ?
+                            """),
+                    arguments: [conversationID.rawValue, messageID.rawValue])
+            else {
+                throw ChatRules.noMessage(messageID, in: conversationID)
             }
+            guard let changed = try rule(try MessageRows.message(row, epoch: epoch)) else { return try MessageRows.message(row, epoch: epoch) }
+            try db.cachedStatement(
+                sql: """
+                    UPDATE messages SET text = ?, version = ?, edited_at = ?, deleted = ?, reactions = ? WHERE conversation_id = ? AND id = ?
+                    """
+            ).execute(arguments: [
+                changed.text, changed.version, changed.editedAt.map(MessageRows.milliseconds), changed.deleted,
+                MessageRows.reactionsText(changed.reactions), conversationID.rawValue, messageID.rawValue,
+            ])
+            try db.cachedStatement(sql: "INSERT INTO message_changes (seq, kind, conversation_id, message_id) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [try SQLChangeLog.next(db), kind.rawValue, conversationID.rawValue, messageID.rawValue])
+            return changed
         }
     }
 
