@@ -220,6 +220,8 @@ public final class MessageWriter: Sendable {
     /// so a reply sent right behind the message it answers (on one socket, in one burst) goes in
     /// the next transaction rather than be refused as answering nothing.
     private static func batch(of waiting: ArraySlice<Waiting>) -> [Waiting] {
+        // Most batches hold no reply: they are taken whole, without hashing every send's key.
+        guard waiting.contains(where: { $0.send.replyTo != nil }) else { return Array(waiting) }
         var keys = Set<Key>()
         var batch: [Waiting] = []
         for next in waiting {
