@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Kernel
+import Search
 import Testing
 
 @testable import ChatLive
@@ -62,12 +63,11 @@ struct QueryPlanTests {
                 name: "the list's conversations", sql: SQLConversationListService.list, arguments: [reader],
                 uses: ["SEARCH c USING"]),
             Statement(
-                name: "a search of every conversation", sql: SQLSearchService.candidates(source),
-                arguments: [reader, "\"message\"", Int64.max, nil, 20],
-                uses: ["SCAN i VIRTUAL TABLE", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
+                name: "the conversations a person reads", sql: SQLSearchService.readable(source), arguments: [reader, nil],
+                uses: ["SEARCH c USING"]),
             Statement(
-                name: "a search of one conversation", sql: SQLSearchService.candidates(source),
-                arguments: [reader, "\"message\"", Int64.max, conversation, 20],
+                name: "a search of the reader's conversations", sql: SQLSearchService.candidates(source),
+                arguments: [reader, "\"message\" AND (\"\(SearchQuery.lexeme(of: ConversationID(conversation)))\")", Int64.max, 20],
                 uses: ["SCAN i VIRTUAL TABLE", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
             Statement(
                 name: "a person's mentions, newest first", sql: SQLSearchService.mentions(source, newestFirst: true), arguments: [reader, -1, 20],

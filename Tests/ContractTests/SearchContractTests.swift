@@ -218,12 +218,20 @@ struct SearchContractTests {
     func queriesQuoteTheirWords() async throws {
         #expect(SQLSearchService.quoted(["a\"b'c\\d", "e"]) == #""a""b'c\d e""#)
         #expect(PostgresSearchService.quoted("a\"b'c\\d") == #"'a"b''c\\d'"#)
-        #expect(SQLSearchService.match(try SearchQuery(#"café mess* "e-mail x""#)) == #""cafe" AND "mess"* AND "e mail x""#)
-        #expect(PostgresSearchService.tsquery(try SearchQuery(#"café mess* "e-mail x""#)) == "'cafe' & 'mess':* & 'e' & 'mail' & 'x'")
+        let conversations = [ConversationID("c-1"), ConversationID("c-2")]
+        #expect(
+            SQLSearchService.match(try SearchQuery(#"café mess* "e-mail x""#), in: conversations)
+                == #""cafe" AND "mess"* AND "e mail x" AND ("@632d31" OR "@632d32")"#)
+        #expect(
+            PostgresSearchService.tsquery(try SearchQuery(#"café mess* "e-mail x""#), in: conversations)
+                == "'cafe' & 'mess':* & 'e' & 'mail' & 'x' & ('@632d31' | '@632d32')")
         let long = String(repeating: "é", count: 128)
-        #expect(SQLSearchService.match(try SearchQuery(long)) == "\"\(String(repeating: "e", count: 128))\"", "folded: 128 bytes, not cut")
+        #expect(
+            SQLSearchService.match(try SearchQuery(long), in: [conversations[0]]) == "\"\(String(repeating: "e", count: 128))\" AND (\"@632d31\")",
+            "folded: 128 bytes, not cut")
         let cut = String(repeating: "ж", count: 127)
-        #expect(PostgresSearchService.tsquery(try SearchQuery(cut + "ж")) == "'\(cut)'", "256 bytes, cut to 254")
+        #expect(
+            PostgresSearchService.tsquery(try SearchQuery(cut + "ж"), in: [conversations[0]]) == "'\(cut)' & ('@632d31')", "256 bytes, cut to 254")
         // FTS5 itself reads a quoted string with quotes in it as a phrase of its words.
         let queue = try DatabaseQueue()
         let count = try await queue.write { db in
@@ -231,9 +239,40 @@ struct SearchContractTests {
                 sql: "CREATE VIRTUAL TABLE t USING fts5(words, tokenize = 'unicode61 remove_diacritics 0'); INSERT INTO t VALUES ('a b c d')")
             return try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM t WHERE t MATCH ?",
-                arguments: [SQLSearchService.match(try SearchQuery("a")) + " AND " + SQLSearchService.quoted(["a\"b'c", "d*"])])
+                arguments: [SQLSearchService.quoted(["a"]) + " AND " + SQLSearchService.quoted(["a\"b'c", "d*"])])
         }
         #expect(count == 1)
+    }
+
+    @Test(
+        "the index gives a search the matches of the caller's conversations alone: none of 300 others' for a stranger, so its cost follows what they read (L6)",
+        arguments: [ContractBackend.sqlite, .postgres])
+    func indexWalksTheCallersConversations(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
+        let direct = try await harness.direct(ada, grace).id, evesOwn = try await harness.direct(eve, grace).id
+        let (asAda, asEve) = (harness.services(for: ada), harness.services(for: eve))
+        for number in 1...300 { _ = try await asAda.chat.send(id: .random(), text: "the common word, number \(number)", to: direct) }
+        _ = try await asEve.chat.send(id: .random(), text: "nothing in common", to: evesOwn)
+        #expect(try await asEve.search.search("word", in: nil, limit: 20, before: nil).hits.isEmpty)
+        // What the index yields for each one's search, before any membership is joined.
+        let query = try SearchQuery("common word")
+        func matches(in conversations: [ConversationID]) async throws -> String {
+            switch backend {
+            case .postgres:
+                let tsquery = PostgresSearchService.tsquery(query, in: conversations).replacingOccurrences(of: "'", with: "''")
+                return try await harness.psql("SELECT count(*) FROM search_words WHERE words @@ '\(tsquery)'::tsquery")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            default:
+                let file = harness.folder.appendingPathComponent("contract.sqlite").path
+                let match = SQLSearchService.match(query, in: conversations).replacingOccurrences(of: "'", with: "''")
+                return try await ForeignProgram.query("SELECT count(*) FROM search_index WHERE search_index MATCH '\(match)'", on: file).output
+            }
+        }
+        #expect(try await matches(in: [evesOwn]) == "0", "Eve's search walks Ada's matches")
+        #expect(try await matches(in: [direct]) == "300")
+        #expect(try await asAda.search.search("common word", in: nil, limit: 20, before: nil).hasMore)
     }
 
     @Test(
@@ -252,7 +291,8 @@ struct SearchContractTests {
         #expect(try await asAda.search.search("brulee", in: nil, limit: 5, before: nil).hits.map(\.id) == [kept.id])
         let file = harness.folder.appendingPathComponent("contract.sqlite").path
         let words = try await ForeignProgram.query("SELECT words FROM search_index", on: file)
-        #expect(words.status == 0 && words.output == "creme brulee at 東 京", "\(words.output) \(words.errors)")
+        #expect(
+            words.status == 0 && words.output == "creme brulee at 東 京 \(SearchQuery.lexeme(of: direct))", "\(words.output) \(words.errors)")
         let quokka = try await ForeignProgram.query("SELECT count(*) FROM search_index WHERE search_index MATCH 'quokka'", on: file)
         #expect(quokka.output == "0", "a deleted message's words are found: \(quokka.output)")
         let write = try await ForeignProgram.query("UPDATE messages SET text = 'rewritten' WHERE id = '\(kept.id.rawValue)'", on: file)

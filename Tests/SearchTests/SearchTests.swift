@@ -195,6 +195,29 @@ struct SearchTests {
         #expect(page.hits.count == 20 && page.hasMore && spent.total == 0)
     }
 
+    @Test(
+        "a search looks in the conversations its caller reads, or the one asked if they read it, and spends a look-up for each 100 past the first 100"
+    )
+    func scopeCost() throws {
+        let readable = (1...250).map { ConversationID("c-\($0)") }
+        for (count, extra) in [(0, 0), (1, 0), (100, 0), (101, 1), (200, 1), (250, 2)] {
+            let spent = Spent()
+            let budget = UsageBudget { action, _, cost in spent.add(action == .lookup ? cost : 0) }
+            let scope = try SearchRules.scope(Array(readable.prefix(count)), asked: nil, by: ada, budget: budget)
+            #expect(scope == Array(readable.prefix(count)) && spent.total == extra, "\(count) conversations: \(spent.total) look-ups")
+        }
+        let spent = Spent()
+        let budget = UsageBudget { _, _, cost in spent.add(cost) }
+        #expect(try SearchRules.scope(readable, asked: readable[7], by: ada, budget: budget) == [readable[7]] && spent.total == 0)
+        #expect(throws: AppError.self) { try SearchRules.scope([], asked: readable[7], by: ada, budget: budget) }
+    }
+
+    @Test("an index holds a conversation as `@` and its id's bytes in hex, which no word of a message can be")
+    func conversationLexeme() {
+        #expect(SearchQuery.lexeme(of: ConversationID("c-1.A_z")) == "@632d312e415f7a")
+        #expect(SearchQuery.lexemes(of: "Ada @c 632d31", in: ConversationID("c-1")) == ["ada", "c", "632d31", "@632d31"])
+    }
+
     /// Look-ups a budget was asked for.
     final class Spent: Sendable {
         private let spent = Mutex(0)

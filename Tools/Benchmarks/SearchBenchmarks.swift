@@ -8,7 +8,8 @@ import TestSupport
 
 /// Searches over a conversation of `--size` messages of 12 words each, drawn from 5,000 made-up
 /// words with a skew (a few common, most rare): the latency of five kinds of query through the
-/// services, each run `--queries` times.
+/// services, each run `--queries` times, and of a common word searched by a stranger, a member of
+/// none of those messages' conversations (whose search must not cost what the store holds).
 struct SearchBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "search", abstract: "Search latency over a large conversation (SQLite's index).")
     @Option(help: "Messages in the conversation.") var size = 1_000_000
@@ -47,18 +48,18 @@ struct SearchBench: AsyncParsableCommand {
         ]
         var medians: [(p50: Double, p99: Double, line: String)] = []
         for run in 1...runs {
-            let (search, remove) = try await store == "postgres" ? postgresSearch() : sqliteSearch()
+            let (search, stranger, remove) = try await store == "postgres" ? postgresSearch() : sqliteSearch()
             defer { remove() }
             // The first search indexes the seeded messages; only searches of an index kept up are timed.
             let indexing = try await Stats.time { _ = try await search.search("warm", in: nil, limit: 1, before: nil) }
             print("run \(run): indexed \(size) messages in \(Stats.format(indexing, 1)) s")
             var all: [Double] = []
             var parts: [String] = []
-            for (kind, query) in kinds {
+            for (kind, query, searcher) in kinds.map({ ($0, $1, search) }) + [("a common word by a stranger", Self.vocabulary[1], stranger)] {
                 var times: [Double] = []
                 var found = 0
                 for _ in 0..<queries {
-                    times.append(try await Stats.time { found = try await search.search(query, in: nil, limit: 20, before: nil).hits.count })
+                    times.append(try await Stats.time { found = try await searcher.search(query, in: nil, limit: 20, before: nil).hits.count })
                 }
                 all += times
                 parts.append("\(kind) p50 \(Stats.format(Stats.median(times) * 1_000, 2)) ms (\(found) shown)")
@@ -75,22 +76,30 @@ struct SearchBench: AsyncParsableCommand {
         try goal.atMost("search \(size) messages on \(store): p99", median.p99 * 1_000, goal: Goal.searchP99Milliseconds, unit: "ms")
     }
 
-    /// A SQLite file with the conversation seeded; the searcher's service, and how to remove it all.
-    @MainActor private func sqliteSearch() async throws -> (any SearchService, () -> Void) {
+    /// A SQLite file with the conversation seeded; the searcher's service, a stranger's, and how to remove it all.
+    @MainActor private func sqliteSearch() async throws -> (any SearchService, any SearchService, () -> Void) {
         let world = try await World()
         let (me, other, conversation) = try await world.pair()
         try Seeder.messages(size, in: conversation, from: [me.userID, other.userID], path: world.path, text: Self.text)
-        return (world.container.services.search, { world.remove() })
+        let graph = world.container.graph
+        let stranger = try await world.user("Stranger")
+        _ = try await graph.services(for: graph.caller(token: stranger.token)).conversations.startDirect(with: other.userID)
+        return (
+            graph.services(for: graph.caller(token: me.token)).search, graph.services(for: graph.caller(token: stranger.token)).search,
+            { world.remove() }
+        )
     }
 
     /// A new database of the tests' PostgreSQL cluster with the conversation seeded by SQL (the
     /// texts drawn as `text` draws them, by PostgreSQL's random), and the searcher's service.
-    private func postgresSearch() async throws -> (any SearchService, () -> Void) {
+    private func postgresSearch() async throws -> (any SearchService, any SearchService, () -> Void) {
         let cluster = try await PostgresCluster.shared()
         let url = try await cluster.database()
         let graph = try await ServiceGraph.open(GraphOptions(backend: .postgres, sqlitePath: "", bcryptCost: 4, postgresURL: url))
         let me = try await graph.accounts.signUp(email: "me@bench.io", displayName: "Me", password: "bench-password")
         let other = try await graph.accounts.signUp(email: "other@bench.io", displayName: "Other", password: "bench-password")
+        let stranger = try await graph.accounts.signUp(email: "stranger@bench.io", displayName: "Stranger", password: "bench-password")
+        _ = try await graph.services(for: graph.caller(token: stranger.token)).conversations.startDirect(with: other.account.id)
         let conversation = try await graph.services(for: graph.caller(token: me.token)).conversations.startDirect(with: other.account.id).id
         _ = try await graph.services(for: graph.caller(token: other.token)).conversations.accept(conversation)
         let words = Self.vocabulary.map { "'\($0)'" }.joined(separator: ",")
@@ -107,7 +116,10 @@ struct SearchBench: AsyncParsableCommand {
             UPDATE store_sequence SET value = (SELECT max(seq) FROM messages);
             ANALYZE;
             """, onDatabaseAt: url)
-        return (graph.services(for: graph.caller(token: me.token)).search, { graph.close() })
+        return (
+            graph.services(for: graph.caller(token: me.token)).search, graph.services(for: graph.caller(token: stranger.token)).search,
+            { graph.close() }
+        )
     }
 }
 
@@ -174,7 +186,7 @@ struct MentionBench: AsyncParsableCommand {
         ]
         for (name, text) in texts {
             var times: [Double] = []
-            for _ in 0..<runs { times.append(try await Stats.time { _ = MentionFinder.mentions(in: text, among: names) }) }
+            for _ in 0..<runs { times.append(await Stats.time { _ = MentionFinder.mentions(in: text, among: names) }) }
             print(
                 "mentions, \(name) (\(text.count) characters, 200 members): median \(Stats.format(Stats.median(times) * 1_000_000, 1)) µs, "
                     + "p99 \(Stats.format(Stats.percentile(times, 0.99) * 1_000_000, 1)) µs")

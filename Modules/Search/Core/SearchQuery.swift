@@ -120,6 +120,24 @@ public struct SearchQuery: Sendable, Equatable {
         words(of: text).map(lexeme)
     }
 
+    /// What an index holds of a message of `text` in `conversationID`: its words (`lexemes(of:)`),
+    /// then its conversation (`lexeme(of:)`).
+    public static func lexemes(of text: String, in conversationID: ConversationID) -> [String] {
+        lexemes(of: text) + [lexeme(of: conversationID)]
+    }
+
+    /// What an index holds, beside a message's words, for the conversation it is in: `@` and the
+    /// id's bytes in hex, which no word can be (words are letters and digits) nor any query ask
+    /// for, so that a search asks its index for the caller's conversations alone and costs what
+    /// they hold, not what the whole store holds.
+    public static func lexeme(of conversationID: ConversationID) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = [UInt8(ascii: "@")]
+        bytes.reserveCapacity(1 + conversationID.rawValue.utf8.count * 2)
+        for byte in conversationID.rawValue.utf8 { bytes += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The words of `text`, folded, each with where it is in `text`, as indices and as character
     /// offsets (both found in the one walk over its characters): runs of characters each wholly
     /// of a word (`isWordCharacter`), and each character of a script written without spaces.

@@ -45,8 +45,30 @@ public enum SearchRules {
     }
 
     /// The refusal of a search of a conversation the caller is not a member of.
-    public static func notMember(_ conversationID: ConversationID) -> AppError {
+    static func notMember(_ conversationID: ConversationID) -> AppError {
         AppError(.forbidden, "you are not a member of conversation \(AppError.quoting(conversationID.rawValue))")
+    }
+
+    /// Conversations a search asks its index for, for each look-up of the budget it spends: the
+    /// one `start` spends covers the first `conversationsPerLookup`, and each further
+    /// `conversationsPerLookup` (or part) spends one more (an index looks each one up).
+    public static let conversationsPerLookup = 100
+
+    /// The conversations a store's search asks its index for, of those the caller reads
+    /// (`readable`, as the store read them): `conversationID` alone when asked, else all of them,
+    /// past the first `conversationsPerLookup` each further `conversationsPerLookup` spending a
+    /// look-up of `me`'s budget. Empty: nothing to search.
+    /// - Throws: `.forbidden` when `conversationID` is not one the caller reads (`notMember`);
+    ///   `RetryLater` past the budget.
+    public static func scope(_ readable: [ConversationID], asked conversationID: ConversationID?, by me: UserID, budget: UsageBudget) throws
+        -> [ConversationID]
+    {
+        if let conversationID {
+            guard readable.contains(conversationID) else { throw notMember(conversationID) }
+            return [conversationID]
+        }
+        for _ in stride(from: conversationsPerLookup, to: readable.count, by: conversationsPerLookup) { try budget.spend(.lookup, by: me) }
+        return readable
     }
 
     /// Reads a cursor as typed (a search's `--before` and `?before=`, a list of mentions'

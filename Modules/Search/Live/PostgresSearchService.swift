@@ -5,7 +5,8 @@ import PostgresStore
 import Search
 
 /// Search in PostgreSQL through its index (`PostgresSearchIndex`): candidates holding every word
-/// (a prefix as a prefix) newest first from the GIN index, joined to the caller's memberships,
+/// (a prefix as a prefix) in one of the caller's conversations (`SearchRules.scope`) newest
+/// first from the GIN index, joined to the caller's memberships,
 /// each then checked against the message as it is now (its phrases in order, an edit or a
 /// deletion the index has not caught up with). At most `SearchRules.maxCandidates` are read a search.
 public struct PostgresSearchService: SearchService {
@@ -26,15 +27,17 @@ public struct PostgresSearchService: SearchService {
     public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: Int64?) async throws -> SearchPage {
         let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
         let s = index.source
-        if let conversationID {
-            let member = try await database.query(
-                """
-                SELECT 1 FROM \(unescaped: s.members) c WHERE c.\(unescaped: s.memberConversation) = \(conversationID.rawValue)
-                    AND c.\(unescaped: s.memberUser) = \(me.rawValue) AND \(unescaped: s.memberReads)
-                """)
-            guard !member.isEmpty else { throw SearchRules.notMember(conversationID) }
-        }
+        let readable = try await database.query(
+            """
+            SELECT c.\(unescaped: s.memberConversation) FROM \(unescaped: s.members) c
+            WHERE c.\(unescaped: s.memberUser) = \(me.rawValue) AND \(unescaped: s.memberReads)
+                AND (\(conversationID?.rawValue)::text IS NULL OR c.\(unescaped: s.memberConversation) = \(conversationID?.rawValue))
+            """
+        ).map { try ConversationID($0.decode(String.self)) }
+        let conversations = try SearchRules.scope(readable, asked: conversationID, by: me, budget: budget)
+        guard !conversations.isEmpty else { return SearchPage(hits: [], hasMore: false) }
         try await index.bringUpToDate()
+        let tsquery = Self.tsquery(query, in: conversations)
         return try await SearchRules.verified(query, limit: limit, below: before ?? .max, by: me, budget: budget) { below, count in
             try await database.query(
                 """
@@ -43,8 +46,7 @@ public struct PostgresSearchService: SearchService {
                 FROM search_words w JOIN \(unescaped: s.messages) m ON m.\(unescaped: s.key) = w.seq
                 JOIN \(unescaped: s.members) c ON c.\(unescaped: s.memberConversation) = m.\(unescaped: s.conversation)
                     AND c.\(unescaped: s.memberUser) = \(me.rawValue) AND \(unescaped: s.memberReads)
-                WHERE w.words @@ \(Self.tsquery(query))::tsquery AND w.seq < \(below)
-                    AND (\(conversationID?.rawValue)::text IS NULL OR m.\(unescaped: s.conversation) = \(conversationID?.rawValue))
+                WHERE w.words @@ \(tsquery)::tsquery AND w.seq < \(below)
                 ORDER BY w.seq DESC LIMIT \(Int64(count))
                 """
             ).map { row in
@@ -80,16 +82,18 @@ public struct PostgresSearchService: SearchService {
         return MentionPage(found, since: since, limit: limit)
     }
 
-    /// `query` as a `tsquery` of its words as the index holds them (cast, so no parser decides):
-    /// every word, each word of a phrase, and each prefix with `:*`, all required, each `quoted`.
-    static func tsquery(_ query: SearchQuery) -> String {
-        query.terms.flatMap { term -> [String] in
+    /// `query` as a `tsquery` of its words as the index holds them (cast, so no parser decides),
+    /// in `conversations` alone (their `SearchQuery.lexeme(of:)`): every word, each word of a
+    /// phrase, and each prefix with `:*`, all required, each `quoted`, and one of the conversations.
+    static func tsquery(_ query: SearchQuery, in conversations: [ConversationID]) -> String {
+        let terms = query.terms.flatMap { term -> [String] in
             switch term {
             case .word(let word): [quoted(word)]
             case .prefix(let prefix): [quoted(prefix) + ":*"]
             case .phrase(let words): words.map(quoted)
             }
-        }.joined(separator: " & ")
+        }
+        return (terms + ["(" + conversations.map { quoted(SearchQuery.lexeme(of: $0)) }.joined(separator: " | ") + ")"]).joined(separator: " & ")
     }
 
     /// `word` as a tsquery's lexeme, as the index holds it (`SearchQuery.lexeme`): quoted, a `'`

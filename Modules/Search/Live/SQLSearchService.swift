@@ -5,8 +5,9 @@ import SQLStore
 import Search
 
 /// Search in a SQLite file through its FTS5 index (`SearchSchema`, kept by `SQLSearchIndex`):
-/// the newest matches first, read in the index's order and joined to the caller's memberships,
-/// so a page costs the matches it reads, not the store's size; each checked against the message
+/// the newest matches in the caller's conversations first (the index holds each message's
+/// conversation, `SearchRules.scope`), read in the index's order, so a search costs the matches
+/// it reads of what the caller may read, not the store's size; each checked against the message
 /// as it is now (`SearchRules.verified`).
 public struct SQLSearchService: SearchService {
     private let database: SQLDatabase
@@ -26,19 +27,16 @@ public struct SQLSearchService: SearchService {
     public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: Int64?) async throws -> SearchPage {
         let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
         let s = index.source
-        try await index.bringUpToDate()
-        if let conversationID {
-            let member = try await database.read { db in
-                try Bool.fetchOne(
-                    db, sql: "SELECT 1 FROM \(s.members) c WHERE c.\(s.memberConversation) = ? AND c.\(s.memberUser) = ? AND \(s.memberReads)",
-                    arguments: [conversationID.rawValue, me.rawValue]) ?? false
-            }
-            guard member else { throw SearchRules.notMember(conversationID) }
+        let readable: [ConversationID] = try await database.read { db in
+            try String.fetchAll(db, sql: Self.readable(s), arguments: [me.rawValue, conversationID?.rawValue]).map { ConversationID($0) }
         }
-        let match = Self.match(query)
+        let conversations = try SearchRules.scope(readable, asked: conversationID, by: me, budget: budget)
+        guard !conversations.isEmpty else { return SearchPage(hits: [], hasMore: false) }
+        try await index.bringUpToDate()
+        let match = Self.match(query, in: conversations)
         return try await SearchRules.verified(query, limit: limit, below: before ?? .max, by: me, budget: budget) { below, count in
             try await database.read { db in
-                try Row.fetchAll(db, sql: Self.candidates(s), arguments: [me.rawValue, match, below, conversationID?.rawValue, count]).map { row in
+                try Row.fetchAll(db, sql: Self.candidates(s), arguments: [me.rawValue, match, below, count]).map { row in
                     SearchRules.Candidate(
                         key: row[0],
                         message: SearchCorpusMessage(
@@ -63,16 +61,18 @@ public struct SQLSearchService: SearchService {
         return MentionPage(found, since: since, limit: limit)
     }
 
-    /// `query` as an FTS5 expression over the words as the index holds them: each term a
-    /// `quoted` string, a prefix with `*`, all of them required.
-    static func match(_ query: SearchQuery) -> String {
-        query.terms.map { term in
+    /// `query` as an FTS5 expression over the words as the index holds them, in `conversations`
+    /// alone (their `SearchQuery.lexeme(of:)`): each term a `quoted` string, a prefix with `*`,
+    /// all of them required, and one of the conversations.
+    static func match(_ query: SearchQuery, in conversations: [ConversationID]) -> String {
+        let terms = query.terms.map { term in
             switch term {
             case .word(let word): quoted([word])
             case .prefix(let prefix): quoted([prefix]) + "*"
             case .phrase(let words): quoted(words)
             }
-        }.joined(separator: " AND ")
+        }
+        return (terms + ["(" + conversations.map { "\"\(SearchQuery.lexeme(of: $0))\"" }.joined(separator: " OR ") + ")"]).joined(separator: " AND ")
     }
 
     /// `words` as one FTS5 string (a phrase of them), each as the index holds it

@@ -62,6 +62,16 @@ public enum SearchSchema {
                         UPDATE search_progress SET purge_wanted = purge_wanted + 1 WHERE old.\(s.key) <= seq;
                     END;
                     """),
+            // The index holds each message's conversation too, and `@` is a token's letter (for
+            // `SearchQuery.lexeme(of:)`): it is made again, empty, and indexed again from the
+            // start by the first search (dropping it zeroes its pages: `secure_delete`).
+            SchemaMigration(
+                feature: "search", version: 3,
+                sql: """
+                    DROP TABLE search_index;
+                    CREATE VIRTUAL TABLE search_index USING fts5(words, tokenize = "unicode61 remove_diacritics 0 tokenchars '@'", columnsize = 0);
+                    UPDATE search_progress SET seq = 0, purge_wanted = 0, purged = 0;
+                    """),
         ]
     }
 }
