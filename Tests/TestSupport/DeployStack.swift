@@ -6,8 +6,10 @@ import Foundation
 public struct DeployStack: Sendable {
     /// The stack's folder (data, logs, pid files).
     public let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-stack-\(UUID().uuidString)")
-    /// The proxy's port; the instances listen on the next two.
-    public let port = TestPorts.reserve(consecutive: 3)
+    /// How many instances run behind the proxy (`stack start --instances`).
+    public let instances: Int
+    /// The proxy's port; the instances listen on the next `instances`.
+    public let port: Int
 
     /// The command.
     public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -18,8 +20,11 @@ public struct DeployStack: Sendable {
     /// hashes are cheap; so are the per-person budgets, unless the stack measures them.
     public let settings: [String: String]
 
-    /// A stack whose instances lift the per-person budgets out of reach if `liftingBudgets`.
-    public init(liftingBudgets: Bool = true) {
+    /// A stack of `instances` instances (two, as an operator's layout has them), which lift the
+    /// per-person budgets out of reach if `liftingBudgets`.
+    public init(liftingBudgets: Bool = true, instances: Int = 2) {
+        self.instances = instances
+        port = TestPorts.reserve(consecutive: instances + 1)
         let addresses = [
             "MESSAGEAI_SERVER_AUTH_BCRYPT_COST": "4", "MESSAGEAI_SERVER_AUTH_SIGN_UP_BURST": "100000",
             "MESSAGEAI_SERVER_HTTP_CONNECTIONS_PER_ADDRESS": "100000",
@@ -35,7 +40,7 @@ public struct DeployStack: Sendable {
     /// The proxy's URL.
     public var url: String { "http://127.0.0.1:\(port)" }
 
-    /// The URL of instance `number` (1 or 2), straight.
+    /// The URL of instance `number` (from 1), straight.
     public func instance(_ number: Int) -> String { "http://127.0.0.1:\(port + number)" }
 
     /// The database's URL (its unix socket in the folder).
@@ -44,7 +49,10 @@ public struct DeployStack: Sendable {
     /// Runs `stack COMMAND` on this stack.
     @discardableResult
     public func run(_ command: String) async throws -> SpawnedProgram.Run {
-        let argv = [Self.script, command, "--folder", folder.path, "--port", String(port), "--server", ServerProcess.executable.path]
+        let argv = [
+            Self.script, command, "--folder", folder.path, "--port", String(port), "--instances", String(instances), "--server",
+            ServerProcess.executable.path,
+        ]
         return try await OwnThread.run { try SpawnedProgram.run(argv, environment: settings) }
     }
 

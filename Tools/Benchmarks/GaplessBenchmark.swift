@@ -20,7 +20,7 @@ struct GaplessBench: AsyncParsableCommand {
     @Option(help: "Transactions in the negative control, each way.") var controlWrites = 20_000
 
     func run() async throws {
-        let world = try await ClusterFixture(throughProxy: false)
+        let world = try await ClusterFixture(.crossed)
         defer { world.stop() }
         try await ordered(world)
         try await control(world)

@@ -21,7 +21,7 @@ struct ServerBench: AsyncParsableCommand {
             latency, throughput, fanout, kill, reconnect, idle; renames or flood (the security review's abuse, with the server's budgets); \
             changes (one member edits and reacts in a loop in a group, with budgets, while two others talk in it); \
             typing (one member sends typing frames at full speed on a bare socket in a group while two others talk in it); \
-            search, trap, pages or groups (the second review's attacks, with budgets, also with --deployment proxy; --seconds 30 \
+            search, trap, pages or groups (the second review's attacks, with budgets, also with --deployment proxy or postgres; --seconds 30 \
             recommended): four searches at a time of one's own 101 messages of 4,000 × 東; 10 reactions from each of 190 members \
             to a 16,000-byte reply quoting 80 combining-mark characters, every member listening; 64 event-log pages of those \
             at once; 10 accounts making 10 groups of the same 1,000 invitees at once; calm (no attack, the bystanders alone); \
@@ -50,12 +50,12 @@ struct ServerBench: AsyncParsableCommand {
         help: """
             single: one server on a SQLite file; crossed: two instances on PostgreSQL behind HAProxy (Tools/Deploy/stack), each sender \
             on one instance and its receivers on the other, straight; proxy: the same, every client through the proxy \
-            (latency, throughput, fanout, quiet).
+            (latency, throughput, fanout, quiet); postgres: one instance on PostgreSQL, every client straight to it.
             """)
     var deployment = Deployment.single
 
     enum Deployment: String, ExpressibleByArgument, CaseIterable {
-        case single, crossed, proxy
+        case single, crossed, proxy, postgres
     }
 
     func run() async throws {
@@ -96,9 +96,12 @@ struct ServerBench: AsyncParsableCommand {
 
     /// The modes on the scaled-out server.
     private func runCluster() async throws {
+        if deployment == .postgres, mode == "kill" {
+            throw ValidationError("kill alternates between two instances: use --deployment crossed or proxy")
+        }
         var results: [Result] = []
         for _ in 0..<runs {
-            let world = try await ClusterFixture(throughProxy: deployment == .proxy, budgets: Self.costAttacks.contains(mode))
+            let world = try await ClusterFixture(deployment, budgets: Self.costAttacks.contains(mode))
             defer { world.stop() }
             switch mode {
             case "latency": results.append(try await latency(world, pairs: pairs ?? 10, perSecond: rate))
