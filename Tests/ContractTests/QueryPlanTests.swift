@@ -60,7 +60,7 @@ struct QueryPlanTests {
                     "SEARCH x USING", "SEARCH n USING INTEGER PRIMARY KEY (rowid=?)",
                 ]),
             Statement(
-                name: "the list's conversations", sql: SQLConversationListService.list, arguments: [reader],
+                name: "the list's conversations", sql: SQLConversationListStore.list, arguments: [reader],
                 uses: ["SEARCH c USING"]),
             Statement(
                 name: "the conversations a person reads", sql: SQLSearchService.readable(source), arguments: [reader, nil],

@@ -101,6 +101,50 @@ struct ConversationListTests {
         #expect([0, 1, 50, 51, 1_000].map { ConversationRules.conversationCost(naming: $0) } == [1, 1, 1, 2, 20])
     }
 
+    @Test(
+        "entrants of a later part: members, invitations and the invitation that makes room, with their events; the members added told to everyone by then"
+    )
+    func entrants() {
+        func facts(_ person: UserID, accepts: Bool, pending: Int = 0, oldest: ConversationID? = nil) -> EntrantFacts {
+            EntrantFacts(
+                person: person, acceptsStarter: accepts, acceptsNamed: accepts ? 1 : 0, blockedStarter: false, invitedByStarter: false,
+                pending: pending, oldestFromStranger: oldest)
+        }
+        let old = ConversationID("c-old"), id = ConversationID("c-new")
+        let later = Entrants(
+            [facts(grace, accepts: true), facts(alan, accepts: false, pending: ConversationRules.maxPendingInvitations, oldest: old)],
+            starter: ada, othersNamed: 2, first: false)
+        #expect(later.members == [grace] && later.invited == [alan] && later.notInvited.isEmpty)
+        #expect(later.expiring.map(\.invitee) == [alan] && later.expiring.map(\.conversation) == [old])
+        let events = later.events(in: id, everyone: [ada, grace])
+        #expect(events.expired.map(\.change) == [.conversationLeft(old, by: alan)] && events.expired.map(\.seenBy) == [alan])
+        #expect(events.added?.change == .conversationAdded(id) && events.added?.audience == [ada, grace])
+        #expect(events.invitations.map(\.change) == [.conversationInvited(id, invitee: alan)])
+        let first = Entrants([facts(alan, accepts: false)], starter: ada, othersNamed: 1, first: true)
+        #expect(
+            first.members == [ada] && first.events(in: id, everyone: [ada, grace]).added?.audience == [ada], "the first part tells its own members")
+        #expect(Entrants([facts(alan, accepts: false)], starter: ada, othersNamed: 1, first: false).events(in: id, everyone: [ada]).added == nil)
+    }
+
+    @Test("a person's place decides what starting, accepting, declining and leaving do; refusals say why")
+    func placeRules() throws {
+        let id = ConversationID("c1")
+        #expect([.member, .invited, nil].map(ConversationRules.entering) == [.stays, .accepts, .joins])
+        #expect(try ConversationRules.accepting(.member, in: id) == false && ConversationRules.accepting(.invited, in: id))
+        #expect(throws: AppError.self) { try ConversationRules.accepting(nil, in: id) }
+        #expect(try ConversationRules.declining(.invited, in: id, exists: true) && !ConversationRules.declining(nil, in: id, exists: true))
+        #expect(throws: AppError.self) { try ConversationRules.declining(.member, in: id, exists: true) }
+        #expect(throws: AppError.self) { try ConversationRules.declining(nil, in: id, exists: false) }
+        #expect(
+            try ConversationRules.leaving(wasMember: true, in: id, exists: true) && !ConversationRules.leaving(wasMember: false, in: id, exists: true)
+        )
+        #expect(throws: AppError.self) { try ConversationRules.leaving(wasMember: false, in: id, exists: false) }
+        #expect(ConversationRules.leftAudience(ada, members: [grace]) == [ada, grace])
+        #expect(
+            ConversationRules.directKey(grace, ada) == ConversationRules.directKey(ada, grace)
+                && ConversationRules.directKey(ada, grace) == "u-ada|u-grace")
+    }
+
     @Test("changes tick for new conversations of the user and for activity")
     func changes() async throws {
         let service = makeService()

@@ -69,8 +69,8 @@ final class PostgresBackend: GraphBackend {
         let membership = links.membership
         return ServiceSet(
             profiles: PostgresProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
-            conversations: PostgresConversationListService(
-                database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
+            conversations: StoredConversationListService(
+                store: PostgresConversationListStore(database: database), builder: links.builder, caller: caller, clock: clock, budget: budget,
                 membersChanged: { membership.forget($0) }),
             chat: ReactionsAsSeen(
                 PostgresChatService(

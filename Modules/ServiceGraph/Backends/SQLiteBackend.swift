@@ -63,8 +63,8 @@ final class SQLiteBackend: GraphBackend {
         let membership = links.membership
         return ServiceSet(
             profiles: SQLProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
-            conversations: SQLConversationListService(
-                database: database, builder: links.builder, caller: caller, clock: clock, budget: budget,
+            conversations: StoredConversationListService(
+                store: SQLConversationListStore(database: database), builder: links.builder, caller: caller, clock: clock, budget: budget,
                 membersChanged: { membership.forget($0) }),
             chat: ReactionsAsSeen(
                 SQLChatService(

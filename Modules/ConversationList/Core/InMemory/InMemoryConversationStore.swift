@@ -85,39 +85,30 @@ public actor InMemoryConversationStore: ConversationDirectory {
     func start(title: String?, by starter: UserID, with others: [UserID]) async -> (conversation: Conversation, notInvited: [NotInvited]) {
         let named = others.filter { $0 != starter }
         for other in named { accepted.insert(Relation(who: starter, whom: other)) }
-        var members = [starter], invited: [UserID] = [], expired: [(invitee: UserID, conversation: ConversationID)] = [],
-            notInvited: [NotInvited] = []
-        for other in named {
+        let facts = named.map { other in
             let waiting = pending.compactMap { id, invitees in invitees[other].map { (id: id, invitation: $0) } }
-            let oldestFromStranger = waiting.filter { !accepted.contains(Relation(who: other, whom: $0.invitation.inviter)) }
-                .min { ($0.invitation.at, $0.id) < ($1.invitation.at, $1.id) }
-            switch ConversationRules.entry(
-                acceptsStarter: accepted.contains(Relation(who: other, whom: starter)),
-                acceptsEveryoneNamed: named.allSatisfy { $0 == other || accepted.contains(Relation(who: other, whom: $0)) },
-                blocked: blocked.contains(Relation(who: other, whom: starter)),
+            return EntrantFacts(
+                person: other, acceptsStarter: accepted.contains(Relation(who: other, whom: starter)),
+                acceptsNamed: named.filter { $0 != other && accepted.contains(Relation(who: other, whom: $0)) }.count,
+                blockedStarter: blocked.contains(Relation(who: other, whom: starter)),
                 invitedByStarter: waiting.contains { $0.invitation.inviter == starter }, pending: waiting.count,
-                strangerInvitationWaits: oldestFromStranger != nil)
-            {
-            case .member: members.append(other)
-            case .invited(let makingRoom):
-                invited.append(other)
-                if makingRoom, let oldestFromStranger {
-                    pending[oldestFromStranger.id]?[other] = nil
-                    expired.append((other, oldestFromStranger.id))
-                }
-            case .notInvited(let reason): notInvited.append(NotInvited(userID: other, reason: reason))
-            case .none: break
-            }
+                oldestFromStranger: waiting.count < ConversationRules.maxPendingInvitations
+                    ? nil
+                    : waiting.filter { !accepted.contains(Relation(who: other, whom: $0.invitation.inviter)) }
+                        .min { ($0.invitation.at, $0.id) < ($1.invitation.at, $1.id) }?.id)
         }
+        let entrants = Entrants(facts, starter: starter, othersNamed: named.count, first: true)
+        for (invitee, id) in entrants.expiring { pending[id]?[invitee] = nil }
         let conversation = Conversation(
-            id: .random(), title: title, memberIDs: members, createdAt: clock.now(),
+            id: .random(), title: title, memberIDs: entrants.members, createdAt: clock.now(),
             pair: title == nil ? [starter] + others : nil)
         conversations[conversation.id] = conversation
-        for invitee in invited { pending[conversation.id, default: [:]][invitee] = Pending(inviter: starter, at: clock.now()) }
-        for (invitee, id) in expired { await record(.conversationLeft(id, by: invitee), for: [invitee]) }
-        await record(.conversationAdded(conversation.id), for: members)
-        for invitee in invited { await record(.conversationInvited(conversation.id, invitee: invitee), for: [invitee]) }
-        return (conversation, notInvited)
+        for invitee in entrants.invited { pending[conversation.id, default: [:]][invitee] = Pending(inviter: starter, at: clock.now()) }
+        let events = entrants.events(in: conversation.id, everyone: entrants.members)
+        for (change, invitee) in events.expired { await record(change, for: [invitee]) }
+        if let added = events.added { await record(added.change, for: added.audience) }
+        for (change, invitee) in events.invitations { await record(change, for: [invitee]) }
+        return (conversation, entrants.notInvited)
     }
 
     /// `user`'s waiting invitations.

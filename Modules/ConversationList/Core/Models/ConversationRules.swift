@@ -78,6 +78,73 @@ public enum ConversationRules {
         return strangerInvitationWaits ? .invited(makingRoom: true) : .notInvited(.full)
     }
 
+    /// The key of the one-to-one of `one` and `other`, whichever starts it: their ids in order,
+    /// joined by `|` (no id holds one), unique in a store, so a pair has one one-to-one.
+    public static func directKey(_ one: UserID, _ other: UserID) -> String {
+        [one.rawValue, other.rawValue].sorted().joined(separator: "|")
+    }
+
+    /// Where a person stands in a conversation, as a store holds it; `nil` where they are not in it.
+    public enum Place: String, Sendable {
+        case member, invited
+    }
+
+    /// What starting an existing one-to-one does for its person.
+    public enum Entering: Sendable, Equatable {
+        /// Nothing: a member already.
+        case stays
+        /// Accepts the invitation waiting for them.
+        case accepts
+        /// Joins it again, having left it.
+        case joins
+    }
+
+    /// What starting an existing one-to-one does for a person in `place` there.
+    public static func entering(_ place: Place?) -> Entering {
+        switch place {
+        case .member: .stays
+        case .invited: .accepts
+        case nil: .joins
+        }
+    }
+
+    /// Whether accepting an invitation to `id` does anything for a person in `place` there: not
+    /// for a member (accepting twice answers as once).
+    /// - Throws: `noInvitation` for someone not invited.
+    public static func accepting(_ place: Place?, in id: ConversationID) throws -> Bool {
+        switch place {
+        case .member: false
+        case .invited: true
+        case nil: throw noInvitation(id)
+        }
+    }
+
+    /// Whether declining `id` drops the invitation of a person in `place` there: nothing for
+    /// someone not in it, which is no error where the conversation `exists`.
+    /// - Throws: `alreadyMember` for a member; `.notFound` where there is no conversation `id`.
+    public static func declining(_ place: Place?, in id: ConversationID, exists: Bool) throws -> Bool {
+        switch place {
+        case .member: throw alreadyMember(id)
+        case .invited: return true
+        case nil:
+            guard exists else { throw AppError.noConversation(id) }
+            return false
+        }
+    }
+
+    /// Whether leaving `id` is told (to `leftAudience`): when the person `wasMember`; leaving
+    /// a conversation one is not a member of does nothing, which is no error where it `exists`.
+    /// - Throws: `.notFound` where there is no conversation `id`.
+    public static func leaving(wasMember: Bool, in id: ConversationID, exists: Bool) throws -> Bool {
+        guard wasMember || exists else { throw AppError.noConversation(id) }
+        return wasMember
+    }
+
+    /// Who hears that `person` left or declined: they, and the `members` left.
+    public static func leftAudience(_ person: UserID, members: [UserID]) -> [UserID] {
+        [person] + members
+    }
+
     /// Checks a page size.
     /// - Throws: `.invalidInput` outside 1–500.
     public static func checkPageLimit(_ limit: Int) throws {

@@ -1,0 +1,127 @@
+import Foundation
+import Kernel
+
+/// One caller's view of the conversations of a store (`ConversationListStore`: SQLite's or
+/// PostgreSQL's), written once for both: who the caller is, what is checked
+/// (`SummaryBuilder`), what is spent from their budget, which caches are told, and what is
+/// answered. Each change of who is in a conversation is one of the store's transactions, with
+/// its events; a group is written in parts (`ConversationRules.writingInParts`), taking turns
+/// with the store's other large writes.
+public struct StoredConversationListService: ConversationListService {
+    private let store: any ConversationListStore
+    private let builder: SummaryBuilder
+    private let caller: Caller
+    private let clock: any WallClock
+    private let budget: UsageBudget
+    private let membersChanged: @Sendable (ConversationID) -> Void
+
+    /// Creates the service for `caller` over `store` and the list's summary builder; each
+    /// conversation started or left spends from `budget`'s conversations (a group by its size,
+    /// `ConversationRules.conversationCost`), each block and unblock from its look-ups, and
+    /// `membersChanged` hears of each conversation whose members this service changed (a cache
+    /// of members forgets it).
+    public init(
+        store: any ConversationListStore, builder: SummaryBuilder, caller: Caller, clock: any WallClock = SystemWallClock(),
+        budget: UsageBudget = .unlimited, membersChanged: @escaping @Sendable (ConversationID) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.builder = builder
+        self.caller = caller
+        self.clock = clock
+        self.budget = budget
+        self.membersChanged = membersChanged
+    }
+
+    public func conversations(limit: Int, after: ConversationID?) async throws -> ConversationPage {
+        try ConversationRules.checkPageLimit(limit)
+        return try ConversationRules.page(of: try await conversations(), limit: limit, after: after)
+    }
+
+    public func conversations() async throws -> [ConversationSummary] {
+        let me = try await caller.id()
+        return try await builder.summaries(of: try await store.conversations(of: me), for: me)
+    }
+
+    public func startDirect(with userID: UserID) async throws -> ConversationSummary {
+        let me = try await caller.id()
+        try await builder.checkDirect(from: me, with: userID)
+        let key = ConversationRules.directKey(me, userID)
+        if let existing = try await store.direct(key: key) { return try await enter(existing, me: me, accepting: userID) }
+        try budget.spend(.conversation, by: me)
+        let candidate = ConversationID.random()
+        let (id, notInvited) = try await store.startDirect(candidate, key: key, by: me, with: userID, at: clock.now())
+        // Another process made the pair's one-to-one first: the caller comes to that one.
+        guard id == candidate else { return try await enter(id, me: me, accepting: userID) }
+        return try await summary(of: candidate, for: me).started(notInviting: notInvited)
+    }
+
+    public func createGroup(title: String, memberIDs: [UserID]) async throws -> ConversationSummary {
+        let me = try await caller.id()
+        let (title, members) = try await builder.checkGroup(title: title, creator: me, adding: memberIDs) { others in
+            try budget.spend(.conversation, by: me, cost: ConversationRules.conversationCost(naming: others))
+        }
+        let id = ConversationID.random(), now = clock.now(), others = Array(members.dropFirst()), store = store
+        let notInvited = try await store.takingTurns {
+            try await ConversationRules.writingInParts(others) { people, first in
+                try await store.startGroup(id, title: title, by: me, with: others, adding: people, first: first, at: now)
+            }
+        }
+        return try await summary(of: id, for: me).started(notInviting: notInvited)
+    }
+
+    public func invitations() async throws -> [Invitation] {
+        let me = try await caller.id()
+        return try await builder.invitations(to: try await store.invitations(of: me), for: me)
+    }
+
+    public func accept(_ conversationID: ConversationID) async throws -> ConversationSummary {
+        let me = try await caller.id()
+        try await store.accept(conversationID, by: me)
+        membersChanged(conversationID)
+        return try await summary(of: conversationID, for: me)
+    }
+
+    public func decline(_ conversationID: ConversationID) async throws {
+        try await store.decline(conversationID, by: try await caller.id())
+    }
+
+    public func leave(_ conversationID: ConversationID) async throws {
+        let me = try await caller.id()
+        try budget.spend(.conversation, by: me)
+        try await store.leave(conversationID, by: me)
+        membersChanged(conversationID)
+    }
+
+    public func block(_ userID: UserID) async throws {
+        let me = try await caller.id()
+        try await builder.checkBlock(by: me, of: userID)
+        try budget.spend(.lookup, by: me)
+        if let left = try await store.block(userID, by: me) { membersChanged(left) }
+    }
+
+    public func unblock(_ userID: UserID) async throws {
+        let me = try await caller.id()
+        try budget.spend(.lookup, by: me)
+        try await store.unblock(userID, by: me)
+    }
+
+    public func blockedUsers() async throws -> [UserID] {
+        try await store.blocked(by: try await caller.id())
+    }
+
+    public func changes() async throws -> AsyncStream<Void> {
+        _ = try await caller.id()
+        return store.changes()
+    }
+
+    /// `me` comes to an existing one-to-one by starting it (`ConversationListStore.enter`).
+    private func enter(_ id: ConversationID, me: UserID, accepting other: UserID) async throws -> ConversationSummary {
+        if try await store.enter(id, by: me, accepting: other) { membersChanged(id) }
+        return try await summary(of: id, for: me)
+    }
+
+    private func summary(of id: ConversationID, for reader: UserID) async throws -> ConversationSummary {
+        guard let conversation = try await store.conversation(id) else { throw AppError.noConversation(id) }
+        return try await builder.summary(of: conversation, for: reader)
+    }
+}
