@@ -11,14 +11,18 @@ struct ConversationListTests {
     let start = Date(timeIntervalSince1970: 1_000_000)
     let activity = ManualActivity()
 
-    func makeService(_ conversations: [Conversation] = []) -> InMemoryConversationListService {
-        InMemoryConversationListService(store: makeStore(conversations), caller: .verified(ada))
+    func makeService(_ conversations: [Conversation] = []) -> StoredConversationListService {
+        service(of: makeStore(conversations), for: ada)
+    }
+
+    func service(of store: InMemoryConversationStore, for caller: UserID) -> StoredConversationListService {
+        StoredConversationListService(store: store, builder: store.builder, caller: .verified(caller), clock: FixedClock(date: start))
     }
 
     func makeStore(_ conversations: [Conversation] = []) -> InMemoryConversationStore {
         InMemoryConversationStore(
             conversations: conversations, users: FixedDirectory(names: [ada: "Ada", grace: "Grace Hopper", alan: "Alan Turing"]),
-            activity: activity, clock: FixedClock(date: start))
+            activity: activity)
     }
 
     func preview(_ text: String, at offset: TimeInterval) -> MessagePreview {
@@ -60,11 +64,11 @@ struct ConversationListTests {
     @Test("a group always includes its creator, once; the others it names are invited once")
     func groupMembers() async throws {
         let store = makeStore()
-        let group = try await InMemoryConversationListService(store: store, caller: .verified(ada)).createGroup(
+        let group = try await service(of: store, for: ada).createGroup(
             title: "Team", memberIDs: [grace, ada, grace])
         #expect(group.memberIDs == [ada], "Grace has not accepted Ada: invited, not a member")
         #expect(group.isGroup && group.title == "Team")
-        let invitations = try await InMemoryConversationListService(store: store, caller: .verified(grace)).invitations()
+        let invitations = try await service(of: store, for: grace).invitations()
         #expect(invitations.map(\.id) == [group.id] && invitations[0].inviterID == ada && invitations[0].memberCount == 1)
     }
 

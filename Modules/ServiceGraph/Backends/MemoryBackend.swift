@@ -13,11 +13,13 @@ final class MemoryBackend: GraphBackend {
     private let accountService: InMemoryAccountService
     private let profiles: InMemoryProfileStore
     private let conversations: InMemoryConversationStore
+    private let clock: any WallClock
     private let chat: InMemoryChatStore
     /// Chat's membership checks and blocks, from the list.
     private let chatMembership: MembershipAdapter
 
     init(_ options: GraphOptions) {
+        clock = options.clock
         let now = options.clock.now()
         let journal = DeferredJournal()
         let directory = Deferred<any ConversationDirectory>()
@@ -31,7 +33,7 @@ final class MemoryBackend: GraphBackend {
         let feed = Deferred<any ChatActivityFeed>()
         conversations = InMemoryConversationStore(
             conversations: MockData.conversations(now: now), users: UserDirectoryAdapter(registry: profiles),
-            activity: ActivitySourceAdapter(feed: feed), journal: journal, clock: options.clock, conditions: options.memoryConditions)
+            activity: ActivitySourceAdapter(feed: feed), journal: journal, conditions: options.memoryConditions)
         chatMembership = MembershipAdapter(directory: conversations)
         chat = InMemoryChatStore(
             messages: MockData.messages(now: now), membership: chatMembership, names: UserDirectoryAdapter(registry: profiles), clock: options.clock,
@@ -45,7 +47,7 @@ final class MemoryBackend: GraphBackend {
     var accounts: any AccountService { accountService }
 
     func services(for caller: Caller) -> ServiceSet {
-        let conversations = InMemoryConversationListService(store: conversations, caller: caller)
+        let conversations = StoredConversationListService(store: conversations, builder: conversations.builder, caller: caller, clock: clock)
         let chat = ReactionsAsSeen(InMemoryChatService(store: chat, caller: caller), membership: chatMembership, caller: caller)
         return ServiceSet(
             profiles: InMemoryProfileService(store: profiles, caller: caller), conversations: conversations, chat: chat,

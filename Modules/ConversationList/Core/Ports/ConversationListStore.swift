@@ -6,7 +6,7 @@ import Kernel
 /// records. It decides nothing: who enters how (`ConversationRules.entry`), what a person's
 /// place allows (`ConversationRules.entering`, `accepting`, `declining`, `leaving`) and who
 /// hears of it (the audiences) are `ConversationRules`'; who is checked, charged and told is
-/// the service's. SQLite and PostgreSQL implement it.
+/// the service's. Memory, SQLite and PostgreSQL implement it.
 public protocol ConversationListStore: Sendable {
     /// The conversations `member` is a member of, in no order.
     func conversations(of member: UserID) async throws -> [Conversation]
@@ -65,6 +65,8 @@ public protocol ConversationListStore: Sendable {
     /// Whom `person` blocked, by id.
     func blocked(by person: UserID) async throws -> [UserID]
 
-    /// Ticks on every commit to the store, by any process or instance.
-    func changes() -> AsyncStream<Void>
+    /// Ticks when `member`'s list may have changed: on every commit to the store, by any
+    /// process or instance (SQLite, PostgreSQL), or on a change that concerns them and on any
+    /// activity (memory).
+    func changes(for member: UserID) async throws -> AsyncStream<Void>
 }

@@ -1,8 +1,8 @@
 import Kernel
 
 /// The signed-in user's conversations, and who may put them in one. Implementations:
-/// `InMemoryConversationListService`, `StoredConversationListService` (over SQLite's or
-/// PostgreSQL's `ConversationListStore`), `RemoteConversationListService`.
+/// `StoredConversationListService` (over the memory backend's, SQLite's or PostgreSQL's
+/// `ConversationListStore`), `RemoteConversationListService`.
 ///
 /// Nobody is put in a conversation against their will: someone who starts one with you (a
 /// one-to-one or a group) makes you a member only if you have shown you accept them (you started

@@ -1,8 +1,8 @@
 import Foundation
 import Kernel
 
-/// One caller's view of the conversations of a store (`ConversationListStore`: SQLite's or
-/// PostgreSQL's), written once for both: who the caller is, what is checked
+/// One caller's view of the conversations of a store (`ConversationListStore`: memory's,
+/// SQLite's or PostgreSQL's), written once for all three: who the caller is, what is checked
 /// (`SummaryBuilder`), what is spent from their budget, which caches are told, and what is
 /// answered. Each change of who is in a conversation is one of the store's transactions, with
 /// its events; a group is written in parts (`ConversationRules.writingInParts`), taking turns
@@ -110,8 +110,7 @@ public struct StoredConversationListService: ConversationListService {
     }
 
     public func changes() async throws -> AsyncStream<Void> {
-        _ = try await caller.id()
-        return store.changes()
+        try await store.changes(for: try await caller.id())
     }
 
     /// `me` comes to an existing one-to-one by starting it (`ConversationListStore.enter`).

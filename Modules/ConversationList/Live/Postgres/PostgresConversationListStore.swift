@@ -143,7 +143,7 @@ public struct PostgresConversationListStore: ConversationListStore {
             .map { UserID(try $0.decode(String.self)) }
     }
 
-    public func changes() -> AsyncStream<Void> { database.changes() }
+    public func changes(for member: UserID) async throws -> AsyncStream<Void> { database.changes() }
 
     /// Puts `people`, some of the `others` named in the new conversation `id` (with the `first`
     /// of them, the starter too), in it, each as `Entrants` decides from the facts read, and

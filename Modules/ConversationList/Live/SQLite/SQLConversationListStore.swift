@@ -139,7 +139,7 @@ public struct SQLConversationListStore: ConversationListStore {
         }
     }
 
-    public func changes() -> AsyncStream<Void> { database.changes.subscribe() }
+    public func changes(for member: UserID) async throws -> AsyncStream<Void> { database.changes.subscribe() }
 
     private static func direct(key: String, _ db: Database) throws -> ConversationID? {
         try String.fetchOne(db, sql: "SELECT id FROM conversations WHERE direct_key = ?", arguments: [key]).map { ConversationID($0) }
