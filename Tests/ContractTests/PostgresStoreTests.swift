@@ -38,7 +38,9 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test("two instances sending and marking read at once: a live reader on each gets every event once, in position order; no position is missing")
+    @Test(
+        "two instances sending, reacting and marking read at once: a live reader on each gets every event once, in position order; no position is missing"
+    )
     func concurrentWritersOnTwoInstances() async throws {
         let first = try await BackendHarness(.postgres)
         let second = try await BackendHarness(.postgres, sharing: first)
@@ -48,6 +50,7 @@ struct PostgresStoreTests {
         }
         let ada = try await first.signUp("Ada"), grace = try await first.signUp("Grace")
         let direct = try await first.direct(ada, grace)
+        let target = try await first.services(for: ada).chat.send(id: .random(), text: "react to this", to: direct.id)
         // Readers on both instances, reading as the events come (a stream keeps at most 1,024
         // for a reader that lags), up to the message sent after everything else.
         func reader(_ events: AsyncStream<UserEvent>) -> Task<(positions: [Int64], messages: [MessageID]), Never> {
@@ -65,11 +68,17 @@ struct PostgresStoreTests {
         let onSecond = reader(try await second.services(for: ada).chat.liveEvents())
 
         // Ada writes through the first instance and Grace through the second, four senders each,
-        // with read markers between; then one last message.
-        let perSender = 150
+        // with read markers between, and each reacts and takes it back in a loop (a change takes
+        // the message's row before the sequence's, ADR 21); then one last message.
+        let perSender = 150, perReactor = 60
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for (harness, user) in [(first, ada), (second, grace)] {
+            for (harness, user, emoji) in [(first, ada, "👍"), (second, grace, "🎉")] {
                 let chat = harness.services(for: user).chat
+                group.addTask {
+                    for index in 0..<perReactor {
+                        _ = try await chat.react(to: target.id, in: direct.id, with: emoji, adding: index % 2 == 0)
+                    }
+                }
                 for lane in 0..<4 {
                     group.addTask {
                         for index in 0..<perSender {
@@ -94,9 +103,10 @@ struct PostgresStoreTests {
         let numbers = try await first.psql(
             """
             SELECT (SELECT value FROM store_sequence), count(*), count(DISTINCT seq), min(seq), max(seq)
-            FROM (SELECT seq FROM messages UNION ALL SELECT seq FROM store_changes) events
+            FROM (SELECT seq FROM messages UNION ALL SELECT seq FROM store_changes UNION ALL SELECT seq FROM message_changes) events
             """)
         let fields = numbers.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").map(String.init)
+        #expect(try await first.psql("SELECT count(*) FROM message_changes").trimmingCharacters(in: .whitespacesAndNewlines) == "\(2 * perReactor)")
         #expect(
             fields.count == 5 && Set([fields[0], fields[1], fields[2], fields[4]]).count == 1 && fields[3] == "1",
             "newest|count|distinct|min|max: \(numbers)")

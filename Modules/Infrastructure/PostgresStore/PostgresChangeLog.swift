@@ -5,8 +5,8 @@ import PostgresNIO
 /// (`SQLChangeLog`), one sequence numbers messages and `StoreChange`s alike, kept in one row of
 /// `store_sequence`, with the changes in `store_changes` and who sees each in `store_audiences`.
 ///
-/// Every transaction that stores an event takes that row first (`lock`) and holds it to its
-/// commit, so the next writer, on any instance, numbers after a commit that is already visible:
+/// Every transaction that stores an event takes that row first (`lock`), or a statement that is
+/// its own transaction takes it as it numbers (`numberingOne`), and holds it to its commit, so the next writer, on any instance, numbers after a commit that is already visible:
 /// a reader that has seen position n has seen every position below it (ADR 21). A rollback gives
 /// its numbers back, so positions have no gaps.
 public enum PostgresChangeLog {
@@ -47,6 +47,21 @@ public enum PostgresChangeLog {
     /// visible to any statement that starts after this one: readers read up to it, never past.
     public static func newest(_ database: PGDatabase) async throws -> Int64 {
         try await database.query("SELECT value FROM store_sequence").first?.decode(Int64.self) ?? 0
+    }
+
+    /// A common table expression, `numbered`, for a statement that stores one event after
+    /// taking a row of its own (`after`, a CTE that returns a row when there is an event to
+    /// store): it takes the sequence row in that statement, not first (ADR 21), and gives the
+    /// event's number as `seq`. The statement stores the event from `numbered`, returning its
+    /// `seq`, and ends with `announcing` it.
+    public static func numberingOne(after: String) -> String {
+        "numbered AS (UPDATE store_sequence SET value = value + 1 WHERE EXISTS (SELECT 1 FROM \(after)) RETURNING value AS seq)"
+    }
+
+    /// The end of a statement that stores events: tells the other instances, on commit, of the
+    /// `seq` each row of the CTE `stored` returns.
+    public static func announcing(_ stored: String) -> String {
+        "SELECT pg_notify('\(PGDatabase.channel)', seq::text) FROM \(stored)"
     }
 
     /// Tells the other instances, once the open transaction commits, that events up to `seq` are stored.

@@ -74,35 +74,48 @@ public struct PostgresMessageStore: MessageStore {
 
     public func takingTurns<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T { try await database.takingTurns(work) }
 
+    /// Each change is one statement of its own, which stores it only if the message is still
+    /// the row version read (its `xmin`), numbers it and commits: the store's sequence row, which
+    /// every send waits for, is held inside the database alone, never across a round trip to a
+    /// busy server (ADR 21's amendment). Changes of one message take turns on an instance, so
+    /// only another instance's change can come between the read and the write: then the message
+    /// is read again, up to `changeAttempts` times.
+    /// - Throws: `.unavailable` when the message changed under every attempt.
     public func change(
         _ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
         _ rule: @escaping @Sendable (Message) throws -> Message?
     ) async throws -> Message {
-        let epoch = epoch
-        return try await database.write { transaction in
-            let rows = try await transaction.query(
+        for _ in 0..<Self.changeAttempts {
+            let rows = try await database.query(
                 """
-                SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin)
-                WHERE m.conversation_id = \(conversationID.rawValue) AND m.id = \(messageID.rawValue) FOR UPDATE OF m
+                SELECT \(unescaped: MessageRows.columns), m.xmin::text FROM messages m \(unescaped: MessageRows.replyJoin)
+                WHERE m.conversation_id = \(conversationID.rawValue) AND m.id = \(messageID.rawValue)
                 """)
             guard let row = rows.first else { throw ChatRules.noMessage(messageID, in: conversationID) }
             let current = try PostgresChatSchema.message(row, epoch: epoch)
+            let version = try row.makeRandomAccess()[MessageRows.count].decode(String.self)
             guard let changed = try rule(current) else { return current }
-            try await transaction.query(
+            let stored = try await database.query(
                 """
-                UPDATE messages SET text = \(changed.text), version = \(Int32(changed.version)),
-                    edited_at = \(changed.editedAt.map { Int64(MessageRows.milliseconds($0)) }), deleted = \(changed.deleted),
-                    reactions = \(MessageRows.reactionsText(changed.reactions))
-                WHERE conversation_id = \(conversationID.rawValue) AND id = \(messageID.rawValue)
+                WITH changed AS (
+                    UPDATE messages SET text = \(changed.text), version = \(Int32(changed.version)),
+                        edited_at = \(changed.editedAt.map { Int64(MessageRows.milliseconds($0)) }), deleted = \(changed.deleted),
+                        reactions = \(MessageRows.reactionsText(changed.reactions))
+                    WHERE conversation_id = \(conversationID.rawValue) AND id = \(messageID.rawValue) AND xmin::text = \(version) RETURNING 1
+                ), \(unescaped: PostgresChangeLog.numberingOne(after: "changed")), recorded AS (
+                    INSERT INTO message_changes (seq, kind, conversation_id, message_id)
+                    SELECT seq, \(kind.rawValue), \(conversationID.rawValue), \(messageID.rawValue) FROM numbered RETURNING seq
+                )
+                \(unescaped: PostgresChangeLog.announcing("recorded"))
                 """)
-            let seq = try await PostgresChangeLog.next(count: 1, transaction)
-            try await transaction.query(
-                """
-                INSERT INTO message_changes (seq, kind, conversation_id, message_id)
-                VALUES (\(seq), \(kind.rawValue), \(conversationID.rawValue), \(messageID.rawValue))
-                """)
-            try await PostgresChangeLog.announce(seq, transaction)
-            return changed
+            guard stored.isEmpty else {
+                database.notifyLocalChange()
+                return changed
+            }
         }
+        throw AppError(.unavailable, "message \(AppError.quoting(messageID.rawValue)) is changing too fast; try again")
     }
+
+    /// How many times a change reads the message again when another instance changed it meanwhile.
+    static let changeAttempts = 20
 }
