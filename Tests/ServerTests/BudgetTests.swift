@@ -1,6 +1,7 @@
 import Foundation
 import Kernel
 import MessageAIServer
+import ServerSupport
 import TestSupport
 import Testing
 
@@ -174,8 +175,11 @@ struct BudgetTests {
         try await InProcessServer.live({ $0.budget.lookupsPerMinute = 8 }) { world in
             let ada = try await world.probe.signUp("Ada"), bob = try await world.probe.signUp("Bob")
             var statuses: [Int] = []
-            for _ in 0..<5 { statuses.append(try await world.probe.send("GET", path, token: ada.token).status) }
+            for _ in 0..<4 { statuses.append(try await world.probe.send("GET", path, token: ada.token).status) }
+            let asked = ContinuousClock.now
+            statuses.append(try await world.probe.send("GET", path, token: ada.token).status)
             #expect(statuses == [200, 200, 200, 200, 429], "half of 8 at once")
+            #expect(asked.duration(to: .now) >= ErrorMiddleware.refusalPause, "a refusal is answered after a pause: a flood of them is slowed")
             #expect(try await world.probe.send("GET", path, token: bob.token).status == 200, "another person's budget was spent")
             for bad in ["abc", "-1", String(repeating: "9", count: 30)] {
                 #expect(try await world.probe.send("GET", "/v1/mentions?since=\(bad)", token: bob.token).status == 400, "since=\(bad.prefix(10))")

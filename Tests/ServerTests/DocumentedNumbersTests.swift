@@ -69,6 +69,8 @@ struct DocumentedNumbersTests {
         Documented(readme: "one more for each 100 messages it checks past the first 100", code: SearchRules.candidatesPerLookup, stated: 100),
         Documented(readme: "past the first 100, so at most 20", code: SearchRules.maxCandidates / SearchRules.candidatesPerLookup, stated: 20),
         Documented(readme: "each 100 conversations of yours it looks in", code: SearchRules.conversationsPerLookup, stated: 100),
+        Documented(
+            readme: "Every 429 over HTTP is answered after 200 ms", code: Int(ErrorMiddleware.refusalPause / .milliseconds(1)), stated: 200),
         // Counts of test cases: HostileRequestTests states the same count of its cases.
         Documented(readme: "28 kinds of hostile request", code: 28, stated: 28),
     ]

@@ -10,9 +10,15 @@ import NIOHTTP1
 /// transfer coding, a bad chunk size) as 400 logged only at debug level (a stranger's bytes
 /// must not fill the log), and anything else (an `AppError` of kind `.internal` among them) into
 /// a 500 that names the request's id, whose details go to the log under that id, not to the
-/// client (`ErrorReply.failure`).
+/// client (`ErrorReply.failure`). A request refused as too many (429) is answered only after
+/// `refusalPause`, so that a client that retries at once, ignoring `Retry-After`, makes a few
+/// requests a second on a connection, not thousands: refusing costs the server little, but not
+/// nothing, and a flood of refusals would take the cores other people's requests need.
 public struct ErrorMiddleware: RouterMiddleware {
     public typealias Context = APIRequestContext
+
+    /// How long a 429 waits before it is answered.
+    public static let refusalPause: Duration = .milliseconds(200)
 
     private let routes: RouteTable
 
@@ -23,7 +29,10 @@ public struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            if let reply = ErrorReply(error) { return try reply.response() }
+            if let reply = ErrorReply(error) {
+                if reply.status == 429 { try? await Task.sleep(for: Self.refusalPause) }
+                return try reply.response()
+            }
             return try reply(to: error, request: request, context: context)
         }
     }
