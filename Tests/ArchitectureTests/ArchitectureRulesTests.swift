@@ -161,7 +161,7 @@ struct ArchitectureRulesTests {
         RuleCase(
             rule: "service.protocol", sources: ["\(core)/ThingService.swift": "public struct ThingService {}\n"],
             expected: [
-                "\(core)/ThingService.swift:1: service.protocol: ThingService is a concrete struct; declare the service as a protocol and name implementations InMemory…/SQL…/Remote…/Postgres…"
+                "\(core)/ThingService.swift:1: service.protocol: ThingService is a concrete struct; declare the service as a protocol and name implementations InMemory…/SQL…/Remote…/Postgres…/Stored…"
             ]),
         RuleCase(
             rule: "service.sendable",
@@ -193,7 +193,7 @@ struct ArchitectureRulesTests {
                 "Modules/Chat/Live/FastThingService.swift": "import Chat\n\nstruct FastThingService: ThingService {}\n",
             ],
             expected: [
-                "Modules/Chat/Live/FastThingService.swift:3: naming.service-impl: FastThingService implements ThingService; name it InMemoryThingService or SQLThingService or RemoteThingService or PostgresThingService"
+                "Modules/Chat/Live/FastThingService.swift:3: naming.service-impl: FastThingService implements ThingService; name it InMemoryThingService or SQLThingService or RemoteThingService or PostgresThingService or StoredThingService"
             ]),
         RuleCase(
             rule: "naming.service-impl (a decorator, holding the service it serves in front of, is named for what it does)",
@@ -205,7 +205,23 @@ struct ArchitectureRulesTests {
         RuleCase(
             rule: "naming.in-memory-impl", sources: ["\(core)/ThingService.swift": RuleFixtures.goodService],
             expected: [
-                "\(core)/ThingService.swift:4: naming.in-memory-impl: ThingService has no InMemoryThingService in Chat; every service has a mock beside it"
+                "\(core)/ThingService.swift:4: naming.in-memory-impl: ThingService has no InMemoryThingService, nor StoredThingService and InMemoryThingStore, in Chat; every service has a mock beside it"
+            ]),
+        RuleCase(
+            rule: "naming.in-memory-impl (the stored service over an in-memory store is the mock; the stored service alone is not)",
+            sources: [
+                "\(core)/ThingService.swift": RuleFixtures.goodService,
+                "\(core)/StoredThingService.swift": "struct StoredThingService: ThingService {}\n",
+                "\(core)/InMemoryThingStore.swift": "actor InMemoryThingStore {}\n",
+            ], expected: []),
+        RuleCase(
+            rule: "naming.in-memory-impl (a stored service without an in-memory store)",
+            sources: [
+                "\(core)/ThingService.swift": RuleFixtures.goodService,
+                "\(core)/StoredThingService.swift": "struct StoredThingService: ThingService {}\n",
+            ],
+            expected: [
+                "\(core)/ThingService.swift:4: naming.in-memory-impl: ThingService has no InMemoryThingService, nor StoredThingService and InMemoryThingStore, in Chat; every service has a mock beside it"
             ]),
         RuleCase(
             rule: "naming.view-model", sources: ["\(core)/ThingStore.swift": "import Observation\n\n@Observable\nfinal class ThingStore {}\n"],

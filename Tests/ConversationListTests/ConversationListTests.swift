@@ -15,12 +15,12 @@ struct ConversationListTests {
         service(of: makeStore(conversations), for: ada)
     }
 
-    func service(of store: InMemoryConversationStore, for caller: UserID) -> StoredConversationListService {
+    func service(of store: InMemoryConversationListStore, for caller: UserID) -> StoredConversationListService {
         StoredConversationListService(store: store, builder: store.builder, caller: .verified(caller), clock: FixedClock(date: start))
     }
 
-    func makeStore(_ conversations: [Conversation] = []) -> InMemoryConversationStore {
-        InMemoryConversationStore(
+    func makeStore(_ conversations: [Conversation] = []) -> InMemoryConversationListStore {
+        InMemoryConversationListStore(
             conversations: conversations, users: FixedDirectory(names: [ada: "Ada", grace: "Grace Hopper", alan: "Alan Turing"]),
             activity: activity)
     }

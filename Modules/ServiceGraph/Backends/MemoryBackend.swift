@@ -12,7 +12,7 @@ import Search
 final class MemoryBackend: GraphBackend {
     private let accountService: InMemoryAccountService
     private let profiles: InMemoryProfileStore
-    private let conversations: InMemoryConversationStore
+    private let conversations: InMemoryConversationListStore
     private let clock: any WallClock
     private let chat: InMemoryChatStore
     /// Chat's membership checks and blocks, from the list.
@@ -31,7 +31,7 @@ final class MemoryBackend: GraphBackend {
             profiles: ProfileProvisioningAdapter(registry: profiles), clock: options.clock, idleLimit: options.sessionIdleLimit,
             conditions: options.memoryConditions)
         let feed = Deferred<any ChatActivityFeed>()
-        conversations = InMemoryConversationStore(
+        conversations = InMemoryConversationListStore(
             conversations: MockData.conversations(now: now), users: UserDirectoryAdapter(registry: profiles),
             activity: ActivitySourceAdapter(feed: feed), journal: journal, conditions: options.memoryConditions)
         chatMembership = MembershipAdapter(directory: conversations)

@@ -7,8 +7,10 @@ import SwiftSyntax
 /// is named for what it does. Needs every file at once, since a protocol and its
 /// implementations live in different targets.
 struct ServiceRules {
-    /// Prefixes of a service implementation, one per backend.
-    static let implementationPrefixes = ["InMemory", "SQL", "Remote", "Postgres"]
+    /// Prefixes of a service implementation: one per backend, or `Stored` for the one service of
+    /// several backends over a store port (`…Store`) whose implementations read facts and write
+    /// outcomes (ADR 31).
+    static let implementationPrefixes = ["InMemory", "SQL", "Remote", "Postgres", "Stored"]
     /// Storage and wire types a service must not hand out.
     static let storageNames: Set<String> = [
         "Row", "Database", "DatabaseQueue", "DatabasePool", "Statement", "Data", "ByteBuffer",
@@ -30,13 +32,19 @@ struct ServiceRules {
                     file.violation(.serviceSendable, at: service.node, "\(service.name) must be Sendable: services are called from any task"))
             }
             found += requirementTypes(service, file)
+            // The mock: an in-memory service, or the stored service over an in-memory store.
+            let store = "InMemory" + service.name.dropLast("Service".count) + "Store"
+            let mocks = [["InMemory\(service.name)"], ["Stored\(service.name)", store]]
             if case .featureCore = file.target.role,
-                !declarations.contains(where: { $0.0.target.name == file.target.name && $0.1.name == "InMemory\(service.name)" })
+                !mocks.contains(where: { names in
+                    names.allSatisfy { name in declarations.contains { $0.0.target.name == file.target.name && $0.1.name == name } }
+                })
             {
                 found.append(
                     file.violation(
                         .inMemoryImplementation, at: service.node,
-                        "\(service.name) has no InMemory\(service.name) in \(file.target.name); every service has a mock beside it"))
+                        "\(service.name) has no InMemory\(service.name), nor Stored\(service.name) and \(store), in \(file.target.name); every service has a mock beside it"
+                    ))
             }
         }
         for (file, type) in declarations where !type.isProtocol {
@@ -56,7 +64,7 @@ struct ServiceRules {
                     prefixed ? .implementationName : .serviceProtocol, at: type.node,
                     prefixed
                         ? "\(type.name) implements no …Service protocol"
-                        : "\(type.name) is a concrete \(type.kind); declare the service as a protocol and name implementations InMemory…/SQL…/Remote…/Postgres…"
+                        : "\(type.name) is a concrete \(type.kind); declare the service as a protocol and name implementations InMemory…/SQL…/Remote…/Postgres…/Stored…"
                 )
             ]
         }

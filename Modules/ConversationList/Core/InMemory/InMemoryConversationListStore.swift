@@ -5,7 +5,7 @@ import Kernel
 /// whom: the `ConversationListStore` of every caller's `StoredConversationListService`, as
 /// SQLite's and PostgreSQL's are, each operation after its `SimulatedConditions`. Each change is
 /// recorded in the journal for the people it concerns.
-public actor InMemoryConversationStore: ConversationListStore, ConversationDirectory {
+public actor InMemoryConversationListStore: ConversationListStore, ConversationDirectory {
     /// One person's relation to another: `who` accepts, or blocked, `whom`.
     private struct Relation: Hashable {
         let who: UserID
