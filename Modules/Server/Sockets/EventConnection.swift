@@ -8,15 +8,12 @@ import NIOWebSocket
 import Synchronization
 
 /// One client's events socket. While live it has no task of its own: the feed hands it each
-/// event on the publisher's thread and it queues the frame on the connection's event loop, so
-/// an idle socket costs only its channel. A short task writes what the socket starts with
-/// (`socket.ready`, then the events stored after the client's cursor, a page at a time as the
-/// client takes them) while live events wait, then goes. A client that stops reading holds up
-/// no one else: once a frame has waited `EventSocketProtocol.slowAfter` (`check(at:)`), or its
-/// queue passes `OpenSockets.queueFrames` frames or `maxQueuedBytes`, it is closed as too slow.
+/// event on the publisher's thread and it queues the frame in its `SocketOutbox`, which the
+/// connection's event loop writes, so an idle socket costs only its channel. A short task writes
+/// what the socket starts with (`socket.ready`, then the events stored after the client's
+/// cursor, a page at a time as the client takes them) while live events wait, then goes. A
+/// client that stops reading is ended by its outbox's rules, holding up no one else.
 final class EventConnection: Sendable {
-    /// Most bytes queued for a client before it counts as too slow.
-    static let maxQueuedBytes = 8 * 1_024 * 1_024
     /// How long a client has to take the close frame before the connection is cut.
     static let closeGrace: TimeAmount = .seconds(2)
 
@@ -31,42 +28,18 @@ final class EventConnection: Sendable {
         var phase = Phase.starting
         var waiting: [UserEvent] = []
         var gate = CursorGate(after: nil)
-        /// Frames queued and not yet taken by the client's socket, and their bytes.
-        var queuedFrames = 0
-        var queuedBytes = 0
-        /// Frames queued since the event loop last wrote, written together with one flush.
-        var unwritten: [Data] = []
-        /// Completed once the event loop has written `unwritten` and the client's socket taken it.
-        var unwrittenTaken: EventLoopPromise<Void>?
-        /// The queue passed `maxQueuedBytes`: the event loop ends the socket as too slow.
-        var overflowed = false
-        /// When the client last took a frame, or was given one with none queued.
-        var lastTaken = ContinuousClock.now
-        /// When the client last sent a frame (a ping, a pong).
-        var lastHeard = ContinuousClock.now
-        /// When the unanswered ping was sent, if one is.
-        var pinged: ContinuousClock.Instant?
         /// To the owner's events, and (once live) to typing in their conversations.
         var subscriptions: [EventSubscription] = []
-        /// The people the owner is apart from, whose reactions their frames leave out, and when
-        /// they were looked up; `nil` before the first look.
-        var apart: (people: Set<UserID>, looked: ContinuousClock.Instant)?
-        /// Whether a look-up of `apart` is under way.
-        var lookingApart = false
     }
-
-    /// How long the people apart from the owner are taken as known: a block counts on an open
-    /// socket's live reactions within this (on what it reads, at once).
-    static let apartFor: Duration = .seconds(10)
 
     /// The session the socket was opened with.
     let caller: Caller
     /// Whose socket it is.
     let owner: UserID
     private let channel: any Channel
+    private let outbox: SocketOutbox
     private let sockets: OpenSockets
-    private let frames: EventFrames
-    private let peopleApart: @Sendable () async throws -> Set<UserID>
+    private let frames: ReaderFrames
     private let logger: Logger
     private let state = Mutex(State())
 
@@ -82,9 +55,10 @@ final class EventConnection: Sendable {
         self.owner = owner
         self.channel = channel
         self.sockets = sockets
-        self.frames = frames
-        self.peopleApart = peopleApart
+        outbox = SocketOutbox(channel: channel, maxFrames: sockets.queueFrames)
+        self.frames = ReaderFrames(reader: owner, frames: frames, peopleApart: peopleApart)
         self.logger = logger
+        outbox.whenTooSlow { [weak self] in self?.end(.tooSlow) }
     }
 
     /// Registers the socket, then checks its session again: a sign-out between the admission
@@ -103,7 +77,7 @@ final class EventConnection: Sendable {
             do {
                 let subscription = try await feed.subscribe(conversation: nil, member: owner) { [weak self] event in self?.offer(event) ?? false }
                 guard adopt(subscription) else { return }
-                await lookApart()
+                await frames.lookApart()
                 try await writeStart(chat: chat, typing: typing, after: after)
                 goLive()
             } catch {
@@ -141,36 +115,19 @@ final class EventConnection: Sendable {
     func answer(_ text: Data) {
         let full = state.withLock { state in
             if case .ended = state.phase { return false }
-            return queue(text, &state) == nil
+            return outbox.queue(text) == nil
         }
         if full { end(.tooSlow) }
     }
 
     /// The client sent a frame: it is there.
-    func heard() {
-        state.withLock { state in
-            state.lastHeard = .now
-            state.pinged = nil
-        }
-    }
+    func heard() { outbox.heard() }
 
     /// Ends the socket if its client has stopped taking frames or has not answered a ping for
     /// `pingInterval`; pings it when it has been silent for `pingInterval`.
     func check(at now: ContinuousClock.Instant, pingInterval: Duration) {
-        enum Action {
-            case none, ping
-            case end(SocketEnding)
-        }
-        let action = state.withLock { state -> Action in
-            if case .ended = state.phase { return .none }
-            if state.queuedFrames > 0 && now - state.lastTaken > EventSocketProtocol.slowAfter { return .end(.tooSlow) }
-            if let pinged = state.pinged { return now - pinged > pingInterval ? .end(.unanswered) : .none }
-            guard now - state.lastHeard > pingInterval else { return .none }
-            state.pinged = now
-            return .ping
-        }
-        switch action {
-        case .none: break
+        switch outbox.check(at: now, pingInterval: pingInterval) {
+        case .fine: break
         case .end(let reason): end(reason)
         case .ping: channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .ping, data: channel.allocator.buffer(capacity: 0)), promise: nil)
         }
@@ -193,6 +150,7 @@ final class EventConnection: Sendable {
             if case .ended = state.phase { return nil }
             state.phase = .ended
             state.waiting = []
+            outbox.close()
             return state.subscriptions
         }
     }
@@ -249,7 +207,7 @@ final class EventConnection: Sendable {
             let (written, count) = state.withLock { state -> (EventLoopFuture<Void>?, Int) in
                 var written: EventLoopFuture<Void>?, count = 0
                 for event in rest {
-                    guard let future = queue(EventFrames.text(of: event), &state) else { break }
+                    guard let future = outbox.queue(EventFrames.text(of: event)) else { break }
                     (written, count) = (future, count + 1)
                 }
                 return (written, count)
@@ -266,7 +224,7 @@ final class EventConnection: Sendable {
     /// Queues `frame` and waits until the client's socket has taken it.
     private func write(_ frame: some Encodable) async throws {
         let text = EventFrames.text(of: frame)
-        guard let written = state.withLock({ queue(text, &$0) }) else { throw ChannelError.ioOnClosedChannel }
+        guard let written = outbox.queue(text) else { throw ChannelError.ioOnClosedChannel }
         try await written.get()
     }
 
@@ -306,7 +264,7 @@ final class EventConnection: Sendable {
     private func offer(_ notice: TypingNotice) -> Bool {
         let (kept, full) = state.withLock { state -> (Bool, Bool) in
             if case .ended = state.phase { return (false, false) }
-            let queued = queue(EventFrames.text(of: EventSocketProtocol.Frame(notice)), &state) != nil
+            let queued = outbox.queue(EventFrames.text(of: EventSocketProtocol.Frame(notice))) != nil
             return (queued, !queued)
         }
         if full { end(.tooSlow) }
@@ -316,78 +274,9 @@ final class EventConnection: Sendable {
     /// Queues a live event unless it was given already; why the socket must end, if it must.
     private func pass(_ event: UserEvent, _ state: inout State) -> SocketEnding? {
         switch state.gate.admit(event.cursor) {
-        case .pass: queue(text(of: event, &state), &state) == nil ? .tooSlow : nil
+        case .pass: outbox.queue(frames.text(of: event)) == nil ? .tooSlow : nil
         case .repeated: nil
         case .otherEpoch: .streamEnded
         }
-    }
-
-    /// The frame of `event` as the owner sees it (`EventFrames.text(of:seenBy:apart:)`): the one
-    /// shared by every socket, unless the owner reacted or is apart from someone who did. Looks
-    /// those people up again, for later frames, once they have been known for `apartFor`.
-    private func text(of event: UserEvent, _ state: inout State) -> Data {
-        if let reactions = event.reactions, !reactions.reactions.isEmpty, !state.lookingApart,
-            state.apart.map({ ContinuousClock.now - $0.looked >= Self.apartFor }) ?? true
-        {
-            state.lookingApart = true
-            Task { await lookApart() }
-        }
-        return frames.text(of: event, seenBy: owner, apart: state.apart?.people ?? [])
-    }
-
-    /// Looks up the people the owner is apart from; a failed look keeps what was known.
-    private func lookApart() async {
-        let people = try? await peopleApart()
-        state.withLock { state in
-            state.lookingApart = false
-            if let people { state.apart = (people, .now) }
-        }
-    }
-
-    /// Queues the frame `text` for the event loop to write, in the order queued; `nil` when the
-    /// queue is full. Frames queued before the event loop comes to write them go out together,
-    /// with one flush (a send's reply and its own event often do). The future completes once the
-    /// client's socket has taken the frame.
-    private func queue(_ text: Data, _ current: inout State) -> EventLoopFuture<Void>? {
-        guard current.queuedFrames < sockets.queueFrames else { return nil }
-        if current.queuedFrames == 0 { current.lastTaken = .now }
-        current.queuedFrames += 1
-        current.queuedBytes += text.count
-        current.overflowed = current.overflowed || current.queuedBytes > Self.maxQueuedBytes
-        current.unwritten.append(text)
-        if let taken = current.unwrittenTaken { return taken.futureResult }
-        let taken = channel.eventLoop.makePromise(of: Void.self)
-        current.unwrittenTaken = taken
-        channel.eventLoop.execute { [self] in writeQueued() }
-        return taken.futureResult
-    }
-
-    /// On the event loop: writes the frames queued since it last did, then flushes once.
-    private func writeQueued() {
-        let (frames, taken, overflowed, ended) = state.withLock { state in
-            defer { (state.unwritten, state.unwrittenTaken) = ([], nil) }
-            let ended = if case .ended = state.phase { true } else { false }
-            return (state.unwritten, state.unwrittenTaken, state.overflowed, ended)
-        }
-        guard let taken else { return }
-        let bytes = frames.reduce(0) { $0 + $1.count }
-        taken.futureResult.whenComplete { [self] _ in
-            state.withLock { state in
-                state.queuedFrames -= frames.count
-                state.queuedBytes -= bytes
-                state.lastTaken = .now
-            }
-        }
-        // Nothing follows the close frame: the client resumes from its cursor when it reconnects.
-        if overflowed || ended {
-            end(.tooSlow)
-            taken.fail(ChannelError.outputClosed)
-            return
-        }
-        for (index, text) in frames.enumerated() {
-            let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(bytes: text))
-            channel.write(frame, promise: index == frames.count - 1 ? taken : nil)
-        }
-        channel.flush()
     }
 }
