@@ -32,8 +32,8 @@ struct ProfileTests {
     let ada = Profile(id: UserID("u-ada"), email: "ada@example.com", displayName: "Ada Lovelace")
     let grace = Profile(id: UserID("u-grace"), email: "grace@example.com", displayName: "Grace Hopper", status: "Debugging")
 
-    var service: InMemoryProfileService {
-        InMemoryProfileService(store: InMemoryProfileStore(profiles: [ada, grace]), caller: .verified(ada.id))
+    var service: StoredProfileService {
+        StoredProfileService(store: InMemoryProfileStore(profiles: [ada, grace]), caller: .verified(ada.id))
     }
 
     /// Grace as others see her unless they asked for her email.
@@ -71,7 +71,7 @@ struct ProfileTests {
 
     @Test("reading profiles needs a session")
     func needsSession() async {
-        let service = InMemoryProfileService(store: InMemoryProfileStore(profiles: [ada]), caller: .signedOut)
+        let service = StoredProfileService(store: InMemoryProfileStore(profiles: [ada]), caller: .signedOut)
         await #expect(throws: AppError.notSignedIn) { try await service.myProfile() }
     }
 

@@ -1,20 +1,16 @@
 import Kernel
 
-/// The profiles of the memory backend, shared by every caller's `InMemoryProfileService`.
-public actor InMemoryProfileStore: ProfileRegistry {
+/// The profiles of the memory backend: the `ProfileStore` of every caller's
+/// `StoredProfileService`, as SQLite's and PostgreSQL's are, each operation after its
+/// `SimulatedConditions`; and the registry other features create profiles through.
+public actor InMemoryProfileStore: ProfileStore, ProfileRegistry {
     private var profiles: [UserID: Profile]
-    let conditions: SimulatedConditions
+    private let conditions: SimulatedConditions
     private let journal: (any ChangeJournal)?
-    private let renameAudience: (any RenameAudience)?
 
-    /// Creates the store with seeded profiles; new names are recorded in `journal`, when given,
-    /// for whom `renameAudience` says (without one, the renamed user alone).
-    public init(
-        profiles: [Profile] = [], journal: (any ChangeJournal)? = nil, renameAudience: (any RenameAudience)? = nil,
-        conditions: SimulatedConditions = .none
-    ) {
+    /// Creates the store with seeded profiles; events of edits are recorded in `journal`, when given.
+    public init(profiles: [Profile] = [], journal: (any ChangeJournal)? = nil, conditions: SimulatedConditions = .none) {
         self.journal = journal
-        self.renameAudience = renameAudience
         self.profiles = Dictionary(uniqueKeysWithValues: profiles.map { ($0.id, $0) })
         self.conditions = conditions
     }
@@ -31,34 +27,31 @@ public actor InMemoryProfileStore: ProfileRegistry {
         Dictionary(ids.compactMap { id in profiles[id].map { (id, $0.displayName) } }) { first, _ in first }
     }
 
-    func profile(_ id: UserID) throws -> Profile {
-        guard let profile = profiles[id] else { throw ProfileRules.noOwnProfile }
-        return profile
+    public func profile(_ id: UserID) async throws -> Profile? {
+        try await conditions.apply()
+        return profiles[id]
     }
 
-    func profile(matching idOrEmail: String) throws -> Profile {
-        let keys = ProfileRules.lookupKeys(idOrEmail)
-        guard let profile = profiles[keys.id] ?? profiles.values.first(where: { $0.email == keys.email }) else {
-            throw ProfileRules.noUser(idOrEmail)
-        }
-        return profile
+    public func profile(matching keys: (id: UserID, email: String)) async throws -> Profile? {
+        try await conditions.apply()
+        return profiles[keys.id] ?? profiles.values.first { $0.email == keys.email }
     }
 
-    func edit(_ id: UserID, displayName: String?, status: String?) async throws -> Profile {
-        let old = try profile(id)
-        let profile = try ProfileRules.edited(old, displayName: displayName, status: status)
-        profiles[id] = profile
-        if profile.displayName != old.displayName, let journal {
-            await journal.record(.profileRenamed(id, to: profile.displayName), audience: try await renameAudience?.audience(ofRenamed: id) ?? [id])
-        }
-        return profile
-    }
-
-    func search(_ prefix: String, limit: Int) -> [Profile] {
-        profiles.values
+    public func profiles(startingWith prefix: String, limit: Int) async throws -> [Profile] {
+        try await conditions.apply()
+        return profiles.values
             .filter { ProfileRules.matches($0, search: prefix) }
             .sorted { ($0.displayName.lowercased(), $0.id) < ($1.displayName.lowercased(), $1.id) }
             .prefix(max(limit, 0))
             .map { $0 }
+    }
+
+    public func update(_ id: UserID, _ edit: @escaping @Sendable (Profile) throws -> ProfileEdit) async throws -> Profile? {
+        try await conditions.apply()
+        guard let old = profiles[id] else { return nil }
+        let edited = try edit(old)
+        profiles[id] = edited.profile
+        if let event = edited.event { await journal?.record(event.change, audience: event.audience) }
+        return edited.profile
     }
 }

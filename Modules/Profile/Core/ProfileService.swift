@@ -1,7 +1,7 @@
 import Kernel
 
-/// Reading and editing profiles. Implementations: `InMemoryProfileService`, `SQLProfileService`,
-/// `RemoteProfileService`.
+/// Reading and editing profiles. Implementations: `StoredProfileService` (over the memory
+/// backend's, SQLite's or PostgreSQL's `ProfileStore`), `RemoteProfileService`.
 public protocol ProfileService: Sendable {
     /// The signed-in user's profile.
     func myProfile() async throws -> Profile

@@ -12,6 +12,8 @@ import Search
 final class MemoryBackend: GraphBackend {
     private let accountService: InMemoryAccountService
     private let profiles: InMemoryProfileStore
+    /// Who hears of a new name: the people who share a conversation with the renamed.
+    private let renameAudience: any RenameAudience
     private let conversations: InMemoryConversationListStore
     private let clock: any WallClock
     private let chat: InMemoryChatStore
@@ -23,9 +25,8 @@ final class MemoryBackend: GraphBackend {
         let now = options.clock.now()
         let journal = DeferredJournal()
         let directory = Deferred<any ConversationDirectory>()
-        profiles = InMemoryProfileStore(
-            profiles: MockData.profiles, journal: journal, renameAudience: RenameAudienceAdapter(directory: directory),
-            conditions: options.memoryConditions)
+        profiles = InMemoryProfileStore(profiles: MockData.profiles, journal: journal, conditions: options.memoryConditions)
+        renameAudience = RenameAudienceAdapter(directory: directory)
         accountService = InMemoryAccountService(
             accounts: MockData.accounts, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(),
             profiles: ProfileProvisioningAdapter(registry: profiles), clock: options.clock, idleLimit: options.sessionIdleLimit,
@@ -50,7 +51,7 @@ final class MemoryBackend: GraphBackend {
         let conversations = StoredConversationListService(store: conversations, builder: conversations.builder, caller: caller, clock: clock)
         let chat = ReactionsAsSeen(InMemoryChatService(store: chat, caller: caller), membership: chatMembership, caller: caller)
         return ServiceSet(
-            profiles: InMemoryProfileService(store: profiles, caller: caller), conversations: conversations, chat: chat,
+            profiles: StoredProfileService(store: profiles, caller: caller, renameAudience: renameAudience), conversations: conversations, chat: chat,
             search: InMemorySearchService(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat), caller: caller))
     }
 

@@ -68,7 +68,8 @@ final class PostgresBackend: GraphBackend {
     func services(for caller: Caller) -> ServiceSet {
         let membership = links.membership
         return ServiceSet(
-            profiles: PostgresProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
+            profiles: StoredProfileService(
+                store: PostgresProfileStore(database: database), caller: caller, renameAudience: links.renameAudience, budget: budget),
             conversations: StoredConversationListService(
                 store: PostgresConversationListStore(database: database), builder: links.builder, caller: caller, clock: clock, budget: budget,
                 membersChanged: { membership.forget($0) }),

@@ -62,7 +62,8 @@ final class SQLiteBackend: GraphBackend {
     func services(for caller: Caller) -> ServiceSet {
         let membership = links.membership
         return ServiceSet(
-            profiles: SQLProfileService(database: database, caller: caller, renameAudience: links.renameAudience, budget: budget),
+            profiles: StoredProfileService(
+                store: SQLProfileStore(database: database), caller: caller, renameAudience: links.renameAudience, budget: budget),
             conversations: StoredConversationListService(
                 store: SQLConversationListStore(database: database), builder: links.builder, caller: caller, clock: clock, budget: budget,
                 membersChanged: { membership.forget($0) }),
