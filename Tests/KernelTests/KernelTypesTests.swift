@@ -13,6 +13,13 @@ struct KernelTypesTests {
         #expect(ids.allSatisfy { $0.rawValue.utf8.count == 15 && $0.rawValue.allSatisfy { "0123456789abcdefghijklmnopqrstuv".contains($0) } })
     }
 
+    @Test("bytes as hexadecimal: two lowercase digits a byte, leading zeros kept")
+    func hex() {
+        #expect(Hex.string([0x00, 0x0F, 0xA5, 0xFF]) == "000fa5ff")
+        #expect(Hex.string([UInt8]()).isEmpty)
+        #expect(Hex.string("c-1".utf8) == "632d31")
+    }
+
     @Test("identifiers encode as plain strings")
     func identifierCoding() throws {
         let data = try JSONEncoder().encode([UserID("u-1")])

@@ -1,5 +1,6 @@
 import Auth
 import Crypto
+import Kernel
 
 /// SHA-256 of a session token, as 64 hexadecimal characters: what the account store keeps.
 public struct SHA256TokenDigest: TokenDigest {
@@ -7,9 +8,6 @@ public struct SHA256TokenDigest: TokenDigest {
     public init() {}
 
     public func digest(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        Hex.string(SHA256.hash(data: Array(token.utf8)))
     }
 }

@@ -77,8 +77,6 @@ public struct WireText: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     private mutating func key(_ name: StaticString) {
         if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
@@ -99,7 +97,7 @@ public struct WireText: Sendable {
             case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0..<0x20:
                 bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(contentsOf: [Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0x0F)]])
+                bytes.append(contentsOf: [Hex.digits[Int(byte >> 4)], Hex.digits[Int(byte & 0x0F)]])
             default: bytes.append(byte)
             }
         }

@@ -131,11 +131,7 @@ public struct SearchQuery: Sendable, Equatable {
     /// for, so that a search asks its index for the caller's conversations alone and costs what
     /// they hold, not what the whole store holds.
     public static func lexeme(of conversationID: ConversationID) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = [UInt8(ascii: "@")]
-        bytes.reserveCapacity(1 + conversationID.rawValue.utf8.count * 2)
-        for byte in conversationID.rawValue.utf8 { bytes += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
-        return String(decoding: bytes, as: UTF8.self)
+        "@" + Hex.string(conversationID.rawValue.utf8)
     }
 
     /// The words of `text`, folded, each with where it is in `text`, as indices and as character
