@@ -6,9 +6,10 @@ import PostgresNIO
 /// `store_sequence`, with the changes in `store_changes` and who sees each in `store_audiences`.
 ///
 /// Every transaction that stores an event takes that row first (`lock`), or a statement that is
-/// its own transaction takes it as it numbers (`numberingOne`), and holds it to its commit, so the next writer, on any instance, numbers after a commit that is already visible:
-/// a reader that has seen position n has seen every position below it (ADR 21). A rollback gives
-/// its numbers back, so positions have no gaps.
+/// its own transaction takes it as it numbers (`numberingOne`), and holds it to its commit, so
+/// the next writer, on any instance, numbers after a commit that is already visible: a reader
+/// that has seen position n has seen every position below it (ADR 21). A rollback gives its
+/// numbers back, so positions have no gaps.
 public enum PostgresChangeLog {
     /// The tables, migrated before any feature's.
     static let migrations = [
