@@ -49,12 +49,13 @@ public enum SearchRules {
         AppError(.forbidden, "you are not a member of conversation \(AppError.quoting(conversationID.rawValue))")
     }
 
-    /// Conversations a search asks its index for, for each look-up of the budget it spends: the
-    /// one `start` spends covers the first `conversationsPerLookup`, and each further
-    /// `conversationsPerLookup` (or part) spends one more (an index looks each one up).
+    /// Conversations a search looks in, for each look-up of the budget it spends: the one `start`
+    /// spends covers the first `conversationsPerLookup`, and each further `conversationsPerLookup`
+    /// (or part) spends one more (SQLite's index looks each one up; PostgreSQL's search joins
+    /// each membership).
     public static let conversationsPerLookup = 100
 
-    /// The conversations a store's search asks its index for, of those the caller reads
+    /// The conversations a store's search looks in, of those the caller reads
     /// (`readable`, as the store read them): `conversationID` alone when asked, else all of them,
     /// past the first `conversationsPerLookup` each further `conversationsPerLookup` spending a
     /// look-up of `me`'s budget. Empty: nothing to search.
