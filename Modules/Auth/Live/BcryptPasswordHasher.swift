@@ -1,5 +1,9 @@
 import Auth
+import Crypto
 import HummingbirdBcrypt
+import Kernel
+
+// What Auth keeps instead of secrets: bcrypt hashes of passwords, and (below) SHA-256 digests of session tokens.
 
 /// bcrypt password hashes (`$2b$…`), computed on a `HashingPool` so that a burst of sign-ins
 /// waits for the pool's threads instead of taking Swift's. Cost 12 by default; lower costs are
@@ -32,4 +36,12 @@ public struct BcryptPasswordHasher: PasswordHasher {
         let matches = try await pool.run { Bcrypt.verify(password, hash: checked) }
         return hash != nil && matches
     }
+}
+
+/// SHA-256 of a session token, as 64 hexadecimal characters: what the account store keeps.
+public struct SHA256TokenDigest: TokenDigest {
+    /// Creates the digest.
+    public init() {}
+
+    public func digest(_ token: String) -> String { Hex.string(SHA256.hash(data: Array(token.utf8))) }
 }
