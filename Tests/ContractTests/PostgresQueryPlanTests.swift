@@ -1,11 +1,14 @@
 import Foundation
 import Kernel
 import PostgresNIO
+import Search
 import ServiceGraph
 import TestSupport
 import Testing
 
 @testable import ChatLive
+@testable import SearchLive
+@testable import ServiceGraph
 
 /// How PostgreSQL plans the hot statements of the PostgreSQL store, asked of PostgreSQL itself on
 /// a database the store migrated: while it is new (no statistics: a table never analyzed counts
@@ -109,6 +112,60 @@ struct PostgresQueryPlanTests {
             // The page is an index range of its conversation's positions, not a sort of its messages.
             #expect(!plans.contains("Sort"), "\(phase): \(plans)")
         }
+    }
+
+    @Test(
+        "search's statements: the newest entries read backwards along the index's key, then the GIN index for the caller's conversations alone; never a Seq Scan of search_words, new, grown or analyzed (L6)"
+    )
+    func searchStatements() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let url = try await cluster.database()
+        try await migrate(url)
+        let source = SearchSchema.Source.chatAndList
+        // A common word of conversation c-1 (which holds most messages), and the same word
+        // searched by a stranger, whose conversation c-x holds none.
+        let (own, strangers) = (
+            PostgresSearchService.tsquery(try SearchQuery("message"), in: [ConversationID("c-1")]),
+            PostgresSearchService.tsquery(try SearchQuery("message"), in: [ConversationID("c-x")])
+        )
+        let recent = PostgresSearchService.recent(source, tsquery: own, below: .max, count: 21).sql
+        let indexed = PostgresSearchService.indexed(source, tsquery: strangers, below: .max, count: 21).sql
+        func plans(analyzing: Bool = false) async throws -> String {
+            var text = ""
+            for mode in ["force_custom_plan", "force_generic_plan"] {
+                text +=
+                    try await cluster.psql(
+                        """
+                        SET plan_cache_mode = \(mode);
+                        PREPARE recent(bigint, bigint, text, bigint) AS \(recent);
+                        PREPARE indexed(text, bigint, bigint) AS \(indexed);
+                        EXPLAIN EXECUTE recent(9223372036854775807, \(PostgresSearchService.recentEntries), '\(own.replacingOccurrences(of: "'", with: "''"))', 21);
+                        EXPLAIN \(analyzing ? "(ANALYZE)" : "") EXECUTE indexed('\(strangers.replacingOccurrences(of: "'", with: "''"))', 9223372036854775807, 21);
+                        """, onDatabaseAt: url) + "\n"
+            }
+            return text
+        }
+        var phases = [("new", try await plans())]
+        // The messages, and their words as the index holds them: "message", the number, the conversation.
+        _ = try await cluster.psql(
+            Self.fill(Self.grown) + """
+                INSERT INTO search_words (seq, words) SELECT seq, array_to_tsvector(ARRAY['message', substr(id, 3),
+                    '@' || encode(convert_to(conversation_id, 'UTF8'), 'hex')]) FROM messages;
+                """, onDatabaseAt: url)
+        phases.append(("grown", try await plans(analyzing: true)))
+        _ = try await cluster.psql("ANALYZE", onDatabaseAt: url)
+        phases.append(("analyzed", try await plans()))
+        for (phase, plans) in phases {
+            #expect(!plans.contains("Seq Scan on search_words"), "\(phase): \(plans)")
+            #expect(plans.components(separatedBy: "Bitmap Index Scan on search_words_by_word").count == 3, "\(phase): \(plans)")
+            // New, the table is as small as it looks, and reading it whole may well be the cheaper plan.
+            if phase != "new" {
+                #expect(plans.components(separatedBy: "Index Scan Backward using search_words_pkey").count == 3, "\(phase): \(plans)")
+            }
+        }
+        // Grown, the stranger's search visits none of the 100,000 matches of "message" in the table.
+        let heap = phases[1].1.split(separator: "\n").filter { $0.contains("Bitmap Heap Scan on search_words") }
+        #expect(heap.count == 2 && heap.allSatisfy { $0.contains("rows=0 loops=1") }, "\(phases[1].1)")
     }
 
     /// Migrates the database at `url` as an instance does when it starts.

@@ -5,8 +5,8 @@ import PostgresNIO
 import PostgresStore
 import Search
 
-/// Search's index in PostgreSQL: each message's folded words (`SearchQuery.lexemes`) as a
-/// `tsvector` made from them as they are (`array_to_tsvector`: no parser, so no locale decides
+/// Search's index in PostgreSQL: each message's folded words and its conversation
+/// (`SearchQuery.lexemes(of:in:)`) as a `tsvector` made from them as they are (`array_to_tsvector`: no parser, so no locale decides
 /// what a word is), under a GIN index, kept past `search_progress` out of the send's
 /// transaction, so a send never waits for it. A search first indexes what is left, so a person
 /// finds what they just sent; from an instance's first search on, it also follows the commits
@@ -23,7 +23,10 @@ public final class PostgresSearchIndex: Sendable {
                 "CREATE INDEX search_words_by_word ON search_words USING GIN (words)",
                 "CREATE TABLE search_progress (one int PRIMARY KEY CHECK (one = 1), seq bigint NOT NULL)",
                 "INSERT INTO search_progress VALUES (1, 0)",
-            ])
+            ]),
+        // Each message's conversation joins its words: the index is emptied, and the first search
+        // indexes everything again.
+        PGDatabase.Migration(feature: "search", version: 2, ["TRUNCATE search_words", "UPDATE search_progress SET seq = 0"]),
     ]
 
     /// Messages and changes read at once while catching up.
@@ -52,7 +55,7 @@ public final class PostgresSearchIndex: Sendable {
             }
             let rows = try await transaction.query(
                 """
-                SELECT e.at, m.\(unescaped: s.key), m.\(unescaped: s.text), m.\(unescaped: s.deleted) FROM (
+                SELECT e.at, m.\(unescaped: s.key), m.\(unescaped: s.text), m.\(unescaped: s.deleted), m.\(unescaped: s.conversation) FROM (
                     SELECT \(unescaped: s.key) AS at, \(unescaped: s.key) AS message FROM \(unescaped: s.messages) WHERE \(unescaped: s.key) > \(from)
                     UNION ALL
                     SELECT c.\(unescaped: s.changeKey), m.\(unescaped: s.key) FROM \(unescaped: s.changes) c
@@ -68,9 +71,9 @@ public final class PostgresSearchIndex: Sendable {
             // A message and its changes in one batch are one row: each read carries it as it is now.
             var now: [Int64: String?] = [:]
             for row in rows {
-                let (at, seq, text, deleted) = try row.decode((Int64, Int64, String, Bool).self)
+                let (at, seq, text, deleted, conversation) = try row.decode((Int64, Int64, String, Bool, String).self)
                 last = max(last, at)
-                now[seq] = deleted ? String?.none : Set(SearchQuery.lexemes(of: text)).joined(separator: " ")
+                now[seq] = deleted ? String?.none : Set(SearchQuery.lexemes(of: text, in: ConversationID(conversation))).joined(separator: " ")
             }
             let gone = now.filter { $0.value == nil }.map(\.key)
             // A few statements a batch, whatever its size.
