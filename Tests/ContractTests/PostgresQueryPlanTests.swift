@@ -125,11 +125,11 @@ struct PostgresQueryPlanTests {
         // A common word of conversation c-1 (which holds most messages), and the same word
         // searched by a stranger, whose conversation c-x holds none.
         let (own, strangers) = (
-            PostgresSearchService.tsquery(try SearchQuery("message"), in: [ConversationID("c-1")]),
-            PostgresSearchService.tsquery(try SearchQuery("message"), in: [ConversationID("c-x")])
+            PostgresSearchStore.tsquery(try SearchQuery("message"), in: [ConversationID("c-1")]),
+            PostgresSearchStore.tsquery(try SearchQuery("message"), in: [ConversationID("c-x")])
         )
-        let recent = PostgresSearchService.recent(source, tsquery: own, below: .max, count: 21).sql
-        let indexed = PostgresSearchService.indexed(source, tsquery: strangers, below: .max, count: 21).sql
+        let recent = PostgresSearchStore.recent(source, tsquery: own, below: .max, count: 21).sql
+        let indexed = PostgresSearchStore.indexed(source, tsquery: strangers, below: .max, count: 21).sql
         func plans(analyzing: Bool = false) async throws -> String {
             var text = ""
             for mode in ["force_custom_plan", "force_generic_plan"] {
@@ -139,7 +139,7 @@ struct PostgresQueryPlanTests {
                         SET plan_cache_mode = \(mode);
                         PREPARE recent(bigint, bigint, text, bigint) AS \(recent);
                         PREPARE indexed(text, bigint, bigint) AS \(indexed);
-                        EXPLAIN EXECUTE recent(9223372036854775807, \(PostgresSearchService.recentEntries), '\(own.replacingOccurrences(of: "'", with: "''"))', 21);
+                        EXPLAIN EXECUTE recent(9223372036854775807, \(PostgresSearchStore.recentEntries), '\(own.replacingOccurrences(of: "'", with: "''"))', 21);
                         EXPLAIN \(analyzing ? "(ANALYZE)" : "") EXECUTE indexed('\(strangers.replacingOccurrences(of: "'", with: "''"))', 9223372036854775807, 21);
                         """, onDatabaseAt: url) + "\n"
             }

@@ -63,17 +63,17 @@ struct QueryPlanTests {
                 name: "the list's conversations", sql: SQLConversationListStore.list, arguments: [reader],
                 uses: ["SEARCH c USING"]),
             Statement(
-                name: "the conversations a person reads", sql: SQLSearchService.readable(source), arguments: [reader, nil],
+                name: "the conversations a person reads", sql: SQLSearchStore.readable(source), arguments: [reader, nil],
                 uses: ["SEARCH c USING"]),
             Statement(
-                name: "a search of the reader's conversations", sql: SQLSearchService.candidates(source),
-                arguments: [reader, "\"message\" AND (\"\(SearchQuery.lexeme(of: ConversationID(conversation)))\")", Int64.max, 20],
-                uses: ["SCAN i VIRTUAL TABLE", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
+                name: "a search of the reader's conversations", sql: SQLSearchStore.candidates(source),
+                arguments: ["\"message\" AND (\"\(SearchQuery.lexeme(of: ConversationID(conversation)))\")", Int64.max, 20],
+                uses: ["SCAN i VIRTUAL TABLE", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)"]),
             Statement(
-                name: "a person's mentions, newest first", sql: SQLSearchService.mentions(source, newestFirst: true), arguments: [reader, -1, 20],
+                name: "a person's mentions, newest first", sql: SQLSearchStore.mentions(source, newestFirst: true), arguments: [reader, -1, 20],
                 uses: ["SEARCH x USING", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
             Statement(
-                name: "a person's mentions after a key, oldest first", sql: SQLSearchService.mentions(source, newestFirst: false),
+                name: "a person's mentions after a key, oldest first", sql: SQLSearchStore.mentions(source, newestFirst: false),
                 arguments: [reader, 100, 20],
                 uses: ["SEARCH x USING", "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)", "SEARCH c USING"]),
         ]

@@ -208,7 +208,7 @@ struct SearchContractTests {
         #expect(!log.text.contains("secret") && !log.text.contains("two"), "the text is never logged: \(log.text)")
         // The quoting of a tsquery's lexemes, by PostgreSQL itself: a word with a quote and a backslash is one lexeme.
         let hostile = "a\"b'c\\d:*&|!"
-        let matched = try await database.query("SELECT array_to_tsvector(ARRAY[\(hostile)]) @@ \(PostgresSearchService.quoted(hostile))::tsquery")
+        let matched = try await database.query("SELECT array_to_tsvector(ARRAY[\(hostile)]) @@ \(PostgresSearchStore.quoted(hostile))::tsquery")
         #expect(try matched.first?.decode(Bool.self) == true)
     }
 
@@ -216,22 +216,22 @@ struct SearchContractTests {
         "the FTS5 expression and the tsquery quote every word, doubling a quote (and escaping a tsquery's backslash), and look words up as the index holds them: cut"
     )
     func queriesQuoteTheirWords() async throws {
-        #expect(SQLSearchService.quoted(["a\"b'c\\d", "e"]) == #""a""b'c\d e""#)
-        #expect(PostgresSearchService.quoted("a\"b'c\\d") == #"'a"b''c\\d'"#)
+        #expect(SQLSearchStore.quoted(["a\"b'c\\d", "e"]) == #""a""b'c\d e""#)
+        #expect(PostgresSearchStore.quoted("a\"b'c\\d") == #"'a"b''c\\d'"#)
         let conversations = [ConversationID("c-1"), ConversationID("c-2")]
         #expect(
-            SQLSearchService.match(try SearchQuery(#"café mess* "e-mail x""#), in: conversations)
+            SQLSearchStore.match(try SearchQuery(#"café mess* "e-mail x""#), in: conversations)
                 == #""cafe" AND "mess"* AND "e mail x" AND ("@632d31" OR "@632d32")"#)
         #expect(
-            PostgresSearchService.tsquery(try SearchQuery(#"café mess* "e-mail x""#), in: conversations)
+            PostgresSearchStore.tsquery(try SearchQuery(#"café mess* "e-mail x""#), in: conversations)
                 == "'cafe' & 'mess':* & 'e' & 'mail' & 'x' & ('@632d31' | '@632d32')")
         let long = String(repeating: "é", count: 128)
         #expect(
-            SQLSearchService.match(try SearchQuery(long), in: [conversations[0]]) == "\"\(String(repeating: "e", count: 128))\" AND (\"@632d31\")",
+            SQLSearchStore.match(try SearchQuery(long), in: [conversations[0]]) == "\"\(String(repeating: "e", count: 128))\" AND (\"@632d31\")",
             "folded: 128 bytes, not cut")
         let cut = String(repeating: "ж", count: 127)
         #expect(
-            PostgresSearchService.tsquery(try SearchQuery(cut + "ж"), in: [conversations[0]]) == "'\(cut)' & ('@632d31')", "256 bytes, cut to 254")
+            PostgresSearchStore.tsquery(try SearchQuery(cut + "ж"), in: [conversations[0]]) == "'\(cut)' & ('@632d31')", "256 bytes, cut to 254")
         // FTS5 itself reads a quoted string with quotes in it as a phrase of its words.
         let queue = try DatabaseQueue()
         let count = try await queue.write { db in
@@ -239,7 +239,7 @@ struct SearchContractTests {
                 sql: "CREATE VIRTUAL TABLE t USING fts5(words, tokenize = 'unicode61 remove_diacritics 0'); INSERT INTO t VALUES ('a b c d')")
             return try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM t WHERE t MATCH ?",
-                arguments: [SQLSearchService.quoted(["a"]) + " AND " + SQLSearchService.quoted(["a\"b'c", "d*"])])
+                arguments: [SQLSearchStore.quoted(["a"]) + " AND " + SQLSearchStore.quoted(["a\"b'c", "d*"])])
         }
         #expect(count == 1)
     }
@@ -260,12 +260,12 @@ struct SearchContractTests {
         let query = try SearchQuery("common word")
         func matches(in conversations: [ConversationID]) async throws -> String {
             if backend == .postgres {
-                let tsquery = PostgresSearchService.tsquery(query, in: conversations).replacingOccurrences(of: "'", with: "''")
+                let tsquery = PostgresSearchStore.tsquery(query, in: conversations).replacingOccurrences(of: "'", with: "''")
                 return try await harness.psql("SELECT count(*) FROM search_words WHERE words @@ '\(tsquery)'::tsquery")
                     .trimmingCharacters(in: .whitespacesAndNewlines)
             }
             let file = harness.folder.appendingPathComponent("contract.sqlite").path
-            let match = SQLSearchService.match(query, in: conversations).replacingOccurrences(of: "'", with: "''")
+            let match = SQLSearchStore.match(query, in: conversations).replacingOccurrences(of: "'", with: "''")
             return try await ForeignProgram.query("SELECT count(*) FROM search_index WHERE search_index MATCH '\(match)'", on: file).output
         }
         #expect(try await matches(in: [evesOwn]) == "0", "Eve's search walks Ada's matches")

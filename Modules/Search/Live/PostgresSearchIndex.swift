@@ -10,7 +10,7 @@ import Search
 /// what a word is), under a GIN index, kept past `search_progress` out of the send's
 /// transaction, so a send never waits for it. A search first indexes what is left, so a person
 /// finds what they just sent; from an instance's first search on, it also follows the commits
-/// it hears of (`IndexFollower`). The service (`PostgresSearchService`) checks each candidate
+/// it hears of (`IndexFollower`). The service (`PostgresSearchStore`) checks each candidate
 /// against the message as it is now, so an edit or a deletion the index has not caught up with
 /// yet is never shown by its old words.
 public final class PostgresSearchIndex: Sendable {

@@ -1,7 +1,7 @@
 /// The hot statements of Search's SQLite side, each kept once here: the service runs these, and
 /// `QueryPlanTests` (Tests/ContractTests) asks SQLite how it plans them (`EXPLAIN QUERY PLAN`, on
 /// an empty file and a full one): the index or the mentions' key leads, `messages` is read by key.
-extension SQLSearchService {
+extension SQLSearchStore {
     /// The conversations a person reads (arguments: the person, and one conversation, or NULL for all).
     static func readable(_ s: SearchSchema.Source) -> String {
         """
@@ -10,13 +10,12 @@ extension SQLSearchService {
         """
     }
 
-    /// A page of candidates of a query, newest first (arguments: the reader, the FTS5 expression,
-    /// which names the conversations searched, the key below which to look, how many).
+    /// A page of candidates of a query, newest first (arguments: the FTS5 expression, which names
+    /// the conversations searched, the key below which to look, how many).
     static func candidates(_ s: SearchSchema.Source) -> String {
         """
         SELECT m.\(s.key), m.\(s.id), m.\(s.conversation), m.\(s.sender), m.\(s.sentAt), m.\(s.text), m.\(s.deleted)
         FROM search_index i JOIN \(s.messages) m ON m.\(s.key) = i.rowid
-        JOIN \(s.members) c ON c.\(s.memberConversation) = m.\(s.conversation) AND c.\(s.memberUser) = ? AND \(s.memberReads)
         WHERE search_index MATCH ? AND i.rowid < ?
         ORDER BY i.rowid DESC LIMIT ?
         """

@@ -10,6 +10,7 @@ import Logging
 import PostgresStore
 import Profile
 import ProfileLive
+import Search
 import SearchLive
 import Synchronization
 
@@ -78,7 +79,7 @@ final class PostgresBackend: GraphBackend {
                     database: database, epoch: epoch, writer: writer, membership: membership, names: links.names,
                     feed: feed, typing: typing, caller: caller, clock: clock, budget: budget),
                 membership: membership, caller: caller),
-            search: PostgresSearchService(database: database, index: searchIndex, caller: caller, budget: budget))
+            search: StoredSearchService(store: PostgresSearchStore(database: database, index: searchIndex), caller: caller, budget: budget))
     }
 
     var eventFeed: (any EventFeed)? { feed }

@@ -72,7 +72,7 @@ final class SQLiteBackend: GraphBackend {
                     database: database, epoch: epoch, writer: writer, membership: membership, names: links.names,
                     feed: feed, typing: typing, caller: caller, clock: clock, budget: budget),
                 membership: membership, caller: caller),
-            search: SQLSearchService(database: database, index: searchIndex, caller: caller, budget: budget))
+            search: StoredSearchService(store: SQLSearchStore(database: database, index: searchIndex), caller: caller, budget: budget))
     }
 
     var eventFeed: (any EventFeed)? { feed }

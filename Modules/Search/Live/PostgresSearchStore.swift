@@ -4,48 +4,60 @@ import PostgresNIO
 import PostgresStore
 import Search
 
-/// Search in PostgreSQL through its index (`PostgresSearchIndex`), which holds each message's
-/// conversation beside its words: a search asks for the caller's conversations alone
-/// (`SearchRules.scope`; none: nothing is read), so it costs what they hold, never the whole
-/// store's matches. Two plans, chosen here rather than by PostgreSQL's statistics (which a new
-/// database has not gathered): the store's newest `recentEntries` entries are checked one by
-/// one, which finds a common word of a busy conversation at once; when they hold too few
-/// matches, the GIN index gives every match of the caller's conversations, newest first. Each
-/// candidate is then checked against the message as it is now (its phrases in order, an edit or
-/// a deletion the index has not caught up with). At most `SearchRules.maxCandidates` are read a
-/// search.
-public struct PostgresSearchService: SearchService {
+/// Search's index in PostgreSQL as `StoredSearchService` reads it (`PostgresSearchIndex`), which
+/// holds each message's conversation beside its words, so a search asks for the caller's
+/// conversations alone and costs what they hold, never the whole store's matches. Two plans,
+/// chosen here rather than by PostgreSQL's statistics (which a new database has not gathered):
+/// the store's newest `recentEntries` entries are checked one by one, which finds a common word
+/// of a busy conversation at once; when they hold too few matches, the GIN index gives every
+/// match of the caller's conversations, newest first.
+public struct PostgresSearchStore: SearchStore {
     private let database: PGDatabase
     private let index: PostgresSearchIndex
-    private let caller: Caller
-    private let budget: UsageBudget
 
-    /// Creates the service for `caller` over `database` and the instance's `index` of it; each
-    /// search spends a look-up from `budget`.
-    public init(database: PGDatabase, index: PostgresSearchIndex, caller: Caller, budget: UsageBudget = .unlimited) {
+    /// The instance's `index` of `database`, which names the tables read.
+    public init(database: PGDatabase, index: PostgresSearchIndex) {
         self.database = database
         self.index = index
-        self.caller = caller
-        self.budget = budget
     }
 
-    public func search(_ query: String, in conversationID: ConversationID?, limit: Int, before: Int64?) async throws -> SearchPage {
-        let (query, me, limit) = try await SearchRules.start(query, limit: limit, by: caller, budget: budget)
+    public func conversations(readBy reader: UserID, among conversationID: ConversationID?) async throws -> [ConversationID] {
         let s = index.source
-        let readable = try await database.query(
+        return try await database.query(
             """
             SELECT c.\(unescaped: s.memberConversation) FROM \(unescaped: s.members) c
-            WHERE c.\(unescaped: s.memberUser) = \(me.rawValue) AND \(unescaped: s.memberReads)
+            WHERE c.\(unescaped: s.memberUser) = \(reader.rawValue) AND \(unescaped: s.memberReads)
                 AND (\(conversationID?.rawValue)::text IS NULL OR c.\(unescaped: s.memberConversation) = \(conversationID?.rawValue))
             """
         ).map { try ConversationID($0.decode(String.self)) }
-        let conversations = try SearchRules.scope(readable, asked: conversationID, by: me, budget: budget)
-        guard !conversations.isEmpty else { return SearchPage(hits: [], hasMore: false) }
-        try await index.bringUpToDate()
-        let tsquery = Self.tsquery(query, in: conversations)
-        return try await SearchRules.verified(query, limit: limit, below: before ?? .max, by: me, budget: budget) { below, count in
-            let recent = try await candidates(Self.recent(s, tsquery: tsquery, below: below, count: count))
-            return recent.count == count ? recent : try await candidates(Self.indexed(s, tsquery: tsquery, below: below, count: count))
+    }
+
+    public func bringUpToDate() async throws { try await index.bringUpToDate() }
+
+    public func candidates(_ query: SearchQuery, in conversations: [ConversationID], below: Int64, count: Int) async throws
+        -> [SearchRules.Candidate]
+    {
+        let (s, tsquery) = (index.source, Self.tsquery(query, in: conversations))
+        let recent = try await candidates(Self.recent(s, tsquery: tsquery, below: below, count: count))
+        return recent.count == count ? recent : try await candidates(Self.indexed(s, tsquery: tsquery, below: below, count: count))
+    }
+
+    public func mentions(of reader: UserID, after since: Int64, count: Int, newestFirst: Bool) async throws -> [Mention] {
+        let s = index.source
+        return try await database.query(
+            """
+            SELECT m.\(unescaped: s.key), m.\(unescaped: s.id), m.\(unescaped: s.conversation), m.\(unescaped: s.sender),
+                   m.\(unescaped: s.sentAt), m.\(unescaped: s.text)
+            FROM \(unescaped: s.mentions) x JOIN \(unescaped: s.messages) m ON m.\(unescaped: s.key) = x.\(unescaped: s.mentionKey)
+            JOIN \(unescaped: s.members) c ON c.\(unescaped: s.memberConversation) = m.\(unescaped: s.conversation)
+                AND c.\(unescaped: s.memberUser) = x.\(unescaped: s.mentionUser) AND \(unescaped: s.memberReads)
+            WHERE x.\(unescaped: s.mentionUser) = \(reader.rawValue) AND x.\(unescaped: s.mentionKey) > \(since) AND NOT m.\(unescaped: s.deleted)
+            ORDER BY x.\(unescaped: s.mentionKey) \(unescaped: newestFirst ? "DESC" : "ASC") LIMIT \(Int64(count))
+            """
+        ).map { row in
+            let (seq, id, conversation, sender, sentAt, text) = try row.decode((Int64, String, String, String, Int64, String).self)
+            return Mention(
+                SearchCorpusMessage(key: seq, id: id, conversationID: conversation, senderID: sender, sentAtMilliseconds: sentAt, text: text))
         }
     }
 
@@ -94,28 +106,6 @@ public struct PostgresSearchService: SearchService {
                     key: seq, id: id, conversationID: conversation, senderID: sender, sentAtMilliseconds: sentAt, text: text),
                 deleted: deleted)
         }
-    }
-
-    public func mentions(since: Int64?, limit: Int) async throws -> MentionPage {
-        let (me, limit) = try await SearchRules.start(limit: limit, by: caller, budget: budget)
-        let s = index.source
-        let reading = MentionPage.reading(since: since, limit: limit)
-        let found = try await database.query(
-            """
-            SELECT m.\(unescaped: s.key), m.\(unescaped: s.id), m.\(unescaped: s.conversation), m.\(unescaped: s.sender),
-                   m.\(unescaped: s.sentAt), m.\(unescaped: s.text)
-            FROM \(unescaped: s.mentions) x JOIN \(unescaped: s.messages) m ON m.\(unescaped: s.key) = x.\(unescaped: s.mentionKey)
-            JOIN \(unescaped: s.members) c ON c.\(unescaped: s.memberConversation) = m.\(unescaped: s.conversation)
-                AND c.\(unescaped: s.memberUser) = x.\(unescaped: s.mentionUser) AND \(unescaped: s.memberReads)
-            WHERE x.\(unescaped: s.mentionUser) = \(me.rawValue) AND x.\(unescaped: s.mentionKey) > \(since ?? -1) AND NOT m.\(unescaped: s.deleted)
-            ORDER BY x.\(unescaped: s.mentionKey) \(unescaped: reading.newestFirst ? "DESC" : "ASC") LIMIT \(Int64(reading.count))
-            """
-        ).map { row in
-            let (seq, id, conversation, sender, sentAt, text) = try row.decode((Int64, String, String, String, Int64, String).self)
-            return Mention(
-                SearchCorpusMessage(key: seq, id: id, conversationID: conversation, senderID: sender, sentAtMilliseconds: sentAt, text: text))
-        }
-        return MentionPage(found, since: since, limit: limit)
     }
 
     /// `query` as a `tsquery` of its words as the index holds them (cast, so no parser decides),
