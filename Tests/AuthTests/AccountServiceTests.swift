@@ -3,18 +3,17 @@ import Kernel
 import TestSupport
 import Testing
 
-@Suite("InMemoryAccountService and SessionAuthService", .timeLimit(.minutes(1)))
+@Suite("StoredAccountService over InMemoryAccountStore, and SessionAuthService", .timeLimit(.minutes(1)))
 struct AccountServiceTests {
     let sessions = InMemorySessionStore()
     let provisioning = RecordingProvisioning()
     let clock = TestClock()
-    let accounts: InMemoryAccountService
+    let accounts: StoredAccountService
     let auth: SessionAuthService
 
     init() {
-        accounts = InMemoryAccountService(
-            hasher: PlainHasher(), digest: MarkedDigest(), profiles: provisioning, clock: clock,
-            idleLimit: 3_600)
+        accounts = StoredAccountService(
+            store: InMemoryAccountStore(profiles: provisioning), hasher: PlainHasher(), digest: MarkedDigest(), clock: clock, idleLimit: 3_600)
         auth = SessionAuthService(accounts: accounts, store: sessions)
     }
 
@@ -65,7 +64,7 @@ struct AccountServiceTests {
     @Test("an unknown email, a NUL or an over-long password cost a password check all the same, and fail alike")
     func uniformSignInCost() async throws {
         let hasher = CountingHasher()
-        let accounts = InMemoryAccountService(hasher: hasher, digest: MarkedDigest(), profiles: provisioning)
+        let accounts = StoredAccountService(store: InMemoryAccountStore(profiles: provisioning), hasher: hasher, digest: MarkedDigest())
         _ = try await accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password1")
         let attempts = [
             ("nobody@example.com", "password1"), ("ada@example.com", "wrong-password"), ("ada@example.com", "\0\0\0\0\0\0\0\0"),

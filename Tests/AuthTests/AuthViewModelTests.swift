@@ -40,7 +40,8 @@ struct AuthViewModelTests {
     @Test("the session view model loads, signs out and reports a password change")
     func session() async throws {
         let sessions = InMemorySessionStore()
-        let accounts = InMemoryAccountService(hasher: PlainHasher(), digest: MarkedDigest(), profiles: RecordingProvisioning())
+        let accounts = StoredAccountService(
+            store: InMemoryAccountStore(profiles: RecordingProvisioning()), hasher: PlainHasher(), digest: MarkedDigest())
         let service = SessionAuthService(accounts: accounts, store: sessions)
         let account = try await service.signUp(email: "ada@example.com", displayName: "Ada", password: "password1")
         let model = SessionViewModel(auth: service)

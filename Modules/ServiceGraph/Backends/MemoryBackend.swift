@@ -10,7 +10,8 @@ import Search
 /// The in-memory stores over the seeded mock data (the seeds' "mock application"), shared by
 /// every caller's services. Everything, sessions included, lives as long as the process.
 final class MemoryBackend: GraphBackend {
-    private let accountService: InMemoryAccountService
+    private let accountStore: InMemoryAccountStore
+    let accounts: any AccountService
     private let profiles: InMemoryProfileStore
     /// Who hears of a new name: the people who share a conversation with the renamed.
     private let renameAudience: any RenameAudience
@@ -27,10 +28,11 @@ final class MemoryBackend: GraphBackend {
         let directory = Deferred<any ConversationDirectory>()
         profiles = InMemoryProfileStore(profiles: MockData.profiles, journal: journal, conditions: options.memoryConditions)
         renameAudience = RenameAudienceAdapter(directory: directory)
-        accountService = InMemoryAccountService(
-            accounts: MockData.accounts, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(),
-            profiles: ProfileProvisioningAdapter(registry: profiles), clock: options.clock, idleLimit: options.sessionIdleLimit,
-            conditions: options.memoryConditions)
+        accountStore = InMemoryAccountStore(
+            accounts: MockData.accounts, profiles: ProfileProvisioningAdapter(registry: profiles), conditions: options.memoryConditions)
+        accounts = StoredAccountService(
+            store: accountStore, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
+            idleLimit: options.sessionIdleLimit)
         let feed = Deferred<any ChatActivityFeed>()
         conversations = InMemoryConversationListStore(
             conversations: MockData.conversations(now: now), users: UserDirectoryAdapter(registry: profiles),
@@ -44,8 +46,6 @@ final class MemoryBackend: GraphBackend {
         journal.journal.set(chat)
         directory.set(conversations)
     }
-
-    var accounts: any AccountService { accountService }
 
     func services(for caller: Caller) -> ServiceSet {
         let conversations = StoredConversationListService(store: conversations, builder: conversations.builder, caller: caller, clock: clock)
@@ -62,6 +62,6 @@ final class MemoryBackend: GraphBackend {
     var membership: (any ConversationMembership)? { chatMembership }
 
     func demoSession() async -> IssuedSession? {
-        await accountService.startSession(for: MockData.demoAccount)
+        await accountStore.startSession(for: MockData.demoAccount, digest: SHA256TokenDigest(), at: clock.now())
     }
 }

@@ -19,7 +19,7 @@ import Synchronization
 /// cache, the password hasher.
 final class PostgresBackend: GraphBackend {
     static let migrations =
-        PostgresAccountService.migrations + PostgresProfileRegistry.migrations + PostgresConversationDirectory.migrations
+        PostgresAccountStore.migrations + PostgresProfileRegistry.migrations + PostgresConversationDirectory.migrations
         + PostgresChatSchema.migrations + PostgresSearchIndex.migrations
 
     let database: PGDatabase
@@ -51,12 +51,12 @@ final class PostgresBackend: GraphBackend {
         self.epoch = epoch
         clock = options.clock
         budget = options.budget
-        accounts = PostgresAccountService(
-            database: database, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(),
-            createProfile: { account, name, transaction in
+        accounts = StoredAccountService(
+            store: PostgresAccountStore(database: database) { account, name, transaction in
                 try await PostgresProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), transaction)
             },
-            clock: options.clock, idleLimit: options.sessionIdleLimit)
+            hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
+            idleLimit: options.sessionIdleLimit)
         links = FeatureLinks(
             registry: PostgresProfileRegistry(database: database), activity: PostgresChatActivityFeed(database: database),
             directory: PostgresConversationDirectory(database: database))

@@ -36,12 +36,12 @@ final class SQLiteBackend: GraphBackend {
         database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, watch: options.soleWriter ? .polling : .fileEvents)
         clock = options.clock
         budget = options.budget
-        accounts = SQLAccountService(
-            database: database, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(),
-            createProfile: { account, name, db in
+        accounts = StoredAccountService(
+            store: SQLAccountStore(database: database) { account, name, db in
                 try SQLProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), db)
             },
-            clock: options.clock, idleLimit: options.sessionIdleLimit)
+            hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
+            idleLimit: options.sessionIdleLimit)
         links = FeatureLinks(
             registry: SQLProfileRegistry(database: database), activity: SQLChatActivityFeed(database: database),
             directory: SQLConversationDirectory(database: database))

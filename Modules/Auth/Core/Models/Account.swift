@@ -15,7 +15,7 @@ public struct Account: Codable, Equatable, Sendable {
     }
 }
 
-/// An account as the in-memory service keeps it, with its password hash. Never leaves a service.
+/// An account as the in-memory store keeps it, with its password hash. Never leaves a service.
 public struct StoredAccount: Sendable {
     /// The account.
     public let account: Account

@@ -1,8 +1,9 @@
 import Kernel
 
 /// The account side of Auth, the part a server hosts: accounts, password checks, and session
-/// tokens (issued, resolved, revoked). Implementations: `InMemoryAccountService`,
-/// `SQLAccountService`; all behave the same (see the contract suite).
+/// tokens (issued, resolved, revoked). Implementations: `StoredAccountService` over memory's,
+/// SQLite's or PostgreSQL's `AccountStore`, and `RemoteAccountService`; all behave the same (see
+/// the contract suite).
 public protocol AccountService: Sendable {
     /// Creates an account and its profile in one step, and issues a session for it.
     /// - Throws: `.invalidInput` for a bad email, name or password; `.conflict` if the email is taken.

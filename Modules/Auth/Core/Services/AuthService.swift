@@ -1,6 +1,6 @@
 import Kernel
 
-// arch-check: allow naming.in-memory-impl: SessionAuthService is the one implementation; over InMemoryAccountService and InMemorySessionStore it is the in-memory one.
+// arch-check: allow naming.in-memory-impl: SessionAuthService is the one implementation; over StoredAccountService on InMemoryAccountStore and InMemorySessionStore it is the in-memory one.
 /// Sign-up, sign-in and the session on this device: what Auth's screens call. Implemented once,
 /// by `SessionAuthService`, over whichever backend's `AccountService`.
 public protocol AuthService: Sendable {

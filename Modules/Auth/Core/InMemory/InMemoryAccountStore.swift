@@ -1,0 +1,73 @@
+import Foundation
+import Kernel
+
+/// Accounts and sessions kept in process memory: the memory backend and unit tests, under
+/// `StoredAccountService`. Sessions live as long as the process, like everything else in memory.
+public actor InMemoryAccountStore: AccountStore {
+    private var accounts: [String: StoredAccount]
+    /// Sessions by token digest: whose, and when last used.
+    private var sessions: [String: (userID: UserID, lastUsed: Date)] = [:]
+    /// Emails of sign-ups under way.
+    private var signingUp: Set<String> = []
+    private let profiles: any ProfileProvisioning
+    private let conditions: SimulatedConditions
+
+    /// Creates the store with seeded accounts; a new account's profile is made by `profiles`;
+    /// sign-ups, sign-ins and sessions looked up go through `conditions`.
+    public init(accounts: [StoredAccount] = [], profiles: any ProfileProvisioning, conditions: SimulatedConditions = .none) {
+        self.accounts = Dictionary(uniqueKeysWithValues: accounts.map { ($0.account.email, $0) })
+        self.profiles = profiles
+        self.conditions = conditions
+    }
+
+    public func create(_ account: Account, displayName: String, passwordHash: String, session: String, at now: Date) async throws -> Bool {
+        try await conditions.apply()
+        guard accounts[account.email] == nil, !signingUp.contains(account.email) else { return false }
+        // Reserved across the profile's creation, so that a second sign-up with the email is refused meanwhile.
+        signingUp.insert(account.email)
+        defer { signingUp.remove(account.email) }
+        try await profiles.createProfile(for: account, displayName: displayName)
+        accounts[account.email] = StoredAccount(account: account, passwordHash: passwordHash)
+        sessions[session] = (account.id, now)
+        return true
+    }
+
+    public func credentials(ofEmail email: String) async throws -> (id: UserID, passwordHash: String)? {
+        try await conditions.apply()
+        return accounts[email].map { ($0.account.id, $0.passwordHash) }
+    }
+
+    public func passwordHash(of id: UserID) -> String? { account(id)?.passwordHash }
+
+    public func startSession(_ session: String, of id: UserID, ifPasswordHashIs passwordHash: String, at now: Date) -> Bool {
+        guard account(id)?.passwordHash == passwordHash else { return false }
+        sessions[session] = (id, now)
+        return true
+    }
+
+    public func session(_ session: String) async throws -> (account: Account, lastUsed: Date)? {
+        try await conditions.apply()
+        guard let found = sessions[session], let account = account(found.userID)?.account else { return nil }
+        return (account, found.lastUsed)
+    }
+
+    public func touch(_ session: String, at now: Date) { sessions[session]?.lastUsed = now }
+
+    public func endSession(_ session: String) { sessions[session] = nil }
+
+    public func setPasswordHash(_ passwordHash: String, of id: UserID, keeping kept: String) {
+        guard let email = account(id)?.account.email else { return }
+        accounts[email]?.passwordHash = passwordHash
+        sessions = sessions.filter { $0.key == kept || $0.value.userID != id }
+    }
+
+    /// Issues a session for an existing account without a password, its token kept as `digest`
+    /// gives it: the memory backend's demo user, when Auth is not among the enabled features.
+    public func startSession(for account: Account, digest: any TokenDigest, at now: Date) -> IssuedSession {
+        let token = SessionToken.generate()
+        sessions[digest.digest(token)] = (account.id, now)
+        return IssuedSession(account: account, token: token)
+    }
+
+    private func account(_ id: UserID) -> StoredAccount? { accounts.values.first { $0.account.id == id } }
+}

@@ -1,0 +1,101 @@
+import Auth
+import Foundation
+import Kernel
+import PostgresNIO
+import PostgresStore
+
+/// Accounts and sessions in a PostgreSQL database, under `StoredAccountService`, as in SQLite
+/// (`SQLAccountStore`): a sign-up writes the account, its profile and its first session in one
+/// transaction, so an instance killed at any moment leaves either no account or a complete one.
+/// Times are seconds since 1970.
+public struct PostgresAccountStore: AccountStore {
+    /// Auth's migrations, oldest first.
+    public static let migrations = [
+        PGDatabase.Migration(
+            feature: "auth", version: 1,
+            [
+                """
+                CREATE TABLE auth_accounts (id text COLLATE "C" PRIMARY KEY, email text COLLATE "C" NOT NULL UNIQUE, password_hash text NOT NULL,
+                                            created_at double precision NOT NULL)
+                """,
+                """
+                CREATE TABLE auth_sessions (token_digest text COLLATE "C" PRIMARY KEY, user_id text COLLATE "C" NOT NULL REFERENCES auth_accounts(id),
+                                            created_at double precision NOT NULL, last_used_at double precision NOT NULL)
+                """,
+                "CREATE INDEX auth_sessions_by_user ON auth_sessions (user_id)",
+            ]),
+        PostgresSessionEnds.migration,
+    ]
+
+    private let database: PGDatabase
+    private let createProfile: @Sendable (Account, String, PGDatabase.Transaction) async throws -> Void
+
+    /// The store of an open database.
+    /// - Parameter createProfile: writes a new account's profile (account, display name) inside
+    ///   the sign-up's transaction; the composition root connects it to Profile's table.
+    public init(database: PGDatabase, createProfile: @escaping @Sendable (Account, String, PGDatabase.Transaction) async throws -> Void) {
+        self.database = database
+        self.createProfile = createProfile
+    }
+
+    public func create(_ account: Account, displayName: String, passwordHash: String, session: String, at now: Date) async throws -> Bool {
+        let (now, createProfile) = (now.timeIntervalSince1970, createProfile)
+        return try await database.write(ordered: false) { transaction in
+            let inserted = try await transaction.query(
+                """
+                INSERT INTO auth_accounts (id, email, password_hash, created_at) VALUES (\(account.id.rawValue), \(account.email), \(passwordHash), \(now))
+                ON CONFLICT DO NOTHING RETURNING id
+                """)
+            guard !inserted.isEmpty else { return false }
+            FaultPoint.signUpAccountWritten.reach()
+            try await createProfile(account, displayName, transaction)
+            try await transaction.query(
+                """
+                INSERT INTO auth_sessions (token_digest, user_id, created_at, last_used_at) VALUES (\(session), \(account.id.rawValue), \(now), \(now))
+                """)
+            return true
+        }
+    }
+
+    public func credentials(ofEmail email: String) async throws -> (id: UserID, passwordHash: String)? {
+        try await database.query("SELECT id, password_hash FROM auth_accounts WHERE email = \(email)").first
+            .map { row in try row.decode((String, String).self) }.map { (id: UserID($0.0), passwordHash: $0.1) }
+    }
+
+    public func passwordHash(of id: UserID) async throws -> String? {
+        try await database.query("SELECT password_hash FROM auth_accounts WHERE id = \(id.rawValue)").first?.decode(String.self)
+    }
+
+    public func startSession(_ session: String, of id: UserID, ifPasswordHashIs passwordHash: String, at now: Date) async throws -> Bool {
+        let now = now.timeIntervalSince1970
+        return try await !database.query(
+            """
+            INSERT INTO auth_sessions (token_digest, user_id, created_at, last_used_at)
+            SELECT \(session), id, \(now), \(now) FROM auth_accounts WHERE id = \(id.rawValue) AND password_hash = \(passwordHash)
+            RETURNING user_id
+            """
+        ).isEmpty
+    }
+
+    public func session(_ session: String) async throws -> (account: Account, lastUsed: Date)? {
+        try await database.query(
+            "SELECT a.id, a.email, s.last_used_at FROM auth_sessions s JOIN auth_accounts a ON a.id = s.user_id WHERE s.token_digest = \(session)"
+        ).first.map { row in try row.decode((String, String, Double).self) }
+            .map { (Account(id: UserID($0.0), email: $0.1), Date(timeIntervalSince1970: $0.2)) }
+    }
+
+    public func touch(_ session: String, at now: Date) async throws {
+        try await database.query("UPDATE auth_sessions SET last_used_at = \(now.timeIntervalSince1970) WHERE token_digest = \(session)")
+    }
+
+    public func endSession(_ session: String) async throws {
+        try await database.query("DELETE FROM auth_sessions WHERE token_digest = \(session)")
+    }
+
+    public func setPasswordHash(_ passwordHash: String, of id: UserID, keeping kept: String) async throws {
+        try await database.write(ordered: false) { transaction in
+            try await transaction.query("UPDATE auth_accounts SET password_hash = \(passwordHash) WHERE id = \(id.rawValue)")
+            try await transaction.query("DELETE FROM auth_sessions WHERE user_id = \(id.rawValue) AND token_digest != \(kept)")
+        }
+    }
+}
