@@ -3,8 +3,8 @@ import Foundation
 import Kernel
 
 /// What one caller's chat service does the same way on every store: membership checks, sends
-/// checked, paid for and handed to the process's writer, and live streams from its feed. The
-/// SQLite and PostgreSQL services add their reads.
+/// checked, paid for and handed to the process's writer, and live streams from its feed.
+/// `StoredChatService` adds the reads of its store.
 struct CallerChat: Sendable {
     let writer: MessageWriter
     let membership: any ConversationMembership

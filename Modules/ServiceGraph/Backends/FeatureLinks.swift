@@ -1,7 +1,9 @@
 import Chat
 import ChatLive
 import ConversationList
+import Kernel
 import Profile
+import Search
 
 /// What a store's features share through the adapters (`Adapters.swift`), made the same way over SQLite and
 /// PostgreSQL: the list's summaries (names from Profile, activity from Chat), people's names, Chat's cached
@@ -20,5 +22,37 @@ struct FeatureLinks: Sendable {
             activity: ActivitySourceAdapter(feed: Deferred<any ChatActivityFeed>(activity)))
         membership = MembershipCache(MembershipAdapter(directory: directory))
         renameAudience = RenameAudienceAdapter(directory: Deferred(directory))
+    }
+}
+
+/// What a database backend (SQLite's or PostgreSQL's) shares among its callers: the stores one
+/// caller's services run over, which hold no caller and are made once, and the process's writer,
+/// event feed and typing hub.
+struct DatabaseStores: Sendable {
+    let profiles: any ProfileStore
+    let conversations: any ConversationListStore
+    let chat: any ChatHistoryStore
+    let search: any SearchStore
+    let writer: MessageWriter
+    let feed: StoreEventFeed
+    let typing: TypingHub
+}
+
+extension FeatureLinks {
+    /// One caller's services over a database backend's `stores`, linked alike on SQLite and
+    /// PostgreSQL, on `clock`, spending from `budget`.
+    func services(for caller: Caller, over stores: DatabaseStores, clock: any WallClock, budget: UsageBudget) -> ServiceSet {
+        let membership = membership
+        return ServiceSet(
+            profiles: StoredProfileService(store: stores.profiles, caller: caller, renameAudience: renameAudience, budget: budget),
+            conversations: StoredConversationListService(
+                store: stores.conversations, builder: builder, caller: caller, clock: clock, budget: budget, membersChanged: { membership.forget($0) }
+            ),
+            chat: ReactionsAsSeen(
+                StoredChatService(
+                    store: stores.chat, writer: stores.writer, membership: membership, names: names, feed: stores.feed, typing: stores.typing,
+                    caller: caller, clock: clock, budget: budget),
+                membership: membership, caller: caller),
+            search: StoredSearchService(store: stores.search, caller: caller, budget: budget))
     }
 }

@@ -25,12 +25,7 @@ final class PostgresBackend: GraphBackend {
     let database: PGDatabase
     let accounts: any AccountService
     private let links: FeatureLinks
-    private let feed: StoreEventFeed
-    private let writer: MessageWriter
-    private let typing: TypingHub
-    /// Search's index, kept from this instance's first search on.
-    private let searchIndex: PostgresSearchIndex
-    private let epoch: String
+    private let stores: DatabaseStores
     private let clock: any WallClock
     private let budget: UsageBudget
     /// The task that reads which sessions ended (`watchSessionEnds`).
@@ -48,7 +43,6 @@ final class PostgresBackend: GraphBackend {
 
     private init(_ options: GraphOptions, database: PGDatabase, epoch: String) {
         self.database = database
-        self.epoch = epoch
         clock = options.clock
         budget = options.budget
         accounts = StoredAccountService(
@@ -60,35 +54,25 @@ final class PostgresBackend: GraphBackend {
         links = FeatureLinks(
             registry: PostgresProfileRegistry(database: database), activity: PostgresChatActivityFeed(database: database),
             directory: PostgresConversationDirectory(database: database))
-        feed = StoreEventFeed(source: PostgresEventSource(database: database, epoch: epoch), membership: links.membership)
-        writer = MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed)
-        typing = TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership)
-        searchIndex = PostgresSearchIndex(database: database, source: .chatAndList, logger: database.logger)
+        let feed = StoreEventFeed(source: PostgresEventSource(database: database, epoch: epoch), membership: links.membership)
+        // Search's index, kept from this instance's first search on.
+        let searchIndex = PostgresSearchIndex(database: database, source: .chatAndList, logger: database.logger)
+        stores = DatabaseStores(
+            profiles: PostgresProfileStore(database: database), conversations: PostgresConversationListStore(database: database),
+            chat: PostgresChatHistoryStore(database: database, epoch: epoch), search: PostgresSearchStore(database: database, index: searchIndex),
+            writer: MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed), feed: feed,
+            typing: TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership))
     }
 
-    func services(for caller: Caller) -> ServiceSet {
-        let membership = links.membership
-        return ServiceSet(
-            profiles: StoredProfileService(
-                store: PostgresProfileStore(database: database), caller: caller, renameAudience: links.renameAudience, budget: budget),
-            conversations: StoredConversationListService(
-                store: PostgresConversationListStore(database: database), builder: links.builder, caller: caller, clock: clock, budget: budget,
-                membersChanged: { membership.forget($0) }),
-            chat: ReactionsAsSeen(
-                PostgresChatService(
-                    database: database, epoch: epoch, writer: writer, membership: membership, names: links.names,
-                    feed: feed, typing: typing, caller: caller, clock: clock, budget: budget),
-                membership: membership, caller: caller),
-            search: StoredSearchService(store: PostgresSearchStore(database: database, index: searchIndex), caller: caller, budget: budget))
-    }
+    func services(for caller: Caller) -> ServiceSet { links.services(for: caller, over: stores, clock: clock, budget: budget) }
 
-    var eventFeed: (any EventFeed)? { feed }
+    var eventFeed: (any EventFeed)? { stores.feed }
 
-    var typingHub: TypingHub? { typing }
+    var typingHub: TypingHub? { stores.typing }
 
     var membership: (any ConversationMembership)? { links.membership }
 
-    func feedLag() async -> Int64? { await feed.lag() }
+    func feedLag() async -> Int64? { await stores.feed.lag() }
 
     func demoSession() async -> IssuedSession? { nil }
 

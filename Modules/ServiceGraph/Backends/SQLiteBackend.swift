@@ -22,13 +22,7 @@ final class SQLiteBackend: GraphBackend {
     private let database: SQLDatabase
     let accounts: any AccountService
     private let links: FeatureLinks
-    private let feed: StoreEventFeed
-    private let writer: MessageWriter
-    private let typing: TypingHub
-    /// Search's index, kept from this process's first search on, and purged of changed words by
-    /// the process that changes them.
-    private let searchIndex: SQLSearchIndex
-    private let epoch: String
+    private let stores: DatabaseStores
     private let clock: any WallClock
     private let budget: UsageBudget
 
@@ -45,43 +39,33 @@ final class SQLiteBackend: GraphBackend {
         links = FeatureLinks(
             registry: SQLProfileRegistry(database: database), activity: SQLChatActivityFeed(database: database),
             directory: SQLConversationDirectory(database: database))
-        epoch = try ChatSchema.epoch(of: database)
-        feed = StoreEventFeed(source: SQLEventSource(database: database, epoch: epoch), membership: links.membership)
+        let epoch = try ChatSchema.epoch(of: database)
+        let feed = StoreEventFeed(source: SQLEventSource(database: database, epoch: epoch), membership: links.membership)
+        // Search's index, kept from this process's first search on, and purged of changed words by
+        // the process that changes them.
         let searchIndex = SQLSearchIndex(database: database, source: .chatAndList)
-        self.searchIndex = searchIndex
-        writer = MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed, forget: { try? await searchIndex.purge() })
         // Without a folder for its signals (an odd file system), typing reaches this process's readers only.
         let signals: any TypingChannel = (try? SignalFolder(forDatabaseAt: options.sqlitePath)).map(SQLTypingChannel.init) ?? LocalTypingChannel()
-        typing = TypingHub(channel: signals, membership: links.membership)
+        stores = DatabaseStores(
+            profiles: SQLProfileStore(database: database), conversations: SQLConversationListStore(database: database),
+            chat: SQLChatHistoryStore(database: database, epoch: epoch), search: SQLSearchStore(database: database, index: searchIndex),
+            writer: MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed, forget: { try? await searchIndex.purge() }),
+            feed: feed, typing: TypingHub(channel: signals, membership: links.membership))
     }
 
     func checkStore() async throws {
         try await database.read { try $0.execute(sql: "SELECT 1") }
     }
 
-    func services(for caller: Caller) -> ServiceSet {
-        let membership = links.membership
-        return ServiceSet(
-            profiles: StoredProfileService(
-                store: SQLProfileStore(database: database), caller: caller, renameAudience: links.renameAudience, budget: budget),
-            conversations: StoredConversationListService(
-                store: SQLConversationListStore(database: database), builder: links.builder, caller: caller, clock: clock, budget: budget,
-                membersChanged: { membership.forget($0) }),
-            chat: ReactionsAsSeen(
-                SQLChatService(
-                    database: database, epoch: epoch, writer: writer, membership: membership, names: links.names,
-                    feed: feed, typing: typing, caller: caller, clock: clock, budget: budget),
-                membership: membership, caller: caller),
-            search: StoredSearchService(store: SQLSearchStore(database: database, index: searchIndex), caller: caller, budget: budget))
-    }
+    func services(for caller: Caller) -> ServiceSet { links.services(for: caller, over: stores, clock: clock, budget: budget) }
 
-    var eventFeed: (any EventFeed)? { feed }
+    var eventFeed: (any EventFeed)? { stores.feed }
 
-    var typingHub: TypingHub? { typing }
+    var typingHub: TypingHub? { stores.typing }
 
     var membership: (any ConversationMembership)? { links.membership }
 
-    func feedLag() async -> Int64? { await feed.lag() }
+    func feedLag() async -> Int64? { await stores.feed.lag() }
 
     func demoSession() async -> IssuedSession? { nil }
 }

@@ -1,7 +1,7 @@
 import Kernel
 
-/// Reading and sending messages. Implementations: `InMemoryChatService`, `SQLChatService`,
-/// `RemoteChatService`. Only members of a conversation may read or post in it (`.forbidden`).
+/// Reading and sending messages. Implementations: `InMemoryChatService`, `StoredChatService`
+/// (over SQLite's or PostgreSQL's `ChatHistoryStore`), `RemoteChatService`. Only members of a conversation may read or post in it (`.forbidden`).
 public protocol ChatService: Sendable {
     /// The newest `limit` messages of a conversation.
     func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage

@@ -1,0 +1,116 @@
+import Chat
+import Foundation
+import Kernel
+
+/// One caller's view of the messages of a store (`ChatHistoryStore`: SQLite's or PostgreSQL's),
+/// written once for both: sends and changes checked, paid for and handed to the process's
+/// writer, live streams from its feed (`CallerChat`), and reads authorized, cut and paid for. A
+/// send is acknowledged once the transaction holding it has committed; live readers in any
+/// process get it through their process's `StoreEventFeed`.
+public struct StoredChatService: ChatService {
+    private let store: any ChatHistoryStore
+    private let chat: CallerChat
+
+    /// Creates the service for `caller` over `store`, the process's message writer, the (cached)
+    /// membership port, the names port (for mentions), the process's event feed and typing hub;
+    /// each send and change spends from `budget`'s messages and fan-out, each read and change of
+    /// receipt privacy from its look-ups.
+    public init(
+        store: any ChatHistoryStore, writer: MessageWriter, membership: any ConversationMembership, names: any MemberNames,
+        feed: any EventFeed, typing: TypingHub, caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited
+    ) {
+        self.store = store
+        chat = CallerChat(
+            writer: writer, membership: membership, mentions: MentionFinder(membership: membership, names: names), feed: feed,
+            typing: typing, caller: caller, clock: clock, budget: budget, epoch: store.epoch)
+    }
+
+    public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
+        try await chat.authorize(conversationID)
+        return try await chat.history { try await store.page(of: conversationID, below: .max, limit: max(limit, 0)) }
+    }
+
+    public func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage {
+        try await chat.authorize(conversationID)
+        guard let position = try await store.position(of: messageID, in: conversationID) else {
+            throw ChatRules.noMessage(messageID, in: conversationID)
+        }
+        return try await chat.history { try await store.page(of: conversationID, below: position, limit: max(limit, 0)) }
+    }
+
+    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
+        -> Message
+    {
+        try await chat.send(id: id, text: text, to: conversationID, replyTo: replyTo)
+    }
+
+    public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] { await chat.send(drafts) }
+
+    public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
+        try await chat.edit(messageID, in: conversationID, text: text)
+    }
+
+    public func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
+        try await chat.delete(messageID, in: conversationID)
+    }
+
+    public func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
+        try await chat.react(to: messageID, in: conversationID, with: emoji, adding: adding)
+    }
+
+    public func markRead(_ conversationID: ConversationID) async throws {
+        let (me, members, apart) = try await chat.reader(of: conversationID)
+        try await store.markRead(conversationID, by: me, members: members) { keepingPrivate in
+            ChatRules.receiptAudience(of: me, members: members, keepingPrivate: keepingPrivate, apart: apart)
+        }
+    }
+
+    public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
+        let (me, _, apart) = try await chat.reader(of: conversationID)
+        // A reader who keeps their own receipts private sees no one's.
+        guard try await !store.keepsReceiptsPrivate(me) else { return [] }
+        return try await store.receipts(in: conversationID, besides: me).filter { !apart.contains($0.userID) }
+    }
+
+    public func setReceiptsPrivate(_ isPrivate: Bool) async throws {
+        let me = try await chat.caller.id()
+        try chat.budget.spend(.lookup, by: me)
+        try await store.setReceiptsPrivate(isPrivate, for: me)
+    }
+
+    public func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws {
+        try await chat.setTyping(typing, in: conversationID)
+    }
+
+    public func typingNotices() async throws -> AsyncStream<TypingNotice> { try await chat.typingNotices() }
+
+    public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
+        try await chat.liveMessages(in: conversationID)
+    }
+
+    public func liveEvents() async throws -> AsyncStream<UserEvent> { try await chat.liveEvents() }
+
+    public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
+        let me = try await chat.caller.id()
+        let top = try await store.newestPosition()
+        try await chat.check(cursor) { top }
+        let limit = min(max(limit, 0), ChatRules.catchUpLimit)
+        return try await chat.catchUp { try await store.events(after: cursor.position, upTo: top, for: me, limit: limit) }
+    }
+
+    public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
+        let me = try await chat.caller.id()
+        if let conversationID { try await chat.authorize(conversationID) }
+        let top = try await store.newestPosition()
+        try await chat.check(cursor) { top }
+        let limit = min(max(limit, 0), ChatRules.catchUpLimit)
+        return try await chat.catchUp {
+            try await store.messages(after: cursor.position, upTo: top, in: conversationID, of: me, limit: limit)
+        }
+    }
+
+    public func newestCursor() async throws -> EventCursor? {
+        let me = try await chat.caller.id()
+        return try await store.newestPosition(for: me).map { EventCursor(epoch: store.epoch, position: $0) }
+    }
+}
