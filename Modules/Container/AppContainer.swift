@@ -128,6 +128,10 @@ extension AppContainer: ChatFactory {
         ChatViewModel(service: chat, conversationID: conversationID, outbox: keepsUnsent ? outbox : nil)
     }
 
+    public func makeTypingViewModel(conversationID: ConversationID) -> TypingViewModel {
+        TypingViewModel(service: services.typing, conversationID: conversationID)
+    }
+
     public func makeLiveFeedViewModel(conversationID: ConversationID?, after: EventCursor?, changes: Bool) -> LiveFeedViewModel {
         LiveFeedViewModel(service: chat, conversationID: conversationID, after: after, changes: changes)
     }

@@ -12,14 +12,20 @@ public struct ServiceSet: Sendable {
     public let conversations: any ConversationListService
     /// Messages.
     public let chat: any ChatService
+    /// Who is typing where.
+    public let typing: any TypingService
     /// Finding messages.
     public let search: any SearchService
 
     /// A set of these services.
-    public init(profiles: any ProfileService, conversations: any ConversationListService, chat: any ChatService, search: any SearchService) {
+    public init(
+        profiles: any ProfileService, conversations: any ConversationListService, chat: any ChatService, typing: any TypingService,
+        search: any SearchService
+    ) {
         self.profiles = profiles
         self.conversations = conversations
         self.chat = chat
+        self.typing = typing
         self.search = search
     }
 }

@@ -51,29 +51,29 @@ struct TypingTests {
     }
 
     @Test(
-        "a chat screen says its person types while the line holds text (once per refresh), stops when it empties or a message is sent; commands are not typing"
+        "a chat screen says its person types while the line holds text (once per refresh), stops when it empties (as a sent line does); commands are not typing"
     )
     func screenTellsOthers() async throws {
         let service = ScriptedChatService()
         var sent = service.typingSent.subscribe().makeAsyncIterator()
-        let model = ChatViewModel(service: service, conversationID: conversation)
+        let model = TypingViewModel(service: service, conversationID: conversation)
         // One key after another, as a person types: no time passes between them.
         for line in ["h", "he", "", "/edit #1", ""] { model.lineChanged(line) }
         #expect(await sent.next() == true)
         #expect(await sent.next() == false, "the second key went nowhere (the refresh is \(ChatRules.typingRefresh)), nor the command")
-        await model.send("hello")
         // The next start may go once a refresh has passed since the first.
         try await Task.sleep(for: ChatRules.typingRefresh)
+        model.lineChanged("")
         model.lineChanged("x")
-        await model.send("x")
+        model.lineChanged("")
         #expect(await sent.next() == true, "a stop with no start went nowhere")
-        #expect(await sent.next() == false, "sending stops it")
+        #expect(await sent.next() == false, "an empty line stops it")
     }
 
     @Test("a chat screen shows who else types in its conversation, in the order they started, and nobody once the notices end")
     func screenShowsTypists() async throws {
         let service = ScriptedChatService()
-        let model = ChatViewModel(service: service, conversationID: conversation)
+        let model = TypingViewModel(service: service, conversationID: conversation)
         await model.start()
         let listening = Task { await model.listen() }
         var shown = Observations { model.typists }.makeAsyncIterator()

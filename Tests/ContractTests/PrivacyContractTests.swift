@@ -76,10 +76,10 @@ struct PrivacyContractTests {
             return Outsider(
                 name: name, user: user, services: services, direct: direct, before: try #require(try await services.chat.newestCursor()),
                 events: try await services.chat.liveEvents(), messages: try await services.chat.liveMessages(in: nil),
-                typing: try await services.chat.typingNotices())
+                typing: try await services.typing.typingNotices())
         }
         var ivy = try await outsider("Ivy"), dee = try await outsider("Dee"), lea = try await outsider("Lea")
-        var alanHears = try await asAlan.chat.typingNotices().makeAsyncIterator()
+        var alanHears = try await asAlan.typing.typingNotices().makeAsyncIterator()
 
         // Ada, a stranger to all, makes the group: Alan and Lea accept, Ivy and Dee are invited.
         let group = try await asAda.conversations.createGroup(title: "Skunkworks", memberIDs: [alan.id, ivy.user.id, dee.user.id, lea.user.id]).id
@@ -102,8 +102,8 @@ struct PrivacyContractTests {
         _ = try await asAlan.chat.react(to: meeting.id, in: group, with: "🦄", adding: true)
         _ = try await asAlan.chat.send(id: .random(), text: "@Lea @Dee @Ivy elephant in the room", to: group)
         try await asAlan.chat.markRead(group)
-        try await asAda.chat.setTyping(true, in: group)
-        try await asAlan.chat.setTyping(true, in: group)
+        try await asAda.typing.setTyping(true, in: group)
+        try await asAlan.typing.setTyping(true, in: group)
 
         // What the outsiders must not get did go out, to the members.
         #expect(await alanHears.next() == TypingNotice(conversationID: group, userID: ada.id, typing: true))
@@ -129,7 +129,7 @@ struct PrivacyContractTests {
         let (name, chat) = (outsider.name, outsider.services.chat)
         let newest = try await chat.newestCursor()
         let marker = try await friend.chat.send(id: .random(), text: "marker for \(name)", to: outsider.direct)
-        try await friend.chat.setTyping(true, in: outsider.direct)
+        try await friend.typing.setTyping(true, in: outsider.direct)
         func shown(_ events: [UserEvent]) -> [String] {
             events.filter { outsider.reveals($0, of: group) }.map { "\($0.type) \($0.messageNow?.text ?? "")" }
         }
@@ -150,7 +150,7 @@ struct PrivacyContractTests {
         await #expect(throws: AppError.self, "\(name): the group's live messages") { try await chat.liveMessages(in: group) }
         await #expect(throws: AppError.self, "\(name): receipts") { try await chat.receipts(in: group) }
         await #expect(throws: AppError.self, "\(name): marking read") { try await chat.markRead(group) }
-        await #expect(throws: AppError.self, "\(name): typing") { try await chat.setTyping(true, in: group) }
+        await #expect(throws: AppError.self, "\(name): typing") { try await outsider.services.typing.setTyping(true, in: group) }
 
         // Catch-up and the event log (over HTTP on the remote backends), from before the invitation.
         let log = try await chat.events(after: outsider.before, limit: 500)

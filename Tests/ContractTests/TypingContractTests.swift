@@ -20,27 +20,27 @@ struct TypingContractTests {
         let (asAda, asGrace, asEve) = (harness.services(for: ada), harness.services(for: grace), harness.services(for: eve))
         let direct = try await harness.direct(ada, grace).id
         let newest = try await asGrace.chat.newestCursor()
-        var graceHears = try await asGrace.chat.typingNotices().makeAsyncIterator()
-        var adaHears = try await asAda.chat.typingNotices().makeAsyncIterator()
-        var eveHears = try await asEve.chat.typingNotices().makeAsyncIterator()
+        var graceHears = try await asGrace.typing.typingNotices().makeAsyncIterator()
+        var adaHears = try await asAda.typing.typingNotices().makeAsyncIterator()
+        var eveHears = try await asEve.typing.typingNotices().makeAsyncIterator()
 
-        for _ in 0..<20 { try await asAda.chat.setTyping(true, in: direct) }
+        for _ in 0..<20 { try await asAda.typing.setTyping(true, in: direct) }
         #expect(await graceHears.next() == TypingNotice(conversationID: direct, userID: ada.id, typing: true))
-        try await asAda.chat.setTyping(false, in: direct)
-        try await asAda.chat.setTyping(false, in: direct)
+        try await asAda.typing.setTyping(false, in: direct)
+        try await asAda.typing.setTyping(false, in: direct)
         #expect(
             await graceHears.next() == TypingNotice(conversationID: direct, userID: ada.id, typing: false),
             "the 19 repeats of the start within \(ChatRules.typingGap) went nowhere")
 
         // Grace's typing is the first thing Ada hears: her own came not back to her.
-        try await asGrace.chat.setTyping(true, in: direct)
+        try await asGrace.typing.setTyping(true, in: direct)
         #expect(await adaHears.next() == TypingNotice(conversationID: direct, userID: grace.id, typing: true))
         // Eve's first notice is of a conversation she is in: none of Ada and Grace's reached her.
         let withEve = try await harness.direct(ada, eve).id
-        try await asAda.chat.setTyping(true, in: withEve)
+        try await asAda.typing.setTyping(true, in: withEve)
         #expect(await eveHears.next() == TypingNotice(conversationID: withEve, userID: ada.id, typing: true))
         await #expect(throws: AppError.self, "an outsider may not say they type in a conversation") {
-            try await asEve.chat.setTyping(true, in: direct)
+            try await asEve.typing.setTyping(true, in: direct)
         }
 
         // Nothing of it was stored: no event after the cursor before it, no message.
@@ -55,8 +55,8 @@ struct TypingContractTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
         let direct = try await harness.direct(ada, grace).id
-        var graceHears = try await harness.services(for: grace).chat.typingNotices().makeAsyncIterator()
-        try await harness.services(for: ada).chat.setTyping(true, in: direct)
+        var graceHears = try await harness.services(for: grace).typing.typingNotices().makeAsyncIterator()
+        try await harness.services(for: ada).typing.setTyping(true, in: direct)
         #expect(await graceHears.next()?.typing == true)
         let started = ContinuousClock.now
         #expect(await graceHears.next() == TypingNotice(conversationID: direct, userID: ada.id, typing: false))
@@ -74,21 +74,21 @@ struct TypingContractTests {
         let (asAda, asGrace, asMallory) = (harness.services(for: ada), harness.services(for: grace), harness.services(for: mallory))
         let group = try await harness.group("Shared", by: grace, with: [ada, mallory]).id
         try await asAda.conversations.block(mallory.id)
-        var adaHears = try await asAda.chat.typingNotices().makeAsyncIterator()
-        var graceHears = try await asGrace.chat.typingNotices().makeAsyncIterator()
-        var malloryHears = try await asMallory.chat.typingNotices().makeAsyncIterator()
+        var adaHears = try await asAda.typing.typingNotices().makeAsyncIterator()
+        var graceHears = try await asGrace.typing.typingNotices().makeAsyncIterator()
+        var malloryHears = try await asMallory.typing.typingNotices().makeAsyncIterator()
 
-        try await asMallory.chat.setTyping(true, in: group)
+        try await asMallory.typing.setTyping(true, in: group)
         #expect(await graceHears.next() == TypingNotice(conversationID: group, userID: mallory.id, typing: true))
-        try await asAda.chat.setTyping(true, in: group)
+        try await asAda.typing.setTyping(true, in: group)
         #expect(await graceHears.next() == TypingNotice(conversationID: group, userID: ada.id, typing: true))
-        try await asGrace.chat.setTyping(true, in: group)
+        try await asGrace.typing.setTyping(true, in: group)
         #expect(await adaHears.next() == TypingNotice(conversationID: group, userID: grace.id, typing: true), "Ada heard Mallory")
         #expect(await malloryHears.next() == TypingNotice(conversationID: group, userID: grace.id, typing: true), "Mallory heard Ada")
 
         // Someone who starts listening now hears who is typing already (Grace's second device).
         let device = try await harness.accounts.signIn(email: grace.email, password: "password-Grace")
-        var graceAgain = try await harness.graph.services(for: harness.graph.caller(token: device.token)).chat.typingNotices().makeAsyncIterator()
+        var graceAgain = try await harness.graph.services(for: harness.graph.caller(token: device.token)).typing.typingNotices().makeAsyncIterator()
         let already = [await graceAgain.next(), await graceAgain.next()].compactMap { $0 }
         #expect(
             Set(already) == [

@@ -71,12 +71,12 @@ struct DeployStackTests {
         #expect(try await proxy.send("POST", "/v1/invitations/\(direct)/accept", token: grace.token).status == 200)
         let stored = "SELECT (SELECT count(*) FROM messages) + (SELECT count(*) FROM store_changes)"
         let before = try stack.psql(stored)
-        /// The chat service of the user signed in with `token`, on instance `number` straight.
-        func chat(on number: Int, _ token: String) throws -> any ChatService {
+        /// The typing service of the user signed in with `token`, on instance `number` straight.
+        func typing(on number: Int, _ token: String) throws -> any TypingService {
             let graph = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: stack.instance(number)))
-            return graph.services(for: graph.caller(token: token)).chat
+            return graph.services(for: graph.caller(token: token)).typing
         }
-        let (adaChat, graceChat) = (try chat(on: 1, ada.token), try chat(on: 2, grace.token))
+        let (adaChat, graceChat) = (try typing(on: 1, ada.token), try typing(on: 2, grace.token))
         var graceHears = try await graceChat.typingNotices().makeAsyncIterator()
         _ = try await adaChat.typingNotices()  // Ada's events socket: her notices go over it.
         try await adaChat.setTyping(true, in: ConversationID(direct))

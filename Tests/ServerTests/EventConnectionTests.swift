@@ -126,8 +126,6 @@ struct EventConnectionTests {
         func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] { throw Failure() }
         func liveEvents() async throws -> AsyncStream<UserEvent> { throw Failure() }
         func newestCursor() async throws -> EventCursor? { throw Failure() }
-        func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws { throw Failure() }
-        func typingNotices() async throws -> AsyncStream<TypingNotice> { throw Failure() }
     }
 
     /// Keeps the pongs written, as a client that does not read leaves them, until `release()`.

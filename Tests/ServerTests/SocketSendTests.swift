@@ -77,7 +77,7 @@ struct SocketSendTests {
             let direct = try await asAda.conversations.startDirect(with: UserID(bob.id)).id
             _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
             let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id)).id
-            var bobHears = try await asBob.chat.typingNotices().makeAsyncIterator()
+            var bobHears = try await asBob.typing.typingNotices().makeAsyncIterator()
             // One burst a frame: a frame that comes while another is passed on replaces it (and is answered as done).
             let replies = try await Self.exchange(
                 [

@@ -85,7 +85,7 @@ extension ServerBench {
     /// their reader, and how many typing notices reached a member.
     func typingStorm(_ world: some LoadTarget, members: Int) async throws -> Result {
         let (group, attacker, sender, receiver, _) = try await stormGroup(world, members: members, title: "Typing")
-        let notices = try await receiver.chat.typingNotices()
+        let notices = try await receiver.services.typing.typingNotices()
         let heard = Task {
             var count = 0
             for await notice in notices where notice.userID == attacker.id { count += 1 }

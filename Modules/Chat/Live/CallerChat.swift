@@ -10,7 +10,6 @@ struct CallerChat: Sendable {
     let membership: any ConversationMembership
     let mentions: MentionFinder
     let feed: any EventFeed
-    let typing: TypingHub
     let caller: Caller
     let clock: any WallClock
     let budget: UsageBudget
@@ -149,15 +148,6 @@ struct CallerChat: Sendable {
     private func spend(on bytes: Int, by me: UserID, members: [UserID]) throws {
         try budget.spend(.fanOutBytes, by: me, cost: ChatRules.fanOutCost(of: bytes, members: members))
         try budget.spend(.message, by: me)
-    }
-
-    func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws {
-        let me = try await authorize(conversationID)
-        try await self.typing.publish(TypingNotice(conversationID: conversationID, userID: me, typing: typing))
-    }
-
-    func typingNotices() async throws -> AsyncStream<TypingNotice> {
-        caller.guarding(await typing.subscribe(member: try await caller.id()))
     }
 
     func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {

@@ -12,17 +12,17 @@ public struct StoredChatService: ChatService {
     private let chat: CallerChat
 
     /// Creates the service for `caller` over `store`, the process's message writer, the (cached)
-    /// membership port, the names port (for mentions), the process's event feed and typing hub;
+    /// membership port, the names port (for mentions) and the process's event feed;
     /// each send and change spends from `budget`'s messages and fan-out, each read and change of
     /// receipt privacy from its look-ups.
     public init(
         store: any ChatHistoryStore, writer: MessageWriter, membership: any ConversationMembership, names: any MemberNames,
-        feed: any EventFeed, typing: TypingHub, caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited
+        feed: any EventFeed, caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited
     ) {
         self.store = store
         chat = CallerChat(
             writer: writer, membership: membership, mentions: MentionFinder(membership: membership, names: names), feed: feed,
-            typing: typing, caller: caller, clock: clock, budget: budget, epoch: store.epoch)
+            caller: caller, clock: clock, budget: budget, epoch: store.epoch)
     }
 
     public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
@@ -77,12 +77,6 @@ public struct StoredChatService: ChatService {
         try chat.budget.spend(.lookup, by: me)
         try await store.setReceiptsPrivate(isPrivate, for: me)
     }
-
-    public func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws {
-        try await chat.setTyping(typing, in: conversationID)
-    }
-
-    public func typingNotices() async throws -> AsyncStream<TypingNotice> { try await chat.typingNotices() }
 
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
         try await chat.liveMessages(in: conversationID)

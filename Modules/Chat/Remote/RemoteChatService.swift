@@ -67,21 +67,6 @@ public struct RemoteChatService: ChatService {
         _ = try await connection.call(ChatAPI.markRead, path: .init(conversation: conversationID), body: NoContent(), as: caller)
     }
 
-    /// Over the events socket when this process has it open, over HTTP otherwise.
-    public func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws {
-        let id = MessageID.random().rawValue
-        if let frame = await connection.request(ChatSocket.TypingFrame(id: id, conversation: conversationID, typing: typing), id: id, as: caller),
-            let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame)
-        {
-            return try reply.check()
-        }
-        _ = try await connection.call(ChatAPI.typing, path: .init(conversation: conversationID), body: TypingRequest(typing: typing), as: caller)
-    }
-
-    public func typingNotices() async throws -> AsyncStream<TypingNotice> {
-        try await connection.frames(EventSocketProtocol.Frame<TypingNotice>.self, types: [TypingNotice.type], as: caller).mapped(\.event)
-    }
-
     /// Subscribes first, then (for one conversation) checks that the caller may read it, so no
     /// message falls between the check and the subscription.
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {

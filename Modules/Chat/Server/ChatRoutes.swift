@@ -3,16 +3,20 @@ import ChatAPI
 import Kernel
 import ServerSupport
 
-/// Chat's routes, each answered by the caller's `ChatService`.
+/// Chat's routes, each answered by the caller's `ChatService`, or `TypingService` for typing.
 public struct ChatRoutes: Sendable {
     private let service: @Sendable (Caller) -> any ChatService
+    private let typing: @Sendable (Caller) -> any TypingService
 
-    /// Creates the routes; `service` builds the chat service of a caller.
-    public init(service: @escaping @Sendable (Caller) -> any ChatService) { self.service = service }
+    /// Creates the routes; `service` builds the chat service of a caller, `typing` their typing service.
+    public init(service: @escaping @Sendable (Caller) -> any ChatService, typing: @escaping @Sendable (Caller) -> any TypingService) {
+        self.service = service
+        self.typing = typing
+    }
 
     /// Registers every Chat endpoint.
     public func add(to routes: APIRoutes) {
-        let service = service
+        let (service, typing) = (service, typing)
         routes.add(ChatAPI.history) { call in
             let conversation = call.path.conversation
             let limit = try call.query(ChatAPI.Query.pageLimit, default: ChatAPI.defaultPage)
@@ -44,7 +48,7 @@ public struct ChatRoutes: Sendable {
             return NoContent()
         }
         routes.add(ChatAPI.typing) { call in
-            try await service(call.caller).setTyping(call.body.typing, in: call.path.conversation)
+            try await typing(call.caller).setTyping(call.body.typing, in: call.path.conversation)
             return NoContent()
         }
         routes.add(ChatAPI.catchUp) { call in

@@ -14,7 +14,7 @@ import Synchronization
 /// arrive while earlier ones are being stored go to the store together next, in order. At most
 /// `EventSocketProtocol.maxPendingRequests` of one socket are waiting or being stored at once;
 /// one more is refused at once, so a client cannot make the server hold an unbounded number.
-/// Typing notices go to the chat service one at a time; of those that come meanwhile only the
+/// Typing notices go to the socket's typing service one at a time; of those that come meanwhile only the
 /// newest is passed on, so a client sending them at full speed costs the server a decode each.
 /// Each batch of sends and each typing notice passed on is one of the account's requests
 /// (`AccountRequests`): past their limit it is refused as an HTTP request would be.
@@ -39,16 +39,22 @@ public final class SocketSends: Sendable {
     }
 
     private let chat: any ChatService
+    private let typing: any TypingService
     private let requests: AccountRequests
     private let owner: UserID
     private let logger: Logger
     private let queue = Mutex(Queue())
     private let answer: @Sendable (Data) -> Void
 
-    /// Stores sends through `chat`, the socket's session's, as requests of `owner` among
-    /// `requests`, and hands each reply's frame to `answer`; failures of the server's own go to `logger`.
-    public init(chat: any ChatService, requests: AccountRequests, owner: UserID, logger: Logger, answer: @escaping @Sendable (Data) -> Void) {
+    /// Stores sends through `chat` and passes typing notices to `typing`, the socket's session's,
+    /// as requests of `owner` among `requests`, and hands each reply's frame to `answer`; failures
+    /// of the server's own go to `logger`.
+    public init(
+        chat: any ChatService, typing: any TypingService, requests: AccountRequests, owner: UserID, logger: Logger,
+        answer: @escaping @Sendable (Data) -> Void
+    ) {
         self.chat = chat
+        self.typing = typing
         self.requests = requests
         self.owner = owner
         self.logger = logger
@@ -116,7 +122,7 @@ public final class SocketSends: Sendable {
             }) {
                 var refusal: AppError?
                 do {
-                    try await requests.serving(owner) { try await chat.setTyping(next.typing, in: next.conversation) }
+                    try await requests.serving(owner) { try await self.typing.setTyping(next.typing, in: next.conversation) }
                 } catch {
                     refusal = explained(error)
                 }

@@ -19,6 +19,7 @@ final class ChatScreen: REPLScreen {
     /// Messages from others not yet read when the screen opened: where the marker goes.
     private var unreadAtOpen = 0
     private let model: ChatViewModel
+    private let typing: TypingViewModel
     private var live: Task<Void, Never>?
     private var printed: [MessageID: Timeline.Entry.Delivery] = [:]
     private var names: [UserID: String] = [:]
@@ -32,6 +33,7 @@ final class ChatScreen: REPLScreen {
         self.context = context
         self.conversationID = conversationID
         model = context.factory(ChatFactory.self).makeChatViewModel(conversationID: conversationID)
+        typing = context.factory(ChatFactory.self).makeTypingViewModel(conversationID: conversationID)
     }
 
     var commands: [REPLCommand] {
@@ -117,6 +119,7 @@ final class ChatScreen: REPLScreen {
         await learnNames(of: others)
         if let title = try? await context.lookup.conversationTitle(conversationID) { prompt = TerminalText.line(title) + "> " }
         unreadAtOpen = (try? await context.lookup.unreadConversations().first { $0.id == conversationID }?.unread) ?? 0
+        await typing.start()
         await model.start()
         if model.timeline.value?.entries.isEmpty == true {
             context.show(context.console.styled("(no messages yet: type to send, /back to leave)", .dim))
@@ -126,18 +129,20 @@ final class ChatScreen: REPLScreen {
         live = Task { [weak self] in
             guard let self else { return }
             async let listening: Void = model.listen()
+            async let typingFollowed: Void = typing.listen()
             let seen = Task { @MainActor [weak self] in
                 guard let self else { return }
                 for await receipts in Observations({ self.model.receipts }) { await showSeen(receipts) }
             }
-            let typing = Task { @MainActor [weak self] in
+            let typists = Task { @MainActor [weak self] in
                 guard let self else { return }
-                for await typists in Observations({ self.model.typists }) { await showTyping(typists) }
+                for await typists in Observations({ self.typing.typists }) { await showTyping(typists) }
             }
             for await timeline in Observations({ self.model.timeline }) { await render(timeline) }
             seen.cancel()
-            typing.cancel()
+            typists.cancel()
             await listening
+            await typingFollowed
         }
     }
 
@@ -147,12 +152,12 @@ final class ChatScreen: REPLScreen {
     }
 
     func leave() {
-        model.lineChanged("")
+        typing.lineChanged("")
         live?.cancel()
         live = nil
     }
 
-    func lineChanged(_ line: String) { model.lineChanged(line) }
+    func lineChanged(_ line: String) { typing.lineChanged(line) }
 
     /// Who is typing, beside the prompt: "Grace is typing…", "Grace and Bob are typing…", or
     /// "3 people are typing…".

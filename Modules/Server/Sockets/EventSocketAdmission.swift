@@ -76,7 +76,8 @@ struct EventSocketAdmission: Sendable {
     /// What answers the sends `connection`'s client makes, made when it makes the first: most
     /// sockets only listen, and an idle socket should cost as little as it can.
     func sends(of connection: EventConnection, logger: Logger) -> SocketSends {
-        SocketSends(chat: graph.services(for: connection.caller).chat, requests: requests, owner: connection.owner, logger: logger) {
+        let services = graph.services(for: connection.caller)
+        return SocketSends(chat: services.chat, typing: services.typing, requests: requests, owner: connection.owner, logger: logger) {
             [weak connection] text in
             connection?.answer(text)
         }

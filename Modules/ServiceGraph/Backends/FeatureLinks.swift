@@ -50,9 +50,10 @@ extension FeatureLinks {
             ),
             chat: ReactionsAsSeen(
                 StoredChatService(
-                    store: stores.chat, writer: stores.writer, membership: membership, names: names, feed: stores.feed, typing: stores.typing,
-                    caller: caller, clock: clock, budget: budget),
+                    store: stores.chat, writer: stores.writer, membership: membership, names: names, feed: stores.feed, caller: caller,
+                    clock: clock, budget: budget),
                 membership: membership, caller: caller),
+            typing: InMemoryTypingService(hub: stores.typing, membership: membership, caller: caller),
             search: StoredSearchService(store: stores.search, caller: caller, budget: budget))
     }
 }

@@ -52,6 +52,7 @@ final class MemoryBackend: GraphBackend {
         let chat = ReactionsAsSeen(InMemoryChatService(store: chat, caller: caller), membership: chatMembership, caller: caller)
         return ServiceSet(
             profiles: StoredProfileService(store: profiles, caller: caller, renameAudience: renameAudience), conversations: conversations, chat: chat,
+            typing: InMemoryTypingService(hub: self.chat.typing, membership: chatMembership, caller: caller),
             search: InMemorySearchService(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat), caller: caller))
     }
 

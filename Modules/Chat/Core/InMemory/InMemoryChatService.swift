@@ -76,15 +76,6 @@ public struct InMemoryChatService: ChatService {
         await store.setReceiptsPrivate(isPrivate, for: try await caller.id())
     }
 
-    public func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws {
-        let (me, _) = try await authorize(conversationID)
-        try await store.typing.publish(TypingNotice(conversationID: conversationID, userID: me, typing: typing))
-    }
-
-    public func typingNotices() async throws -> AsyncStream<TypingNotice> {
-        caller.guarding(await store.typing.subscribe(member: try await caller.id()))
-    }
-
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
         let me = try await caller.id()
         if let conversationID { try await store.membership.requireMember(me, of: conversationID) }

@@ -1,7 +1,8 @@
 import Kernel
 
 /// Reading and sending messages. Implementations: `InMemoryChatService`, `StoredChatService`
-/// (over SQLite's or PostgreSQL's `ChatHistoryStore`), `RemoteChatService`. Only members of a conversation may read or post in it (`.forbidden`).
+/// (over SQLite's or PostgreSQL's `ChatHistoryStore`), `RemoteChatService`. Only members of a
+/// conversation may read or post in it (`.forbidden`). Who is typing is `TypingService`'s.
 public protocol ChatService: Sendable {
     /// The newest `limit` messages of a conversation.
     func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage
@@ -58,16 +59,6 @@ public protocol ChatService: Sendable {
     /// Keeps the signed-in user's read receipts private (others no longer see how far they read,
     /// and they see no one's), or shares them again.
     func setReceiptsPrivate(_ isPrivate: Bool) async throws
-
-    /// Tells the conversation's other members that the signed-in user is typing in it (or, with
-    /// `typing` false, no longer is): never stored. A notice repeated within
-    /// `ChatRules.typingGap` goes nowhere; one not refreshed lapses after `ChatRules.typingExpiry`.
-    /// - Throws: `.notFound` for no such conversation; `.forbidden` for a non-member.
-    func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws
-
-    /// Who starts and stops typing in the signed-in user's conversations from now on, beginning
-    /// with who is typing already; never the user's own, nor those of anyone apart from them (`ChatRules.apart`).
-    func typingNotices() async throws -> AsyncStream<TypingNotice>
 
     /// New messages as they are stored, in one conversation or (with `nil`) in every conversation
     /// the signed-in user is a member of. `liveMessages(in:after:)` resumes after a cursor.

@@ -55,10 +55,6 @@ public struct ReactionsAsSeen: ChatService {
 
     public func setReceiptsPrivate(_ isPrivate: Bool) async throws { try await chat.setReceiptsPrivate(isPrivate) }
 
-    public func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws { try await chat.setTyping(typing, in: conversationID) }
-
-    public func typingNotices() async throws -> AsyncStream<TypingNotice> { try await chat.typingNotices() }
-
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
         // New messages have no reactions yet.
         try await chat.liveMessages(in: conversationID)

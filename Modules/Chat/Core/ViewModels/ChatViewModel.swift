@@ -2,7 +2,7 @@ import Kernel
 import Observation
 
 /// One conversation: history, paging back, live messages, sending with pending/sent/failed
-/// states and retry, marking read; who else is typing, and telling them when the user is.
+/// states and retry, marking read, read receipts. Who is typing is `TypingViewModel`'s.
 @MainActor
 @Observable
 public final class ChatViewModel {
@@ -20,8 +20,6 @@ public final class ChatViewModel {
     public private(set) var changeError: AppError?
     /// How far the other members have read (`ChatService.receipts`), kept current while listening.
     public private(set) var receipts: Loadable<[ReadReceipt]> = .idle
-    /// The other members typing now, in the order they started.
-    public private(set) var typists: [UserID] = []
 
     /// The conversation shown.
     public let conversationID: ConversationID
@@ -29,11 +27,6 @@ public final class ChatViewModel {
     private let outbox: Outbox?
     @ObservationIgnored private var live: AsyncStream<UserEvent>?
     @ObservationIgnored private var outcomes: AsyncStream<Outbox.Outcome>?
-    @ObservationIgnored private var typing: AsyncStream<TypingNotice>?
-    /// Which of the user's own typing notices go out: one every `ChatRules.typingRefresh` at most.
-    @ObservationIgnored private var typingSent = TypingNotice.Throttle<ConversationID>(minimumGap: ChatRules.typingRefresh)
-    /// The last typing notice being sent.
-    @ObservationIgnored private var typingSending: Task<Void, Never>?
 
     /// Creates the view model for one conversation; with `outbox`, sends the server cannot take
     /// are kept there instead of failing.
@@ -73,8 +66,6 @@ public final class ChatViewModel {
                 return event.messageConversationID == conversationID ? event : nil
             }
             outcomes = await outbox?.outcomes()
-            // Typing is a nicety: a backend that cannot carry it leaves the screen without it.
-            typing = try? await service.typingNotices()
         } catch {
             timeline = await .from { throw error }
             return
@@ -86,8 +77,8 @@ public final class ChatViewModel {
     /// cancelled. Does nothing before `start()`.
     public func listen() async {
         guard let live, timeline.value != nil else { return }
-        let (outcomes, typing) = (outcomes, typing)
-        (self.live, self.outcomes, self.typing) = (nil, nil, nil)
+        let outcomes = outcomes
+        (self.live, self.outcomes) = (nil, nil)
         await withDiscardingTaskGroup { group in
             group.addTask {
                 for await event in live {
@@ -102,43 +93,7 @@ public final class ChatViewModel {
             if let outcomes {
                 group.addTask { for await outcome in outcomes { await self.settle(outcome) } }
             }
-            if let typing {
-                group.addTask {
-                    for await notice in typing { await self.follow(notice) }
-                    // Its stream ended (the screen left, the connection went): nobody shows as typing.
-                    await self.follow(nil)
-                }
-            }
         }
-    }
-
-    /// Tells the other members whether the user is typing, from the line being edited: while
-    /// it holds text that is not a command they see it (refreshed every `ChatRules.typingRefresh`
-    /// as keys come), and once it is empty they see it stop. Sending stops it too.
-    public func lineChanged(_ line: String) {
-        setTyping(!line.isEmpty && !line.hasPrefix("/"))
-    }
-
-    /// Says whether the user is typing and waits until it has gone: for a script
-    /// (`messageai typing`), which calls it every `ChatRules.typingRefresh` while it types.
-    /// - Throws: the service's refusal (`.forbidden` for a non-member).
-    public func sayTyping(_ typing: Bool) async throws {
-        try await service.setTyping(typing, in: conversationID)
-    }
-
-    private func setTyping(_ typing: Bool) {
-        guard typingSent.admit(typing: typing, for: conversationID) else { return }
-        // One after another, so that a stop never overtakes its start. A notice lost is
-        // replaced by the next, or lapses: nothing to report.
-        let previous = typingSending
-        typingSending = Task { [service, conversationID] in
-            await previous?.value
-            try? await service.setTyping(typing, in: conversationID)
-        }
-    }
-
-    private func follow(_ notice: TypingNotice?) {
-        typists = TypingNotice.typists(typists, after: notice, in: conversationID)
     }
 
     /// Pages in up to `limit` older messages.
@@ -219,7 +174,6 @@ public final class ChatViewModel {
     public var lastFailed: Timeline.Entry? { timeline.value?.entries.last { $0.isFailed } }
 
     private func deliver(_ id: MessageID, text: String, replyTo: MessageID? = nil) async {
-        setTyping(false)
         update { $0.upsert(Timeline.Entry(sending: id, text: text, delivery: .pending)) }
         do {
             // Behind messages already kept, so that they go out in the order typed.

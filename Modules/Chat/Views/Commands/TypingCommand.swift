@@ -23,7 +23,7 @@ struct TypingCommand: FeatureCommand {
 
     func run(in context: CLIContext) async throws {
         let conversation = try await context.lookup.conversationID(for: chat)
-        let model = try context.factory(ChatFactory.self).makeChatViewModel(conversationID: conversation)
+        let model = try context.factory(ChatFactory.self).makeTypingViewModel(conversationID: conversation)
         if !stop {
             let until = ContinuousClock.now + .seconds(seconds)
             while ContinuousClock.now < until {
