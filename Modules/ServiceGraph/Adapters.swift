@@ -72,7 +72,7 @@ struct UserDirectoryAdapter: UserDirectory, MemberNames {
 }
 
 /// Search's corpus on the memory backend, read through the caller's conversation list and
-/// Chat: every message of their conversations, each paged back from its newest until
+/// Chat: every message of the conversations asked for, each paged back from its newest until
 /// `maxScanned` are read, given in the store's order as the port says.
 struct ChatCorpusAdapter: SearchCorpus {
     /// Most messages one search reads: past them, older messages are not searched.
@@ -81,8 +81,9 @@ struct ChatCorpusAdapter: SearchCorpus {
     let conversations: any ConversationListService
     let chat: any ChatService
 
-    func messages(readableBy user: UserID, in conversationID: ConversationID?) async throws -> [SearchCorpusMessage] {
-        let ids = if let conversationID { [conversationID] } else { try await conversations.conversations().map(\.id) }
+    func conversations() async throws -> [ConversationID] { try await conversations.conversations().map(\.id) }
+
+    func messages(in ids: [ConversationID]) async throws -> [SearchCorpusMessage] {
         var found: [SearchCorpusMessage] = []
         var scanned = 0
         for id in ids {

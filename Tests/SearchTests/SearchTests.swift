@@ -225,14 +225,17 @@ struct SearchTests {
         func add(_ cost: Int) { spent.withLock { $0 += cost } }
     }
 
-    @Test("the scan finds only the caller's readable messages, best first, a page at a time after a hit's cursor; any cursor gives the hits below it")
+    @Test(
+        "the memory store's scan finds only the caller's readable messages, best first, a page at a time after a hit's cursor; any cursor gives the hits below it"
+    )
     func scanPages() async throws {
         let messages = (0..<30).map { (index: Int) -> SearchCorpusMessage in
             SearchCorpusMessage(
                 id: MessageID("m\(index)"), conversationID: engine, senderID: grace, sentAt: Date(timeIntervalSince1970: Double(index)),
                 text: index % 10 == 0 ? "notes and more notes" : "notes \(index)", key: Int64(100 + index))
         }
-        let service = InMemorySearchService(corpus: FixedCorpus(messages: messages), caller: Caller(token: "t") { self.ada })
+        let service = StoredSearchService(
+            store: InMemorySearchStore(corpus: FixedCorpus(messages: messages)), caller: Caller(token: "t") { self.ada })
         let first = try await service.search("notes", in: nil, limit: 5, before: nil)
         #expect(first.hits.map(\.id.rawValue) == ["m29", "m28", "m27", "m26", "m25"], "newest first")
         #expect(first.hits.map(\.cursor) == [129, 128, 127, 126, 125] as [Int64] && first.hasMore)
@@ -252,8 +255,9 @@ struct SearchTests {
     /// A corpus of fixed messages, all readable.
     struct FixedCorpus: SearchCorpus {
         let messages: [SearchCorpusMessage]
-        func messages(readableBy user: UserID, in conversationID: ConversationID?) async throws -> [SearchCorpusMessage] {
-            messages.filter { conversationID == nil || $0.conversationID == conversationID }
+        func conversations() async throws -> [ConversationID] { Array(Set(messages.map(\.conversationID))) }
+        func messages(in conversations: [ConversationID]) async throws -> [SearchCorpusMessage] {
+            messages.filter { conversations.contains($0.conversationID) }
         }
     }
 }

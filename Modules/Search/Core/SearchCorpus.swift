@@ -1,13 +1,17 @@
 import Foundation
 import Kernel
 
-/// What Search reads of messages where it keeps no index of its own (the memory backend): the
-/// messages a person may read, as they are now. Connected to Chat and the conversation list by
-/// the composition root; Search imports neither.
+/// What Search reads of messages where it keeps no index of its own (the memory backend), through
+/// the caller's own services: the conversations they read and those conversations' messages as
+/// they are now. Connected to Chat and the conversation list by the composition root; Search
+/// imports neither.
 public protocol SearchCorpus: Sendable {
-    /// The messages `user` may read, in `conversationID` or in every conversation of theirs,
-    /// as they are now (edited text; deleted ones left out), oldest first (in the store's order).
-    func messages(readableBy user: UserID, in conversationID: ConversationID?) async throws -> [SearchCorpusMessage]
+    /// The conversations the caller reads.
+    func conversations() async throws -> [ConversationID]
+
+    /// The messages of `conversations` (each one the caller reads) as they are now (edited text;
+    /// deleted ones left out), oldest first, in the store's order.
+    func messages(in conversations: [ConversationID]) async throws -> [SearchCorpusMessage]
 }
 
 /// A message as Search sees it.

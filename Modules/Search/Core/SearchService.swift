@@ -1,7 +1,8 @@
 import Kernel
 
-/// Finding messages. Implementations: `InMemorySearchService` (a scan); each store's own index
-/// behind it elsewhere. A person finds only messages of their own conversations, as they are now.
+/// Finding messages. Implementations: `StoredSearchService` over a `SearchStore` (the memory
+/// backend's scan, `InMemorySearchStore`; SQLite's and PostgreSQL's indexes elsewhere), and
+/// `RemoteSearchService`. A person finds only messages of their own conversations, as they are now.
 public protocol SearchService: Sendable {
     /// The messages of the caller's conversations (or of `conversationID` alone) that hold every
     /// term of `query`, newest first (in a conversation, recency is what ranks best), at most
@@ -80,13 +81,6 @@ public enum SearchRules {
             throw AppError(.invalidInput, "a cursor is a whole number from 0, as a result or a list gives it")
         }
         return cursor
-    }
-
-    /// Ranks `hits` (given oldest first, in the store's order) newest first and cuts the page
-    /// `limit` long (as `start` keeps it) of those below `before`.
-    public static func page(_ hits: [SearchHit], limit: Int, before: Int64?) -> SearchPage {
-        let ranked = hits.reversed().filter { $0.cursor < before ?? .max }
-        return SearchPage(hits: Array(ranked.prefix(limit)), hasMore: ranked.count > limit)
     }
 
     /// Candidates an index reads at most for one search: past them, older messages are not searched.

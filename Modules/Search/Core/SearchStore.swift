@@ -3,7 +3,7 @@ import Kernel
 /// A store's search index as `StoredSearchService` uses it: it reads what a search asks for and
 /// decides nothing `SearchRules` decides (which conversations are searched, how many candidates
 /// are read and paid for, what a hit is). SQLite's FTS5 index and PostgreSQL's GIN index
-/// implement it; the memory backend scans instead (`InMemorySearchService`).
+/// implement it, and the memory backend's scan (`InMemorySearchStore`).
 public protocol SearchStore: Sendable {
     /// The conversations `reader` reads (as a member, not one only invited): all of them, or
     /// `conversationID` alone when it is one of them.

@@ -53,7 +53,8 @@ final class MemoryBackend: GraphBackend {
         return ServiceSet(
             profiles: StoredProfileService(store: profiles, caller: caller, renameAudience: renameAudience), conversations: conversations, chat: chat,
             typing: InMemoryTypingService(hub: self.chat.typing, membership: chatMembership, caller: caller),
-            search: InMemorySearchService(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat), caller: caller))
+            search: StoredSearchService(
+                store: InMemorySearchStore(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat)), caller: caller))
     }
 
     var eventFeed: (any EventFeed)? { chat }
