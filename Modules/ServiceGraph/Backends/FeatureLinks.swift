@@ -1,3 +1,4 @@
+import Auth
 import Chat
 import ChatLive
 import ConversationList
@@ -26,8 +27,8 @@ struct FeatureLinks: Sendable {
 }
 
 /// What a database backend (SQLite's or PostgreSQL's) shares among its callers: the stores one
-/// caller's services run over, which hold no caller and are made once, and the process's writer,
-/// event feed and typing hub.
+/// caller's services run over, which hold no caller and are made once, the process's writer,
+/// event feed and typing hub, its clock and the budget every caller spends from.
 struct DatabaseStores: Sendable {
     let profiles: any ProfileStore
     let conversations: any ConversationListStore
@@ -36,24 +37,41 @@ struct DatabaseStores: Sendable {
     let writer: MessageWriter
     let feed: StoreEventFeed
     let typing: TypingHub
+    let clock: any WallClock
+    let budget: UsageBudget
 }
 
-extension FeatureLinks {
-    /// One caller's services over a database backend's `stores`, linked alike on SQLite and
-    /// PostgreSQL, on `clock`, spending from `budget`.
-    func services(for caller: Caller, over stores: DatabaseStores, clock: any WallClock, budget: UsageBudget) -> ServiceSet {
-        let membership = membership
+/// A backend over a database, SQLite's or PostgreSQL's: what it gives its callers is linked the
+/// same way over both, from its `links` and `stores`.
+protocol DatabaseBackend: GraphBackend {
+    var links: FeatureLinks { get }
+    var stores: DatabaseStores { get }
+}
+
+extension DatabaseBackend {
+    func services(for caller: Caller) -> ServiceSet {
+        let (stores, membership) = (stores, links.membership)
         return ServiceSet(
-            profiles: StoredProfileService(store: stores.profiles, caller: caller, renameAudience: renameAudience, budget: budget),
+            profiles: StoredProfileService(store: stores.profiles, caller: caller, renameAudience: links.renameAudience, budget: stores.budget),
             conversations: StoredConversationListService(
-                store: stores.conversations, builder: builder, caller: caller, clock: clock, budget: budget, membersChanged: { membership.forget($0) }
-            ),
+                store: stores.conversations, builder: links.builder, caller: caller, clock: stores.clock, budget: stores.budget,
+                membersChanged: { membership.forget($0) }),
             chat: ReactionsAsSeen(
                 StoredChatService(
-                    store: stores.chat, writer: stores.writer, membership: membership, names: names, feed: stores.feed, caller: caller,
-                    clock: clock, budget: budget),
+                    store: stores.chat, writer: stores.writer, membership: membership, names: links.names, feed: stores.feed, caller: caller,
+                    clock: stores.clock, budget: stores.budget),
                 membership: membership, caller: caller),
             typing: InMemoryTypingService(hub: stores.typing, membership: membership, caller: caller),
-            search: StoredSearchService(store: stores.search, caller: caller, budget: budget))
+            search: StoredSearchService(store: stores.search, caller: caller, budget: stores.budget))
     }
+
+    var eventFeed: (any EventFeed)? { stores.feed }
+
+    var typingHub: TypingHub? { stores.typing }
+
+    var membership: (any ConversationMembership)? { links.membership }
+
+    func feedLag() async -> Int64? { await stores.feed.lag() }
+
+    func demoSession() async -> IssuedSession? { nil }
 }

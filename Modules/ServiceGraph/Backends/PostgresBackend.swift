@@ -17,17 +17,15 @@ import Synchronization
 /// A PostgreSQL database with every feature's migrations, shared by several server instances,
 /// and what this instance shares over it: the event feed, the message writer, the membership
 /// cache, the password hasher.
-final class PostgresBackend: GraphBackend {
+final class PostgresBackend: DatabaseBackend {
     static let migrations =
         PostgresAccountStore.migrations + PostgresProfileRegistry.migrations + PostgresConversationDirectory.migrations
         + PostgresChatSchema.migrations + PostgresSearchIndex.migrations
 
     let database: PGDatabase
     let accounts: any AccountService
-    private let links: FeatureLinks
-    private let stores: DatabaseStores
-    private let clock: any WallClock
-    private let budget: UsageBudget
+    let links: FeatureLinks
+    let stores: DatabaseStores
     /// The task that reads which sessions ended (`watchSessionEnds`).
     private let sessionWatcher = Mutex<Task<Void, Never>?>(nil)
 
@@ -43,8 +41,6 @@ final class PostgresBackend: GraphBackend {
 
     private init(_ options: GraphOptions, database: PGDatabase, epoch: String) {
         self.database = database
-        clock = options.clock
-        budget = options.budget
         accounts = StoredAccountService(
             store: PostgresAccountStore(database: database) { account, name, transaction in
                 try await PostgresProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), transaction)
@@ -61,20 +57,9 @@ final class PostgresBackend: GraphBackend {
             profiles: PostgresProfileStore(database: database), conversations: PostgresConversationListStore(database: database),
             chat: PostgresChatHistoryStore(database: database, epoch: epoch), search: PostgresSearchStore(database: database, index: searchIndex),
             writer: MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed), feed: feed,
-            typing: TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership))
+            typing: TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership), clock: options.clock,
+            budget: options.budget)
     }
-
-    func services(for caller: Caller) -> ServiceSet { links.services(for: caller, over: stores, clock: clock, budget: budget) }
-
-    var eventFeed: (any EventFeed)? { stores.feed }
-
-    var typingHub: TypingHub? { stores.typing }
-
-    var membership: (any ConversationMembership)? { links.membership }
-
-    func feedLag() async -> Int64? { await stores.feed.lag() }
-
-    func demoSession() async -> IssuedSession? { nil }
 
     func checkStore() async throws {
         _ = try await database.query("SELECT 1")

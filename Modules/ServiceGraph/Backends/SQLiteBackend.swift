@@ -14,22 +14,18 @@ import SearchLive
 
 /// One SQLite file with every feature's migrations, and what the process shares over it: the
 /// change monitor, the event feed, the message writer, the membership cache, the password hasher.
-final class SQLiteBackend: GraphBackend {
+final class SQLiteBackend: DatabaseBackend {
     static let migrations =
         AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations
         + ChatSchema.migrations + SearchSchema.migrations(.chatAndList)
 
     private let database: SQLDatabase
     let accounts: any AccountService
-    private let links: FeatureLinks
-    private let stores: DatabaseStores
-    private let clock: any WallClock
-    private let budget: UsageBudget
+    let links: FeatureLinks
+    let stores: DatabaseStores
 
     init(_ options: GraphOptions) throws {
         database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, watch: options.soleWriter ? .polling : .fileEvents)
-        clock = options.clock
-        budget = options.budget
         accounts = StoredAccountService(
             store: SQLAccountStore(database: database) { account, name, db in
                 try SQLProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), db)
@@ -50,22 +46,11 @@ final class SQLiteBackend: GraphBackend {
             profiles: SQLProfileStore(database: database), conversations: SQLConversationListStore(database: database),
             chat: SQLChatHistoryStore(database: database, epoch: epoch), search: SQLSearchStore(database: database, index: searchIndex),
             writer: MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed, forget: { try? await searchIndex.purge() }),
-            feed: feed, typing: TypingHub(channel: signals, membership: links.membership))
+            feed: feed, typing: TypingHub(channel: signals, membership: links.membership), clock: options.clock, budget: options.budget)
     }
 
     func checkStore() async throws {
         try await database.read { try $0.execute(sql: "SELECT 1") }
     }
 
-    func services(for caller: Caller) -> ServiceSet { links.services(for: caller, over: stores, clock: clock, budget: budget) }
-
-    var eventFeed: (any EventFeed)? { stores.feed }
-
-    var typingHub: TypingHub? { stores.typing }
-
-    var membership: (any ConversationMembership)? { links.membership }
-
-    func feedLag() async -> Int64? { await stores.feed.lag() }
-
-    func demoSession() async -> IssuedSession? { nil }
 }
