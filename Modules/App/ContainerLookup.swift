@@ -40,7 +40,7 @@ struct ContainerLookup: FrontendLookup {
     }
 
     func liveTrouble() async throws -> AsyncStream<String?> {
-        try await container.chat.liveTrouble()
+        try await container.events.liveTrouble()
     }
 
     func conversationTitle(_ id: ConversationID) async throws -> String? {

@@ -88,6 +88,8 @@ public final class AppContainer {
     public var conversations: any ConversationListService { services.conversations }
     /// Messages, for the signed-in user.
     public var chat: any ChatService { services.chat }
+    /// The events of the signed-in user's conversations, live and caught up.
+    public var events: any EventStreamService { services.events }
 
     /// The one instance of a service that has no backend-specific implementation (a feature made
     /// by `new-feature` starts with its in-memory service only), made on first use.
@@ -125,7 +127,7 @@ extension AppContainer: ConversationListFactory {
 
 extension AppContainer: ChatFactory {
     public func makeChatViewModel(conversationID: ConversationID) -> ChatViewModel {
-        ChatViewModel(service: chat, conversationID: conversationID, outbox: keepsUnsent ? outbox : nil)
+        ChatViewModel(service: chat, events: services.events, conversationID: conversationID, outbox: keepsUnsent ? outbox : nil)
     }
 
     public func makeTypingViewModel(conversationID: ConversationID) -> TypingViewModel {
@@ -133,7 +135,7 @@ extension AppContainer: ChatFactory {
     }
 
     public func makeLiveFeedViewModel(conversationID: ConversationID?, after: EventCursor?, changes: Bool) -> LiveFeedViewModel {
-        LiveFeedViewModel(service: chat, conversationID: conversationID, after: after, changes: changes)
+        LiveFeedViewModel(service: services.events, conversationID: conversationID, after: after, changes: changes)
     }
 
     public func makeReceiptPrivacyViewModel() -> ReceiptPrivacyViewModel { ReceiptPrivacyViewModel(service: chat) }

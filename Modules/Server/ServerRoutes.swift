@@ -47,7 +47,8 @@ public struct ServerRoutes {
         AuthRoutes(accounts: graph.accounts, limits: signInLimits).add(to: routes)
         ProfileRoutes { graph.services(for: $0).profiles }.add(to: routes)
         ConversationListRoutes { graph.services(for: $0).conversations }.add(to: routes)
-        ChatRoutes(service: { graph.services(for: $0).chat }, typing: { graph.services(for: $0).typing }).add(to: routes)
+        ChatRoutes(service: { graph.services(for: $0).chat }, events: { graph.services(for: $0).events }, typing: { graph.services(for: $0).typing })
+            .add(to: routes)
         SearchRoutes { graph.services(for: $0).search }.add(to: routes)
         endpoints = routes.endpoints
 

@@ -12,6 +12,8 @@ public struct ServiceSet: Sendable {
     public let conversations: any ConversationListService
     /// Messages.
     public let chat: any ChatService
+    /// The events of the caller's conversations, live and caught up.
+    public let events: any EventStreamService
     /// Who is typing where.
     public let typing: any TypingService
     /// Finding messages.
@@ -19,12 +21,13 @@ public struct ServiceSet: Sendable {
 
     /// A set of these services.
     public init(
-        profiles: any ProfileService, conversations: any ConversationListService, chat: any ChatService, typing: any TypingService,
-        search: any SearchService
+        profiles: any ProfileService, conversations: any ConversationListService, chat: any ChatService, events: any EventStreamService,
+        typing: any TypingService, search: any SearchService
     ) {
         self.profiles = profiles
         self.conversations = conversations
         self.chat = chat
+        self.events = events
         self.typing = typing
         self.search = search
     }

@@ -12,7 +12,7 @@ struct ChatViewModelTests {
     @Test("open loads the newest page; loadOlder prepends the page before it")
     func openAndPage() async {
         let service = ScriptedChatService(history: makeHistory(70, in: conversation, from: UserID("u-grace")))
-        let model = ChatViewModel(service: service, conversationID: conversation)
+        let model = ChatViewModel(service: service, events: service, conversationID: conversation)
         await model.open(limit: 50)
         #expect(model.timeline.value?.entries.count == 50 && model.timeline.value?.hasOlder == true)
         await model.loadOlder(limit: 50)
@@ -25,7 +25,8 @@ struct ChatViewModelTests {
     @Test("a send shows as pending at once, then as sent")
     func pendingThenSent() async throws {
         let gate = CallGate(.hang)
-        let model = ChatViewModel(service: ScriptedChatService(sendGate: gate), conversationID: conversation)
+        let service = ScriptedChatService(sendGate: gate)
+        let model = ChatViewModel(service: service, events: service, conversationID: conversation)
         let task = Task { await model.send("hello") }
         await gate.waitForCall()
         #expect(model.timeline.value?.entries.map(\.delivery) == [.pending])
@@ -38,7 +39,7 @@ struct ChatViewModelTests {
     @Test("a failed send can be retried with the same id and is stored once")
     func retry() async throws {
         let service = ScriptedChatService(failingSends: 1)
-        let model = ChatViewModel(service: service, conversationID: conversation)
+        let model = ChatViewModel(service: service, events: service, conversationID: conversation)
         await model.send("hello")
         let failed = try #require(model.lastFailed)
         #expect(model.lastSendError == AppError(.unavailable, "network down"))
@@ -51,7 +52,7 @@ struct ChatViewModelTests {
     @Test("invalid text is refused before sending")
     func invalidText() async {
         let service = ScriptedChatService()
-        let model = ChatViewModel(service: service, conversationID: conversation)
+        let model = ChatViewModel(service: service, events: service, conversationID: conversation)
         await model.send("   ")
         #expect(model.inputError?.kind == .invalidInput)
         #expect(service.storedCount == 0 && model.timeline == .idle)
@@ -60,7 +61,7 @@ struct ChatViewModelTests {
     @Test("after start(), listen() adds live messages")
     func live() async {
         let service = ScriptedChatService()
-        let model = ChatViewModel(service: service, conversationID: conversation)
+        let model = ChatViewModel(service: service, events: service, conversationID: conversation)
         await model.start()
         let listening = Task { await model.listen() }
         let incoming = makeHistory(1, in: conversation, from: UserID("u-grace"))[0]
@@ -76,7 +77,7 @@ struct ChatViewModelTests {
     func liveReactions() async throws {
         let history = makeHistory(2, in: conversation, from: UserID("u-grace"))
         let service = ScriptedChatService(history: history)
-        let model = ChatViewModel(service: service, conversationID: conversation)
+        let model = ChatViewModel(service: service, events: service, conversationID: conversation)
         await model.start()
         let listening = Task { await model.listen() }
         let cursor = EventCursor(epoch: "e", position: 99)
@@ -97,7 +98,7 @@ struct ChatViewModelTests {
     func queuedThenSent() async throws {
         let service = ScriptedChatService(failingSends: 3)
         let model = ChatViewModel(
-            service: service, conversationID: conversation,
+            service: service, events: service, conversationID: conversation,
             outbox: Outbox(store: OutboxUnitTests.MemoryStore(), owner: UserID("u-ada")))
         await model.start()
         let listening = Task { await model.listen() }
@@ -112,9 +113,8 @@ struct ChatViewModelTests {
     func queuedThenRefused() async throws {
         let outbox = Outbox(store: OutboxUnitTests.MemoryStore(), owner: UserID("u-ada"))
         let kept = try await outbox.keep(id: .random(), text: "late", in: conversation)
-        let model = ChatViewModel(
-            service: ScriptedChatService(history: makeHistory(2, in: conversation, from: UserID("u-grace"))),
-            conversationID: conversation, outbox: outbox)
+        let service = ScriptedChatService(history: makeHistory(2, in: conversation, from: UserID("u-grace")))
+        let model = ChatViewModel(service: service, events: service, conversationID: conversation, outbox: outbox)
         await model.start()
         #expect(
             model.timeline.value?.entries.map { $0.message != nil } == [true, true, false] && model.timeline.value?.entries.last?.delivery == .queued)

@@ -33,7 +33,7 @@ struct FixedNames: MemberNames {
 
 /// A chat service for view-model tests: history from a list, sends pass a gate and may fail
 /// (with `failure`) a number of times first, live messages are pushed by the test.
-final class ScriptedChatService: ChatService, TypingService {
+final class ScriptedChatService: ChatService, EventStreamService, TypingService {
     let history: [Message]
     let sendGate: CallGate
     private let failuresLeft: Mutex<Int>

@@ -19,6 +19,12 @@ struct InMemoryChatServiceTests {
         return (store, InMemoryChatService(store: store, caller: Caller { acting.user.withLock { $0 } }))
     }
 
+    /// The events of `store` as the acting user reads them.
+    func makeEvents(_ store: InMemoryChatStore) -> InMemoryEventStreamService {
+        let acting = acting
+        return InMemoryEventStreamService(store: store, caller: Caller { acting.user.withLock { $0 } })
+    }
+
     func act(as user: UserID) { acting.user.withLock { $0 = user } }
 
     @Test("sending the same id twice stores one message; reusing an id for other text is a conflict")
@@ -34,13 +40,14 @@ struct InMemoryChatServiceTests {
 
     @Test("only members read or post; unknown conversations are not found")
     func membership() async {
-        let (_, service) = makeService()
+        let (store, service) = makeService()
+        let events = makeEvents(store)
         await #expect(throws: AppError(.forbidden, "you are not a member of conversation c-others")) {
             try await service.send(id: .random(), text: "hi", to: self.others)
         }
         await #expect(throws: AppError.self) { try await service.latestMessages(in: self.others, limit: 10) }
         await #expect(throws: AppError(.notFound, "no conversation 'nope'")) {
-            try await service.liveMessages(in: ConversationID("nope"))
+            try await events.liveMessages(in: ConversationID("nope"))
         }
     }
 
@@ -76,8 +83,8 @@ struct InMemoryChatServiceTests {
 
     @Test("live messages arrive in order; the all-conversations feed skips others' conversations")
     func live() async throws {
-        let (_, service) = makeService()
-        var feed = try await service.liveMessages(in: nil).makeAsyncIterator()
+        let (store, service) = makeService()
+        var feed = try await makeEvents(store).liveMessages(in: nil).makeAsyncIterator()
         act(as: grace)
         _ = try await service.send(id: .random(), text: "private", to: others)
         _ = try await service.send(id: .random(), text: "for ada", to: direct)
@@ -86,8 +93,8 @@ struct InMemoryChatServiceTests {
 
     @Test("a simulated peer answers a message in its conversation")
     func simulatedPeer() async throws {
-        let (_, service) = makeService(peer: SimulatedPeer(userIDs: [grace], delay: .zero, replies: ["pong"]))
-        var live = try await service.liveMessages(in: direct).makeAsyncIterator()
+        let (store, service) = makeService(peer: SimulatedPeer(userIDs: [grace], delay: .zero, replies: ["pong"]))
+        var live = try await makeEvents(store).liveMessages(in: direct).makeAsyncIterator()
         _ = try await service.send(id: .random(), text: "ping", to: direct)
         #expect(await live.next()?.text == "ping")
         let reply = await live.next()

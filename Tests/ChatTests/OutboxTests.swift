@@ -38,7 +38,7 @@ struct OutboxUnitTests {
         let store = MemoryStore()
         let outbox = Outbox(store: store, owner: Self.ada)
         let service = ScriptedChatService(failingSends: 1)
-        let model = ChatViewModel(service: service, conversationID: Self.conversation, outbox: outbox)
+        let model = ChatViewModel(service: service, events: service, conversationID: Self.conversation, outbox: outbox)
         await model.send("see you then", replyTo: MessageID("m-grace"))
         #expect(model.timeline.value?.entries.map(\.delivery) == [.queued], "kept, not failed")
         #expect(await outbox.drained(within: .seconds(5)))

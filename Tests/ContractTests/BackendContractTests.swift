@@ -65,7 +65,7 @@ struct BackendContractTests {
             await #expect(throws: AppError.notSignedIn) { try await services.conversations.createGroup(title: "X", memberIDs: [ada.id]) }
             await #expect(throws: AppError.notSignedIn) { try await services.chat.send(id: .random(), text: "hi", to: direct.id) }
             await #expect(throws: AppError.notSignedIn) { try await services.chat.latestMessages(in: direct.id, limit: 5) }
-            await #expect(throws: AppError.notSignedIn) { try await services.chat.liveMessages(in: nil) }
+            await #expect(throws: AppError.notSignedIn) { try await services.events.liveMessages(in: nil) }
         }
         let asAda = harness.services(for: ada)
         #expect(try await asAda.chat.latestMessages(in: direct.id, limit: 5).messages.isEmpty)
@@ -154,7 +154,7 @@ struct BackendContractTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), alan = try await harness.signUp("Alan")
         let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
-        var graceHears = try await asGrace.chat.liveEvents().makeAsyncIterator()
+        var graceHears = try await asGrace.events.liveEvents().makeAsyncIterator()
         let direct = try await asAda.conversations.startDirect(with: grace.id)
         _ = try await asAda.chat.send(id: .random(), text: "hello, stranger", to: direct.id)
         #expect(try await asGrace.conversations.conversations().isEmpty)
@@ -203,7 +203,7 @@ struct BackendContractTests {
         let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
         let direct = try await harness.direct(ada, grace)
         let group = try await harness.group("Team", by: ada, with: [grace, alan])
-        var graceHears = try await asGrace.chat.liveMessages(in: nil).makeAsyncIterator()
+        var graceHears = try await asGrace.events.liveMessages(in: nil).makeAsyncIterator()
         try await asGrace.conversations.leave(group.id)
         try await asGrace.conversations.leave(group.id)  // a retry does nothing
         await #expect(throws: AppError.noConversation(ConversationID("nope"))) { try await asGrace.conversations.leave(ConversationID("nope")) }
@@ -242,12 +242,12 @@ struct BackendContractTests {
         #expect(try await asMallory.conversations.startDirect(with: ada.id).id == direct.id)
         #expect(try await asAda.conversations.conversations().contains { $0.id == direct.id } == false, "Mallory cannot bring Ada back")
 
-        let before = try #require(try await asGrace.chat.newestCursor())
-        var mallorysEvents = try await asMallory.chat.liveEvents().makeAsyncIterator()
+        let before = try #require(try await asGrace.events.newestCursor())
+        var mallorysEvents = try await asMallory.events.liveEvents().makeAsyncIterator()
         _ = try await asAda.profiles.updateMyProfile(displayName: "Ada Secret", status: nil)
         _ = try await asGrace.chat.send(id: .random(), text: "marker", to: shared.id)
         #expect(await mallorysEvents.next()?.message?.text == "marker", "Mallory saw the new name of who blocked her")
-        let names = try await asGrace.chat.events(after: before, limit: 10).compactMap { event -> String? in
+        let names = try await asGrace.events.events(after: before, limit: 10).compactMap { event -> String? in
             if case .change(let change, _) = event { change.displayName } else { nil }
         }
         #expect(names == ["Ada Secret"])
@@ -294,8 +294,8 @@ struct BackendContractTests {
         _ = try await asAda.profiles.updateMyProfile(displayName: "Ada Before", status: nil)
         let direct = try await harness.direct(eve, ada)
         _ = try await asAda.profiles.updateMyProfile(displayName: "Ada After", status: nil)
-        let names = try await asEve.chat.events(
-            after: EventCursor(epoch: try #require(await asEve.chat.newestCursor()).epoch, position: 0), limit: 100
+        let names = try await asEve.events.events(
+            after: EventCursor(epoch: try #require(await asEve.events.newestCursor()).epoch, position: 0), limit: 100
         )
         .compactMap { event -> String? in if case .change(let change, _) = event { change.displayName } else { nil } }
         #expect(names == ["Ada After"])
@@ -310,8 +310,8 @@ struct BackendContractTests {
         let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
         let direct = try await harness.direct(ada, grace)
         let group = try await harness.group("Later", by: ada, with: [grace])
-        var live = try await asGrace.chat.liveMessages(in: direct.id).makeAsyncIterator()
-        var everywhere = try await asGrace.chat.liveMessages(in: nil).makeAsyncIterator()
+        var live = try await asGrace.events.liveMessages(in: direct.id).makeAsyncIterator()
+        var everywhere = try await asGrace.events.liveMessages(in: nil).makeAsyncIterator()
         var listChanges = try await asGrace.conversations.changes().makeAsyncIterator()
         for text in ["one", "two", "three"] { _ = try await asAda.chat.send(id: .random(), text: text, to: direct.id) }
         let first = await live.next(), second = await live.next()
@@ -335,7 +335,7 @@ struct BackendContractTests {
         let asAda = harness.services(for: ada)
         let secret = try await harness.direct(ada, grace)
         let open = try await harness.direct(ada, eve)
-        var eveHears = try await harness.services(for: eve).chat.liveMessages(in: nil).makeAsyncIterator()
+        var eveHears = try await harness.services(for: eve).events.liveMessages(in: nil).makeAsyncIterator()
         _ = try await asAda.chat.send(id: .random(), text: "for grace", to: secret.id)
         _ = try await asAda.chat.send(id: .random(), text: "for eve", to: open.id)
         #expect(await eveHears.next()?.text == "for eve")
@@ -357,8 +357,8 @@ struct BackendContractTests {
         }
         let cursor = try #require(sent[9].cursor)
         #expect(sent.map(\.cursor) == sent.map(\.cursor).sorted { ($0?.position ?? 0) < ($1?.position ?? 0) })
-        var resumed = try await asGrace.chat.liveMessages(in: nil, after: cursor).makeAsyncIterator()
-        var inOne = try await asGrace.chat.liveMessages(in: direct.id, after: cursor).makeAsyncIterator()
+        var resumed = try await asGrace.events.liveMessages(in: nil, after: cursor).makeAsyncIterator()
+        var inOne = try await asGrace.events.liveMessages(in: direct.id, after: cursor).makeAsyncIterator()
         for index in 0..<2 { sent.append(try await asAda.chat.send(id: .random(), text: "live \(index)", to: direct.id)) }
         // Read up to a last message sent after everything else, not up to a count: a repeat
         // anywhere shows as one message too many before it.
@@ -370,8 +370,8 @@ struct BackendContractTests {
         #expect(got == sent.dropFirst(10).map(\.id))
         #expect(gotInOne == got)
         let foreign = EventCursor(epoch: "elsewhere", position: 1)
-        await #expect(throws: ChatRules.foreignCursor(foreign)) { try await asGrace.chat.liveMessages(in: nil, after: foreign) }
-        await #expect(throws: ChatRules.notMember(other.id)) { try await asGrace.chat.messages(after: cursor, in: other.id, limit: 5) }
+        await #expect(throws: ChatRules.foreignCursor(foreign)) { try await asGrace.events.liveMessages(in: nil, after: foreign) }
+        await #expect(throws: ChatRules.notMember(other.id)) { try await asGrace.events.messages(after: cursor, in: other.id, limit: 5) }
     }
 
     @Test("every change a user may see is one event stream: in one order, only theirs, resumable after any cursor", arguments: backends)
@@ -380,7 +380,7 @@ struct BackendContractTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
         let asAda = harness.services(for: ada), asGrace = harness.services(for: grace), asEve = harness.services(for: eve)
-        var live = try await asGrace.chat.liveEvents().makeAsyncIterator()
+        var live = try await asGrace.events.liveEvents().makeAsyncIterator()
         let direct = try await harness.direct(ada, grace)
         _ = try await asAda.chat.send(id: .random(), text: "hi", to: direct.id)
         try await asGrace.chat.markRead(direct.id)
@@ -409,18 +409,18 @@ struct BackendContractTests {
         #expect(events[3] == .change(.readMarkerMoved(in: direct.id, by: grace.id), cursor: try #require(events[3].cursor)))
         let cursors = events.compactMap(\.cursor)
         #expect(cursors.count == 7 && zip(cursors, cursors.dropFirst()).allSatisfy { $1.follows($0) })
-        #expect(try await asGrace.chat.newestCursor() == cursors.last)
+        #expect(try await asGrace.events.newestCursor() == cursors.last)
         for (index, cursor) in cursors.enumerated() {
-            #expect(try await asGrace.chat.events(after: cursor, limit: 100) == Array(events.dropFirst(index + 1)), "after \(cursor)")
+            #expect(try await asGrace.events.events(after: cursor, limit: 100) == Array(events.dropFirst(index + 1)), "after \(cursor)")
         }
-        var resumed = try await asGrace.chat.liveEvents(after: cursors[2]).makeAsyncIterator()
+        var resumed = try await asGrace.events.liveEvents(after: cursors[2]).makeAsyncIterator()
         _ = try await asAda.chat.send(id: .random(), text: "later", to: direct.id)
         var again: [UserEvent] = []
         while again.count < 5, let event = await resumed.next() { again.append(event) }
         #expect(Array(again.prefix(4)) == Array(events.dropFirst(3)) && again.last?.message?.text == "later")
         // Eve shares a conversation with Ada now, but Ada's new name came before: not hers to see.
         #expect(
-            try await asEve.chat.events(after: cursors[0], limit: 100).map(\.type)
+            try await asEve.events.events(after: cursors[0], limit: 100).map(\.type)
                 == ["profile.renamed", "conversation.invited", "conversation.added", "chat.message", "chat.read"])
     }
 
@@ -539,7 +539,7 @@ struct BackendContractTests {
         let refused = ChatRules.notMember(direct.id)
         await #expect(throws: refused) { try await asEve.chat.send(id: .random(), text: "hi", to: direct.id) }
         await #expect(throws: refused) { try await asEve.chat.latestMessages(in: direct.id, limit: 5) }
-        await #expect(throws: refused) { try await asEve.chat.liveMessages(in: direct.id) }
+        await #expect(throws: refused) { try await asEve.events.liveMessages(in: direct.id) }
         await #expect(throws: AppError.noConversation(ConversationID("nope"))) {
             try await asEve.chat.latestMessages(in: ConversationID("nope"), limit: 5)
         }

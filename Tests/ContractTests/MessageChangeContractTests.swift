@@ -17,7 +17,7 @@ struct MessageChangeContractTests {
         let (harness, _, _, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
         defer { harness.remove() }
         let sent = try await asAda.chat.send(id: .random(), text: "helo", to: direct)
-        var live = try await asGrace.chat.liveEvents().makeAsyncIterator()
+        var live = try await asGrace.events.liveEvents().makeAsyncIterator()
 
         #expect(await kind { try await asGrace.chat.edit(sent.id, in: direct, text: "mine now") } == .forbidden)
         #expect(await kind { try await asAda.chat.edit(.random(), in: direct, text: "x") } == .notFound)
@@ -40,7 +40,7 @@ struct MessageChangeContractTests {
 
         // A reader that was away since the send catches up: the message event and every edit
         // event carry the message as it is now, so it never shows an older text.
-        let missed = try await asGrace.chat.events(after: try #require(sent.cursor).before, limit: 100)
+        let missed = try await asGrace.events.events(after: try #require(sent.cursor).before, limit: 100)
         #expect(missed.count == ChatRules.maxEdits + 1 && missed.allSatisfy { $0.messageNow == final })
         #expect(missed.dropFirst().map(\.type) == Array(repeating: UserEvent.MessageChange.edited.rawValue, count: ChatRules.maxEdits))
     }
@@ -55,7 +55,7 @@ struct MessageChangeContractTests {
         let sent = try await asAda.chat.send(id: .random(), text: "first draft of \(secret)", to: direct)
         _ = try await asAda.chat.edit(sent.id, in: direct, text: secret)
         let after = try await asAda.chat.send(id: .random(), text: "after", to: direct)
-        var live = try await asGrace.chat.liveEvents().makeAsyncIterator()
+        var live = try await asGrace.events.liveEvents().makeAsyncIterator()
 
         #expect(await kind { try await asGrace.chat.delete(sent.id, in: direct) } == .forbidden)
         let tombstone = try await asAda.chat.delete(sent.id, in: direct)
@@ -66,7 +66,7 @@ struct MessageChangeContractTests {
         let event = await live.next()
         #expect(event?.type == UserEvent.MessageChange.deleted.rawValue && event?.messageNow == tombstone)
         #expect(try await asGrace.chat.latestMessages(in: direct, limit: 10).messages == [tombstone, after])
-        let everything = try await asGrace.chat.events(after: try #require(sent.cursor).before, limit: 100)
+        let everything = try await asGrace.events.events(after: try #require(sent.cursor).before, limit: 100)
         #expect(!everything.contains { $0.messageNow?.text.contains(secret) == true }, "an event still carries the deleted text")
         #expect(try await storedCopies(of: String(secret.suffix(8)), in: harness) == 0, "the store still holds the deleted text")
         #expect(try await storedCopies(of: after.text, in: harness) == (backend == .memory ? 0 : 1), "the store's reader finds what is there")
@@ -103,7 +103,7 @@ struct MessageChangeContractTests {
         let history = try await asGrace.chat.latestMessages(in: direct, limit: 50).messages
 
         let start = try #require(messages[0].cursor).before
-        let log = try await asGrace.chat.events(after: start, limit: 500)
+        let log = try await asGrace.events.events(after: start, limit: 500)
         func view(applying events: [UserEvent], to initial: [MessageID: Message] = [:]) -> [MessageID: Message] {
             events.reduce(into: initial) { view, event in if let message = event.messageNow { view[message.id] = message } }
         }
@@ -111,7 +111,7 @@ struct MessageChangeContractTests {
         #expect(once == Dictionary(uniqueKeysWithValues: history.map { ($0.id, $0) }))
         #expect(view(applying: log, to: once) == once, "applying the log twice changes the view")
         for cut in log.indices {
-            let resumed = try await asGrace.chat.events(after: try #require(log[cut].cursor), limit: 500)
+            let resumed = try await asGrace.events.events(after: try #require(log[cut].cursor), limit: 500)
             #expect(view(applying: resumed, to: view(applying: Array(log.prefix(cut + 1)))) == once, "resumed after event \(cut)")
         }
     }
@@ -131,7 +131,7 @@ struct MessageChangeContractTests {
         _ = try await asBob.chat.react(to: adas.id, in: group, with: "😬", adding: true)
         try await asAda.conversations.leave(group)
         _ = try await asGrace.chat.edit(graces.id, in: group, text: "plans for saturday, without Ada")
-        var bobHears = try await asBob.chat.liveEvents().makeAsyncIterator()
+        var bobHears = try await asBob.events.liveEvents().makeAsyncIterator()
 
         #expect(await kind { try await asAda.chat.edit(adas.id, in: group, text: "undo") } == .forbidden)
         #expect(await kind { try await asAda.chat.react(to: adas.id, in: group, with: "👍", adding: true) } == .forbidden)
@@ -163,7 +163,7 @@ struct MessageChangeContractTests {
         let (harness, ada, grace, asAda, asGrace, direct) = try await Self.adaAndGrace(on: backend)
         defer { harness.remove() }
         let sent = try await asAda.chat.send(id: .random(), text: "lunch?", to: direct)
-        var live = try await asAda.chat.liveEvents().makeAsyncIterator()
+        var live = try await asAda.events.liveEvents().makeAsyncIterator()
 
         let liked = try await asGrace.chat.react(to: sent.id, in: direct, with: "👍", adding: true)
         #expect(liked.reactions == ["👍": [grace.id]] && liked.reactionCounts == ["👍": 1] && liked.text == "lunch?")
@@ -226,7 +226,7 @@ struct MessageChangeContractTests {
         defer { harness.remove() }
         let long = String(repeating: "ab", count: 60)
         let question = try await asAda.chat.send(id: .random(), text: long, to: direct)
-        var live = try await asAda.chat.liveEvents().makeAsyncIterator()
+        var live = try await asAda.events.liveEvents().makeAsyncIterator()
         let answer = try await asGrace.chat.send(id: .random(), text: "yes", to: direct, replyTo: question.id)
         #expect(await live.next()?.messageNow == answer, "the reply arrives live with its quote")
         #expect(
@@ -239,7 +239,7 @@ struct MessageChangeContractTests {
         _ = try await asAda.chat.delete(question.id, in: direct)
         let quoted = try #require(try await asAda.chat.latestMessages(in: direct, limit: 5).messages.last?.replyTo)
         #expect(quoted.deleted && quoted.quote.isEmpty && quoted.id == question.id)
-        let events = try await asAda.chat.events(after: try #require(answer.cursor).before, limit: 10)
+        let events = try await asAda.events.events(after: try #require(answer.cursor).before, limit: 10)
         #expect(events.first?.messageNow?.replyTo == quoted, "a reader catching up sees the quote as it is now")
 
         #expect(await kind { try await asGrace.chat.send(id: .random(), text: "to nothing", to: direct, replyTo: .random()) } == .notFound)
@@ -263,9 +263,10 @@ struct MessageChangeContractTests {
         #expect(try await asAda.chat.receipts(in: direct) == [ReadReceipt(userID: grace.id, readCount: 0, lastRead: nil)])
         #expect(try await asGrace.chat.receipts(in: direct) == [ReadReceipt(userID: ada.id, readCount: 2, lastRead: two.id)], "sending reads")
 
-        var live = try await asAda.chat.liveEvents().makeAsyncIterator()
+        var live = try await asAda.events.liveEvents().makeAsyncIterator()
         try await asGrace.chat.markRead(direct)
-        #expect(await live.next() == .change(.readMarkerMoved(in: direct, by: grace.id), cursor: try #require(try await asGrace.chat.newestCursor())))
+        #expect(
+            await live.next() == .change(.readMarkerMoved(in: direct, by: grace.id), cursor: try #require(try await asGrace.events.newestCursor())))
         #expect(try await asAda.chat.receipts(in: direct) == [ReadReceipt(userID: grace.id, readCount: 2, lastRead: two.id)])
 
         try await asGrace.chat.setReceiptsPrivate(true)
@@ -294,8 +295,8 @@ struct MessageChangeContractTests {
         let asMallory = harness.services(for: mallory)
         let group = try await harness.group("Shared", by: grace, with: [ada, mallory]).id
         try await asAda.conversations.block(mallory.id)
-        let adaHears = try await asAda.chat.liveEvents().makeAsyncIterator()
-        let malloryHears = try await asMallory.chat.liveEvents().makeAsyncIterator()
+        let adaHears = try await asAda.events.liveEvents().makeAsyncIterator()
+        let malloryHears = try await asMallory.events.liveEvents().makeAsyncIterator()
         _ = try await asGrace.chat.send(id: .random(), text: "hello all", to: group)
         try await asMallory.chat.markRead(group)
         try await asAda.chat.markRead(group)
@@ -324,8 +325,8 @@ struct MessageChangeContractTests {
         let group = try await harness.group("Shared", by: grace, with: [ada, mallory]).id
         try await asAda.conversations.block(mallory.id)
         let post = try await asGrace.chat.send(id: .random(), text: "vote", to: group)
-        var adaHears = try await asAda.chat.liveEvents().makeAsyncIterator()
-        var malloryHears = try await asMallory.chat.liveEvents().makeAsyncIterator()
+        var adaHears = try await asAda.events.liveEvents().makeAsyncIterator()
+        var malloryHears = try await asMallory.events.liveEvents().makeAsyncIterator()
 
         _ = try await asMallory.chat.react(to: post.id, in: group, with: "👎", adding: true)
         _ = try await asAda.chat.react(to: post.id, in: group, with: "👍", adding: true)
@@ -345,7 +346,7 @@ struct MessageChangeContractTests {
         #expect(mallorySaw.allSatisfy { $0.reactionCounts["👍"] == nil } && mallorySaw.last == mallorySees, "live, Mallory saw \(mallorySaw)")
 
         let cursor = try #require(post.cursor)
-        let caughtUp = try await asAda.chat.events(after: cursor, limit: 10).compactMap(\.reactionsNow)
+        let caughtUp = try await asAda.events.events(after: cursor, limit: 10).compactMap(\.reactionsNow)
         #expect(
             caughtUp.allSatisfy { $0.reactionCounts["👎"] == nil && $0.reactions.keys.allSatisfy { $0 == "👍" } } && caughtUp.count == 3,
             "catch-up: \(caughtUp)")

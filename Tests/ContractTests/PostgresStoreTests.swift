@@ -64,8 +64,8 @@ struct PostgresStoreTests {
                 return (positions, messages)
             }
         }
-        let onFirst = reader(try await first.services(for: grace).chat.liveEvents())
-        let onSecond = reader(try await second.services(for: ada).chat.liveEvents())
+        let onFirst = reader(try await first.services(for: grace).events.liveEvents())
+        let onSecond = reader(try await second.services(for: ada).events.liveEvents())
 
         // Ada writes through the first instance and Grace through the second, four senders each,
         // with read markers between, and each reacts and takes it back in a loop (a change takes

@@ -74,8 +74,8 @@ struct PrivacyContractTests {
             let user = try await harness.signUp(name), services = harness.services(for: user)
             let direct = try await harness.direct(fred, user).id
             return Outsider(
-                name: name, user: user, services: services, direct: direct, before: try #require(try await services.chat.newestCursor()),
-                events: try await services.chat.liveEvents(), messages: try await services.chat.liveMessages(in: nil),
+                name: name, user: user, services: services, direct: direct, before: try #require(try await services.events.newestCursor()),
+                events: try await services.events.liveEvents(), messages: try await services.events.liveMessages(in: nil),
                 typing: try await services.typing.typingNotices())
         }
         var ivy = try await outsider("Ivy"), dee = try await outsider("Dee"), lea = try await outsider("Lea")
@@ -92,7 +92,7 @@ struct PrivacyContractTests {
 
         try await dee.services.conversations.decline(group)
         try await lea.services.conversations.leave(group)
-        lea.leftAt = try await asAda.chat.newestCursor()
+        lea.leftAt = try await asAda.events.newestCursor()
         lea.sawAsMember = [plan.id, files.id]
 
         let meeting = try await asAda.chat.send(id: .random(), text: "@Ivy @Dee @Lea @Alan the cobra meeting", to: group)
@@ -126,8 +126,8 @@ struct PrivacyContractTests {
         of group: ConversationID, reaches outsider: Outsider, markedBy friend: ServiceSet, _ friendID: UserID,
         historyAnchor: MessageID, harness: BackendHarness, _ backend: ContractBackend
     ) async throws {
-        let (name, chat) = (outsider.name, outsider.services.chat)
-        let newest = try await chat.newestCursor()
+        let (name, chat, events) = (outsider.name, outsider.services.chat, outsider.services.events)
+        let newest = try await events.newestCursor()
         let marker = try await friend.chat.send(id: .random(), text: "marker for \(name)", to: outsider.direct)
         try await friend.typing.setTyping(true, in: outsider.direct)
         func shown(_ events: [UserEvent]) -> [String] {
@@ -145,19 +145,19 @@ struct PrivacyContractTests {
             try await chat.messages(in: group, before: historyAnchor, limit: 50)
         }
         await #expect(throws: AppError.self, "\(name): catch-up of the group") {
-            try await chat.messages(after: outsider.before, in: group, limit: 500)
+            try await events.messages(after: outsider.before, in: group, limit: 500)
         }
-        await #expect(throws: AppError.self, "\(name): the group's live messages") { try await chat.liveMessages(in: group) }
+        await #expect(throws: AppError.self, "\(name): the group's live messages") { try await events.liveMessages(in: group) }
         await #expect(throws: AppError.self, "\(name): receipts") { try await chat.receipts(in: group) }
         await #expect(throws: AppError.self, "\(name): marking read") { try await chat.markRead(group) }
         await #expect(throws: AppError.self, "\(name): typing") { try await outsider.services.typing.setTyping(true, in: group) }
 
         // Catch-up and the event log (over HTTP on the remote backends), from before the invitation.
-        let log = try await chat.events(after: outsider.before, limit: 500)
+        let log = try await events.events(after: outsider.before, limit: 500)
         #expect(log.last?.message?.id == marker.id, "\(name)'s event log reaches the marker")
         #expect(shown(log).isEmpty, "\(name)'s event log shows \(shown(log))")
         #expect(newest == log.dropLast().last?.cursor ?? outsider.before, "\(name)'s newest cursor counts only what she may see")
-        let caughtUp = try await chat.messages(after: outsider.before, in: nil, limit: 500)
+        let caughtUp = try await events.messages(after: outsider.before, in: nil, limit: 500)
         #expect(
             caughtUp.last?.id == marker.id && !caughtUp.contains { outsider.reveals($0, of: group) },
             "\(name)'s catch-up shows \(caughtUp.filter { outsider.reveals($0, of: group) }.map(\.text))")

@@ -40,7 +40,7 @@ struct SessionStorageTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(ContinuousClock.now - revoked < .seconds(5))
-        await #expect(throws: AppError.notSignedIn) { try await elsewhere.chat.liveMessages(in: nil) }
+        await #expect(throws: AppError.notSignedIn) { try await elsewhere.events.liveMessages(in: nil) }
     }
 
     @Test("a database from before the one event sequence opens migrated: cursors go on after its messages")
@@ -67,6 +67,6 @@ struct SessionStorageTests {
         let new = try await after.services(for: ada).chat.send(id: .random(), text: "new", to: direct.id)
         let (oldCursor, newCursor) = (try #require(old.cursor), try #require(new.cursor))
         #expect(newCursor.follows(oldCursor))
-        #expect(try await asGrace.chat.events(after: oldCursor, limit: 10).compactMap(\.message?.text) == ["new"])
+        #expect(try await asGrace.events.events(after: oldCursor, limit: 10).compactMap(\.message?.text) == ["new"])
     }
 }

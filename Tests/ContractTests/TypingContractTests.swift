@@ -19,7 +19,7 @@ struct TypingContractTests {
         let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace"), eve = try await harness.signUp("Eve")
         let (asAda, asGrace, asEve) = (harness.services(for: ada), harness.services(for: grace), harness.services(for: eve))
         let direct = try await harness.direct(ada, grace).id
-        let newest = try await asGrace.chat.newestCursor()
+        let newest = try await asGrace.events.newestCursor()
         var graceHears = try await asGrace.typing.typingNotices().makeAsyncIterator()
         var adaHears = try await asAda.typing.typingNotices().makeAsyncIterator()
         var eveHears = try await asEve.typing.typingNotices().makeAsyncIterator()
@@ -45,7 +45,7 @@ struct TypingContractTests {
 
         // Nothing of it was stored: no event after the cursor before it, no message.
         let cursor = try #require(newest)
-        #expect(try await asGrace.chat.events(after: cursor, limit: 100).allSatisfy { $0.type != TypingNotice.type && $0.message == nil })
+        #expect(try await asGrace.events.events(after: cursor, limit: 100).allSatisfy { $0.type != TypingNotice.type && $0.message == nil })
         #expect(try await asGrace.chat.latestMessages(in: direct, limit: 10).messages.isEmpty)
     }
 

@@ -38,7 +38,7 @@ struct AbuseTests {
             let xID = try await x.profiles.myProfile().id, yID = try await y.profiles.myProfile().id
             let direct = try await x.conversations.startDirect(with: yID)
             _ = try await y.conversations.startDirect(with: xID)
-            var heard = try await y.chat.liveMessages(in: direct.id).makeAsyncIterator()
+            var heard = try await y.events.liveMessages(in: direct.id).makeAsyncIterator()
 
             let renames = Task {
                 var outcomes: [Bool] = []

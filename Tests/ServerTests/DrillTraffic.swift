@@ -32,7 +32,7 @@ struct DrillTraffic {
         var readers: [Task<Void, Never>] = []
         let ledger = ledger
         for pair in pairs {
-            let events = try await pair.receiver.chat.liveEvents()
+            let events = try await pair.receiver.events.liveEvents()
             readers.append(Task { for await case .message(let message) in events { ledger.received(message.id, in: message.conversationID) } })
         }
         self.pairs = pairs

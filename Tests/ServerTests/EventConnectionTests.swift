@@ -71,7 +71,7 @@ struct EventConnectionTests {
         // Signed out after it was let in: the sign-out's broadcast found no socket to close.
         let (connection, _, _) = try Self.connection(caller: .signedOut, outbound: closes)
         let graph = try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: ""))
-        connection.start(feed: try #require(graph.eventFeed), typing: graph.typingHub, chat: graph.services(for: .signedOut).chat, after: nil)
+        connection.start(feed: try #require(graph.eventFeed), typing: graph.typingHub, events: graph.services(for: .signedOut).events, after: nil)
         #expect(await closes.first == .unknown(EventSocketProtocol.sessionEnded))
     }
 
@@ -100,27 +100,13 @@ struct EventConnectionTests {
         let (connection, _, _) = try Self.connection(outbound: closes)
         let graph = try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: ""))
         connection.start(
-            feed: try #require(graph.eventFeed), typing: graph.typingHub, chat: FailingReads(), after: EventCursor(epoch: "e1", position: 1))
+            feed: try #require(graph.eventFeed), typing: graph.typingHub, events: FailingReads(), after: EventCursor(epoch: "e1", position: 1))
         #expect(await closes.first == .unexpectedServerError)
     }
 
     /// A store whose every read fails.
-    private struct FailingReads: ChatService {
+    private struct FailingReads: EventStreamService {
         struct Failure: Error {}
-        func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage { throw Failure() }
-        func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage { throw Failure() }
-        nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message
-        {
-            throw Failure()
-        }
-        func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message { throw Failure() }
-        func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message { throw Failure() }
-        func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
-            throw Failure()
-        }
-        func markRead(_ conversationID: ConversationID) async throws { throw Failure() }
-        func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] { throw Failure() }
-        func setReceiptsPrivate(_ isPrivate: Bool) async throws { throw Failure() }
         func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> { throw Failure() }
         func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] { throw Failure() }
         func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] { throw Failure() }

@@ -99,7 +99,8 @@ struct EventWeightTests {
             let group = try await Self.group(world, of: attacker, [victim] + pups)
 
             let connection = try RemoteConnection(server: try ServerAddress(world.url), timeout: .seconds(10), trustedCertificates: nil)
-            let events = try await RemoteChatService(connection: connection, caller: Caller(token: victim.token) { UserID(victim.id) }).liveEvents()
+            let events = try await RemoteEventStreamService(connection: connection, caller: Caller(token: victim.token) { UserID(victim.id) })
+                .liveEvents()
             let path = "/v1/conversations/\(group)/messages/"
             #expect(try await world.probe.send("PUT", path + "quoted1", token: attacker.token, json: ["text": Self.heavyMarks]).status == 200)
             #expect(
@@ -170,7 +171,7 @@ struct EventWeightTests {
             let connection = try RemoteConnection(
                 server: try ServerAddress("http://127.0.0.1:\(port)"), timeout: .seconds(10), trustedCertificates: nil)
             let caller = Caller(token: "stand-in") { UserID("u-ada") }
-            let troubles = try await RemoteChatService(connection: connection, caller: caller).liveTrouble()
+            let troubles = try await RemoteEventStreamService(connection: connection, caller: caller).liveTrouble()
             let said = Task { () -> String? in
                 for await trouble in troubles { return trouble }
                 return nil

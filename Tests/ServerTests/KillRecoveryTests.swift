@@ -39,7 +39,7 @@ struct KillRecoveryTests {
         let direct = try await asAda.conversations.startDirect(with: grace.account.id).id
         _ = try await asGrace.conversations.accept(direct)
         let sent = try await asAda.chat.send(id: .random(), text: "v0", to: direct)
-        var live = try await asGrace.chat.liveEvents().makeAsyncIterator()
+        var live = try await asGrace.events.liveEvents().makeAsyncIterator()
         _ = try await asAda.chat.edit(sent.id, in: direct, text: "v1")
         var changes: [UserEvent] = []
         while let event = await live.next() {

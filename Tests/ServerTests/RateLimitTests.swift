@@ -257,7 +257,7 @@ struct RateLimitTests {
             let asAda = graph.services(for: graph.caller(token: ada.token)), asGrace = graph.services(for: graph.caller(token: grace.token))
             let direct = try await asAda.conversations.startDirect(with: UserID(grace.id))
             _ = try await asGrace.conversations.startDirect(with: UserID(ada.id))  // accepts
-            let graceHears = Inbox.collecting(try await asGrace.chat.liveMessages(in: direct.id))
+            let graceHears = Inbox.collecting(try await asGrace.events.liveMessages(in: direct.id))
             _ = try await asAda.chat.send(id: .random(), text: "before", to: direct.id)
             #expect(await graceHears.next(within: .seconds(10))?.text == "before")
 

@@ -97,7 +97,7 @@ struct ServerLifecycleTests {
         try await InProcessServer.live { world in
             let graph = try world.remoteGraph()
             let ada = try await world.probe.signUp("Ada")
-            let live = try await graph.services(for: graph.caller(token: ada.token)).chat.liveMessages(in: nil)
+            let live = try await graph.services(for: graph.caller(token: ada.token)).events.liveMessages(in: nil)
             // A bare socket beside the client's, to read the close code.
             let configuration = WebSocketClientConfiguration.events(token: ada.token)
             let (opened, open) = AsyncStream<Void>.makeStream()
@@ -117,7 +117,7 @@ struct ServerLifecycleTests {
             #expect(ContinuousClock.now - revoked < .seconds(5))
             #expect(try await bare.value?.closeCode == .unknown(EventSocketProtocol.sessionEnded))
             await #expect(throws: AppError.notSignedIn) {
-                try await graph.services(for: graph.caller(token: ada.token)).chat.liveMessages(in: nil)
+                try await graph.services(for: graph.caller(token: ada.token)).events.liveMessages(in: nil)
             }
         }
     }
@@ -136,7 +136,7 @@ struct ServerLifecycleTests {
         // An events socket on the second server: it hears nothing of the sign-out, and finds it
         // when it checks the socket's session again (every 30 s, against a 2 s cache).
         let graph = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: second.url))
-        let live = try await graph.services(for: graph.caller(token: ada.token)).chat.liveEvents()
+        let live = try await graph.services(for: graph.caller(token: ada.token)).events.liveEvents()
         #expect(try await world.probe.send("DELETE", "/v1/auth/session", token: ada.token).status == 204)
         let revoked = ContinuousClock.now
         try await ContinuousClock().sleep(until: revoked + .seconds(2))
@@ -159,8 +159,8 @@ struct ServerLifecycleTests {
             let kept = try #require(signUp.json?["token"] as? String)
             let signIn = try await world.probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"])
             let other = try #require(signIn.json?["token"] as? String)
-            let keptEvents = try await graph.services(for: graph.caller(token: kept)).chat.liveEvents()
-            let otherEvents = try await graph.services(for: graph.caller(token: other)).chat.liveEvents()
+            let keptEvents = try await graph.services(for: graph.caller(token: kept)).events.liveEvents()
+            let otherEvents = try await graph.services(for: graph.caller(token: other)).events.liveEvents()
 
             let changed = ContinuousClock.now
             #expect(
@@ -195,7 +195,7 @@ struct ServerLifecycleTests {
         let asGrace = graph.services(for: graph.caller(token: grace.token))
         let direct = try await asAda.conversations.startDirect(with: UserID(grace.id))
         _ = try await asGrace.conversations.accept(direct.id)
-        let live = Inbox.collecting(try await asGrace.chat.liveMessages(in: direct.id))
+        let live = Inbox.collecting(try await asGrace.events.liveMessages(in: direct.id))
         var acknowledged: [MessageID] = []
         for index in 0..<200 { acknowledged.append(try await asAda.chat.send(id: .random(), text: "before \(index)", to: direct.id).id) }
         await world.server.kill9()

@@ -24,7 +24,7 @@ struct SlowClientTests {
             // Grace's client: a bare socket that asks for its events and then reads nothing (a
             // WebSocket client library would go on reading into its own buffer).
             let stalled = try SilentSocket(port: world.port, token: grace.token, receiveBuffer: 4_096)
-            let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: room.id))
+            let bobHears = Inbox.collecting(try await asBob.events.liveMessages(in: room.id))
 
             // 16 KB messages until the server says it closed the stalled socket; the client then
             // reads what was sent to it, the close frame last, within the server's 2 s grace.

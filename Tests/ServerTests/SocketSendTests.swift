@@ -23,7 +23,7 @@ struct SocketSendTests {
             let direct = try await asAda.conversations.startDirect(with: UserID(bob.id))
             _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
             let notAdas = try await asBob.conversations.startDirect(with: UserID(eve.id))
-            let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: direct.id))
+            let bobHears = Inbox.collecting(try await asBob.events.liveMessages(in: direct.id))
 
             let before = try #require(try await world.probe.send("GET", "/v1/events/newest", token: ada.token).json?["cursor"] as? String)
             let id = MessageID.random(), empty = MessageID.random(), stranger = MessageID.random()
@@ -147,7 +147,7 @@ struct SocketSendTests {
             let asBob = graph.services(for: graph.caller(token: bob.token))
             let direct = try await graph.services(for: graph.caller(token: ada.token)).conversations.startDirect(with: UserID(bob.id))
             _ = try await asBob.conversations.startDirect(with: UserID(ada.id))  // accepts
-            let bobHears = Inbox.collecting(try await asBob.chat.liveMessages(in: direct.id))
+            let bobHears = Inbox.collecting(try await asBob.events.liveMessages(in: direct.id))
 
             // Another process holds the database's write lock: every send waits for it.
             var configuration = Configuration()
@@ -190,7 +190,7 @@ struct SocketSendTests {
             #expect(await connection.request(probe, id: probe.id.rawValue, as: caller) == nil, "a request went out with no socket open")
             let overHTTP = try await chat.send(id: .random(), text: "over HTTP", to: direct.id)
 
-            let own = Inbox.collecting(try await chat.liveMessages(in: direct.id))
+            let own = Inbox.collecting(try await RemoteEventStreamService(connection: connection, caller: caller).liveMessages(in: direct.id))
             let id = MessageID.random()
             let frame = try #require(
                 await connection.request(

@@ -24,7 +24,7 @@ extension ServerBench {
             _ = try await attacker.conversations.createGroup(title: "Group \(index)", memberIDs: people.map(\.id))
         }
         let pair = try await world.pairs(1)[0]
-        let heard = try await pair.receiver.chat.liveMessages(in: pair.conversation)
+        let heard = try await pair.receiver.events.liveMessages(in: pair.conversation)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let renaming = Task {
             var (made, refused) = (0, 0)
@@ -52,7 +52,7 @@ extension ServerBench {
     func changeStorm(_ world: some LoadTarget, members: Int) async throws -> Result {
         let (group, attacker, sender, receiver, _) = try await stormGroup(world, members: members, title: "Storm")
         let target = try await attacker.chat.send(id: .random(), text: "edit me", to: group)
-        let heard = try await receiver.chat.liveMessages(in: group)
+        let heard = try await receiver.events.liveMessages(in: group)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let storming = Task {
             var (made, refused, round) = (0, 0, 0)
@@ -92,7 +92,7 @@ extension ServerBench {
             return count
         }
         let socket = try await LoadSocket.open(world.url, token: attacker.token)
-        let heardMessages = try await receiver.chat.liveMessages(in: group)
+        let heardMessages = try await receiver.events.liveMessages(in: group)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let storming = Task {
             var written = 0

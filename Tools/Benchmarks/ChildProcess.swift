@@ -33,7 +33,7 @@ struct ChildProcess: AsyncParsableCommand {
 
         @MainActor func run() async throws {
             let container = try await identity.container()
-            let live = try await container.chat.liveMessages(in: ConversationID(identity.conversation))
+            let live = try await container.events.liveMessages(in: ConversationID(identity.conversation))
             Output.line("ready")
             for await message in live { Output.line(Stats.format(Date().timeIntervalSince(message.sentAt) * 1_000, 3)) }
         }

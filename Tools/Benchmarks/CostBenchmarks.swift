@@ -27,7 +27,7 @@ extension ServerBench {
     /// No attack: two people exchange a message every quarter second for `seconds`.
     func calm(_ world: some LoadTarget) async throws -> Result {
         let pair = try await world.pairs(1)[0]
-        let heard = try await pair.receiver.chat.liveMessages(in: pair.conversation)
+        let heard = try await pair.receiver.events.liveMessages(in: pair.conversation)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let bystanders = try await bystanderLatency(from: pair.sender, heard: heard, in: pair.conversation, every: .milliseconds(250)) {
             ContinuousClock.now < deadline
@@ -55,7 +55,7 @@ extension ServerBench {
             }
         }
         let pair = try await world.pairs(1)[0]
-        let heard = try await pair.receiver.chat.liveMessages(in: pair.conversation)
+        let heard = try await pair.receiver.events.liveMessages(in: pair.conversation)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let url = world.url + "/v1/search?q=%E6%9D%B1&limit=100"
         let searching = Task {
@@ -91,7 +91,7 @@ extension ServerBench {
             try await LoadSocket.open(world.url, token: reactors[index].token)
         }
         defer { listeners.forEach { $0.close() } }
-        let heard = try await victim.chat.liveMessages(in: group)
+        let heard = try await victim.events.liveMessages(in: group)
         let deadline = ContinuousClock.now + .seconds(seconds)
         let reacting = Task { try await fatMessage(in: group, by: attacker, reactors: reactors, until: deadline) }
         let bystanders = try await bystanderLatency(from: stranger, heard: heard, in: group, every: .milliseconds(250)) {
@@ -114,10 +114,10 @@ extension ServerBench {
     /// are, the bytes read, and the server's memory at its peak.
     func fatPages(_ world: some LoadTarget, members: Int, pages: Int) async throws -> Result {
         let (group, attacker, _, _, reactors) = try await stormGroup(world, members: members, title: "Team")
-        guard let before = try await attacker.chat.newestCursor() else { throw AppError(.internal, "the attacker's log is empty") }
+        guard let before = try await attacker.events.newestCursor() else { throw AppError(.internal, "the attacker's log is empty") }
         let (made, _) = try await fatMessage(in: group, by: attacker, reactors: reactors, until: .now + .seconds(120))
         let pair = try await world.pairs(1)[0]
-        let heard = try await pair.receiver.chat.liveMessages(in: pair.conversation)
+        let heard = try await pair.receiver.events.liveMessages(in: pair.conversation)
         let url = world.url + "/v1/events/log?after=\(before)&limit=500"
         let pids = try world.serverPIDs()
         let resident = { pids.map(Child.residentBytes).reduce(0, +) }
@@ -149,7 +149,7 @@ extension ServerBench {
         let invitees = try await world.users(members).map(\.id)
         let makers = try await world.users(attackers)
         let pair = try await world.pairs(1)[0]
-        let heard = try await pair.receiver.chat.liveMessages(in: pair.conversation)
+        let heard = try await pair.receiver.events.liveMessages(in: pair.conversation)
         let start = ContinuousClock.now
         let finished = Mutex(false)
         let making = Task {

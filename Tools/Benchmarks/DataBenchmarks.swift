@@ -264,11 +264,11 @@ struct FanOutBench: AsyncParsableCommand {
             var listeners: [Task<Void, Never>] = []
             for index in 0..<readerCount {
                 let stranger = try await world.user("Stranger\(index)")
-                let stream = try await graph.services(for: graph.caller(token: stranger.token)).chat.liveMessages(in: nil)
+                let stream = try await graph.services(for: graph.caller(token: stranger.token)).events.liveMessages(in: nil)
                 listeners.append(Task { for await _ in stream {} })
             }
             let sender = graph.services(for: graph.caller(token: me.token)).chat
-            var received = try await graph.services(for: graph.caller(token: other.token)).chat.liveMessages(in: conversation)
+            var received = try await graph.services(for: graph.caller(token: other.token)).events.liveMessages(in: conversation)
                 .makeAsyncIterator()
             var latencies: [Double] = []
             for index in 0..<count {

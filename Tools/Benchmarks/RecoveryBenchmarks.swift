@@ -13,7 +13,7 @@ extension ServerBench {
         let conversations = try await world.pairs(pairs)
         let ledger = DeliveryLedger()
         for pair in conversations {
-            let events = try await pair.receiver.chat.liveEvents()
+            let events = try await pair.receiver.events.liveEvents()
             Task { for await case .message(let message) in events { ledger.received(message.id, in: message.conversationID) } }
         }
         if client != .http { try await world.connect(conversations.map(\.sender)) }
@@ -55,7 +55,7 @@ extension ServerBench {
             _ = try await receivers[index].conversations.accept(id)
             return id
         }
-        let cursors = try await ServerFixture.concurrently(clients, width: 16) { index in try await receivers[index].chat.newestCursor() }
+        let cursors = try await ServerFixture.concurrently(clients, width: 16) { index in try await receivers[index].events.newestCursor() }
         let ledger = DeliveryLedger()
         _ = try await ServerFixture.concurrently(clients, width: 32) { index in
             for number in 0..<missed {
@@ -66,9 +66,9 @@ extension ServerBench {
         let elsewhere = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: world.server.url))
         let started = ContinuousClock.now
         let spans = try await ServerFixture.concurrently(clients, width: clients) { index in
-            let chat = elsewhere.services(for: elsewhere.caller(token: receivers[index].token)).chat
+            let events = elsewhere.services(for: elsewhere.caller(token: receivers[index].token)).events
             var got = 0
-            for await case .message(let message) in try await chat.liveEvents(after: cursors[index]) {
+            for await case .message(let message) in try await events.liveEvents(after: cursors[index]) {
                 ledger.received(message.id, in: message.conversationID)
                 got += 1
                 if got == missed { break }
@@ -93,7 +93,7 @@ extension ServerBench {
         streams.reserveCapacity(count)
         for chunk in stride(from: 0, to: count, by: 200) {
             streams += try await ServerFixture.concurrently(min(200, count - chunk), width: 200) { index in
-                try await users[chunk + index].chat.liveEvents()
+                try await users[chunk + index].events.liveEvents()
             }
         }
         // The sockets are open (each stream returned after its socket.ready); let the server settle.

@@ -29,6 +29,7 @@ enum LoadUsers {
         let token: String
         let services: ServiceSet
         var chat: any ChatService { services.chat }
+        var events: any EventStreamService { services.events }
         var conversations: any ConversationListService { services.conversations }
     }
 
@@ -148,7 +149,7 @@ extension LoadTarget {
     /// their sends then go over it rather than over HTTP.
     func connect(_ users: [User]) async throws {
         for user in users {
-            let stream = try await user.chat.liveMessages(in: nil)
+            let stream = try await user.events.liveMessages(in: nil)
             Task { for await _ in stream {} }
         }
     }
@@ -161,7 +162,7 @@ extension LoadTarget {
                 _ = try await LoadSocket.open(receiverURL(index), token: user.token) { id, _ in arrivals.arrived(id) }
                 continue
             }
-            let stream = try await user.chat.liveMessages(in: nil)
+            let stream = try await user.events.liveMessages(in: nil)
             Task { for await message in stream { arrivals.arrived(message.id) } }
         }
     }

@@ -2,34 +2,16 @@ import Chat
 import Foundation
 import Kernel
 
-/// What one caller's chat service does the same way on every store: membership checks, sends
-/// checked, paid for and handed to the process's writer, and live streams from its feed.
-/// `StoredChatService` adds the reads of its store.
+/// What one caller's chat service does the same way on every store when it writes: sends and
+/// changes checked, paid for and handed to the process's writer. `StoredChatService` adds the
+/// reads of its store (`CallerReads`).
 struct CallerChat: Sendable {
     let writer: MessageWriter
     let membership: any ConversationMembership
     let mentions: MentionFinder
-    let feed: any EventFeed
     let caller: Caller
     let clock: any WallClock
     let budget: UsageBudget
-    let epoch: String
-
-    /// The caller, once checked to be a member of `conversationID`.
-    @discardableResult
-    func authorize(_ conversationID: ConversationID) async throws -> UserID {
-        let me = try await caller.id()
-        try await membership.requireMember(me, of: conversationID)
-        return me
-    }
-
-    /// The caller as a reader of `conversationID`, once checked to be a member: its members, and
-    /// the people apart from the caller (`ChatRules.apart`), whom no read receipt reaches or comes from.
-    func reader(of conversationID: ConversationID) async throws -> (me: UserID, members: [UserID], apart: Set<UserID>) {
-        let me = try await caller.id()
-        let members = try await membership.requireMember(me, of: conversationID)
-        return (me, members, try await membership.people(apartFrom: me))
-    }
 
     nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message {
         let me = try await caller.id()
@@ -148,47 +130,5 @@ struct CallerChat: Sendable {
     private func spend(on bytes: Int, by me: UserID, members: [UserID]) throws {
         try budget.spend(.fanOutBytes, by: me, cost: ChatRules.fanOutCost(of: bytes, members: members))
         try budget.spend(.message, by: me)
-    }
-
-    func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
-        let me = try await caller.id()
-        if let conversationID { try await membership.requireMember(me, of: conversationID) }
-        return caller.guarding(try await feed.subscribe(conversation: conversationID, member: me).compactMapped(\.message))
-    }
-
-    func liveEvents() async throws -> AsyncStream<UserEvent> {
-        caller.guarding(try await feed.subscribe(conversation: nil, member: try await caller.id()))
-    }
-
-    /// A catch-up read for the caller: what `read` returns, cut to a page (`ChatRules.catchUpPage`)
-    /// and paid for (`paying`).
-    nonisolated(nonsending) func catchUp<Item: WireWeighed>(_ read: () async throws -> [Item]) async throws -> [Item] {
-        try await paying(\.self) { ChatRules.catchUpPage(try await read()) }
-    }
-
-    /// A page of history for the caller: what `read` returns, cut to `ChatRules.pageBytes`
-    /// (`ChatRules.historyPage`) and paid for (`paying`).
-    nonisolated(nonsending) func history(_ read: () async throws -> MessagePage) async throws -> MessagePage {
-        try await paying(\.messages) { ChatRules.historyPage(try await read()) }
-    }
-
-    /// `read`, paid for from the caller's look-up budget (`ChatRules.readCost`): one unit before
-    /// it runs, so that a reader past the budget is refused before anything is read, the rest by
-    /// the `items` it returns.
-    private nonisolated(nonsending) func paying<Read, Item: WireWeighed>(_ items: (Read) -> [Item], _ read: () async throws -> Read) async throws
-        -> Read
-    {
-        let me = try await caller.id()
-        try budget.spend(.lookup, by: me)
-        let result = try await read()
-        let rest = ChatRules.readCost(of: items(result)) - 1
-        if rest > 0 { try budget.spend(.lookup, by: me, cost: rest) }
-        return result
-    }
-
-    /// Refuses a cursor of another store, or past `newest`, this store's last position: a copy
-    /// restored from elsewhere.
-    func check(_ cursor: EventCursor, newest: () async throws -> Int64) async throws {
-        guard cursor.epoch == epoch, cursor.position <= (try await newest()) else { throw ChatRules.foreignCursor(cursor) }
     }
 }

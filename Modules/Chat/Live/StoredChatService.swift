@@ -4,38 +4,39 @@ import Kernel
 
 /// One caller's view of the messages of a store (`ChatHistoryStore`: SQLite's or PostgreSQL's),
 /// written once for both: sends and changes checked, paid for and handed to the process's
-/// writer, live streams from its feed (`CallerChat`), and reads authorized, cut and paid for. A
-/// send is acknowledged once the transaction holding it has committed; live readers in any
-/// process get it through their process's `StoreEventFeed`.
+/// writer (`CallerChat`), and reads authorized, cut and paid for (`CallerReads`). A send is
+/// acknowledged once the transaction holding it has committed; live readers in any process get
+/// it through their process's `StoreEventFeed` (`StoredEventStreamService`).
 public struct StoredChatService: ChatService {
     private let store: any ChatHistoryStore
     private let chat: CallerChat
+    private let reads: CallerReads
 
     /// Creates the service for `caller` over `store`, the process's message writer, the (cached)
-    /// membership port, the names port (for mentions) and the process's event feed;
-    /// each send and change spends from `budget`'s messages and fan-out, each read and change of
-    /// receipt privacy from its look-ups.
+    /// membership port and the names port (for mentions); each send and change spends from
+    /// `budget`'s messages and fan-out, each read and change of receipt privacy from its look-ups.
     public init(
-        store: any ChatHistoryStore, writer: MessageWriter, membership: any ConversationMembership, names: any MemberNames,
-        feed: any EventFeed, caller: Caller, clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited
+        store: any ChatHistoryStore, writer: MessageWriter, membership: any ConversationMembership, names: any MemberNames, caller: Caller,
+        clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited
     ) {
         self.store = store
         chat = CallerChat(
-            writer: writer, membership: membership, mentions: MentionFinder(membership: membership, names: names), feed: feed,
-            caller: caller, clock: clock, budget: budget, epoch: store.epoch)
+            writer: writer, membership: membership, mentions: MentionFinder(membership: membership, names: names), caller: caller,
+            clock: clock, budget: budget)
+        reads = CallerReads(membership: membership, caller: caller, budget: budget, epoch: store.epoch)
     }
 
     public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
-        try await chat.authorize(conversationID)
-        return try await chat.history { try await store.page(of: conversationID, below: .max, limit: max(limit, 0)) }
+        try await reads.authorize(conversationID)
+        return try await reads.history { try await store.page(of: conversationID, below: .max, limit: max(limit, 0)) }
     }
 
     public func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage {
-        try await chat.authorize(conversationID)
+        try await reads.authorize(conversationID)
         guard let position = try await store.position(of: messageID, in: conversationID) else {
             throw ChatRules.noMessage(messageID, in: conversationID)
         }
-        return try await chat.history { try await store.page(of: conversationID, below: position, limit: max(limit, 0)) }
+        return try await reads.history { try await store.page(of: conversationID, below: position, limit: max(limit, 0)) }
     }
 
     public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
@@ -59,14 +60,14 @@ public struct StoredChatService: ChatService {
     }
 
     public func markRead(_ conversationID: ConversationID) async throws {
-        let (me, members, apart) = try await chat.reader(of: conversationID)
+        let (me, members, apart) = try await reads.reader(of: conversationID)
         try await store.markRead(conversationID, by: me, members: members) { keepingPrivate in
             ChatRules.receiptAudience(of: me, members: members, keepingPrivate: keepingPrivate, apart: apart)
         }
     }
 
     public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
-        let (me, _, apart) = try await chat.reader(of: conversationID)
+        let (me, _, apart) = try await reads.reader(of: conversationID)
         // A reader who keeps their own receipts private sees no one's.
         guard try await !store.keepsReceiptsPrivate(me) else { return [] }
         return try await store.receipts(in: conversationID, besides: me).filter { !apart.contains($0.userID) }
@@ -76,35 +77,5 @@ public struct StoredChatService: ChatService {
         let me = try await chat.caller.id()
         try chat.budget.spend(.lookup, by: me)
         try await store.setReceiptsPrivate(isPrivate, for: me)
-    }
-
-    public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
-        try await chat.liveMessages(in: conversationID)
-    }
-
-    public func liveEvents() async throws -> AsyncStream<UserEvent> { try await chat.liveEvents() }
-
-    public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
-        let me = try await chat.caller.id()
-        let top = try await store.newestPosition()
-        try await chat.check(cursor) { top }
-        let limit = min(max(limit, 0), ChatRules.catchUpLimit)
-        return try await chat.catchUp { try await store.events(after: cursor.position, upTo: top, for: me, limit: limit) }
-    }
-
-    public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
-        let me = try await chat.caller.id()
-        if let conversationID { try await chat.authorize(conversationID) }
-        let top = try await store.newestPosition()
-        try await chat.check(cursor) { top }
-        let limit = min(max(limit, 0), ChatRules.catchUpLimit)
-        return try await chat.catchUp {
-            try await store.messages(after: cursor.position, upTo: top, in: conversationID, of: me, limit: limit)
-        }
-    }
-
-    public func newestCursor() async throws -> EventCursor? {
-        let me = try await chat.caller.id()
-        return try await store.newestPosition(for: me).map { EventCursor(epoch: store.epoch, position: $0) }
     }
 }

@@ -3,20 +3,26 @@ import ChatAPI
 import Kernel
 import ServerSupport
 
-/// Chat's routes, each answered by the caller's `ChatService`, or `TypingService` for typing.
+/// Chat's routes, each answered by the caller's `ChatService`, `EventStreamService` for
+/// catch-up, or `TypingService` for typing.
 public struct ChatRoutes: Sendable {
     private let service: @Sendable (Caller) -> any ChatService
+    private let events: @Sendable (Caller) -> any EventStreamService
     private let typing: @Sendable (Caller) -> any TypingService
 
-    /// Creates the routes; `service` builds the chat service of a caller, `typing` their typing service.
-    public init(service: @escaping @Sendable (Caller) -> any ChatService, typing: @escaping @Sendable (Caller) -> any TypingService) {
+    /// Creates the routes; `service`, `events` and `typing` build a caller's chat, event and typing services.
+    public init(
+        service: @escaping @Sendable (Caller) -> any ChatService, events: @escaping @Sendable (Caller) -> any EventStreamService,
+        typing: @escaping @Sendable (Caller) -> any TypingService
+    ) {
         self.service = service
+        self.events = events
         self.typing = typing
     }
 
     /// Registers every Chat endpoint.
     public func add(to routes: APIRoutes) {
-        let (service, typing) = (service, typing)
+        let (service, events, typing) = (service, events, typing)
         routes.add(ChatAPI.history) { call in
             let conversation = call.path.conversation
             let limit = try call.query(ChatAPI.Query.pageLimit, default: ChatAPI.defaultPage)
@@ -57,14 +63,14 @@ public struct ChatRoutes: Sendable {
                 try Validation.identifier($0, field: "conversation")
             }
             let limit = try call.query(ChatAPI.Query.catchUpLimit, default: ChatRules.catchUpLimit)
-            return MessageList(try await service(call.caller).messages(after: cursor, in: conversation, limit: limit))
+            return MessageList(try await events(call.caller).messages(after: cursor, in: conversation, limit: limit))
         }
         routes.add(ChatAPI.eventLog) { call in
             let cursor = try EventCursor(parsing: try call.required(ChatAPI.Query.afterEvent))
             let limit = try call.query(ChatAPI.Query.catchUpLimit, default: ChatRules.catchUpLimit)
-            return EventList(try await service(call.caller).events(after: cursor, limit: limit))
+            return EventList(try await events(call.caller).events(after: cursor, limit: limit))
         }
-        routes.add(ChatAPI.newest) { call in CursorReply(try await service(call.caller).newestCursor()) }
+        routes.add(ChatAPI.newest) { call in CursorReply(try await events(call.caller).newestCursor()) }
         routes.add(ChatAPI.markRead) { call in
             try await service(call.caller).markRead(call.path.conversation)
             return NoContent()

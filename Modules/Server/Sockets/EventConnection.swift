@@ -66,7 +66,7 @@ final class EventConnection: Sendable {
     /// live events first, so none falls between; writes `socket.ready` (with `socket.reset`
     /// after a cursor of another store) and the events stored after `after`, then lets the
     /// waiting live events through; typing in the owner's conversations (`typing`) from before the ready frame on.
-    func start(feed: any EventFeed, typing: TypingHub?, chat: any ChatService, after: EventCursor?) {
+    func start(feed: any EventFeed, typing: TypingHub?, events: any EventStreamService, after: EventCursor?) {
         sockets.add(self)
         Task {
             do {
@@ -78,7 +78,7 @@ final class EventConnection: Sendable {
                 let subscription = try await feed.subscribe(conversation: nil, member: owner) { [weak self] event in self?.offer(event) ?? false }
                 guard adopt(subscription) else { return }
                 await frames.lookApart()
-                try await writeStart(chat: chat, typing: typing, after: after)
+                try await writeStart(events: events, typing: typing, after: after)
                 goLive()
             } catch {
                 end(.streamEnded)
@@ -166,14 +166,14 @@ final class EventConnection: Sendable {
         return kept
     }
 
-    private func writeStart(chat: any ChatService, typing: TypingHub?, after: EventCursor?) async throws {
+    private func writeStart(events: any EventStreamService, typing: TypingHub?, after: EventCursor?) async throws {
         guard let after else {
-            try await writeReady(cursor: try? await chat.newestCursor(), typing: typing)
+            try await writeReady(cursor: try? await events.newestCursor(), typing: typing)
             return
         }
         var page: [UserEvent]
         do {
-            page = try await chat.events(after: after, limit: ChatRules.catchUpLimit)
+            page = try await events.events(after: after, limit: ChatRules.catchUpLimit)
         } catch let error as AppError where error.kind == .gone {
             // A cursor of another store: the client reloads what it shows, then goes on live.
             try await writeReady(cursor: nil, typing: typing)
@@ -185,7 +185,7 @@ final class EventConnection: Sendable {
         while true {
             try await writeBacklog(state.withLock { state in page.filter { state.gate.admit($0.cursor) == .pass } })
             guard ChatRules.isFull(page), let last = state.withLock({ $0.gate.last }) else { return }
-            page = try await chat.events(after: last, limit: ChatRules.catchUpLimit)
+            page = try await events.events(after: last, limit: ChatRules.catchUpLimit)
         }
     }
 

@@ -70,7 +70,7 @@ struct EventSocketAdmission: Sendable {
             EventSocketHandler(
                 connection: connection, admission: self, logger: logger,
                 eventLoop: channel.eventLoop))
-        connection.start(feed: feed, typing: graph.typingHub, chat: graph.services(for: admitted.caller).chat, after: admitted.after)
+        connection.start(feed: feed, typing: graph.typingHub, events: graph.services(for: admitted.caller).events, after: admitted.after)
     }
 
     /// What answers the sends `connection`'s client makes, made when it makes the first: most

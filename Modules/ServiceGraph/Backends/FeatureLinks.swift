@@ -51,17 +51,18 @@ protocol DatabaseBackend: GraphBackend {
 extension DatabaseBackend {
     func services(for caller: Caller) -> ServiceSet {
         let (stores, membership) = (stores, links.membership)
+        let seen = ReactionsAsSeen(
+            StoredChatService(
+                store: stores.chat, writer: stores.writer, membership: membership, names: links.names, caller: caller, clock: stores.clock,
+                budget: stores.budget),
+            events: StoredEventStreamService(store: stores.chat, feed: stores.feed, membership: membership, caller: caller, budget: stores.budget),
+            membership: membership, caller: caller)
         return ServiceSet(
             profiles: StoredProfileService(store: stores.profiles, caller: caller, renameAudience: links.renameAudience, budget: stores.budget),
             conversations: StoredConversationListService(
                 store: stores.conversations, builder: links.builder, caller: caller, clock: stores.clock, budget: stores.budget,
                 membersChanged: { membership.forget($0) }),
-            chat: ReactionsAsSeen(
-                StoredChatService(
-                    store: stores.chat, writer: stores.writer, membership: membership, names: links.names, feed: stores.feed, caller: caller,
-                    clock: stores.clock, budget: stores.budget),
-                membership: membership, caller: caller),
-            typing: InMemoryTypingService(hub: stores.typing, membership: membership, caller: caller),
+            chat: seen, events: seen, typing: InMemoryTypingService(hub: stores.typing, membership: membership, caller: caller),
             search: StoredSearchService(store: stores.search, caller: caller, budget: stores.budget))
     }
 

@@ -49,10 +49,12 @@ final class MemoryBackend: GraphBackend {
 
     func services(for caller: Caller) -> ServiceSet {
         let conversations = StoredConversationListService(store: conversations, builder: conversations.builder, caller: caller, clock: clock)
-        let chat = ReactionsAsSeen(InMemoryChatService(store: chat, caller: caller), membership: chatMembership, caller: caller)
+        let chat = ReactionsAsSeen(
+            InMemoryChatService(store: chat, caller: caller), events: InMemoryEventStreamService(store: chat, caller: caller),
+            membership: chatMembership, caller: caller)
         return ServiceSet(
             profiles: StoredProfileService(store: profiles, caller: caller, renameAudience: renameAudience), conversations: conversations, chat: chat,
-            typing: InMemoryTypingService(hub: self.chat.typing, membership: chatMembership, caller: caller),
+            events: chat, typing: InMemoryTypingService(hub: self.chat.typing, membership: chatMembership, caller: caller),
             search: StoredSearchService(
                 store: InMemorySearchStore(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat)), caller: caller))
     }

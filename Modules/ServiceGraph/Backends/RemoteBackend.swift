@@ -28,6 +28,7 @@ final class RemoteBackend: GraphBackend {
             profiles: RemoteProfileService(connection: connection, caller: caller),
             conversations: RemoteConversationListService(connection: connection, caller: caller),
             chat: RemoteChatService(connection: connection, caller: caller),
+            events: RemoteEventStreamService(connection: connection, caller: caller),
             typing: RemoteTypingService(connection: connection, caller: caller),
             search: RemoteSearchService(connection: connection, caller: caller))
     }

@@ -1,6 +1,6 @@
 import Kernel
 
-/// A caller's chat service whose reads give reactions as the caller sees them
+/// A caller's chat and event services whose reads give reactions as the caller sees them
 /// (`Message.seen(by:apart:)`): how many reacted with each emoji, named only where it is the
 /// caller, and nothing of the people the caller is apart from (`ChatRules.apart`: one of them
 /// blocked the other), in history, catch-up, the live streams and the message a change returns.
@@ -8,15 +8,17 @@ import Kernel
 /// reach who blocked them, not even in a group they share, and the blocker's do not reach them.
 /// The blocks are looked up for each read that carries someone else's reactions, so a block
 /// counts from the next read on. The composition root puts it in front of each local backend's
-/// service; the server's sockets give their frames the same way (`EventFrames.text(of:seenBy:apart:)`).
-public struct ReactionsAsSeen: ChatService {
+/// services; the server's sockets give their frames the same way (`EventFrames.text(of:seenBy:apart:)`).
+public struct ReactionsAsSeen: ChatService, EventStreamService {
     private let chat: any ChatService
+    private let events: any EventStreamService
     private let membership: any ConversationMembership
     private let caller: Caller
 
-    /// `chat`, the service of `caller`, with blocks looked up in `membership`.
-    public init(_ chat: any ChatService, membership: any ConversationMembership, caller: Caller) {
+    /// `chat` and `events`, the services of `caller`, with blocks looked up in `membership`.
+    public init(_ chat: any ChatService, events: any EventStreamService, membership: any ConversationMembership, caller: Caller) {
         self.chat = chat
+        self.events = events
         self.membership = membership
         self.caller = caller
     }
@@ -57,30 +59,32 @@ public struct ReactionsAsSeen: ChatService {
 
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
         // New messages have no reactions yet.
-        try await chat.liveMessages(in: conversationID)
+        try await events.liveMessages(in: conversationID)
     }
 
     public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
-        try await filtered(try await chat.messages(after: cursor, in: conversationID, limit: limit))
+        try await filtered(try await events.messages(after: cursor, in: conversationID, limit: limit))
     }
 
     public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
-        let events = try await chat.events(after: cursor, limit: limit)
-        guard let (me, apart) = try await apart(for: events.compactMap(\.reactions)) else { return events }
-        return events.map { $0.seen(by: me, apart: apart) }
+        let found = try await events.events(after: cursor, limit: limit)
+        guard let (me, apart) = try await apart(for: found.compactMap(\.reactions)) else { return found }
+        return found.map { $0.seen(by: me, apart: apart) }
     }
 
     public func liveEvents() async throws -> AsyncStream<UserEvent> {
         let me = try await caller.id()
         let membership = membership
-        return try await chat.liveEvents().transformed { event in
+        return try await events.liveEvents().transformed { event in
             guard let reactions = event.reactions, reactions.anyReacted(besides: me) else { return event }
             // Blocks that cannot be looked up now hide no one: the others' reactions are still only counted.
             return event.seen(by: me, apart: (try? await membership.people(apartFrom: me)) ?? [])
         }
     }
 
-    public func newestCursor() async throws -> EventCursor? { try await chat.newestCursor() }
+    public func newestCursor() async throws -> EventCursor? { try await events.newestCursor() }
+
+    public func liveTrouble() async throws -> AsyncStream<String?> { try await events.liveTrouble() }
 
     private func filtered(_ page: MessagePage) async throws -> MessagePage {
         MessagePage(messages: try await filtered(page.messages), hasOlder: page.hasOlder)

@@ -24,14 +24,16 @@ public final class ChatViewModel {
     /// The conversation shown.
     public let conversationID: ConversationID
     private let service: any ChatService
+    private let events: any EventStreamService
     private let outbox: Outbox?
     @ObservationIgnored private var live: AsyncStream<UserEvent>?
     @ObservationIgnored private var outcomes: AsyncStream<Outbox.Outcome>?
 
     /// Creates the view model for one conversation; with `outbox`, sends the server cannot take
     /// are kept there instead of failing.
-    public init(service: any ChatService, conversationID: ConversationID, outbox: Outbox? = nil) {
+    public init(service: any ChatService, events: any EventStreamService, conversationID: ConversationID, outbox: Outbox? = nil) {
         self.service = service
+        self.events = events
         self.conversationID = conversationID
         self.outbox = outbox
     }
@@ -59,7 +61,7 @@ public final class ChatViewModel {
     public func start(limit: Int = 50) async {
         do {
             let conversationID = conversationID
-            live = try await service.liveEvents().compactMapped { event in
+            live = try await events.liveEvents().compactMapped { event in
                 if case .change(let change, _) = event, change.kind == .readMarkerMoved {
                     return change.conversationID == conversationID ? event : nil
                 }

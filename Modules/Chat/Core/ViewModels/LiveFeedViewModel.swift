@@ -10,11 +10,11 @@ public final class LiveFeedViewModel {
     public private(set) var received: [UserEvent] = []
     /// `loading` while subscribing, `loaded` while listening, `failed` if it could not subscribe.
     public private(set) var connection: Loadable<Bool> = .idle
-    /// Why live events keep failing, while they do (`ChatService.liveTrouble`): what a reader says
+    /// Why live events keep failing, while they do (`EventStreamService.liveTrouble`): what a reader says
     /// on the terminal rather than wait in silence.
     public private(set) var trouble: String?
 
-    private let service: any ChatService
+    private let service: any EventStreamService
     private let conversationID: ConversationID?
     private let after: EventCursor?
     private let changes: Bool
@@ -22,7 +22,7 @@ public final class LiveFeedViewModel {
     /// Creates a feed of the user's messages (with `changes`, of every event they may see: edits,
     /// deletions, reactions, read markers, conversations joined or left, new names), only those of
     /// `conversationID` when it is given; with `after`, it starts with those stored after that cursor.
-    public init(service: any ChatService, conversationID: ConversationID?, after: EventCursor? = nil, changes: Bool = false) {
+    public init(service: any EventStreamService, conversationID: ConversationID?, after: EventCursor? = nil, changes: Bool = false) {
         self.service = service
         self.conversationID = conversationID
         self.after = after

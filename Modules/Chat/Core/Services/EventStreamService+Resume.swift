@@ -1,6 +1,6 @@
 import Kernel
 
-extension ChatService {
+extension EventStreamService {
     /// Live messages that start right after `cursor`: subscribes first, then reads what was
     /// stored after the cursor, then passes live messages on, skipping those it already gave.
     /// No message falls between, none comes twice. Without a cursor, `liveMessages(in:)`.
