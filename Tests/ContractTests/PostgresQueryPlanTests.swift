@@ -79,26 +79,18 @@ struct PostgresQueryPlanTests {
         let page = PostgresChatStatements.page(ConversationID("c-1"), below: .max, limit: 50).sql
         let position = PostgresChatStatements.position(of: MessageID("m-1"), in: ConversationID("c-1")).sql
         let changed = PostgresChatStatements.changedMessages([.init(conversationID: "c-1", messageID: "m-1")]).sql
-        // With the parameters' values, as PostgresNIO's unnamed statements are planned; and the
-        // generic plan too, which a statement prepared once and run many times would keep.
         func plans() async throws -> String {
-            var text = ""
-            for mode in ["force_custom_plan", "force_generic_plan"] {
-                text +=
-                    try await cluster.psql(
-                        """
-                        SET plan_cache_mode = \(mode);
-                        PREPARE page(text, bigint, bigint) AS \(page);
-                        PREPARE older(text, bigint, bigint) AS \(page);
-                        PREPARE position(text, text) AS \(position);
-                        PREPARE changed(text[], text[]) AS \(changed);
-                        EXPLAIN EXECUTE page('c-1', 9223372036854775807, 50);
-                        EXPLAIN EXECUTE older('c-1', 50000, 50);
-                        EXPLAIN EXECUTE position('m-1', 'c-1');
-                        EXPLAIN EXECUTE changed(ARRAY['c-1', 'c-2'], ARRAY['m-1', 'f-2']);
-                        """, onDatabaseAt: url) + "\n"
-            }
-            return text
+            try await Self.plans(
+                """
+                PREPARE page(text, bigint, bigint) AS \(page);
+                PREPARE older(text, bigint, bigint) AS \(page);
+                PREPARE position(text, text) AS \(position);
+                PREPARE changed(text[], text[]) AS \(changed);
+                EXPLAIN EXECUTE page('c-1', 9223372036854775807, 50);
+                EXPLAIN EXECUTE older('c-1', 50000, 50);
+                EXPLAIN EXECUTE position('m-1', 'c-1');
+                EXPLAIN EXECUTE changed(ARRAY['c-1', 'c-2'], ARRAY['m-1', 'f-2']);
+                """, cluster: cluster, url: url)
         }
         var phases = [("new", try await plans())]
         _ = try await cluster.psql(Self.fill(Self.grown), onDatabaseAt: url)
@@ -131,19 +123,13 @@ struct PostgresQueryPlanTests {
         let recent = PostgresSearchStore.recent(source, tsquery: own, below: .max, count: 21).sql
         let indexed = PostgresSearchStore.indexed(source, tsquery: strangers, below: .max, count: 21).sql
         func plans(analyzing: Bool = false) async throws -> String {
-            var text = ""
-            for mode in ["force_custom_plan", "force_generic_plan"] {
-                text +=
-                    try await cluster.psql(
-                        """
-                        SET plan_cache_mode = \(mode);
-                        PREPARE recent(bigint, bigint, text, bigint) AS \(recent);
-                        PREPARE indexed(text, bigint, bigint) AS \(indexed);
-                        EXPLAIN EXECUTE recent(9223372036854775807, \(PostgresSearchStore.recentEntries), '\(own.replacingOccurrences(of: "'", with: "''"))', 21);
-                        EXPLAIN \(analyzing ? "(ANALYZE)" : "") EXECUTE indexed('\(strangers.replacingOccurrences(of: "'", with: "''"))', 9223372036854775807, 21);
-                        """, onDatabaseAt: url) + "\n"
-            }
-            return text
+            try await Self.plans(
+                """
+                PREPARE recent(bigint, bigint, text, bigint) AS \(recent);
+                PREPARE indexed(text, bigint, bigint) AS \(indexed);
+                EXPLAIN EXECUTE recent(9223372036854775807, \(PostgresSearchStore.recentEntries), '\(own.replacingOccurrences(of: "'", with: "''"))', 21);
+                EXPLAIN \(analyzing ? "(ANALYZE)" : "") EXECUTE indexed('\(strangers.replacingOccurrences(of: "'", with: "''"))', 9223372036854775807, 21);
+                """, cluster: cluster, url: url)
         }
         var phases = [("new", try await plans())]
         // The messages, and their words as the index holds them: "message", the number, the conversation.
@@ -166,6 +152,17 @@ struct PostgresQueryPlanTests {
         // Grown, the stranger's search visits none of the 100,000 matches of "message" in the table.
         let heap = phases[1].1.split(separator: "\n").filter { $0.contains("Bitmap Heap Scan on search_words") }
         #expect(heap.count == 2 && heap.allSatisfy { $0.contains("rows=0 loops=1") }, "\(phases[1].1)")
+    }
+
+    /// The plans `statements` (PREPAREs and EXPLAIN EXECUTEs) print in the database at `url`: with
+    /// the parameters' values, as PostgresNIO's unnamed statements are planned, then the generic
+    /// plan, which a statement prepared once and run many times would keep.
+    private static func plans(_ statements: String, cluster: PostgresCluster, url: String) async throws -> String {
+        var text = ""
+        for mode in ["force_custom_plan", "force_generic_plan"] {
+            text += try await cluster.psql("SET plan_cache_mode = \(mode);\n" + statements, onDatabaseAt: url) + "\n"
+        }
+        return text
     }
 
     /// Migrates the database at `url` as an instance does when it starts.
