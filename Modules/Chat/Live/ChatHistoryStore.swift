@@ -25,12 +25,12 @@ public protocol ChatHistoryStore: Sendable {
         audience: @escaping @Sendable (_ keepingPrivate: Set<UserID>) -> [UserID]
     ) async throws
 
-    /// Whether `user` keeps their read receipts private.
-    func keepsReceiptsPrivate(_ user: UserID) async throws -> Bool
+    /// Those of `members` who keep their read receipts private.
+    func keepingReceiptsPrivate(among members: [UserID]) async throws -> Set<UserID>
 
-    /// How far each member of `conversationID` other than `reader` has read, of those who share
-    /// their receipts, by user id.
-    func receipts(in conversationID: ConversationID, besides reader: UserID) async throws -> [ReadReceipt]
+    /// How far each member of `conversationID` has read, by user id; whose a reader sees,
+    /// `ChatRules.receiptsShown` decides.
+    func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt]
 
     /// Keeps `user`'s read receipts private, or shares them again.
     func setReceiptsPrivate(_ isPrivate: Bool, for user: UserID) async throws

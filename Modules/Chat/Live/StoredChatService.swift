@@ -67,10 +67,9 @@ public struct StoredChatService: ChatService {
     }
 
     public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
-        let (me, _, apart) = try await reads.reader(of: conversationID)
-        // A reader who keeps their own receipts private sees no one's.
-        guard try await !store.keepsReceiptsPrivate(me) else { return [] }
-        return try await store.receipts(in: conversationID, besides: me).filter { !apart.contains($0.userID) }
+        let (me, members, apart) = try await reads.reader(of: conversationID)
+        let keepingPrivate = try await store.keepingReceiptsPrivate(among: members)
+        return ChatRules.receiptsShown(try await store.receipts(in: conversationID), to: me, keepingPrivate: keepingPrivate, apart: apart)
     }
 
     public func setReceiptsPrivate(_ isPrivate: Bool) async throws {

@@ -132,13 +132,12 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     /// How far each of `members` but `reader` has read, for those who share their receipts and
     /// are not `apart` from the reader; none when `reader` keeps theirs private.
     func receipts(in conversationID: ConversationID, for reader: UserID, members: [UserID], apart: Set<UserID>) -> [ReadReceipt] {
-        guard !privateReceipts.contains(reader) else { return [] }
         let timeline = timelines[conversationID] ?? []
-        return members.filter { $0 != reader && !privateReceipts.contains($0) && !apart.contains($0) }.sorted { $0.rawValue < $1.rawValue }.map {
-            member in
+        let all = members.sorted { $0.rawValue < $1.rawValue }.map { member in
             let count = min(marker(of: member, in: conversationID), timeline.count)
             return ReadReceipt(userID: member, readCount: count, lastRead: count > 0 ? timeline[count - 1].id : nil)
         }
+        return ChatRules.receiptsShown(all, to: reader, keepingPrivate: privateReceipts, apart: apart)
     }
 
     /// Keeps `user`'s receipts private, or shares them.

@@ -165,6 +165,16 @@ public enum ChatRules {
         return [reader] + members.filter { $0 != reader && !keepingPrivate.contains($0) && !apart.contains($0) }
     }
 
+    /// The receipts `reader` sees of `receipts` (every member's, as a store read them): none when
+    /// they keep their own private, else those of the other members who share theirs and are
+    /// not `apart` from them (receipts are both ways, as `receiptAudience` sends them).
+    public static func receiptsShown(_ receipts: [ReadReceipt], to reader: UserID, keepingPrivate: Set<UserID>, apart: Set<UserID>)
+        -> [ReadReceipt]
+    {
+        guard !keepingPrivate.contains(reader) else { return [] }
+        return receipts.filter { $0.userID != reader && !keepingPrivate.contains($0.userID) && !apart.contains($0.userID) }
+    }
+
     /// The people `user` and whom one blocked the other: no read receipts, reactions or typing pass between them.
     public static func apart(_ blocks: (blocked: Set<UserID>, blockers: Set<UserID>)) -> Set<UserID> { blocks.blocked.union(blocks.blockers) }
 

@@ -43,26 +43,33 @@ public struct PostgresChatHistoryStore: ChatHistoryStore {
                 INSERT INTO chat_reads (user_id, conversation_id, read_count) VALUES (\(reader.rawValue), \(conversationID.rawValue), \(count))
                 ON CONFLICT (user_id, conversation_id) DO UPDATE SET read_count = greatest(chat_reads.read_count, excluded.read_count)
                 """)
-            var keepingPrivate: Set<UserID> = []
-            for row in try await transaction.query("SELECT user_id FROM chat_receipt_privacy WHERE user_id = ANY(\(members.map(\.rawValue)))") {
-                keepingPrivate.insert(UserID(try row.decode(String.self)))
-            }
-            try await PostgresChangeLog.record(.readMarkerMoved(in: conversationID, by: reader), audience: audience(keepingPrivate), transaction)
+            try await PostgresChangeLog.record(
+                .readMarkerMoved(in: conversationID, by: reader),
+                audience: audience(try await Self.keepingPrivate(among: members, transaction.query)),
+                transaction)
         }
     }
 
-    public func keepsReceiptsPrivate(_ user: UserID) async throws -> Bool {
-        try await !database.query("SELECT 1 FROM chat_receipt_privacy WHERE user_id = \(user.rawValue)").isEmpty
+    public func keepingReceiptsPrivate(among members: [UserID]) async throws -> Set<UserID> {
+        try await Self.keepingPrivate(among: members, database.query)
     }
 
-    public func receipts(in conversationID: ConversationID, besides reader: UserID) async throws -> [ReadReceipt] {
+    /// Those of `members` who keep their read receipts private, read by `query` (the database's,
+    /// or a transaction's).
+    private static func keepingPrivate(among members: [UserID], _ query: (PostgresQuery) async throws -> [PostgresRow]) async throws -> Set<UserID> {
+        Set(
+            try await query("SELECT user_id FROM chat_receipt_privacy WHERE user_id = ANY(\(members.map(\.rawValue)))").map {
+                UserID(try $0.decode(String.self))
+            })
+    }
+
+    public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
         try await database.query(
             """
             SELECT c.user_id, coalesce(r.read_count, 0), m.id FROM conversation_members c
             LEFT JOIN chat_reads r ON r.conversation_id = c.conversation_id AND r.user_id = c.user_id
             LEFT JOIN messages m ON m.conversation_id = c.conversation_id AND m.position = r.read_count
-            WHERE c.conversation_id = \(conversationID.rawValue) AND c.state = 'member' AND c.user_id != \(reader.rawValue)
-              AND c.user_id NOT IN (SELECT user_id FROM chat_receipt_privacy) ORDER BY c.user_id
+            WHERE c.conversation_id = \(conversationID.rawValue) AND c.state = 'member' ORDER BY c.user_id
             """
         ).map { row in
             let (user, count, last) = try row.decode((String, Int64, String?).self)

@@ -45,22 +45,25 @@ public struct SQLChatHistoryStore: ChatHistoryStore {
                     arguments: [reader.rawValue, conversationID.rawValue]) ?? 0
             guard count > read else { return }
             try ChatReads.set(count, by: reader, in: conversationID, db)
-            let keepingPrivate = Set(
-                try String.fetchAll(
-                    db, sql: "SELECT user_id FROM json_each(?) ids CROSS JOIN chat_receipt_privacy p ON p.user_id = ids.value",
-                    arguments: [try JSONIDs.encode(members)]
-                ).map(UserID.init(rawValue:)))
-            try SQLChangeLog.record(.readMarkerMoved(in: conversationID, by: reader), audience: audience(keepingPrivate), db)
+            try SQLChangeLog.record(
+                .readMarkerMoved(in: conversationID, by: reader), audience: audience(try Self.keepingPrivate(among: members, db)), db)
         }
     }
 
-    public func keepsReceiptsPrivate(_ user: UserID) async throws -> Bool {
-        try await database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM chat_receipt_privacy WHERE user_id = ?", arguments: [user.rawValue]) != nil
-        }
+    public func keepingReceiptsPrivate(among members: [UserID]) async throws -> Set<UserID> {
+        try await database.read { db in try Self.keepingPrivate(among: members, db) }
     }
 
-    public func receipts(in conversationID: ConversationID, besides reader: UserID) async throws -> [ReadReceipt] {
+    /// Those of `members` who keep their read receipts private, read in `db`.
+    private static func keepingPrivate(among members: [UserID], _ db: Database) throws -> Set<UserID> {
+        Set(
+            try String.fetchAll(
+                db, sql: "SELECT user_id FROM json_each(?) ids CROSS JOIN chat_receipt_privacy p ON p.user_id = ids.value",
+                arguments: [try JSONIDs.encode(members)]
+            ).map(UserID.init(rawValue:)))
+    }
+
+    public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
         try await database.read { db in
             try Row.fetchAll(
                 db,
@@ -68,9 +71,8 @@ public struct SQLChatHistoryStore: ChatHistoryStore {
                     SELECT c.user_id, coalesce(r.read_count, 0), m.id FROM conversation_members c
                     LEFT JOIN chat_reads r ON r.conversation_id = c.conversation_id AND r.user_id = c.user_id
                     LEFT JOIN messages m ON m.conversation_id = c.conversation_id AND m.position = r.read_count
-                    WHERE c.conversation_id = ? AND c.state = 'member' AND c.user_id != ?
-                      AND c.user_id NOT IN (SELECT user_id FROM chat_receipt_privacy) ORDER BY c.user_id
-                    """, arguments: [conversationID.rawValue, reader.rawValue]
+                    WHERE c.conversation_id = ? AND c.state = 'member' ORDER BY c.user_id
+                    """, arguments: [conversationID.rawValue]
             ).map { row in
                 ReadReceipt(
                     userID: UserID(try row.decode(String.self, atIndex: 0)), readCount: try row.decode(atIndex: 1),
