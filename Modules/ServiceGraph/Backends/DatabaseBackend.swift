@@ -1,0 +1,58 @@
+import Auth
+import Chat
+import ChatLive
+import ConversationList
+import Kernel
+import Profile
+import Search
+
+/// What a database backend (SQLite's or PostgreSQL's) shares among its callers: the stores one
+/// caller's services run over, which hold no caller and are made once, the process's writer,
+/// event feed and typing hub, its clock and the budget every caller spends from.
+struct DatabaseStores: Sendable {
+    let profiles: any ProfileStore
+    let conversations: any ConversationListStore
+    let chat: any ChatHistoryStore
+    let search: any SearchStore
+    let writer: MessageWriter
+    let feed: StoreEventFeed
+    let typing: TypingHub
+    let clock: any WallClock
+    let budget: UsageBudget
+}
+
+/// A backend over a database, SQLite's or PostgreSQL's: what it gives its callers is linked the
+/// same way over both, from its `links` and `stores`.
+protocol DatabaseBackend: GraphBackend {
+    var links: FeatureLinks { get }
+    var stores: DatabaseStores { get }
+}
+
+extension DatabaseBackend {
+    func services(for caller: Caller) -> ServiceSet {
+        let (stores, membership) = (stores, links.membership)
+        let seen = ReactionsAsSeen(
+            StoredChatService(
+                store: stores.chat, writer: stores.writer, membership: membership, names: links.names, caller: caller, clock: stores.clock,
+                budget: stores.budget),
+            events: StoredEventStreamService(store: stores.chat, feed: stores.feed, membership: membership, caller: caller, budget: stores.budget),
+            membership: membership, caller: caller)
+        return ServiceSet(
+            profiles: StoredProfileService(store: stores.profiles, caller: caller, renameAudience: links.renameAudience, budget: stores.budget),
+            conversations: StoredConversationListService(
+                store: stores.conversations, builder: links.builder, caller: caller, clock: stores.clock, budget: stores.budget,
+                membersChanged: { membership.forget($0) }),
+            chat: seen, events: seen, typing: InMemoryTypingService(hub: stores.typing, membership: membership, caller: caller),
+            search: StoredSearchService(store: stores.search, caller: caller, budget: stores.budget))
+    }
+
+    var eventFeed: (any EventFeed)? { stores.feed }
+
+    var typingHub: TypingHub? { stores.typing }
+
+    var membership: (any ConversationMembership)? { links.membership }
+
+    func feedLag() async -> Int64? { await stores.feed.lag() }
+
+    func demoSession() async -> IssuedSession? { nil }
+}
