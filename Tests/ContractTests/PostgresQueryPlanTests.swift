@@ -1,6 +1,8 @@
 import Foundation
 import Kernel
+import Logging
 import PostgresNIO
+import PostgresStore
 import Search
 import ServiceGraph
 import TestSupport
@@ -132,12 +134,11 @@ struct PostgresQueryPlanTests {
                 """, cluster: cluster, url: url)
         }
         var phases = [("new", try await plans())]
-        // The messages, and their words as the index holds them: "message", the number, the conversation.
-        _ = try await cluster.psql(
-            Self.fill(Self.grown) + """
-                INSERT INTO search_words (seq, words) SELECT seq, array_to_tsvector(ARRAY['message', substr(id, 3),
-                    '@' || encode(convert_to(conversation_id, 'UTF8'), 'hex')]) FROM messages;
-                """, onDatabaseAt: url)
+        // The messages, then their words as the index itself writes them: "message", the number, the conversation.
+        _ = try await cluster.psql(Self.fill(Self.grown), onDatabaseAt: url)
+        let database = try await PGDatabase.open(url, migrations: PostgresBackend.migrations, connections: 1, logger: Logger(label: "test"))
+        defer { database.close() }
+        while try await !PostgresSearchIndex.catchUp(database, source: source, logger: Logger(label: "test")) {}
         phases.append(("grown", try await plans(analyzing: true)))
         _ = try await cluster.psql("ANALYZE", onDatabaseAt: url)
         phases.append(("analyzed", try await plans()))
