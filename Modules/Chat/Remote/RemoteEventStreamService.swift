@@ -21,8 +21,8 @@ public struct RemoteEventStreamService: EventStreamService {
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
         let messages = try await connection.frames(UserEvent.self, types: [UserEvent.messageType], as: caller).compactMapped(\.message)
         guard let conversationID else { return messages }
-        _ = try await connection.call(
-            ChatAPI.history, path: .init(conversation: conversationID), query: [ChatAPI.Query.pageLimit: "1"], body: NoContent(), as: caller)
+        // The newest message, read as the chat service reads history: refused unless the caller is a member.
+        _ = try await RemoteChatService(connection: connection, caller: caller).latestMessages(in: conversationID, limit: 1)
         return messages.compactMapped { $0.conversationID == conversationID ? $0 : nil }
     }
 
