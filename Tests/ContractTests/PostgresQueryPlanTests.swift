@@ -25,9 +25,7 @@ struct PostgresQueryPlanTests {
 
     @Test("messageai_send's look-ups of messages: no Seq Scan on messages on a new database, nor after it grew under the plans of its first sends")
     func sendPath() async throws {
-        let cluster = try await PostgresCluster.shared()
-        let url = try await cluster.database()
-        try await migrate(url)
+        let (cluster, url) = try await migratedDatabase()
         let name = PostgresCluster.name(ofDatabaseAt: url)
         // One session, as one connection of an instance's pool: its first sends while the table
         // is new (PL/pgSQL keeps a plan of its own for each statement from the sixth call on),
@@ -75,9 +73,7 @@ struct PostgresQueryPlanTests {
         "the history page, the position it starts from and the messages of change rows: no Seq Scan on messages on a new database, grown, or analyzed"
     )
     func historyPage() async throws {
-        let cluster = try await PostgresCluster.shared()
-        let url = try await cluster.database()
-        try await migrate(url)
+        let (cluster, url) = try await migratedDatabase()
         let page = PostgresChatStatements.page(ConversationID("c-1"), below: .max, limit: 50).sql
         let position = PostgresChatStatements.position(of: MessageID("m-1"), in: ConversationID("c-1")).sql
         let changed = PostgresChatStatements.changedMessages([.init(conversationID: "c-1", messageID: "m-1")]).sql
@@ -112,9 +108,7 @@ struct PostgresQueryPlanTests {
         "search's statements: the newest entries read backwards along the index's key, then the GIN index for the caller's conversations alone; never a Seq Scan of search_words, new, grown or analyzed (L6)"
     )
     func searchStatements() async throws {
-        let cluster = try await PostgresCluster.shared()
-        let url = try await cluster.database()
-        try await migrate(url)
+        let (cluster, url) = try await migratedDatabase()
         let source = SearchSchema.Source.chatAndList
         // A common word of conversation c-1 (which holds most messages), and the same word
         // searched by a stranger, whose conversation c-x holds none.
@@ -166,10 +160,13 @@ struct PostgresQueryPlanTests {
         return text
     }
 
-    /// Migrates the database at `url` as an instance does when it starts.
-    private func migrate(_ url: String) async throws {
+    /// A new database of the tests' cluster, migrated as an instance migrates it when it starts.
+    private func migratedDatabase() async throws -> (cluster: PostgresCluster, url: String) {
+        let cluster = try await PostgresCluster.shared()
+        let url = try await cluster.database()
         let graph = try await ServiceGraph.open(GraphOptions(backend: .postgres, sqlitePath: "", bcryptCost: 4, postgresURL: url))
         graph.close()
+        return (cluster, url)
     }
 
     /// SQL that adds `count` messages to conversations `c-0`…`c-9` (most to `c-1`), numbered
