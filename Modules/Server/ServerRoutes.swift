@@ -71,7 +71,7 @@ public struct ServerRoutes {
         ServerMetrics.serve(on: router, graph: graph)
         table.add("GET", ServerMetrics.path)
         table.add("GET", EventSocketProtocol.path)
-        let admission = try EventSocketAdmission(graph: graph, sockets: sockets, requests: requests)
+        let admission = try EventSocketAdmission(graph: graph, sockets: sockets, requests: requests, socketRequests: routes.socketRequests)
         self.admission = admission
         // Reached by a request that is not an upgrade: the same checks, then 426.
         router.get(RouterPath(EventSocketProtocol.path)) { request, _ -> Response in

@@ -81,7 +81,7 @@ struct EventConnectionTests {
         let (connection, channel, sockets) = try Self.connection(outbound: held)
         let admission = try EventSocketAdmission(
             graph: try ServiceGraph(GraphOptions(backend: .memory, sqlitePath: "")), sockets: sockets,
-            requests: AccountRequests(limit: AccountRequests.productLimit))
+            requests: AccountRequests(limit: AccountRequests.productLimit), socketRequests: SocketRequests())
         try channel.pipeline.syncOperations.addHandler(
             EventSocketHandler(
                 connection: connection, admission: admission, logger: Logger(label: "test"),

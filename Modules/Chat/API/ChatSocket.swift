@@ -8,7 +8,7 @@ public enum ChatSocket {
     /// its own: `{"type": "chat.send", "id": …, "conversation": …, "text": …, "replyTo"?: …}`. The server answers
     /// with a `SendReply` whose `request` is `id`, after the message has committed; the message's
     /// own `chat.message` event comes first, like any other.
-    public struct SendFrame: Codable, Sendable, Equatable {
+    public struct SendFrame: EventSocketProtocol.Request, Codable, Equatable {
         /// The frame's `type`.
         public static let type = "chat.send"
 
@@ -35,9 +35,12 @@ public enum ChatSocket {
 
     /// A typing notice over the events socket, the same as `PUT …/typing` without an HTTP
     /// request of its own: `{"type": "chat.typing", "id": …, "conversation": …, "typing": true}`.
-    /// The server answers with a `SendReply` whose `request` is `id`, carrying no message, or the
+    /// The server answers with an `EventSocketProtocol.Answer` whose `request` is `id`: done, or the
     /// refusal (not a member); a frame with no `id` gets no answer.
-    public struct TypingFrame: Codable, Sendable, Equatable {
+    public struct TypingFrame: EventSocketProtocol.Request, Codable, Equatable {
+        /// The frame's `type`: a client's typing notice is named as the server's (`TypingNotice.type`).
+        public static var type: String { TypingNotice.type }
+
         /// Always `TypingNotice.type`.
         public let type: String
         /// The request's id, chosen by the client, if it wants the answer.
@@ -77,19 +80,6 @@ public enum ChatSocket {
             case .success(let message): (self.message, error) = (message, nil)
             case .failure(let refusal): (message, error) = (nil, WireError(refusal).error)
             }
-        }
-
-        /// The answer to a request that stores no message (a typing notice): done, or `refusal`.
-        public init(request: String, refusal: AppError?) {
-            type = EventSocketProtocol.replyType
-            self.request = request
-            message = nil
-            error = refusal.map { WireError($0).error }
-        }
-
-        /// Throws the refusal, if the request was refused, as the `AppError` a local backend would throw.
-        public func check() throws {
-            if let error { throw AppError(AppError.Kind(rawValue: error.kind) ?? .internal, error.message) }
         }
 
         /// The stored message, or the refusal as the `AppError` a local backend would throw.

@@ -20,7 +20,7 @@ public struct RemoteTypingService: TypingService {
     public func setTyping(_ typing: Bool, in conversationID: ConversationID) async throws {
         let id = MessageID.random().rawValue
         if let frame = await connection.request(ChatSocket.TypingFrame(id: id, conversation: conversationID, typing: typing), id: id, as: caller),
-            let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame)
+            let reply = try? WireFormat.decoder().decode(EventSocketProtocol.Answer.self, from: frame)
         {
             return try reply.check()
         }

@@ -20,7 +20,7 @@ public struct ChatRoutes: Sendable {
         self.typing = typing
     }
 
-    /// Registers every Chat endpoint.
+    /// Registers every Chat endpoint, and the sends and typing notices a client makes on its events socket.
     public func add(to routes: APIRoutes) {
         let (service, events, typing) = (service, events, typing)
         routes.add(ChatAPI.history) { call in
@@ -53,6 +53,8 @@ public struct ChatRoutes: Sendable {
             try await service(call.caller).setReceiptsPrivate(call.body.private)
             return NoContent()
         }
+        routes.add(socket: { client in SocketSends(chat: service(client.caller), client: client) })
+        routes.add(socket: { client in SocketTyping(typing: typing(client.caller), client: client) })
         routes.add(ChatAPI.typing) { call in
             try await typing(call.caller).setTyping(call.body.typing, in: call.path.conversation)
             return NoContent()

@@ -17,6 +17,8 @@ public final class APIRoutes {
     private let requests: AccountRequests
     /// The endpoints registered so far.
     public private(set) var endpoints: [EndpointDescription] = []
+    /// The requests registered so far for the events socket.
+    public private(set) var socketRequests = SocketRequests()
 
     /// Creates the builder; `caller` turns a bearer token (or none) into the caller; a request
     /// from one of `proxies` is from the client its `X-Forwarded-For` names; one with a session
@@ -61,6 +63,12 @@ public final class APIRoutes {
             guard let user else { return try await respond() }
             return try await requests.serving(user, respond)
         }
+    }
+
+    /// Takes requests of `Receiver.Request.type` on the events socket, each socket's with the
+    /// receiver `make` gives for its client.
+    public func add<Receiver: SocketRequestReceiver>(socket make: @escaping @Sendable (SocketClient) -> Receiver) {
+        socketRequests.add(make)
     }
 
     /// `caller` and its account, looked up before the request is read so that it counts among

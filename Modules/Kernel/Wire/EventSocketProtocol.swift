@@ -36,6 +36,39 @@ public enum EventSocketProtocol {
         var cursor: EventCursor? { get }
     }
 
+    /// A request a client makes on the socket: a text frame `{"type": <type>, "id"?: …, …}`.
+    /// The feature that owns the type registers what it does on the server; each is answered by
+    /// one frame of type `replyType` whose `request` is the frame's `id` (none without an `id`).
+    public protocol Request: Decodable, Sendable {
+        /// The frame's `type`, unique across features (`chat.send`).
+        static var type: String { get }
+    }
+
+    /// The answer to a request that gives nothing back but whether it was done:
+    /// `{"type": "reply", "request": <the id>}`, or with `"error": {"kind", "message"}` when it
+    /// was refused, with the error an HTTP request would have been answered with. Also the
+    /// answer to a frame no feature takes.
+    public struct Answer: Codable, Sendable, Equatable {
+        /// Always `replyType`.
+        public let type: String
+        /// The id of the request answered.
+        public let request: String
+        /// Why it was refused; `nil` when it was done.
+        public let error: WireError.Detail?
+
+        /// The answer to request `request`: done, or `refusal`.
+        public init(request: String, refusal: AppError?) {
+            type = replyType
+            self.request = request
+            error = refusal.map { WireError($0).error }
+        }
+
+        /// Throws the refusal, if the request was refused, as the `AppError` a local backend would throw.
+        public func check() throws {
+            if let error { throw AppError(AppError.Kind(rawValue: error.kind) ?? .internal, error.message) }
+        }
+    }
+
     /// One frame of the socket.
     public struct Frame<Event: FrameEvent>: Codable, Sendable {
         /// `Event.type`.

@@ -110,7 +110,7 @@ final class EventConnection: Sendable {
         sockets.remove(self)
     }
 
-    /// Queues the frame `text` that answers a request of the client's (`SocketSends`); ends
+    /// Queues the frame `text` that answers a request of the client's (`SocketClient.answer`); ends
     /// the socket as too slow when its queue is full. Dropped once the socket has ended.
     func answer(_ text: Data) {
         let full = state.withLock { state in

@@ -30,17 +30,19 @@ struct EventSocketAdmission: Sendable {
     /// The open sockets.
     let sockets: OpenSockets
     private let requests: AccountRequests
+    private let socketRequests: SocketRequests
     private let frames = EventFrames()
 
-    /// Admits to sockets over `graph`'s store, registered in `sockets`; their clients' sends
-    /// count among their accounts' `requests`.
+    /// Admits to sockets over `graph`'s store, registered in `sockets`; their clients' requests,
+    /// those the features registered in `socketRequests`, count among their accounts' `requests`.
     /// - Throws: `.usage` for a graph without a store of its own (remote).
-    init(graph: ServiceGraph, sockets: OpenSockets, requests: AccountRequests) throws {
+    init(graph: ServiceGraph, sockets: OpenSockets, requests: AccountRequests, socketRequests: SocketRequests) throws {
         guard let feed = graph.eventFeed else { throw AppError(.usage, "the server needs a store of its own, not a remote backend") }
         self.graph = graph
         self.feed = feed
         self.sockets = sockets
         self.requests = requests
+        self.socketRequests = socketRequests
     }
 
     /// Checks a request to `path?query` with `authorization` as its `Authorization` header, and
@@ -73,13 +75,12 @@ struct EventSocketAdmission: Sendable {
         connection.start(feed: feed, typing: graph.typingHub, events: graph.services(for: admitted.caller).events, after: admitted.after)
     }
 
-    /// What answers the sends `connection`'s client makes, made when it makes the first: most
+    /// What answers the requests `connection`'s client makes, made when it makes the first: most
     /// sockets only listen, and an idle socket should cost as little as it can.
-    func sends(of connection: EventConnection, logger: Logger) -> SocketSends {
-        let services = graph.services(for: connection.caller)
-        return SocketSends(chat: services.chat, typing: services.typing, requests: requests, owner: connection.owner, logger: logger) {
-            [weak connection] text in
-            connection?.answer(text)
-        }
+    func requests(of connection: EventConnection, logger: Logger) -> SocketRequestReader {
+        socketRequests.reader(
+            for: SocketClient(caller: connection.caller, owner: connection.owner, requests: requests, logger: logger) { [weak connection] text in
+                connection?.answer(text)
+            })
     }
 }

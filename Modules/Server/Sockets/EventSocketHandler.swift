@@ -1,12 +1,13 @@
-import ChatServer
 import Logging
 import NIOCore
 import NIOWebSocket
+import ServerSupport
 
 /// The frames a client sends on its events socket, on the connection's event loop: pings are
 /// answered (a few answers at most waiting for a client that does not read them), any frame
 /// shows the client is there, a close is answered and ends the connection, and a whole text
-/// frame is a request (a send). Other data frames are read and dropped.
+/// frame is a request, for the feature that registered its type (`SocketRequests`). Other data
+/// frames are read and dropped.
 final class EventSocketHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
@@ -18,12 +19,12 @@ final class EventSocketHandler: ChannelInboundHandler {
     private let connection: EventConnection
     private let admission: EventSocketAdmission
     private let logger: Logger
-    /// The client's sends, once it has made one.
-    private var sends: SocketSends?
+    /// The client's requests, once it has made one.
+    private var requests: SocketRequestReader?
     private let pendingPongs: NIOLoopBoundBox<Int>
 
-    /// The handler of `connection`'s frames, on `eventLoop`, the channel's; its client's sends
-    /// go to `admission.sends(of:logger:)`.
+    /// The handler of `connection`'s frames, on `eventLoop`, the channel's; its client's requests
+    /// go to `admission.requests(of:logger:)`.
     init(connection: EventConnection, admission: EventSocketAdmission, logger: Logger, eventLoop: any EventLoop) {
         self.connection = connection
         self.admission = admission
@@ -50,9 +51,9 @@ final class EventSocketHandler: ChannelInboundHandler {
             let channel = context.channel
             EventConnection.sendClose(.normalClosure, reason: "", on: channel).whenComplete { _ in channel.close(promise: nil) }
         case .text where frame.fin:
-            let sends = sends ?? admission.sends(of: connection, logger: logger)
-            self.sends = sends
-            sends.received(frame.unmaskedData)
+            let requests = requests ?? admission.requests(of: connection, logger: logger)
+            self.requests = requests
+            requests.received(frame.unmaskedData)
         default:
             break
         }
