@@ -3,7 +3,7 @@ import Kernel
 import Synchronization
 
 /// Remembers the members of conversations already looked up, so that a burst of sends and the
-/// live fan-out do not ask the list for each message. A conversation whose members change is
+/// live fan-out do not ask the list for each message, and people's blocks for a moment. A conversation whose members change is
 /// forgotten (`forget`): by the service that changed them, and by the process's event feed
 /// when it reads the change, made here or by another process. Unknown conversations are not
 /// kept. One per process, shared by every caller's services.
@@ -13,8 +13,16 @@ public final class MembershipCache: ConversationMembership {
     /// change was forgotten must not be kept after it.
     private let known = Mutex<(members: [ConversationID: [UserID]], forgotten: Int)>(([:], 0))
 
-    /// Creates a cache in front of `membership`.
-    public init(_ membership: any ConversationMembership) { self.membership = membership }
+    private let blocks: RecentLookups<UserID, (blocked: Set<UserID>, blockers: Set<UserID>)>
+
+    /// How long blocks are kept: how late a block or unblock made by another process may be seen here.
+    public static let blocksKeptFor: Duration = .seconds(1)
+
+    /// Creates a cache in front of `membership`; `now` tells the time blocks are kept by.
+    public init(_ membership: any ConversationMembership, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.membership = membership
+        blocks = RecentLookups(keptFor: Self.blocksKeptFor, now: now)
+    }
 
     public nonisolated(nonsending) func members(of conversationID: ConversationID) async throws -> [UserID]? {
         let (cached, forgotten) = known.withLock { ($0.members[conversationID], $0.forgotten) }
@@ -24,10 +32,19 @@ public final class MembershipCache: ConversationMembership {
         return members
     }
 
-    /// Asked of the list each time: blocks change rarely and are asked for rarely (a read marker that moves).
+    /// Kept `blocksKeptFor` after each look-up, for the sends that mention someone: each asks
+    /// whom its sender is apart from. A block or unblock of this process is forgotten at once
+    /// (`forgetBlocks`); one of another process is seen within `blocksKeptFor`.
     public func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) {
-        try await membership.blocks(involving: user)
+        let (cached, generation) = blocks.value(for: user)
+        if let cached { return cached }
+        let found = try await membership.blocks(involving: user)
+        blocks.keep([user: found], lookedUpAt: generation)
+        return found
     }
+
+    /// Forgets the blocks involving `people`: one of them blocked or unblocked another.
+    public func forgetBlocks(of people: [UserID]) { blocks.forget(people) }
 
     /// Forgets the members of `conversationID`: they changed.
     public func forget(_ conversationID: ConversationID) {

@@ -33,7 +33,7 @@ extension DatabaseBackend {
         let (stores, membership) = (stores, links.membership)
         let seen = ReactionsAsSeen(
             StoredChatService(
-                store: stores.chat, writer: stores.writer, membership: membership, names: links.names, caller: caller, clock: stores.clock,
+                store: stores.chat, writer: stores.writer, membership: membership, names: links.recentNames, caller: caller, clock: stores.clock,
                 budget: stores.budget),
             events: StoredEventStreamService(store: stores.chat, feed: stores.feed, membership: membership, caller: caller, budget: stores.budget),
             membership: membership, caller: caller)
@@ -41,7 +41,7 @@ extension DatabaseBackend {
             profiles: StoredProfileService(store: stores.profiles, caller: caller, renameAudience: links.renameAudience, budget: stores.budget),
             conversations: StoredConversationListService(
                 store: stores.conversations, builder: links.builder, caller: caller, clock: stores.clock, budget: stores.budget,
-                membersChanged: { membership.forget($0) }),
+                membersChanged: { membership.forget($0) }, blocksChanged: { membership.forgetBlocks(of: $0) }),
             chat: seen, events: seen, typing: InMemoryTypingService(hub: stores.typing, membership: membership, caller: caller),
             search: StoredSearchService(store: stores.search, caller: caller, budget: stores.budget))
     }

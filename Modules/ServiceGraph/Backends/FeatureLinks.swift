@@ -9,12 +9,15 @@ import Profile
 struct FeatureLinks: Sendable {
     let builder: SummaryBuilder
     let membership: MembershipCache
-    /// People's names from Profile, for the list's titles and Chat's mentions.
+    /// People's names from Profile, for the list's titles.
     let names: UserDirectoryAdapter
+    /// The same names kept a moment, for Chat's mentions: a burst of sends reads them once.
+    let recentNames: RecentNames
     let renameAudience: RenameAudienceAdapter
 
     init(registry: any ProfileRegistry, activity: any ChatActivityFeed, directory: any ConversationDirectory) {
         names = UserDirectoryAdapter(registry: registry)
+        recentNames = RecentNames(names)
         builder = SummaryBuilder(
             users: names,
             activity: ActivitySourceAdapter(feed: Deferred<any ChatActivityFeed>(activity)))

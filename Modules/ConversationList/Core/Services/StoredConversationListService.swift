@@ -14,15 +14,17 @@ public struct StoredConversationListService: ConversationListService {
     private let clock: any WallClock
     private let budget: UsageBudget
     private let membersChanged: @Sendable (ConversationID) -> Void
+    private let blocksChanged: @Sendable ([UserID]) -> Void
 
     /// Creates the service for `caller` over `store` and the list's summary builder; each
     /// conversation started or left spends from `budget`'s conversations (a group by its size,
     /// `ConversationRules.conversationCost`), each block and unblock from its look-ups, and
     /// `membersChanged` hears of each conversation whose members this service changed (a cache
-    /// of members forgets it).
+    /// of members forgets it), `blocksChanged` of the two people of each block and unblock.
     public init(
         store: any ConversationListStore, builder: SummaryBuilder, caller: Caller, clock: any WallClock = SystemWallClock(),
-        budget: UsageBudget = .unlimited, membersChanged: @escaping @Sendable (ConversationID) -> Void = { _ in }
+        budget: UsageBudget = .unlimited, membersChanged: @escaping @Sendable (ConversationID) -> Void = { _ in },
+        blocksChanged: @escaping @Sendable ([UserID]) -> Void = { _ in }
     ) {
         self.store = store
         self.builder = builder
@@ -30,6 +32,7 @@ public struct StoredConversationListService: ConversationListService {
         self.clock = clock
         self.budget = budget
         self.membersChanged = membersChanged
+        self.blocksChanged = blocksChanged
     }
 
     public func conversations(limit: Int, after: ConversationID?) async throws -> ConversationPage {
@@ -96,13 +99,16 @@ public struct StoredConversationListService: ConversationListService {
         let me = try await caller.id()
         try await builder.checkBlock(by: me, of: userID)
         try budget.spend(.lookup, by: me)
-        if let left = try await store.block(userID, by: me) { membersChanged(left) }
+        let left = try await store.block(userID, by: me)
+        blocksChanged([me, userID])
+        if let left { membersChanged(left) }
     }
 
     public func unblock(_ userID: UserID) async throws {
         let me = try await caller.id()
         try budget.spend(.lookup, by: me)
         try await store.unblock(userID, by: me)
+        blocksChanged([me, userID])
     }
 
     public func blockedUsers() async throws -> [UserID] {

@@ -1,0 +1,33 @@
+import Chat
+import Kernel
+
+/// People's display names, each kept `keptFor` after it was looked up: a burst of sends that
+/// mention someone reads the members' names once, not once a send. A rename is seen by
+/// mentions within `keptFor`, in this process and in others alike.
+public struct RecentNames: MemberNames {
+    /// How long a name is kept.
+    public static let keptFor: Duration = .seconds(1)
+
+    private let names: any MemberNames
+    private let kept: RecentLookups<UserID, String>
+
+    /// Keeps the names `names` gives; `now` tells the time they are kept by.
+    public init(_ names: any MemberNames, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.names = names
+        kept = RecentLookups(keptFor: Self.keptFor, now: now)
+    }
+
+    public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
+        var found: [UserID: String] = [:], missing: [UserID] = []
+        var generation = 0
+        for id in ids {
+            let (name, asOf) = kept.value(for: id)
+            generation = asOf
+            if let name { found[id] = name } else { missing.append(id) }
+        }
+        guard !missing.isEmpty else { return found }
+        let looked = try await names.displayNames(of: missing)
+        kept.keep(looked, lookedUpAt: generation)
+        return found.merging(looked) { $1 }
+    }
+}
