@@ -35,7 +35,7 @@ public final class MembershipCache: ConversationMembership {
     /// Kept `blocksKeptFor` after each look-up, for the sends that mention someone: each asks
     /// whom its sender is apart from. A block or unblock of this process is forgotten at once
     /// (`forgetBlocks`); one of another process is seen within `blocksKeptFor`.
-    public func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) {
+    public nonisolated(nonsending) func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) {
         let (cached, generation) = blocks.value(for: user)
         if let cached { return cached }
         let found = try await membership.blocks(involving: user)

@@ -17,7 +17,7 @@ public struct RecentNames: MemberNames {
         kept = RecentLookups(keptFor: Self.keptFor, now: now)
     }
 
-    public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
+    public nonisolated(nonsending) func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
         var found: [UserID: String] = [:], missing: [UserID] = []
         var generation = 0
         for id in ids {

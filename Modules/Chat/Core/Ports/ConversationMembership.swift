@@ -7,8 +7,9 @@ public protocol ConversationMembership: Sendable {
     /// send asks it every time, and a cached answer should cost no hop between threads.
     nonisolated(nonsending) func members(of conversationID: ConversationID) async throws -> [UserID]?
     /// Who `user` has blocked, and who has blocked `user`: people whose changes (read receipts
-    /// among them) do not reach each other.
-    func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>)
+    /// among them) do not reach each other. On the caller's executor, as `members(of:)`: a send
+    /// that mentions someone asks it, and a cached answer should cost no hop.
+    nonisolated(nonsending) func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>)
 }
 
 extension ConversationMembership {
@@ -33,7 +34,7 @@ extension ConversationMembership {
 
     /// The people `user` is apart from (`ChatRules.apart`): no read receipt, reaction or typing
     /// passes between them.
-    public func people(apartFrom user: UserID) async throws -> Set<UserID> {
+    public nonisolated(nonsending) func people(apartFrom user: UserID) async throws -> Set<UserID> {
         ChatRules.apart(try await blocks(involving: user))
     }
 }
