@@ -85,7 +85,9 @@ struct FeatureScaffoldTests {
     /// The promise on a copy of the project: generate, check, build the new feature's targets,
     /// pass its tests, remove, identical again. The copy keeps only the feature's targets and
     /// tests (`ProjectCopy.trim`), which need the kernel, the front-end kits and ArgumentParser.
-    @Test("on a copy: a generated feature (with --wire) passes arch-check, its targets build and its tests pass; removing it restores the copy")
+    @Test(
+        "on a copy: a generated feature (with --wire and --store) touches 3 files outside its folders, passes arch-check, its targets build and its tests pass; removing it restores the copy"
+    )
     func generateBuildTestRemove() async throws {
         try await Self.roundTrip(keeping: ["ScaffoldSampleViews", "ScaffoldSampleTests"]) { copy in
             _ = try await ToolProcess.run(["sh", "-c", "swift build \(Self.buildFlags) --target ScaffoldSampleViews"], in: copy.root)
@@ -101,14 +103,15 @@ struct FeatureScaffoldTests {
     /// The rest of the promise: the generated feature builds into the app, which starts on its
     /// screen when it is the only feature enabled; its routes (`--wire`) build too.
     @Test(
-        "on a copy: a generated feature builds into the app, which starts on its screen alone; removing it restores the copy",
+        "on a copy: a generated feature builds into the app, which starts on its screen alone, and its stores build; removing it restores the copy",
         .enabled(
             if: ProcessInfo.processInfo.environment[FeatureScaffoldTests.appRoundTripVariable] == "1",
             "builds the app's whole dependency graph in a copy: set SCAFFOLD_APP_ROUNDTRIP=1 (CI does)"))
     func appRoundTrip() async throws {
-        try await Self.roundTrip(keeping: ["messageai", "ScaffoldSampleServer"]) { copy in
+        try await Self.roundTrip(keeping: ["messageai", "ScaffoldSampleServer", "ScaffoldSampleLive"]) { copy in
             _ = try await ToolProcess.run(["sh", "-c", "swift build \(Self.buildFlags) --product messageai"], in: copy.root)
             _ = try await ToolProcess.run(["sh", "-c", "swift build \(Self.buildFlags) --target ScaffoldSampleServer"], in: copy.root)
+            _ = try await ToolProcess.run(["sh", "-c", "swift build \(Self.buildFlags) --target ScaffoldSampleLive"], in: copy.root)
             // The new feature alone starts on its own screen, and a typed line adds an item.
             let alone = String(
                 decoding: try await ToolProcess.run(
@@ -128,12 +131,18 @@ struct FeatureScaffoldTests {
         let copy = ProjectCopy()
         try copy.sync(try await ProjectCopy.files())
         let before = try copy.snapshot()
-        let scaffold = try FeatureScaffold(name: "ScaffoldSample", wire: true)
+        let scaffold = try FeatureScaffold(name: "ScaffoldSample", wire: true, store: true)
         _ = try scaffold.generate(in: copy.root)
+        // Outside its own folders, a feature touches only the registry and the composition roots.
+        let touched = try copy.snapshot().filter { before[$0.key] != $0.value }.keys.filter { path in
+            !scaffold.folders.contains { path.hasPrefix($0 + "/") }
+        }
+        #expect(touched.sorted() == ["Modules/App/FeatureRegistry.swift", "Modules/Container/AppContainer.swift", "Package.swift"])
 
         let checker = try await ArchitectureChecker.load(packageAt: copy.root)
         #expect(checker.files.contains { $0.path == "Modules/ScaffoldSample/Core/ScaffoldSampleViewModel.swift" })
         #expect(checker.files.contains { $0.path == "Modules/ScaffoldSample/Server/ScaffoldSampleRoutes.swift" })
+        #expect(checker.files.contains { $0.path == "Modules/ScaffoldSample/Live/SQLite/SQLScaffoldSampleStore.swift" })
         #expect(checker.violations().map(\.description) == [])
         try copy.trim(keeping: targets)
         var failure: (any Error)?

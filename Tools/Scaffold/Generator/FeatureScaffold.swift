@@ -7,10 +7,13 @@ public struct FeatureScaffold {
     public let name: String
     /// Whether it also gets a wire contract, server routes and a remote service (`--wire`).
     public let wire: Bool
+    /// Whether its rules are a service over a store port, with stores in memory, SQLite and
+    /// PostgreSQL (`--store`), rather than one in-memory service.
+    public let store: Bool
 
     /// Checks `name`: an UpperCamelCase Swift identifier of 2–40 letters and digits, not reserved.
     /// - Throws: `ToolError` saying what is wrong.
-    public init(name: String, wire: Bool = false) throws {
+    public init(name: String, wire: Bool = false, store: Bool = false) throws {
         guard (2...40).contains(name.count), name.first?.isUppercase == true,
             name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
         else {
@@ -19,6 +22,7 @@ public struct FeatureScaffold {
         guard !ModuleRole.reservedFolderNames.contains(name) else { throw ToolError("'\(name)' is reserved for a shared folder of Modules/") }
         self.name = name
         self.wire = wire
+        self.store = store
     }
 
     /// The feature's name in commands and the `features` setting (`notes`).
@@ -29,10 +33,12 @@ public struct FeatureScaffold {
 
     /// The files it writes, relative to the package root.
     public var files: [String: String] {
-        Dictionary(
-            uniqueKeysWithValues: FeatureTemplates.files.merging(wire ? FeatureTemplates.wireFiles : [:]) { $1 }.map {
-                (fill($0.key), fill($0.value))
-            })
+        var files = FeatureTemplates.files.merging(wire ? FeatureTemplates.wireFiles : [:]) { $1 }
+        if store {
+            files["Modules/__Name__/Core/InMemory__Name__Service.swift"] = nil
+            files.merge(StoreTemplates.files) { $1 }
+        }
+        return Dictionary(uniqueKeysWithValues: files.map { (fill($0.key), fill($0.value)) })
     }
 
     /// Writes the feature's files and registration lines into the package at `root`.
@@ -68,7 +74,7 @@ public struct FeatureScaffold {
     private func registrationEdits(in root: URL, adding: Bool) throws -> [String: String] {
         var texts: [String: [String]] = [:]
         // Removing takes out every line the feature may have, with or without `--wire`.
-        for registration in Registration.all + (wire || !adding ? Registration.wire : []) {
+        for registration in adding ? Registration.all(store: store) + (wire ? Registration.wire : []) : Registration.any {
             var lines =
                 try texts[registration.file]
                 ?? String(contentsOf: root.appendingPathComponent(registration.file), encoding: .utf8)
@@ -92,6 +98,9 @@ public struct FeatureScaffold {
     }
 
     private func fill(_ template: String) -> String {
-        template.replacingOccurrences(of: "__Name__", with: name).replacingOccurrences(of: "__name__", with: commandName)
+        let service = store ? StoreTemplates.service : "InMemory__Name__Service(items: items)"
+        return template.replacingOccurrences(of: "__service__", with: service)
+            .replacingOccurrences(of: "__newService__", with: service.replacingOccurrences(of: "(items: items)", with: "()"))
+            .replacingOccurrences(of: "__Name__", with: name).replacingOccurrences(of: "__name__", with: commandName)
     }
 }

@@ -147,8 +147,8 @@ enum FeatureTemplates {
     static let service = """
         import Kernel
 
-        /// __Name__'s data. Implementations: `InMemory__Name__Service`; add `SQL__Name__Service` in a
-        /// `Live` target when the feature needs to persist.
+        /// __Name__'s data, as its view model asks for it (`swift run new-feature --store` writes it
+        /// as rules over a store kept in memory, SQLite or PostgreSQL).
         public protocol __Name__Service: Sendable {
             /// Every item, oldest first.
             func items() async throws -> [__Name__Item]
@@ -349,7 +349,7 @@ enum FeatureTemplates {
         struct __Name__ViewModelTests {
             @Test("loading shows the service's items")
             func load() async {
-                let model = __Name__ViewModel(service: InMemory__Name__Service(items: [__Name__Item(id: "1", title: "First")]))
+                let model = __Name__ViewModel(service: Self.service(items: [__Name__Item(id: "1", title: "First")]))
                 #expect(model.items == .idle)
                 await model.load()
                 #expect(model.items == .loaded([__Name__Item(id: "1", title: "First")]))
@@ -357,7 +357,7 @@ enum FeatureTemplates {
 
             @Test("adding an item lists it after the others")
             func add() async {
-                let model = __Name__ViewModel(service: InMemory__Name__Service(items: []))
+                let model = __Name__ViewModel(service: Self.service(items: []))
                 await model.add(title: "  Second  ")
                 #expect(model.added == .loaded(__Name__Item(id: "1", title: "Second")))
                 #expect(model.items == .loaded([__Name__Item(id: "1", title: "Second")]))
@@ -365,12 +365,15 @@ enum FeatureTemplates {
 
             @Test("an empty title is refused and nothing is added")
             func emptyTitle() async {
-                let model = __Name__ViewModel(service: InMemory__Name__Service(items: []))
+                let model = __Name__ViewModel(service: Self.service(items: []))
                 await model.add(title: "   ")
                 #expect(model.added.error?.kind == .invalidInput)
                 await model.load()
                 #expect(model.items == .loaded([]))
             }
+
+            /// The feature's service holding `items`.
+            private static func service(items: [__Name__Item]) -> any __Name__Service { __service__ }
         }
 
         """
