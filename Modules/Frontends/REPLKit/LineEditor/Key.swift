@@ -6,5 +6,13 @@ public enum Key: Equatable, Sendable {
     case wordLeft, wordRight
     case deleteWordBackward, killToStart, killToEnd
     case interrupt, endOfInput, clearScreen, reverseSearch, cancel
+    /// Ctrl-N and Ctrl-P: the next and previous history entry while editing a line (as Down and
+    /// Up), the next and previous conversation in the full-screen UI.
+    case controlN, controlP
+    case pageUp, pageDown
+    /// Esc alone (`KeyDecoder.flushEscape`).
+    case escape
+    /// Alt (or Esc) with a character: Alt-1…9, Alt-A.
+    case alt(Character)
     case unknown
 }

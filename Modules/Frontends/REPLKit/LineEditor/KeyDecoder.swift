@@ -13,6 +13,14 @@ public struct KeyDecoder {
         return key
     }
 
+    /// Esc, when it is all that came: a terminal sends the rest of a sequence at once, so an
+    /// escape still alone a moment later is the key itself. `nil` when something else is pending.
+    public mutating func flushEscape() -> Key? {
+        guard pending == [0x1B] else { return nil }
+        pending.removeAll()
+        return .escape
+    }
+
     private func decode() -> Key? {
         switch pending[0] {
         case 0x1B: return decodeEscape()
@@ -27,8 +35,8 @@ public struct KeyDecoder {
         case 0x0A, 0x0D: return .enter
         case 0x0B: return .killToEnd
         case 0x0C: return .clearScreen
-        case 0x0E: return .down
-        case 0x10: return .up
+        case 0x0E: return .controlN
+        case 0x10: return .controlP
         case 0x12: return .reverseSearch
         case 0x07: return .cancel
         case 0x15: return .killToStart
@@ -61,6 +69,7 @@ public struct KeyDecoder {
         case UInt8(ascii: "b"): return .wordLeft
         case UInt8(ascii: "f"): return .wordRight
         case UInt8(ascii: "["), UInt8(ascii: "O"): break
+        case 0x21...0x7E: return .alt(Character(Unicode.Scalar(pending[1])))
         default: return .unknown
         }
         guard pending.count >= 3, let last = pending.last else { return nil }
@@ -74,6 +83,8 @@ public struct KeyDecoder {
         case "H", "1~", "7~": return .home
         case "F", "4~", "8~": return .end
         case "3~": return .delete
+        case "5~": return .pageUp
+        case "6~": return .pageDown
         case "1;5C", "1;3C": return .wordRight
         case "1;5D", "1;3D": return .wordLeft
         default: return .unknown

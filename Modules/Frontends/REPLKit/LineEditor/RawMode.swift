@@ -1,11 +1,15 @@
 import Foundation
 
 /// Switches the terminal to byte-at-a-time input without echo, and back.
-struct RawMode {
+public struct RawMode {
     private var original = termios()
-    private(set) var isOn = false
+    public private(set) var isOn = false
 
-    mutating func enable() {
+    /// A terminal in the mode it was found in.
+    public init() {}
+
+    /// Byte-at-a-time input without echo, on standard input when it is a terminal.
+    public mutating func enable() {
         guard !isOn, tcgetattr(STDIN_FILENO, &original) == 0 else { return }
         var raw = original
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
@@ -17,7 +21,8 @@ struct RawMode {
         isOn = tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0
     }
 
-    mutating func disable() {
+    /// The mode it was in before `enable`.
+    public mutating func disable() {
         guard isOn else { return }
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
         isOn = false
