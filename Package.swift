@@ -67,6 +67,7 @@ var targets: [Target] = [
         path: "Modules/Infrastructure/SettingsKit"),
     .target(name: "CLIKit", dependencies: ["Kernel", argumentParser], path: "Modules/Frontends/CLIKit"),
     .target(name: "REPLKit", dependencies: ["Kernel", "CLIKit"], path: "Modules/Frontends/REPLKit"),
+    .target(name: "TUIKit", dependencies: ["Kernel", "CLIKit", "REPLKit"], path: "Modules/Frontends/TUIKit"),
     .target(
         name: "ServiceGraph",
         dependencies: [
@@ -85,7 +86,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "MessageAIApp",
-        dependencies: ["Kernel", "AppContainer", "CLIKit", "REPLKit", "SettingsKit", argumentParser]
+        dependencies: ["Kernel", "AppContainer", "CLIKit", "REPLKit", "TUIKit", "SettingsKit", argumentParser]
             + features.map { .init(stringLiteral: "\($0.name)Views") },
         path: "Modules/App"
     ),
@@ -159,7 +160,7 @@ var targets: [Target] = [
     .testTarget(
         name: "FrontendTests",
         dependencies: [
-            "MessageAIApp", "AppContainer", "CLIKit", "REPLKit", "Kernel", "TestSupport",
+            "MessageAIApp", "AppContainer", "CLIKit", "REPLKit", "TUIKit", "Kernel", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "Tests/FrontendTests"),
 ]

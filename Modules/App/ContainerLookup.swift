@@ -26,12 +26,10 @@ struct ContainerLookup: FrontendLookup {
 
     /// Among the 500 most recent conversations: new messages bring a conversation to the top,
     /// and the hotlist is looked up at every change, which must stay cheap with any list.
-    func unreadConversations() async throws -> [UnreadConversation] {
-        try await container.conversations.conversations(limit: ConversationRules.maxPage, after: nil).conversations.enumerated().compactMap {
+    func listedConversations() async throws -> [ListedConversation] {
+        try await container.conversations.conversations(limit: ConversationRules.maxPage, after: nil).conversations.enumerated().map {
             offset, row in
-            row.unreadCount > 0
-                ? UnreadConversation(number: offset + 1, id: row.id, title: row.title, unread: row.unreadCount, mentions: row.unreadMentions)
-                : nil
+            ListedConversation(number: offset + 1, id: row.id, title: row.title, unread: row.unreadCount, mentions: row.unreadMentions)
         }
     }
 

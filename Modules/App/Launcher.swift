@@ -37,8 +37,8 @@ public enum Launcher {
         var command: any ParsableCommand
         do {
             command = try RootCommand.parseAsRoot(movingGlobalOptionsLast(arguments))
-            if command is RootCommand, try startsREPL(settings.get(), console: console) {
-                command = try RootCommand.parseAsRoot(["repl"] + movingGlobalOptionsLast(arguments))
+            if command is RootCommand, let frontend = try interactiveFrontend(settings.get(), console: console) {
+                command = try RootCommand.parseAsRoot([frontend] + movingGlobalOptionsLast(arguments))
             }
             if !(command is any FeatureCommand || command is ConfigCommand) { try command.run() }
         } catch let error as AppError {
@@ -98,11 +98,12 @@ public enum Launcher {
         try await command.run(in: context)
     }
 
-    /// With no subcommand, the configured front end runs: `frontend` if set anywhere, else the
-    /// REPL on a terminal and the help otherwise.
-    private static func startsREPL(_ settings: Settings, console: Console) -> Bool {
+    /// With no subcommand, the configured front end runs: `frontend` if set anywhere (`repl` or
+    /// `tui`; `cli` shows the help), else the REPL on a terminal and the help otherwise.
+    private static func interactiveFrontend(_ settings: Settings, console: Console) -> String? {
         let frontend = settings.entry(.frontend)
-        return frontend.source == "default" ? console.isInteractive : frontend.value == "repl"
+        if frontend.source == "default" { return console.isInteractive ? "repl" : nil }
+        return frontend.value == "cli" ? nil : frontend.value
     }
 
     /// The settings `global` selects, with the `features` names checked against the registry

@@ -20,6 +20,12 @@ struct ReplSubcommand: FeatureCommand {
             } else {
                 ScriptedInput(lines: context.console.inputLines(), console: context.console)
             }
+        await Self.host(input: input, in: context, container: container)
+    }
+
+    /// Runs the REPL's host over `input` (the line editor, the full-screen UI or a script) until
+    /// it ends, with the outbox's refusals shown and what it holds sent.
+    @MainActor static func host(input: any REPLInput, in context: CLIContext, container: AppContainer) async {
         let refusals = await reportRefusals(of: container.outbox, to: input, console: context.console)
         defer { refusals?.cancel() }
         await container.keepUnsentMessages()
@@ -37,7 +43,7 @@ struct ReplSubcommand: FeatureCommand {
     /// Shows each kept message the server refuses once it is back, whichever screen is open: a
     /// refused message leaves the outbox, and the chat screen marks it failed only while its
     /// conversation is open (then both say so).
-    @MainActor private func reportRefusals(of outbox: Outbox?, to input: any REPLInput, console: Console) async -> Task<Void, Never>? {
+    @MainActor private static func reportRefusals(of outbox: Outbox?, to input: any REPLInput, console: Console) async -> Task<Void, Never>? {
         guard let outbox else { return nil }
         let outcomes = await outbox.outcomes()
         return Task { @MainActor in

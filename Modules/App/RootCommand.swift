@@ -4,7 +4,7 @@ import CLIKit
 import SettingsKit
 
 /// `messageai`: the root of the command tree. Its subcommands come from the feature plugins,
-/// plus `config` and `repl`.
+/// plus `config`, `repl` and `tui`.
 struct RootCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -21,7 +21,7 @@ struct RootCommand: ParsableCommand {
 
                 \(Settings.table.help)
                 """,
-            subcommands: FeatureRegistry.offeredPlugins.flatMap { $0.commands } + [ConfigCommand.self, ReplSubcommand.self]
+            subcommands: FeatureRegistry.offeredPlugins.flatMap { $0.commands } + [ConfigCommand.self, ReplSubcommand.self, TuiSubcommand.self]
         )
     }
     @OptionGroup var global: GlobalOptions

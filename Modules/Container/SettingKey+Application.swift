@@ -10,7 +10,8 @@ extension SettingKey {
     /// The front end that runs when no subcommand is given (the default shown is for a terminal;
     /// without one it is `cli`).
     public static let frontend = oneOf(
-        "frontend", default: "repl", "front end when no subcommand is given (on a terminal; else cli)", ["repl", "cli"])
+        "frontend", default: "repl", "front end when no subcommand is given (on a terminal; else cli): repl, tui (full screen) or cli",
+        ["repl", "tui", "cli"])
     /// The enabled features.
     public static let features = SettingKey("features", default: "all", "comma-separated features to enable, or all")
     /// The identity profile.

@@ -11,8 +11,8 @@ public protocol FrontendLookup {
     func conversationID(for reference: String) async throws -> ConversationID
     /// The signed-in user's most recently active conversation, or `nil` when they have none.
     func mostRecentConversation() async throws -> ConversationID?
-    /// The signed-in user's conversations with unread messages, in list order.
-    func unreadConversations() async throws -> [UnreadConversation]
+    /// The signed-in user's conversations, in list order (newest activity first).
+    func listedConversations() async throws -> [ListedConversation]
     /// Ticks whenever the signed-in user's list may have changed (a message, a read marker, a
     /// new conversation).
     func listChanges() async throws -> AsyncStream<Void>
@@ -30,6 +30,11 @@ public protocol FrontendLookup {
 }
 
 extension FrontendLookup {
+    /// The signed-in user's conversations with unread messages, in list order.
+    public func unreadConversations() async throws -> [ListedConversation] {
+        try await listedConversations().filter { $0.unread > 0 }
+    }
+
     /// The users several references mean, in order.
     public func userIDs(for references: [String]) async throws -> [UserID] {
         var ids: [UserID] = []

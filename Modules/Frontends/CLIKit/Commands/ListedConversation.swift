@@ -1,8 +1,8 @@
 import Kernel
 
-/// A conversation with messages the signed-in user has not read, as the REPL's hotlist and
-/// `/next` show it.
-public struct UnreadConversation: Equatable, Sendable {
+/// One of the signed-in user's conversations as the front ends list it: the full-screen UI's
+/// list pane, the REPL's hotlist and `/next` (those with unread messages).
+public struct ListedConversation: Equatable, Sendable {
     /// Its number in the conversation list (from 1).
     public let number: Int
     /// The conversation.

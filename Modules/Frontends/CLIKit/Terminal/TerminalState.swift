@@ -3,10 +3,16 @@ import Foundation
 import Synchronization
 
 /// The terminal as the process found it, put back however the process ends: Ctrl-C at a
-/// password prompt (echo off), SIGTERM or SIGHUP while the REPL's raw mode is on, or a failed
-/// write. One per process, because the terminal is.
+/// password prompt (echo off), SIGTERM or SIGHUP while the REPL's raw mode is on, a failed
+/// write, or a crash (SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP: a Swift runtime trap) while the
+/// full-screen UI holds the alternate screen. One per process, because the terminal is.
 public enum TerminalState {
     private static let original = Mutex<termios?>(nil)
+    /// What puts the screen back (`onExit(write:)`), and the settings, where a crash's handler
+    /// can read them without taking a lock or allocating.
+    nonisolated(unsafe) private static var crashReset = (bytes: UnsafeMutablePointer<UInt8>.allocate(capacity: 64), count: 0)
+    nonisolated(unsafe) private static var crashSettings = termios()
+    nonisolated(unsafe) private static var hasCrashSettings = false
     /// The signal sources, kept alive for the life of the process.
     nonisolated(unsafe) private static var handlers: [any DispatchSourceSignal] = []
 
@@ -17,7 +23,19 @@ public enum TerminalState {
     public static func install() {
         signal(SIGPIPE, SIG_IGN)
         var settings = termios()
-        if isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 { original.withLock { $0 = settings } }
+        if isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 {
+            original.withLock { $0 = settings }
+            (crashSettings, hasCrashSettings) = (settings, true)
+        }
+        for number in [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP] {
+            signal(number) { number in
+                // Only what a signal handler may do: put the settings back, write the bytes, die of the signal.
+                if TerminalState.hasCrashSettings { tcsetattr(STDIN_FILENO, TCSAFLUSH, &TerminalState.crashSettings) }
+                _ = write(STDOUT_FILENO, TerminalState.crashReset.bytes, TerminalState.crashReset.count)
+                signal(number, SIG_DFL)
+                raise(number)
+            }
+        }
         handlers = [SIGINT, SIGTERM, SIGHUP].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -32,9 +50,20 @@ public enum TerminalState {
         }
     }
 
-    /// Puts the terminal's settings back as they were at `install()`.
+    /// Puts the terminal's settings back as they were at `install()`, and the screen (`onExit(write:)`).
     public static func restore() {
+        _ = write(STDOUT_FILENO, crashReset.bytes, crashReset.count)
         guard var settings = original.withLock({ $0 }) else { return }
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
+    }
+
+    /// From now on, however the process ends, `sequence` (at most 64 bytes) is written to
+    /// standard output first: the full-screen UI's way back from the alternate screen. `""` once
+    /// the screen is back.
+    public static func onExit(write sequence: String) {
+        let bytes = Array(sequence.utf8.prefix(64))
+        crashReset.count = 0
+        for (index, byte) in bytes.enumerated() { crashReset.bytes[index] = byte }
+        crashReset.count = bytes.count
     }
 }

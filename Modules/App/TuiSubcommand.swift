@@ -1,0 +1,62 @@
+import AppContainer
+import ArgumentParser
+import CLIKit
+import Kernel
+import TUIKit
+
+/// `messageai tui`: the full-screen terminal UI (`FullScreenUI`) over the REPL's screens.
+struct TuiSubcommand: FeatureCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tui", abstract: "Start the full-screen terminal UI (or set frontend: tui).",
+        discussion: """
+            The conversation list on the left, the open screen on the right, a status line and the input line, on the \
+            terminal's alternate screen; every REPL command works from the input line. Keys: Ctrl-N/Ctrl-P the next and \
+            previous conversation, Alt-1…9 by number, Alt-A the next with unread messages, Esc back, PgUp/PgDn scroll, \
+            Ctrl-R search the history, Tab complete, Ctrl-C or Ctrl-D on an empty line leave. Needs a terminal.
+            """)
+    @OptionGroup var global: GlobalOptions
+
+    func run(in context: CLIContext) async throws {
+        guard context.console.isInteractive, let size = TerminalScreen.size() else {
+            throw AppError(.usage, "the full-screen UI needs a terminal; for piped input use `messageai repl`")
+        }
+        let container = try context.factory(AppContainer.self)
+        let console = context.console
+        let ui = FullScreenUI(
+            bytes: console.inputBytes(), size: size, usesColor: console.usesColor, historyFile: container.historyFile
+        ) { console.printRaw($0) }
+        let screen = TerminalScreen { console.printRaw($0) }
+        screen.enter { ui.resize(to: $0) }
+        defer { screen.leave() }
+        let list = Task { @MainActor in await Self.followList(of: context.lookup, into: ui) }
+        defer { list.cancel() }
+        await ReplSubcommand.host(input: ui, in: context, container: container)
+    }
+
+    /// Keeps the UI's conversation list current: again at each change of the list.
+    @MainActor private static func followList(of lookup: any FrontendLookup, into ui: FullScreenUI) async {
+        while !Task.isCancelled {
+            guard (try? await lookup.currentUserID()) != nil, let changes = try? await lookup.listChanges() else {
+                try? await Task.sleep(for: .seconds(1))
+                continue
+            }
+            for await _ in changes.prepending() where !Task.isCancelled {
+                if let entries = try? await lookup.listedConversations() { ui.showConversations(entries, current: nil) }
+            }
+        }
+    }
+}
+
+extension AsyncStream where Element == Void {
+    /// A tick first, then the stream's.
+    fileprivate func prepending() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        continuation.yield(())
+        let task = Task {
+            for await tick in self { continuation.yield(tick) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}

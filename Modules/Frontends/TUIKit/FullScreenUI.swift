@@ -1,0 +1,324 @@
+import CLIKit
+import Foundation
+import Kernel
+import REPLKit
+
+/// The full-screen terminal UI: the REPL's host and screens, shown on the alternate screen with
+/// state kept in place instead of scrolling past. The conversation list on the left (unread
+/// counts, `@` mentions), the current screen's lines on the right (PgUp/PgDn scroll back), a
+/// status line (who types, the hotlist, trouble) and the input line, edited as the REPL's
+/// (`LineEditing`: history, Ctrl-R, Tab). Every REPL command works from the input line; the
+/// keys people know from weechat switch conversations by typing the command for them: Ctrl-N
+/// and Ctrl-P the next and previous, Alt-1…9 by number, Alt-A the next with unread messages,
+/// Esc back. Ctrl-C or Ctrl-D on an empty line leaves.
+@MainActor
+public final class FullScreenUI: REPLInput {
+    /// A terminal's size.
+    public struct Size: Equatable, Sendable {
+        public let rows: Int
+        public let columns: Int
+
+        /// `rows` × `columns`.
+        public init(rows: Int, columns: Int) {
+            self.rows = rows
+            self.columns = columns
+        }
+    }
+
+    /// Most lines kept to scroll back through: older ones are paged again with `/more`.
+    public static let scrollbackLines = 5_000
+    /// How long an Esc may stay alone before it is the key itself, not the start of a sequence.
+    static let escapeWait: Duration = .milliseconds(30)
+
+    public var completer: (@MainActor (String) -> [String])? {
+        get { editing.completer }
+        set { editing.completer = newValue }
+    }
+    public var lineChanged: (@MainActor (String) -> Void)?
+    public var isTerminal: Bool { true }
+
+    private let editing: LineEditing
+    private let write: @MainActor (String) -> Void
+    private var keys: AsyncStream<Key>.AsyncIterator
+    private var painter: ScreenPainter
+    private var size: Size
+    private var prompt = StyledText()
+    private var status = StyledText()
+    private var lines: [StyledText] = []
+    /// Rows scrolled back from the newest.
+    private var scrolledBack = 0
+    private var conversations: [ListedConversation] = []
+    private var current: ConversationID?
+    private var isEditing = false
+    private var redrawScheduled = false
+    /// Whether the last line was typed by a key of the UI's own (a conversation opened): not history.
+    private var typedForPerson = false
+
+    /// The UI over the terminal's `bytes`, of `size`, writing with `write`; the line history is
+    /// kept in `historyFile`, colours only when `usesColor`.
+    public init(bytes: AsyncStream<UInt8>, size: Size, usesColor: Bool, historyFile: URL?, write: @escaping @MainActor (String) -> Void) {
+        editing = LineEditing(historyFile: historyFile)
+        self.write = write
+        self.size = size
+        painter = ScreenPainter(usesColor: usesColor)
+        keys = Self.keys(of: bytes).makeAsyncIterator()
+    }
+
+    /// What is on the screen now: for tests, and for a reviewer reading one.
+    public private(set) var frame = CellBuffer(rows: 0, columns: 0)
+
+    /// Shows the conversation list: `entries`, with `current` marked as open.
+    public func showConversations(_ entries: [ListedConversation], current: ConversationID?) {
+        conversations = entries
+        if let current { self.current = current }
+        scheduleRedraw()
+    }
+
+    /// The terminal changed size: everything is drawn again.
+    public func resize(to size: Size) {
+        self.size = size
+        painter.forget()
+        scheduleRedraw()
+    }
+
+    // MARK: REPLInput
+
+    public func readLine(prompt: String) async -> String? {
+        let line = await edit(prompt: prompt, secret: false)
+        if let line, !typedForPerson { editing.remember(line) }
+        return line
+    }
+
+    public func readSecret(prompt: String) async -> String? { await edit(prompt: prompt, secret: true) }
+
+    public func printAbove(_ text: String) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { lines.append(StyledText(parsing: String(line))) }
+        if lines.count > Self.scrollbackLines { lines.removeFirst(lines.count - Self.scrollbackLines) }
+        scheduleRedraw()
+    }
+
+    public func setStatus(_ status: String) {
+        self.status = StyledText(parsing: status)
+        scheduleRedraw()
+    }
+
+    // MARK: Editing
+
+    private func edit(prompt: String, secret: Bool) async -> String? {
+        self.prompt = StyledText(parsing: prompt)
+        editing.start(secret: secret)
+        isEditing = true
+        defer { isEditing = false }
+        render()
+        typedForPerson = false
+        while let key = await nextKey() {
+            if let line = command(for: key) {
+                typedForPerson = true
+                return line
+            }
+            let before = editing.buffer.text
+            for effect in editing.handle(key) {
+                switch effect {
+                case .submit(let line):
+                    if !secret { lineChanged?("") }
+                    return line
+                case .endOfInput: return nil
+                case .bell: write("\u{7}")
+                case .candidates(let candidates): printAbove(candidates.map(TerminalText.line).joined(separator: "  "))
+                case .clearScreen: painter.forget()
+                case .interrupted, .echo, .redraw: break
+                }
+            }
+            if !secret, editing.buffer.text != before { lineChanged?(editing.buffer.text) }
+            render()
+        }
+        return nil
+    }
+
+    /// The line a key of the UI's own stands for, typed for the person; `nil` for an editing key.
+    private func command(for key: Key) -> String? {
+        let empty = editing.buffer.characters.isEmpty
+        switch key {
+        case .interrupt where empty && !editing.isSearching: return "/quit"
+        case .controlN: return conversation(at: (position ?? -1) + 1)
+        case .controlP: return conversation(at: (position ?? conversations.count) - 1)
+        case .alt(let digit) where ("1"..."9").contains(digit): return conversation(at: Int(String(digit))! - 1)
+        case .alt("a"), .alt("A"):
+            return conversations.first { $0.unread > 0 && $0.id != current }.map { open($0) }
+        case .escape: return "/back"
+        case .pageUp, .pageDown:
+            let page = max(1, mainRows - 1)
+            scrolledBack = max(0, scrolledBack + (key == .pageUp ? page : -page))
+            render()
+            return nil
+        default: return nil
+        }
+    }
+
+    private var position: Int? { conversations.firstIndex { $0.id == current } }
+
+    private func conversation(at index: Int) -> String? {
+        guard conversations.indices.contains(index) else { return nil }
+        return open(conversations[index])
+    }
+
+    private func open(_ entry: ListedConversation) -> String {
+        current = entry.id
+        scrolledBack = 0
+        return "/chat " + entry.id.rawValue
+    }
+
+    // MARK: Drawing
+
+    private var listWidth: Int { size.columns >= 60 ? min(28, size.columns / 4) : 0 }
+    private var mainRows: Int { max(0, size.rows - 2) }
+
+    private func scheduleRedraw() {
+        guard !redrawScheduled else { return }
+        redrawScheduled = true
+        Task { @MainActor [weak self] in self?.render() }
+    }
+
+    private func render() {
+        redrawScheduled = false
+        var next = CellBuffer(rows: size.rows, columns: size.columns)
+        drawList(into: &next)
+        drawMain(into: &next)
+        let separator = String(repeating: "─", count: 2) + " "
+        next.write(StyledText(separator, .dimmed) + status, row: size.rows - 2, column: 0, width: size.columns)
+        let cursor = drawInput(into: &next)
+        frame = next
+        write(painter.paint(next, cursor: cursor))
+    }
+
+    private func drawList(into buffer: inout CellBuffer) {
+        let width = listWidth
+        guard width > 0 else { return }
+        buffer.write(StyledText("Conversations", .bolded), row: 0, column: 0, width: width - 1)
+        for (row, entry) in conversations.prefix(max(0, mainRows - 1)).enumerated() {
+            let line = StyledText("\(entry.number) ") + StyledText(entry.title)
+            var marks = StyledText()
+            if entry.unread > 0 { marks = marks + StyledText(" \(entry.unread)", .bolded) }
+            if entry.mentions > 0 { marks = marks + StyledText(" @\(entry.mentions)", CellStyle.bolded.colored(.yellow)) }
+            let room = max(1, width - 1 - CellWidth.of(marks.plain))
+            var style = CellStyle.plain
+            style.reverse = entry.id == current
+            let used = buffer.write(line.styled(style), row: row + 1, column: 0, width: room, fill: style)
+            buffer.write(marks.styled(style), row: row + 1, column: used, width: width - 1 - used, fill: style)
+        }
+        buffer.fill(rows: 0..<mainRows, columns: (width - 1)..<width, with: "│", style: .dimmed)
+    }
+
+    private func drawMain(into buffer: inout CellBuffer) {
+        let (left, width) = (listWidth, size.columns - listWidth)
+        guard width > 0, mainRows > 0 else { return }
+        var rows: [StyledText] = []
+        for line in lines.reversed() {
+            rows.insert(contentsOf: line.wrapped(width: width), at: 0)
+            if rows.count >= mainRows + scrolledBack { break }
+        }
+        scrolledBack = min(scrolledBack, max(0, rows.count - mainRows))
+        let shown = rows.dropLast(scrolledBack).suffix(mainRows)
+        for (index, row) in shown.enumerated() {
+            buffer.write(row, row: mainRows - shown.count + index, column: left, width: width)
+        }
+    }
+
+    /// Draws the prompt and the line, scrolled sideways so that the cursor shows; where the cursor goes.
+    private func drawInput(into buffer: inout CellBuffer) -> (row: Int, column: Int)? {
+        let row = size.rows - 1
+        guard row >= 0 else { return nil }
+        let (text, back) = editing.shown
+        let head = editing.isSearching ? StyledText() : prompt
+        let characters = Array(text)
+        let beforeCursor = CellWidth.of(String(characters.dropLast(back)))
+        let room = max(1, size.columns - CellWidth.of(head.plain) - 1)
+        var skipped = 0, skippedWidth = 0
+        while beforeCursor - skippedWidth > room, skipped < characters.count {
+            skippedWidth += CellWidth.of(characters[skipped])
+            skipped += 1
+        }
+        let used = buffer.write(head, row: row, column: 0, width: size.columns)
+        buffer.write(StyledText(String(characters.dropFirst(skipped))), row: row, column: used, width: size.columns - used)
+        return (row, min(size.columns - 1, used + beforeCursor - skippedWidth))
+    }
+
+    // MARK: Keys
+
+    private func nextKey() async -> Key? {
+        var iterator = keys
+        defer { keys = iterator }
+        return await iterator.next(isolation: #isolation)
+    }
+
+    /// The keys of `bytes`, an Esc alone after `escapeWait` as `.escape`.
+    private static func keys(of bytes: AsyncStream<UInt8>) -> AsyncStream<Key> {
+        let (keys, continuation) = AsyncStream<Key>.makeStream()
+        let reader = KeyReader(continuation)
+        let pump = Task { @MainActor in
+            for await byte in bytes { reader.feed(byte) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in pump.cancel() }
+        return keys
+    }
+}
+
+/// Decodes the terminal's bytes into keys, handing on an Esc that stays alone for
+/// `FullScreenUI.escapeWait` as the key itself.
+@MainActor
+private final class KeyReader {
+    private var decoder = KeyDecoder()
+    private var received = 0
+    private let keys: AsyncStream<Key>.Continuation
+
+    init(_ keys: AsyncStream<Key>.Continuation) { self.keys = keys }
+
+    func feed(_ byte: UInt8) {
+        received += 1
+        if let key = decoder.feed(byte) {
+            keys.yield(key)
+            return
+        }
+        guard byte == 0x1B else { return }
+        let waited = received
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: FullScreenUI.escapeWait)
+            guard let self, received == waited, let escape = decoder.flushEscape() else { return }
+            keys.yield(escape)
+        }
+    }
+}
+
+extension CellStyle {
+    static let dimmed: CellStyle = {
+        var style = CellStyle()
+        style.dim = true
+        return style
+    }()
+
+    static let bolded: CellStyle = {
+        var style = CellStyle()
+        style.bold = true
+        return style
+    }()
+
+    func colored(_ color: Color) -> CellStyle {
+        var style = self
+        style.color = color
+        return style
+    }
+}
+
+extension StyledText {
+    /// The same text with `style` added to every run (reverse video for the open conversation).
+    func styled(_ style: CellStyle) -> StyledText {
+        var result = StyledText()
+        for run in runs {
+            var merged = run.style
+            merged.reverse = merged.reverse || style.reverse
+            result = result + StyledText(run.text, merged)
+        }
+        return result
+    }
+}

@@ -1,0 +1,86 @@
+import CLIKit
+import Kernel
+import TUIKit
+import Testing
+
+/// The full-screen UI driven by scripted keys, its frame compared as text.
+@Suite("Full-screen UI")
+@MainActor
+struct FullScreenUITests {
+    /// A UI of `rows` × `columns` over keys the test types.
+    @MainActor final class Terminal {
+        let ui: FullScreenUI
+        private let keys: AsyncStream<UInt8>.Continuation
+        private(set) var sent = ""
+
+        init(rows: Int, columns: Int) {
+            let (bytes, keys) = AsyncStream<UInt8>.makeStream()
+            self.keys = keys
+            var sink: ((String) -> Void)?
+            ui = FullScreenUI(bytes: bytes, size: .init(rows: rows, columns: columns), usesColor: false, historyFile: nil) { sink?($0) }
+            sink = { [unowned self] in sent += $0 }
+        }
+
+        func type(_ text: String) { text.utf8.forEach { keys.yield($0) } }
+
+        /// The line `keys` make the UI hand to the host.
+        func line(after keys: String, prompt: String = "chats> ") async -> String? {
+            let reading = Task { await ui.readLine(prompt: prompt) }
+            await Task.yield()
+            type(keys)
+            return await reading.value
+        }
+    }
+
+    static let list = [
+        ListedConversation(number: 1, id: ConversationID("c1"), title: "Engine room", unread: 0),
+        ListedConversation(number: 2, id: ConversationID("c2"), title: "Grace Hopper", unread: 3, mentions: 1),
+        ListedConversation(number: 3, id: ConversationID("c3"), title: "Alan\u{1B}[2J Turing", unread: 1),
+    ]
+
+    @Test("the list, the screen's lines, the status and the input line, each in its place")
+    func layout() async {
+        let terminal = Terminal(rows: 8, columns: 60)
+        terminal.ui.showConversations(Self.list, current: nil)
+        terminal.ui.printAbove("[06:20] Grace Hopper: @Ada can you check the Bombe's wiring? It hums.")
+        terminal.ui.setStatus(Style.yellow.apply(to: "[2: Grace Hopper 3 @1]"))
+        #expect(await terminal.line(after: "hello\r") == "hello")
+        #expect(
+            terminal.ui.frame.text == """
+                Conversations │
+                1 Engine room │
+                2 Grace H 3 @1│
+                3 Alan␛[2J T 1│
+                              │[06:20] Grace Hopper: @Ada can you check the
+                              │Bombe's wiring? It hums.
+                ── [2: Grace Hopper 3 @1]
+                """ + "\nchats> hello", "\n\(terminal.ui.frame.text)")
+        #expect(!terminal.sent.contains("\u{1B}[2J T"), "a hostile title is shown, never sent")
+    }
+
+    @Test("Ctrl-N, Ctrl-P, Alt-1…9 and Alt-A open conversations; Esc goes back; Ctrl-C on an empty line quits")
+    func keys() async {
+        let terminal = Terminal(rows: 8, columns: 60)
+        terminal.ui.showConversations(Self.list, current: nil)
+        #expect(await terminal.line(after: "\u{0E}") == "/chat c1")
+        #expect(await terminal.line(after: "\u{0E}") == "/chat c2")
+        #expect(await terminal.line(after: "\u{10}") == "/chat c1")
+        #expect(await terminal.line(after: "\u{1B}3") == "/chat c3")
+        #expect(await terminal.line(after: "\u{1B}a") == "/chat c2", "the first with unread messages that is not open")
+        #expect(await terminal.line(after: "\u{1B}") == "/back")
+        #expect(await terminal.line(after: "typed\u{03}\u{03}") == "/quit", "the first Ctrl-C drops the line, the second quits")
+        #expect(await terminal.line(after: "\u{1B}[A\r") == "", "neither a dropped line nor a command of the keys is history")
+    }
+
+    @Test("PgUp and PgDn scroll back through the lines and forward again")
+    func scrolling() async {
+        let terminal = Terminal(rows: 6, columns: 30)
+        for number in 1...20 { terminal.ui.printAbove("line \(number)") }
+        #expect(await terminal.line(after: "\r") == "")
+        #expect(terminal.ui.frame.text.hasPrefix("line 17\nline 18\nline 19\nline 20"))
+        #expect(await terminal.line(after: "\u{1B}[5~\u{1B}[5~\r") == "")
+        #expect(terminal.ui.frame.text.hasPrefix("line 11\nline 12\nline 13\nline 14"), "\n\(terminal.ui.frame.text)")
+        #expect(await terminal.line(after: "\u{1B}[6~\u{1B}[6~\u{1B}[6~\r") == "")
+        #expect(terminal.ui.frame.text.hasPrefix("line 17"))
+    }
+}
