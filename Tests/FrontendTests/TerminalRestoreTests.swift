@@ -50,6 +50,17 @@ struct TerminalRestoreTests {
             return seen
         }
 
+        /// Tells the process its terminal is `rows` × `columns`, as a terminal emulator does.
+        func setSize(rows: UInt16, columns: UInt16) {
+            var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(device, UInt(TIOCSWINSZ), &size)
+        }
+
+        /// Types `text` on the terminal.
+        func type(_ text: String) {
+            _ = text.utf8CString.withUnsafeBufferPointer { write(controller, $0.baseAddress, $0.count - 1) }
+        }
+
         func close() {
             Glibc.close(controller)
             Glibc.close(device)
@@ -93,6 +104,29 @@ struct TerminalRestoreTests {
         #expect(await terminal.waitFor("chats> ").contains("chats> "))
         #expect(terminal.localModes & tcflag_t(ICANON) == 0, "raw mode while editing")
         kill(process.processIdentifier, signal)
+        await process.ended()
+        #expect(process.terminationStatus == status)
+        #expect(terminal.localModes & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO))
+    }
+
+    /// Leaving the alternate screen and showing the cursor, as `TerminalScreen` does.
+    static let screenBack = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
+    @Test(
+        "the full-screen UI gives the terminal back (cooked, main screen, cursor shown) on Ctrl-C, SIGTERM, SIGHUP and a crash",
+        arguments: [(nil, 0), (SIGTERM, 143), (SIGHUP, 129), (SIGABRT, 6)] as [(Int32?, Int32)])
+    func fullScreenRestore(signal: Int32?, status: Int32) async throws {
+        let terminal = try PseudoTerminal()
+        defer { terminal.close() }
+        terminal.setSize(rows: 24, columns: 80)
+        let process = try start(["tui", "--backend", "memory", "--features", "profile,conversationlist,chat"], on: terminal)
+        // The input row is blank before its prompt is drawn, so the prompt arrives whole (other
+        // rows are painted by their changed cells only).
+        let opened = await terminal.waitFor("chats>")
+        #expect(opened.contains("\u{1B}[?1049h") && opened.contains("chats>"), "\(opened.suffix(300).debugDescription)")
+        #expect(terminal.localModes & tcflag_t(ICANON) == 0, "raw mode while the UI runs")
+        if let signal { kill(process.processIdentifier, signal) } else { terminal.type("\u{03}") }
+        #expect(await terminal.waitFor(Self.screenBack).contains(Self.screenBack))
         await process.ended()
         #expect(process.terminationStatus == status)
         #expect(terminal.localModes & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO))
