@@ -1,6 +1,8 @@
 import AppContainer
 import CLIKit
+import Chat
 import ConversationList
+import Foundation
 import Kernel
 
 /// Answers the front ends' references across features from the container's services: the
@@ -64,5 +66,37 @@ struct ContainerLookup: FrontendLookup {
 
     func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
         try await container.profiles.displayNames(of: ids)
+    }
+
+    func notices(open: @escaping @MainActor () -> ConversationID?) async throws -> AsyncStream<Notice> {
+        guard let me = try await currentUserID() else { return AsyncStream { $0.finish() } }
+        let messages = try await container.events.liveMessages(in: nil)
+        let (notices, continuation) = AsyncStream<Notice>.makeStream()
+        let task = Task { @MainActor in
+            for await message in messages {
+                if let notice = try? await notice(of: message, to: me, open: open()) { continuation.yield(notice) }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return notices
+    }
+
+    /// The notice `message` gives `reader`, if it gives one; the conversation and blocks are read
+    /// only for a message that is not the reader's own.
+    private func notice(of message: Message, to reader: UserID, open: ConversationID?) async throws -> Notice? {
+        guard message.senderID != reader, message.conversationID != open, let row = try await conversation(message.conversationID) else {
+            return nil
+        }
+        let apart = Set(try await container.conversations.blockedUsers())
+        guard
+            let reason = NotificationRules.reason(
+                for: message, reader: reader, isDirect: !row.isGroup, level: .standard(isDirect: !row.isGroup), open: open, apart: apart,
+                now: Date())
+        else { return nil }
+        let sender = try await displayNames(of: [message.senderID])[message.senderID] ?? message.senderID.rawValue
+        return Notice(
+            reason: reason.rawValue, conversationID: message.conversationID, conversation: row.title, messageID: message.id,
+            senderID: message.senderID, sender: sender, text: message.text, sentAt: message.sentAt)
     }
 }

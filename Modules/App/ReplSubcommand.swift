@@ -29,9 +29,11 @@ struct ReplSubcommand: FeatureCommand {
         let refusals = await reportRefusals(of: container.outbox, to: input, console: context.console)
         defer { refusals?.cancel() }
         await container.keepUnsentMessages()
+        let console = context.console
+        let notifier = input.isTerminal ? container.settings.notifier { text in Task { @MainActor in console.printRaw(text) } } : nil
         let host = REPLHost(
             plugins: FeatureRegistry.enabled(by: container.settings), input: input,
-            console: context.console, lookup: context.lookup, container: container)
+            console: console, lookup: context.lookup, container: container, notifier: notifier)
         await host.run()
         // What was typed while the server was away goes out now if it can; what cannot waits
         // in the outbox for the next run.

@@ -4,7 +4,7 @@ import CLIKit
 import SettingsKit
 
 /// `messageai`: the root of the command tree. Its subcommands come from the feature plugins,
-/// plus `config`, `repl` and `tui`.
+/// plus `config`, `repl`, `tui` and `notify`.
 struct RootCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -21,7 +21,9 @@ struct RootCommand: ParsableCommand {
 
                 \(Settings.table.help)
                 """,
-            subcommands: FeatureRegistry.offeredPlugins.flatMap { $0.commands } + [ConfigCommand.self, ReplSubcommand.self, TuiSubcommand.self]
+            subcommands: FeatureRegistry.offeredPlugins.flatMap { $0.commands } + [
+                ConfigCommand.self, ReplSubcommand.self, TuiSubcommand.self, NotifyCommand.self,
+            ]
         )
     }
     @OptionGroup var global: GlobalOptions

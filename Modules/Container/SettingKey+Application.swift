@@ -12,6 +12,14 @@ extension SettingKey {
     public static let frontend = oneOf(
         "frontend", default: "repl", "front end when no subcommand is given (on a terminal; else cli): repl, tui (full screen) or cli",
         ["repl", "tui", "cli"])
+    /// How the terminal tells of a direct message or a mention (`Notifier.Style`).
+    public static let notifyStyle = oneOf(
+        "notify.style", default: "auto",
+        "how a direct message or a mention in another conversation is told: auto (by $TERM), bell, osc9, osc777, osc99 or off",
+        ["auto", "bell", "osc9", "osc777", "osc99", "off"])
+    /// A program told of each notice.
+    public static let notifyCommand = SettingKey(
+        "notify.command", default: nil, "a program run (without a shell) for each notice, its JSON on standard input; killed after 5 s")
     /// The enabled features.
     public static let features = SettingKey("features", default: "all", "comma-separated features to enable, or all")
     /// The identity profile.
@@ -57,6 +65,6 @@ extension Settings {
         environmentPrefix: "MESSAGEAI_",
         keys: [
             .backend, .frontend, .features, .profile, .sqlitePath, .remoteURL, .remoteTimeoutSeconds, .remoteCertificates, .stateDir, .bcryptCost,
-            .sessionIdleDays, .memoryLatencyMs, .memoryFailureRate, .memoryPeerDelayMs,
+            .sessionIdleDays, .memoryLatencyMs, .memoryFailureRate, .memoryPeerDelayMs, .notifyStyle, .notifyCommand,
         ], otherPrefixes: ["MESSAGEAI_SERVER_"])
 }

@@ -1,3 +1,4 @@
+import CLIKit
 import Foundation
 import Kernel
 import RemoteClient
@@ -36,6 +37,14 @@ public struct Settings: Sendable {
     public var backend: Backend { Backend(rawValue: value(.backend) ?? "") ?? .sqlite }
     /// The identity profile.
     public var profile: String { value(.profile) ?? "default" }
+
+    /// How front ends that stay open tell of a direct message or a mention (`notify.style`,
+    /// `notify.command`), writing to the terminal with `write`.
+    public func notifier(write: @escaping @Sendable (String) -> Void) -> Notifier {
+        Notifier(
+            style: Notifier.Style(rawValue: value(.notifyStyle) ?? "") ?? .auto, command: value(.notifyCommand), environment: environment,
+            write: write)
+    }
     /// The `features` setting, lower case: feature names, or `all`.
     public var features: Set<String> {
         Set((value(.features) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })

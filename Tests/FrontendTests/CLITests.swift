@@ -24,7 +24,7 @@ struct CLITests {
     @Test("--help lists every feature's subcommands")
     func help() async {
         #expect(await terminal.run("--help") == 0)
-        for command in ["signup", "login", "whoami", "profile", "users", "chats", "send", "history", "read", "tail", "config", "repl"] {
+        for command in ["signup", "login", "whoami", "profile", "users", "chats", "send", "history", "read", "tail", "config", "repl", "tui", "notify"] {
             #expect(terminal.output.contains("  \(command)"), "missing \(command)")
         }
     }
@@ -37,7 +37,7 @@ struct CLITests {
             "backend": "memory", "frontend": "cli", "features": "all", "profile": "p", "sqlite.path": "/tmp/x.sqlite",
             "remote.url": "http://127.0.0.1:1", "remote.timeoutSeconds": "7", "remote.certificates": "/tmp/c.pem",
             "state.dir": terminal.stateDirectory.path, "auth.bcryptCost": "5", "auth.sessionIdleDays": "3", "memory.latencyMs": "1",
-            "memory.failureRate": "0.5", "memory.peerDelayMs": "9",
+            "memory.failureRate": "0.5", "memory.peerDelayMs": "9", "notify.style": "osc9", "notify.command": "/usr/local/bin/push",
         ]
         for key in Settings.table.keys {
             let variable = Settings.table.environmentVariable(of: key)
@@ -291,7 +291,7 @@ struct CLITests {
     @Test("--help lists only the enabled features' commands")
     func helpOfEnabledFeatures() async {
         #expect(await terminal.run("--features chat --help") == 0)
-        for command in ["send", "history", "read", "tail", "config", "repl"] {
+        for command in ["send", "history", "read", "tail", "config", "repl", "tui", "notify"] {
             #expect(terminal.output.contains("  \(command) "), "missing \(command)")
         }
         for command in ["signup", "login", "chats", "profile", "users"] { #expect(!terminal.output.contains("  \(command) "), "listed \(command)") }

@@ -7,6 +7,7 @@ import MessageAIApp
 @MainActor
 final class TestTerminal {
     private let log = OutputLog()
+    private let errorLog = OutputLog()
     private(set) var errors = ""
     private var pendingInput: [String] = []
     private let lines: AsyncStream<InputLine>
@@ -58,6 +59,7 @@ final class TestTerminal {
     func run(arguments: [String], environment extra: [String: String] = [:]) async -> Int32 {
         log.clear()
         errors = ""
+        errorLog.clear()
         return await Launcher.run(arguments: arguments, environment: environment.merging(extra) { $1 }, console: console)
     }
 
@@ -73,6 +75,9 @@ final class TestTerminal {
     /// Waits until `text` has been printed (since the last `run`, or after `mark`).
     func waitFor(_ text: String, after mark: Int = 0) async { await log.waitFor(text, after: mark) }
 
+    /// Waits until `text` has been printed on standard error since the last `run`.
+    func waitForError(_ text: String) async { await errorLog.waitFor(text) }
+
     /// Where what was printed so far ends: `waitFor(_:after:)` looks only at what comes after it.
     var mark: Int { log.mark }
 
@@ -80,7 +85,10 @@ final class TestTerminal {
         Console(
             isInteractive: interactive, usesColor: colored,
             write: { [log] in log.append($0) },
-            writeError: { [unowned self] in errors += $0 },
+            writeError: { [unowned self] in
+                errors += $0
+                errorLog.append($0)
+            },
             readLine: { [unowned self] in pendingInput.isEmpty ? nil : .text(pendingInput.removeFirst()) },
             readSecret: { [unowned self] _ in pendingInput.isEmpty ? nil : pendingInput.removeFirst() },
             readInput: { [unowned self] limit in

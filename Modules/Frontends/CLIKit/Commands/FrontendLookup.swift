@@ -27,6 +27,9 @@ public protocol FrontendLookup {
     func userID(for reference: String) async throws -> UserID
     /// Display names of users; unknown ids are left out.
     func displayNames(of ids: [UserID]) async throws -> [UserID: String]
+    /// The messages that tell the signed-in user they arrived, live (Chat's `NotificationRules`),
+    /// while `open` names the conversation they look at; ends when the live stream does.
+    func notices(open: @escaping @MainActor () -> ConversationID?) async throws -> AsyncStream<Notice>
 }
 
 extension FrontendLookup {

@@ -20,15 +20,19 @@ public final class REPLHost {
     private var signedIn = false
     private var hotlist: Task<Void, Never>?
     private var trouble: Task<Void, Never>?
+    private let notifier: Notifier?
+    private var notices: Task<Void, Never>?
     /// What the screen, the hotlist and live updates' trouble show with the prompt, together.
     private var status = (screen: "", hotlist: "", trouble: "")
 
-    /// Creates a host over the enabled features' plugins.
+    /// Creates a host over the enabled features' plugins; `notifier` tells of the direct messages
+    /// and mentions that arrive in other conversations than the one shown.
     public init(
         plugins: [any REPLPlugin.Type], input: any REPLInput, console: Console, lookup: any FrontendLookup,
-        container: AnyObject
+        container: AnyObject, notifier: Notifier? = nil
     ) {
         self.plugins = plugins
+        self.notifier = notifier
         self.input = input
         self.console = console
         context = REPLContext(
@@ -52,6 +56,7 @@ public final class REPLHost {
         }
         hotlist?.cancel()
         trouble?.cancel()
+        notices?.cancel()
         screen?.leave()
     }
 
@@ -129,6 +134,7 @@ public final class REPLHost {
         }
         guard let route = routes.last else { return }
         followTrouble()
+        followNotices()
         followHotlist(excluding: route)
         screen?.leave()
         show(status: "", of: \.screen)
@@ -183,6 +189,26 @@ public final class REPLHost {
                 self?.show(status: reason == nil ? "" : console.styled("⚠ live updates failing", .red), of: \.trouble)
             }
         }
+    }
+
+    /// Tells of each notice (`FrontendLookup.notices`) while someone is signed in, whatever screen
+    /// is shown; the conversation shown tells of nothing.
+    private func followNotices() {
+        guard signedIn else {
+            notices?.cancel()
+            notices = nil
+            return
+        }
+        guard notices == nil, let notifier else { return }
+        notices = Task { [weak self, context] in
+            guard let stream = try? await context?.lookup.notices(open: { [weak self] in self?.openConversation }) else { return }
+            for await notice in stream { notifier.notify(notice) }
+        }
+    }
+
+    /// The conversation on screen, if one is.
+    private var openConversation: ConversationID? {
+        if case .conversation(let id) = routes.last { id } else { nil }
     }
 
     /// Sets one part of the status shown with the prompt and shows them all.

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// `messageai notify` over a SQLite file that other processes write: the messages that notify,
+/// one JSON line each, and none that must not.
+@MainActor
+@Suite("Notify command", .timeLimit(.minutes(1)))
+struct NotifyCommandTests {
+    let terminal = TestTerminal()
+
+    func signUp(_ name: String) async {
+        terminal.setInput(["password123"])
+        #expect(
+            await terminal.run("--profile \(name.lowercased()) signup --email \(name.lowercased())@example.com --name \(name) --password-stdin") == 0)
+    }
+
+    @Test("a direct message and a mention in a group notify, one line each; one's own message and a group's plain message do not")
+    func notices() async throws {
+        for name in ["Ada", "Bob"] { await signUp(name) }
+        #expect(await terminal.run("--profile bob chats new ada@example.com") == 0)
+        #expect(await terminal.run("--profile ada chats new bob@example.com") == 0)
+        #expect(await terminal.run(arguments: ["--profile", "bob", "chats", "new", "ada@example.com", "--title", "Crew"]) == 0)
+        // Ada accepted Bob: he adds her to his group without an invitation.
+
+        let listener = TestTerminal(sharing: terminal)
+        let following = Task { await listener.run("--profile ada notify") }
+        await listener.waitForError("Following the messages that notify you")
+        #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Crew", "plain news for the crew"]) == 0)
+        #expect(await terminal.run(arguments: ["--profile", "ada", "send", "Bob", "my own words"]) == 0)
+        #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Crew", "@Ada the crew needs you"]) == 0)
+        #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Ada", "lunch?"]) == 0)
+        await listener.waitFor(#""text":"lunch?""#)
+        following.cancel()
+        #expect(await following.value == 0)
+        let lines = listener.output.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.map { $0?["reason"] as? String } == ["mention", "direct"], "\(listener.output)")
+        #expect(lines.map { $0?["text"] as? String } == ["@Ada the crew needs you", "lunch?"])
+        #expect(lines.first??["conversation"] as? String == "Crew" && lines.first??["sender"] as? String == "Bob")
+    }
+
+    @Test("the REPL on a terminal rings the bell for a direct message elsewhere, and not for one in the conversation it shows")
+    func bell() async throws {
+        for name in ["Ada", "Bob"] { await signUp(name) }
+        #expect(await terminal.run("--profile bob chats new ada@example.com") == 0)
+        #expect(await terminal.run("--profile ada chats new bob@example.com") == 0)
+        let ada = TestTerminal(sharing: terminal, interactive: true)
+        let repl = Task { await ada.run("--profile ada repl") }
+        await ada.waitFor("chats> ")
+        #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Ada", "are you there?"]) == 0)
+        await ada.waitFor("\u{7}")
+        let rung = ada.mark
+        ada.press("/open bob\r")
+        await ada.waitFor("Bob> ", after: rung)
+        #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Ada", "here I am"]) == 0)
+        await ada.waitFor("Bob: here I am", after: rung)
+        ada.press("/quit\r")
+        #expect(await repl.value == 0)
+        #expect(ada.output.filter { $0 == "\u{7}" }.count == 1, "one bell, for the message that came while the list was shown")
+    }
+}
