@@ -31,7 +31,8 @@ struct ContainerLookup: FrontendLookup {
     func listedConversations() async throws -> [ListedConversation] {
         try await container.conversations.conversations(limit: ConversationRules.maxPage, after: nil).conversations.enumerated().map {
             offset, row in
-            ListedConversation(number: offset + 1, id: row.id, title: row.title, unread: row.unreadCount, mentions: row.unreadMentions)
+            ListedConversation(
+                number: offset + 1, id: row.id, title: row.title, unread: row.unreadCount, mentions: row.unreadMentions, quiet: row.isQuiet)
         }
     }
 
@@ -91,7 +92,9 @@ struct ContainerLookup: FrontendLookup {
         let apart = Set(try await container.conversations.blockedUsers())
         guard
             let reason = NotificationRules.reason(
-                for: message, reader: reader, isDirect: !row.isGroup, level: .standard(isDirect: !row.isGroup), open: open, apart: apart,
+                for: message, reader: reader, isDirect: !row.isGroup, level: row.notifications?.level ?? .standard(isDirect: !row.isGroup),
+                open: open,
+                apart: apart,
                 now: Date())
         else { return nil }
         let sender = try await displayNames(of: [message.senderID])[message.senderID] ?? message.senderID.rawValue

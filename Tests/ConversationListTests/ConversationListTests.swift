@@ -16,7 +16,9 @@ struct ConversationListTests {
     }
 
     func service(of store: InMemoryConversationListStore, for caller: UserID) -> StoredConversationListService {
-        StoredConversationListService(store: store, builder: store.builder, caller: .verified(caller), clock: FixedClock(date: start))
+        StoredConversationListService(
+            store: store, choices: InMemoryNotificationChoiceStore(), builder: store.builder, caller: .verified(caller),
+            clock: FixedClock(date: start))
     }
 
     func makeStore(_ conversations: [Conversation] = []) -> InMemoryConversationListStore {

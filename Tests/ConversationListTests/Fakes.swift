@@ -55,6 +55,7 @@ final class GatedListService: ConversationListService {
     func block(_ userID: UserID) async throws { throw Self.unused }
     func unblock(_ userID: UserID) async throws { throw Self.unused }
     func blockedUsers() async throws -> [UserID] { throw Self.unused }
+    func chooseNotifications(_ level: NotificationLevel?, until: Date?, in conversationID: ConversationID) async throws { throw Self.unused }
     func changes() async throws -> AsyncStream<Void> { AsyncStream { $0.finish() } }
 
     private static let unused = AppError(.notFound, "no")

@@ -24,7 +24,9 @@ struct CLITests {
     @Test("--help lists every feature's subcommands")
     func help() async {
         #expect(await terminal.run("--help") == 0)
-        for command in ["signup", "login", "whoami", "profile", "users", "chats", "send", "history", "read", "tail", "config", "repl", "tui", "notify"] {
+        for command in [
+            "signup", "login", "whoami", "profile", "users", "chats", "send", "history", "read", "tail", "config", "repl", "tui", "notify",
+        ] {
             #expect(terminal.output.contains("  \(command)"), "missing \(command)")
         }
     }

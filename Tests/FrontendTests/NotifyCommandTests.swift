@@ -57,4 +57,32 @@ struct NotifyCommandTests {
         #expect(await repl.value == 0)
         #expect(ada.output.filter { $0 == "\u{7}" }.count == 1, "one bell, for the message that came while the list was shown")
     }
+
+    @Test("a muted one-to-one tells of nothing; a group muted but for mentions tells of mentions; unmuted, it tells again")
+    func muted() async throws {
+        for name in ["Ada", "Bob"] { await signUp(name) }
+        #expect(await terminal.run("--profile bob chats new ada@example.com") == 0)
+        #expect(await terminal.run("--profile ada chats new bob@example.com") == 0)
+        #expect(await terminal.run(arguments: ["--profile", "bob", "chats", "new", "ada@example.com", "--title", "Crew"]) == 0)
+        #expect(await terminal.run("--profile ada mute Bob") == 0 && terminal.output == "Muted.\n")
+        #expect(
+            await terminal.run("--profile ada mute Crew --mentions --until 2h") == 0 && terminal.output.hasPrefix("Muted but for mentions until "))
+        #expect(await terminal.run("--profile ada mute Crew --until yesterday") == 65)
+
+        let listener = TestTerminal(sharing: terminal)
+        let following = Task { await listener.run("--profile ada notify") }
+        await listener.waitForError("Following the messages that notify you")
+        #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Ada", "muted words"]) == 0)
+        #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Crew", "plain crew news"]) == 0)
+        #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Crew", "@Ada still needed"]) == 0)
+        #expect(await terminal.run("--profile ada unmute Bob") == 0 && terminal.output == "Standard notifications again.\n")
+        #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Ada", "back again"]) == 0)
+        await listener.waitFor(#""text":"back again""#)
+        following.cancel()
+        #expect(await following.value == 0)
+        let texts = listener.output.split(separator: "\n").map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["text"] as? String
+        }
+        #expect(texts == ["@Ada still needed", "back again"], "\(listener.output)")
+    }
 }

@@ -1,4 +1,5 @@
 import ConversationList
+import Foundation
 import Kernel
 
 /// ConversationList's wire contract: the list, a page at a time; starting conversations;
@@ -38,6 +39,11 @@ public enum ConversationListAPI {
     public static let unblock = Endpoint<NoContent, NoContent, PathParameters.User>(
         .delete, "/v1/blocks/{user}", "Unblock a person", successStatus: 204)
 
+    /// Chooses what in a conversation tells the caller.
+    public static let notifications = Endpoint<NotificationsRequest, NoContent, PathParameters.Conversation>(
+        .put, "/v1/conversations/{conversation}/notifications", "Choose what in a conversation tells you (null: its standard level)",
+        successStatus: 204)
+
     /// The query parameters ConversationList's endpoints read.
     public enum Query {
         /// Rows on a page of the list.
@@ -49,8 +55,24 @@ public enum ConversationListAPI {
     /// Every ConversationList endpoint.
     public static let endpoints = [
         list.spec, direct.spec, group.spec, leave.spec, invitations.spec, accept.spec, decline.spec,
-        blocks.spec, block.spec, unblock.spec,
+        blocks.spec, block.spec, unblock.spec, notifications.spec,
     ]
+}
+
+/// The body of a choice of what tells: a level (absent or `null` for the conversation's
+/// standard one again), and when it ends (absent: for good).
+public struct NotificationsRequest: WireType, Equatable {
+    public let level: NotificationLevel?
+    public let until: Date?
+
+    /// Creates the body.
+    public init(level: NotificationLevel?, until: Date?) {
+        self.level = level
+        self.until = until
+    }
+
+    public static let schema = WireSchema.object(
+        [("level", .nullable(.enumeration(NotificationLevel.allCases.map(\.rawValue)))), ("until", .timestamp)], required: [])
 }
 
 /// A page of the conversation list.
@@ -165,6 +187,10 @@ extension ConversationSummary: WireType {
                         ], required: ["id", "senderID", "text", "sentAt"]))
             ),
             ("unreadCount", .integer(0...Int(Int32.max))), ("unreadMentions", .integer(0...Int(Int32.max))), ("lastActivityAt", .timestamp),
+            (
+                "notifications",
+                .object([("level", .enumeration(NotificationLevel.allCases.map(\.rawValue))), ("until", .timestamp)], required: ["level"])
+            ),
             (
                 "notInvited",
                 .array(

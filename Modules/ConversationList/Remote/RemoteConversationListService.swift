@@ -1,5 +1,6 @@
 import ConversationList
 import ConversationListAPI
+import Foundation
 import Kernel
 import RemoteClient
 
@@ -39,6 +40,12 @@ public struct RemoteConversationListService: ConversationListService {
 
     public func decline(_ conversationID: ConversationID) async throws {
         _ = try await connection.call(ConversationListAPI.decline, path: .init(conversation: conversationID), body: NoContent(), as: caller)
+    }
+
+    public func chooseNotifications(_ level: NotificationLevel?, until: Date?, in conversationID: ConversationID) async throws {
+        _ = try await connection.call(
+            ConversationListAPI.notifications, path: .init(conversation: conversationID), body: NotificationsRequest(level: level, until: until),
+            as: caller)
     }
 
     public func leave(_ conversationID: ConversationID) async throws {

@@ -39,6 +39,10 @@ public struct ConversationListRoutes: Sendable {
             try await service(call.caller).block(call.path.user)
             return NoContent()
         }
+        routes.add(ConversationListAPI.notifications) { call in
+            try await service(call.caller).chooseNotifications(call.body.level, until: call.body.until, in: call.path.conversation)
+            return NoContent()
+        }
         routes.add(ConversationListAPI.unblock) { call in
             try await service(call.caller).unblock(call.path.user)
             return NoContent()

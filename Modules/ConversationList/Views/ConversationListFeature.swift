@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLIKit
 import ConversationList
+import Foundation
 import Kernel
 import REPLKit
 
@@ -10,7 +11,7 @@ public enum ConversationListFeature: CLIPlugin, REPLPlugin {
 
     public static let commands: [any ParsableCommand.Type] = [
         ChatsCommand.self, InvitesCommand.self, LeaveCommand.self, BlockCommand.self,
-        BlockCommand.Unblock.self, BlockCommand.List.self,
+        BlockCommand.Unblock.self, BlockCommand.List.self, MuteCommand.self, UnmuteCommand.self,
     ]
 
     @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {
@@ -56,6 +57,18 @@ public enum ConversationListFeature: CLIPlugin, REPLPlugin {
                     context.showError(AppError(error))
                 }
             },
+            REPLCommand("mute", arguments: "N|NAME [mentions] [WHEN]", summary: "quiet a conversation (but for mentions), for good or until WHEN") {
+                arguments in
+                var words = arguments.split(separator: " ").map(String.init)
+                let until = words.count > 1 ? try? MuteEnd.parse(words.last!, now: Date()) : nil
+                if until != nil { words.removeLast() }
+                let level: NotificationLevel = words.last == "mentions" && words.count > 1 ? .mentions : .none
+                if level == .mentions { words.removeLast() }
+                await choose(level, until: until, in: words.joined(separator: " "), context: context)
+            },
+            REPLCommand("unmute", arguments: "N|NAME", summary: "hear a conversation at its standard level again") { reference in
+                await choose(nil, until: nil, in: reference, context: context)
+            },
             REPLCommand("block", arguments: "USER", summary: "block someone: no invitations, messages or names of yours reach them") { user in
                 await changeBlock(context: context, user: user) { await $0.block($1) }
             },
@@ -72,6 +85,18 @@ public enum ConversationListFeature: CLIPlugin, REPLPlugin {
                 }
             },
         ]
+    }
+
+    /// Chooses `level` until `until` for the conversation `reference` names, and says so.
+    @MainActor static func choose(_ level: NotificationLevel?, until: Date?, in reference: String, context: REPLContext) async {
+        do {
+            let id = try await context.lookup.conversationID(for: reference)
+            let model = context.factory(ConversationListFactory.self).makeConversationListViewModel()
+            await model.chooseNotifications(level, until: until, in: id)
+            await context.present(model.notificationsChosen) { _ in context.show(MuteEnd.describe(level, until: until)) }
+        } catch {
+            context.showError(AppError(error))
+        }
     }
 
     /// Shows the invitations waiting, numbered for `/accept` and `/decline`.

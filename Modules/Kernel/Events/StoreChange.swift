@@ -19,6 +19,8 @@ public struct StoreChange: Sendable, Hashable, Codable {
         case readMarkerMoved = "chat.read"
         /// The reader, or someone who shares a conversation with them, chose a new display name.
         case profileRenamed = "profile.renamed"
+        /// The reader chose what in a conversation tells them (on another device, say).
+        case notificationsChosen = "conversation.notifications"
     }
 
     /// What changed.
@@ -58,6 +60,11 @@ public struct StoreChange: Sendable, Hashable, Codable {
         StoreChange(kind: .readMarkerMoved, conversationID: conversationID, userID: reader, displayName: nil)
     }
 
+    /// `member` chose what in a conversation tells them; only they see it.
+    public static func notificationsChosen(in conversationID: ConversationID, by member: UserID) -> StoreChange {
+        StoreChange(kind: .notificationsChosen, conversationID: conversationID, userID: member, displayName: nil)
+    }
+
     /// `user` is now called `displayName`; they and everyone sharing a conversation with them see it.
     public static func profileRenamed(_ user: UserID, to displayName: String) -> StoreChange {
         StoreChange(kind: .profileRenamed, conversationID: nil, userID: user, displayName: displayName)
@@ -69,7 +76,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
         let complete =
             switch kind {
             case .conversationAdded: conversationID != nil
-            case .conversationInvited, .conversationLeft, .readMarkerMoved: conversationID != nil && userID != nil
+            case .conversationInvited, .conversationLeft, .readMarkerMoved, .notificationsChosen: conversationID != nil && userID != nil
             case .profileRenamed: userID != nil && displayName != nil
             }
         guard complete else { throw AppError(.internal, "a stored \(kind.rawValue) change lacks its fields") }

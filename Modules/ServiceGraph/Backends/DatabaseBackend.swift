@@ -12,6 +12,7 @@ import Search
 struct DatabaseStores: Sendable {
     let profiles: any ProfileStore
     let conversations: any ConversationListStore
+    let choices: any NotificationChoiceStore
     let chat: any ChatHistoryStore
     let search: any SearchStore
     let writer: MessageWriter
@@ -40,7 +41,8 @@ extension DatabaseBackend {
         return ServiceSet(
             profiles: StoredProfileService(store: stores.profiles, caller: caller, renameAudience: links.renameAudience, budget: stores.budget),
             conversations: StoredConversationListService(
-                store: stores.conversations, builder: links.builder, caller: caller, clock: stores.clock, budget: stores.budget,
+                store: stores.conversations, choices: stores.choices, builder: links.builder, caller: caller, clock: stores.clock,
+                budget: stores.budget,
                 membersChanged: { membership.forget($0) }, blocksChanged: { membership.forgetBlocks(of: $0) }),
             chat: seen, events: seen, typing: InMemoryTypingService(hub: stores.typing, membership: membership, caller: caller),
             search: StoredSearchService(store: stores.search, caller: caller, budget: stores.budget))

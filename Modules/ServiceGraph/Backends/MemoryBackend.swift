@@ -16,6 +16,8 @@ final class MemoryBackend: GraphBackend {
     /// Who hears of a new name: the people who share a conversation with the renamed.
     private let renameAudience: any RenameAudience
     private let conversations: InMemoryConversationListStore
+    /// What members chose to be told of, recorded in the same journal as the list's changes.
+    private let choices: InMemoryNotificationChoiceStore
     private let clock: any WallClock
     private let chat: InMemoryChatStore
     /// Chat's membership checks and blocks, from the list.
@@ -37,6 +39,7 @@ final class MemoryBackend: GraphBackend {
         conversations = InMemoryConversationListStore(
             conversations: MockData.conversations(now: now), users: UserDirectoryAdapter(registry: profiles),
             activity: ActivitySourceAdapter(feed: feed), journal: journal, conditions: options.memoryConditions)
+        choices = InMemoryNotificationChoiceStore(journal: journal)
         chatMembership = MembershipAdapter(directory: conversations)
         chat = InMemoryChatStore(
             messages: MockData.messages(now: now), membership: chatMembership, names: UserDirectoryAdapter(registry: profiles), clock: options.clock,
@@ -48,7 +51,8 @@ final class MemoryBackend: GraphBackend {
     }
 
     func services(for caller: Caller) -> ServiceSet {
-        let conversations = StoredConversationListService(store: conversations, builder: conversations.builder, caller: caller, clock: clock)
+        let conversations = StoredConversationListService(
+            store: conversations, choices: choices, builder: conversations.builder, caller: caller, clock: clock)
         let chat = ReactionsAsSeen(
             InMemoryChatService(store: chat, caller: caller), events: InMemoryEventStreamService(store: chat, caller: caller),
             membership: chatMembership, caller: caller)

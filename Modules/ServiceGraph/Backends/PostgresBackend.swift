@@ -20,6 +20,7 @@ import Synchronization
 final class PostgresBackend: DatabaseBackend {
     static let migrations =
         PostgresAccountStore.migrations + PostgresProfileRegistry.migrations + PostgresConversationDirectory.migrations
+        + PostgresNotificationChoiceStore.migrations
         + PostgresChatSchema.migrations + PostgresSearchIndex.migrations
 
     let database: PGDatabase
@@ -55,7 +56,8 @@ final class PostgresBackend: DatabaseBackend {
         let searchIndex = PostgresSearchIndex(database: database, source: .chatAndList, logger: database.logger)
         stores = DatabaseStores(
             profiles: PostgresProfileStore(database: database), conversations: PostgresConversationListStore(database: database),
-            chat: PostgresChatHistoryStore(database: database, epoch: epoch), search: PostgresSearchStore(database: database, index: searchIndex),
+            choices: PostgresNotificationChoiceStore(database: database), chat: PostgresChatHistoryStore(database: database, epoch: epoch),
+            search: PostgresSearchStore(database: database, index: searchIndex),
             writer: MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed), feed: feed,
             typing: TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership), clock: options.clock,
             budget: options.budget)

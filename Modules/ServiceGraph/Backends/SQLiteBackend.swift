@@ -16,7 +16,7 @@ import SearchLive
 /// change monitor, the event feed, the message writer, the membership cache, the password hasher.
 final class SQLiteBackend: DatabaseBackend {
     static let migrations =
-        AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations
+        AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations + SQLNotificationChoiceStore.migrations
         + ChatSchema.migrations + SearchSchema.migrations(.chatAndList)
 
     private let database: SQLDatabase
@@ -44,7 +44,8 @@ final class SQLiteBackend: DatabaseBackend {
         let signals: any TypingChannel = (try? SignalFolder(forDatabaseAt: options.sqlitePath)).map(SQLTypingChannel.init) ?? LocalTypingChannel()
         stores = DatabaseStores(
             profiles: SQLProfileStore(database: database), conversations: SQLConversationListStore(database: database),
-            chat: SQLChatHistoryStore(database: database, epoch: epoch), search: SQLSearchStore(database: database, index: searchIndex),
+            choices: SQLNotificationChoiceStore(database: database), chat: SQLChatHistoryStore(database: database, epoch: epoch),
+            search: SQLSearchStore(database: database, index: searchIndex),
             writer: MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed, forget: { try? await searchIndex.purge() }),
             feed: feed, typing: TypingHub(channel: signals, membership: links.membership), clock: options.clock, budget: options.budget)
     }

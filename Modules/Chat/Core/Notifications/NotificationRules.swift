@@ -38,14 +38,3 @@ public enum NotificationRules {
         }
     }
 }
-
-/// What in a conversation tells its member when it arrives: every message (`all`), messages that
-/// mention them (`mentions`), or nothing (`none`). Unless the member chose, a one-to-one
-/// conversation tells of every message and a group of mentions only: what people are told by
-/// default is what they would not want to miss.
-public enum NotificationLevel: String, Sendable, CaseIterable, Codable {
-    case all, mentions, none
-
-    /// The level of a conversation whose member has not chosen one.
-    public static func standard(isDirect: Bool) -> NotificationLevel { isDirect ? .all : .mentions }
-}

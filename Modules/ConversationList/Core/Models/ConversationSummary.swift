@@ -19,6 +19,9 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
     public let unreadMentions: Int
     /// When the newest message was sent, or when the conversation was created.
     public let lastActivityAt: Date
+    /// What the reader chose to be told of here, while it stands; `nil`: the standard level
+    /// (`NotificationLevel.standard`).
+    public private(set) var notifications: NotificationChoice?
     /// Only in the answer that starts the conversation, and only when someone named in it was
     /// not invited: who, and why (`nil` in the list).
     public private(set) var notInvited: [NotInvited]?
@@ -48,7 +51,19 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
         unreadMentions = try container.decodeIfPresent(Int.self, forKey: .unreadMentions) ?? 0
         lastActivityAt = try container.decode(Date.self, forKey: .lastActivityAt)
         notInvited = try container.decodeIfPresent([NotInvited].self, forKey: .notInvited)
+        notifications = try container.decodeIfPresent(NotificationChoice.self, forKey: .notifications)
     }
+
+    /// This row with the reader's `choice` of what tells them.
+    public func choosing(_ choice: NotificationChoice?) -> Self {
+        var row = self
+        row.notifications = choice
+        return row
+    }
+
+    /// Whether unread messages here are quiet: the reader chose to hear of mentions only, or of
+    /// nothing. The hotlist leaves out such a conversation unless a mention is unread.
+    public var isQuiet: Bool { notifications.map { $0.level != .all } ?? false }
 
     /// This row as the answer to starting its conversation: telling who of those named in it was
     /// not invited (none: the row as it is).

@@ -1,3 +1,4 @@
+import Foundation
 import Kernel
 
 /// The signed-in user's conversations, and who may put them in one. Implementations:
@@ -57,6 +58,11 @@ public protocol ConversationListService: Sendable {
 
     /// The people the signed-in user has blocked.
     func blockedUsers() async throws -> [UserID]
+    /// Chooses what in a conversation tells the caller (`nil`: its standard level again), until
+    /// `until` or for good; every device of theirs follows.
+    /// - Throws: `.notFound` for a conversation that is not the caller's; `.invalidInput` for an end
+    ///   that is past or more than a year away.
+    func chooseNotifications(_ level: NotificationLevel?, until: Date?, in conversationID: ConversationID) async throws
 
     /// Ticks whenever anything in the signed-in user's list may have changed (new conversation,
     /// new message, read marker moved, an invitation, someone joined or left). Readers fetch again.

@@ -9,6 +9,7 @@ import Kernel
 /// with the store's other large writes.
 public struct StoredConversationListService: ConversationListService {
     private let store: any ConversationListStore
+    private let choices: any NotificationChoiceStore
     private let builder: SummaryBuilder
     private let caller: Caller
     private let clock: any WallClock
@@ -16,17 +17,20 @@ public struct StoredConversationListService: ConversationListService {
     private let membersChanged: @Sendable (ConversationID) -> Void
     private let blocksChanged: @Sendable ([UserID]) -> Void
 
-    /// Creates the service for `caller` over `store` and the list's summary builder; each
+    /// Creates the service for `caller` over `store`, `choices` (what members chose to be told
+    /// of) and the list's summary builder; each
     /// conversation started or left spends from `budget`'s conversations (a group by its size,
     /// `ConversationRules.conversationCost`), each block and unblock from its look-ups, and
     /// `membersChanged` hears of each conversation whose members this service changed (a cache
     /// of members forgets it), `blocksChanged` of the two people of each block and unblock.
     public init(
-        store: any ConversationListStore, builder: SummaryBuilder, caller: Caller, clock: any WallClock = SystemWallClock(),
+        store: any ConversationListStore, choices: any NotificationChoiceStore, builder: SummaryBuilder, caller: Caller,
+        clock: any WallClock = SystemWallClock(),
         budget: UsageBudget = .unlimited, membersChanged: @escaping @Sendable (ConversationID) -> Void = { _ in },
         blocksChanged: @escaping @Sendable ([UserID]) -> Void = { _ in }
     ) {
         self.store = store
+        self.choices = choices
         self.builder = builder
         self.caller = caller
         self.clock = clock
@@ -42,7 +46,23 @@ public struct StoredConversationListService: ConversationListService {
 
     public func conversations() async throws -> [ConversationSummary] {
         let me = try await caller.id()
-        return try await builder.summaries(of: try await store.conversations(of: me), for: me)
+        return try await choosing(try await builder.summaries(of: try await store.conversations(of: me), for: me), of: me)
+    }
+
+    public func chooseNotifications(_ level: NotificationLevel?, until: Date?, in conversationID: ConversationID) async throws {
+        let me = try await caller.id()
+        guard try await store.conversation(conversationID)?.memberIDs.contains(me) == true else { throw AppError.noConversation(conversationID) }
+        try NotificationChoice.check(until: until, at: clock.now())
+        try budget.spend(.lookup, by: me)
+        try await choices.choose(level.map { NotificationChoice(level: $0, until: until) }, in: conversationID, for: me)
+    }
+
+    /// `rows` with what `reader` chose to be told of in each, while it stands.
+    private func choosing(_ rows: [ConversationSummary], of reader: UserID) async throws -> [ConversationSummary] {
+        let chosen = try await choices.choices(of: reader)
+        guard !chosen.isEmpty else { return rows }
+        let now = clock.now()
+        return rows.map { $0.choosing(chosen[$0.id]?.standing(at: now)) }
     }
 
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {
@@ -127,6 +147,6 @@ public struct StoredConversationListService: ConversationListService {
 
     private func summary(of id: ConversationID, for reader: UserID) async throws -> ConversationSummary {
         guard let conversation = try await store.conversation(id) else { throw AppError.noConversation(id) }
-        return try await builder.summary(of: conversation, for: reader)
+        return try await choosing([try await builder.summary(of: conversation, for: reader)], of: reader)[0]
     }
 }

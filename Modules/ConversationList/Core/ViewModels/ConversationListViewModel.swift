@@ -14,6 +14,8 @@ public final class ConversationListViewModel {
     public private(set) var created: Loadable<ConversationSummary> = .idle
     /// The conversation the last `leave` left.
     public private(set) var left: Loadable<ConversationID> = .idle
+    /// The conversation whose notifications were last chosen (`chooseNotifications`).
+    public private(set) var notificationsChosen: Loadable<ConversationID> = .idle
 
     private let service: any ConversationListService
     /// Rows loaded at a time.
@@ -85,6 +87,16 @@ public final class ConversationListViewModel {
             return conversationID
         }
         if left.value != nil { await load() }
+    }
+
+    /// Chooses what in `conversationID` tells the user (`nil`: its standard level), until `until`
+    /// or for good.
+    public func chooseNotifications(_ level: NotificationLevel?, until: Date?, in conversationID: ConversationID) async {
+        notificationsChosen = .loading
+        notificationsChosen = await .from { [service] in
+            try await service.chooseNotifications(level, until: until, in: conversationID)
+            return conversationID
+        }
     }
 
     /// Subscribes to changes, then loads the list. Call `listen()` next, so that no change in

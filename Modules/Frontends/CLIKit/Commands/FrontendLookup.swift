@@ -33,9 +33,10 @@ public protocol FrontendLookup {
 }
 
 extension FrontendLookup {
-    /// The signed-in user's conversations with unread messages, in list order.
+    /// The signed-in user's conversations with unread messages that are not quiet, or with an
+    /// unread mention, in list order: the hotlist and `/next`.
     public func unreadConversations() async throws -> [ListedConversation] {
-        try await listedConversations().filter { $0.unread > 0 }
+        try await listedConversations().filter { $0.mentions > 0 || $0.unread > 0 && !$0.quiet }
     }
 
     /// The users several references mean, in order.

@@ -14,8 +14,13 @@ public struct ListedConversation: Equatable, Sendable {
     /// How many of those mention the user.
     public let mentions: Int
 
+    /// Whether its unread messages are quiet (muted, or to mentions only): only a mention puts it
+    /// in the hotlist.
+    public let quiet: Bool
+
     /// Creates an entry.
-    public init(number: Int, id: ConversationID, title: String, unread: Int, mentions: Int = 0) {
+    public init(number: Int, id: ConversationID, title: String, unread: Int, mentions: Int = 0, quiet: Bool = false) {
+        self.quiet = quiet
         self.number = number
         self.id = id
         self.title = title

@@ -1,0 +1,60 @@
+import ConversationList
+import Foundation
+import GRDB
+import Kernel
+import SQLStore
+
+/// Members' notification choices in a SQLite file (`NotificationChoiceStore`), each written with
+/// its `StoreChange` in one transaction.
+public struct SQLNotificationChoiceStore: NotificationChoiceStore {
+    /// The choices' table (`conversationlist` step 5): one row a member and conversation, the
+    /// end in milliseconds since 1970 or NULL for good.
+    public static let migrations = [
+        SchemaMigration(
+            feature: "conversationlist", version: 5,
+            sql: """
+                CREATE TABLE conversation_notifications (
+                    user_id TEXT NOT NULL,
+                    conversation_id TEXT NOT NULL,
+                    level TEXT NOT NULL,
+                    until INTEGER,
+                    PRIMARY KEY (user_id, conversation_id)
+                ) WITHOUT ROWID;
+                """)
+    ]
+
+    private let database: SQLDatabase
+
+    /// The store of an open database.
+    public init(database: SQLDatabase) { self.database = database }
+
+    public func choices(of member: UserID) async throws -> [ConversationID: NotificationChoice] {
+        try await database.read { db in
+            var choices: [ConversationID: NotificationChoice] = [:]
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT conversation_id, level, until FROM conversation_notifications WHERE user_id = ?"),
+                arguments: [member.rawValue])
+            while let row = try rows.next() {
+                guard let level = NotificationLevel(rawValue: row["level"]) else { continue }
+                let until = (row["until"] as Int64?).map { Date(timeIntervalSince1970: Double($0) / 1_000) }
+                choices[ConversationID(row["conversation_id"] as String)] = NotificationChoice(level: level, until: until)
+            }
+            return choices
+        }
+    }
+
+    public func choose(_ choice: NotificationChoice?, in conversationID: ConversationID, for member: UserID) async throws {
+        try await database.write { db in
+            if let choice {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO conversation_notifications (user_id, conversation_id, level, until) VALUES (?, ?, ?, ?)",
+                    arguments: [member.rawValue, conversationID.rawValue, choice.level.rawValue, choice.until.map(WireFormat.milliseconds)])
+            } else {
+                try db.execute(
+                    sql: "DELETE FROM conversation_notifications WHERE user_id = ? AND conversation_id = ?",
+                    arguments: [member.rawValue, conversationID.rawValue])
+            }
+            try SQLChangeLog.record(.notificationsChosen(in: conversationID, by: member), audience: [member], db)
+        }
+    }
+}
