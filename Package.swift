@@ -110,7 +110,8 @@ var targets: [Target] = [
     .executableTarget(
         name: "messageai-bench",
         dependencies: [
-            "Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ChatAPI", "ConversationList", "TestSupport", argumentParser,
+            "Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ChatAPI", "ConversationList", "TestSupport", "CLIKit", "TUIKit",
+            argumentParser,
             "PostgresStore", "Search", "SearchLive", logging, .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
