@@ -57,7 +57,7 @@ public enum ConversationListFeature: CLIPlugin, REPLPlugin {
                     context.showError(AppError(error))
                 }
             },
-            REPLCommand("mute", arguments: "N|NAME [mentions] [WHEN]", summary: "quiet a conversation (but for mentions), for good or until WHEN") {
+            REPLCommand("mute", arguments: "CHAT [mentions] [WHEN]", summary: "quiet a conversation (but for mentions), for good or until WHEN") {
                 arguments in
                 var words = arguments.split(separator: " ").map(String.init)
                 let until = words.count > 1 ? try? MuteEnd.parse(words.last!, now: Date()) : nil
