@@ -100,7 +100,12 @@ public final class Notifier: Sendable {
     /// Runs `program` with the notice's JSON on its standard input, on a task of its own, killed
     /// after `commandTimeout`: a command that hangs never stalls the front end.
     private func run(_ program: URL, with notice: Notice) {
-        guard running.withLock({ count in count < Self.commandsAtOnce ? (count += 1, true).1 : false }) else { return }
+        let admitted = running.withLock { count in
+            guard count < Self.commandsAtOnce else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else { return }
         let json = Data((notice.json + "\n").utf8)
         Task.detached { [self] in
             defer { running.withLock { $0 -= 1 } }
