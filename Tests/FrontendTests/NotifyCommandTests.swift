@@ -14,11 +14,16 @@ struct NotifyCommandTests {
             await terminal.run("--profile \(name.lowercased()) signup --email \(name.lowercased())@example.com --name \(name) --password-stdin") == 0)
     }
 
-    @Test("a direct message and a mention in a group notify, one line each; one's own message and a group's plain message do not")
-    func notices() async throws {
+    /// Ada and Bob, each on a profile of their own, with a one-to-one they both accepted.
+    func pair() async {
         for name in ["Ada", "Bob"] { await signUp(name) }
         #expect(await terminal.run("--profile bob chats new ada@example.com") == 0)
         #expect(await terminal.run("--profile ada chats new bob@example.com") == 0)
+    }
+
+    @Test("a direct message and a mention in a group notify, one line each; one's own message and a group's plain message do not")
+    func notices() async throws {
+        await pair()
         #expect(await terminal.run(arguments: ["--profile", "bob", "chats", "new", "ada@example.com", "--title", "Crew"]) == 0)
         // Ada accepted Bob: he adds her to his group without an invitation.
 
@@ -40,9 +45,7 @@ struct NotifyCommandTests {
 
     @Test("the REPL on a terminal rings the bell for a direct message elsewhere, and not for one in the conversation it shows")
     func bell() async throws {
-        for name in ["Ada", "Bob"] { await signUp(name) }
-        #expect(await terminal.run("--profile bob chats new ada@example.com") == 0)
-        #expect(await terminal.run("--profile ada chats new bob@example.com") == 0)
+        await pair()
         let ada = TestTerminal(sharing: terminal, interactive: true)
         let repl = Task { await ada.run("--profile ada repl") }
         await ada.waitFor("chats> ")
@@ -60,9 +63,7 @@ struct NotifyCommandTests {
 
     @Test("a muted one-to-one tells of nothing; a group muted but for mentions tells of mentions; unmuted, it tells again")
     func muted() async throws {
-        for name in ["Ada", "Bob"] { await signUp(name) }
-        #expect(await terminal.run("--profile bob chats new ada@example.com") == 0)
-        #expect(await terminal.run("--profile ada chats new bob@example.com") == 0)
+        await pair()
         #expect(await terminal.run(arguments: ["--profile", "bob", "chats", "new", "ada@example.com", "--title", "Crew"]) == 0)
         #expect(await terminal.run("--profile ada mute Bob") == 0 && terminal.output == "Muted.\n")
         #expect(

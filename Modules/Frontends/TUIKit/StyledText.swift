@@ -125,3 +125,36 @@ public struct StyledText: Equatable, Sendable {
         return (String(digits), body.dropFirst(digits.count + 1))
     }
 }
+
+extension CellStyle {
+    static let dimmed: CellStyle = {
+        var style = CellStyle()
+        style.dim = true
+        return style
+    }()
+
+    static let bolded: CellStyle = {
+        var style = CellStyle()
+        style.bold = true
+        return style
+    }()
+
+    func colored(_ color: Color) -> CellStyle {
+        var style = self
+        style.color = color
+        return style
+    }
+}
+
+extension StyledText {
+    /// The same text with `style` added to every run (reverse video for the open conversation).
+    func styled(_ style: CellStyle) -> StyledText {
+        var result = StyledText()
+        for run in runs {
+            var merged = run.style
+            merged.reverse = merged.reverse || style.reverse
+            result = result + StyledText(run.text, merged)
+        }
+        return result
+    }
+}
