@@ -36,6 +36,7 @@ struct FullScreenUITests {
         ListedConversation(number: 1, id: ConversationID("c1"), title: "Engine room", unread: 0),
         ListedConversation(number: 2, id: ConversationID("c2"), title: "Grace Hopper", unread: 3, mentions: 1),
         ListedConversation(number: 3, id: ConversationID("c3"), title: "Alan\u{1B}[2J Turing", unread: 1),
+        ListedConversation(number: 4, id: ConversationID("c4"), title: "Muted", unread: 5, quiet: true),
     ]
 
     @Test("the list, the screen's lines, the status and the input line, each in its place")
@@ -51,7 +52,7 @@ struct FullScreenUITests {
                 1 Engine room │
                 2 Grace H 3 @1│
                 3 Alan␛[2J T 1│
-                              │[06:20] Grace Hopper: @Ada can you check the
+                4 Muted 5 ~   │[06:20] Grace Hopper: @Ada can you check the
                               │Bombe's wiring? It hums.
                 ── [2: Grace Hopper 3 @1]
                 """ + "\nchats> hello", "\n\(terminal.ui.frame.text)")
@@ -65,8 +66,9 @@ struct FullScreenUITests {
         #expect(await terminal.line(after: "\u{0E}") == "/chat c1")
         #expect(await terminal.line(after: "\u{0E}") == "/chat c2")
         #expect(await terminal.line(after: "\u{10}") == "/chat c1")
-        #expect(await terminal.line(after: "\u{1B}3") == "/chat c3")
-        #expect(await terminal.line(after: "\u{1B}a") == "/chat c2", "the first with unread messages that is not open")
+        #expect(await terminal.line(after: "\u{1B}4") == "/chat c4")
+        #expect(await terminal.line(after: "\u{1B}a") == "/chat c2", "the first in the hotlist that is not open")
+        #expect(await terminal.line(after: "\u{1B}a") == "/chat c3", "and then the next, never the quiet c4")
         #expect(await terminal.line(after: "\u{1B}") == "/back")
         #expect(await terminal.line(after: "typed\u{03}\u{03}") == "/quit", "the first Ctrl-C drops the line, the second quits")
         #expect(await terminal.line(after: "\u{1B}[A\r") == "", "neither a dropped line nor a command of the keys is history")

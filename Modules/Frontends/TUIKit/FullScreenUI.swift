@@ -9,7 +9,7 @@ import REPLKit
 /// status line (who types, the hotlist, trouble) and the input line, edited as the REPL's
 /// (`LineEditing`: history, Ctrl-R, Tab). Every REPL command works from the input line; the
 /// keys people know from weechat switch conversations by typing the command for them: Ctrl-N
-/// and Ctrl-P the next and previous, Alt-1…9 by number, Alt-A the next with unread messages,
+/// and Ctrl-P the next and previous, Alt-1…9 by number, Alt-A the next in the hotlist,
 /// Esc back. Ctrl-C or Ctrl-D on an empty line leaves.
 @MainActor
 public final class FullScreenUI: REPLInput {
@@ -144,7 +144,7 @@ public final class FullScreenUI: REPLInput {
         case .controlP: return conversation(at: (position ?? conversations.count) - 1)
         case .alt(let digit) where ("1"..."9").contains(digit): return conversation(at: Int(String(digit))! - 1)
         case .alt("a"), .alt("A"):
-            return conversations.first { $0.unread > 0 && $0.id != current }.map { open($0) }
+            return conversations.first { $0.isHot && $0.id != current }.map { open($0) }
         case .escape: return "/back"
         case .pageUp, .pageDown:
             let page = max(1, mainRows - 1)
@@ -196,10 +196,13 @@ public final class FullScreenUI: REPLInput {
         guard width > 0 else { return }
         buffer.write(StyledText("Conversations", .bolded), row: 0, column: 0, width: width - 1)
         for (row, entry) in conversations.prefix(max(0, mainRows - 1)).enumerated() {
-            let line = StyledText("\(entry.number) ") + StyledText(entry.title)
+            // A quiet (muted) conversation is dimmed, its unread count too: only a mention stands out.
+            let line = StyledText("\(entry.number) ", entry.quiet ? .dimmed : .plain) + StyledText(entry.title, entry.quiet ? .dimmed : .plain)
             var marks = StyledText()
-            if entry.unread > 0 { marks = marks + StyledText(" \(entry.unread)", .bolded) }
+            if entry.unread > 0 { marks = marks + StyledText(" \(entry.unread)", entry.quiet ? .dimmed : .bolded) }
             if entry.mentions > 0 { marks = marks + StyledText(" @\(entry.mentions)", CellStyle.bolded.colored(.yellow)) }
+            // What dimming says is said in text too, for a terminal that cannot dim.
+            if entry.quiet { marks = marks + StyledText(" ~", .dimmed) }
             let room = max(1, width - 1 - CellWidth.of(marks.plain))
             var style = CellStyle.plain
             style.reverse = entry.id == current

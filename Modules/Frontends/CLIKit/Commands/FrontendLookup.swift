@@ -36,7 +36,7 @@ extension FrontendLookup {
     /// The signed-in user's conversations with unread messages that are not quiet, or with an
     /// unread mention, in list order: the hotlist and `/next`.
     public func unreadConversations() async throws -> [ListedConversation] {
-        try await listedConversations().filter { $0.mentions > 0 || $0.unread > 0 && !$0.quiet }
+        try await listedConversations().filter(\.isHot)
     }
 
     /// The users several references mean, in order.

@@ -18,6 +18,9 @@ public struct ListedConversation: Equatable, Sendable {
     /// in the hotlist.
     public let quiet: Bool
 
+    /// Whether it belongs in the hotlist: an unread mention, or unread messages that are not quiet.
+    public var isHot: Bool { mentions > 0 || unread > 0 && !quiet }
+
     /// Creates an entry.
     public init(number: Int, id: ConversationID, title: String, unread: Int, mentions: Int = 0, quiet: Bool = false) {
         self.quiet = quiet
