@@ -11,7 +11,7 @@ struct TuiSubcommand: FeatureCommand {
         discussion: """
             The conversation list on the left, the open screen on the right, a status line and the input line, on the \
             terminal's alternate screen; every REPL command works from the input line. Keys: Ctrl-N/Ctrl-P the next and \
-            previous conversation, Alt-1…9 by number, Alt-A the next with unread messages, Esc back, PgUp/PgDn scroll, \
+            previous conversation, Alt-1…9 by number, Alt-A the next in the hotlist, Esc back, PgUp/PgDn scroll, \
             Ctrl-R search the history, Tab complete, Ctrl-C or Ctrl-D on an empty line leave. Needs a terminal.
             """)
     @OptionGroup var global: GlobalOptions
