@@ -8,12 +8,7 @@ import Testing
 struct ConsentCommandsTests {
     let terminal = TestTerminal()
 
-    /// Signs up `name` on profile `name` (lower case), password `password123`.
-    func signUp(_ name: String) async {
-        terminal.setInput(["password123"])
-        #expect(
-            await terminal.run("--profile \(name.lowercased()) signup --email \(name.lowercased())@example.com --name \(name) --password-stdin") == 0)
-    }
+    func signUp(_ name: String) async { #expect(await terminal.signUp(name) == 0) }
 
     @Test("invites lists, accept joins, decline refuses; leave, block, unblock and blocked do what they say")
     func cli() async throws {

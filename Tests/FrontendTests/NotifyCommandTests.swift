@@ -8,11 +8,7 @@ import Testing
 struct NotifyCommandTests {
     let terminal = TestTerminal()
 
-    func signUp(_ name: String) async {
-        terminal.setInput(["password123"])
-        #expect(
-            await terminal.run("--profile \(name.lowercased()) signup --email \(name.lowercased())@example.com --name \(name) --password-stdin") == 0)
-    }
+    func signUp(_ name: String) async { #expect(await terminal.signUp(name) == 0) }
 
     /// Ada and Bob, each on a profile of their own, with a one-to-one they both accepted.
     func pair() async {
@@ -21,15 +17,21 @@ struct NotifyCommandTests {
         #expect(await terminal.run("--profile ada chats new bob@example.com") == 0)
     }
 
+    /// `messageai notify` for Ada on a terminal of its own, once it follows.
+    func follow() async -> (TestTerminal, Task<Int32, Never>) {
+        let listener = TestTerminal(sharing: terminal)
+        let following = Task { await listener.run("--profile ada notify") }
+        await listener.waitForError("Following the messages that notify you")
+        return (listener, following)
+    }
+
     @Test("a direct message and a mention in a group notify, one line each; one's own message and a group's plain message do not")
     func notices() async throws {
         await pair()
         #expect(await terminal.run(arguments: ["--profile", "bob", "chats", "new", "ada@example.com", "--title", "Crew"]) == 0)
         // Ada accepted Bob: he adds her to his group without an invitation.
 
-        let listener = TestTerminal(sharing: terminal)
-        let following = Task { await listener.run("--profile ada notify") }
-        await listener.waitForError("Following the messages that notify you")
+        let (listener, following) = await follow()
         #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Crew", "plain news for the crew"]) == 0)
         #expect(await terminal.run(arguments: ["--profile", "ada", "send", "Bob", "my own words"]) == 0)
         #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Crew", "@Ada the crew needs you"]) == 0)
@@ -70,9 +72,7 @@ struct NotifyCommandTests {
             await terminal.run("--profile ada mute Crew --mentions --until 2h") == 0 && terminal.output.hasPrefix("Muted but for mentions until "))
         #expect(await terminal.run("--profile ada mute Crew --until yesterday") == 65)
 
-        let listener = TestTerminal(sharing: terminal)
-        let following = Task { await listener.run("--profile ada notify") }
-        await listener.waitForError("Following the messages that notify you")
+        let (listener, following) = await follow()
         #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Ada", "muted words"]) == 0)
         #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Crew", "plain crew news"]) == 0)
         #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Crew", "@Ada still needed"]) == 0)

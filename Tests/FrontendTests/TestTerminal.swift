@@ -103,4 +103,11 @@ final class TestTerminal {
     }
 
     func setInput(_ lines: [String]) { pendingInput = lines }
+
+    /// Signs up `name` on profile `name` (lower case), `name@example.com`, password `password123`;
+    /// the exit code.
+    func signUp(_ name: String) async -> Int32 {
+        setInput(["password123"])
+        return await run("--profile \(name.lowercased()) signup --email \(name.lowercased())@example.com --name \(name) --password-stdin")
+    }
 }
