@@ -67,12 +67,16 @@ struct TerminalRestoreTests {
         }
     }
 
+    /// `messageai arguments` on `terminal`; Swift's backtracer is off, so that a crash ends the
+    /// process at once instead of waiting at the terminal for someone to read the backtrace.
     func start(_ arguments: [String], on terminal: PseudoTerminal) throws -> Process {
         let process = Process()
         process.executableURL = LocalMachine.messageai
         process.arguments = arguments
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-pty-\(UUID().uuidString)")
-        process.environment = ["HOME": home.path, "TERM": "xterm", "NO_COLOR": "1", "MESSAGEAI_AUTH_BCRYPT_COST": "4"]
+        process.environment = [
+            "HOME": home.path, "TERM": "xterm", "NO_COLOR": "1", "MESSAGEAI_AUTH_BCRYPT_COST": "4", "SWIFT_BACKTRACE": "enable=no",
+        ]
         let handle = FileHandle(fileDescriptor: terminal.device, closeOnDealloc: false)
         process.standardInput = handle
         process.standardOutput = handle

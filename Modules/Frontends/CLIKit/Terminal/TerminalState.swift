@@ -13,6 +13,8 @@ public enum TerminalState {
     nonisolated(unsafe) private static var crashReset = (bytes: UnsafeMutablePointer<UInt8>.allocate(capacity: 64), count: 0)
     nonisolated(unsafe) private static var crashSettings = termios()
     nonisolated(unsafe) private static var hasCrashSettings = false
+    /// What handled each crash signal before: it gets the signal once the terminal is back.
+    nonisolated(unsafe) private static var previousActions: [sigaction] = Array(repeating: sigaction(), count: 32)
     /// The signal sources, kept alive for the life of the process.
     nonisolated(unsafe) private static var handlers: [any DispatchSourceSignal] = []
 
@@ -26,15 +28,6 @@ public enum TerminalState {
         if isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 {
             original.withLock { $0 = settings }
             (crashSettings, hasCrashSettings) = (settings, true)
-        }
-        for number in [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP] {
-            signal(number) { number in
-                // Only what a signal handler may do: put the settings back, write the bytes, die of the signal.
-                if TerminalState.hasCrashSettings { tcsetattr(STDIN_FILENO, TCSAFLUSH, &TerminalState.crashSettings) }
-                _ = write(STDOUT_FILENO, TerminalState.crashReset.bytes, TerminalState.crashReset.count)
-                signal(number, SIG_DFL)
-                raise(number)
-            }
         }
         handlers = [SIGINT, SIGTERM, SIGHUP].map { number in
             signal(number, SIG_IGN)
@@ -60,10 +53,39 @@ public enum TerminalState {
     /// From now on, however the process ends, `sequence` (at most 64 bytes) is written to
     /// standard output first: the full-screen UI's way back from the alternate screen. `""` once
     /// the screen is back.
+    /// While it is set, a crash puts the terminal back before the signal goes on to whoever
+    /// handled it before (Swift's backtracer, or the default).
     public static func onExit(write sequence: String) {
         let bytes = Array(sequence.utf8.prefix(64))
         crashReset.count = 0
         for (index, byte) in bytes.enumerated() { crashReset.bytes[index] = byte }
         crashReset.count = bytes.count
+        catchCrashes(!bytes.isEmpty)
+    }
+
+    private static let crashSignals = [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP]
+    nonisolated(unsafe) private static var catchingCrashes = false
+
+    /// Puts the crash handler in front of the signals' handlers, or the handlers back.
+    private static func catchCrashes(_ catching: Bool) {
+        guard catching != catchingCrashes else { return }
+        catchingCrashes = catching
+        for number in crashSignals {
+            guard catching else {
+                sigaction(number, &previousActions[Int(number)], nil)
+                continue
+            }
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                // Only what a signal handler may do: put the settings back, write the bytes, then hand
+                // the signal to whoever had it before.
+                if TerminalState.hasCrashSettings { tcsetattr(STDIN_FILENO, TCSAFLUSH, &TerminalState.crashSettings) }
+                _ = write(STDOUT_FILENO, TerminalState.crashReset.bytes, TerminalState.crashReset.count)
+                sigaction(number, &TerminalState.previousActions[Int(number)], nil)
+                raise(number)
+            }
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, &previousActions[Int(number)])
+        }
     }
 }
