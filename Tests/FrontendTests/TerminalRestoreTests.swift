@@ -69,20 +69,40 @@ struct TerminalRestoreTests {
 
     /// `messageai arguments` on `terminal`; Swift's backtracer is off, so that a crash ends the
     /// process at once instead of waiting at the terminal for someone to read the backtrace.
-    func start(_ arguments: [String], on terminal: PseudoTerminal) throws -> Process {
+    /// In `home` (a new one by default), with `extra` in its environment.
+    func start(_ arguments: [String], on terminal: PseudoTerminal, home: URL = Self.newHome(), extra: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = LocalMachine.messageai
         process.arguments = arguments
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-pty-\(UUID().uuidString)")
-        process.environment = [
-            "HOME": home.path, "TERM": "xterm", "NO_COLOR": "1", "MESSAGEAI_AUTH_BCRYPT_COST": "4", "SWIFT_BACKTRACE": "enable=no",
-        ]
+        process.environment = Self.environment(home: home).merging(extra) { $1 }
         let handle = FileHandle(fileDescriptor: terminal.device, closeOnDealloc: false)
         process.standardInput = handle
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
         return process
+    }
+
+    static func newHome() -> URL { FileManager.default.temporaryDirectory.appendingPathComponent("messageai-pty-\(UUID().uuidString)") }
+
+    static func environment(home: URL) -> [String: String] {
+        ["HOME": home.path, "TERM": "xterm", "NO_COLOR": "1", "MESSAGEAI_AUTH_BCRYPT_COST": "4", "SWIFT_BACKTRACE": "enable=no"]
+    }
+
+    /// `messageai arguments` in `home` without a terminal, `input` on its standard input; its exit status.
+    func run(_ arguments: [String], home: URL, input: String = "") async throws -> Int32 {
+        let process = Process()
+        process.executableURL = LocalMachine.messageai
+        process.arguments = arguments
+        process.environment = Self.environment(home: home)
+        let pipe = Pipe()
+        process.standardInput = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try pipe.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+        try pipe.fileHandleForWriting.close()
+        return await process.ended()
     }
 
     @Test("Ctrl-C at a password prompt ends with 130 and echo back on")
@@ -134,5 +154,27 @@ struct TerminalRestoreTests {
         await process.ended()
         #expect(process.terminationStatus == status)
         #expect(terminal.localModes & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO))
+    }
+
+    @Test("a direct message sent from another process reaches the full-screen UI's terminal as the exact OSC 9 bytes")
+    func notificationBytes() async throws {
+        let terminal = try PseudoTerminal()
+        defer { terminal.close() }
+        terminal.setSize(rows: 24, columns: 80)
+        let home = Self.newHome()
+        for name in ["ada", "bob"] {
+            let signUp = ["--profile", name, "signup", "--email", "\(name)@example.com", "--name", name.capitalized, "--password-stdin"]
+            #expect(try await run(signUp, home: home, input: "password123\n") == 0)
+        }
+        #expect(try await run(["--profile", "bob", "chats", "new", "ada@example.com"], home: home) == 0)
+        #expect(try await run(["--profile", "ada", "chats", "new", "bob@example.com"], home: home) == 0)
+        let process = try start(["--profile", "ada", "tui"], on: terminal, home: home, extra: ["MESSAGEAI_NOTIFY_STYLE": "osc9"])
+        _ = await terminal.waitFor("chats>")
+        #expect(try await run(["--profile", "bob", "send", "Ada", "lunch?"], home: home) == 0)
+        let notice = "\u{1B}]9;Bob: lunch?\u{1B}\\"
+        #expect(await terminal.waitFor(notice).contains(notice))
+        terminal.type("\u{03}")
+        await process.ended()
+        #expect(process.terminationStatus == 0)
     }
 }
