@@ -86,7 +86,7 @@ public enum ChatSocket {
         public func stored() throws -> Message {
             if let message { return message }
             guard let error else { throw AppError(.internal, "the server answered the send with neither a message nor an error") }
-            throw AppError(AppError.Kind(rawValue: error.kind) ?? .internal, error.message)
+            throw error.appError
         }
     }
 

@@ -65,7 +65,7 @@ public enum EventSocketProtocol {
 
         /// Throws the refusal, if the request was refused, as the `AppError` a local backend would throw.
         public func check() throws {
-            if let error { throw AppError(AppError.Kind(rawValue: error.kind) ?? .internal, error.message) }
+            if let error { throw error.appError }
         }
     }
 

@@ -8,6 +8,9 @@ public struct WireError: WireType, Equatable {
         public let kind: String
         /// The message for people.
         public let message: String
+
+        /// The error a local backend would have thrown (`.internal` for a kind this build does not know).
+        public var appError: AppError { AppError(AppError.Kind(rawValue: kind) ?? .internal, message) }
     }
 
     /// The failure.
