@@ -142,7 +142,8 @@ public final class FullScreenUI: REPLInput {
         case .interrupt where empty && !editing.isSearching: return "/quit"
         case .controlN: return conversation(at: (position ?? -1) + 1)
         case .controlP: return conversation(at: (position ?? conversations.count) - 1)
-        case .alt(let digit) where ("1"..."9").contains(digit): return conversation(at: Int(String(digit))! - 1)
+        case .alt(let digit) where digit.isASCII && (1...9).contains(digit.wholeNumberValue ?? 0):
+            return conversation(at: (digit.wholeNumberValue ?? 1) - 1)
         case .alt("a"), .alt("A"):
             return conversations.first { $0.isHot && $0.id != current }.map { open($0) }
         case .escape: return "/back"

@@ -22,7 +22,7 @@ public struct ScreenPainter: Sendable {
             var cursorAt: Int?
             while column < frame.columns {
                 let cell = frame[row, column]
-                guard cell.character != nil, previous.map({ $0[row, column] != cell }) ?? true else {
+                guard let character = cell.character, previous.map({ $0[row, column] != cell }) ?? true else {
                     column += 1
                     continue
                 }
@@ -31,7 +31,6 @@ public struct ScreenPainter: Sendable {
                     out += code(of: cell.style)
                     style = cell.style
                 }
-                let character = cell.character ?? " "
                 out.append(character)
                 column += CellWidth.of(character) == 2 ? 2 : 1
                 cursorAt = column

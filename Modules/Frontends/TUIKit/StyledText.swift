@@ -36,8 +36,14 @@ public struct CellStyle: Hashable, Sendable {
 /// sequence among them, is shown as its Control Picture (`TerminalText`): a line can never move
 /// the cursor or change the terminal, whoever wrote it.
 public struct StyledText: Equatable, Sendable {
+    /// Text of one style.
+    public struct Run: Equatable, Sendable {
+        public var text: String
+        public let style: CellStyle
+    }
+
     /// The runs, in order.
-    public private(set) var runs: [(text: String, style: CellStyle)] = []
+    public private(set) var runs: [Run] = []
 
     /// The text of `line`, its `Style` codes read as styles.
     public init(parsing line: String) {
@@ -64,10 +70,6 @@ public struct StyledText: Equatable, Sendable {
         var joined = left
         for run in right.runs { joined.append(run.text, run.style) }
         return joined
-    }
-
-    public static func == (left: StyledText, right: StyledText) -> Bool {
-        left.runs.count == right.runs.count && zip(left.runs, right.runs).allSatisfy { $0.text == $1.text && $0.style == $1.style }
     }
 
     /// The rows `self` takes in a pane `width` columns wide: broken after the last space that
@@ -107,7 +109,7 @@ public struct StyledText: Equatable, Sendable {
         if let last = runs.last, last.style == style {
             runs[runs.count - 1].text += text
         } else {
-            runs.append((text, style))
+            runs.append(Run(text: text, style: style))
         }
     }
 
