@@ -36,8 +36,8 @@ public final class MembershipCache: ConversationMembership {
     /// whom its sender is apart from. A block or unblock of this process is forgotten at once
     /// (`forgetBlocks`); one of another process is seen within `blocksKeptFor`.
     public nonisolated(nonsending) func blocks(involving user: UserID) async throws -> (blocked: Set<UserID>, blockers: Set<UserID>) {
-        let (cached, generation) = blocks.value(for: user)
-        if let cached { return cached }
+        let generation = blocks.generation
+        if let cached = blocks.value(for: user) { return cached }
         let found = try await membership.blocks(involving: user)
         blocks.keep([user: found], lookedUpAt: generation)
         return found

@@ -24,13 +24,15 @@ final class RecentLookups<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         self.now = now
     }
 
-    /// The value kept for `key`, if it is fresh enough, and the count of forgettings to hand
-    /// back to `keep`.
-    func value(for key: Key) -> (value: Value?, generation: Int) {
+    /// How many times any was forgotten: read before a look-up, handed back to `keep` after it.
+    var generation: Int { entries.withLock { $0.forgotten } }
+
+    /// The value kept for `key`, if it is fresh enough.
+    func value(for key: Key) -> Value? {
         let instant = now()
         return entries.withLock { entries in
-            guard let entry = entries.kept[key], instant - entry.at < keptFor else { return (nil, entries.forgotten) }
-            return (entry.value, entries.forgotten)
+            guard let entry = entries.kept[key], instant - entry.at < keptFor else { return nil }
+            return entry.value
         }
     }
 

@@ -18,12 +18,10 @@ public struct RecentNames: MemberNames {
     }
 
     public nonisolated(nonsending) func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
+        let generation = kept.generation
         var found: [UserID: String] = [:], missing: [UserID] = []
-        var generation = 0
         for id in ids {
-            let (name, asOf) = kept.value(for: id)
-            generation = asOf
-            if let name { found[id] = name } else { missing.append(id) }
+            if let name = kept.value(for: id) { found[id] = name } else { missing.append(id) }
         }
         guard !missing.isEmpty else { return found }
         let looked = try await names.displayNames(of: missing)
