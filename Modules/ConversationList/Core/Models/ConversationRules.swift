@@ -1,3 +1,4 @@
+import Foundation
 import Kernel
 
 /// ConversationList's rules and errors, written once for every implementation.
@@ -176,4 +177,19 @@ public enum ConversationRules {
 
     /// One cannot block oneself.
     public static let selfBlock = AppError(.invalidInput, "you cannot block yourself")
+}
+
+/// What the list lets a member choose to be told of: the list keeps the choice, so it decides
+/// which ends it takes.
+extension NotificationChoice {
+    /// Most one can mute for: a year.
+    public static let longest: TimeInterval = 366 * 24 * 3_600
+
+    /// Checks a choice made at `now`: an end in the future, at most `longest` away.
+    /// - Throws: `.invalidInput` for an end that is past, or too far.
+    public static func check(until: Date?, at now: Date) throws {
+        guard let until else { return }
+        guard until > now else { throw AppError(.invalidInput, "the end of a mute must be in the future") }
+        guard until.timeIntervalSince(now) <= longest else { throw AppError(.invalidInput, "a mute ends within a year, or is for good") }
+    }
 }
