@@ -21,7 +21,8 @@ struct NotifyCommand: FeatureCommand {
     func run(in context: CLIContext) async throws {
         let container = try context.factory(AppContainer.self)
         guard try await context.lookup.currentUserID() != nil else { throw AppError.notSignedIn }
-        let commands = container.settings.value(.notifyCommand) == nil ? nil : container.settings.notifier { _ in }
+        // Headless: the command only, nothing on a terminal.
+        let commands = container.settings.value(.notifyCommand).map { Notifier(style: .off, command: $0, environment: [:]) { _ in } }
         let console = context.console
         let notices = try await context.lookup.notices(open: { nil })
         console.printError("Following the messages that notify you; Ctrl-C stops.")

@@ -98,9 +98,9 @@ public struct FeatureScaffold {
     }
 
     private func fill(_ template: String) -> String {
-        let service = store ? StoreTemplates.service : "InMemory__Name__Service(items: items)"
-        return template.replacingOccurrences(of: "__service__", with: service)
-            .replacingOccurrences(of: "__newService__", with: service.replacingOccurrences(of: "(items: items)", with: "()"))
+        let (service, sample) =
+            store ? (StoreTemplates.service, StoreTemplates.sampleService) : ("InMemory__Name__Service(items: items)", "InMemory__Name__Service()")
+        return template.replacingOccurrences(of: "__service__", with: service).replacingOccurrences(of: "__newService__", with: sample)
             .replacingOccurrences(of: "__Name__", with: name).replacingOccurrences(of: "__name__", with: commandName)
     }
 }

@@ -11,8 +11,10 @@ enum StoreTemplates {
         "Modules/__Name__/Live/Postgres/Postgres__Name__Store.swift": postgresStore,
     ]
 
-    /// What the tests and the container make the service with.
+    /// What the tests make the service with, over `items`.
     static let service = "Stored__Name__Service(store: InMemory__Name__Store(items: items))"
+    /// What the container makes the service with, over the sample items.
+    static let sampleService = "Stored__Name__Service(store: InMemory__Name__Store())"
 
     static let port = """
         import Kernel
