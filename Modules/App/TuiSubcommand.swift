@@ -11,8 +11,9 @@ struct TuiSubcommand: FeatureCommand {
         discussion: """
             The conversation list on the left, the open screen on the right, a status line and the input line, on the \
             terminal's alternate screen; every REPL command works from the input line. Keys: Ctrl-N/Ctrl-P the next and \
-            previous conversation, Alt-1…9 by number, Alt-A the next in the hotlist, Esc back, PgUp/PgDn scroll, \
-            Ctrl-R search the history, Tab complete, Ctrl-C or Ctrl-D on an empty line leave. Needs a terminal.
+            previous conversation, Alt-1…9 by number, Alt-A the next in the hotlist, Esc back, PgUp/PgDn or the wheel \
+            scroll (past the oldest line, older messages are paged in), Alt-U to the first unread, a click on the list \
+            opens, Ctrl-R search the history, Tab complete, Ctrl-C or Ctrl-D on an empty line leave. Needs a terminal.
             """)
     @OptionGroup var global: GlobalOptions
 
@@ -28,23 +29,44 @@ struct TuiSubcommand: FeatureCommand {
         let screen = TerminalScreen { console.printRaw($0) }
         screen.enter { ui.resize(to: $0) }
         defer { screen.leave() }
-        let list = Task { @MainActor in await Self.followList(of: context.lookup, into: ui) }
-        defer { list.cancel() }
+        let list = ListFollower(lookup: context.lookup, ui: ui)
+        ui.routeShown = { _ in list.restart() }
+        defer { list.stop() }
         await ReplSubcommand.host(input: ui, in: context, container: container)
     }
+}
 
-    /// Keeps the UI's conversation list current: again at each change of the list.
-    @MainActor private static func followList(of lookup: any FrontendLookup, into ui: FullScreenUI) async {
-        while !Task.isCancelled {
-            guard (try? await lookup.currentUserID()) != nil, let changes = try? await lookup.listChanges() else {
+/// Keeps the UI's conversation list current: again at each change of the list, from each
+/// screen shown on (a sign-in or a sign-out shows one). Signed out, the list is empty and
+/// nothing is followed; a stream of changes that ends (a lost connection) is followed again a
+/// second later.
+@MainActor
+private final class ListFollower {
+    private let lookup: any FrontendLookup
+    private let ui: FullScreenUI
+    private var task: Task<Void, Never>?
+
+    init(lookup: any FrontendLookup, ui: FullScreenUI) {
+        self.lookup = lookup
+        self.ui = ui
+    }
+
+    func restart() {
+        task?.cancel()
+        task = Task { [lookup, ui] in
+            while !Task.isCancelled {
+                guard (try? await lookup.currentUserID()) != nil else { return ui.showConversations([]) }
+                if let changes = try? await lookup.listChanges() {
+                    for await _ in changes.prepending() where !Task.isCancelled {
+                        if let entries = try? await lookup.listedConversations() { ui.showConversations(entries) }
+                    }
+                }
                 try? await Task.sleep(for: .seconds(1))
-                continue
-            }
-            for await _ in changes.prepending() where !Task.isCancelled {
-                if let entries = try? await lookup.listedConversations() { ui.showConversations(entries, current: nil) }
             }
         }
     }
+
+    func stop() { task?.cancel() }
 }
 
 extension AsyncStream where Element == Void {

@@ -42,7 +42,7 @@ struct FullScreenUITests {
     @Test("the list, the screen's lines, the status and the input line, each in its place")
     func layout() async {
         let terminal = Terminal(rows: 8, columns: 60)
-        terminal.ui.showConversations(Self.list, current: nil)
+        terminal.ui.showConversations(Self.list)
         terminal.ui.printAbove("[06:20] Grace Hopper: @Ada can you check the Bombe's wiring? It hums.")
         terminal.ui.setStatus(Style.yellow.apply(to: "[2: Grace Hopper 3 @1]"))
         #expect(await terminal.line(after: "hello\r") == "hello")
@@ -62,7 +62,7 @@ struct FullScreenUITests {
     @Test("Ctrl-N, Ctrl-P, Alt-1…9 and Alt-A open conversations; Esc goes back; Ctrl-C on an empty line quits")
     func keys() async {
         let terminal = Terminal(rows: 8, columns: 60)
-        terminal.ui.showConversations(Self.list, current: nil)
+        terminal.ui.showConversations(Self.list)
         #expect(await terminal.line(after: "\u{0E}") == "/chat c1")
         #expect(await terminal.line(after: "\u{0E}") == "/chat c2")
         #expect(await terminal.line(after: "\u{10}") == "/chat c1")
@@ -84,5 +84,43 @@ struct FullScreenUITests {
         #expect(terminal.ui.frame.text.hasPrefix("line 11\nline 12\nline 13\nline 14"), "\n\(terminal.ui.frame.text)")
         #expect(await terminal.line(after: "\u{1B}[6~\u{1B}[6~\u{1B}[6~\r") == "")
         #expect(terminal.ui.frame.text.hasPrefix("line 17"))
+    }
+
+    @Test("a click on the list opens its conversation; the wheel scrolls; the conversation the REPL shows is the one marked")
+    func mouse() async {
+        let terminal = Terminal(rows: 8, columns: 60)
+        terminal.ui.showConversations(Self.list)
+        for number in 1...20 { terminal.ui.printAbove("line \(number)") }
+        // SGR reports: button;column;row from 1, M for a press.
+        #expect(await terminal.line(after: "\u{1B}[<0;5;3M") == "/chat c2", "the list's second row")
+        #expect(await terminal.line(after: "\u{1B}[<0;40;3M\u{1B}[<0;5;8M\u{1B}[<2;5;2m\r") == "", "a click off the list's rows opens nothing")
+        #expect(terminal.ui.frame.text.split(separator: "\n")[5].hasSuffix("│line 20"))
+        #expect(await terminal.line(after: "\u{1B}[<64;40;3M\r") == "")
+        #expect(terminal.ui.frame.text.split(separator: "\n")[5].hasSuffix("│line 17"), "\n\(terminal.ui.frame.text)")
+        terminal.ui.showing(.conversation(ConversationID("c3")))
+        #expect(await terminal.line(after: "\r") == "")
+        let marked = (1...4).filter { terminal.ui.frame[$0, 0].style.reverse }
+        #expect(marked == [3], "the row of c3, opened by a typed /chat, is the one marked")
+        #expect(terminal.ui.columns == 45, "the REPL's own words are wrapped to the pane, not to the terminal")
+    }
+
+    @Test("Alt-U goes to where the unread lines start; PgUp past the oldest line asks for /more, whose page goes on top")
+    func unreadAndOlder() async {
+        let terminal = Terminal(rows: 6, columns: 30)
+        for number in 1...5 { terminal.ui.printAbove("line \(number)") }
+        terminal.ui.markUnreadStart()
+        terminal.ui.printAbove("——— 15 new ———")
+        for number in 6...20 { terminal.ui.printAbove("line \(number)") }
+        #expect(await terminal.line(after: "\u{1B}u\r") == "")
+        #expect(terminal.ui.frame.text.hasPrefix("——— 15 new ———\nline 6\n"), "\n\(terminal.ui.frame.text)")
+        #expect(await terminal.line(after: "\u{1B}[5~\u{1B}[5~\r") == "", "no /more where the screen offers none")
+        terminal.ui.completer = { _ in ["/more", "/back"] }
+        #expect(await terminal.line(after: "\u{1B}[5~") == "/more")
+        #expect(await terminal.line(after: "\u{1B}[5~\r") == "", "asked once until a page comes")
+        terminal.ui.printOlder(["— 2 older —", "older 1", "older 2"])
+        #expect(await terminal.line(after: "\r") == "")
+        #expect(terminal.ui.frame.text.hasPrefix("line 1\nline 2"), "the page goes above, what was shown stays")
+        #expect(await terminal.line(after: "\u{1B}[5~\r") == "")
+        #expect(terminal.ui.frame.text.hasPrefix("— 2 older —\nolder 1\nolder 2\nline 1"), "\n\(terminal.ui.frame.text)")
     }
 }

@@ -133,8 +133,8 @@ struct TerminalRestoreTests {
         #expect(terminal.localModes & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO))
     }
 
-    /// Leaving the alternate screen and showing the cursor, as `TerminalScreen` does.
-    static let screenBack = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    /// Ending mouse reports, leaving the alternate screen and showing the cursor, as `TerminalScreen` does.
+    static let screenBack = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
     @Test(
         "the full-screen UI gives the terminal back (cooked, main screen, cursor shown) on Ctrl-C, SIGTERM, SIGHUP and a crash",
@@ -147,7 +147,9 @@ struct TerminalRestoreTests {
         // The input row is blank before its prompt is drawn, so the prompt arrives whole (other
         // rows are painted by their changed cells only).
         let opened = await terminal.waitFor("chats>")
-        #expect(opened.contains("\u{1B}[?1049h") && opened.contains("chats>"), "\(opened.suffix(300).debugDescription)")
+        #expect(
+            opened.contains("\u{1B}[?1049h") && opened.contains("\u{1B}[?1006h") && opened.contains("chats>"),
+            "\(opened.suffix(300).debugDescription)")
         #expect(terminal.localModes & tcflag_t(ICANON) == 0, "raw mode while the UI runs")
         if let signal { kill(process.processIdentifier, signal) } else { terminal.type("\u{03}") }
         #expect(await terminal.waitFor(Self.screenBack).contains(Self.screenBack))

@@ -25,7 +25,8 @@ struct TUIBench: AsyncParsableCommand {
                 (1...conversations).map {
                     ListedConversation(
                         number: $0, id: ConversationID("c\($0)"), title: "Conversation \($0) 東京 🎉", unread: $0 % 7, mentions: $0 % 13 == 0 ? 1 : 0)
-                }, current: ConversationID("c3"))
+                })
+            screen.ui.showing(.conversation(ConversationID("c3")))
             for number in 1...lines { screen.ui.printAbove(Self.line(number)) }
             let reading = Task { await screen.ui.readLine(prompt: "Engine room> ") }
             await screen.painted()

@@ -159,18 +159,10 @@ final class ChatScreen: REPLScreen {
 
     func lineChanged(_ line: String) { typing.lineChanged(line) }
 
-    /// Who is typing, beside the prompt: "Grace is typing…", "Grace and Bob are typing…", or
-    /// "3 people are typing…".
+    /// Who is typing, beside the prompt (`MessageText.typing`).
     private func showTyping(_ typists: [UserID]) async {
         await learnNames(of: typists)
-        let shown = typists.map { TextFormat.preview(TerminalText.line(names[$0] ?? $0.rawValue), limit: 20) }
-        let status =
-            switch shown.count {
-            case 0: ""
-            case 1: shown[0] + " is typing…"
-            case 2: shown[0] + " and " + shown[1] + " are typing…"
-            default: "\(shown.count) people are typing…"
-            }
+        let status = MessageText.typing(typists.map { TerminalText.line(names[$0] ?? $0.rawValue) })
         context.setStatus(status.isEmpty ? "" : context.console.styled(status, .dim))
     }
 
@@ -205,8 +197,8 @@ final class ChatScreen: REPLScreen {
         await model.loadOlder()
         await context.present(model.olderPage) { count in
             guard count > 0 else { return context.show("(no older messages)") }
-            context.show(context.console.styled("— \(count) older —", .dim))
-            await show(Array((model.timeline.value?.entries ?? []).prefix(count)))
+            let older = await lines(of: Array((model.timeline.value?.entries ?? []).prefix(count)))
+            context.showOlder([context.console.styled("— \(count) older —", .dim)] + older)
         }
     }
 
@@ -221,11 +213,11 @@ final class ChatScreen: REPLScreen {
         guard unreadAtOpen > 0 else { return await show(messages) }
         guard let firstNew else {
             // More is new than was loaded: all of it.
-            context.show(context.console.styled("——— \(unreadAtOpen) new (/more for the rest) ———", .yellow))
+            context.showUnreadMarker(context.console.styled("——— \(unreadAtOpen) new (/more for the rest) ———", .yellow))
             return await show(messages)
         }
         await show(Array(messages[..<firstNew]))
-        context.show(context.console.styled("——— \(unreadAtOpen) new ———", .yellow))
+        context.showUnreadMarker(context.console.styled("——— \(unreadAtOpen) new ———", .yellow))
         await show(Array(messages[firstNew...]))
     }
 
@@ -289,12 +281,13 @@ final class ChatScreen: REPLScreen {
         model.timeline.value?.entries.first(where: { $0.id == id })?.message.map(MessageText.summary(of:)) ?? "message \(id)"
     }
 
-    private func show(_ messages: [Timeline.Entry]) async {
+    private func show(_ messages: [Timeline.Entry]) async { (await lines(of: messages)).forEach(context.show) }
+
+    /// The lines of `messages`, which are remembered as shown.
+    private func lines(of messages: [Timeline.Entry]) async -> [String] {
         await learnNames(of: messages)
         for message in messages { printed[message.id] = message.delivery }
-        MessageText.lines(
-            messages, names: names, me: me, console: context.console,
-            shown: model.timeline.value?.entries.compactMap(\.message) ?? []
-        ).forEach(context.show)
+        return MessageText.lines(
+            messages, names: names, me: me, console: context.console, shown: model.timeline.value?.entries.compactMap(\.message) ?? [])
     }
 }

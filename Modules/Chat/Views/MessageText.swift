@@ -93,4 +93,16 @@ enum MessageText {
             return (quoted.map { $0 + "\n" } ?? "") + line(entry, sender: sender, me: me, console: console)
         }
     }
+
+    /// Who is typing, from their names: "Grace is typing…", "Grace and Bob are typing…", or
+    /// "3 people are typing…"; "" for no one. Each name is cut to 20 characters.
+    static func typing(_ names: [String]) -> String {
+        let shown = names.map { TextFormat.preview($0, limit: 20) }
+        switch shown.count {
+        case 0: return ""
+        case 1: return shown[0] + " is typing…"
+        case 2: return shown[0] + " and " + shown[1] + " are typing…"
+        default: return "\(shown.count) people are typing…"
+        }
+    }
 }

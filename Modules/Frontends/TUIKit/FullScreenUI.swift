@@ -10,7 +10,9 @@ import REPLKit
 /// (`LineEditing`: history, Ctrl-R, Tab). Every REPL command works from the input line; the
 /// keys people know from weechat switch conversations by typing the command for them: Ctrl-N
 /// and Ctrl-P the next and previous, Alt-1…9 by number, Alt-A the next in the hotlist,
-/// Esc back. Ctrl-C or Ctrl-D on an empty line leaves.
+/// Esc back, Alt-U to where the unread messages start; PgUp past the oldest line pages older
+/// ones in (`/more`, where the screen offers it). A click on the list opens a conversation, the
+/// wheel scrolls. Ctrl-C or Ctrl-D on an empty line leaves.
 @MainActor
 public final class FullScreenUI: REPLInput {
     /// A terminal's size.
@@ -36,6 +38,10 @@ public final class FullScreenUI: REPLInput {
     }
     public var lineChanged: (@MainActor (String) -> Void)?
     public var isTerminal: Bool { true }
+    public var columns: Int? { size.columns - listWidth }
+    /// Told each route the REPL shows, after the list marks it: where the front end follows
+    /// the list again (after a sign-in or a sign-out).
+    public var routeShown: (@MainActor (Route) -> Void)?
 
     private let editing: LineEditing
     private let write: @MainActor (String) -> Void
@@ -44,13 +50,13 @@ public final class FullScreenUI: REPLInput {
     private var size: Size
     private var prompt = StyledText()
     private var status = StyledText()
-    private var lines: [StyledText] = []
-    /// Rows scrolled back from the newest.
-    private var scrolledBack = 0
+    private var scrollback = Scrollback(limit: FullScreenUI.scrollbackLines)
     private var conversations: [ListedConversation] = []
     private var current: ConversationID?
     private var isEditing = false
     private var redrawScheduled = false
+    /// Whether `/more` was asked for and no page of older lines came since: asked once only.
+    private var olderAsked = false
     /// Whether the last line was typed by a key of the UI's own (a conversation opened): not history.
     private var typedForPerson = false
 
@@ -67,10 +73,9 @@ public final class FullScreenUI: REPLInput {
     /// What is on the screen now: for tests, and for a reviewer reading one.
     public private(set) var frame = CellBuffer(rows: 0, columns: 0)
 
-    /// Shows the conversation list: `entries`, with `current` marked as open.
-    public func showConversations(_ entries: [ListedConversation], current: ConversationID?) {
+    /// Shows the conversation list: `entries`, the one open (`showing(_:)`) marked.
+    public func showConversations(_ entries: [ListedConversation]) {
         conversations = entries
-        if let current { self.current = current }
         scheduleRedraw()
     }
 
@@ -92,9 +97,23 @@ public final class FullScreenUI: REPLInput {
     public func readSecret(prompt: String) async -> String? { await edit(prompt: prompt, secret: true) }
 
     public func printAbove(_ text: String) {
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { lines.append(StyledText(parsing: String(line))) }
-        if lines.count > Self.scrollbackLines { lines.removeFirst(lines.count - Self.scrollbackLines) }
+        scrollback.append(text)
         scheduleRedraw()
+    }
+
+    public func printOlder(_ lines: [String]) {
+        scrollback.prepend(lines)
+        olderAsked = false
+        scheduleRedraw()
+    }
+
+    public func markUnreadStart() { scrollback.markUnreadStart() }
+
+    public func showing(_ route: Route) {
+        if case .conversation(let id) = route { current = id } else { current = nil }
+        olderAsked = false
+        scheduleRedraw()
+        routeShown?(route)
     }
 
     public func setStatus(_ status: String) {
@@ -147,13 +166,25 @@ public final class FullScreenUI: REPLInput {
         case .alt("a"), .alt("A"):
             return conversations.first { $0.isHot && $0.id != current }.map { open($0) }
         case .escape: return "/back"
-        case .pageUp, .pageDown:
-            let page = max(1, mainRows - 1)
-            scrolledBack = max(0, scrolledBack + (key == .pageUp ? page : -page))
-            render()
+        case .alt("u"), .alt("U"):
+            if !scrollback.scrollToUnread(width: mainWidth, height: mainRows) { write("\u{7}") }
             return nil
+        case .pageUp: return scroll(by: max(1, mainRows - 1))
+        case .pageDown: return scroll(by: -max(1, mainRows - 1))
+        case .mouse(let mouse) where mouse.action == .wheelUp: return scroll(by: 3)
+        case .mouse(let mouse) where mouse.action == .wheelDown: return scroll(by: -3)
+        case .mouse(let mouse) where mouse.column < listWidth: return conversation(at: mouse.row - 1)
         default: return nil
         }
+    }
+
+    /// Scrolls the main pane `rows` back (negative: forward); past the oldest line, `/more`
+    /// when the screen offers it, to page older lines in (once, until a page comes).
+    private func scroll(by rows: Int) -> String? {
+        if scrollback.scroll(by: rows, width: mainWidth, height: mainRows) || rows < 0 || olderAsked { return nil }
+        guard editing.completer?("/more").contains("/more") == true else { return nil }
+        olderAsked = true
+        return "/more"
     }
 
     private var position: Int? { conversations.firstIndex { $0.id == current } }
@@ -165,7 +196,7 @@ public final class FullScreenUI: REPLInput {
 
     private func open(_ entry: ListedConversation) -> String {
         current = entry.id
-        scrolledBack = 0
+        scrollback.scrollToNewest()
         return "/chat " + entry.id.rawValue
     }
 
@@ -173,6 +204,7 @@ public final class FullScreenUI: REPLInput {
 
     private var listWidth: Int { size.columns >= 60 ? min(28, size.columns / 4) : 0 }
     private var mainRows: Int { max(0, size.rows - 2) }
+    private var mainWidth: Int { size.columns - listWidth }
 
     private func scheduleRedraw() {
         guard !redrawScheduled else { return }
@@ -216,13 +248,7 @@ public final class FullScreenUI: REPLInput {
     private func drawMain(into buffer: inout CellBuffer) {
         let (left, width) = (listWidth, size.columns - listWidth)
         guard width > 0, mainRows > 0 else { return }
-        var rows: [StyledText] = []
-        for line in lines.reversed() {
-            rows.insert(contentsOf: line.wrapped(width: width), at: 0)
-            if rows.count >= mainRows + scrolledBack { break }
-        }
-        scrolledBack = min(scrolledBack, max(0, rows.count - mainRows))
-        let shown = rows.dropLast(scrolledBack).suffix(mainRows)
+        let shown = scrollback.rows(width: width, height: mainRows)
         for (index, row) in shown.enumerated() {
             buffer.write(row, row: mainRows - shown.count + index, column: left, width: width)
         }

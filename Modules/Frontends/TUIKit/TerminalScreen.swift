@@ -8,8 +8,11 @@ import REPLKit
 /// (SIGWINCH). `leave()` puts it back; so does any way the process ends (`TerminalState`).
 @MainActor
 public final class TerminalScreen {
-    /// Switches to the alternate screen and back (xterm's private mode 1049), showing the cursor.
-    static let enterSequence = "\u{1B}[?1049h\u{1B}[H\u{1B}[2J", leaveSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    /// Switches to the alternate screen and back (xterm's private mode 1049), showing the cursor;
+    /// the terminal reports clicks and the wheel meanwhile (modes 1000 and 1006; Shift with the
+    /// mouse still selects text in most terminals).
+    static let enterSequence = "\u{1B}[?1049h\u{1B}[H\u{1B}[2J\u{1B}[?1000h\u{1B}[?1006h",
+        leaveSequence = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
     private var rawMode = RawMode()
     private let write: @MainActor (String) -> Void

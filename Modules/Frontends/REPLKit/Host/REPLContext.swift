@@ -45,9 +45,21 @@ public final class REPLContext {
     /// Prints a line above the prompt.
     public func show(_ line: String) { input.printAbove(line) }
 
+    /// Prints a page of older lines (`/more`): at the top of a full-screen UI's pane.
+    public func showOlder(_ lines: [String]) { input.printOlder(lines) }
+
+    /// Prints the line that marks where unread lines start (a full-screen UI jumps there on a key).
+    public func showUnreadMarker(_ line: String) {
+        input.markUnreadStart()
+        input.printAbove(line)
+    }
+
     /// Prints the REPL's own words (a welcome, a hint) above the prompt, wrapped at spaces to
     /// the terminal's width rather than broken mid-word at its edge.
-    public func say(_ sentence: String) { TextFormat.wrap(sentence, width: console.columns).forEach(input.printAbove) }
+    public func say(_ sentence: String) { TextFormat.wrap(sentence, width: columns).forEach(input.printAbove) }
+
+    /// How wide printed lines may be: the input's pane, else the terminal.
+    public var columns: Int { input.columns ?? console.columns }
 
     /// Prints an error above the prompt, in red on a terminal.
     public func showError(_ error: AppError) { input.printAbove(console.styled("error: " + TerminalText.line(error.message), .red)) }

@@ -94,10 +94,10 @@ public final class REPLHost {
     private func showHelp() {
         let commands = availableCommands().map { ("/\($0.name)" + ($0.arguments.isEmpty ? "" : " \($0.arguments)"), $0.summary) }
         let widest = min(commands.map(\.0.count).max() ?? 0, 28) + 4
-        let column = console.columns - widest >= 20 ? widest : 6
+        let column = context.columns - widest >= 20 ? widest : 6
         let pad = String(repeating: " ", count: column)
         for (usage, summary) in commands {
-            let lines = TextFormat.wrap(summary, width: console.columns - column)
+            let lines = TextFormat.wrap(summary, width: context.columns - column)
             if usage.count + 4 > column {
                 context.show("  " + console.styled(usage, .cyan))
                 lines.forEach { context.show(pad + $0) }
@@ -133,6 +133,7 @@ public final class REPLHost {
             routes = [start]
         }
         guard let route = routes.last else { return }
+        input.showing(route)
         followTrouble()
         followNotices()
         followHotlist(excluding: route)

@@ -14,5 +14,23 @@ public enum Key: Equatable, Sendable {
     case escape
     /// Alt (or Esc) with a character: Alt-1…9, Alt-A.
     case alt(Character)
+    /// A mouse button or the wheel, where the terminal reports them (SGR mouse mode, 1006).
+    case mouse(Mouse)
     case unknown
+
+    /// What the mouse did, and where: the row and column from 0 at the top left.
+    public struct Mouse: Equatable, Sendable {
+        /// A left click, or a turn of the wheel.
+        public enum Action: Equatable, Sendable { case click, wheelUp, wheelDown }
+        public let action: Action
+        public let row: Int
+        public let column: Int
+
+        /// `action` at `row` and `column` (from 0).
+        public init(_ action: Action, row: Int, column: Int) {
+            self.action = action
+            self.row = row
+            self.column = column
+        }
+    }
 }

@@ -73,8 +73,10 @@ public struct KeyDecoder {
         default: return .unknown
         }
         guard pending.count >= 3, let last = pending.last else { return nil }
-        guard (0x40...0x7E).contains(last) else { return pending.count > 8 ? .unknown : nil }
+        // A mouse report (`ESC [ < button ; column ; row M`) is the longest sequence taken.
+        guard (0x40...0x7E).contains(last) else { return pending.count > (pending[2] == UInt8(ascii: "<") ? 16 : 8) ? .unknown : nil }
         let body = String(decoding: pending[2...], as: UTF8.self)
+        if body.hasPrefix("<") { return Self.mouse(body) }
         switch body {
         case "A": return .up
         case "B": return .down
@@ -89,5 +91,20 @@ public struct KeyDecoder {
         case "1;5D", "1;3D": return .wordLeft
         default: return .unknown
         }
+    }
+
+    /// A mouse report's key: a left button pressed, or the wheel turned; anything else (a
+    /// release, a drag, another button) `.unknown`.
+    private static func mouse(_ body: String) -> Key {
+        let numbers = body.dropFirst().dropLast().split(separator: ";").compactMap { Int($0) }
+        guard body.hasSuffix("M"), numbers.count == 3, numbers[1] >= 1, numbers[2] >= 1 else { return .unknown }
+        let action: Key.Mouse.Action
+        switch numbers[0] {
+        case 0: action = .click
+        case 64: action = .wheelUp
+        case 65: action = .wheelDown
+        default: return .unknown
+        }
+        return .mouse(Key.Mouse(action, row: numbers[2] - 1, column: numbers[1] - 1))
     }
 }

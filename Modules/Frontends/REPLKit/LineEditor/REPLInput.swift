@@ -1,3 +1,5 @@
+import Kernel
+
 /// Where the REPL's lines come from, and how output reaches the screen without garbling what the
 /// user is typing. `LineEditor` on a terminal; `ScriptedInput` when input is piped.
 @MainActor
@@ -18,11 +20,25 @@ public protocol REPLInput: AnyObject {
     /// Told the line's text each time a key changes it, and "" when it is submitted: where a
     /// chat learns that its person is typing. Only a terminal's editor tells.
     var lineChanged: (@MainActor (String) -> Void)? { get set }
+    /// How many columns printed lines are shown in, when not the terminal's whole width (a
+    /// full-screen UI's pane): what the REPL's own words are wrapped to.
+    var columns: Int? { get }
+    /// Prints a page of older lines: before the others where the input keeps them in place (a
+    /// full-screen UI), else as any other lines.
+    func printOlder(_ lines: [String])
+    /// The next line printed is where the unread lines start: a full-screen UI jumps there on a key.
+    func markUnreadStart()
+    /// Told each route the host shows: a full-screen UI marks the open conversation in its list.
+    func showing(_ route: Route)
 }
 
 extension REPLInput {
     public var isTerminal: Bool { false }
     public func setStatus(_ status: String) {}
+    public var columns: Int? { nil }
+    public func printOlder(_ lines: [String]) { lines.forEach(printAbove) }
+    public func markUnreadStart() {}
+    public func showing(_ route: Route) {}
     public var lineChanged: (@MainActor (String) -> Void)? {
         get { nil }
         set {}

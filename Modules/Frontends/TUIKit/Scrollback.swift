@@ -1,0 +1,75 @@
+/// The lines of the full-screen UI's main pane, oldest first and at most `limit`: where a
+/// screen's lines go (a page of older ones in front), which line starts what is unread, and the
+/// rows they make at a width, counted back from the newest. A new line pushes out the oldest; a
+/// page of older lines pushes out the newest, so that what is being read stays.
+struct Scrollback {
+    let limit: Int
+    private var lines: [StyledText] = []
+    /// The line unread lines start at, while it is kept.
+    private var unreadStart: Int?
+    /// Rows scrolled back from the newest: 0 shows the newest at the bottom.
+    private(set) var scrolledBack = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Adds `text`'s lines after the others.
+    mutating func append(_ text: String) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { lines.append(StyledText(parsing: String(line))) }
+        let excess = lines.count - limit
+        guard excess > 0 else { return }
+        lines.removeFirst(excess)
+        unreadStart = unreadStart.flatMap { $0 >= excess ? $0 - excess : nil }
+    }
+
+    /// Adds `page`'s lines before the others; the rows shown stay where they are.
+    mutating func prepend(_ page: [String]) {
+        let older = page.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { StyledText(parsing: String($0)) }
+        lines.insert(contentsOf: older.suffix(limit), at: 0)
+        unreadStart = unreadStart.map { $0 + min(older.count, limit) }
+        if lines.count > limit { lines.removeLast(lines.count - limit) }
+        if let start = unreadStart, start >= lines.count { unreadStart = nil }
+    }
+
+    /// The next line added starts what is unread.
+    mutating func markUnreadStart() { unreadStart = lines.count }
+
+    /// Shows the newest lines again.
+    mutating func scrollToNewest() { scrolledBack = 0 }
+
+    /// Scrolls `rows` further back (negative: forward), no further than the oldest line at
+    /// `width` allows in a pane of `height` rows. Whether it moved.
+    @discardableResult
+    mutating func scroll(by rows: Int, width: Int, height: Int) -> Bool {
+        let before = scrolledBack
+        scrolledBack = max(0, scrolledBack + rows)
+        scrolledBack = min(scrolledBack, max(0, rowCount(width: width, upTo: height + scrolledBack) - height))
+        return scrolledBack != before
+    }
+
+    /// Scrolls so that the unread lines start at the top of a pane of `height` rows (or are all
+    /// shown). Whether there is such a line.
+    mutating func scrollToUnread(width: Int, height: Int) -> Bool {
+        guard let unreadStart else { return false }
+        let rows = lines[unreadStart...].reduce(0) { $0 + $1.wrapped(width: width).count }
+        scrolledBack = max(0, rows - height)
+        return true
+    }
+
+    /// The rows a pane of `height` rows and `width` columns shows, top first (fewer when the
+    /// lines make fewer).
+    func rows(width: Int, height: Int) -> ArraySlice<StyledText> {
+        var rows: [StyledText] = []
+        for line in lines.reversed() {
+            rows.insert(contentsOf: line.wrapped(width: width), at: 0)
+            if rows.count >= height + scrolledBack { break }
+        }
+        return rows.dropLast(min(scrolledBack, rows.count)).suffix(height)
+    }
+
+    /// How many rows the newest lines make at `width`, counting no further than `limit` rows.
+    private func rowCount(width: Int, upTo limit: Int) -> Int {
+        var count = 0
+        for line in lines.reversed() where count < limit { count += line.wrapped(width: width).count }
+        return count
+    }
+}
