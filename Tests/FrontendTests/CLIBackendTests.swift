@@ -7,19 +7,13 @@ import Testing
 @MainActor
 @Suite("CLI on the shared backends", .serialized, .timeLimit(.minutes(3)))
 struct CLIBackendTests {
-    enum Store: String, CaseIterable, CustomTestStringConvertible {
-        case sqlite, remote
-        case remoteOnPostgres = "remote on postgres"
-        var testDescription: String { rawValue }
-    }
-
     let terminal = TestTerminal()
 
     @Test(
         "tail CHAT --json prints that conversation's edits, deletions and reactions as tail --json does, from --since on, and nothing of another's",
-        arguments: Store.allCases)
-    func tailOneConversation(_ store: Store) async throws {
-        let server = try await serve(store)
+        arguments: TestTerminal.SharedStore.allCases)
+    func tailOneConversation(_ store: TestTerminal.SharedStore) async throws {
+        let server = try await terminal.serve(store)
         defer { server?.stop() }
         try await signUp("Ada", "Grace")
         #expect(await terminal.run("chats new grace@example.com") == 0)
@@ -52,9 +46,9 @@ struct CLIBackendTests {
 
     @Test(
         "after leaving a group, delete names it by its id and deletes her message; the others see it deleted; its title no longer names it",
-        arguments: Store.allCases)
-    func deleteAfterLeaving(_ store: Store) async throws {
-        let server = try await serve(store)
+        arguments: TestTerminal.SharedStore.allCases)
+    func deleteAfterLeaving(_ store: TestTerminal.SharedStore) async throws {
+        let server = try await terminal.serve(store)
         defer { server?.stop() }
         try await signUp("Ada", "Grace")
         #expect(await terminal.run(arguments: ["--profile", "grace", "chats", "new", "ada@example.com", "--title", "Crew"]) == 0)
@@ -72,7 +66,7 @@ struct CLIBackendTests {
 
     @Test("the REPL says on a line of its own when live updates start failing (the server killed) and when they come again")
     func replSaysWhyLiveUpdatesFail() async throws {
-        let server = try #require(try await serve(.remote))
+        let server = try #require(try await terminal.serve(.remote))
         defer { server.stop() }
         try await signUp("Ada", "Grace")
         #expect(await terminal.run("chats new grace@example.com") == 0)
@@ -93,19 +87,6 @@ struct CLIBackendTests {
         await terminal.waitFor("Grace: back again")
         terminal.type("/quit")
         #expect(await repl.value == 0)
-    }
-
-    /// Points the terminal at `store`: its own SQLite file, or a new server (over SQLite or a new
-    /// PostgreSQL database), returned to be stopped.
-    private func serve(_ store: Store) async throws -> ServerProcess? {
-        guard store != .sqlite else { return nil }
-        let folder = terminal.stateDirectory.appendingPathComponent("server")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let postgres = store == .remoteOnPostgres ? ["--postgres-url", try await PostgresCluster.shared().database()] : []
-        let server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path, arguments: postgres)
-        terminal.extraEnvironment["MESSAGEAI_BACKEND"] = "remote"
-        terminal.extraEnvironment["MESSAGEAI_REMOTE_URL"] = server.url
-        return server
     }
 
     /// Signs each up, under the profile of their name in lower case (the first under the default profile too).

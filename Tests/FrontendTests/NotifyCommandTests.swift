@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// `messageai notify` over a SQLite file that other processes write: the messages that notify,
-/// one JSON line each, and none that must not.
+/// `messageai notify` and the REPL's bell over each backend that other people's CLIs write (a
+/// SQLite file, a server over SQLite or PostgreSQL): the messages that notify, one JSON line
+/// each, and none that must not.
 @MainActor
-@Suite("Notify command", .timeLimit(.minutes(1)))
+@Suite("Notify command", .serialized, .timeLimit(.minutes(3)))
 struct NotifyCommandTests {
     let terminal = TestTerminal()
 
@@ -25,8 +27,17 @@ struct NotifyCommandTests {
         return (listener, following)
     }
 
-    @Test("a direct message and a mention in a group notify, one line each; one's own message and a group's plain message do not")
-    func notices() async throws {
+    /// The `text` of each line `listener` printed.
+    func texts(_ listener: TestTerminal) -> [String?] {
+        listener.output.split(separator: "\n").map { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["text"] as? String }
+    }
+
+    @Test(
+        "a direct message and a mention in a group notify, one line each; one's own message and a group's plain message do not",
+        arguments: TestTerminal.SharedStore.allCases)
+    func notices(_ store: TestTerminal.SharedStore) async throws {
+        let server = try await terminal.serve(store)
+        defer { server?.stop() }
         await pair()
         #expect(await terminal.run(arguments: ["--profile", "bob", "chats", "new", "ada@example.com", "--title", "Crew"]) == 0)
         // Ada accepted Bob: he adds her to his group without an invitation.
@@ -45,8 +56,12 @@ struct NotifyCommandTests {
         #expect(lines.first??["conversation"] as? String == "Crew" && lines.first??["sender"] as? String == "Bob")
     }
 
-    @Test("the REPL on a terminal rings the bell for a direct message elsewhere, and not for one in the conversation it shows")
-    func bell() async throws {
+    @Test(
+        "the REPL on a terminal rings the bell for a direct message elsewhere, and not for one in the conversation it shows",
+        arguments: TestTerminal.SharedStore.allCases)
+    func bell(_ store: TestTerminal.SharedStore) async throws {
+        let server = try await terminal.serve(store)
+        defer { server?.stop() }
         await pair()
         let ada = TestTerminal(sharing: terminal, interactive: true)
         let repl = Task { await ada.run("--profile ada repl") }
@@ -63,8 +78,34 @@ struct NotifyCommandTests {
         #expect(ada.output.filter { $0 == "\u{7}" }.count == 1, "one bell, for the message that came while the list was shown")
     }
 
-    @Test("a muted one-to-one tells of nothing; a group muted but for mentions tells of mentions; unmuted, it tells again")
-    func muted() async throws {
+    @Test("on the memory backend, a mock user's answer that arrives while the list is shown rings the bell once")
+    func memoryBell() async throws {
+        let ada = TestTerminal(interactive: true)
+        // Grace answers 2 s after a message: time enough to leave her conversation first.
+        let repl = Task { await ada.run("repl --backend memory", environment: ["MESSAGEAI_MEMORY_PEER_DELAY_MS": "2000"]) }
+        await ada.waitFor("/login EMAIL to sign in")
+        ada.press("/login ada@example.com\r")
+        ada.press("password123\r")
+        await ada.waitFor("chats> ")
+        ada.press("/open grace\r")
+        await ada.waitFor("Grace Hopper> ")
+        ada.press("are you there?\r")
+        await ada.waitFor("You: are you there?")
+        let sent = ada.mark
+        ada.press("/back\r")
+        await ada.waitFor("chats> ", after: sent)
+        await ada.waitFor("\u{7}", after: sent)
+        ada.press("/quit\r")
+        #expect(await repl.value == 0)
+        #expect(ada.output.filter { $0 == "\u{7}" }.count == 1, "one bell, for Grace's answer")
+    }
+
+    @Test(
+        "a muted one-to-one tells of nothing; a group muted but for mentions tells of mentions; unmuted, it tells again",
+        arguments: TestTerminal.SharedStore.allCases)
+    func muted(_ store: TestTerminal.SharedStore) async throws {
+        let server = try await terminal.serve(store)
+        defer { server?.stop() }
         await pair()
         #expect(await terminal.run(arguments: ["--profile", "bob", "chats", "new", "ada@example.com", "--title", "Crew"]) == 0)
         #expect(await terminal.run("--profile ada mute Bob") == 0 && terminal.output == "Muted.\n")
@@ -81,9 +122,26 @@ struct NotifyCommandTests {
         await listener.waitFor(#""text":"back again""#)
         following.cancel()
         #expect(await following.value == 0)
-        let texts = listener.output.split(separator: "\n").map {
-            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["text"] as? String
-        }
-        #expect(texts == ["@Ada still needed", "back again"], "\(listener.output)")
+        #expect(texts(listener) == ["@Ada still needed", "back again"], "\(listener.output)")
+    }
+
+    @Test(
+        "no one blocked tells you of anything, not even by a mention in a group you share; unblocked, they do again",
+        arguments: TestTerminal.SharedStore.allCases)
+    func blocked(_ store: TestTerminal.SharedStore) async throws {
+        let server = try await terminal.serve(store)
+        defer { server?.stop() }
+        await pair()
+        #expect(await terminal.run(arguments: ["--profile", "bob", "chats", "new", "ada@example.com", "--title", "Crew"]) == 0)
+        #expect(await terminal.run("--profile ada block bob@example.com") == 0)
+
+        let (listener, following) = await follow()
+        #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Crew", "@Ada do you hear me?"]) == 0)
+        #expect(await terminal.run("--profile ada unblock bob@example.com") == 0)
+        #expect(await terminal.run(arguments: ["--profile", "bob", "send", "Crew", "@Ada and now?"]) == 0)
+        await listener.waitFor(#""text":"@Ada and now?""#)
+        following.cancel()
+        #expect(await following.value == 0)
+        #expect(texts(listener) == ["@Ada and now?"], "\(listener.output)")
     }
 }

@@ -1,6 +1,8 @@
 import CLIKit
 import Foundation
 import MessageAIApp
+import TestSupport
+import Testing
 
 /// A fake terminal for running `messageai` in-process: captures output, feeds input lines, and
 /// lets a test wait until some text has been printed.
@@ -38,12 +40,14 @@ final class TestTerminal {
             other?.stateDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-tests-\(UUID().uuidString)")
         ownsState = other == nil
+        extraEnvironment = other?.extraEnvironment ?? [:]
     }
 
     deinit { if ownsState { try? FileManager.default.removeItem(at: stateDirectory) } }
 
-    /// Set for every later run (e.g. the features that sign the memory backend's demo user in).
-    var extraEnvironment: [String: String] = [:]
+    /// Set for every later run (e.g. the features that sign the memory backend's demo user in);
+    /// a terminal `sharing` this one starts with the same.
+    var extraEnvironment: [String: String]
 
     var environment: [String: String] {
         ["MESSAGEAI_STATE_DIR": stateDirectory.path, "MESSAGEAI_AUTH_BCRYPT_COST": "4", "HOME": stateDirectory.path]
@@ -109,5 +113,26 @@ final class TestTerminal {
     func signUp(_ name: String) async -> Int32 {
         setInput(["password123"])
         return await run("--profile \(name.lowercased()) signup --email \(name.lowercased())@example.com --name \(name) --password-stdin")
+    }
+
+    /// A backend that several people's CLIs share: a SQLite file, or a server over SQLite or
+    /// PostgreSQL (the memory backend lives and dies with one command).
+    enum SharedStore: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, remote
+        case remoteOnPostgres = "remote on postgres"
+        var testDescription: String { rawValue }
+    }
+
+    /// Points the terminal (and those made later sharing it) at `store`: its own SQLite file,
+    /// or a new server (over SQLite or a new PostgreSQL database), returned to be stopped.
+    func serve(_ store: SharedStore) async throws -> ServerProcess? {
+        guard store != .sqlite else { return nil }
+        let folder = stateDirectory.appendingPathComponent("server")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let postgres = store == .remoteOnPostgres ? ["--postgres-url", try await PostgresCluster.shared().database()] : []
+        let server = try await ServerProcess(databasePath: folder.appendingPathComponent("server.sqlite").path, arguments: postgres)
+        extraEnvironment["MESSAGEAI_BACKEND"] = "remote"
+        extraEnvironment["MESSAGEAI_REMOTE_URL"] = server.url
+        return server
     }
 }
