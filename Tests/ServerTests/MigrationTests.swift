@@ -34,6 +34,14 @@ struct MigrationTests {
         #expect(deleted.status == 200)
         cursor = try #require(deleted.json?["cursor"] as? String)
         #expect(try await world.probe.send("POST", "/v1/conversations/\(conversation)/read", token: grace.token, json: [:]).status == 204)
+        // A mention unread, and a mute: in the list, they move too.
+        let mention = try await world.probe.send(
+            "PUT", "/v1/conversations/\(conversation)/messages/m-mention", token: ada.token, json: ["text": "@Grace see this"])
+        #expect(mention.status == 200)
+        cursor = try #require(mention.json?["cursor"] as? String)
+        #expect(
+            try await world.probe.send("PUT", "/v1/conversations/\(conversation)/notifications", token: grace.token, json: ["level": "mentions"])
+                .status == 204)
         let history = try await world.probe.send("GET", "/v1/conversations/\(conversation)/messages?limit=100", token: ada.token).body
         let list = try await world.probe.send("GET", "/v1/conversations", token: grace.token).body
         _ = await world.server.terminate()
@@ -59,12 +67,13 @@ struct MigrationTests {
         let finished = try await Self.server(migrate)
         #expect(finished.status == 0, "\(finished)")
         #expect(
-            finished.output.contains("copied messages: 30 rows") && finished.output.contains("copied message_changes: 2 rows")
-                && finished.output.contains("copied auth_sessions: 2 rows"), "\(finished.output)")
+            finished.output.contains("copied messages: 31 rows") && finished.output.contains("copied message_changes: 2 rows")
+                && finished.output.contains("copied auth_sessions: 2 rows") && finished.output.contains("copied message_mentions: 1 rows")
+                && finished.output.contains("copied conversation_notifications: 1 rows"), "\(finished.output)")
         let again = try await Self.server(migrate)
         #expect(again.status == 64 && again.errors.contains("is not empty"), "\(again)")
         #expect(
-            try await cluster.psql("SELECT count(*) FROM messages", onDatabaseAt: database).trimmingCharacters(in: .whitespacesAndNewlines) == "30",
+            try await cluster.psql("SELECT count(*) FROM messages", onDatabaseAt: database).trimmingCharacters(in: .whitespacesAndNewlines) == "31",
             "a second run copied again")
 
         let moved = try await ServerProcess(
@@ -84,6 +93,9 @@ struct MigrationTests {
                 == "2", "the change events did not move")
         let movedList = try await probe.send("GET", "/v1/conversations", token: grace.token).body
         #expect(movedList == list, "\(String(decoding: list, as: UTF8.self)) became \(String(decoding: movedList, as: UTF8.self))")
+        #expect(
+            String(decoding: list, as: UTF8.self).contains(#""unreadMentions":1"#)
+                && String(decoding: list, as: UTF8.self).contains(#""level":"mentions""#), "\(String(decoding: list, as: UTF8.self))")
         #expect(try await probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"]).status != 500)
         // A cursor of the SQLite store is another store's: the client is told to reload, not resumed past a gap.
         #expect(try await probe.send("GET", "/v1/events/log?after=\(cursor)", token: ada.token).status == 410)

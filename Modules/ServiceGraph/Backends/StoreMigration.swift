@@ -9,7 +9,7 @@ import SQLStore
 
 /// Moves a server's store from its SQLite file into a new PostgreSQL database
 /// (`messageai-server migrate`): every account, session, profile, conversation, membership,
-/// message, read marker and event, with the store's positions as they were, in one transaction.
+/// mute, message, mention, read marker and event, with the store's positions as they were, in one transaction.
 /// An interrupted move leaves the database as empty as it found it, and a database that holds
 /// anything already is refused, so running it again either finishes or says why not; nothing is
 /// ever copied twice. The database keeps the epoch it was made with, so clients holding cursors
@@ -36,11 +36,19 @@ public enum StoreMigration {
         Table(name: "profiles", order: "id"), Table(name: "conversations", order: "id", times: ["created_at"]),
         Table(name: "conversation_members", order: "user_id, conversation_id", times: ["invited_at"]),
         Table(name: "conversation_accepts", order: "user_id, accepted_id"), Table(name: "conversation_blocks", order: "user_id, blocked_id"),
-        Table(name: "messages", order: "seq"), Table(name: "chat_activity", order: "conversation_id"),
+        Table(name: "conversation_notifications", order: "user_id, conversation_id"),
+        Table(name: "messages", order: "seq"), Table(name: "message_mentions", order: "user_id, seq"),
+        Table(name: "chat_activity", order: "conversation_id"),
         Table(name: "chat_reads", order: "user_id, conversation_id"), Table(name: "store_changes", order: "seq"),
         Table(name: "store_audiences", order: "user_id, seq"), Table(name: "message_changes", order: "seq"),
         Table(name: "chat_receipt_privacy", order: "user_id"),
     ]
+
+    /// The SQLite tables not copied, each for its reason: GRDB's record of migrations; the epoch
+    /// and the sequence, which the database keeps its own of (the sequence set from SQLite's);
+    /// SQLite's search index and its progress, which PostgreSQL's index replaces. A table in
+    /// neither list stops the move before anything is copied: nothing is left behind unnoticed.
+    static let notCopied: Set<String> = ["grdb_migrations", "chat_epoch", "store_sequence", "search_progress", "search_index"]
 
     /// Rows read from SQLite and written to PostgreSQL at a time.
     static let pageRows = 2_000
@@ -75,6 +83,14 @@ public enum StoreMigration {
                 .usage,
                 "the database \(try PGDatabase.Location(url: url)) is not empty (\(held.0) accounts, \(held.1) conversations, "
                     + "\(held.2) messages and events): migrate into a new, empty database")
+        }
+        let names = try await snapshot.read { db in
+            // An FTS5 table's shadow tables are named after it.
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_index_%'")
+        }
+        if let missed = Set(names).subtracting(tables.map(\.name)).subtracting(notCopied).sorted().first {
+            throw AppError(.internal, "the table \(missed) has no place in the move; nothing was copied")
         }
         let sequence = try await snapshot.read { db in try Int64.fetchOne(db, sql: "SELECT value FROM store_sequence") ?? 0 }
         let rows = try await postgres.write(ordered: true) { transaction in
