@@ -27,7 +27,7 @@ struct NotificationChoiceContractTests {
 
         try await laptop.conversations.chooseNotifications(.mentions, until: nil, in: room)
         let chosen = try #require(try await phone.conversations.conversations().first { $0.id == room })
-        #expect(chosen.notifications == NotificationChoice(level: .mentions, until: nil) && chosen.isQuiet)
+        #expect(chosen.notifications?.level == .mentions && chosen.notifications?.until == nil && chosen.isQuiet)
         while let event = await heard.next() {
             if case .change(let change, _) = event, change.kind == .notificationsChosen {
                 #expect(change.conversationID == room && change.userID == ada.id)
@@ -49,8 +49,34 @@ struct NotificationChoiceContractTests {
         guard ![.remote, .remoteOnPostgres].contains(backend) else { return }
         let end = now.addingTimeInterval(3_600.000_4)
         try await laptop.conversations.chooseNotifications(NotificationLevel.none, until: end, in: room)
-        #expect(try await phone.conversations.conversations().first { $0.id == room }?.notifications == NotificationChoice(level: .none, until: end))
+        let muted = try await phone.conversations.conversations().first { $0.id == room }?.notifications
+        #expect(muted?.level == NotificationLevel.none && muted?.until == NotificationChoice(level: .none, until: end).until)
         harness.clock.advance(by: 3_601)
         #expect(try await phone.conversations.conversations().first { $0.id == room }?.notifications == nil, "over at its end")
+    }
+
+    @Test(
+        "a quiet conversation keeps its place in the list while its messages arrive, but for mentions; heard again, it moves up",
+        arguments: BackendContractTests.backends)
+    func quietKeepsItsPlace(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let noisy = try await harness.group("Noisy", by: grace, with: [ada]).id
+        harness.clock.advance(by: 1)
+        let calm = try await harness.group("Calm", by: grace, with: [ada]).id
+        let asAda = harness.services(for: ada), asGrace = harness.services(for: grace)
+        func order() async throws -> [ConversationID] { try await asAda.conversations.conversations().map(\.id) }
+        #expect(try await order() == [calm, noisy])
+
+        try await asAda.conversations.chooseNotifications(.mentions, until: nil, in: noisy)
+        harness.clock.advance(by: 1)
+        _ = try await asGrace.chat.send(id: .random(), text: "chatter", to: noisy)
+        let rows = try await asAda.conversations.conversations()
+        #expect(rows.map(\.id) == [calm, noisy], "the quiet one moved up")
+        #expect(rows.last?.unreadCount == 1 && rows.last?.lastMessage?.text == "chatter", "it still counts, and shows what came")
+
+        try await asAda.conversations.chooseNotifications(nil, until: nil, in: noisy)
+        #expect(try await order() == [noisy, calm], "heard again, its last message places it")
     }
 }

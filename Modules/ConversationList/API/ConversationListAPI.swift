@@ -189,7 +189,9 @@ extension ConversationSummary: WireType {
             ("unreadCount", .integer(0...Int(Int32.max))), ("unreadMentions", .integer(0...Int(Int32.max))), ("lastActivityAt", .timestamp),
             (
                 "notifications",
-                .object([("level", .enumeration(NotificationLevel.allCases.map(\.rawValue))), ("until", .timestamp)], required: ["level"])
+                .object(
+                    [("level", .enumeration(NotificationLevel.allCases.map(\.rawValue))), ("until", .timestamp), ("placedAt", .timestamp)],
+                    required: ["level"])
             ),
             (
                 "notInvited",

@@ -8,12 +8,20 @@ public struct NotificationChoice: Codable, Equatable, Sendable {
     public let level: NotificationLevel
     /// When it ends, and the conversation's standard level is back; `nil` for good.
     public let until: Date?
+    /// The conversation's last activity when the choice was made: while the choice quiets it,
+    /// the list places it no later than that, so that what arrives since does not move it up
+    /// (`nil`: a choice kept before this was recorded).
+    public let placedAt: Date?
 
-    /// `level`, until `until` (for good when `nil`), to the millisecond as every store keeps it.
-    public init(level: NotificationLevel, until: Date?) {
+    /// `level`, until `until` (for good when `nil`), holding the conversation at `placedAt` in
+    /// the list; each to the millisecond, as every store keeps it.
+    public init(level: NotificationLevel, until: Date?, placedAt: Date? = nil) {
         self.level = level
-        self.until = until.map { Date(timeIntervalSince1970: Double(WireFormat.milliseconds($0)) / 1_000) }
+        self.until = until.map(Self.milliseconds)
+        self.placedAt = placedAt.map(Self.milliseconds)
     }
+
+    private static func milliseconds(_ date: Date) -> Date { WireFormat.date(milliseconds: WireFormat.milliseconds(date)) }
 
     /// The choice as it stands at `now`: `nil` once it has ended.
     public func standing(at now: Date) -> NotificationChoice? {

@@ -17,12 +17,14 @@ public enum WireFormat {
     /// How a date is written on the wire: whole milliseconds since 1970.
     public static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000).rounded()) }
 
+    /// The date `milliseconds` since 1970 stand for, as stores keep times.
+    public static func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1_000) }
+
     /// A new decoder of wire values.
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
-            let milliseconds = try decoder.singleValueContainer().decode(Int64.self)
-            return Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
+            date(milliseconds: try decoder.singleValueContainer().decode(Int64.self))
         }
         return decoder
     }

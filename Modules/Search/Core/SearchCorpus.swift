@@ -41,6 +41,6 @@ public struct SearchCorpusMessage: Sendable, Equatable {
     public init(key: Int64, id: String, conversationID: String, senderID: String, sentAtMilliseconds: Int64, text: String) {
         self.init(
             id: MessageID(id), conversationID: ConversationID(conversationID), senderID: UserID(senderID),
-            sentAt: Date(timeIntervalSince1970: Double(sentAtMilliseconds) / 1_000), text: text, key: key)
+            sentAt: WireFormat.date(milliseconds: sentAtMilliseconds), text: text, key: key)
     }
 }

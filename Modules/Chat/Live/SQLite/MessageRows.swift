@@ -139,5 +139,5 @@ enum MessageRows {
     static func milliseconds(_ date: Date) -> Int { Int((date.timeIntervalSince1970 * 1_000).rounded(.down)) }
 
     /// Message times are stored as whole milliseconds since 1970, exactly.
-    static func date(milliseconds: Int) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1_000) }
+    static func date(milliseconds: Int) -> Date { WireFormat.date(milliseconds: Int64(milliseconds)) }
 }

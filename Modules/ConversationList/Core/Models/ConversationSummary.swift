@@ -73,11 +73,19 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
         return answer
     }
 
-    /// `rows` with the most recent activity first; ties broken by id so the order is stable.
-    /// Sorts positions by a precomputed key, then moves each row once: sorting the rows
+    /// Where the row stands in the list: its last activity, but a quiet conversation's no later
+    /// than its last activity when it went quiet (`NotificationChoice.placedAt`): the messages
+    /// it quiets do not move it up.
+    public var placedAt: Date {
+        guard isQuiet, let held = notifications?.placedAt else { return lastActivityAt }
+        return min(lastActivityAt, held)
+    }
+
+    /// `rows` by their place (`placedAt`), the latest first; ties broken by id so the order is
+    /// stable. Sorts positions by a precomputed key, then moves each row once: sorting the rows
     /// themselves copies every field at each swap, which dominated the time of a 10,000-row list.
     public static func byRecentActivity(_ rows: [Self]) -> [Self] {
-        let times = rows.map(\.lastActivityAt)
+        let times = rows.map(\.placedAt)
         let order = rows.indices.sorted { a, b in times[a] != times[b] ? times[a] > times[b] : rows[a].id < rows[b].id }
         return order.map { rows[$0] }
     }

@@ -51,18 +51,23 @@ public struct StoredConversationListService: ConversationListService {
 
     public func chooseNotifications(_ level: NotificationLevel?, until: Date?, in conversationID: ConversationID) async throws {
         let me = try await caller.id()
-        guard try await store.conversation(conversationID)?.memberIDs.contains(me) == true else { throw AppError.noConversation(conversationID) }
+        guard let conversation = try await store.conversation(conversationID), conversation.memberIDs.contains(me) else {
+            throw AppError.noConversation(conversationID)
+        }
         try NotificationChoice.check(until: until, at: clock.now())
         try budget.spend(.lookup, by: me)
-        try await choices.choose(level.map { NotificationChoice(level: $0, until: until) }, in: conversationID, for: me)
+        // A quiet conversation keeps its place in the list: where its last activity now puts it.
+        let placedAt = level == nil ? nil : try await builder.summary(of: conversation, for: me).lastActivityAt
+        try await choices.choose(level.map { NotificationChoice(level: $0, until: until, placedAt: placedAt) }, in: conversationID, for: me)
     }
 
-    /// `rows` with what `reader` chose to be told of in each, while it stands.
+    /// `rows` with what `reader` chose to be told of in each, while it stands, in their places
+    /// (a quiet one held where it was).
     private func choosing(_ rows: [ConversationSummary], of reader: UserID) async throws -> [ConversationSummary] {
         let chosen = try await choices.choices(of: reader)
         guard !chosen.isEmpty else { return rows }
         let now = clock.now()
-        return rows.map { $0.choosing(chosen[$0.id]?.standing(at: now)) }
+        return ConversationSummary.byRecentActivity(rows.map { $0.choosing(chosen[$0.id]?.standing(at: now)) })
     }
 
     public func startDirect(with userID: UserID) async throws -> ConversationSummary {

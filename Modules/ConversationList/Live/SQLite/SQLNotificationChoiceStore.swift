@@ -8,7 +8,8 @@ import SQLStore
 /// its `StoreChange` in one transaction.
 public struct SQLNotificationChoiceStore: NotificationChoiceStore {
     /// The choices' table (`conversationlist` step 5): one row a member and conversation, the
-    /// end in milliseconds since 1970 or NULL for good.
+    /// end in milliseconds since 1970 or NULL for good; where the list holds a quiet
+    /// conversation (step 6, milliseconds; NULL in rows from before).
     public static let migrations = [
         SchemaMigration(
             feature: "conversationlist", version: 5,
@@ -20,7 +21,8 @@ public struct SQLNotificationChoiceStore: NotificationChoiceStore {
                     until INTEGER,
                     PRIMARY KEY (user_id, conversation_id)
                 ) WITHOUT ROWID;
-                """)
+                """),
+        SchemaMigration(feature: "conversationlist", version: 6, sql: "ALTER TABLE conversation_notifications ADD COLUMN placed_at INTEGER;"),
     ]
 
     private let database: SQLDatabase
@@ -32,12 +34,13 @@ public struct SQLNotificationChoiceStore: NotificationChoiceStore {
         try await database.read { db in
             var choices: [ConversationID: NotificationChoice] = [:]
             let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: "SELECT conversation_id, level, until FROM conversation_notifications WHERE user_id = ?"),
+                db.cachedStatement(sql: "SELECT conversation_id, level, until, placed_at FROM conversation_notifications WHERE user_id = ?"),
                 arguments: [member.rawValue])
             while let row = try rows.next() {
                 guard let level = NotificationLevel(rawValue: row["level"]) else { continue }
-                let until = (row["until"] as Int64?).map { Date(timeIntervalSince1970: Double($0) / 1_000) }
-                choices[ConversationID(row["conversation_id"] as String)] = NotificationChoice(level: level, until: until)
+                let (until, placedAt) = (row["until"] as Int64?, row["placed_at"] as Int64?)
+                choices[ConversationID(row["conversation_id"] as String)] = NotificationChoice(
+                    level: level, until: until.map(WireFormat.date(milliseconds:)), placedAt: placedAt.map(WireFormat.date(milliseconds:)))
             }
             return choices
         }
@@ -47,8 +50,14 @@ public struct SQLNotificationChoiceStore: NotificationChoiceStore {
         try await database.write { db in
             if let choice {
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO conversation_notifications (user_id, conversation_id, level, until) VALUES (?, ?, ?, ?)",
-                    arguments: [member.rawValue, conversationID.rawValue, choice.level.rawValue, choice.until.map(WireFormat.milliseconds)])
+                    sql: """
+                        INSERT OR REPLACE INTO conversation_notifications (user_id, conversation_id, level, until, placed_at)
+                        VALUES (?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        member.rawValue, conversationID.rawValue, choice.level.rawValue, choice.until.map(WireFormat.milliseconds),
+                        choice.placedAt.map(WireFormat.milliseconds),
+                    ])
             } else {
                 try db.execute(
                     sql: "DELETE FROM conversation_notifications WHERE user_id = ? AND conversation_id = ?",
