@@ -1,3 +1,5 @@
+import Foundation
+import GRDB
 import Testing
 
 /// The REPL as a home, driven through its line editor as on a terminal: the prompt names the
@@ -33,6 +35,34 @@ struct REPLHomeTests {
         let mine = output.range(of: "You: hello everyone", options: .backwards)
         #expect(marker != nil && reply != nil && mine != nil)
         if let marker, let reply, let mine { #expect(mine.upperBound < marker.lowerBound && marker.upperBound < reply.lowerBound) }
+    }
+
+    @Test("messages of another day than the one before them follow a heading of their day; the first shown has none")
+    func dayHeadings() async throws {
+        let cli = TestTerminal(sharing: terminal)
+        for name in ["Ada", "Bob"] { #expect(await cli.signUp(name) == 0) }
+        #expect(await cli.run("--profile bob chats new ada@example.com") == 0)
+        #expect(await cli.run("--profile ada chats new bob@example.com") == 0)
+        for text in ["news of the day before yesterday", "and more of it"] {
+            #expect(await cli.run(arguments: ["--profile", "bob", "send", "Ada", text]) == 0)
+        }
+        let file = terminal.stateDirectory.appendingPathComponent(".local/share/messageai/messageai.sqlite").path
+        try await DatabaseQueue(path: file).write { db in try db.execute(sql: "UPDATE messages SET sent_at = sent_at - 2 * 86400000") }
+        #expect(await cli.run(arguments: ["--profile", "bob", "send", "Ada", "news of today"]) == 0)
+
+        let repl = Task { await terminal.run("--profile ada repl") }
+        await terminal.waitFor("chats> ")
+        terminal.press("/open bob\r")
+        await terminal.waitFor("Bob: news of today")
+        terminal.press("\u{4}")
+        #expect(await repl.value == 0)
+        let output = terminal.output
+        let headings = output.ranges(of: "──── ")
+        let old = try #require(output.range(of: "and more of it")), today = try #require(output.range(of: "Bob: news of today"))
+        #expect(headings.count == 1, "one heading, and only before today's message: \(output)")
+        #expect(headings.allSatisfy { old.upperBound < $0.lowerBound && $0.upperBound < today.lowerBound })
+        let day = Date().formatted(.dateTime.weekday(.wide).day().month(.wide))
+        #expect(output.contains("──── \(day) ────"), "\(output)")
     }
 
     @Test("Ctrl-R finds an earlier line by what it contains, and Enter runs it")

@@ -22,6 +22,7 @@ final class ChatScreen: REPLScreen {
     private let typing: TypingViewModel
     private var live: Task<Void, Never>?
     private var printed: [MessageID: Timeline.Entry.Delivery] = [:]
+    private var days = DayHeadings()
     private var names: [UserID: String] = [:]
     private var me: UserID?
     /// The other members, whose `@Name`s Tab completes.
@@ -197,7 +198,7 @@ final class ChatScreen: REPLScreen {
         await model.loadOlder()
         await context.present(model.olderPage) { count in
             guard count > 0 else { return context.show("(no older messages)") }
-            let older = await lines(of: Array((model.timeline.value?.entries ?? []).prefix(count)))
+            let older = await lines(of: Array((model.timeline.value?.entries ?? []).prefix(count)), older: true)
             context.showOlder([context.console.styled("— \(count) older —", .dim)] + older)
         }
     }
@@ -283,11 +284,13 @@ final class ChatScreen: REPLScreen {
 
     private func show(_ messages: [Timeline.Entry]) async { (await lines(of: messages)).forEach(context.show) }
 
-    /// The lines of `messages`, which are remembered as shown.
-    private func lines(of messages: [Timeline.Entry]) async -> [String] {
+    /// The lines of `messages` (shown after the others, or `older`, before them) with their
+    /// days' headings; the messages are remembered as shown.
+    private func lines(of messages: [Timeline.Entry], older: Bool = false) async -> [String] {
         await learnNames(of: messages)
         for message in messages { printed[message.id] = message.delivery }
-        return MessageText.lines(
-            messages, names: names, me: me, console: context.console, shown: model.timeline.value?.entries.compactMap(\.message) ?? [])
+        let shown = model.timeline.value?.entries.compactMap(\.message) ?? []
+        let lines = MessageText.lines(messages, names: names, me: me, console: context.console, shown: shown)
+        return days.placing(lines, of: messages, older: older, console: context.console)
     }
 }

@@ -1,5 +1,6 @@
 import CLIKit
 import Chat
+import Foundation
 import Kernel
 
 /// How a message reads in text, for the CLI and the REPL alike, and as `send` and `history`
@@ -104,5 +105,42 @@ enum MessageText {
         case 2: return shown[0] + " and " + shown[1] + " are typing…"
         default: return "\(shown.count) people are typing…"
         }
+    }
+}
+
+/// Where a day's heading goes among a conversation's messages as the REPL shows them: before a
+/// message of another day than the one shown before it, whether it arrives after the others or
+/// in a page of older ones shown before them.
+@MainActor
+struct DayHeadings {
+    /// The days of the oldest and of the newest message shown.
+    private var oldest: Date?, newest: Date?
+
+    /// `lines` (one a message of `entries`) with the headings they need: after the newest shown,
+    /// or `older`, before the oldest shown.
+    mutating func placing(_ lines: [String], of entries: [Timeline.Entry], older: Bool, console: Console) -> [String] {
+        var placed: [String] = []
+        var day = older ? nil : newest
+        for (entry, line) in zip(entries, lines) {
+            let today = Calendar.current.startOfDay(for: entry.sentAt)
+            if let day, day != today { placed.append(Self.heading(today, console: console)) }
+            day = today
+            placed.append(line)
+        }
+        guard let first = entries.first.map({ Calendar.current.startOfDay(for: $0.sentAt) }), let day else { return placed }
+        if older {
+            if let oldest, oldest != day { placed.append(Self.heading(oldest, console: console)) }
+            oldest = first
+            newest = newest ?? day
+        } else {
+            newest = day
+            oldest = oldest ?? first
+        }
+        return placed
+    }
+
+    /// `──── Friday 27 November ────`, dimmed.
+    static func heading(_ day: Date, console: Console) -> String {
+        console.styled("──── " + day.formatted(.dateTime.weekday(.wide).day().month(.wide)) + " ────", .dim)
     }
 }
