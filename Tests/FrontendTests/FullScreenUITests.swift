@@ -98,7 +98,9 @@ struct FullScreenUITests {
         #expect(await terminal.line(after: "\u{1B}[<64;40;3M\r") == "")
         #expect(terminal.ui.frame.text.split(separator: "\n")[5].hasSuffix("│line 17"), "\n\(terminal.ui.frame.text)")
         terminal.ui.showing(.conversation(ConversationID("c3")))
+        terminal.ui.printAbove("c3's first line")
         #expect(await terminal.line(after: "\r") == "")
+        #expect(!terminal.ui.frame.text.contains("line 20") && terminal.ui.frame.text.contains("│c3's first line"), "a new screen starts afresh")
         let marked = (1...4).filter { terminal.ui.frame[$0, 0].style.reverse }
         #expect(marked == [3], "the row of c3, opened by a typed /chat, is the one marked")
         #expect(terminal.ui.columns == 45, "the REPL's own words are wrapped to the pane, not to the terminal")

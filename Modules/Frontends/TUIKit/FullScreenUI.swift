@@ -5,7 +5,7 @@ import REPLKit
 
 /// The full-screen terminal UI: the REPL's host and screens, shown on the alternate screen with
 /// state kept in place instead of scrolling past. The conversation list on the left (unread
-/// counts, `@` mentions), the current screen's lines on the right (PgUp/PgDn scroll back), a
+/// counts, `@` mentions), the current screen's lines on the right (each screen starts afresh) (PgUp/PgDn scroll back), a
 /// status line (who types, the hotlist, trouble) and the input line, edited as the REPL's
 /// (`LineEditing`: history, Ctrl-R, Tab). Every REPL command works from the input line; the
 /// keys people know from weechat switch conversations by typing the command for them: Ctrl-N
@@ -109,8 +109,11 @@ public final class FullScreenUI: REPLInput {
 
     public func markUnreadStart() { scrollback.markUnreadStart() }
 
+    /// Another screen starts with the pane to itself: a conversation's timeline, not what the
+    /// screens before printed.
     public func showing(_ route: Route) {
         if case .conversation(let id) = route { current = id } else { current = nil }
+        scrollback = Scrollback(limit: Self.scrollbackLines)
         olderAsked = false
         scheduleRedraw()
         routeShown?(route)
@@ -196,7 +199,6 @@ public final class FullScreenUI: REPLInput {
 
     private func open(_ entry: ListedConversation) -> String {
         current = entry.id
-        scrollback.scrollToNewest()
         return "/chat " + entry.id.rawValue
     }
 

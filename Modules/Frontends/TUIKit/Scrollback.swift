@@ -33,9 +33,6 @@ struct Scrollback {
     /// The next line added starts what is unread.
     mutating func markUnreadStart() { unreadStart = lines.count }
 
-    /// Shows the newest lines again.
-    mutating func scrollToNewest() { scrolledBack = 0 }
-
     /// Scrolls `rows` further back (negative: forward), no further than the oldest line at
     /// `width` allows in a pane of `height` rows. Whether it moved.
     @discardableResult
