@@ -40,6 +40,25 @@ struct ContainerLookup: FrontendLookup {
         try await container.conversations.changes()
     }
 
+    func invitationCount() async throws -> Int {
+        try await container.conversations.invitations().count
+    }
+
+    func typingConversations() async throws -> AsyncStream<Set<ConversationID>> {
+        let notices = try await container.typing.typingNotices()
+        let (conversations, continuation) = AsyncStream<Set<ConversationID>>.makeStream()
+        let task = Task {
+            var typing: Set<TypingNotice.Key> = []
+            for await notice in notices {
+                if notice.typing { typing.insert(notice.key) } else { typing.remove(notice.key) }
+                continuation.yield(Set(typing.map(\.conversationID)))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return conversations
+    }
+
     func liveTrouble() async throws -> AsyncStream<String?> {
         try await container.events.liveTrouble()
     }

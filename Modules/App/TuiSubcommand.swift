@@ -36,15 +36,16 @@ struct TuiSubcommand: FeatureCommand {
     }
 }
 
-/// Keeps the UI's conversation list current: again at each change of the list, from each
-/// screen shown on (a sign-in or a sign-out shows one). Signed out, the list is empty and
-/// nothing is followed; a stream of changes that ends (a lost connection) is followed again a
-/// second later.
+/// Keeps the UI's conversation list current: again at each change of the list (with the
+/// invitations waiting), and who types where, from each screen shown on (a sign-in or a
+/// sign-out shows one). Signed out, the list is empty and nothing is followed; a stream that
+/// ends (a lost connection) is followed again a second later.
 @MainActor
 private final class ListFollower {
     private let lookup: any FrontendLookup
     private let ui: FullScreenUI
     private var task: Task<Void, Never>?
+    private var typing: Task<Void, Never>?
 
     init(lookup: any FrontendLookup, ui: FullScreenUI) {
         self.lookup = lookup
@@ -52,21 +53,39 @@ private final class ListFollower {
     }
 
     func restart() {
+        stop()
+        ui.showTyping(in: [])
+        task = following({ [lookup] in try await lookup.listChanges().prepending() }) { [lookup, ui] _ in
+            if let entries = try? await lookup.listedConversations() {
+                ui.showConversations(entries, invitations: (try? await lookup.invitationCount()) ?? 0)
+            }
+        }
+        typing = following({ [lookup] in try await lookup.typingConversations() }) { [ui] in ui.showTyping(in: $0) }
+    }
+
+    func stop() {
         task?.cancel()
-        task = Task { [lookup, ui] in
+        typing?.cancel()
+    }
+
+    /// Runs `show` on each element of the stream `open` gives (first with the current state),
+    /// while someone is signed in; clears the UI's list when no one is.
+    private func following<Element>(
+        _ open: @escaping @MainActor () async throws -> AsyncStream<Element>, show: @escaping @MainActor (Element) async -> Void
+    ) -> Task<Void, Never> {
+        Task { [lookup, ui] in
             while !Task.isCancelled {
-                guard (try? await lookup.currentUserID()) != nil else { return ui.showConversations([]) }
-                if let changes = try? await lookup.listChanges() {
-                    for await _ in changes.prepending() where !Task.isCancelled {
-                        if let entries = try? await lookup.listedConversations() { ui.showConversations(entries) }
-                    }
+                guard (try? await lookup.currentUserID()) != nil else {
+                    ui.showConversations([])
+                    return ui.showTyping(in: [])
+                }
+                if let stream = try? await open() {
+                    for await element in stream where !Task.isCancelled { await show(element) }
                 }
                 try? await Task.sleep(for: .seconds(1))
             }
         }
     }
-
-    func stop() { task?.cancel() }
 }
 
 extension AsyncStream where Element == Void {

@@ -90,6 +90,8 @@ public final class AppContainer {
     public var chat: any ChatService { services.chat }
     /// The events of the signed-in user's conversations, live and caught up.
     public var events: any EventStreamService { services.events }
+    /// Who types in the signed-in user's conversations.
+    public var typing: any TypingService { services.typing }
 
     /// The one instance of a service that has no backend-specific implementation (a feature made
     /// by `new-feature` starts with its in-memory service only), made on first use.

@@ -59,6 +59,25 @@ struct FullScreenUITests {
         #expect(!terminal.sent.contains("\u{1B}[2J T"), "a hostile title is shown, never sent")
     }
 
+    @Test("the list marks where someone types, and says how many invitations wait, on its last row when it is full")
+    func typingAndInvitations() async {
+        let terminal = Terminal(rows: 7, columns: 60)
+        terminal.ui.showConversations(Self.list, invitations: 2)
+        terminal.ui.showTyping(in: [ConversationID("c1")])
+        #expect(await terminal.line(after: "\r") == "")
+        #expect(
+            terminal.ui.frame.text.split(separator: "\n").prefix(5).map { String($0.prefix(14)) } == [
+                "Conversations ", "1 Engine roo ✎", "2 Grace H 3 @1", "3 Alan␛[2J T 1", "+2 invitations",
+            ], "\n\(terminal.ui.frame.text)")
+        terminal.ui.showTyping(in: [])
+        terminal.ui.showConversations(Array(Self.list.prefix(1)))
+        #expect(await terminal.line(after: "\r") == "")
+        #expect(
+            terminal.ui.frame.text.split(separator: "\n").prefix(3).map { String($0.prefix(14)) } == [
+                "Conversations ", "1 Engine room ", "              ",
+            ])
+    }
+
     @Test("Ctrl-N, Ctrl-P, Alt-1…9 and Alt-A open conversations; Esc goes back; Ctrl-C on an empty line quits")
     func keys() async {
         let terminal = Terminal(rows: 8, columns: 60)

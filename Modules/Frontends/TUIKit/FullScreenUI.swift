@@ -52,6 +52,9 @@ public final class FullScreenUI: REPLInput {
     private var status = StyledText()
     private var scrollback = Scrollback(limit: FullScreenUI.scrollbackLines)
     private var conversations: [ListedConversation] = []
+    private var invitations = 0
+    /// The conversations where someone else is typing.
+    private var typing: Set<ConversationID> = []
     private var current: ConversationID?
     private var isEditing = false
     private var redrawScheduled = false
@@ -73,9 +76,17 @@ public final class FullScreenUI: REPLInput {
     /// What is on the screen now: for tests, and for a reviewer reading one.
     public private(set) var frame = CellBuffer(rows: 0, columns: 0)
 
-    /// Shows the conversation list: `entries`, the one open (`showing(_:)`) marked.
-    public func showConversations(_ entries: [ListedConversation]) {
+    /// Shows the conversation list: `entries`, the one open (`showing(_:)`) marked, and how many
+    /// `invitations` wait for an answer.
+    public func showConversations(_ entries: [ListedConversation], invitations: Int = 0) {
         conversations = entries
+        self.invitations = invitations
+        scheduleRedraw()
+    }
+
+    /// Marks the conversations where someone else is typing (`✎`).
+    public func showTyping(in conversations: Set<ConversationID>) {
+        typing = conversations
         scheduleRedraw()
     }
 
@@ -230,10 +241,16 @@ public final class FullScreenUI: REPLInput {
         let width = listWidth
         guard width > 0 else { return }
         buffer.write(StyledText("Conversations", .bolded), row: 0, column: 0, width: width - 1)
-        for (row, entry) in conversations.prefix(max(0, mainRows - 1)).enumerated() {
+        // The invitations' line takes the last row the list has, when any wait.
+        let rows = max(0, mainRows - 1 - (invitations > 0 ? 1 : 0))
+        if invitations > 0 {
+            let line = StyledText("+\(invitations) invitation\(invitations == 1 ? "" : "s")", CellStyle.bolded.colored(.yellow))
+            buffer.write(line, row: min(conversations.count, rows) + 1, column: 0, width: width - 1)
+        }
+        for (row, entry) in conversations.prefix(rows).enumerated() {
             // A quiet (muted) conversation is dimmed, its unread count too: only a mention stands out.
             let line = StyledText("\(entry.number) ", entry.quiet ? .dimmed : .plain) + StyledText(entry.title, entry.quiet ? .dimmed : .plain)
-            var marks = StyledText()
+            var marks = typing.contains(entry.id) ? StyledText(" ✎", .dimmed) : StyledText()
             if entry.unread > 0 { marks = marks + StyledText(" \(entry.unread)", entry.quiet ? .dimmed : .bolded) }
             if entry.mentions > 0 { marks = marks + StyledText(" @\(entry.mentions)", CellStyle.bolded.colored(.yellow)) }
             // What dimming says is said in text too, for a terminal that cannot dim.

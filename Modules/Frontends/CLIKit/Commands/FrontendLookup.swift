@@ -16,6 +16,11 @@ public protocol FrontendLookup {
     /// Ticks whenever the signed-in user's list may have changed (a message, a read marker, a
     /// new conversation).
     func listChanges() async throws -> AsyncStream<Void>
+    /// How many invitations wait for the signed-in user's answer (`listChanges` ticks when that changes).
+    func invitationCount() async throws -> Int
+    /// The signed-in user's conversations where someone else is typing, each time that changes;
+    /// ends when the typing notices do.
+    func typingConversations() async throws -> AsyncStream<Set<ConversationID>>
     /// Why live updates fail now, each time that changes: a reason while they keep failing, then
     /// `nil` once they come again (a backend without a connection never fails).
     func liveTrouble() async throws -> AsyncStream<String?>
