@@ -59,6 +59,10 @@ struct ContainerLookup: FrontendLookup {
         return conversations
     }
 
+    func queuedSends() async -> Int {
+        (try? await container.outbox?.messages().count) ?? 0
+    }
+
     func liveTrouble() async throws -> AsyncStream<String?> {
         try await container.events.liveTrouble()
     }

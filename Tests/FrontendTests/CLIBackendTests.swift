@@ -64,7 +64,9 @@ struct CLIBackendTests {
         #expect(history.count == 1 && history.first?["id"] as? String == mine && history.first?["deleted"] as? Bool == true, "\(history)")
     }
 
-    @Test("the REPL says on a line of its own when live updates start failing (the server killed) and when they come again")
+    @Test(
+        "the REPL says on a line of its own when live updates start failing (the server killed) and when they come again; meanwhile its status counts the sends queued"
+    )
     func replSaysWhyLiveUpdatesFail() async throws {
         let server = try #require(try await terminal.serve(.remote))
         defer { server.stop() }
@@ -72,20 +74,22 @@ struct CLIBackendTests {
         #expect(await terminal.run("chats new grace@example.com") == 0)
         #expect(await terminal.run("--profile grace chats new ada@example.com") == 0, "accepts Ada's invitation")
         #expect(await terminal.run(arguments: ["send", "Grace", "hello"]) == 0)
-        let terminal = terminal
-        let repl = Task { await terminal.run("repl") }
-        await terminal.waitFor("1. Grace")
-        terminal.type("/open grace")
-        await terminal.waitFor("You: hello")
+        let ada = TestTerminal(sharing: terminal, interactive: true)
+        let repl = Task { await ada.run("repl") }
+        await ada.waitFor("1. Grace")
+        ada.press("/open grace\r")
+        await ada.waitFor("You: hello")
         await server.kill9()
-        await terminal.waitFor("live updates: live updates failed")
+        await ada.waitFor("live updates: live updates failed")
+        await ada.waitFor("⚠ live updates failing")
+        ada.press("are you there?\r")
+        await ada.waitFor("⚠ live updates failing · 1 queued")
         try await server.restart()
         let grace = TestTerminal(sharing: terminal)
-        grace.extraEnvironment = terminal.extraEnvironment
         #expect(await grace.run(arguments: ["--profile", "grace", "send", "Ada", "back again"]) == 0, "\(grace.errors)")
-        await terminal.waitFor("live updates are back")
-        await terminal.waitFor("Grace: back again")
-        terminal.type("/quit")
+        await ada.waitFor("live updates are back")
+        await ada.waitFor("Grace: back again")
+        ada.press("/quit\r")
         #expect(await repl.value == 0)
     }
 

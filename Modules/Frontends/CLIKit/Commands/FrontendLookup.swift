@@ -21,6 +21,9 @@ public protocol FrontendLookup {
     /// The signed-in user's conversations where someone else is typing, each time that changes;
     /// ends when the typing notices do.
     func typingConversations() async throws -> AsyncStream<Set<ConversationID>>
+    /// How many of the signed-in user's messages wait in this device's outbox for the server to
+    /// be back (0 where there is no outbox).
+    func queuedSends() async -> Int
     /// Why live updates fail now, each time that changes: a reason while they keep failing, then
     /// `nil` once they come again (a backend without a connection never fails).
     func liveTrouble() async throws -> AsyncStream<String?>

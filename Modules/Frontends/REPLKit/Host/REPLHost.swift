@@ -20,6 +20,8 @@ public final class REPLHost {
     private var signedIn = false
     private var hotlist: Task<Void, Never>?
     private var trouble: Task<Void, Never>?
+    /// Whether live updates fail now: the status then counts the sends queued meanwhile.
+    private var failing = false
     private let notifier: Notifier?
     private var notices: Task<Void, Never>?
     /// What the screen, the hotlist and live updates' trouble show with the prompt, together.
@@ -49,6 +51,7 @@ public final class REPLHost {
         await show(.home)
         while !shouldQuit, let line = await input.readLine(prompt: console.styled(screen?.prompt ?? "> ", .bold)) {
             await dispatch(line)
+            if failing { await showTrouble() }
             if let navigation = pendingNavigation {
                 pendingNavigation = nil
                 await show(navigation)
@@ -187,7 +190,8 @@ public final class REPLHost {
                     context?.show(console.styled("live updates are back", .green))
                 }
                 said = reason != nil
-                self?.show(status: reason == nil ? "" : console.styled("⚠ live updates failing", .red), of: \.trouble)
+                self?.failing = said
+                await self?.showTrouble()
             }
         }
     }
@@ -213,6 +217,14 @@ public final class REPLHost {
     }
 
     /// Sets one part of the status shown with the prompt and shows them all.
+    /// `⚠ live updates failing` with the prompt while they do, and how many sends wait for the
+    /// server (`· 2 queued`).
+    private func showTrouble() async {
+        guard failing else { return show(status: "", of: \.trouble) }
+        let queued = await context.lookup.queuedSends()
+        show(status: console.styled("⚠ live updates failing" + (queued > 0 ? " · \(queued) queued" : ""), .red), of: \.trouble)
+    }
+
     private func show(status part: String, of which: WritableKeyPath<(screen: String, hotlist: String, trouble: String), String>) {
         status[keyPath: which] = part
         input.setStatus([status.trouble, status.screen, status.hotlist].filter { !$0.isEmpty }.joined(separator: " "))
