@@ -19,6 +19,8 @@ struct FullScreenUITests {
             var sink: ((String) -> Void)?
             ui = FullScreenUI(bytes: bytes, size: .init(rows: rows, columns: columns), usesColor: false, historyFile: nil) { sink?($0) }
             sink = { [unowned self] in sent += $0 }
+            // As the host's: the screens can open a conversation.
+            ui.completer = { _ in ["/chat", "/help"] }
         }
 
         func type(_ text: String) { text.utf8.forEach { keys.yield($0) } }
@@ -123,6 +125,12 @@ struct FullScreenUITests {
         let marked = (1...4).filter { terminal.ui.frame[$0, 0].style.reverse }
         #expect(marked == [3], "the row of c3, opened by a typed /chat, is the one marked")
         #expect(terminal.ui.columns == 45, "the REPL's own words are wrapped to the pane, not to the terminal")
+
+        // Signed out, or with no feature that opens a conversation: no list, and its keys do nothing.
+        terminal.ui.completer = { _ in ["/login", "/help"] }
+        terminal.ui.showing(.signIn)
+        #expect(await terminal.line(after: "\u{0E}\u{1B}[<0;5;3M\r") == "")
+        #expect(terminal.ui.columns == 60 && !terminal.ui.frame.text.contains("Conversations"), "\n\(terminal.ui.frame.text)")
     }
 
     @Test("Alt-U goes to where the unread lines start; PgUp past the oldest line asks for /more, whose page goes on top")

@@ -55,6 +55,9 @@ public final class FullScreenUI: REPLInput {
     private var invitations = 0
     /// The conversations where someone else is typing.
     private var typing: Set<ConversationID> = []
+    /// Whether the screens can open a conversation (`/chat` is offered): only then is the list
+    /// shown and are its keys live (not before a sign-in, nor with the features that open none).
+    private var opensConversations = true
     private var current: ConversationID?
     private var isEditing = false
     private var redrawScheduled = false
@@ -124,6 +127,8 @@ public final class FullScreenUI: REPLInput {
     /// screens before printed.
     public func showing(_ route: Route) {
         if case .conversation(let id) = route { current = id } else { current = nil }
+        opensConversations = editing.completer?("/chat").contains("/chat") == true
+        painter.forget()
         scrollback = Scrollback(limit: Self.scrollbackLines)
         olderAsked = false
         scheduleRedraw()
@@ -204,7 +209,7 @@ public final class FullScreenUI: REPLInput {
     private var position: Int? { conversations.firstIndex { $0.id == current } }
 
     private func conversation(at index: Int) -> String? {
-        guard conversations.indices.contains(index) else { return nil }
+        guard opensConversations, conversations.indices.contains(index) else { return nil }
         return open(conversations[index])
     }
 
@@ -215,7 +220,7 @@ public final class FullScreenUI: REPLInput {
 
     // MARK: Drawing
 
-    private var listWidth: Int { size.columns >= 60 ? min(28, size.columns / 4) : 0 }
+    private var listWidth: Int { opensConversations && size.columns >= 60 ? min(28, size.columns / 4) : 0 }
     private var mainRows: Int { max(0, size.rows - 2) }
     private var mainWidth: Int { size.columns - listWidth }
 
