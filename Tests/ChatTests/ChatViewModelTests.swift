@@ -22,6 +22,35 @@ struct ChatViewModelTests {
         #expect(model.olderPage == .loaded(0))
     }
 
+    @Test(
+        "paging back holds at most Timeline.maxStored messages: the newest are let go of, one arriving meanwhile waits, open() comes back to them"
+    )
+    func boundedWindow() async throws {
+        let history = makeHistory(1_101, in: conversation, from: UserID("u-grace"))
+        let service = ScriptedChatService(history: Array(history.prefix(1_100)))
+        let model = ChatViewModel(service: service, events: service, conversationID: conversation)
+        await model.start(limit: 50)
+        let listening = Task { await model.listen() }
+        await model.loadOlder(limit: 500)
+        await model.loadOlder(limit: 500)
+        let window = try #require(model.timeline.value)
+        #expect(Timeline.maxStored == 1_000, "docs/usage.md states the window")
+        #expect(window.entries.count == Timeline.maxStored && window.hasNewer && window.hasOlder)
+        #expect(window.entries.first?.id == MessageID("m50") && window.entries.last?.id == MessageID("m1049"))
+
+        // Events come in order: once the reaction shows, the message sent before it was let by.
+        let liked = history[60].reacting(["👍": [UserID("u-ada")]])
+        for await reactions in Observations({ model.timeline.value?.entries.first { $0.id == liked.id }?.message?.reactions ?? [:] }) {
+            if !reactions.isEmpty { break }
+            service.live.send(.message(history[1_100]))
+            service.live.send(.reacted(MessageReactions(of: liked), cursor: EventCursor(epoch: "e", position: 1)))
+        }
+        #expect(model.timeline.value?.entries.contains { $0.id == history[1_100].id } == false)
+        await model.open()
+        listening.cancel()
+        #expect(model.timeline.value?.hasNewer == false && model.timeline.value?.entries.last?.id == MessageID("m1099"))
+    }
+
     @Test("a send shows as pending at once, then as sent")
     func pendingThenSent() async throws {
         let gate = CallGate(.hang)

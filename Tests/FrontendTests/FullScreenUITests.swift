@@ -133,9 +133,12 @@ struct FullScreenUITests {
         #expect(terminal.ui.columns == 60 && !terminal.ui.frame.text.contains("Conversations"), "\n\(terminal.ui.frame.text)")
     }
 
-    @Test("Alt-U goes to where the unread lines start; PgUp past the oldest line asks for /more, whose page goes on top")
+    @Test(
+        "Alt-U goes to where the unread lines start; in a conversation, PgUp past the oldest line asks for /more, whose page goes on top, and PgDn past the newest for /newest"
+    )
     func unreadAndOlder() async {
         let terminal = Terminal(rows: 6, columns: 30)
+        terminal.ui.showing(.conversation(ConversationID("c1")))
         for number in 1...5 { terminal.ui.printAbove("line \(number)") }
         terminal.ui.markUnreadStart()
         terminal.ui.printAbove("——— 15 new ———")
@@ -151,5 +154,11 @@ struct FullScreenUITests {
         #expect(terminal.ui.frame.text.hasPrefix("line 1\nline 2"), "the page goes above, what was shown stays")
         #expect(await terminal.line(after: "\u{1B}[5~\r") == "")
         #expect(terminal.ui.frame.text.hasPrefix("— 2 older —\nolder 1\nolder 2\nline 1"), "\n\(terminal.ui.frame.text)")
+        #expect(
+            await terminal.line(after: "\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\r") == "", "at the newest: nothing")
+        terminal.ui.completer = { _ in ["/more", "/newest"] }
+        #expect(await terminal.line(after: "\u{1B}[6~") == "/newest", "past the newest, where the screen let go of newer lines")
+        terminal.ui.showing(.conversations)
+        #expect(await terminal.line(after: "\u{1B}[5~\r") == "", "the list's /more is its next page, not older lines: not asked for")
     }
 }

@@ -39,7 +39,8 @@ final class ChatScreen: REPLScreen {
 
     var commands: [REPLCommand] {
         [
-            REPLCommand("more", summary: "show older messages") { [unowned self] _ in await loadOlder() },
+            REPLCommand("more", summary: "show older messages") { [unowned self] _ in await loadOlder() }
+        ] + newest + [
             REPLCommand("retry", summary: "send the last failed message again") { [unowned self] _ in
                 guard let failed = model.lastFailed else { return context.show("Nothing to retry.") }
                 await model.retry(failed.id)
@@ -84,6 +85,18 @@ final class ChatScreen: REPLScreen {
                 [unowned self] arguments in
                 await react(arguments, adding: false)
             },
+        ]
+    }
+
+    /// `/newest`, while paging back let go of the newest messages (`Timeline.hasNewer`).
+    private var newest: [REPLCommand] {
+        guard model.timeline.value?.hasNewer == true else { return [] }
+        return [
+            REPLCommand("newest", summary: "show the newest messages again") { [unowned self] _ in
+                (printed, days, unreadAtOpen) = ([:], DayHeadings(), 0)
+                context.show(context.console.styled("— the newest —", .dim))
+                await model.open()
+            }
         ]
     }
 
@@ -198,7 +211,11 @@ final class ChatScreen: REPLScreen {
         await model.loadOlder()
         await context.present(model.olderPage) { count in
             guard count > 0 else { return context.show("(no older messages)") }
-            let older = await lines(of: Array((model.timeline.value?.entries ?? []).prefix(count)), older: true)
+            let entries = model.timeline.value?.entries ?? []
+            // What paging back let go of is forgotten as shown: `/newest` shows it again.
+            let kept = Set(entries.map(\.id))
+            printed = printed.filter { kept.contains($0.key) }
+            let older = await lines(of: Array(entries.prefix(count)), older: true)
             context.showOlder([context.console.styled("— \(count) older —", .dim)] + older)
         }
     }
@@ -228,23 +245,7 @@ final class ChatScreen: REPLScreen {
         for entry in entries {
             guard let message = entry.message else { continue }
             let who = message.senderID == me ? "You" : TerminalText.line(names[message.senderID] ?? message.senderID.rawValue)
-            let when = context.console.styled("[\(TextFormat.time(message.editedAt ?? message.sentAt))]", .dim)
-            guard case .sent(let shown) = printed[entry.id] ?? entry.delivery, shown.version != message.version || shown.deleted != message.deleted
-            else {
-                // Only its reactions changed: say what they are now.
-                let reactions = MessageText.reactions(of: message)
-                context.show(
-                    context.console.styled("[\(TextFormat.time(message.sentAt))]", .dim) + " "
-                        + context.console.styled(who == "You" ? "Your" : who + "'s", .bold) + " message now has "
-                        + (reactions.isEmpty ? "no reactions" : reactions))
-                printed[entry.id] = entry.delivery
-                continue
-            }
-            let what =
-                message.deleted
-                ? "deleted a message from \(TextFormat.time(message.sentAt))"
-                : "edited a message from \(TextFormat.time(message.sentAt)): " + TerminalText.message(message.text)
-            context.show(when + " " + context.console.styled(who, .bold) + " " + what)
+            context.show(MessageText.change(of: message, shown: printed[entry.id] ?? entry.delivery, by: who, console: context.console))
             printed[entry.id] = entry.delivery
         }
     }

@@ -95,6 +95,22 @@ enum MessageText {
         }
     }
 
+    /// The line saying what changed in `message` since it was shown as `shown`, changed `by`
+    /// ("You" or a name): an edit, a deletion, or only its reactions.
+    static func change(of message: Message, shown: Timeline.Entry.Delivery, by who: String, console: Console) -> String {
+        guard case .sent(let before) = shown, before.version != message.version || before.deleted != message.deleted else {
+            let reactions = reactions(of: message)
+            return console.styled("[\(TextFormat.time(message.sentAt))]", .dim) + " "
+                + console.styled(who == "You" ? "Your" : who + "'s", .bold) + " message now has "
+                + (reactions.isEmpty ? "no reactions" : reactions)
+        }
+        let what =
+            message.deleted
+            ? "deleted a message from \(TextFormat.time(message.sentAt))"
+            : "edited a message from \(TextFormat.time(message.sentAt)): " + TerminalText.message(message.text)
+        return console.styled("[\(TextFormat.time(message.editedAt ?? message.sentAt))]", .dim) + " " + console.styled(who, .bold) + " " + what
+    }
+
     /// Who is typing, from their names: "Grace is typing…", "Grace and Bob are typing…", or
     /// "3 people are typing…"; "" for no one. Each name is cut to 20 characters.
     static func typing(_ names: [String]) -> String {

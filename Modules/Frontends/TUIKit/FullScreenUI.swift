@@ -4,15 +4,16 @@ import Kernel
 import REPLKit
 
 /// The full-screen terminal UI: the REPL's host and screens, shown on the alternate screen with
-/// state kept in place instead of scrolling past. The conversation list on the left (unread
-/// counts, `@` mentions), the current screen's lines on the right (each screen starts afresh) (PgUp/PgDn scroll back), a
-/// status line (who types, the hotlist, trouble) and the input line, edited as the REPL's
+/// state kept in place instead of scrolling past. The conversation list on the left (`ListPane`),
+/// the current screen's lines on the right (`Scrollback`: each screen starts afresh), a status
+/// line (who types, the hotlist, trouble) and the input line, edited as the REPL's
 /// (`LineEditing`: history, Ctrl-R, Tab). Every REPL command works from the input line; the
 /// keys people know from weechat switch conversations by typing the command for them: Ctrl-N
 /// and Ctrl-P the next and previous, Alt-1…9 by number, Alt-A the next in the hotlist,
-/// Esc back, Alt-U to where the unread messages start; PgUp past the oldest line pages older
-/// ones in (`/more`, where the screen offers it). A click on the list opens a conversation, the
-/// wheel scrolls. Ctrl-C or Ctrl-D on an empty line leaves.
+/// Esc back, Alt-U to where the unread messages start. PgUp past the oldest line pages older
+/// ones in (`/more`) and PgDn past the newest comes back to them (`/newest`), where the screen
+/// offers it. A click on the list opens a conversation, the wheel scrolls. Ctrl-C or Ctrl-D on
+/// an empty line leaves.
 @MainActor
 public final class FullScreenUI: REPLInput {
     /// A terminal's size.
@@ -51,14 +52,10 @@ public final class FullScreenUI: REPLInput {
     private var prompt = StyledText()
     private var status = StyledText()
     private var scrollback = Scrollback(limit: FullScreenUI.scrollbackLines)
-    private var conversations: [ListedConversation] = []
-    private var invitations = 0
-    /// The conversations where someone else is typing.
-    private var typing: Set<ConversationID> = []
+    private var list = ListPane()
     /// Whether the screens can open a conversation (`/chat` is offered): only then is the list
     /// shown and are its keys live (not before a sign-in, nor with the features that open none).
     private var opensConversations = true
-    private var current: ConversationID?
     private var isEditing = false
     private var redrawScheduled = false
     /// Whether `/more` was asked for and no page of older lines came since: asked once only.
@@ -82,14 +79,14 @@ public final class FullScreenUI: REPLInput {
     /// Shows the conversation list: `entries`, the one open (`showing(_:)`) marked, and how many
     /// `invitations` wait for an answer.
     public func showConversations(_ entries: [ListedConversation], invitations: Int = 0) {
-        conversations = entries
-        self.invitations = invitations
+        list.entries = entries
+        list.invitations = invitations
         scheduleRedraw()
     }
 
     /// Marks the conversations where someone else is typing (`✎`).
     public func showTyping(in conversations: Set<ConversationID>) {
-        typing = conversations
+        list.typing = conversations
         scheduleRedraw()
     }
 
@@ -126,8 +123,8 @@ public final class FullScreenUI: REPLInput {
     /// Another screen starts with the pane to itself: a conversation's timeline, not what the
     /// screens before printed.
     public func showing(_ route: Route) {
-        if case .conversation(let id) = route { current = id } else { current = nil }
-        opensConversations = editing.completer?("/chat").contains("/chat") == true
+        if case .conversation(let id) = route { list.current = id } else { list.current = nil }
+        opensConversations = offered("/chat") != nil
         painter.forget()
         scrollback = Scrollback(limit: Self.scrollbackLines)
         olderAsked = false
@@ -178,12 +175,12 @@ public final class FullScreenUI: REPLInput {
         let empty = editing.buffer.characters.isEmpty
         switch key {
         case .interrupt where empty && !editing.isSearching: return "/quit"
-        case .controlN: return conversation(at: (position ?? -1) + 1)
-        case .controlP: return conversation(at: (position ?? conversations.count) - 1)
+        case .controlN: return conversation(at: (list.position ?? -1) + 1)
+        case .controlP: return conversation(at: (list.position ?? list.entries.count) - 1)
         case .alt(let digit) where digit.isASCII && (1...9).contains(digit.wholeNumberValue ?? 0):
             return conversation(at: (digit.wholeNumberValue ?? 1) - 1)
         case .alt("a"), .alt("A"):
-            return conversations.first { $0.isHot && $0.id != current }.map { open($0) }
+            return list.entries.first { $0.isHot && $0.id != list.current }.map { open($0) }
         case .escape: return "/back"
         case .alt("u"), .alt("U"):
             if !scrollback.scrollToUnread(width: mainWidth, height: mainRows) { write("\u{7}") }
@@ -197,24 +194,27 @@ public final class FullScreenUI: REPLInput {
         }
     }
 
-    /// Scrolls the main pane `rows` back (negative: forward); past the oldest line, `/more`
-    /// when the screen offers it, to page older lines in (once, until a page comes).
+    /// Scrolls the main pane `rows` back (negative: forward). In a conversation: past the
+    /// oldest line, `/more` when the screen offers it, to page older messages in (once, until a
+    /// page comes); past the newest, `/newest` when the screen let go of newer ones.
     private func scroll(by rows: Int) -> String? {
-        if scrollback.scroll(by: rows, width: mainWidth, height: mainRows) || rows < 0 || olderAsked { return nil }
-        guard editing.completer?("/more").contains("/more") == true else { return nil }
+        guard !scrollback.scroll(by: rows, width: mainWidth, height: mainRows), list.current != nil else { return nil }
+        if rows < 0 { return offered("/newest") }
+        guard !olderAsked, let command = offered("/more") else { return nil }
         olderAsked = true
-        return "/more"
+        return command
     }
 
-    private var position: Int? { conversations.firstIndex { $0.id == current } }
+    /// `command`, when the screen shown offers it.
+    private func offered(_ command: String) -> String? { editing.completer?(command).contains(command) == true ? command : nil }
 
     private func conversation(at index: Int) -> String? {
-        guard opensConversations, conversations.indices.contains(index) else { return nil }
-        return open(conversations[index])
+        guard opensConversations, list.entries.indices.contains(index) else { return nil }
+        return open(list.entries[index])
     }
 
     private func open(_ entry: ListedConversation) -> String {
-        current = entry.id
+        list.current = entry.id
         return "/chat " + entry.id.rawValue
     }
 
@@ -233,40 +233,13 @@ public final class FullScreenUI: REPLInput {
     private func render() {
         redrawScheduled = false
         var next = CellBuffer(rows: size.rows, columns: size.columns)
-        drawList(into: &next)
+        list.draw(into: &next, width: listWidth, height: mainRows)
         drawMain(into: &next)
         let separator = String(repeating: "─", count: 2) + " "
         next.write(StyledText(separator, .dimmed) + status, row: size.rows - 2, column: 0, width: size.columns)
         let cursor = drawInput(into: &next)
         frame = next
         write(painter.paint(next, cursor: cursor))
-    }
-
-    private func drawList(into buffer: inout CellBuffer) {
-        let width = listWidth
-        guard width > 0 else { return }
-        buffer.write(StyledText("Conversations", .bolded), row: 0, column: 0, width: width - 1)
-        // The invitations' line takes the last row the list has, when any wait.
-        let rows = max(0, mainRows - 1 - (invitations > 0 ? 1 : 0))
-        if invitations > 0 {
-            let line = StyledText("+\(invitations) invitation\(invitations == 1 ? "" : "s")", CellStyle.bolded.colored(.yellow))
-            buffer.write(line, row: min(conversations.count, rows) + 1, column: 0, width: width - 1)
-        }
-        for (row, entry) in conversations.prefix(rows).enumerated() {
-            // A quiet (muted) conversation is dimmed, its unread count too: only a mention stands out.
-            let line = StyledText("\(entry.number) ", entry.quiet ? .dimmed : .plain) + StyledText(entry.title, entry.quiet ? .dimmed : .plain)
-            var marks = typing.contains(entry.id) ? StyledText(" ✎", .dimmed) : StyledText()
-            if entry.unread > 0 { marks = marks + StyledText(" \(entry.unread)", entry.quiet ? .dimmed : .bolded) }
-            if entry.mentions > 0 { marks = marks + StyledText(" @\(entry.mentions)", CellStyle.bolded.colored(.yellow)) }
-            // What dimming says is said in text too, for a terminal that cannot dim.
-            if entry.quiet { marks = marks + StyledText(" ~", .dimmed) }
-            let room = max(1, width - 1 - CellWidth.of(marks.plain))
-            var style = CellStyle.plain
-            style.reverse = entry.id == current
-            let used = buffer.write(line.styled(style), row: row + 1, column: 0, width: room, fill: style)
-            buffer.write(marks.styled(style), row: row + 1, column: used, width: width - 1 - used, fill: style)
-        }
-        buffer.fill(rows: 0..<mainRows, columns: (width - 1)..<width, with: "│", style: .dimmed)
     }
 
     private func drawMain(into buffer: inout CellBuffer) {

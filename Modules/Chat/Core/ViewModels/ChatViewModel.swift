@@ -98,7 +98,8 @@ public final class ChatViewModel {
         }
     }
 
-    /// Pages in up to `limit` older messages.
+    /// Pages in up to `limit` older messages; past `Timeline.maxStored`, the newest are let go
+    /// of (`Timeline.hasNewer`).
     public func loadOlder(limit: Int = 50) async {
         guard var current = timeline.value else { return }
         guard current.hasOlder, let oldest = current.oldestStored else {
@@ -110,6 +111,7 @@ public final class ChatViewModel {
             let page = try await service.messages(in: conversationID, before: oldest.id, limit: limit)
             current.entries.insert(contentsOf: page.messages.map(Timeline.Entry.init), at: 0)
             current.hasOlder = page.hasOlder
+            current.keepingWindow()
             return page.messages.count
         }
         if olderPage.value != nil { timeline = .loaded(current) }
@@ -219,7 +221,10 @@ public final class ChatViewModel {
         lastSendError = error is CancellationError ? nil : AppError(error)
     }
 
+    /// Shows `message`, stored: in place of its entry, or after the others, unless the timeline
+    /// let go of the newest (a message arriving then waits for `open`).
     private func receive(_ message: Message) {
+        if let current = timeline.value, current.hasNewer, !current.entries.contains(where: { $0.id == message.id }) { return }
         update { $0.upsert(Timeline.Entry(message)) }
     }
 

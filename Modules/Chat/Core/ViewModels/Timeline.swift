@@ -63,6 +63,13 @@ public struct Timeline: Equatable, Sendable {
     public internal(set) var entries: [Entry]
     /// True when older messages can be paged in.
     public internal(set) var hasOlder: Bool
+    /// True when newer stored messages than these exist: paging back let go of them
+    /// (`maxStored`), and `ChatViewModel.open` comes back to them.
+    public internal(set) var hasNewer = false
+
+    /// Most stored messages a timeline holds. Paging back past them lets go of the newest, so
+    /// that scrolling through any history holds a bounded window of it.
+    public static let maxStored = 1_000
 
     /// A timeline of stored `messages` and local `sending` entries after them.
     public init(messages: [Message] = [], sending: [Entry] = [], hasOlder: Bool = false) {
@@ -76,6 +83,22 @@ public struct Timeline: Equatable, Sendable {
             entries[index] = entry
         } else {
             entries.append(entry)
+        }
+    }
+
+    /// Lets go of the newest stored entries past `maxStored` (this device's sends not stored
+    /// stay), marking that newer ones exist.
+    mutating func keepingWindow() {
+        var excess = entries.lazy.filter { $0.message != nil }.count - Self.maxStored
+        guard excess > 0 else { return }
+        hasNewer = true
+        var index = entries.endIndex
+        while excess > 0, index > entries.startIndex {
+            index -= 1
+            if entries[index].message != nil {
+                entries.remove(at: index)
+                excess -= 1
+            }
         }
     }
 
