@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLIKit
+import Chat
 import Foundation
 import Kernel
 import TUIKit
@@ -7,7 +8,8 @@ import TestSupport
 
 /// The full-screen UI's own costs, in this process, on a terminal that takes everything at once:
 /// a key echoed to the screen, a redraw when a message arrives, the UI at rest, and memory while
-/// a million lines pass through it.
+/// a million lines pass through it and while a conversation of a million messages in a SQLite
+/// file is paged back through to its first.
 struct TUIBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tui", abstract: "Keypress echo, redraw on arrival, idle CPU and memory of the full-screen UI.")
@@ -16,6 +18,7 @@ struct TUIBench: AsyncParsableCommand {
     @Option(help: "Keys, and arrivals, timed.") var runs = 500
     @Option(help: "Seconds measured at rest.") var idle = 10
     @Option(help: "Lines passed through for the memory figure.") var flood = 1_000_000
+    @Option(help: "Messages of a SQLite conversation paged back through for the memory figure.") var history = 1_000_000
 
     @MainActor
     func run() async throws {
@@ -57,6 +60,38 @@ struct TUIBench: AsyncParsableCommand {
             }
         }
         print("tui resident while lines pass: " + resident.joined(separator: ", ") + " (\(FullScreenUI.scrollbackLines) kept)")
+        try await pageBack(pid: pid)
+    }
+
+    /// Pages a conversation of `history` messages back to its first, as PgUp does (`/more`, 500
+    /// at a time, each page put above the others in the pane), noting the resident memory.
+    @MainActor
+    private func pageBack(pid: Int32) async throws {
+        let world = try await World()
+        defer { try? FileManager.default.removeItem(at: world.folder) }
+        let (me, other, conversation) = try await world.pair()
+        try Seeder.messages(history, in: conversation, from: [me.userID, other.userID], path: world.path)
+        let model = world.container.makeChatViewModel(conversationID: conversation)
+        await model.open(limit: 50)
+        let screen = Screen(rows: 50, columns: 200)
+        screen.ui.showing(.conversation(conversation))
+        var paged = 50, resident: [String] = []
+        let started = ContinuousClock.now
+        while model.timeline.value?.hasOlder == true {
+            await model.loadOlder(limit: 500)
+            guard let count = model.olderPage.value, count > 0, let entries = model.timeline.value?.entries else { break }
+            screen.ui.printOlder(entries.prefix(count).map(\.text))
+            let before = paged
+            paged += count
+            if [10_000, history / 10, history].contains(where: { before < $0 && $0 <= paged }) || !(model.timeline.value?.hasOlder ?? false) {
+                await screen.painted()
+                resident.append("\(paged) messages: \(Child.residentBytes(of: pid) / 1_048_576) MiB")
+            }
+        }
+        let seconds = Double((ContinuousClock.now - started).components.seconds)
+        print(
+            "tui resident while paging back through \(history) messages: " + resident.joined(separator: ", ")
+                + " (at most \(Timeline.maxStored) held; \(Stats.format(seconds, 0)) s)")
     }
 
     /// A message line as a chat screen prints it.

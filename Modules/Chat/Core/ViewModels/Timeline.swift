@@ -89,17 +89,16 @@ public struct Timeline: Equatable, Sendable {
     /// Lets go of the newest stored entries past `maxStored` (this device's sends not stored
     /// stay), marking that newer ones exist.
     mutating func keepingWindow() {
-        var excess = entries.lazy.filter { $0.message != nil }.count - Self.maxStored
+        let excess = entries.lazy.filter { $0.message != nil }.count - Self.maxStored
         guard excess > 0 else { return }
         hasNewer = true
-        var index = entries.endIndex
-        while excess > 0, index > entries.startIndex {
-            index -= 1
-            if entries[index].message != nil {
-                entries.remove(at: index)
-                excess -= 1
-            }
+        // Newest first, in one pass: removing entries one at a time would move the rest each time.
+        var kept: [Entry] = [], dropped = 0
+        kept.reserveCapacity(entries.count - excess)
+        for entry in entries.reversed() {
+            if dropped < excess, entry.message != nil { dropped += 1 } else { kept.append(entry) }
         }
+        entries = kept.reversed()
     }
 
     /// The oldest message the backend has stored: the cursor for paging back.
