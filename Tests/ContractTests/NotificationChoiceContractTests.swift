@@ -75,6 +75,15 @@ struct NotificationChoiceContractTests {
         let rows = try await asAda.conversations.conversations()
         #expect(rows.map(\.id) == [calm, noisy], "the quiet one moved up")
         #expect(rows.last?.unreadCount == 1 && rows.last?.lastMessage?.text == "chatter", "it still counts, and shows what came")
+        for level in [NotificationLevel.none, .mentions] {
+            try await asAda.conversations.chooseNotifications(level, until: nil, in: noisy)
+            #expect(try await order() == [calm, noisy], "chosen again while quiet (\(level)), it left its place")
+        }
+        harness.clock.advance(by: 1)
+        _ = try await asGrace.chat.send(id: .random(), text: "@Ada a word for you", to: noisy)
+        #expect(try await order() == [noisy, calm], "an unread mention moves it up")
+        try await asAda.chat.markRead(noisy)
+        #expect(try await order() == [calm, noisy], "read, it goes back to its place")
 
         try await asAda.conversations.chooseNotifications(nil, until: nil, in: noisy)
         #expect(try await order() == [noisy, calm], "heard again, its last message places it")

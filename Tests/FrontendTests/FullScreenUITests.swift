@@ -71,6 +71,12 @@ struct FullScreenUITests {
             terminal.ui.frame.text.split(separator: "\n").prefix(5).map { String($0.prefix(14)) } == [
                 "Conversations ", "1 Engine roo ✎", "2 Grace H 3 @1", "3 Alan␛[2J T 1", "+2 invitations",
             ], "\n\(terminal.ui.frame.text)")
+        // Rows below the last one shown (the invitations', the status, the input line) open nothing.
+        let many = (1...20).map { ListedConversation(number: $0, id: ConversationID("m\($0)"), title: "Chat \($0)", unread: 0) }
+        terminal.ui.showConversations(many, invitations: 2)
+        #expect(
+            await terminal.line(after: "\u{1B}[<0;3;5M\u{1B}[<0;3;6M\u{1B}[<0;3;7M\u{1B}[<0;3;4M") == "/chat m3",
+            "rows 2 to 4 open m1 to m3; the invitations', the status and the input rows open nothing")
         terminal.ui.showTyping(in: [])
         terminal.ui.showConversations(Array(Self.list.prefix(1)))
         #expect(await terminal.line(after: "\r") == "")
@@ -160,5 +166,19 @@ struct FullScreenUITests {
         #expect(await terminal.line(after: "\u{1B}[6~") == "/newest", "past the newest, where the screen let go of newer lines")
         terminal.ui.showing(.conversations)
         #expect(await terminal.line(after: "\u{1B}[5~\r") == "", "the list's /more is its next page, not older lines: not asked for")
+    }
+
+    @Test("a page of older lines into a full pane pushes out the newest, and the lines read stay in view")
+    func olderIntoFullPane() async {
+        let terminal = Terminal(rows: 6, columns: 30)
+        terminal.ui.showing(.conversation(ConversationID("c1")))
+        terminal.ui.markUnreadStart()
+        terminal.ui.printAbove("first kept")
+        for number in 2...FullScreenUI.scrollbackLines { terminal.ui.printAbove("line \(number)") }
+        #expect(await terminal.line(after: "\u{1B}u\r") == "")
+        #expect(terminal.ui.frame.text.hasPrefix("first kept\nline 2\n"), "\n\(terminal.ui.frame.text)")
+        terminal.ui.printOlder(["older 1", "older 2"])
+        #expect(await terminal.line(after: "\r") == "")
+        #expect(terminal.ui.frame.text.hasPrefix("first kept\nline 2\n"), "the view moved: \n\(terminal.ui.frame.text)")
     }
 }

@@ -20,6 +20,19 @@ struct LineEditingTests {
         #expect(keys(Array("\u{1B}[1;5D".utf8)) == [.wordLeft])
     }
 
+    @Test("mouse reports decode to a click or the wheel, SGR or not; a release or a drag is no key, and none of its bytes is typed")
+    func mouseReports() {
+        #expect(
+            keys(Array("\u{1B}[<0;5;3M\u{1B}[<0;5;3m\u{1B}[<65;120;40M\u{1B}[<32;5;3M".utf8)) == [
+                .mouse(Key.Mouse(.click, row: 2, column: 4)), .unknown, .mouse(Key.Mouse(.wheelDown, row: 39, column: 119)), .unknown,
+            ])
+        // Without SGR: ESC [ M and three bytes, each 32 more than the button and the column and row from 1.
+        #expect(
+            keys(Array("\u{1B}[M !#\u{1B}[M`&(\u{1B}[M#!#x".utf8)) == [
+                .mouse(Key.Mouse(.click, row: 2, column: 0)), .mouse(Key.Mouse(.wheelUp, row: 7, column: 5)), .unknown, .character("x"),
+            ])
+    }
+
     @Test("editing: insert in the middle, word delete, kill to start and end")
     func editing() {
         var line = LineBuffer("hello world")

@@ -92,11 +92,7 @@ final class ChatScreen: REPLScreen {
     private var newest: [REPLCommand] {
         guard model.timeline.value?.hasNewer == true else { return [] }
         return [
-            REPLCommand("newest", summary: "show the newest messages again") { [unowned self] _ in
-                (printed, days, unreadAtOpen) = ([:], DayHeadings(), 0)
-                context.show(context.console.styled("— the newest —", .dim))
-                await model.open()
-            }
+            REPLCommand("newest", summary: "show the newest messages again") { [unowned self] _ in context.navigate(.reload) }
         ]
     }
 
@@ -283,13 +279,18 @@ final class ChatScreen: REPLScreen {
         model.timeline.value?.entries.first(where: { $0.id == id })?.message.map(MessageText.summary(of:)) ?? "message \(id)"
     }
 
-    private func show(_ messages: [Timeline.Entry]) async { (await lines(of: messages)).forEach(context.show) }
+    /// Shows `messages`, unless the screen was left while their senders' names were looked up.
+    private func show(_ messages: [Timeline.Entry]) async {
+        let lines = await lines(of: messages)
+        if !Task.isCancelled { lines.forEach(context.show) }
+    }
 
     /// The lines of `messages` (shown after the others, or `older`, before them) with their
     /// days' headings; the messages are remembered as shown.
     private func lines(of messages: [Timeline.Entry], older: Bool = false) async -> [String] {
-        await learnNames(of: messages)
+        // Marked before the names are looked up: a render meanwhile must not show them again.
         for message in messages { printed[message.id] = message.delivery }
+        await learnNames(of: messages)
         let shown = model.timeline.value?.entries.compactMap(\.message) ?? []
         let lines = MessageText.lines(messages, names: names, me: me, console: context.console, shown: shown)
         return days.placing(lines, of: messages, older: older, console: context.console)

@@ -113,7 +113,7 @@ public final class FullScreenUI: REPLInput {
     }
 
     public func printOlder(_ lines: [String]) {
-        scrollback.prepend(lines)
+        scrollback.prepend(lines, width: mainWidth)
         olderAsked = false
         scheduleRedraw()
     }
@@ -189,7 +189,8 @@ public final class FullScreenUI: REPLInput {
         case .pageDown: return scroll(by: -max(1, mainRows - 1))
         case .mouse(let mouse) where mouse.action == .wheelUp: return scroll(by: 3)
         case .mouse(let mouse) where mouse.action == .wheelDown: return scroll(by: -3)
-        case .mouse(let mouse) where mouse.column < listWidth: return conversation(at: mouse.row - 1)
+        case .mouse(let mouse) where mouse.column < listWidth && (1...list.rows(height: mainRows)).contains(mouse.row):
+            return conversation(at: mouse.row - 1)
         default: return nil
         }
     }

@@ -15,16 +15,20 @@ struct ListPane {
     /// Where the open conversation is in the list.
     var position: Int? { entries.firstIndex { $0.id == current } }
 
+    /// How many conversations a list `height` rows high shows (below its title, above the
+    /// invitations' line).
+    func rows(height: Int) -> Int { min(entries.count, max(0, height - 1 - (invitations > 0 ? 1 : 0))) }
+
     /// Draws the list in the first `width` columns of the first `height` rows, the last of
     /// those columns a rule.
     func draw(into buffer: inout CellBuffer, width: Int, height: Int) {
         guard width > 0 else { return }
         buffer.write(StyledText("Conversations", .bolded), row: 0, column: 0, width: width - 1)
         // The invitations' line takes the last row the list has, when any wait.
-        let rows = max(0, height - 1 - (invitations > 0 ? 1 : 0))
+        let rows = rows(height: height)
         if invitations > 0 {
             let line = StyledText("+\(invitations) invitation\(invitations == 1 ? "" : "s")", CellStyle.bolded.colored(.yellow))
-            buffer.write(line, row: min(entries.count, rows) + 1, column: 0, width: width - 1)
+            buffer.write(line, row: rows + 1, column: 0, width: width - 1)
         }
         for (row, entry) in entries.prefix(rows).enumerated() {
             // A quiet (muted) conversation is dimmed, its unread count too: only a mention stands out.

@@ -21,12 +21,17 @@ struct Scrollback {
         unreadStart = unreadStart.flatMap { $0 >= excess ? $0 - excess : nil }
     }
 
-    /// Adds `page`'s lines before the others; the rows shown stay where they are.
-    mutating func prepend(_ page: [String]) {
+    /// Adds `page`'s lines before the others; the rows shown at `width` stay where they are
+    /// (the newest lines pushed out no longer count in how far back they are).
+    mutating func prepend(_ page: [String], width: Int) {
         let older = page.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { StyledText(parsing: String($0)) }
         lines.insert(contentsOf: older.suffix(limit), at: 0)
         unreadStart = unreadStart.map { $0 + min(older.count, limit) }
-        if lines.count > limit { lines.removeLast(lines.count - limit) }
+        if lines.count > limit {
+            let pushedOut = lines.suffix(lines.count - limit).reduce(0) { $0 + $1.wrapped(width: width).count }
+            lines.removeLast(lines.count - limit)
+            scrolledBack = max(0, scrolledBack - pushedOut)
+        }
         if let start = unreadStart, start >= lines.count { unreadStart = nil }
     }
 
@@ -55,12 +60,14 @@ struct Scrollback {
     /// The rows a pane of `height` rows and `width` columns shows, top first (fewer when the
     /// lines make fewer).
     func rows(width: Int, height: Int) -> ArraySlice<StyledText> {
+        // Newest first, reversed once at the end: inserting each line at the front would cost the
+        // square of the rows scrolled back.
         var rows: [StyledText] = []
         for line in lines.reversed() {
-            rows.insert(contentsOf: line.wrapped(width: width), at: 0)
+            rows.append(contentsOf: line.wrapped(width: width).reversed())
             if rows.count >= height + scrolledBack { break }
         }
-        return rows.dropLast(min(scrolledBack, rows.count)).suffix(height)
+        return Array(rows.reversed()).dropLast(min(scrolledBack, rows.count)).suffix(height)
     }
 
     /// How many rows the newest lines make at `width`, counting no further than `limit` rows.

@@ -87,7 +87,7 @@ public enum StoreMigration {
         let names = try await snapshot.read { db in
             // An FTS5 table's shadow tables are named after it.
             try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_index_%'")
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT GLOB 'sqlite_*' AND name NOT GLOB 'search_index_*'")
         }
         if let missed = Set(names).subtracting(tables.map(\.name)).subtracting(notCopied).sorted().first {
             throw AppError(.internal, "the table \(missed) has no place in the move; nothing was copied")

@@ -101,20 +101,24 @@ public final class ChatViewModel {
     /// Pages in up to `limit` older messages; past `Timeline.maxStored`, the newest are let go
     /// of (`Timeline.hasNewer`).
     public func loadOlder(limit: Int = 50) async {
-        guard var current = timeline.value else { return }
-        guard current.hasOlder, let oldest = current.oldestStored else {
+        guard let shown = timeline.value else { return }
+        guard shown.hasOlder, let oldest = shown.oldestStored else {
             olderPage = .loaded(0)
             return
         }
         olderPage = .loading
+        var page: MessagePage?
         olderPage = await .from { [service, conversationID] in
-            let page = try await service.messages(in: conversationID, before: oldest.id, limit: limit)
-            current.entries.insert(contentsOf: page.messages.map(Timeline.Entry.init), at: 0)
-            current.hasOlder = page.hasOlder
-            current.keepingWindow()
-            return page.messages.count
+            let older = try await service.messages(in: conversationID, before: oldest.id, limit: limit)
+            page = older
+            return older.messages.count
         }
-        if olderPage.value != nil { timeline = .loaded(current) }
+        // Onto the timeline as it is now: live messages may have come while the page was read.
+        guard let page, var current = timeline.value else { return }
+        current.entries.insert(contentsOf: page.messages.map(Timeline.Entry.init), at: 0)
+        current.hasOlder = page.hasOlder
+        current.keepingWindow()
+        timeline = .loaded(current)
     }
 
     /// Sends text: it shows at once as pending, then as sent or failed. Text that breaks the

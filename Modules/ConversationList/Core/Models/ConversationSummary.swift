@@ -75,9 +75,10 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
 
     /// Where the row stands in the list: its last activity, but a quiet conversation's no later
     /// than its last activity when it went quiet (`NotificationChoice.placedAt`): the messages
-    /// it quiets do not move it up.
+    /// it quiets do not move it up, while an unread mention does where mentions still tell.
     public var placedAt: Date {
-        guard isQuiet, let held = notifications?.placedAt else { return lastActivityAt }
+        let mentioned = unreadMentions > 0 && notifications?.level == .mentions
+        guard isQuiet, !mentioned, let held = notifications?.placedAt else { return lastActivityAt }
         return min(lastActivityAt, held)
     }
 

@@ -56,8 +56,12 @@ public struct StoredConversationListService: ConversationListService {
         }
         try NotificationChoice.check(until: until, at: clock.now())
         try budget.spend(.lookup, by: me)
-        // A quiet conversation keeps its place in the list: where its last activity now puts it.
-        let placedAt = level == nil ? nil : try await builder.summary(of: conversation, for: me).lastActivityAt
+        // A quiet conversation keeps its place in the list: where its last activity puts it now,
+        // or, chosen again while quiet, where it was already held.
+        let standing = try await choices.choices(of: me)[conversationID]?.standing(at: clock.now())
+        let held = standing.flatMap { $0.level == .all ? nil : $0.placedAt }
+        var placedAt = held
+        if level != nil, placedAt == nil { placedAt = try await builder.summary(of: conversation, for: me).lastActivityAt }
         try await choices.choose(level.map { NotificationChoice(level: $0, until: until, placedAt: placedAt) }, in: conversationID, for: me)
     }
 

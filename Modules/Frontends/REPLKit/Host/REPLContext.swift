@@ -24,6 +24,8 @@ public final class REPLContext {
         case back
         /// The start screen the enabled features offer (after signing in or out).
         case home
+        /// The current screen again, made afresh (a conversation back at its newest messages).
+        case reload
     }
 
     init(

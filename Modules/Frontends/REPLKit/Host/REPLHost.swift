@@ -119,6 +119,7 @@ public final class REPLHost {
         case .back:
             guard routes.count > 1 else { return context.show("(nothing to go back to)") }
             routes.removeLast()
+        case .reload: break
         case .home:
             guard let start = await home() else {
                 hotlist?.cancel()
@@ -222,6 +223,8 @@ public final class REPLHost {
     private func showTrouble() async {
         guard failing else { return show(status: "", of: \.trouble) }
         let queued = await context.lookup.queuedSends()
+        // They may have come back while the outbox was counted.
+        guard failing else { return }
         show(status: console.styled("⚠ live updates failing" + (queued > 0 ? " · \(queued) queued" : ""), .red), of: \.trouble)
     }
 

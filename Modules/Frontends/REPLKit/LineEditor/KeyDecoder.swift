@@ -73,7 +73,13 @@ public struct KeyDecoder {
         default: return .unknown
         }
         guard pending.count >= 3, let last = pending.last else { return nil }
-        // A mouse report (`ESC [ < button ; column ; row M`) is the longest sequence taken.
+        // A mouse report of a terminal without SGR reports: `ESC [ M` and three raw bytes
+        // (button, column and row, each plus 32), taken whole so none is typed.
+        if pending[1] == UInt8(ascii: "["), pending[2] == UInt8(ascii: "M") {
+            guard pending.count == 6 else { return nil }
+            return Self.mouse(button: Int(pending[3]) - 32, column: Int(pending[4]) - 32, row: Int(pending[5]) - 32, pressed: true)
+        }
+        // An SGR mouse report (`ESC [ < button ; column ; row M`) is the longest sequence taken.
         guard (0x40...0x7E).contains(last) else { return pending.count > (pending[2] == UInt8(ascii: "<") ? 16 : 8) ? .unknown : nil }
         let body = String(decoding: pending[2...], as: UTF8.self)
         if body.hasPrefix("<") { return Self.mouse(body) }
@@ -93,18 +99,24 @@ public struct KeyDecoder {
         }
     }
 
-    /// A mouse report's key: a left button pressed, or the wheel turned; anything else (a
-    /// release, a drag, another button) `.unknown`.
+    /// An SGR mouse report's key (`<button;column;row` and `M` pressed or `m` released).
     private static func mouse(_ body: String) -> Key {
         let numbers = body.dropFirst().dropLast().split(separator: ";").compactMap { Int($0) }
-        guard body.hasSuffix("M"), numbers.count == 3, numbers[1] >= 1, numbers[2] >= 1 else { return .unknown }
+        guard numbers.count == 3 else { return .unknown }
+        return mouse(button: numbers[0], column: numbers[1], row: numbers[2], pressed: body.hasSuffix("M"))
+    }
+
+    /// The key of a mouse report, its column and row from 1: a left button pressed, or the
+    /// wheel turned; anything else (a release, a drag, another button) `.unknown`.
+    private static func mouse(button: Int, column: Int, row: Int, pressed: Bool) -> Key {
+        guard pressed, column >= 1, row >= 1 else { return .unknown }
         let action: Key.Mouse.Action
-        switch numbers[0] {
+        switch button {
         case 0: action = .click
         case 64: action = .wheelUp
         case 65: action = .wheelDown
         default: return .unknown
         }
-        return .mouse(Key.Mouse(action, row: numbers[2] - 1, column: numbers[1] - 1))
+        return .mouse(Key.Mouse(action, row: row - 1, column: column - 1))
     }
 }
