@@ -47,8 +47,6 @@ struct ContainerLookup: FrontendLookup {
     func typingConversations() async throws -> AsyncStream<Set<ConversationID>> {
         let notices = try await container.typing.typingNotices()
         let (conversations, continuation) = AsyncStream<Set<ConversationID>>.makeStream()
-        // None at first: a stream opened again starts from who types now.
-        continuation.yield([])
         let task = Task {
             var typing: Set<TypingNotice.Key> = []
             for await notice in notices {

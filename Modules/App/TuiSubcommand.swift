@@ -54,13 +54,12 @@ private final class ListFollower {
 
     func restart() {
         stop()
-        ui.showTyping(in: [])
-        task = following({ [lookup] in try await lookup.listChanges().prepending() }) { [lookup, ui] _ in
+        task = following({ [lookup] in try await lookup.listChanges() }, from: ()) { [lookup, ui] _ in
             if let entries = try? await lookup.listedConversations() {
                 ui.showConversations(entries, invitations: (try? await lookup.invitationCount()) ?? 0)
             }
         }
-        typing = following({ [lookup] in try await lookup.typingConversations() }) { [ui] in ui.showTyping(in: $0) }
+        typing = following({ [lookup] in try await lookup.typingConversations() }, from: []) { [ui] in ui.showTyping(in: $0) }
     }
 
     func stop() {
@@ -68,10 +67,12 @@ private final class ListFollower {
         typing?.cancel()
     }
 
-    /// Runs `show` on each element of the stream `open` gives (first with the current state),
-    /// while someone is signed in; clears the UI's list when no one is.
-    private func following<Element>(
-        _ open: @escaping @MainActor () async throws -> AsyncStream<Element>, show: @escaping @MainActor (Element) async -> Void
+    /// Runs `show` on `first`, then on each element of the stream `open` gives, from `first`
+    /// again each time the stream is opened again, while someone is signed in; clears the UI's
+    /// list when no one is.
+    private func following<Element: Sendable>(
+        _ open: @escaping @MainActor () async throws -> AsyncStream<Element>, from first: Element,
+        show: @escaping @MainActor (Element) async -> Void
     ) -> Task<Void, Never> {
         Task { [lookup, ui] in
             while !Task.isCancelled {
@@ -79,25 +80,12 @@ private final class ListFollower {
                     ui.showConversations([])
                     return ui.showTyping(in: [])
                 }
-                if let stream = try? await open() {
-                    for await element in stream where !Task.isCancelled { await show(element) }
-                }
+                // Opened before `first` is shown, so that nothing changing in between is missed.
+                let stream = try? await open()
+                await show(first)
+                for await element in stream ?? AsyncStream { $0.finish() } where !Task.isCancelled { await show(element) }
                 try? await Task.sleep(for: .seconds(1))
             }
         }
-    }
-}
-
-extension AsyncStream where Element == Void {
-    /// A tick first, then the stream's.
-    fileprivate func prepending() -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream<Void>.makeStream()
-        continuation.yield(())
-        let task = Task {
-            for await tick in self { continuation.yield(tick) }
-            continuation.finish()
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 }
