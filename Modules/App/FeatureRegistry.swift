@@ -8,6 +8,7 @@ import ProfileViews
 import REPLKit
 import SearchViews
 
+import FilesViews
 // new-feature adds imports above this line
 
 /// The feature plugins, in the order their commands are listed. Adding a feature is an import and
@@ -22,6 +23,7 @@ enum FeatureRegistry {
             ConversationListFeature.self,
             ChatFeature.self,
             SearchFeature.self,
+        FilesFeature.self,
             // new-feature adds plugins above this line
         ]
     }

@@ -7,6 +7,7 @@ import Profile
 import Search
 import ServiceGraph
 
+import Files
 // new-feature adds imports above this line
 
 /// The composition root of the CLI and the REPL: opens the service graph from the settings,
@@ -147,4 +148,5 @@ extension AppContainer: SearchFactory {
     public func makeSearchViewModel() -> SearchViewModel { SearchViewModel(service: services.search) }
     public func makeMentionsViewModel() -> MentionsViewModel { MentionsViewModel(service: services.search) }
 }
+extension AppContainer: FilesFactory { public func makeFilesViewModel() -> FilesViewModel { FilesViewModel(service: sharedService { StoredFilesService(store: InMemoryFilesStore()) }) } }
 // new-feature adds factories above this line

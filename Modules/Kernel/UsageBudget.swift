@@ -20,6 +20,9 @@ public struct UsageBudget: Sendable {
         /// receipt privacy), one each; searches of messages by the candidates they check, and reads
         /// of history and events by the bytes they return (`ChatRules.readCost`).
         case lookup
+        /// Bytes of files uploaded, counted as they arrive: a file is written to the store and
+        /// stays there, so its bytes are what its sender takes from the others.
+        case uploadBytes
     }
 
     private let charge: @Sendable (Action, UserID, Int) throws -> Void

@@ -12,11 +12,15 @@ struct CallerChat: Sendable {
     let caller: Caller
     let clock: any WallClock
     let budget: UsageBudget
+    let attachments: AttachedFiles
 
-    nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message {
+    nonisolated(nonsending) func send(
+        id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, attachments: [FileID]
+    ) async throws -> Message {
         let me = try await caller.id()
         let members = try await membership.requireMember(me, of: conversationID)
-        return try await writer.store(try await checked(text, to: conversationID, id: id, replyTo: replyTo, from: me, members: members))
+        return try await writer.store(
+            try await checked(text, to: conversationID, id: id, replyTo: replyTo, attachments: attachments, from: me, members: members))
     }
 
     /// Edits a message of the caller's: checked as a send of the new text is, and paid for as a
@@ -41,12 +45,14 @@ struct CallerChat: Sendable {
         let (members, isMember) = try await membership.membership(of: me, in: conversationID)
         try budget.spend(.message, by: me)
         let now = storedNow()
-        return try await ChatRules.deletion(in: conversationID, member: isMember) {
-            try await writer.change(
-                messageID, in: conversationID, as: .deleted,
-                changing(.deleted, by: me, members: members) {
-                    try ChatRules.delete($0, by: me, member: isMember, at: now)
-                })
+        return try await attachments.discarding { carried in
+            try await ChatRules.deletion(in: conversationID, member: isMember) {
+                try await writer.change(
+                    messageID, in: conversationID, as: .deleted,
+                    changing(.deleted, by: me, members: members) {
+                        try carried(ChatRules.delete($0, by: me, member: isMember, at: now), $0)
+                    })
+            }
         }
     }
 
@@ -96,7 +102,7 @@ struct CallerChat: Sendable {
                 checked.append(
                     .success(
                         try await self.checked(
-                            draft.text, to: draft.conversationID, id: draft.id, replyTo: draft.replyTo, from: me,
+                            draft.text, to: draft.conversationID, id: draft.id, replyTo: draft.replyTo, attachments: draft.attachments, from: me,
                             members: audiences[draft.conversationID]?.get() ?? [])))
             } catch {
                 checked.append(.failure(error))
@@ -109,17 +115,20 @@ struct CallerChat: Sendable {
     }
 
     /// A send of `text` by a member, checked and paid for (one message and its fan-out, the bytes
-    /// of its text and of the quote it carries if it is a reply, times the others it goes to, from
-    /// the sender's budget), with whom it mentions.
+    /// of its text, of the quote it carries if it is a reply and of what it says of its files,
+    /// times the others it goes to, from the sender's budget), with whom it mentions and the
+    /// files it carries.
     private nonisolated(nonsending) func checked(
-        _ text: String, to conversationID: ConversationID, id: MessageID, replyTo: MessageID?, from me: UserID,
+        _ text: String, to conversationID: ConversationID, id: MessageID, replyTo: MessageID?, attachments requested: [FileID], from me: UserID,
         members: [UserID]
     ) async throws -> MessageWriter.Send {
-        let text = try Validation.messageText(text)
-        try spend(on: text.utf8.count + (replyTo == nil ? 0 : Message.Reply.quoteBytes), by: me, members: members)
+        let text = try ChatRules.text(text, carrying: requested)
+        let files = try await attachments.uploaded(requested, for: id, in: conversationID, by: me)
+        let bytes = text.utf8.count + (replyTo == nil ? 0 : Message.Reply.quoteBytes) + files.reduce(0) { $0 + $1.wireBytes }
+        try spend(on: bytes, by: me, members: members)
         return MessageWriter.Send(
             id: id, text: text, conversationID: conversationID, sender: me, sentAt: MessageRows.milliseconds(clock.now()),
-            members: members, replyTo: replyTo, mentions: try await mentions.mentions(in: text, by: me, members: members))
+            members: members, replyTo: replyTo, mentions: try await mentions.mentions(in: text, by: me, members: members), attachments: files)
     }
 
     /// The time now as the store keeps it (whole milliseconds), so that a change returned equals

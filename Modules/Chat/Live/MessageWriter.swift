@@ -46,6 +46,8 @@ public final class MessageWriter: Sendable {
         public let replyTo: MessageID?
         /// The members it mentions (`MentionFinder`).
         public let mentions: [UserID]
+        /// The files it carries (`AttachedFiles.uploaded`).
+        public let attachments: [Attachment]
 
         /// The key of the message it stores.
         var key: Key { Key(conversationID: conversationID, id: id) }

@@ -14,15 +14,16 @@ public struct StoredChatService: ChatService {
 
     /// Creates the service for `caller` over `store`, the process's message writer, the (cached)
     /// membership port and the names port (for mentions); each send and change spends from
-    /// `budget`'s messages and fan-out, each read and change of receipt privacy from its look-ups.
+    /// `budget`'s messages and fan-out, each read and change of receipt privacy from its look-ups;
+    /// sends carry the files `attachments` has for them.
     public init(
         store: any ChatHistoryStore, writer: MessageWriter, membership: any ConversationMembership, names: any MemberNames, caller: Caller,
-        clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited
+        clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited, attachments: any AttachmentSource = NoAttachments()
     ) {
         self.store = store
         chat = CallerChat(
             writer: writer, membership: membership, mentions: MentionFinder(membership: membership, names: names), caller: caller,
-            clock: clock, budget: budget)
+            clock: clock, budget: budget, attachments: AttachedFiles(attachments))
         reads = CallerReads(membership: membership, caller: caller, budget: budget, epoch: store.epoch)
     }
 
@@ -39,10 +40,12 @@ public struct StoredChatService: ChatService {
         return try await reads.history { try await store.page(of: conversationID, below: position, limit: max(limit, 0)) }
     }
 
-    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
+    public nonisolated(nonsending) func send(
+        id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, attachments: [FileID]
+    ) async throws
         -> Message
     {
-        try await chat.send(id: id, text: text, to: conversationID, replyTo: replyTo)
+        try await chat.send(id: id, text: text, to: conversationID, replyTo: replyTo, attachments: attachments)
     }
 
     public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] { await chat.send(drafts) }

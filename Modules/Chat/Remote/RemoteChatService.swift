@@ -26,7 +26,9 @@ public struct RemoteChatService: ChatService {
     /// Sends over the events socket when this process has it open (no HTTP request of its
     /// own), over HTTP otherwise or when the socket gives no reply: the id makes a repeated send
     /// harmless. A reply to a message goes the same way.
-    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
+    public nonisolated(nonsending) func send(
+        id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, attachments: [FileID]
+    ) async throws
         -> Message
     {
         if let frame = await connection.request(

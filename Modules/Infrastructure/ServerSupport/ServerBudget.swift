@@ -19,6 +19,9 @@ public struct ServerBudget: Sendable {
         /// Look-ups per minute (half of it at once): people, settings, searches and reads
         /// (`UsageBudget.Action.lookup`).
         public var lookupsPerMinute = 120
+        /// Mebibytes of files uploaded per hour, all of it at once: a person's quota (1 GiB by
+        /// default) in an hour at most.
+        public var uploadMegabytesPerHour = 1_024
 
         /// The product's limits.
         public init() {}
@@ -38,6 +41,7 @@ public struct ServerBudget: Sendable {
             .conversation: limiter(limits.conversationsPerHour, per: .seconds(3_600), atOnce: 6),
             .rename: limiter(limits.renamesPerHour, per: .seconds(3_600), atOnce: 12),
             .lookup: limiter(limits.lookupsPerMinute, per: .seconds(60), atOnce: 2),
+            .uploadBytes: limiter(limits.uploadMegabytesPerHour << 20, per: .seconds(3_600), atOnce: 1),
         ]
     }
 
@@ -58,6 +62,7 @@ public struct ServerBudget: Sendable {
             case .conversation: "you are starting or leaving conversations faster than this server allows"
             case .rename: "you are changing your name more often than this server allows"
             case .lookup: "you are looking people up, searching, reading history or changing blocks and privacy faster than this server allows"
+            case .uploadBytes: "you are uploading more bytes of files than this server allows"
             }
         return "\(what); try again in \(wait) s"
     }

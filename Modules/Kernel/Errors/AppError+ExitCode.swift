@@ -4,7 +4,7 @@ extension AppError.Kind {
     public var exitCode: Int32 {
         switch self {
         case .usage: 64
-        case .invalidInput: 65
+        case .invalidInput, .tooLarge: 65
         case .notFound: 66
         case .conflict: 67
         case .unavailable: 69

@@ -9,6 +9,9 @@ public struct AppError: Error, Equatable, Sendable, CustomStringConvertible {
         case usage
         /// Input breaks a validation rule (too long, empty, bad characters…).
         case invalidInput
+        /// What was sent is bigger than allowed (a file past `files.maxBytes`), or would take its
+        /// sender past their storage quota: the same exit code as bad input, HTTP 413.
+        case tooLarge
         /// The user, conversation or message does not exist.
         case notFound
         /// The request clashes with existing data (e.g. the email is taken).

@@ -38,6 +38,7 @@ public struct WireError: WireType, Equatable {
         case .notFound: 404
         case .conflict: 409
         case .gone: 410
+        case .tooLarge: 413
         case .rateLimited: 429
         case .unavailable: 503
         case .internal: 500
@@ -53,7 +54,8 @@ public struct WireError: WireType, Equatable {
     /// The kind a status stands for when no body says.
     public static func kind(for status: Int) -> AppError.Kind {
         switch status {
-        case 400, 413, 414, 431: .invalidInput
+        case 400, 414, 431: .invalidInput
+        case 413: .tooLarge
         case 401: .notSignedIn
         case 403: .forbidden
         case 404: .notFound

@@ -21,13 +21,17 @@ public struct InMemoryChatService: ChatService {
         return try await store.page(conversationID, before: messageID, limit: limit)
     }
 
-    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
+    public nonisolated(nonsending) func send(
+        id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, attachments: [FileID]
+    ) async throws
         -> Message
     {
         let (me, members) = try await authorize(conversationID)
-        let text = try Validation.messageText(text)
+        let text = try ChatRules.text(text, carrying: attachments)
+        let files = try await store.attachments.uploaded(attachments, for: id, in: conversationID, by: me)
         let mentions = try await store.mentionFinder.mentions(in: text, by: me, members: members)
-        return try await store.send(id: id, text: text, to: conversationID, replyTo: replyTo, mentions: mentions, from: me, members: members)
+        return try await store.send(
+            id: id, text: text, to: conversationID, replyTo: replyTo, mentions: mentions, attachments: files, from: me, members: members)
     }
 
     public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
@@ -44,9 +48,11 @@ public struct InMemoryChatService: ChatService {
         let me = try await caller.id()
         let (members, isMember) = try await store.membership.membership(of: me, in: conversationID)
         let now = store.clock.now()
-        return try await ChatRules.deletion(in: conversationID, member: isMember) {
-            try await store.change(messageID, in: conversationID, as: .deleted, members: members) {
-                try ChatRules.delete($0, by: me, member: isMember, at: now)
+        return try await store.attachments.discarding { carried in
+            try await ChatRules.deletion(in: conversationID, member: isMember) {
+                try await store.change(messageID, in: conversationID, as: .deleted, members: members) {
+                    try carried(ChatRules.delete($0, by: me, member: isMember, at: now), $0)
+                }
             }
         }
     }

@@ -30,6 +30,8 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     let mentionFinder: MentionFinder
     let conditions: SimulatedConditions
     let clock: any WallClock
+    /// The files sends carry (Files, or none).
+    let attachments: AttachedFiles
     /// Who is typing where: within this process, as the memory backend is.
     public nonisolated let typing: TypingHub
     private let peer: SimulatedPeer
@@ -43,7 +45,8 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         names: any MemberNames,
         clock: any WallClock = SystemWallClock(),
         conditions: SimulatedConditions = .none,
-        peer: SimulatedPeer = .none
+        peer: SimulatedPeer = .none,
+        attachments: any AttachmentSource = NoAttachments()
     ) {
         for var message in messages {
             message.cursor = EventCursor(epoch: epoch, position: Int64(log.count + 1))
@@ -57,10 +60,15 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         self.clock = clock
         self.conditions = conditions
         self.peer = peer
+        self.attachments = AttachedFiles(attachments)
         typing = TypingHub(channel: LocalTypingChannel(), membership: membership)
     }
 
     deinit { peerTasks.forEach { $0.cancel() } }
+
+    /// The message `messageID` of `conversationID` as it is now, if there is one: what Files asks
+    /// to know whether a file is sent.
+    public func message(_ messageID: MessageID, in conversationID: ConversationID) -> Message? { index[conversationID]?[messageID] }
 
     func page(_ conversationID: ConversationID, before messageID: MessageID?, limit: Int) throws -> MessagePage {
         let timeline = timelines[conversationID] ?? []
@@ -74,10 +82,12 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     }
 
     func send(
-        id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, mentions: [UserID], from me: UserID,
-        members: [UserID]
+        id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, mentions: [UserID], attachments: [Attachment] = [],
+        from me: UserID, members: [UserID]
     ) throws -> Message {
-        if let existing = index[conversationID]?[id] { return try ChatRules.resent(existing, conversationID: conversationID, sender: me, text: text) }
+        if let existing = index[conversationID]?[id] {
+            return try ChatRules.resent(existing, conversationID: conversationID, sender: me, text: text, attachments: attachments)
+        }
         var reply: Message.Reply?
         if let replyTo {
             guard let answered = index[conversationID]?[replyTo] else { throw ChatRules.noMessage(replyTo, in: conversationID) }
@@ -86,7 +96,7 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         let message = append(
             Message(
                 id: id, conversationID: conversationID, senderID: me, text: text, sentAt: clock.now(), replyTo: reply,
-                mentions: mentions),
+                mentions: mentions, attachments: attachments),
             members: members)
         scheduleReply(to: message, members: members)
         return message

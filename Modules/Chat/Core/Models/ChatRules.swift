@@ -4,12 +4,38 @@ import Kernel
 /// Chat's rules and errors, written once for every implementation of `ChatService`.
 public enum ChatRules {
     /// What a resend of `id` gets: the stored message when it is the same one (same
-    /// conversation, sender and text), else a conflict.
-    public static func resent(_ existing: Message, conversationID: ConversationID, sender: UserID, text: String) throws -> Message {
-        guard existing.conversationID == conversationID, existing.senderID == sender, existing.text == text else {
+    /// conversation, sender, text and files), else a conflict.
+    public static func resent(
+        _ existing: Message, conversationID: ConversationID, sender: UserID, text: String, attachments: [Attachment] = []
+    ) throws -> Message {
+        guard existing.conversationID == conversationID, existing.senderID == sender, existing.text == text,
+            existing.attachments.map(\.id) == attachments.map(\.id)
+        else {
             throw AppError(.conflict, "message id \(existing.id) is already used by another message")
         }
         return existing
+    }
+
+    /// The text a send keeps (`Validation.messageText`); one that carries files may have none
+    /// (a file sent without a caption).
+    public static func text(_ raw: String, carrying attachments: [FileID]) throws -> String {
+        if !attachments.isEmpty, raw.allSatisfy({ $0.isWhitespace }) { return "" }
+        return try Validation.messageText(raw)
+    }
+
+    /// The files a send of `requested` carries, from those its sender uploaded for the message
+    /// (`AttachmentSource.uploads`): all of them, in their order, and no other.
+    /// - Throws: `.invalidInput` when `requested` names a file not uploaded for this message, or
+    ///   leaves one out.
+    public static func attachments(_ requested: [FileID], uploaded: [Attachment]) throws -> [Attachment] {
+        guard requested == uploaded.map(\.id) else {
+            let missing = requested.first { id in !uploaded.contains { $0.id == id } }
+            throw AppError(
+                .invalidInput,
+                missing.map { "file \(AppError.quoting($0.rawValue)) was not uploaded for this message" }
+                    ?? "a message carries every file uploaded for it, in their order")
+        }
+        return uploaded
     }
 
     /// A cursor this store did not give out (another database, or one replaced since): the

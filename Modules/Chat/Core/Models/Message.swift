@@ -14,13 +14,16 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         public let text: String
         /// The message of the same conversation it answers, if any.
         public let replyTo: MessageID?
+        /// The files it carries, uploaded for it before (Files), in their order.
+        public let attachments: [FileID]
 
         /// Creates a draft.
-        public init(id: MessageID, conversationID: ConversationID, text: String, replyTo: MessageID? = nil) {
+        public init(id: MessageID, conversationID: ConversationID, text: String, replyTo: MessageID? = nil, attachments: [FileID] = []) {
             self.id = id
             self.conversationID = conversationID
             self.text = text
             self.replyTo = replyTo
+            self.attachments = attachments
         }
     }
 
@@ -89,7 +92,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     public let conversationID: ConversationID
     /// Who sent it.
     public let senderID: UserID
-    /// The text, 1–4,000 characters; may contain newlines.
+    /// The text, 1–4,000 characters (a file's caption: 0–4,000); may contain newlines.
     public let text: String
     /// When it was sent (the backend's time once stored).
     public let sentAt: Date
@@ -114,13 +117,15 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     /// The members it mentions (`@Name`), in the order named: found when it was stored
     /// (`MentionFinder`), and kept as they were through edits.
     public let mentions: [UserID]
+    /// The files it carries, as it is now: none once it is deleted. Edits change its text only.
+    public let attachments: [Attachment]
 
     /// Creates a message value; `reactionCounts` says how many reacted with an emoji where more
     /// did than `reactions` names (none of them, for an emoji it does not name).
     public init(
         id: MessageID, conversationID: ConversationID, senderID: UserID, text: String, sentAt: Date, cursor: EventCursor? = nil,
         version: Int = 0, editedAt: Date? = nil, deleted: Bool = false, reactions: [String: [UserID]] = [:],
-        reactionCounts: [String: Int] = [:], replyTo: Reply? = nil, mentions: [UserID] = []
+        reactionCounts: [String: Int] = [:], replyTo: Reply? = nil, mentions: [UserID] = [], attachments: [Attachment] = []
     ) {
         self.id = id
         self.conversationID = conversationID
@@ -135,6 +140,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         unnamed = reactionCounts.filter { emoji, count in count > reactions[emoji]?.count ?? 0 }
         self.replyTo = replyTo
         self.mentions = mentions
+        self.attachments = attachments
     }
 
     /// How many people reacted with each emoji.
@@ -150,7 +156,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         Message(
             id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
             version: version, editedAt: editedAt, deleted: deleted, reactions: now.reactions, reactionCounts: now.reactionCounts,
-            replyTo: replyTo, mentions: mentions)
+            replyTo: replyTo, mentions: mentions, attachments: attachments)
     }
 
     /// This message as `reader` sees it (`nil`: one who reacted with none;
@@ -166,7 +172,8 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     public func replying(to reply: Reply?) -> Message {
         Message(
             id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
-            version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, reactionCounts: unnamed, replyTo: reply, mentions: mentions)
+            version: version, editedAt: editedAt, deleted: deleted, reactions: reactions, reactionCounts: unnamed, replyTo: reply, mentions: mentions,
+            attachments: attachments)
     }
 
     /// About how many bytes it takes on the wire, as an event or in a page (its JSON, within a few
@@ -175,7 +182,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     public var wireBytes: Int {
         let id = Validation.maxIdentifierBytes + 3
         return 4 * id + 96 + text.utf8.count + (replyTo.map { $0.quote.utf8.count + id + 32 } ?? 0) + Self.wireBytes(of: reactions) + mentions.count
-            * id
+            * id + attachments.reduce(0) { $0 + $1.wireBytes }
     }
 
     /// About how many bytes `reactions` take on the wire as a reader sees them: each emoji twice
@@ -192,10 +199,10 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         Message(
             id: id, conversationID: conversationID, senderID: senderID, text: text, sentAt: sentAt, cursor: cursor,
             version: version + 1, editedAt: now, deleted: false, reactions: reactions, reactionCounts: unnamed, replyTo: replyTo,
-            mentions: mentions)
+            mentions: mentions, attachments: attachments)
     }
 
-    /// This message's tombstone: its text and reactions gone, deleted at `now`.
+    /// This message's tombstone: its text, reactions and files gone, deleted at `now`.
     public func deleting(at now: Date) -> Message {
         Message(
             id: id, conversationID: conversationID, senderID: senderID, text: "", sentAt: sentAt, cursor: cursor,
@@ -204,6 +211,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
 
     private enum CodingKeys: String, CodingKey {
         case id, conversationID, senderID, text, sentAt, cursor, version, editedAt, deleted, reactions, reactionCounts, replyTo, mentions
+        case attachments
     }
 
     public init(from decoder: any Decoder) throws {
@@ -218,7 +226,8 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
             reactions: try container.decodeIfPresent([String: [UserID]].self, forKey: .reactions) ?? [:],
             reactionCounts: try container.decodeIfPresent([String: Int].self, forKey: .reactionCounts) ?? [:],
             replyTo: try container.decodeIfPresent(Reply.self, forKey: .replyTo),
-            mentions: try container.decodeIfPresent([UserID].self, forKey: .mentions) ?? [])
+            mentions: try container.decodeIfPresent([UserID].self, forKey: .mentions) ?? [],
+            attachments: try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -239,6 +248,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
         }
         try container.encodeIfPresent(replyTo, forKey: .replyTo)
         if !mentions.isEmpty { try container.encode(mentions, forKey: .mentions) }
+        if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
     }
 }
 

@@ -18,8 +18,12 @@ public protocol ChatService: Sendable {
     /// On the caller's executor: a view model on the main actor sending one message at a time
     /// costs no hops between threads (they were most of a local send's time).
     /// With `replyTo`, the message answers that message of the same conversation (`.notFound`
-    /// when there is none) and carries its quote (`Message.Reply`).
-    nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message
+    /// when there is none) and carries its quote (`Message.Reply`). With `attachments`, it
+    /// carries the files the sender uploaded for its id (Files), every one of them, in order
+    /// (`ChatRules.attachments`), and its text may be empty.
+    nonisolated(nonsending) func send(
+        id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, attachments: [FileID]
+    ) async throws -> Message
 
     /// Sends `drafts` as `send(id:text:to:)` would one after another, and returns each one's
     /// outcome in the same order: messages of one sender are stored in the order given, even
@@ -65,14 +69,22 @@ public protocol ChatService: Sendable {
 extension ChatService {
     /// Sends a message that answers none.
     public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID) async throws -> Message {
-        try await send(id: id, text: text, to: conversationID, replyTo: nil)
+        try await send(id: id, text: text, to: conversationID, replyTo: nil, attachments: [])
+    }
+
+    /// Sends a message that carries no file.
+    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
+        -> Message
+    {
+        try await send(id: id, text: text, to: conversationID, replyTo: replyTo, attachments: [])
     }
 
     public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] {
         var outcomes: [Result<Message, any Error>] = []
         for draft in drafts {
             do {
-                outcomes.append(.success(try await send(id: draft.id, text: draft.text, to: draft.conversationID, replyTo: draft.replyTo)))
+                outcomes.append(.success(try await send(
+                            id: draft.id, text: draft.text, to: draft.conversationID, replyTo: draft.replyTo, attachments: draft.attachments)))
             } catch {
                 outcomes.append(.failure(error))
             }

@@ -31,10 +31,12 @@ public struct ReactionsAsSeen: ChatService, EventStreamService {
         try await filtered(try await chat.messages(in: conversationID, before: messageID, limit: limit))
     }
 
-    public nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws
+    public nonisolated(nonsending) func send(
+        id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, attachments: [FileID]
+    ) async throws
         -> Message
     {
-        try await chat.send(id: id, text: text, to: conversationID, replyTo: replyTo)
+        try await chat.send(id: id, text: text, to: conversationID, replyTo: replyTo, attachments: attachments)
     }
 
     public func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] { await chat.send(drafts) }

@@ -125,11 +125,14 @@ public final class ChatViewModel {
     /// rules is refused with `inputError` and nothing is sent. A caller that retries on its own
     /// (a script) passes the same `id` each time: the message is stored once. With `replyTo`
     /// it answers that message (kept in the outbox like any other while the server is away).
-    public func send(_ text: String, id: MessageID = .random(), replyTo: MessageID? = nil) async {
+    /// With `attachments` (files uploaded for `id` first, Files) it carries them and its text is
+    /// their caption, which may be empty; such a send is never kept in the outbox: its files
+    /// need the server anyway.
+    public func send(_ text: String, id: MessageID = .random(), replyTo: MessageID? = nil, attachments: [FileID] = []) async {
         do {
-            let text = try Validation.messageText(text)
+            let text = try ChatRules.text(text, carrying: attachments)
             inputError = nil
-            await deliver(id, text: text, replyTo: replyTo)
+            await deliver(id, text: text, replyTo: replyTo, attachments: attachments)
         } catch {
             inputError = AppError(error)
         }
@@ -181,15 +184,15 @@ public final class ChatViewModel {
     /// The newest failed send, if any: what `/retry` resends.
     public var lastFailed: Timeline.Entry? { timeline.value?.entries.last { $0.isFailed } }
 
-    private func deliver(_ id: MessageID, text: String, replyTo: MessageID? = nil) async {
+    private func deliver(_ id: MessageID, text: String, replyTo: MessageID? = nil, attachments: [FileID] = []) async {
         update { $0.upsert(Timeline.Entry(sending: id, text: text, delivery: .pending)) }
         do {
             // Behind messages already kept, so that they go out in the order typed.
-            if let outbox, await !outbox.isEmpty() { return try await keep(id, text: text, replyTo: replyTo, in: outbox) }
-            receive(try await service.send(id: id, text: text, to: conversationID, replyTo: replyTo))
+            if let outbox, attachments.isEmpty, await !outbox.isEmpty() { return try await keep(id, text: text, replyTo: replyTo, in: outbox) }
+            receive(try await service.send(id: id, text: text, to: conversationID, replyTo: replyTo, attachments: attachments))
             lastSendError = nil
         } catch let error as AppError where error.kind == .unavailable {
-            guard let outbox else { return failed(id, text: text, error) }
+            guard let outbox, attachments.isEmpty else { return failed(id, text: text, error) }
             do {
                 try await keep(id, text: text, replyTo: replyTo, in: outbox)
             } catch {

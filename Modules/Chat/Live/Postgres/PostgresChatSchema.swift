@@ -75,6 +75,9 @@ public enum PostgresChatSchema {
                 "DROP FUNCTION messageai_send(text[], text[], text[], text[], bigint[], text[], text[])",
                 sendFunctionPlannedEachCall,
             ]),
+        // Files, as on SQLite (step 12); a send that carries files sets them in its transaction
+        // (`PostgresMessageStore`).
+        PGDatabase.Migration(feature: "chat", version: 8, ["ALTER TABLE messages ADD COLUMN attachments text"]),
     ]
 
     /// Stores a batch of sends: takes the store's order first, numbers the sends not stored yet
@@ -248,7 +251,8 @@ public enum PostgresChatSchema {
             replyTo: try cells[10].decode(String?.self).map { answered in
                 Message.Reply(
                     id: MessageID(answered), text: try cells[11].decode(String?.self) ?? "", deleted: try cells[12].decode(Bool?.self) ?? true)
-            }, mentions: try MessageRows.people(try cells[13].decode(String?.self)))
+            }, mentions: try MessageRows.people(try cells[13].decode(String?.self)),
+            attachments: try MessageRows.attachments(try cells[14].decode(String?.self)))
     }
 
     /// The change rows `query` selects (`MessageChangeRows.columns` first), the first step of

@@ -24,14 +24,9 @@ public struct PostgresMessageStore: MessageStore {
         let accepted = sends.indices.filter { index in sends[index].answered.map { replies[$0] != nil } ?? true }
         let batch = accepted.map { sends[$0] }
         var stored: [Int: (seq: Int64, isNew: Bool, sender: String, text: String, sentAt: Int64, mentions: [UserID])] = [:]
+        var files: [Int: [Attachment]] = [:]
         if !batch.isEmpty {
-            let rows = try await database.query(
-                """
-                SELECT ord, seq, is_new, sender_id, text, sent_at, mentions FROM messageai_send(
-                    \(batch.map(\.id.rawValue))::text[], \(batch.map(\.conversationID.rawValue))::text[], \(batch.map(\.sender.rawValue))::text[],
-                    \(batch.map(\.text))::text[], \(batch.map { Int64($0.sentAt) })::bigint[], \(batch.map { $0.replyTo?.rawValue ?? "" })::text[],
-                    \(try batch.map { try MessageRows.peopleText($0.mentions) ?? "" })::text[])
-                """)
+            let rows = try await sendQuery(batch, files: &files)
             for row in rows {
                 let (ord, seq, isNew, sender, text, sentAt, mentions) = try row.decode((Int64, Int64, Bool, String, String, Int64, String?).self)
                 stored[accepted[Int(ord) - 1]] = (seq, isNew, sender, text, sentAt, try MessageRows.people(mentions))
@@ -45,10 +40,62 @@ public struct PostgresMessageStore: MessageStore {
             let message = Message(
                 id: send.id, conversationID: send.conversationID, senderID: UserID(row.sender), text: row.text,
                 sentAt: MessageRows.date(milliseconds: Int(row.sentAt)), cursor: EventCursor(epoch: epoch, position: row.seq),
-                replyTo: send.answered.flatMap { replies[$0] }, mentions: row.mentions)
+                replyTo: send.answered.flatMap { replies[$0] }, mentions: row.mentions,
+                attachments: row.isNew ? send.attachments : files[accepted.firstIndex(of: index) ?? -1] ?? [])
             if row.isNew { return .success((message, true)) }
-            return Result { (try ChatRules.resent(message, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
+            return Result {
+                (
+                    try ChatRules.resent(
+                        message, conversationID: send.conversationID, sender: send.sender, text: send.text, attachments: send.attachments), false
+                )
+            }
         }
+    }
+
+    /// Calls `messageai_send` for `batch`. When a send carries files, they are set on the new
+    /// messages in the same transaction, and `files` gets what the messages of the batch already
+    /// stored carry (by place in `batch`), for a retry to be compared.
+    private func sendQuery(_ batch: [MessageWriter.Send], files: inout [Int: [Attachment]]) async throws -> [PostgresRow] {
+        let query = try Self.sendQuery(batch)
+        guard batch.contains(where: { !$0.attachments.isEmpty }) else { return try await database.query(query) }
+        let all = try batch.map { try MessageRows.attachmentsText($0.attachments) ?? "" }
+        let (rows, stored) = try await database.write(ordered: false) { transaction in
+            let rows = try await transaction.query(query)
+            let new = Set(
+                try rows.compactMap { row in
+                    let (ord, _, isNew, _, _, _, _) = try row.decode((Int64, Int64, Bool, String, String, Int64, String?).self)
+                    return isNew ? Int(ord) - 1 : nil
+                })
+            let lists = all.indices.map { new.contains($0) ? all[$0] : "" }
+            let stored = try await transaction.query(
+                """
+                SELECT a.ord, m.attachments FROM unnest(\(batch.map(\.id.rawValue))::text[], \(batch.map(\.conversationID.rawValue))::text[])
+                    WITH ORDINALITY AS a(id, conversation_id, ord)
+                JOIN messages m ON m.conversation_id = a.conversation_id AND m.id = a.id WHERE m.attachments IS NOT NULL
+                """)
+            try await transaction.query(
+                """
+                UPDATE messages m SET attachments = a.list
+                FROM unnest(\(batch.map(\.id.rawValue))::text[], \(batch.map(\.conversationID.rawValue))::text[], \(lists)::text[])
+                    AS a(id, conversation_id, list)
+                WHERE m.conversation_id = a.conversation_id AND m.id = a.id AND a.list <> ''
+                """)
+            return (rows, stored)
+        }
+        for row in stored {
+            let (ord, list) = try row.decode((Int64, String).self)
+            files[Int(ord) - 1] = try MessageRows.attachments(list)
+        }
+        return rows
+    }
+
+    private static func sendQuery(_ batch: [MessageWriter.Send]) throws -> PostgresQuery {
+        """
+                SELECT ord, seq, is_new, sender_id, text, sent_at, mentions FROM messageai_send(
+                    \(batch.map(\.id.rawValue))::text[], \(batch.map(\.conversationID.rawValue))::text[], \(batch.map(\.sender.rawValue))::text[],
+                    \(batch.map(\.text))::text[], \(batch.map { Int64($0.sentAt) })::bigint[], \(batch.map { $0.replyTo?.rawValue ?? "" })::text[],
+                    \(try batch.map { try MessageRows.peopleText($0.mentions) ?? "" })::text[])
+            """
     }
 
     /// The messages `sends` answer, as they are now, by key (one round trip, only when some send

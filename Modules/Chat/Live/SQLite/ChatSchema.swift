@@ -11,6 +11,7 @@ import SQLStore
 /// - `chat_reads`: per reader and conversation, how many messages they have read. Sending marks
 ///   the conversation read for the sender, so unread = count − read.
 /// - `chat_receipt_privacy`: who keeps their read receipts private (`ChatRules.receiptAudience`).
+/// - `messages.attachments`: the files a message carries, as JSON (`MessageRows.attachmentsText`).
 /// - `message_mentions`: per person mentioned, the message (`seq`) and its conversation and position.
 /// - `message_changes`: each edit or deletion of a message, numbered by the store's sequence like
 ///   a message; the event carries the message as it is now (`version`, `edited_at`, `deleted`).
@@ -131,6 +132,8 @@ public enum ChatSchema {
                 ) WITHOUT ROWID;
                 CREATE INDEX message_mentions_by_conversation ON message_mentions(user_id, conversation_id, position);
                 """),
+        // Files: what a message carries of each (Files keeps the bytes), a JSON array (NULL for none).
+        SchemaMigration(feature: "chat", version: 12, sql: "ALTER TABLE messages ADD COLUMN attachments TEXT;"),
     ]
 
     /// The database's epoch (see `chat_epoch`).

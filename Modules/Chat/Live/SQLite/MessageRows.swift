@@ -11,9 +11,9 @@ enum MessageRows {
     /// query's own columns start at index `count`.
     static let columns =
         "m.id, m.conversation_id, m.sender_id, m.text, m.sent_at, m.seq, m.version, m.edited_at, m.deleted, m.reactions, "
-        + "m.reply_to, q.text, q.deleted, m.mentions"
+        + "m.reply_to, q.text, q.deleted, m.mentions, m.attachments"
     /// How many `columns` there are.
-    static let count = 14
+    static let count = 15
     /// The join every `SELECT` of `columns` has after the one that brings `messages m`: the
     /// message a reply answers, `q`, as it is now.
     static let replyJoin = "LEFT JOIN messages q ON q.conversation_id = m.conversation_id AND q.id = m.reply_to"
@@ -35,7 +35,8 @@ enum MessageRows {
                 Message.Reply(
                     id: MessageID(answered), text: try row.decode(String?.self, atIndex: 11) ?? "",
                     deleted: try row.decode(Bool?.self, atIndex: 12) ?? true)
-            }, mentions: try people(try row.decode(String?.self, atIndex: 13)))
+            }, mentions: try people(try row.decode(String?.self, atIndex: 13)),
+            attachments: try attachments(try row.decode(String?.self, atIndex: 14)))
     }
 
     /// A message's reactions as stored: a JSON object of emoji to the people who reacted (NULL for
@@ -133,6 +134,17 @@ enum MessageRows {
     static func people(_ text: String?) throws -> [UserID] {
         guard let text else { return [] }
         return try JSONDecoder().decode([String].self, from: Data(text.utf8)).map(UserID.init(rawValue:))
+    }
+
+    /// The files a message carries as a column keeps them: a JSON array of `Attachment`s (NULL for none).
+    static func attachmentsText(_ attachments: [Attachment]) throws -> String? {
+        attachments.isEmpty ? nil : String(decoding: try JSONEncoder().encode(attachments), as: UTF8.self)
+    }
+
+    /// The files `text` (`attachmentsText`) holds.
+    static func attachments(_ text: String?) throws -> [Attachment] {
+        guard let text else { return [] }
+        return try JSONDecoder().decode([Attachment].self, from: Data(text.utf8))
     }
 
     /// `date` as whole milliseconds since 1970, as message times are stored.

@@ -51,11 +51,13 @@ public struct SQLMessageStore: MessageStore {
             guard let changed = try rule(try MessageRows.message(row, epoch: epoch)) else { return try MessageRows.message(row, epoch: epoch) }
             try db.cachedStatement(
                 sql: """
-                    UPDATE messages SET text = ?, version = ?, edited_at = ?, deleted = ?, reactions = ? WHERE conversation_id = ? AND id = ?
+                    UPDATE messages SET text = ?, version = ?, edited_at = ?, deleted = ?, reactions = ?, attachments = ?
+                    WHERE conversation_id = ? AND id = ?
                     """
             ).execute(arguments: [
                 changed.text, changed.version, changed.editedAt.map(MessageRows.milliseconds), changed.deleted,
-                MessageRows.reactionsText(changed.reactions), conversationID.rawValue, messageID.rawValue,
+                MessageRows.reactionsText(changed.reactions), try MessageRows.attachmentsText(changed.attachments), conversationID.rawValue,
+                messageID.rawValue,
             ])
             try db.cachedStatement(sql: "INSERT INTO message_changes (seq, kind, conversation_id, message_id) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [try SQLChangeLog.next(db), kind.rawValue, conversationID.rawValue, messageID.rawValue])
@@ -75,7 +77,12 @@ public struct SQLMessageStore: MessageStore {
         var seq = newCount > 0 ? try SQLChangeLog.next(count: newCount, db) : 0
         return try sends.map { send in
             if let existing = stored[send.key] {
-                return Result { (try ChatRules.resent(existing, conversationID: send.conversationID, sender: send.sender, text: send.text), false) }
+                return Result {
+                    (
+                        try ChatRules.resent(
+                            existing, conversationID: send.conversationID, sender: send.sender, text: send.text, attachments: send.attachments), false
+                    )
+                }
             }
             let reply = send.answered.flatMap { replies[$0] }
             if let replyTo = send.replyTo, reply == nil { return .failure(ChatRules.noMessage(replyTo, in: send.conversationID)) }
@@ -127,11 +134,12 @@ public struct SQLMessageStore: MessageStore {
                 arguments: [conversation]) ?? 0) + 1
         try db.cachedStatement(
             sql: """
-                INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at, reply_to, mentions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO messages (seq, id, conversation_id, position, sender_id, text, sent_at, reply_to, mentions, attachments)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             seq, send.id.rawValue, conversation, position, send.sender.rawValue, send.text, send.sentAt, send.replyTo?.rawValue,
-            try MessageRows.peopleText(send.mentions),
+            try MessageRows.peopleText(send.mentions), try MessageRows.attachmentsText(send.attachments),
         ])
         for person in send.mentions {
             try db.cachedStatement(sql: "INSERT INTO message_mentions (user_id, seq, conversation_id, position) VALUES (?, ?, ?, ?)")
@@ -146,6 +154,7 @@ public struct SQLMessageStore: MessageStore {
         try ChatReads.set(position, by: send.sender, in: send.conversationID, db)
         return Message(
             id: send.id, conversationID: send.conversationID, senderID: send.sender, text: send.text,
-            sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq), mentions: send.mentions)
+            sentAt: MessageRows.date(milliseconds: send.sentAt), cursor: EventCursor(epoch: epoch, position: seq), mentions: send.mentions,
+            attachments: send.attachments)
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import Kernel
+
+/// Files in memory, for the memory backend and tests: rows in a dictionary, bytes in chunks of
+/// the sizes they came in.
+public actor InMemoryFilesStore: FilesStore {
+    private var rows: [FileID: (file: SharedFile, confirmed: Bool)] = [:]
+    private var written: [FileID: (chunks: [[UInt8]], at: Date)] = [:]
+    private let clock: any WallClock
+
+    /// An empty store; `clock` dates what it writes (for `sweep`).
+    public init(clock: any WallClock = SystemWallClock()) { self.clock = clock }
+
+    public func file(_ id: FileID) -> SharedFile? { rows[id]?.file }
+
+    public func upload(for messageID: MessageID, position: Int, in conversationID: ConversationID, by owner: UserID) -> SharedFile? {
+        rows.values.first { row in
+            row.file.messageID == messageID && row.file.position == position && row.file.conversationID == conversationID
+                && row.file.ownerID == owner
+        }?.file
+    }
+
+    public func uploads(for messageID: MessageID, in conversationID: ConversationID, by owner: UserID) -> [SharedFile] {
+        rows.values.map(\.file).filter { $0.messageID == messageID && $0.conversationID == conversationID && $0.ownerID == owner }
+            .sorted { $0.position < $1.position }
+    }
+
+    public func files(in conversationID: ConversationID, before: SharedFile?, limit: Int) -> [SharedFile] {
+        let newestFirst = rows.values.map(\.file).filter { $0.conversationID == conversationID }.sorted(by: Self.newer)
+        return Array(newestFirst.filter { file in before.map { Self.newer($0, file) } ?? true }.prefix(max(limit, 0)))
+    }
+
+    public func storedBytes(of owner: UserID) -> Int64 { rows.values.filter { $0.file.ownerID == owner }.reduce(0) { $0 + $1.file.size } }
+
+    public func write(_ id: FileID, bytes: FileBytes) async throws {
+        written[id] = ([], clock.now())
+        do {
+            for try await chunk in bytes { written[id]?.chunks.append(chunk) }
+        } catch {
+            written[id] = nil
+            throw error
+        }
+    }
+
+    public func insert(_ file: SharedFile) throws {
+        guard upload(for: file.messageID, position: file.position, in: file.conversationID, by: file.ownerID) == nil else {
+            throw AppError(.conflict, "the message already has a file at position \(file.position)")
+        }
+        rows[file.id] = (file, false)
+    }
+
+    public nonisolated func bytes(of id: FileID, in range: ByteRange) -> FileBytes {
+        AsyncThrowingStream { [self] continuation in
+            let task = Task {
+                var offset: Int64 = 0
+                for chunk in await self.chunks(of: id) {
+                    defer { offset += Int64(chunk.count) }
+                    let start = max(range.offset - offset, 0), end = min(range.offset + range.count - offset, Int64(chunk.count))
+                    if start < end { continuation.yield(Array(chunk[Int(start)..<Int(end)])) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func chunks(of id: FileID) -> [[UInt8]] { written[id]?.chunks ?? [] }
+
+    public func delete(_ ids: [FileID]) {
+        for id in ids {
+            rows[id] = nil
+            written[id] = nil
+        }
+    }
+
+    public func unconfirmed(before cutoff: Date, limit: Int) -> [SharedFile] {
+        Array(rows.values.filter { !$0.confirmed && $0.file.createdAt < cutoff }.map(\.file).sorted { $0.createdAt < $1.createdAt }.prefix(limit))
+    }
+
+    public func confirm(_ ids: [FileID]) {
+        for id in ids { rows[id]?.confirmed = true }
+    }
+
+    public func sweep(before cutoff: Date) {
+        for (id, bytes) in written where rows[id] == nil && bytes.at < cutoff { written[id] = nil }
+    }
+
+    /// Whether `a` comes before `b` newest first: later upload, then greater id.
+    private static func newer(_ a: SharedFile, _ b: SharedFile) -> Bool { (a.createdAt, a.id) > (b.createdAt, b.id) }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Kernel
+
+/// Files' service for one caller, written once for every store (`FilesStore`): who may upload and
+/// read (`FilesRules`), what is checked as the bytes pass (`MeteredBytes`), what is spent from the
+/// caller's budget, and that a refused or broken upload leaves nothing behind.
+public struct StoredFilesService: FilesService {
+    /// Most files one message carries.
+    public static let maxFilesPerMessage = 10
+
+    private let store: any FilesStore
+    private let shared: any SharedMessages
+    private let caller: Caller
+    private let limits: FileLimits
+    private let digest: @Sendable () -> any FileDigest
+    private let clock: any WallClock
+    private let budget: UsageBudget
+
+    /// Creates the service for `caller` over `store`, asking `shared` who is in a conversation
+    /// and what its messages carry; uploads are held to `limits`, digested with `digest`'s and
+    /// paid for from `budget` (their bytes), reads from its look-ups.
+    public init(
+        store: any FilesStore, shared: any SharedMessages, caller: Caller, limits: FileLimits, digest: @escaping @Sendable () -> any FileDigest,
+        clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited
+    ) {
+        self.store = store
+        self.shared = shared
+        self.caller = caller
+        self.limits = limits
+        self.digest = digest
+        self.clock = clock
+        self.budget = budget
+    }
+
+    public func upload(_ upload: FileUpload, bytes: FileBytes) async throws -> SharedFile {
+        let me = try await caller.id()
+        guard try await shared.members(of: upload.conversationID)?.contains(me) == true else {
+            throw AppError(.forbidden, "not a member of conversation \(AppError.quoting(upload.conversationID.rawValue))")
+        }
+        guard (0..<Self.maxFilesPerMessage).contains(upload.position) else {
+            throw AppError(.invalidInput, "a message carries at most \(Self.maxFilesPerMessage) files")
+        }
+        if let stored = try await store.upload(for: upload.messageID, position: upload.position, in: upload.conversationID, by: me) {
+            return try Self.retried(stored, declared: upload.declaredSize)
+        }
+        let kept = try await store.storedBytes(of: me)
+        try FilesRules.allow(upload.declaredSize ?? 0, stored: kept, limits: limits)
+        let meter = MeteredBytes.Meter(digest: digest()) { [limits, budget] size, chunk in
+            if let declared = upload.declaredSize, size > declared { throw Self.notAsDeclared(declared) }
+            try FilesRules.allow(size, stored: kept, limits: limits)
+            try budget.spend(.uploadBytes, by: me, cost: chunk)
+        }
+        let id = FileID.random()
+        do {
+            try await store.write(id, bytes: MeteredBytes(base: bytes, meter: meter))
+            let (size, sha256) = meter.result
+            if let declared = upload.declaredSize, size != declared { throw Self.notAsDeclared(declared) }
+            let file = SharedFile(
+                id: id, conversationID: upload.conversationID, messageID: upload.messageID, position: upload.position, ownerID: me,
+                name: FilesRules.name(upload.name), mediaType: FilesRules.mediaType(upload.mediaType, name: FilesRules.name(upload.name)),
+                size: size, sha256: sha256, createdAt: clock.now())
+            try await store.insert(file)
+            return file
+        } catch {
+            try? await store.delete([id])
+            // Two tries of one upload at once: the one stored first is the file.
+            if let stored = try? await store.upload(for: upload.messageID, position: upload.position, in: upload.conversationID, by: me) {
+                return try Self.retried(stored, declared: upload.declaredSize)
+            }
+            throw error
+        }
+    }
+
+    public func file(_ id: FileID) async throws -> SharedFile {
+        let me = try await caller.id()
+        try budget.spend(.lookup, by: me)
+        guard let file = try await store.file(id) else { throw FilesRules.noFile(id) }
+        let members = try await shared.members(of: file.conversationID)
+        let carried = file.ownerID == me ? false : try await shared.carried([file]).contains(id)
+        guard FilesRules.readable(file, by: me, members: members, carried: carried) else { throw FilesRules.noFile(id) }
+        return file
+    }
+
+    public func download(_ id: FileID, range: ByteRange?) async throws -> FileDownload {
+        let file = try await file(id)
+        let range = try FilesRules.range(range, of: file.size)
+        return FileDownload(file: file, range: range, bytes: store.bytes(of: id, in: range))
+    }
+
+    public func files(in conversationID: ConversationID, before: FileID?, limit: Int) async throws -> [SharedFile] {
+        let me = try await caller.id()
+        try budget.spend(.lookup, by: me)
+        guard try await shared.members(of: conversationID)?.contains(me) == true else { throw AppError.noConversation(conversationID) }
+        var after: SharedFile?
+        if let before {
+            guard let file = try await store.file(before), file.conversationID == conversationID else { throw FilesRules.noFile(before) }
+            after = file
+        }
+        var page: [SharedFile] = []
+        // Uploads whose message is not sent (or is deleted) are skipped: a few pages at most.
+        while page.count < limit {
+            let candidates = try await store.files(in: conversationID, before: after, limit: limit)
+            let carried = try await shared.carried(candidates)
+            page += candidates.filter { carried.contains($0.id) }.prefix(limit - page.count)
+            guard candidates.count == limit, let last = candidates.last else { break }
+            after = last
+        }
+        return page
+    }
+
+    /// The file stored the first time, for a retry that declares `declared` bytes.
+    /// - Throws: `.conflict` when the retry declares another size: another file for the same place.
+    private static func retried(_ stored: SharedFile, declared: Int64?) throws -> SharedFile {
+        guard declared == nil || declared == stored.size else {
+            throw AppError(.conflict, "this message already has another file at that place (\(stored.name))")
+        }
+        return stored
+    }
+
+    private static func notAsDeclared(_ declared: Int64) -> AppError {
+        AppError(.invalidInput, "the file's bytes do not match its declared size of \(declared) bytes")
+    }
+}
