@@ -18,7 +18,7 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
     ("ConversationList", ["SQLStore"] + postgres),
     ("Chat", ["SQLStore", metrics] + postgres),
     ("Search", ["SQLStore", .product(name: "Logging", package: "swift-log")] + postgres),
-    ("Files", ["SQLStore"] + postgres),
+    ("Files", ["SQLStore", .product(name: "Crypto", package: "swift-crypto")]),
     // new-feature adds features above this line
 ]
 
@@ -26,7 +26,6 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
 /// contract), `Remote/` (`<Name>Remote`: the remote service) and `Server/` (`<Name>Server`: its routes).
 let wireFeatures = [
     "Auth", "Profile", "ConversationList", "Chat", "Search",
-    "Files",
     // new-feature --wire adds wire features above this line
 ]
 

@@ -2,6 +2,7 @@ import AppContainer
 import CLIKit
 import Chat
 import ConversationList
+import Files
 import Foundation
 import Kernel
 
@@ -10,6 +11,14 @@ import Kernel
 @MainActor
 struct ContainerLookup: FrontendLookup {
     let container: AppContainer
+
+    func shareFile(at path: String, for messageID: MessageID, position: Int, in conversationID: ConversationID) async throws -> FileID {
+        let (size, bytes) = try FileStreams.reading(path)
+        let upload = FileUpload(
+            conversationID: conversationID, messageID: messageID, position: position, name: URL(fileURLWithPath: path).lastPathComponent,
+            declaredSize: size)
+        return try await container.files.upload(upload, bytes: bytes).id
+    }
 
     func currentUserID() async throws -> UserID? {
         try await container.auth.currentAccount()?.id

@@ -1,13 +1,13 @@
 import Auth
 import Chat
 import ConversationList
+import Files
 import Foundation
 import Kernel
 import Profile
 import Search
 import ServiceGraph
 
-import Files
 // new-feature adds imports above this line
 
 /// The composition root of the CLI and the REPL: opens the service graph from the settings,
@@ -148,5 +148,11 @@ extension AppContainer: SearchFactory {
     public func makeSearchViewModel() -> SearchViewModel { SearchViewModel(service: services.search) }
     public func makeMentionsViewModel() -> MentionsViewModel { MentionsViewModel(service: services.search) }
 }
-extension AppContainer: FilesFactory { public func makeFilesViewModel() -> FilesViewModel { FilesViewModel(service: sharedService { StoredFilesService(store: InMemoryFilesStore()) }) } }
+extension AppContainer: FilesFactory {
+    public func makeFilesViewModel(conversationID: ConversationID) -> FilesViewModel {
+        FilesViewModel(service: services.files, conversationID: conversationID)
+    }
+
+    public var files: any FilesService { services.files }
+}
 // new-feature adds factories above this line

@@ -1,3 +1,4 @@
+import Files
 import Kernel
 import ServiceGraph
 import SettingsKit
@@ -46,6 +47,10 @@ extension SettingKey {
         in: GraphOptions.bcryptCosts)
     /// Days a session may go unused before it ends.
     public static let sessionIdleDays = integer("auth.sessionIdleDays", default: 30, "days a session may go unused before it ends", in: 1...365)
+    /// Largest file a person may share, in bytes; 0 turns files off.
+    public static let filesMaxBytes = integer(
+        "files.maxBytes", default: Int(FileLimits.defaultMaxBytes), "largest file that may be shared, in bytes (0: files off)",
+        in: 0...(1 << 40))
     /// Memory backend: delay added to every call.
     public static let memoryLatencyMs = integer("memory.latencyMs", default: 0, "memory backend: delay added to every call, ms", in: 0...60_000)
     /// Memory backend: share of calls that fail.
@@ -65,6 +70,6 @@ extension Settings {
         environmentPrefix: "MESSAGEAI_",
         keys: [
             .backend, .frontend, .features, .profile, .sqlitePath, .remoteURL, .remoteTimeoutSeconds, .remoteCertificates, .stateDir, .bcryptCost,
-            .sessionIdleDays, .memoryLatencyMs, .memoryFailureRate, .memoryPeerDelayMs, .notifyStyle, .notifyCommand,
+            .sessionIdleDays, .filesMaxBytes, .memoryLatencyMs, .memoryFailureRate, .memoryPeerDelayMs, .notifyStyle, .notifyCommand,
         ], otherPrefixes: ["MESSAGEAI_SERVER_"])
 }

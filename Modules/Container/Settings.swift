@@ -1,4 +1,5 @@
 import CLIKit
+import Files
 import Foundation
 import Kernel
 import RemoteClient
@@ -68,7 +69,8 @@ public struct Settings: Sendable {
             backend: backend, sqlitePath: sqlitePath, bcryptCost: int(.bcryptCost),
             sessionIdleLimit: Double(int(.sessionIdleDays)) * 86_400, memoryConditions: memoryConditions,
             peerDelay: .milliseconds(int(.memoryPeerDelayMs)), remoteURL: value(.remoteURL),
-            remoteTimeout: .seconds(int(.remoteTimeoutSeconds)), remoteCertificates: value(.remoteCertificates))
+            remoteTimeout: .seconds(int(.remoteTimeoutSeconds)), remoteCertificates: value(.remoteCertificates),
+            fileLimits: FileLimits(maxBytes: Int64(int(.filesMaxBytes))))
     }
 
     /// Where sessions and history live: `state.dir`, else `$XDG_STATE_HOME/messageai`, else `~/.local/state/messageai`.

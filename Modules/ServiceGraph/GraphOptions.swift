@@ -1,5 +1,6 @@
 import Auth
 import AuthLive
+import Files
 import Foundation
 import Kernel
 
@@ -44,6 +45,8 @@ public struct GraphOptions: Sendable {
     public var soleWriter: Bool
     /// What one person may do how often (the server's); none by default.
     public var budget: UsageBudget
+    /// How big shared files may be: per file (`files.maxBytes`), and per person on a server.
+    public var fileLimits: FileLimits
 
     /// Creates options; the defaults are the product's.
     public init(
@@ -51,7 +54,8 @@ public struct GraphOptions: Sendable {
         memoryConditions: SimulatedConditions = .none, peerDelay: Duration = .milliseconds(1_200),
         verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock(), remoteURL: String? = nil,
         remoteTimeout: Duration = .seconds(10), remoteCertificates: String? = nil, soleWriter: Bool = false,
-        budget: UsageBudget = .unlimited, postgresURL: String? = nil, postgresConnections: Int = defaultPostgresConnections
+        budget: UsageBudget = .unlimited, postgresURL: String? = nil, postgresConnections: Int = defaultPostgresConnections,
+        fileLimits: FileLimits = FileLimits()
     ) {
         self.backend = backend
         self.sqlitePath = sqlitePath
@@ -68,6 +72,7 @@ public struct GraphOptions: Sendable {
         self.remoteCertificates = remoteCertificates
         self.soleWriter = soleWriter
         self.budget = budget
+        self.fileLimits = fileLimits
     }
 }
 

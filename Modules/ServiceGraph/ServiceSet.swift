@@ -1,5 +1,6 @@
 import Chat
 import ConversationList
+import Files
 import Profile
 import Search
 
@@ -18,11 +19,13 @@ public struct ServiceSet: Sendable {
     public let typing: any TypingService
     /// Finding messages.
     public let search: any SearchService
+    /// Sharing files.
+    public let files: any FilesService
 
     /// A set of these services.
     public init(
         profiles: any ProfileService, conversations: any ConversationListService, chat: any ChatService, events: any EventStreamService,
-        typing: any TypingService, search: any SearchService
+        typing: any TypingService, search: any SearchService, files: any FilesService
     ) {
         self.profiles = profiles
         self.conversations = conversations
@@ -30,5 +33,6 @@ public struct ServiceSet: Sendable {
         self.events = events
         self.typing = typing
         self.search = search
+        self.files = files
     }
 }

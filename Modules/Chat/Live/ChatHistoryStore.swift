@@ -17,6 +17,10 @@ public protocol ChatHistoryStore: Sendable {
     /// The place of `messageID` in `conversationID`, or `nil` when it has no such message.
     func position(of messageID: MessageID, in conversationID: ConversationID) async throws -> Int64?
 
+    /// The message `messageID` of `conversationID` as it is now, or `nil` when there is none: what
+    /// Files asks to know whether a message carries a file.
+    func message(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message?
+
     /// Moves `reader`'s read marker in `conversationID` to its last message when it is behind,
     /// with the event that says so, whose audience `audience` gives from the members who keep
     /// their receipts private: all in one transaction. Nothing when the marker is there already.

@@ -42,11 +42,18 @@ enum MessageText {
             } else {
                 TerminalText.message(entry.text) + (entry.message?.edited == true ? console.styled(" (edited)", .dim) : "")
                     + (entry.message.map { reactions(of: $0) }.map { $0.isEmpty ? "" : " " + console.styled($0, .dim) } ?? "")
+                    + (entry.message?.attachments ?? []).enumerated().map { " " + console.styled(file($1, number: $0 + 1), .cyan) }.joined()
             }
         let mentionsMe = me.map { entry.message?.mentions.contains($0) == true } ?? false
         return console.styled("[\(TextFormat.time(entry.sentAt))]", .dim) + " "
             + console.styled(TerminalText.line(sender), mentionsMe ? .yellow : .bold) + ": "
             + body + marker
+    }
+
+    /// A file a message carries, as a line shows it: `[#1 report.pdf, application/pdf, 1.2 MiB]`.
+    /// The name is the sender's, filtered for the terminal as any text of theirs.
+    static func file(_ attachment: Attachment, number: Int) -> String {
+        "[#\(number) \(TerminalText.line(attachment.name)), \(TerminalText.line(attachment.mediaType)), \(FileStreams.size(attachment.size))]"
     }
 
     /// A message in a few words: the start of its text (`a deleted message` for a tombstone) and its time.

@@ -65,10 +65,10 @@ public enum FilesRules {
     public static func allow(_ size: Int64, stored: Int64, limits: FileLimits) throws {
         guard limits.maxBytes > 0 else { throw AppError(.forbidden, "files are turned off here (files.maxBytes is 0)") }
         guard size <= limits.maxBytes else {
-            throw AppError(.tooLarge, "the file is larger than the limit of \(bytes(limits.maxBytes)) (files.maxBytes)")
+            throw AppError(.tooLarge, "the file is larger than the limit of \(FileStreams.size(limits.maxBytes)) (files.maxBytes)")
         }
         if let quota = limits.quota, stored + size > quota {
-            throw AppError(.tooLarge, "your files would take more than your quota of \(bytes(quota)); delete some messages with files first")
+            throw AppError(.tooLarge, "your files would take more than your quota of \(FileStreams.size(quota)); delete some messages with files first")
         }
     }
 
@@ -92,15 +92,6 @@ public enum FilesRules {
 
     /// What every refused read is told: the same as for an id that does not exist.
     public static func noFile(_ id: FileID) -> AppError { AppError(.notFound, "no file \(AppError.quoting(id.rawValue))") }
-
-    /// `count` bytes in words: "100 MiB", "512 KiB", "12 bytes".
-    public static func bytes(_ count: Int64) -> String {
-        for (unit, size) in [("GiB", Int64(1) << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] where count >= size {
-            let value = Double(count) / Double(size)
-            return value == value.rounded() ? "\(Int64(value)) \(unit)" : String(format: "%.1f \(unit)", value)
-        }
-        return "\(count) bytes"
-    }
 }
 
 /// How big files may be where they are stored: per file, and per person.

@@ -21,6 +21,10 @@ public protocol FilesService: Sendable {
     /// - Throws: `.notFound` as `file(_:)`; `.invalidInput` for a range past its end.
     func download(_ id: FileID, range: ByteRange?) async throws -> FileDownload
 
+    /// The files message `messageID` of `conversationID` carries, in their order.
+    /// - Throws: `.notFound` for a conversation the caller is not a member of.
+    func files(of messageID: MessageID, in conversationID: ConversationID) async throws -> [SharedFile]
+
     /// The files sent in `conversationID` older than the file `before` (from the newest, without),
     /// newest first, at most `limit`.
     /// - Throws: `.notFound` for a conversation the caller is not a member of, or a `before` not in it.

@@ -8,11 +8,9 @@ public protocol FilesStore: Sendable {
     /// The file `id`, or `nil` when there is none.
     func file(_ id: FileID) async throws -> SharedFile?
 
-    /// The file `owner` uploaded for `messageID` at `position`, if they did: a retried upload.
-    func upload(for messageID: MessageID, position: Int, in conversationID: ConversationID, by owner: UserID) async throws -> SharedFile?
-
-    /// The files `owner` uploaded for `messageID` of `conversationID`, by position.
-    func uploads(for messageID: MessageID, in conversationID: ConversationID, by owner: UserID) async throws -> [SharedFile]
+    /// The files uploaded for `messageID` of `conversationID` (by anyone: a message id is its
+    /// sender's), by owner and position.
+    func files(of messageID: MessageID, in conversationID: ConversationID) async throws -> [SharedFile]
 
     /// The files of `conversationID` older than `before` (from the newest, without), newest first
     /// (by upload time, then id), at most `limit`.

@@ -13,16 +13,9 @@ public actor InMemoryFilesStore: FilesStore {
 
     public func file(_ id: FileID) -> SharedFile? { rows[id]?.file }
 
-    public func upload(for messageID: MessageID, position: Int, in conversationID: ConversationID, by owner: UserID) -> SharedFile? {
-        rows.values.first { row in
-            row.file.messageID == messageID && row.file.position == position && row.file.conversationID == conversationID
-                && row.file.ownerID == owner
-        }?.file
-    }
-
-    public func uploads(for messageID: MessageID, in conversationID: ConversationID, by owner: UserID) -> [SharedFile] {
-        rows.values.map(\.file).filter { $0.messageID == messageID && $0.conversationID == conversationID && $0.ownerID == owner }
-            .sorted { $0.position < $1.position }
+    public func files(of messageID: MessageID, in conversationID: ConversationID) -> [SharedFile] {
+        rows.values.map(\.file).filter { $0.messageID == messageID && $0.conversationID == conversationID }
+            .sorted { ($0.ownerID, $0.position) < ($1.ownerID, $1.position) }
     }
 
     public func files(in conversationID: ConversationID, before: SharedFile?, limit: Int) -> [SharedFile] {
@@ -43,7 +36,8 @@ public actor InMemoryFilesStore: FilesStore {
     }
 
     public func insert(_ file: SharedFile) throws {
-        guard upload(for: file.messageID, position: file.position, in: file.conversationID, by: file.ownerID) == nil else {
+        guard !files(of: file.messageID, in: file.conversationID).contains(where: { $0.ownerID == file.ownerID && $0.position == file.position })
+        else {
             throw AppError(.conflict, "the message already has a file at position \(file.position)")
         }
         rows[file.id] = (file, false)

@@ -40,7 +40,7 @@ public struct StoredFilesService: FilesService {
         guard (0..<Self.maxFilesPerMessage).contains(upload.position) else {
             throw AppError(.invalidInput, "a message carries at most \(Self.maxFilesPerMessage) files")
         }
-        if let stored = try await store.upload(for: upload.messageID, position: upload.position, in: upload.conversationID, by: me) {
+        if let stored = try await uploaded(upload, by: me) {
             return try Self.retried(stored, declared: upload.declaredSize)
         }
         let kept = try await store.storedBytes(of: me)
@@ -58,13 +58,14 @@ public struct StoredFilesService: FilesService {
             let file = SharedFile(
                 id: id, conversationID: upload.conversationID, messageID: upload.messageID, position: upload.position, ownerID: me,
                 name: FilesRules.name(upload.name), mediaType: FilesRules.mediaType(upload.mediaType, name: FilesRules.name(upload.name)),
-                size: size, sha256: sha256, createdAt: clock.now())
+                size: size, sha256: sha256,
+                createdAt: WireFormat.date(milliseconds: WireFormat.milliseconds(clock.now())))
             try await store.insert(file)
             return file
         } catch {
             try? await store.delete([id])
             // Two tries of one upload at once: the one stored first is the file.
-            if let stored = try? await store.upload(for: upload.messageID, position: upload.position, in: upload.conversationID, by: me) {
+            if let stored = try? await uploaded(upload, by: me) {
                 return try Self.retried(stored, declared: upload.declaredSize)
             }
             throw error
@@ -87,6 +88,15 @@ public struct StoredFilesService: FilesService {
         return FileDownload(file: file, range: range, bytes: store.bytes(of: id, in: range))
     }
 
+    public func files(of messageID: MessageID, in conversationID: ConversationID) async throws -> [SharedFile] {
+        let me = try await caller.id()
+        try budget.spend(.lookup, by: me)
+        guard try await shared.members(of: conversationID)?.contains(me) == true else { throw AppError.noConversation(conversationID) }
+        let files = try await store.files(of: messageID, in: conversationID)
+        let carried = try await shared.carried(files)
+        return files.filter { carried.contains($0.id) }
+    }
+
     public func files(in conversationID: ConversationID, before: FileID?, limit: Int) async throws -> [SharedFile] {
         let me = try await caller.id()
         try budget.spend(.lookup, by: me)
@@ -106,6 +116,11 @@ public struct StoredFilesService: FilesService {
             after = last
         }
         return page
+    }
+
+    /// The file `me` uploaded for the place `upload` names, if they did: what a retry gets.
+    private func uploaded(_ upload: FileUpload, by me: UserID) async throws -> SharedFile? {
+        try await store.files(of: upload.messageID, in: upload.conversationID).first { $0.ownerID == me && $0.position == upload.position }
     }
 
     /// The file stored the first time, for a retry that declares `declared` bytes.

@@ -1,38 +1,34 @@
 import ArgumentParser
 import CLIKit
+import Files
 import Kernel
 import REPLKit
-import Files
 
-/// Files's views, plugged into both front ends.
+/// Files' views, plugged into both front ends: a conversation's files, and saving one.
 public enum FilesFeature: CLIPlugin, REPLPlugin {
     public static let featureName = "files"
 
-    public static let commands: [any ParsableCommand.Type] = [FilesCommand.self]
+    public static let commands: [any ParsableCommand.Type] = [FilesCommand.self, SaveCommand.self]
 
-    @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {
-        route == .feature(featureName) ? FilesScreen(context: context) : nil
-    }
+    @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? { nil }
 
-    /// The feature's own screen: where it starts alone, after any of the built-in features' screens.
-    @MainActor public static func start(signedIn: Bool, context: REPLContext) async -> REPLStart? {
-        REPLStart(.feature(featureName), rank: 5)
-    }
+    /// No screen of its own: files are a conversation's.
+    @MainActor public static func start(signedIn: Bool, context: REPLContext) async -> REPLStart? { nil }
 
     @MainActor public static func commands(context: REPLContext) -> [REPLCommand] {
         [
-            REPLCommand("files", arguments: "[TITLE]", summary: "list Files items, or add one") { title in
-                let model = context.factory(FilesFactory.self).makeFilesViewModel()
-                if title.isEmpty {
+            REPLCommand("files", arguments: "CHAT", summary: "list a conversation's files, newest first") { chat in
+                do {
+                    let conversation = try await context.lookup.conversationID(for: chat)
+                    let model = context.factory(FilesFactory.self).makeFilesViewModel(conversationID: conversation)
                     await model.load()
-                } else {
-                    await model.add(title: title)
-                    if let error = model.added.error { return context.showError(error) }
+                    await context.present(model.files) { files in
+                        (files.isEmpty ? ["No files."] : files.map(FileText.line)).forEach(context.show)
+                    }
+                } catch {
+                    context.showError(AppError(error))
                 }
-                await context.present(model.items) { items in
-                    items.map { "\($0.id). " + TerminalText.line($0.title) }.forEach(context.show)
-                }
-            },
+            }
         ]
     }
 }

@@ -2,6 +2,7 @@ import Auth
 import Chat
 import ChatLive
 import ConversationList
+import Files
 import Kernel
 import Profile
 import Search
@@ -15,6 +16,8 @@ struct DatabaseStores: Sendable {
     let choices: any NotificationChoiceStore
     let chat: any ChatHistoryStore
     let search: any SearchStore
+    /// Files, where the backend keeps them (not yet on PostgreSQL).
+    let files: FileLinks?
     let writer: MessageWriter
     let feed: StoreEventFeed
     let typing: TypingHub
@@ -35,7 +38,7 @@ extension DatabaseBackend {
         let seen = ReactionsAsSeen(
             StoredChatService(
                 store: stores.chat, writer: stores.writer, membership: membership, names: links.recentNames, caller: caller, clock: stores.clock,
-                budget: stores.budget),
+                budget: stores.budget, attachments: stores.files?.attachments ?? NoAttachments()),
             events: StoredEventStreamService(store: stores.chat, feed: stores.feed, membership: membership, caller: caller, budget: stores.budget),
             membership: membership, caller: caller)
         return ServiceSet(
@@ -45,7 +48,8 @@ extension DatabaseBackend {
                 budget: stores.budget,
                 membersChanged: { membership.forget($0) }, blocksChanged: { membership.forgetBlocks(of: $0) }),
             chat: seen, events: seen, typing: InMemoryTypingService(hub: stores.typing, membership: membership, caller: caller),
-            search: StoredSearchService(store: stores.search, caller: caller, budget: stores.budget))
+            search: StoredSearchService(store: stores.search, caller: caller, budget: stores.budget),
+            files: stores.files?.service(for: caller, clock: stores.clock, budget: stores.budget) ?? FilesNotServed(backend: "postgres"))
     }
 
     var eventFeed: (any EventFeed)? { stores.feed }

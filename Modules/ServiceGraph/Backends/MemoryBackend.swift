@@ -2,6 +2,7 @@ import Auth
 import AuthLive
 import Chat
 import ConversationList
+import Files
 import Foundation
 import Kernel
 import Profile
@@ -22,6 +23,8 @@ final class MemoryBackend: GraphBackend {
     private let chat: InMemoryChatStore
     /// Chat's membership checks and blocks, from the list.
     private let chatMembership: MembershipAdapter
+    /// Shared files, in memory.
+    private let files: FileLinks
 
     init(_ options: GraphOptions) {
         clock = options.clock
@@ -41,10 +44,15 @@ final class MemoryBackend: GraphBackend {
             activity: ActivitySourceAdapter(feed: feed), journal: journal, conditions: options.memoryConditions)
         choices = InMemoryNotificationChoiceStore(journal: journal)
         chatMembership = MembershipAdapter(directory: conversations)
+        let chatStore = Deferred<InMemoryChatStore>()
+        files = FileLinks(
+            store: InMemoryFilesStore(clock: options.clock), limits: options.fileLimits, membership: chatMembership, clock: options.clock,
+            message: { try await chatStore.get().message($0, in: $1) })
         chat = InMemoryChatStore(
             messages: MockData.messages(now: now), membership: chatMembership, names: UserDirectoryAdapter(registry: profiles), clock: options.clock,
             conditions: options.memoryConditions,
-            peer: SimulatedPeer(userIDs: MockData.peers, delay: options.peerDelay, replies: MockData.replies))
+            peer: SimulatedPeer(userIDs: MockData.peers, delay: options.peerDelay, replies: MockData.replies), attachments: files.attachments)
+        chatStore.set(chat)
         feed.set(chat)
         journal.journal.set(chat)
         directory.set(conversations)
@@ -60,7 +68,8 @@ final class MemoryBackend: GraphBackend {
             profiles: StoredProfileService(store: profiles, caller: caller, renameAudience: renameAudience), conversations: conversations, chat: chat,
             events: chat, typing: InMemoryTypingService(hub: self.chat.typing, membership: chatMembership, caller: caller),
             search: StoredSearchService(
-                store: InMemorySearchStore(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat)), caller: caller))
+                store: InMemorySearchStore(corpus: ChatCorpusAdapter(conversations: conversations, chat: chat)), caller: caller),
+            files: files.service(for: caller, clock: clock))
     }
 
     var eventFeed: (any EventFeed)? { chat }

@@ -57,7 +57,7 @@ final class PostgresBackend: DatabaseBackend {
         stores = DatabaseStores(
             profiles: PostgresProfileStore(database: database), conversations: PostgresConversationListStore(database: database),
             choices: PostgresNotificationChoiceStore(database: database), chat: PostgresChatHistoryStore(database: database, epoch: epoch),
-            search: PostgresSearchStore(database: database, index: searchIndex),
+            search: PostgresSearchStore(database: database, index: searchIndex), files: nil,
             writer: MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed), feed: feed,
             typing: TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership), clock: options.clock,
             budget: options.budget)

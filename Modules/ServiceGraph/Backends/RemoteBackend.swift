@@ -30,7 +30,7 @@ final class RemoteBackend: GraphBackend {
             chat: RemoteChatService(connection: connection, caller: caller),
             events: RemoteEventStreamService(connection: connection, caller: caller),
             typing: RemoteTypingService(connection: connection, caller: caller),
-            search: RemoteSearchService(connection: connection, caller: caller))
+            search: RemoteSearchService(connection: connection, caller: caller), files: FilesNotServed(backend: "remote"))
     }
 
     var eventFeed: (any EventFeed)? { nil }

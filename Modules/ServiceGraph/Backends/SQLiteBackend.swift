@@ -4,6 +4,7 @@ import Chat
 import ChatLive
 import ConversationList
 import ConversationListLive
+import FilesLive
 import Foundation
 import Kernel
 import Profile
@@ -17,7 +18,7 @@ import SearchLive
 final class SQLiteBackend: DatabaseBackend {
     static let migrations =
         AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations + SQLNotificationChoiceStore.migrations
-        + ChatSchema.migrations + SearchSchema.migrations(.chatAndList)
+        + ChatSchema.migrations + SearchSchema.migrations(.chatAndList) + SQLFilesStore.migrations
 
     private let database: SQLDatabase
     let accounts: any AccountService
@@ -41,11 +42,15 @@ final class SQLiteBackend: DatabaseBackend {
         // the process that changes them.
         let searchIndex = SQLSearchIndex(database: database, source: .chatAndList)
         // Without a folder for its signals (an odd file system), typing reaches this process's readers only.
+        let history = SQLChatHistoryStore(database: database, epoch: epoch)
+        let files = FileLinks(
+            store: try SQLFilesStore(database: database), limits: options.fileLimits, membership: links.membership, clock: options.clock,
+            message: { try await history.message($0, in: $1) })
         let signals: any TypingChannel = (try? SignalFolder(forDatabaseAt: options.sqlitePath)).map(SQLTypingChannel.init) ?? LocalTypingChannel()
         stores = DatabaseStores(
             profiles: SQLProfileStore(database: database), conversations: SQLConversationListStore(database: database),
-            choices: SQLNotificationChoiceStore(database: database), chat: SQLChatHistoryStore(database: database, epoch: epoch),
-            search: SQLSearchStore(database: database, index: searchIndex),
+            choices: SQLNotificationChoiceStore(database: database), chat: history,
+            search: SQLSearchStore(database: database, index: searchIndex), files: files,
             writer: MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed, forget: { try? await searchIndex.purge() }),
             feed: feed, typing: TypingHub(channel: signals, membership: links.membership), clock: options.clock, budget: options.budget)
     }

@@ -27,6 +27,15 @@ public struct PostgresChatHistoryStore: ChatHistoryStore {
         try await database.query(PostgresChatStatements.position(of: messageID, in: conversationID)).first?.decode(Int64.self)
     }
 
+    public func message(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message? {
+        try await database.query(
+            """
+            SELECT \(unescaped: MessageRows.columns) FROM messages m \(unescaped: MessageRows.replyJoin)
+            WHERE m.conversation_id = \(conversationID.rawValue) AND m.id = \(messageID.rawValue)
+            """
+        ).first.map { try PostgresChatSchema.message($0, epoch: epoch) }
+    }
+
     public func markRead(
         _ conversationID: ConversationID, by reader: UserID, members: [UserID],
         audience: @escaping @Sendable (_ keepingPrivate: Set<UserID>) -> [UserID]

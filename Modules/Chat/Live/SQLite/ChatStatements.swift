@@ -26,6 +26,9 @@ enum ChatStatements {
         WHERE m.conversation_id = ? AND m.position < ? ORDER BY m.position DESC LIMIT ?
         """
 
+    /// A message by its key (arguments: the conversation, the id).
+    static let message = "SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.conversation_id = ? AND m.id = ?"
+
     /// The position of a message, where an older page starts (arguments: the message, the conversation).
     static let position = "SELECT position FROM messages WHERE id = ? AND conversation_id = ?"
 

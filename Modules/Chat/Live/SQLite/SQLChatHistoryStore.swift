@@ -31,6 +31,14 @@ public struct SQLChatHistoryStore: ChatHistoryStore {
         }
     }
 
+    public func message(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message? {
+        let epoch = epoch
+        return try await database.read { db in
+            try Row.fetchOne(db.cachedStatement(sql: ChatStatements.message), arguments: [conversationID.rawValue, messageID.rawValue])
+                .map { try MessageRows.message($0, epoch: epoch) }
+        }
+    }
+
     public func markRead(
         _ conversationID: ConversationID, by reader: UserID, members: [UserID],
         audience: @escaping @Sendable (_ keepingPrivate: Set<UserID>) -> [UserID]

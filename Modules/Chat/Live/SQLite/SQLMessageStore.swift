@@ -40,11 +40,7 @@ public struct SQLMessageStore: MessageStore {
         return try await database.write { db in
             guard
                 let row = try Row.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT \(MessageRows.columns) FROM messages m \(MessageRows.replyJoin) WHERE m.conversation_id = ? AND m.id = ?
-                            """),
-                    arguments: [conversationID.rawValue, messageID.rawValue])
+                    db.cachedStatement(sql: ChatStatements.message), arguments: [conversationID.rawValue, messageID.rawValue])
             else {
                 throw ChatRules.noMessage(messageID, in: conversationID)
             }

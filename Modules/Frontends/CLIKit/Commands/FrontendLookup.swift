@@ -38,6 +38,12 @@ public protocol FrontendLookup {
     /// The messages that tell the signed-in user they arrived, live (Chat's `NotificationRules`),
     /// while `open` names the conversation they look at; ends when the live stream does.
     func notices(open: @escaping @MainActor () -> ConversationID?) async throws -> AsyncStream<Notice>
+    /// Uploads the file at `path` (Files) as file `position` of message `messageID` of
+    /// `conversationID`, streaming it, and returns its id for the send that carries it; a retry
+    /// with the same message and position stores it once.
+    /// - Throws: `.notFound` or `.invalidInput` for a path that is no readable regular file; the
+    ///   upload's refusals (`.tooLarge`, `.forbidden`, `.rateLimited`).
+    func shareFile(at path: String, for messageID: MessageID, position: Int, in conversationID: ConversationID) async throws -> FileID
 }
 
 extension FrontendLookup {

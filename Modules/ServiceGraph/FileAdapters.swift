@@ -1,0 +1,82 @@
+import Chat
+import Files
+import FilesLive
+import Kernel
+
+// Where Files meets Chat: Chat asks which files a send carries and hands over a deleted
+// message's; Files asks who is in a conversation and what its messages carry now.
+
+/// Chat's attachments come from Files' store: the uploads of a message's sender for it, removed
+/// with the message.
+struct AttachmentSourceAdapter: AttachmentSource {
+    let store: any FilesStore
+    let cleanup: FileCleanup
+
+    func uploads(for messageID: MessageID, in conversationID: ConversationID, by sender: UserID) async throws -> [Attachment] {
+        try await store.files(of: messageID, in: conversationID).filter { $0.ownerID == sender }.map { file in
+            Attachment(id: file.id, name: file.name, mediaType: file.mediaType, size: file.size, sha256: file.sha256)
+        }
+    }
+
+    func discard(_ attachments: [Attachment]) async throws { try await cleanup.discard(attachments.map(\.id)) }
+}
+
+/// Files asks Chat's membership (the list's, cached) who is in a conversation, and Chat's store
+/// what a message carries now: `message` reads one by its key.
+struct SharedMessagesAdapter: SharedMessages {
+    let membership: any ConversationMembership
+    let message: @Sendable (MessageID, ConversationID) async throws -> Message?
+
+    func members(of conversationID: ConversationID) async throws -> [UserID]? { try await membership.members(of: conversationID) }
+
+    func carried(_ files: [SharedFile]) async throws -> Set<FileID> {
+        var carried = Set<FileID>()
+        for (key, shared) in Dictionary(grouping: files, by: { [$0.conversationID.rawValue, $0.messageID.rawValue] }) {
+            guard let message = try await message(MessageID(key[1]), ConversationID(key[0])), !message.deleted,
+                let sender = shared.first?.ownerID, message.senderID == sender
+            else { continue }
+            carried.formUnion(shared.map(\.id).filter { id in message.attachments.contains { $0.id == id } })
+        }
+        return carried
+    }
+}
+
+/// What a backend keeps files with: its store, their clean-up, and the links both ways.
+struct FileLinks: Sendable {
+    let store: any FilesStore
+    let shared: SharedMessagesAdapter
+    let cleanup: FileCleanup
+    let attachments: AttachmentSourceAdapter
+    let limits: FileLimits
+
+    init(
+        store: any FilesStore, limits: FileLimits, membership: any ConversationMembership, clock: any WallClock,
+        message: @escaping @Sendable (MessageID, ConversationID) async throws -> Message?
+    ) {
+        self.store = store
+        self.limits = limits
+        shared = SharedMessagesAdapter(membership: membership, message: message)
+        cleanup = FileCleanup(store: store, shared: shared, clock: clock)
+        attachments = AttachmentSourceAdapter(store: store, cleanup: cleanup)
+    }
+
+    /// `caller`'s files service, spending from `budget`.
+    func service(for caller: Caller, clock: any WallClock, budget: UsageBudget = .unlimited) -> any FilesService {
+        StoredFilesService(
+            store: store, shared: shared, caller: caller, limits: limits, digest: { SHA256FileDigest() }, clock: clock, budget: budget)
+    }
+}
+
+/// Files where a backend does not keep them yet (PostgreSQL and the server's routes come next,
+/// issue 40): every call says so, and nothing is stored.
+struct FilesNotServed: FilesService {
+    let backend: String
+
+    private var refusal: AppError { AppError(.unavailable, "files are not shared on the \(backend) backend yet; use sqlite or memory") }
+
+    func upload(_ upload: FileUpload, bytes: FileBytes) async throws -> SharedFile { throw refusal }
+    func file(_ id: FileID) async throws -> SharedFile { throw refusal }
+    func download(_ id: FileID, range: ByteRange?) async throws -> FileDownload { throw refusal }
+    func files(of messageID: MessageID, in conversationID: ConversationID) async throws -> [SharedFile] { throw refusal }
+    func files(in conversationID: ConversationID, before: FileID?, limit: Int) async throws -> [SharedFile] { throw refusal }
+}
