@@ -48,13 +48,17 @@ struct FileLinks: Sendable {
     let cleanup: FileCleanup
     let attachments: AttachmentSourceAdapter
     let limits: FileLimits
+    /// Whether each upload is followed by a clean-up pass: in a person's own process, where no
+    /// server runs one on a timer.
+    let passAfterUpload: Bool
 
     init(
-        store: any FilesStore, limits: FileLimits, membership: any ConversationMembership, clock: any WallClock,
+        store: any FilesStore, limits: FileLimits, membership: any ConversationMembership, clock: any WallClock, passAfterUpload: Bool,
         message: @escaping @Sendable (MessageID, ConversationID) async throws -> Message?
     ) {
         self.store = store
         self.limits = limits
+        self.passAfterUpload = passAfterUpload
         shared = SharedMessagesAdapter(membership: membership, message: message)
         cleanup = FileCleanup(store: store, shared: shared, clock: clock)
         attachments = AttachmentSourceAdapter(store: store, cleanup: cleanup)
@@ -62,8 +66,10 @@ struct FileLinks: Sendable {
 
     /// `caller`'s files service, spending from `budget`.
     func service(for caller: Caller, clock: any WallClock, budget: UsageBudget = .unlimited) -> any FilesService {
-        StoredFilesService(
-            store: store, shared: shared, caller: caller, limits: limits, digest: { SHA256FileDigest() }, clock: clock, budget: budget)
+        let cleanup = passAfterUpload ? cleanup : nil
+        return StoredFilesService(
+            store: store, shared: shared, caller: caller, limits: limits, digest: { SHA256FileDigest() }, clock: clock, budget: budget,
+            afterUpload: { _ = try? await cleanup?.pass() })
     }
 }
 

@@ -1,5 +1,6 @@
 import Auth
 import Chat
+import Files
 import Kernel
 
 /// What a process shares, opened once: the backend's storage, change feed, caches and password
@@ -73,6 +74,11 @@ public final class ServiceGraph: Sendable {
     /// The process's hub of typing notices on the memory, SQLite and PostgreSQL backends (`nil`
     /// on the remote one): what a server's events sockets carry typing from.
     public var typingHub: TypingHub? { backend.typingHub }
+
+    /// The clean-up of shared files, where this process reaches their store (`nil` on the remote
+    /// backend, whose server runs it): a server runs a pass every `FileCleanup.interval`, a local
+    /// process after each upload of its own.
+    public var fileCleanup: FileCleanup? { backend.fileCleanup }
 
     /// How many events the store has that `eventFeed` has not handed out yet: how far this
     /// process's live delivery is behind the store (`nil` before anyone listens, or without a store).

@@ -71,7 +71,9 @@ final class ScriptedChatService: ChatService, EventStreamService, TypingService 
         return MessagePage(messages: Array(history[start..<end]), hasOlder: start > 0)
     }
 
-    nonisolated(nonsending) func send(id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?) async throws -> Message {
+    nonisolated(nonsending) func send(
+        id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, attachments: [FileID]
+    ) async throws -> Message {
         try await sendGate.pass()
         sent.withLock { $0.append(text) }
         answered.withLock { $0.append(replyTo) }

@@ -1,6 +1,7 @@
 import Auth
 import Chat
 import ConversationList
+import Files
 import Foundation
 import Kernel
 import Profile
@@ -49,7 +50,7 @@ final class BackendHarness: Sendable {
     /// file or server); the graph's services spend from `budget` (a server keeps its own).
     init(
         _ backend: ContractBackend, sharing other: BackendHarness? = nil, verificationCacheTime: Duration = .seconds(2),
-        idleLimit: TimeInterval = AuthRules.defaultIdleLimit, budget: UsageBudget = .unlimited
+        idleLimit: TimeInterval = AuthRules.defaultIdleLimit, budget: UsageBudget = .unlimited, fileLimits: FileLimits = FileLimits()
     ) async throws {
         folder = other?.folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-contract-\(UUID().uuidString)")
         clock = other?.clock ?? TestClock()
@@ -71,7 +72,8 @@ final class BackendHarness: Sendable {
         graph = try await ServiceGraph.open(
             GraphOptions(
                 backend: backend.graphBackend, sqlitePath: database, bcryptCost: 4, sessionIdleLimit: idleLimit, peerDelay: .seconds(600),
-                verificationCacheTime: verificationCacheTime, clock: clock, remoteURL: server?.url, budget: budget, postgresURL: postgresURL))
+                verificationCacheTime: verificationCacheTime, clock: clock, remoteURL: server?.url, budget: budget, postgresURL: postgresURL,
+                fileLimits: fileLimits))
     }
 
     /// Runs `sql` with `psql` in the PostgreSQL database of the postgres backends, as an operator

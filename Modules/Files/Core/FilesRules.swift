@@ -29,7 +29,13 @@ public enum FilesRules {
         var name = Substring(String(String.UnicodeScalarView(scalars)))
         while let first = name.first, first == "." || first == "-" || first == "_" || first.isWhitespace { name = name.dropFirst() }
         while let last = name.last, last.isWhitespace || last == "." { name = name.dropLast() }
-        while name.utf8.count > maxNameBytes { name = name.dropLast() }
+        var bytes = 0
+        if let cut = name.firstIndex(where: { character in
+            bytes += character.utf8.count
+            return bytes > maxNameBytes
+        }) {
+            name = name[..<cut]
+        }
         return name.isEmpty ? fallbackName : String(name)
     }
 

@@ -15,14 +15,17 @@ public struct StoredFilesService: FilesService {
     private let digest: @Sendable () -> any FileDigest
     private let clock: any WallClock
     private let budget: UsageBudget
+    private let afterUpload: @Sendable () async -> Void
 
     /// Creates the service for `caller` over `store`, asking `shared` who is in a conversation
     /// and what its messages carry; uploads are held to `limits`, digested with `digest`'s and
-    /// paid for from `budget` (their bytes), reads from its look-ups.
+    /// paid for from `budget` (their bytes), reads from its look-ups. `afterUpload` runs after
+    /// each upload stored (a local process's clean-up pass).
     public init(
         store: any FilesStore, shared: any SharedMessages, caller: Caller, limits: FileLimits, digest: @escaping @Sendable () -> any FileDigest,
-        clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited
+        clock: any WallClock = SystemWallClock(), budget: UsageBudget = .unlimited, afterUpload: @escaping @Sendable () async -> Void = {}
     ) {
+        self.afterUpload = afterUpload
         self.store = store
         self.shared = shared
         self.caller = caller
@@ -61,6 +64,7 @@ public struct StoredFilesService: FilesService {
                 size: size, sha256: sha256,
                 createdAt: WireFormat.date(milliseconds: WireFormat.milliseconds(clock.now())))
             try await store.insert(file)
+            await afterUpload()
             return file
         } catch {
             try? await store.delete([id])

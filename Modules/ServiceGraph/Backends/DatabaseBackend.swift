@@ -58,6 +58,8 @@ extension DatabaseBackend {
 
     var membership: (any ConversationMembership)? { links.membership }
 
+    var fileCleanup: FileCleanup? { stores.files?.cleanup }
+
     func feedLag() async -> Int64? { await stores.feed.lag() }
 
     func demoSession() async -> IssuedSession? { nil }

@@ -1,5 +1,6 @@
 import Auth
 import Chat
+import Files
 import Kernel
 
 /// What one backend brings to the graph: its account side, opened once, and cheap per-caller
@@ -16,6 +17,8 @@ protocol GraphBackend: Sendable {
     var typingHub: TypingHub? { get }
     /// Chat's membership checks and blocks, where the store is reached from this process.
     var membership: (any ConversationMembership)? { get }
+    /// The clean-up of the files the store keeps, where it keeps them and is reached from here.
+    var fileCleanup: FileCleanup? { get }
     /// How many events the store has that the process's feed has not handed out yet (`nil`
     /// where it has none, or it is not running).
     func feedLag() async -> Int64?
@@ -33,6 +36,7 @@ protocol GraphBackend: Sendable {
 extension GraphBackend {
     var typingHub: TypingHub? { nil }
     var membership: (any ConversationMembership)? { nil }
+    var fileCleanup: FileCleanup? { nil }
     func feedLag() async -> Int64? { nil }
     func checkStore() async throws {}
     func watchSessionEnds(_ ended: @escaping @Sendable (String) -> Void) {}

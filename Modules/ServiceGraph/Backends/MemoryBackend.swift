@@ -47,6 +47,7 @@ final class MemoryBackend: GraphBackend {
         let chatStore = Deferred<InMemoryChatStore>()
         files = FileLinks(
             store: InMemoryFilesStore(clock: options.clock), limits: options.fileLimits, membership: chatMembership, clock: options.clock,
+            passAfterUpload: false,
             message: { try await chatStore.get().message($0, in: $1) })
         chat = InMemoryChatStore(
             messages: MockData.messages(now: now), membership: chatMembership, names: UserDirectoryAdapter(registry: profiles), clock: options.clock,
@@ -77,6 +78,8 @@ final class MemoryBackend: GraphBackend {
     var typingHub: TypingHub? { chat.typing }
 
     var membership: (any ConversationMembership)? { chatMembership }
+
+    var fileCleanup: FileCleanup? { files.cleanup }
 
     func demoSession() async -> IssuedSession? {
         await accountStore.startSession(for: MockData.demoAccount, digest: SHA256TokenDigest(), at: clock.now())

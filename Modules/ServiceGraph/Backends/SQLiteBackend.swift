@@ -45,6 +45,7 @@ final class SQLiteBackend: DatabaseBackend {
         let history = SQLChatHistoryStore(database: database, epoch: epoch)
         let files = FileLinks(
             store: try SQLFilesStore(database: database), limits: options.fileLimits, membership: links.membership, clock: options.clock,
+            passAfterUpload: !options.soleWriter,
             message: { try await history.message($0, in: $1) })
         let signals: any TypingChannel = (try? SignalFolder(forDatabaseAt: options.sqlitePath)).map(SQLTypingChannel.init) ?? LocalTypingChannel()
         stores = DatabaseStores(
