@@ -18,7 +18,7 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
     ("ConversationList", ["SQLStore"] + postgres),
     ("Chat", ["SQLStore", metrics] + postgres),
     ("Search", ["SQLStore", .product(name: "Logging", package: "swift-log")] + postgres),
-    ("Files", ["SQLStore", .product(name: "Crypto", package: "swift-crypto")]),
+    ("Files", ["SQLStore", .product(name: "Crypto", package: "swift-crypto")] + postgres),
     // new-feature adds features above this line
 ]
 

@@ -16,8 +16,8 @@ struct DatabaseStores: Sendable {
     let choices: any NotificationChoiceStore
     let chat: any ChatHistoryStore
     let search: any SearchStore
-    /// Files, where the backend keeps them (not yet on PostgreSQL).
-    let files: FileLinks?
+    /// Files: their store, clean-up and links.
+    let files: FileLinks
     let writer: MessageWriter
     let feed: StoreEventFeed
     let typing: TypingHub
@@ -38,7 +38,7 @@ extension DatabaseBackend {
         let seen = ReactionsAsSeen(
             StoredChatService(
                 store: stores.chat, writer: stores.writer, membership: membership, names: links.recentNames, caller: caller, clock: stores.clock,
-                budget: stores.budget, attachments: stores.files?.attachments ?? NoAttachments()),
+                budget: stores.budget, attachments: stores.files.attachments),
             events: StoredEventStreamService(store: stores.chat, feed: stores.feed, membership: membership, caller: caller, budget: stores.budget),
             membership: membership, caller: caller)
         return ServiceSet(
@@ -49,7 +49,7 @@ extension DatabaseBackend {
                 membersChanged: { membership.forget($0) }, blocksChanged: { membership.forgetBlocks(of: $0) }),
             chat: seen, events: seen, typing: InMemoryTypingService(hub: stores.typing, membership: membership, caller: caller),
             search: StoredSearchService(store: stores.search, caller: caller, budget: stores.budget),
-            files: stores.files?.service(for: caller, clock: stores.clock, budget: stores.budget) ?? FilesNotServed(backend: "postgres"))
+            files: stores.files.service(for: caller, clock: stores.clock, budget: stores.budget))
     }
 
     var eventFeed: (any EventFeed)? { stores.feed }
@@ -58,7 +58,7 @@ extension DatabaseBackend {
 
     var membership: (any ConversationMembership)? { links.membership }
 
-    var fileCleanup: FileCleanup? { stores.files?.cleanup }
+    var fileCleanup: FileCleanup? { stores.files.cleanup }
 
     func feedLag() async -> Int64? { await stores.feed.lag() }
 

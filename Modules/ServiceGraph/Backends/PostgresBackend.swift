@@ -4,6 +4,7 @@ import Chat
 import ChatLive
 import ConversationList
 import ConversationListLive
+import FilesLive
 import Foundation
 import Kernel
 import Logging
@@ -21,7 +22,7 @@ final class PostgresBackend: DatabaseBackend {
     static let migrations =
         PostgresAccountStore.migrations + PostgresProfileRegistry.migrations + PostgresConversationDirectory.migrations
         + PostgresNotificationChoiceStore.migrations
-        + PostgresChatSchema.migrations + PostgresSearchIndex.migrations
+        + PostgresChatSchema.migrations + PostgresSearchIndex.migrations + PostgresFilesStore.migrations
 
     let database: PGDatabase
     let accounts: any AccountService
@@ -54,10 +55,14 @@ final class PostgresBackend: DatabaseBackend {
         let feed = StoreEventFeed(source: PostgresEventSource(database: database, epoch: epoch), membership: links.membership)
         // Search's index, kept from this instance's first search on.
         let searchIndex = PostgresSearchIndex(database: database, source: .chatAndList, logger: database.logger)
+        let history = PostgresChatHistoryStore(database: database, epoch: epoch)
+        let files = FileLinks(
+            store: PostgresFilesStore(database: database, clock: options.clock), limits: options.fileLimits, membership: links.membership,
+            clock: options.clock, passAfterUpload: !options.soleWriter, message: { try await history.message($0, in: $1) })
         stores = DatabaseStores(
             profiles: PostgresProfileStore(database: database), conversations: PostgresConversationListStore(database: database),
-            choices: PostgresNotificationChoiceStore(database: database), chat: PostgresChatHistoryStore(database: database, epoch: epoch),
-            search: PostgresSearchStore(database: database, index: searchIndex), files: nil,
+            choices: PostgresNotificationChoiceStore(database: database), chat: history,
+            search: PostgresSearchStore(database: database, index: searchIndex), files: files,
             writer: MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed), feed: feed,
             typing: TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership), clock: options.clock,
             budget: options.budget)
