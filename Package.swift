@@ -25,7 +25,7 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
 /// The features served by `messageai-server`: each has `API/` (target `<Name>API`: its wire
 /// contract), `Remote/` (`<Name>Remote`: the remote service) and `Server/` (`<Name>Server`: its routes).
 let wireFeatures = [
-    "Auth", "Profile", "ConversationList", "Chat", "Search",
+    "Auth", "Profile", "ConversationList", "Chat", "Search", "Files",
     // new-feature --wire adds wire features above this line
 ]
 

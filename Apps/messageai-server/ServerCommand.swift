@@ -46,6 +46,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(Key.renamesPerHour.help)) var renamesPerHour: String?
     @Option(help: ArgumentHelp(Key.lookupsPerMinute.help)) var lookupsPerMinute: String?
     @Option(help: ArgumentHelp(Key.requestsAtOnce.help)) var requestsAtOnce: String?
+    @Option(help: ArgumentHelp(Key.uploadMegabytesPerHour.help)) var uploadMegabytesPerHour: String?
+    @Option(help: ArgumentHelp(Key.filesMaxBytes.help)) var filesMaxBytes: String?
+    @Option(help: ArgumentHelp(Key.filesQuotaMegabytes.help)) var filesQuotaMegabytes: String?
     @Option(help: ArgumentHelp("A config file of settings: YAML, or JSON when its name ends in .json.", valueName: "file"))
     var config: String?
 
@@ -60,6 +63,8 @@ struct ServerCommand: AsyncParsableCommand {
             (Key.messagesPerMinute, messagesPerMinute), (Key.fanOutMegabytesPerMinute, fanOutMegabytesPerMinute),
             (Key.conversationsPerHour, conversationsPerHour), (Key.renamesPerHour, renamesPerHour),
             (Key.lookupsPerMinute, lookupsPerMinute), (Key.requestsAtOnce, requestsAtOnce),
+            (Key.uploadMegabytesPerHour, uploadMegabytesPerHour), (Key.filesMaxBytes, filesMaxBytes),
+            (Key.filesQuotaMegabytes, filesQuotaMegabytes),
         ]
         return given.reduce(into: [:]) { result, pair in result[pair.0.name] = pair.1 }
     }

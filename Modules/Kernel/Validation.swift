@@ -12,6 +12,8 @@ public enum Validation {
     public static let maxTitleLength = 64, maxTitleBytes = 256
     /// Longest message text after trimming: characters, and UTF-8 bytes.
     public static let maxMessageLength = 4_000, maxMessageBytes = 16_000
+    /// Most files one message carries (Files uploads them, Chat's messages carry them).
+    public static let maxFilesPerMessage = 10
     /// Most people one message mentions (`@Name`): past them, more names are plain text.
     public static let maxMentions = 20
     /// Longest email address, in bytes (RFC 5321's path limit).

@@ -1,4 +1,5 @@
 import AuthServer
+import Files
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -36,7 +37,7 @@ public enum MessageAIServer {
             return try await ServiceGraph.open(
                 GraphOptions(
                     backend: .postgres, sqlitePath: "", bcryptCost: settings.bcryptCost, soleWriter: true,
-                    budget: budget, postgresURL: url, postgresConnections: settings.postgresConnections))
+                    budget: budget, postgresURL: url, postgresConnections: settings.postgresConnections, fileLimits: settings.fileLimits))
         }
         let folder = URL(fileURLWithPath: settings.sqlitePath).deletingLastPathComponent()
         do {
@@ -47,7 +48,7 @@ public enum MessageAIServer {
         return try ServiceGraph(
             GraphOptions(
                 backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost,
-                soleWriter: true, budget: budget))
+                soleWriter: true, budget: budget, fileLimits: settings.fileLimits))
     }
 
     /// The application serving `graph` as `settings` say, listening once it runs: every route,
@@ -110,7 +111,8 @@ public enum MessageAIServer {
         let routes = try routes(settings, graph: graph)
         let app = try buildApplication(settings, routes: routes, logger: logger)
         var configuration = ServiceGroupConfiguration(
-            services: [app, OpenSockets.Drain(sockets: routes.sockets)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            services: [app, OpenSockets.Drain(sockets: routes.sockets), FileSweeps(graph: graph, logger: logger)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownLimit
         do {
             try await ServiceGroup(configuration: configuration).run()
@@ -133,6 +135,28 @@ public enum MessageAIServer {
             return configuration
         } catch {
             throw AppError(.usage, "cannot load the TLS certificate \(certificate) or key \(key): \(error)")
+        }
+    }
+}
+
+/// The server's clean-up of shared files (`FileCleanup`): a pass at start and every
+/// `FileCleanup.interval`, until the server shuts down. A pass that fails is logged and tried
+/// again at the next.
+struct FileSweeps: Service {
+    let graph: ServiceGraph
+    let logger: Logger
+
+    func run() async throws {
+        guard let cleanup = graph.fileCleanup else { return }
+        await cancelWhenGracefulShutdown {
+            repeat {
+                do {
+                    let removed = try await cleanup.pass()
+                    if removed > 0 { logger.info("removed \(removed) files no message carries") }
+                } catch {
+                    logger.warning("the clean-up of files failed: \(AppError(error).message)")
+                }
+            } while (try? await Task.sleep(for: FileCleanup.interval)) != nil
         }
     }
 }

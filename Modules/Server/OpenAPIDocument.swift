@@ -61,6 +61,11 @@ enum OpenAPIDocument {
         ["description": "the failure", "content": ["application/json": ["schema": WireError.schema.jsonSchema]]]
     }
 
+    /// A body's media type: a file's bytes (`ByteStream`) are sent as they are, anything else as JSON.
+    private static func mediaType(of schema: WireSchema) -> String {
+        schema == ByteStream.schema ? ByteStream.mediaType : "application/json"
+    }
+
     private static func operation(_ endpoint: EndpointDescription) -> [String: Any] {
         var parameters: [[String: Any]] = EndpointDescription.parameters(in: endpoint.path).map { name in
             ["name": name, "in": "path", "required": true, "schema": WireSchema.identifier.jsonSchema]
@@ -73,7 +78,7 @@ enum OpenAPIDocument {
         }
         let success: [String: Any] =
             endpoint.reply.map { schema in
-                ["description": "success", "content": ["application/json": ["schema": schema.jsonSchema]]]
+                ["description": "success", "content": [mediaType(of: schema): ["schema": schema.jsonSchema]]]
             } ?? ["description": "success, no body"]
         var operation: [String: Any] = [
             "operationId": endpoint.method.rawValue.lowercased() + endpoint.path.replacing(/[^A-Za-z0-9]+/, with: "_"),
@@ -82,7 +87,7 @@ enum OpenAPIDocument {
             "responses": ["\(endpoint.successStatus)": success, "default": errorResponse],
         ]
         if let body = endpoint.body {
-            operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": body.jsonSchema]]]
+            operation["requestBody"] = ["required": true, "content": [mediaType(of: body): ["schema": body.jsonSchema]]]
         }
         if endpoint.needsSession { operation["security"] = [["bearer": [String]()]] }
         return operation

@@ -1,6 +1,7 @@
 import AuthServer
 import ChatServer
 import ConversationListServer
+import FilesServer
 import Foundation
 import Hummingbird
 import Kernel
@@ -50,6 +51,7 @@ public struct ServerRoutes {
         ChatRoutes(service: { graph.services(for: $0).chat }, events: { graph.services(for: $0).events }, typing: { graph.services(for: $0).typing })
             .add(to: routes)
         SearchRoutes { graph.services(for: $0).search }.add(to: routes)
+        FilesRoutes { graph.services(for: $0).files }.add(to: routes)
         endpoints = routes.endpoints
 
         let document = try OpenAPIDocument.json(for: endpoints)

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import Kernel
 import ServerSupport
@@ -45,6 +46,8 @@ public struct ServerSettings: Sendable {
     public var budget: ServerBudget.Limits
     /// Requests of one account served at once, HTTP and over its events sockets.
     public var requestsAtOnce: Int
+    /// How big shared files may be: per file, and what each person keeps.
+    public var fileLimits: FileLimits
 
     /// The server's settings: each one's name, default, range and meaning, once.
     public enum Key {
@@ -126,6 +129,18 @@ public struct ServerSettings: Sendable {
             "budget.lookupsPerMinute", default: ServerBudget.Limits().lookupsPerMinute,
             "look-ups one person may make a minute (people, searches, reads, blocks and privacy), half of them at once",
             in: 1...100_000_000)
+        /// Mebibytes of files uploaded per person per hour.
+        public static let uploadMegabytesPerHour = SettingKey.integer(
+            "budget.uploadMegabytesPerHour", default: ServerBudget.Limits().uploadMegabytesPerHour,
+            "MiB of files one person may upload an hour, all at once", in: 1...10_000_000)
+        /// Largest file, in bytes.
+        public static let filesMaxBytes = SettingKey.integer(
+            "files.maxBytes", default: Int(FileLimits.defaultMaxBytes), "largest file one person may share, in bytes (0: files off)",
+            in: 0...(1 << 40))
+        /// Each person's storage quota, in MiB.
+        public static let filesQuotaMegabytes = SettingKey.integer(
+            "files.quotaMegabytes", default: Int(FileLimits.defaultQuota >> 20), "MiB of files each person may keep on the server",
+            in: 1...100_000_000)
         /// Requests of one account served at once.
         public static let requestsAtOnce = SettingKey.integer(
             "budget.requestsAtOnce", default: AccountRequests.productLimit,
@@ -141,7 +156,7 @@ public struct ServerSettings: Sendable {
             Key.logLevel, Key.signUpBurst, Key.pingSeconds,
             Key.socketQueueFrames, Key.idleSeconds, Key.connectionsPerAddress, Key.trustedProxies,
             Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute,
-            Key.requestsAtOnce,
+            Key.uploadMegabytesPerHour, Key.requestsAtOnce, Key.filesMaxBytes, Key.filesQuotaMegabytes,
         ])
 
     /// Settings with every default.
@@ -189,6 +204,8 @@ public struct ServerSettings: Sendable {
         budget.conversationsPerHour = loaded.int(Key.conversationsPerHour)
         budget.renamesPerHour = loaded.int(Key.renamesPerHour)
         budget.lookupsPerMinute = loaded.int(Key.lookupsPerMinute)
+        budget.uploadMegabytesPerHour = loaded.int(Key.uploadMegabytesPerHour)
+        fileLimits = FileLimits(maxBytes: Int64(loaded.int(Key.filesMaxBytes)), quota: Int64(loaded.int(Key.filesQuotaMegabytes)) << 20)
         requestsAtOnce = loaded.int(Key.requestsAtOnce)
     }
 }

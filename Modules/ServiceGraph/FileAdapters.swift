@@ -72,17 +72,3 @@ struct FileLinks: Sendable {
             afterUpload: { _ = try? await cleanup?.pass() })
     }
 }
-
-/// Files where a backend does not keep them yet (PostgreSQL and the server's routes come next,
-/// issue 40): every call says so, and nothing is stored.
-struct FilesNotServed: FilesService {
-    let backend: String
-
-    private var refusal: AppError { AppError(.unavailable, "files are not shared on the \(backend) backend yet; use sqlite or memory") }
-
-    func upload(_ upload: FileUpload, bytes: FileBytes) async throws -> SharedFile { throw refusal }
-    func file(_ id: FileID) async throws -> SharedFile { throw refusal }
-    func download(_ id: FileID, range: ByteRange?) async throws -> FileDownload { throw refusal }
-    func files(of messageID: MessageID, in conversationID: ConversationID) async throws -> [SharedFile] { throw refusal }
-    func files(in conversationID: ConversationID, before: FileID?, limit: Int) async throws -> [SharedFile] { throw refusal }
-}

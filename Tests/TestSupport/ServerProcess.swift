@@ -25,7 +25,7 @@ public final class ServerProcess: Sendable {
     public static let liftedBudgets = [
         "--messages-per-minute", "100000000", "--fan-out-megabytes-per-minute", "1000000",
         "--conversations-per-hour", "100000000", "--renames-per-hour", "100000000",
-        "--lookups-per-minute", "100000000", "--requests-at-once", "100000",
+        "--lookups-per-minute", "100000000", "--requests-at-once", "100000", "--upload-megabytes-per-hour", "10000000",
     ]
 
     /// Starts a server over `databasePath` on a reserved port, with a cheap bcrypt cost and

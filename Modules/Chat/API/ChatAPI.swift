@@ -94,15 +94,21 @@ public struct SendRequest: WireType, Equatable {
     public let text: String
     /// The id of the message of the conversation it answers, if any.
     public let replyTo: MessageID?
+    /// The files it carries, uploaded for it first (`FilesAPI.upload`), in their order; absent for none.
+    public let attachments: [FileID]?
 
     /// Creates the body.
-    public init(text: String, replyTo: MessageID? = nil) {
+    public init(text: String, replyTo: MessageID? = nil, attachments: [FileID] = []) {
         self.text = text
         self.replyTo = replyTo
+        self.attachments = attachments.isEmpty ? nil : attachments
     }
 
     public static let schema = WireSchema.object(
-        [("text", ChatAPI.messageText), ("replyTo", .identifier)],
+        [
+            ("text", .string(maxLength: Validation.maxMessageLength)), ("replyTo", .identifier),
+            ("attachments", .array(.identifier, maxItems: Validation.maxFilesPerMessage)),
+        ],
         required: ["text"])
 }
 
@@ -268,5 +274,14 @@ extension Message: WireType {
                 .object([("id", .identifier), ("quote", .string(maxLength: Message.Reply.quoteLength)), ("deleted", .boolean)], required: ["id"])
             ),
             ("mentions", .array(.identifier, maxItems: MentionFinder.limit)),
+            ("attachments", .array(Attachment.schema, maxItems: Validation.maxFilesPerMessage)),
         ], required: ["id", "conversationID", "senderID", "text", "sentAt"])
+}
+
+extension Attachment: WireType {
+    public static let schema = WireSchema.object(
+        [
+            ("id", .identifier), ("name", .string(minLength: 1, maxLength: 255)), ("mediaType", .string(minLength: 3, maxLength: 127)),
+            ("size", .integer(0...Int.max)), ("sha256", .string(minLength: 64, maxLength: 64, pattern: "^[0-9a-f]{64}$")),
+        ], required: ["id", "name", "mediaType", "size", "sha256"])
 }

@@ -31,7 +31,8 @@ public struct RemoteChatService: ChatService {
     ) async throws
         -> Message
     {
-        if let frame = await connection.request(
+        // Files go by HTTP: the socket's send frame carries text alone.
+        if attachments.isEmpty, let frame = await connection.request(
             ChatSocket.SendFrame(id: id, conversation: conversationID, text: text, replyTo: replyTo), id: id.rawValue, as: caller),
             let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame)
         {
@@ -39,7 +40,7 @@ public struct RemoteChatService: ChatService {
         }
         return try await connection.call(
             ChatAPI.send, path: .init(conversation: conversationID, message: id),
-            body: SendRequest(text: text, replyTo: replyTo), as: caller)
+            body: SendRequest(text: text, replyTo: replyTo, attachments: attachments), as: caller)
     }
 
     public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {

@@ -35,7 +35,11 @@ public struct ChatRoutes: Sendable {
         }
         routes.add(ChatAPI.send) { call in
             let replyTo: MessageID? = try call.body.replyTo.map { try Validation.identifier($0.rawValue, field: "replyTo") }
-            return try await service(call.caller).send(id: call.path.message, text: call.body.text, to: call.path.conversation, replyTo: replyTo)
+            let attachments: [FileID] = try call.atMost(Validation.maxFilesPerMessage, call.body.attachments ?? [], field: "attachments").map {
+                try Validation.identifier($0.rawValue, field: "attachments")
+            }
+            return try await service(call.caller).send(
+                id: call.path.message, text: call.body.text, to: call.path.conversation, replyTo: replyTo, attachments: attachments)
         }
         routes.add(ChatAPI.edit) { call in
             try await service(call.caller).edit(call.path.message, in: call.path.conversation, text: call.body.text)

@@ -86,11 +86,16 @@ public enum FilesRules {
         return carried || file.ownerID == reader
     }
 
-    /// The part of a file of `size` bytes a reader gets for `asked` (the whole file without).
+    /// The part of a file of `size` bytes a reader gets for `asked` (the whole file without; a
+    /// negative offset counts back from the end, as HTTP's suffix ranges do), cut at its end.
     /// - Throws: `.invalidInput` for a range that starts past the end (HTTP 416's case).
     public static func range(_ asked: ByteRange?, of size: Int64) throws -> ByteRange {
         guard let asked else { return .whole(size) }
-        guard asked.offset >= 0, asked.count >= 0, asked.offset < size || (size == 0 && asked.offset == 0) else {
+        if asked.offset < 0 {
+            let count = min(-asked.offset, size)
+            return ByteRange(offset: size - count, count: count)
+        }
+        guard asked.count >= 0, asked.offset < size || (size == 0 && asked.offset == 0) else {
             throw AppError(.invalidInput, "the range starts at byte \(asked.offset) of a file of \(size) bytes")
         }
         return ByteRange(offset: asked.offset, count: min(asked.count, size - asked.offset))

@@ -6,7 +6,8 @@ import Kernel
 /// for a message id (`upload`), then carried by the message sent with that id (Chat). Only the
 /// conversation's members read it, once sent; anyone else is told there is no such file.
 public protocol FilesService: Sendable {
-    /// Stores `bytes` as the file `upload` describes, streaming, and returns it as stored. A retry
+    /// Stores `bytes` as the file `upload` describes (one of at most `Validation.maxFilesPerMessage`
+    /// of its message), streaming, and returns it as stored. A retry
     /// (the same message and position) returns the file stored the first time and stores nothing.
     /// - Throws: `.forbidden` for a non-member or when files are off; `.tooLarge` past the size
     ///   limit or the sender's quota (nothing is kept); `.invalidInput` when fewer or more bytes come

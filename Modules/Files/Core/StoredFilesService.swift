@@ -2,12 +2,9 @@ import Foundation
 import Kernel
 
 /// Files' service for one caller, written once for every store (`FilesStore`): who may upload and
-/// read (`FilesRules`), what is checked as the bytes pass (`MeteredBytes`), what is spent from the
+/// read (`FilesRules`), what is checked as the bytes pass (`UploadMeter`), what is spent from the
 /// caller's budget, and that a refused or broken upload leaves nothing behind.
 public struct StoredFilesService: FilesService {
-    /// Most files one message carries.
-    public static let maxFilesPerMessage = 10
-
     private let store: any FilesStore
     private let shared: any SharedMessages
     private let caller: Caller
@@ -40,22 +37,22 @@ public struct StoredFilesService: FilesService {
         guard try await shared.members(of: upload.conversationID)?.contains(me) == true else {
             throw AppError(.forbidden, "not a member of conversation \(AppError.quoting(upload.conversationID.rawValue))")
         }
-        guard (0..<Self.maxFilesPerMessage).contains(upload.position) else {
-            throw AppError(.invalidInput, "a message carries at most \(Self.maxFilesPerMessage) files")
+        guard (0..<Validation.maxFilesPerMessage).contains(upload.position) else {
+            throw AppError(.invalidInput, "a message carries at most \(Validation.maxFilesPerMessage) files")
         }
         if let stored = try await uploaded(upload, by: me) {
             return try Self.retried(stored, declared: upload.declaredSize)
         }
         let kept = try await store.storedBytes(of: me)
         try FilesRules.allow(upload.declaredSize ?? 0, stored: kept, limits: limits)
-        let meter = MeteredBytes.Meter(digest: digest()) { [limits, budget] size, chunk in
+        let meter = UploadMeter(digest: digest()) { [limits, budget] size, chunk in
             if let declared = upload.declaredSize, size > declared { throw Self.notAsDeclared(declared) }
             try FilesRules.allow(size, stored: kept, limits: limits)
             try budget.spend(.uploadBytes, by: me, cost: chunk)
         }
         let id = FileID.random()
         do {
-            try await store.write(id, bytes: MeteredBytes(base: bytes, meter: meter))
+            try await store.write(id, bytes: meter.bytes(bytes))
             let (size, sha256) = meter.result
             if let declared = upload.declaredSize, size != declared { throw Self.notAsDeclared(declared) }
             let file = SharedFile(

@@ -17,6 +17,19 @@ extension RemoteConnection {
         _ endpoint: Endpoint<Body, Reply, Path>, path: Path, query: [QueryParameter: String] = [:],
         body: Body, token: String?
     ) async throws -> Reply {
+        var request = try self.request(endpoint, path: path, query: query, token: token)
+        if Body.self != NoContent.self {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try WireFormat.encoder().encode(body)))
+        }
+        let (status, bytes) = try await exchange(request)
+        return try reply(status: status, bytes)
+    }
+
+    /// The request of `endpoint` at `path` with `query` (parameters it declares) and `token`, without a body.
+    func request<Body, Reply, Path>(
+        _ endpoint: Endpoint<Body, Reply, Path>, path: Path, query: [QueryParameter: String], token: String?
+    ) throws -> HTTPClientRequest {
         var url = server.url(endpoint.path(path))
         if let stray = query.keys.first(where: { !endpoint.spec.query.contains($0) }) {
             throw AppError(.internal, "\(endpoint.spec.path) reads no query parameter \(stray.name)")
@@ -29,11 +42,11 @@ extension RemoteConnection {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: endpoint.spec.method.rawValue)
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        if Body.self != NoContent.self {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: try WireFormat.encoder().encode(body)))
-        }
-        let (status, bytes) = try await exchange(request)
+        return request
+    }
+
+    /// The reply of an answer of `status` with body `bytes`: decoded, or the `AppError` the server sent.
+    func reply<Reply: WireType>(status: Int, _ bytes: Data) throws -> Reply {
         guard (200..<300).contains(status) else {
             let failure =
                 (try? WireFormat.decoder().decode(WireError.self, from: bytes))
@@ -64,12 +77,28 @@ extension RemoteConnection {
         return try? await exchange(request).0
     }
 
-    private func exchange(_ request: HTTPClientRequest) async throws -> (Int, Data) {
-        let seconds = timeout.components.seconds
-        do {
-            let response = try await http.execute(request, timeout: .seconds(max(1, seconds)))
+    /// The status and body of the answer to `request`, which must come whole within the timeout
+    /// (`whole` false: a file's bytes, which may take longer, but never stall longer).
+    func exchange(_ request: HTTPClientRequest, whole: Bool = true) async throws -> (Int, Data) {
+        try await answering {
+            let response = try await execute(request, whole: whole)
             let body = try await response.body.collect(upTo: Self.maxReplyBytes)
             return (Int(response.status.code), Data(body.readableBytesView))
+        }
+    }
+
+    /// The response to `request`, its body still to come: within the timeout when `whole`, else
+    /// within a day, the read timeout (the same seconds) ending any stall.
+    func execute(_ request: HTTPClientRequest, whole: Bool) async throws -> HTTPClientResponse {
+        let seconds = max(1, timeout.components.seconds)
+        return try await answering { try await http.execute(request, timeout: whole ? .seconds(seconds) : .hours(24)) }
+    }
+
+    /// `work`'s outcome, its failures said for people: no answer in time, too large an answer, a server that cannot be reached.
+    private func answering<T>(_ work: () async throws -> T) async throws -> T {
+        let seconds = timeout.components.seconds
+        do {
+            return try await work()
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw unreachable("no answer within \(seconds) s")
         } catch is NIOTooManyBytesError {

@@ -17,6 +17,11 @@ public struct APICall<Body: WireType, Path: PathParameters.Kind>: Sendable {
     public let path: Path
     let queryItems: [String: String]
 
+    /// This call with `body` as its decoded body.
+    func carrying<Decoded>(_ body: Decoded) -> APICall<Decoded, Path> {
+        APICall<Decoded, Path>(body: body, caller: caller, token: token, clientAddress: clientAddress, path: path, queryItems: queryItems)
+    }
+
     /// `items`, checked to hold at most `limit` of them.
     /// - Throws: `.invalidInput` naming `field` when there are more.
     public func atMost<Item>(_ limit: Int, _ items: [Item], field: String) throws -> [Item] {

@@ -39,6 +39,28 @@ public final class APIRoutes {
         _ endpoint: Endpoint<Body, Reply, Path>,
         handler: @escaping @Sendable (APICall<Body, Path>) async throws -> Reply
     ) {
+        on(endpoint) { request, context, call in
+            let body: Body = try await Self.decode(request, context: context)
+            return try WireResponse.make(try await handler(call.carrying(body)), status: endpoint.spec.successStatus)
+        }
+    }
+
+    /// Serves `endpoint`, whose request or reply body is a file's bytes (`ByteStream`), not
+    /// JSON: `handler` reads the request's body as it comes (and its headers) and makes the
+    /// response, streaming it, itself.
+    public func add<Body, Reply, Path>(
+        streaming endpoint: Endpoint<Body, Reply, Path>,
+        handler: @escaping @Sendable (APICall<NoContent, Path>, Request) async throws -> Response
+    ) {
+        on(endpoint) { request, _, call in try await handler(call, request) }
+    }
+
+    /// Registers `endpoint` on the router: the caller from the bearer token, counted among its
+    /// account's requests, and the path's and query's parameters, handed to `respond`.
+    private func on<Body, Reply, Path>(
+        _ endpoint: Endpoint<Body, Reply, Path>,
+        respond: @escaping @Sendable (Request, APIRequestContext, APICall<NoContent, Path>) async throws -> Response
+    ) {
         endpoints.append(endpoint.spec)
         table.add(endpoint.spec.method.rawValue, endpoint.spec.path)
         let path = RouterPath(endpoint.spec.path.replacing(/\{(\w+)\}/) { ":" + $0.output.1 })
@@ -46,22 +68,21 @@ public final class APIRoutes {
         router.on(path, method: HTTPRequest.Method(rawValue: endpoint.spec.method.rawValue) ?? .get) { request, context in
             let token = Self.bearerToken(of: request)
             let (caller, user) = endpoint.spec.needsSession ? await Self.verified(callerForToken(token), token: token) : (.signedOut, nil)
-            let respond = {
+            let serve = {
                 let path = try Path { name in
                     guard let value = context.parameters.get(name) else { throw AppError(.invalidInput, "missing path parameter \(name)") }
                     return value
                 }
-                let body: Body = try await Self.decode(request, context: context)
                 let query = Dictionary(
                     request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
                 let call = APICall(
-                    body: body, caller: caller, token: token,
+                    body: NoContent(), caller: caller, token: token,
                     clientAddress: proxies.client(peer: context.peerAddress, forwardedFor: request.headers[values: .xForwardedFor]),
                     path: path, queryItems: query)
-                return try WireResponse.make(try await handler(call), status: endpoint.spec.successStatus)
+                return try await respond(request, context, call)
             }
-            guard let user else { return try await respond() }
-            return try await requests.serving(user, respond)
+            guard let user else { return try await serve() }
+            return try await requests.serving(user, serve)
         }
     }
 

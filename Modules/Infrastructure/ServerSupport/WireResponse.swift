@@ -1,10 +1,10 @@
 import Hummingbird
 import Kernel
 
-/// Responses with wire-encoded JSON bodies.
-enum WireResponse {
+/// Responses with wire-encoded JSON bodies (a streaming route makes its JSON reply with it too).
+public enum WireResponse {
     /// `value` as JSON with `status`, or an empty body for `NoContent`.
-    static func make<Value: WireType>(_ value: Value, status: Int, headers: HTTPFields = [:]) throws -> Response {
+    public static func make<Value: WireType>(_ value: Value, status: Int, headers: HTTPFields = [:]) throws -> Response {
         var headers = headers
         guard Value.self != NoContent.self else { return Response(status: .init(code: status), headers: headers) }
         headers[.contentType] = "application/json; charset=utf-8"

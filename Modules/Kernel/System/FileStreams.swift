@@ -98,3 +98,29 @@ public enum FileStreams {
         }
     }
 }
+
+/// A file's chunks held as an existential (`any AsyncSequence<[UInt8], any Error>`), each passed
+/// through `transform` as it comes: checked on the way to a store, or made a network buffer on
+/// the way to a socket. An existential sequence has no `map` of its own that keeps a type.
+public struct ChunkMap<Element: Sendable>: AsyncSequence, Sendable {
+    private let base: any AsyncSequence<[UInt8], any Error> & Sendable
+    private let transform: @Sendable ([UInt8]) throws -> Element
+
+    /// `base`'s chunks through `transform`; what it throws ends the sequence with that error.
+    public init(_ base: any AsyncSequence<[UInt8], any Error> & Sendable, _ transform: @escaping @Sendable ([UInt8]) throws -> Element) {
+        self.base = base
+        self.transform = transform
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: any AsyncIteratorProtocol<[UInt8], any Error>
+        let transform: @Sendable ([UInt8]) throws -> Element
+
+        public mutating func next() async throws -> Element? {
+            guard let chunk = try await base.next() else { return nil }
+            return try transform(chunk)
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), transform: transform) }
+}

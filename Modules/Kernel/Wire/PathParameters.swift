@@ -66,4 +66,17 @@ public enum PathParameters {
             user = try Validation.identifier(try value("user"), field: "user")
         }
     }
+
+    /// `…/{file}…`
+    public struct File: Kind {
+        public static let names = ["file"]
+        /// The file.
+        public let file: FileID
+        public var values: [String] { [file.rawValue] }
+        /// The path of `file`.
+        public init(file: FileID) { self.file = file }
+        public init(reading value: (String) throws -> String) throws {
+            file = try Validation.identifier(try value("file"), field: "file")
+        }
+    }
 }

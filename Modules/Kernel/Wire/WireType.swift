@@ -11,3 +11,15 @@ public struct NoContent: WireType, Equatable {
 
     public static let schema = WireSchema.object([], required: [])
 }
+
+/// The body of a request or reply that is a file's bytes, not JSON (`application/octet-stream`):
+/// an endpoint with it streams them, served by `APIRoutes.add(streaming:)`.
+public struct ByteStream: WireType, Equatable {
+    /// The body's media type.
+    public static let mediaType = "application/octet-stream"
+
+    /// The marker value.
+    public init() {}
+
+    public static let schema = WireSchema.string(format: "binary")
+}

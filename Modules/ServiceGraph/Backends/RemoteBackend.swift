@@ -3,6 +3,7 @@ import AuthRemote
 import Chat
 import ChatRemote
 import ConversationListRemote
+import FilesRemote
 import Kernel
 import ProfileRemote
 import RemoteClient
@@ -30,7 +31,7 @@ final class RemoteBackend: GraphBackend {
             chat: RemoteChatService(connection: connection, caller: caller),
             events: RemoteEventStreamService(connection: connection, caller: caller),
             typing: RemoteTypingService(connection: connection, caller: caller),
-            search: RemoteSearchService(connection: connection, caller: caller), files: FilesNotServed(backend: "remote"))
+            search: RemoteSearchService(connection: connection, caller: caller), files: RemoteFilesService(connection: connection, caller: caller))
     }
 
     var eventFeed: (any EventFeed)? { nil }
