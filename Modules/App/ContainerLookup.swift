@@ -20,6 +20,12 @@ struct ContainerLookup: FrontendLookup {
         return try await container.files.upload(upload, bytes: bytes).id
     }
 
+    func saveFiles(of messageID: MessageID, in conversationID: ConversationID, to destination: String?, force: Bool) async throws -> [SavedFile] {
+        try await FileSaver(service: container.files).save(messageID, in: conversationID, to: destination, force: force).map {
+            SavedFile(name: $0.file.name, path: $0.path)
+        }
+    }
+
     func currentUserID() async throws -> UserID? {
         try await container.auth.currentAccount()?.id
     }

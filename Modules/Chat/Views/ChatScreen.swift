@@ -6,8 +6,8 @@ import REPLKit
 
 /// One conversation in the REPL: history, live messages above the prompt, plain text sends,
 /// `/more` pages back, `/retry` resends the last failed message, `/edit` and `/delete` change
-/// one of yours, `/reply`, `/react` and `/unreact` any (`/recent` numbers the last messages to
-/// point at). Marks read while open. The
+/// one of yours, `/reply`, `/react` and `/unreact` any, `/attach`, `/save` and `/open` files
+/// (`ChatFileCommands`; `/recent` numbers the last messages to point at). Marks read while open. The
 /// prompt names the conversation; a marker line separates what was read from what is new; a
 /// change to a message already shown prints as a line saying what changed. Who else is typing
 /// shows beside the prompt, and the others see the user typing as they type.
@@ -85,7 +85,8 @@ final class ChatScreen: REPLScreen {
                 [unowned self] arguments in
                 await react(arguments, adding: false)
             },
-        ]
+        ] + ChatFileCommands(context: context, conversationID: conversationID, model: model) { [unowned self] in target(of: $0, doing: $1, anyone: true) }
+            .commands
     }
 
     /// `/newest`, while paging back let go of the newest messages (`Timeline.hasNewer`).

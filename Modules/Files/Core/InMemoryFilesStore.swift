@@ -8,8 +8,15 @@ public actor InMemoryFilesStore: FilesStore {
     private var written: [FileID: (chunks: [[UInt8]], at: Date)] = [:]
     private let clock: any WallClock
 
-    /// An empty store; `clock` dates what it writes (for `sweep`).
-    public init(clock: any WallClock = SystemWallClock()) { self.clock = clock }
+    /// A store holding `files` (sent already: their messages carry them) and their bytes;
+    /// `clock` dates what it writes (for `sweep`).
+    public init(files: [(file: SharedFile, bytes: [UInt8])] = [], clock: any WallClock = SystemWallClock()) {
+        self.clock = clock
+        for (file, bytes) in files {
+            rows[file.id] = (file, true)
+            written[file.id] = ([bytes], file.createdAt)
+        }
+    }
 
     public func file(_ id: FileID) -> SharedFile? { rows[id]?.file }
 

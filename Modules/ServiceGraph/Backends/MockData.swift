@@ -2,6 +2,8 @@ import Auth
 import Chat
 import ConversationList
 import Foundation
+import Files
+import FilesLive
 import Kernel
 import Profile
 
@@ -55,12 +57,33 @@ enum MockData {
             (ConversationID("c-engine"), grace, "@Ada can you check the Bombe's wiring?", 1_800),
             (ConversationID("c-engine"), alan, "Bombe is humming along.", 600),
         ]
-        return script.enumerated().map { index, line in
+        var messages = script.enumerated().map { index, line in
             // Whom it mentions, found as a send finds them (every mock user is in the engine room).
             let others = Dictionary(uniqueKeysWithValues: profiles.filter { $0.id != line.1.id }.map { ($0.id, $0.displayName) })
             return Message(
                 id: MessageID("m-seed-\(index + 1)"), conversationID: line.0, senderID: line.1.id, text: line.2,
                 sentAt: now - line.3, mentions: MentionFinder.mentions(in: line.2, among: others))
         }
+        // Grace's logbook page, after her third message.
+        let logbook = files(now: now).map { shared in
+            Attachment(id: shared.file.id, name: shared.file.name, mediaType: shared.file.mediaType, size: shared.file.size, sha256: shared.file.sha256)
+        }
+        messages.insert(
+            Message(
+                id: MessageID("m-seed-logbook"), conversationID: ConversationID("c-grace"), senderID: grace.id,
+                text: "The logbook page, for the record.", sentAt: now - 6_900, attachments: logbook), at: 3)
+        return messages
+    }
+
+    /// The files the seeded messages carry, with their bytes: Grace's logbook page.
+    static func files(now: Date) -> [(file: SharedFile, bytes: [UInt8])] {
+        let page = Array("9/9 1545  Relay #70 Panel F (moth) in relay.\nFirst actual case of bug being found.\n".utf8)
+        var digest = SHA256FileDigest()
+        digest.update(page)
+        let file = SharedFile(
+            id: FileID("f-seed-logbook"), conversationID: ConversationID("c-grace"), messageID: MessageID("m-seed-logbook"), position: 0,
+            ownerID: grace.id, name: "logbook.txt", mediaType: "text/plain", size: Int64(page.count), sha256: digest.hex(),
+            createdAt: now - 6_900)
+        return [(file, page)]
     }
 }

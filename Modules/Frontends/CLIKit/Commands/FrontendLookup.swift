@@ -44,6 +44,37 @@ public protocol FrontendLookup {
     /// - Throws: `.notFound` or `.invalidInput` for a path that is no readable regular file; the
     ///   upload's refusals (`.tooLarge`, `.forbidden`, `.rateLimited`).
     func shareFile(at path: String, for messageID: MessageID, position: Int, in conversationID: ConversationID) async throws -> FileID
+    /// Saves the files message `messageID` of `conversationID` carries to `destination` (a folder,
+    /// a path for one file, or the current folder without; Files' `FileSaver`) and returns each
+    /// one's name and where it went.
+    /// - Throws: `.notFound` for a message without files; `.conflict` for a file there without `force`.
+    func saveFiles(of messageID: MessageID, in conversationID: ConversationID, to destination: String?, force: Bool) async throws -> [SavedFile]
+}
+
+/// A file saved from a message: its name (the sender's, made safe) and where it is now.
+public struct SavedFile: Equatable, Sendable {
+    /// Its name.
+    public let name: String
+    /// Its path.
+    public let path: String
+
+    /// Creates the value.
+    public init(name: String, path: String) {
+        self.name = name
+        self.path = path
+    }
+}
+
+extension FrontendLookup {
+    /// Saves the files of message `messageID` in this user's cache (`DesktopOpener.folder`) and
+    /// hands each to the desktop's opener; returns them, and whether there was an opener.
+    public func openFiles(of messageID: MessageID, in conversationID: ConversationID) async throws -> (files: [SavedFile], opened: Bool) {
+        let folder = try DesktopOpener.folder(for: messageID, in: conversationID)
+        let saved = try await saveFiles(of: messageID, in: conversationID, to: folder, force: true)
+        var opened = true
+        for file in saved { opened = DesktopOpener.open(file.path) && opened }
+        return (saved, opened)
+    }
 }
 
 extension FrontendLookup {

@@ -1,0 +1,89 @@
+import CLIKit
+import Chat
+import Foundation
+import Kernel
+import REPLKit
+
+/// A conversation screen's commands for files: `/attach PATH [CAPTION]` sends one, `/save [#N]
+/// [PATH]` saves those of a message and `/open [#N]` hands them to the desktop's opener (the
+/// files are Files'; the screen reaches them through `FrontendLookup`).
+@MainActor
+struct ChatFileCommands {
+    let context: REPLContext
+    let conversationID: ConversationID
+    let model: ChatViewModel
+    /// The message `#N` at the start of some arguments names (or the last one), and the rest;
+    /// `nil`, said on the screen, for none (`MessageTarget`).
+    let target: (_ arguments: String, _ verb: String) -> (Message, String)?
+
+    var commands: [REPLCommand] {
+        [
+            REPLCommand("attach", arguments: "PATH [CAPTION]", summary: "send a file (a path with spaces in \"quotes\"), with a caption") {
+                arguments in await attach(arguments)
+            },
+            REPLCommand("save", arguments: "[#N] [PATH]", summary: "save the files of message #N (/recent), or the last one, here or at PATH") {
+                arguments in await save(arguments)
+            },
+            REPLCommand("open", arguments: "[#N]", summary: "open the files of message #N (/recent), or the last one, with the desktop's program") {
+                arguments in await open(arguments)
+            },
+        ]
+    }
+
+    private func attach(_ arguments: String) async {
+        guard let (path, caption) = Self.path(in: arguments) else { return context.show("Say which file: /attach PATH [CAPTION].") }
+        let id = MessageID.random()
+        do {
+            let file = try await context.lookup.shareFile(at: (path as NSString).expandingTildeInPath, for: id, position: 0, in: conversationID)
+            await model.send(caption, id: id, attachments: [file])
+            if let error = model.inputError ?? model.lastSendError { context.showError(error) }
+        } catch {
+            context.showError(AppError(error))
+        }
+    }
+
+    private func save(_ arguments: String) async {
+        guard let (message, rest) = carrying(arguments, "save") else { return }
+        let destination = rest.isEmpty ? nil : (Self.path(in: rest)?.path).map { ($0 as NSString).expandingTildeInPath }
+        do {
+            for file in try await context.lookup.saveFiles(of: message.id, in: conversationID, to: destination, force: false) {
+                context.show("Saved \(TerminalText.line(file.name)) to \(TerminalText.line(file.path)).")
+            }
+        } catch {
+            context.showError(AppError(error))
+        }
+    }
+
+    private func open(_ arguments: String) async {
+        guard let (message, _) = carrying(arguments, "open") else { return }
+        do {
+            let (files, opened) = try await context.lookup.openFiles(of: message.id, in: conversationID)
+            let verb = opened ? "Opened" : "No program to open files here; saved"
+            files.forEach { context.show("\(verb) \(TerminalText.line($0.name)) at \(TerminalText.line($0.path)).") }
+        } catch {
+            context.showError(AppError(error))
+        }
+    }
+
+    /// The message `arguments` names for `verb`, when it carries files.
+    private func carrying(_ arguments: String, _ verb: String) -> (Message, String)? {
+        guard let (message, rest) = target(arguments, verb) else { return nil }
+        guard !message.attachments.isEmpty else {
+            context.show("That message carries no file; /recent numbers the last ones.")
+            return nil
+        }
+        return (message, rest)
+    }
+
+    /// The path at the start of `arguments` (in double quotes when it has spaces) and the rest.
+    static func path(in arguments: String) -> (path: String, rest: String)? {
+        let text = arguments.trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("\""), let end = text.dropFirst().firstIndex(of: "\"") {
+            let path = String(text[text.index(after: text.startIndex)..<end])
+            return path.isEmpty ? nil : (path, text[text.index(after: end)...].trimmingCharacters(in: .whitespaces))
+        }
+        let words = text.split(separator: " ", maxSplits: 1)
+        guard let first = words.first else { return nil }
+        return (String(first), words.count > 1 ? String(words[1]) : "")
+    }
+}
