@@ -93,7 +93,8 @@ struct ChatCorpusAdapter: SearchCorpus {
                 found += page.messages.filter { !$0.deleted }.map { message in
                     SearchCorpusMessage(
                         id: message.id, conversationID: message.conversationID, senderID: message.senderID,
-                        sentAt: message.sentAt, text: message.text, key: message.cursor?.position ?? 0, mentions: message.mentions)
+                        sentAt: message.sentAt, text: message.text, key: message.cursor?.position ?? 0, mentions: message.mentions,
+                        fileNames: message.attachments.map(\.name))
                 }
                 guard page.hasOlder, scanned < Self.maxScanned, let oldest = page.messages.first else { break }
                 page = try await chat.messages(in: id, before: oldest.id, limit: 500)
@@ -111,5 +112,5 @@ extension SearchSchema.Source {
         messages: "messages", key: "seq", id: "id", conversation: "conversation_id", sender: "sender_id", sentAt: "sent_at", text: "text",
         deleted: "deleted", changes: "message_changes", changeKey: "seq", changeConversation: "conversation_id", changeMessage: "message_id",
         members: "conversation_members", memberConversation: "conversation_id", memberUser: "user_id", memberReads: "c.state = 'member'",
-        mentions: "message_mentions", mentionUser: "user_id", mentionKey: "seq")
+        mentions: "message_mentions", mentionUser: "user_id", mentionKey: "seq", attachments: "attachments")
 }

@@ -82,6 +82,24 @@ struct FilesContractTests {
         }
     }
 
+    @Test("a search finds a message by the names of its files, and not once it is deleted", arguments: backends)
+    func searchByName(_ backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let room = try await harness.direct(ada, grace).id
+        let (asAda, asGrace) = (harness.services(for: ada), harness.services(for: grace))
+        let file = try await asAda.files.upload(
+            FileUpload(conversationID: room, messageID: MessageID("m1"), name: "Quarterly Zebrafish Report.pdf"), bytes: Self.chunks([1]))
+        let sent = try await asAda.chat.send(id: MessageID("m1"), text: "as promised", to: room, replyTo: nil, attachments: [file.id])
+        let hits = try await asGrace.search.search("zebrafish", in: nil, limit: 5, before: nil).hits
+        #expect(hits.map(\.id) == [sent.id])
+        #expect(hits.first?.snippet.contains("Quarterly Zebrafish Report.pdf") == true, "the hit shows the file's name")
+        #expect(try await asGrace.search.search("promised", in: nil, limit: 5, before: nil).hits.map(\.id) == [sent.id])
+        _ = try await asAda.chat.delete(sent.id, in: room)
+        #expect(try await asGrace.search.search("zebrafish", in: nil, limit: 5, before: nil).hits.isEmpty)
+    }
+
     @Test("deleting the message deletes its files, bytes and all, for everyone", arguments: backends)
     func deletion(_ backend: ContractBackend) async throws {
         let harness = try await BackendHarness(backend)

@@ -25,9 +25,13 @@ public struct SearchCorpusMessage: Sendable, Equatable {
     public let key: Int64
     /// Whom it mentions.
     public let mentions: [UserID]
+    /// The names of the files it carries: found by a search as its words are.
+    public let fileNames: [String]
 
-    public init(id: MessageID, conversationID: ConversationID, senderID: UserID, sentAt: Date, text: String, key: Int64 = 0, mentions: [UserID] = [])
-    {
+    public init(
+        id: MessageID, conversationID: ConversationID, senderID: UserID, sentAt: Date, text: String, key: Int64 = 0, mentions: [UserID] = [],
+        fileNames: [String] = []
+    ) {
         self.id = id
         self.conversationID = conversationID
         self.senderID = senderID
@@ -35,12 +39,19 @@ public struct SearchCorpusMessage: Sendable, Equatable {
         self.text = text
         self.key = key
         self.mentions = mentions
+        self.fileNames = fileNames
     }
 
     /// A message as a store's row gives it: its time in whole milliseconds since 1970.
-    public init(key: Int64, id: String, conversationID: String, senderID: String, sentAtMilliseconds: Int64, text: String) {
+    public init(
+        key: Int64, id: String, conversationID: String, senderID: String, sentAtMilliseconds: Int64, text: String, fileNames: [String] = []
+    ) {
         self.init(
             id: MessageID(id), conversationID: ConversationID(conversationID), senderID: UserID(senderID),
-            sentAt: WireFormat.date(milliseconds: sentAtMilliseconds), text: text, key: key)
+            sentAt: WireFormat.date(milliseconds: sentAtMilliseconds), text: text, key: key, fileNames: fileNames)
     }
+
+    /// What a search finds it by: its text, then a line per file it carries (a hit on a file's
+    /// name shows that line).
+    public var searchable: String { SearchQuery.searchable(text: text, fileNames: fileNames) }
 }

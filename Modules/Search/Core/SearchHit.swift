@@ -32,7 +32,7 @@ public struct SearchHit: Codable, Equatable, Sendable, Identifiable {
     /// the snippet: never one from the start for each match. Only the matches within the snippet
     /// are marked, so at most `snippetLength`.
     public init?(_ message: SearchCorpusMessage, query: SearchQuery) {
-        let text = message.text
+        let text = message.searchable
         let tokens = SearchQuery.tokens(of: text)
         guard let matched = query.matches(in: tokens.map(\.word)), let first = matched.first.map({ tokens[$0] }) else { return nil }
         id = message.id

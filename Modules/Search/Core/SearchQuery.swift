@@ -120,10 +120,16 @@ public struct SearchQuery: Sendable, Equatable {
         words(of: text).map(lexeme)
     }
 
-    /// What an index holds of a message of `text` in `conversationID`: its words (`lexemes(of:)`),
-    /// then its conversation (`lexeme(of:)`).
-    public static func lexemes(of text: String, in conversationID: ConversationID) -> [String] {
-        lexemes(of: text) + [lexeme(of: conversationID)]
+    /// What an index holds of a message of `text` carrying files named `fileNames` in
+    /// `conversationID`: the words of both (`searchable`, `lexemes(of:)`), then its conversation
+    /// (`lexeme(of:)`).
+    public static func lexemes(of text: String, fileNames: [String] = [], in conversationID: ConversationID) -> [String] {
+        lexemes(of: searchable(text: text, fileNames: fileNames)) + [lexeme(of: conversationID)]
+    }
+
+    /// What a search reads of a message: its text, then a line per file name.
+    public static func searchable(text: String, fileNames: [String]) -> String {
+        fileNames.isEmpty ? text : ([text] + fileNames.map { "📎 " + $0 }).filter { !$0.isEmpty }.joined(separator: "\n")
     }
 
     /// What an index holds, beside a message's words, for the conversation it is in: `@` and the

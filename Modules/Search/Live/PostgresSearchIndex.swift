@@ -55,7 +55,8 @@ public final class PostgresSearchIndex: Sendable {
             }
             let rows = try await transaction.query(
                 """
-                SELECT e.at, m.\(unescaped: s.key), m.\(unescaped: s.text), m.\(unescaped: s.deleted), m.\(unescaped: s.conversation) FROM (
+                SELECT e.at, m.\(unescaped: s.key), m.\(unescaped: s.text), m.\(unescaped: s.deleted), m.\(unescaped: s.conversation),
+                       m.\(unescaped: s.attachments) FROM (
                     SELECT \(unescaped: s.key) AS at, \(unescaped: s.key) AS message FROM \(unescaped: s.messages) WHERE \(unescaped: s.key) > \(from)
                     UNION ALL
                     SELECT c.\(unescaped: s.changeKey), m.\(unescaped: s.key) FROM \(unescaped: s.changes) c
@@ -71,9 +72,10 @@ public final class PostgresSearchIndex: Sendable {
             // A message and its changes in one batch are one row: each read carries it as it is now.
             var now: [Int64: String?] = [:]
             for row in rows {
-                let (at, seq, text, deleted, conversation) = try row.decode((Int64, Int64, String, Bool, String).self)
+                let (at, seq, text, deleted, conversation, files) = try row.decode((Int64, Int64, String, Bool, String, String?).self)
                 last = max(last, at)
-                now[seq] = deleted ? String?.none : Set(SearchQuery.lexemes(of: text, in: ConversationID(conversation))).joined(separator: " ")
+                let words = SearchQuery.lexemes(of: text, fileNames: SearchSchema.Source.fileNames(files), in: ConversationID(conversation))
+                now[seq] = deleted ? String?.none : Set(words).joined(separator: " ")
             }
             let gone = now.filter { $0.value == nil }.map(\.key)
             // A few statements a batch, whatever its size.

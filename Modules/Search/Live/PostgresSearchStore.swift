@@ -72,7 +72,7 @@ public struct PostgresSearchStore: SearchStore {
     static func recent(_ s: SearchSchema.Source, tsquery: String, below: Int64, count: Int) -> PostgresQuery {
         """
         SELECT m.\(unescaped: s.key), m.\(unescaped: s.id), m.\(unescaped: s.conversation), m.\(unescaped: s.sender),
-               m.\(unescaped: s.sentAt), m.\(unescaped: s.text), m.\(unescaped: s.deleted)
+               m.\(unescaped: s.sentAt), m.\(unescaped: s.text), m.\(unescaped: s.deleted), m.\(unescaped: s.attachments)
         FROM (SELECT seq, words FROM search_words WHERE seq < \(below) ORDER BY seq DESC LIMIT \(recentEntries)) w
         JOIN \(unescaped: s.messages) m ON m.\(unescaped: s.key) = w.seq
         WHERE w.words @@ \(tsquery)::tsquery
@@ -89,7 +89,7 @@ public struct PostgresSearchStore: SearchStore {
         """
         WITH found AS MATERIALIZED (SELECT seq FROM search_words WHERE words @@ \(tsquery)::tsquery)
         SELECT m.\(unescaped: s.key), m.\(unescaped: s.id), m.\(unescaped: s.conversation), m.\(unescaped: s.sender),
-               m.\(unescaped: s.sentAt), m.\(unescaped: s.text), m.\(unescaped: s.deleted)
+               m.\(unescaped: s.sentAt), m.\(unescaped: s.text), m.\(unescaped: s.deleted), m.\(unescaped: s.attachments)
         FROM (SELECT seq FROM found WHERE seq < \(below) ORDER BY seq DESC LIMIT \(Int64(count))) w
         JOIN \(unescaped: s.messages) m ON m.\(unescaped: s.key) = w.seq
         ORDER BY w.seq DESC
@@ -99,11 +99,13 @@ public struct PostgresSearchStore: SearchStore {
     /// The candidates `statement` reads (`recent` or `indexed`).
     private func candidates(_ statement: PostgresQuery) async throws -> [SearchRules.Candidate] {
         try await database.query(statement).map { row in
-            let (seq, id, conversation, sender, sentAt, text, deleted) = try row.decode((Int64, String, String, String, Int64, String, Bool).self)
+            let (seq, id, conversation, sender, sentAt, text, deleted, files) = try row.decode(
+                (Int64, String, String, String, Int64, String, Bool, String?).self)
             return SearchRules.Candidate(
                 key: seq,
                 message: SearchCorpusMessage(
-                    key: seq, id: id, conversationID: conversation, senderID: sender, sentAtMilliseconds: sentAt, text: text),
+                    key: seq, id: id, conversationID: conversation, senderID: sender, sentAtMilliseconds: sentAt, text: text,
+                    fileNames: SearchSchema.Source.fileNames(files)),
                 deleted: deleted)
         }
     }

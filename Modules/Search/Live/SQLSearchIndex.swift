@@ -169,7 +169,7 @@ public final class SQLSearchIndex: Sendable {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT e.at, m.\(s.key), m.\(s.text), m.\(s.deleted), m.\(s.conversation) FROM (
+                    SELECT e.at, m.\(s.key), m.\(s.text), m.\(s.deleted), m.\(s.conversation), m.\(s.attachments) FROM (
                         SELECT \(s.key) AS at, \(s.key) AS message FROM \(s.messages) WHERE \(s.key) > ?1
                         UNION ALL
                         SELECT c.\(s.changeKey), m.\(s.key) FROM \(s.changes) c
@@ -180,7 +180,11 @@ public final class SQLSearchIndex: Sendable {
             return (
                 from,
                 rows.map { row -> (at: Int64, key: Int64, words: String?) in
-                    (row[0], row[1], (row[3] as Bool) ? nil : SearchQuery.lexemes(of: row[2], in: ConversationID(row[4])).joined(separator: " "))
+                    let files = SearchSchema.Source.fileNames(row[5])
+                    return (
+                        row[0], row[1],
+                        (row[3] as Bool) ? nil : SearchQuery.lexemes(of: row[2], fileNames: files, in: ConversationID(row[4])).joined(separator: " ")
+                    )
                 }
             )
         }

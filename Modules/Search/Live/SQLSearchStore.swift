@@ -36,7 +36,8 @@ public struct SQLSearchStore: SearchStore {
                 SearchRules.Candidate(
                     key: row[0],
                     message: SearchCorpusMessage(
-                        key: row[0], id: row[1], conversationID: row[2], senderID: row[3], sentAtMilliseconds: row[4], text: row[5]),
+                        key: row[0], id: row[1], conversationID: row[2], senderID: row[3], sentAtMilliseconds: row[4], text: row[5],
+                        fileNames: SearchSchema.Source.fileNames(row[7])),
                     deleted: row[6])
             }
         }

@@ -21,18 +21,29 @@ public enum SearchSchema {
         public let members: String, memberConversation: String, memberUser: String, memberReads: String
         /// The table of mentions: a row per person a message mentions, with the message's key.
         public let mentions: String, mentionUser: String, mentionKey: String
+        /// The messages' column of the files they carry: a JSON array of objects whose `name` a
+        /// search finds (NULL for none).
+        public let attachments: String
 
         public init(
             messages: String, key: String, id: String, conversation: String, sender: String, sentAt: String, text: String, deleted: String,
             changes: String, changeKey: String, changeConversation: String, changeMessage: String,
             members: String, memberConversation: String, memberUser: String, memberReads: String,
-            mentions: String, mentionUser: String, mentionKey: String
+            mentions: String, mentionUser: String, mentionKey: String, attachments: String
         ) {
             (self.messages, self.key, self.id, self.conversation, self.sender, self.sentAt, self.text, self.deleted) =
                 (messages, key, id, conversation, sender, sentAt, text, deleted)
             (self.changes, self.changeKey, self.changeConversation, self.changeMessage) = (changes, changeKey, changeConversation, changeMessage)
             (self.members, self.memberConversation, self.memberUser, self.memberReads) = (members, memberConversation, memberUser, memberReads)
             (self.mentions, self.mentionUser, self.mentionKey) = (mentions, mentionUser, mentionKey)
+            self.attachments = attachments
+        }
+
+        /// The names of the files of an `attachments` column's value; none for NULL or what does not read.
+        public static func fileNames(_ column: String?) -> [String] {
+            struct Named: Decodable { let name: String }
+            guard let column, let files = try? JSONDecoder().decode([Named].self, from: Data(column.utf8)) else { return [] }
+            return files.map(\.name)
         }
     }
 

@@ -14,7 +14,7 @@ extension SQLSearchStore {
     /// the conversations searched, the key below which to look, how many).
     static func candidates(_ s: SearchSchema.Source) -> String {
         """
-        SELECT m.\(s.key), m.\(s.id), m.\(s.conversation), m.\(s.sender), m.\(s.sentAt), m.\(s.text), m.\(s.deleted)
+        SELECT m.\(s.key), m.\(s.id), m.\(s.conversation), m.\(s.sender), m.\(s.sentAt), m.\(s.text), m.\(s.deleted), m.\(s.attachments)
         FROM search_index i JOIN \(s.messages) m ON m.\(s.key) = i.rowid
         WHERE search_index MATCH ? AND i.rowid < ?
         ORDER BY i.rowid DESC LIMIT ?
