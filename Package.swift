@@ -18,7 +18,7 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
     ("ConversationList", ["SQLStore"] + postgres),
     ("Chat", ["SQLStore", metrics] + postgres),
     ("Search", ["SQLStore", .product(name: "Logging", package: "swift-log")] + postgres),
-    ("Files", ["SQLStore", .product(name: "Crypto", package: "swift-crypto")] + postgres),
+    ("Files", ["SQLStore"] + postgres),
     // new-feature adds features above this line
 ]
 
@@ -73,7 +73,7 @@ var targets: [Target] = [
         name: "ServiceGraph",
         dependencies: [
             "Kernel", "SQLStore", "PostgresStore", "RemoteClient", logging, .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
         ] + wireFeatures.map { .init(stringLiteral: "\($0)Remote") }
             + features.flatMap { feature in
                 [Target.Dependency(stringLiteral: feature.name)] + (feature.live == nil ? [] : [.init(stringLiteral: "\(feature.name)Live")])
@@ -138,7 +138,7 @@ var targets: [Target] = [
     .testTarget(
         name: "ContractTests",
         dependencies: [
-            "Kernel", "AppContainer", "ServiceGraph", "SQLStore", "PostgresStore", "ChatLive", "SearchLive", "FilesLive", "TestSupport", logging,
+            "Kernel", "AppContainer", "ServiceGraph", "SQLStore", "PostgresStore", "ChatLive", "SearchLive", "TestSupport", logging,
             .product(name: "GRDB", package: "GRDB.swift"),
         ] + features.map { .init(stringLiteral: $0.name) },
         path: "Tests/ContractTests"),

@@ -4,11 +4,11 @@ import AuthViews
 import CLIKit
 import ChatViews
 import ConversationListViews
+import FilesViews
 import ProfileViews
 import REPLKit
 import SearchViews
 
-import FilesViews
 // new-feature adds imports above this line
 
 /// The feature plugins, in the order their commands are listed. Adding a feature is an import and
@@ -23,7 +23,7 @@ enum FeatureRegistry {
             ConversationListFeature.self,
             ChatFeature.self,
             SearchFeature.self,
-        FilesFeature.self,
+            FilesFeature.self,
             // new-feature adds plugins above this line
         ]
     }

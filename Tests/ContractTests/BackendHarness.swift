@@ -64,7 +64,8 @@ final class BackendHarness: Sendable {
         if backend.graphBackend == .remote, other?.server == nil {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             // The suite signs up many people from one address (100 throw-away accounts, say).
-            let files = ["--files-max-bytes", String(fileLimits.maxBytes)] + (fileLimits.quota.map { ["--files-quota-megabytes", String($0 >> 20)] } ?? [])
+            let files =
+                ["--files-max-bytes", String(fileLimits.maxBytes)] + (fileLimits.quota.map { ["--files-quota-megabytes", String($0 >> 20)] } ?? [])
             server = try await ServerProcess(
                 databasePath: database, arguments: ["--sign-up-burst", "100000"] + files + (postgresURL.map { ["--postgres-url", $0] } ?? []))
         } else {

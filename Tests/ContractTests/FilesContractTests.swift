@@ -1,6 +1,5 @@
 import Chat
 import Files
-import FilesLive
 import Foundation
 import Kernel
 import ServiceGraph
@@ -22,7 +21,8 @@ struct FilesContractTests {
         let room = try await harness.direct(ada, grace).id
         let (asAda, asGrace) = (harness.services(for: ada), harness.services(for: grace))
         let content = Self.random(2_500_000)
-        let upload = FileUpload(conversationID: room, messageID: MessageID("m1"), name: "../../etc/report\u{0}.pdf", declaredSize: Int64(content.count))
+        let upload = FileUpload(
+            conversationID: room, messageID: MessageID("m1"), name: "../../etc/report\u{0}.pdf", declaredSize: Int64(content.count))
 
         let file = try await asAda.files.upload(upload, bytes: Self.chunks(content))
         #expect(file.name == "etc_report.pdf" && file.mediaType == "application/pdf" && file.size == Int64(content.count))
@@ -63,7 +63,8 @@ struct FilesContractTests {
         let asAda = harness.services(for: ada)
         let room = try await asAda.conversations.createGroup(title: "Room", memberIDs: [grace.id, mallory.id, ivy.id]).id
         for member in [grace, mallory] { _ = try await harness.services(for: member).conversations.accept(room) }
-        let file = try await asAda.files.upload(FileUpload(conversationID: room, messageID: MessageID("m1"), name: "plan.txt"), bytes: Self.chunks([1, 2, 3]))
+        let file = try await asAda.files.upload(
+            FileUpload(conversationID: room, messageID: MessageID("m1"), name: "plan.txt"), bytes: Self.chunks([1, 2, 3]))
 
         await Self.expectNoFile(file.id, for: harness.services(for: grace), "a member, before the message is sent")
         #expect(try await asAda.files.file(file.id) == file, "its sender, before the send")
@@ -108,7 +109,8 @@ struct FilesContractTests {
         let room = try await harness.direct(ada, grace).id
         let asAda = harness.services(for: ada)
         let marker = Array("the-secret-file-bytes-\(UUID().uuidString)".utf8)
-        let file = try await asAda.files.upload(FileUpload(conversationID: room, messageID: MessageID("m1"), name: "secret.txt"), bytes: Self.chunks(marker))
+        let file = try await asAda.files.upload(
+            FileUpload(conversationID: room, messageID: MessageID("m1"), name: "secret.txt"), bytes: Self.chunks(marker))
         _ = try await asAda.chat.send(id: MessageID("m1"), text: "keep it", to: room, replyTo: nil, attachments: [file.id])
         let tombstone = try await asAda.chat.delete(MessageID("m1"), in: room)
         #expect(tombstone.attachments.isEmpty)

@@ -59,7 +59,8 @@ struct FilesRulesTests {
     func readers() {
         let (ada, bob, eve) = (UserID("ada"), UserID("bob"), UserID("eve"))
         let file = SharedFile(
-            id: FileID("f"), conversationID: ConversationID("c"), messageID: MessageID("m"), position: 0, ownerID: ada, name: "a", mediaType: "text/plain", size: 1, sha256: "",
+            id: FileID("f"), conversationID: ConversationID("c"), messageID: MessageID("m"), position: 0, ownerID: ada, name: "a",
+            mediaType: "text/plain", size: 1, sha256: "",
             createdAt: Date())
         #expect(FilesRules.readable(file, by: ada, members: [ada, bob], carried: false))
         #expect(!FilesRules.readable(file, by: bob, members: [ada, bob], carried: false))

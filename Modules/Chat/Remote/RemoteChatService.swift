@@ -32,8 +32,9 @@ public struct RemoteChatService: ChatService {
         -> Message
     {
         // Files go by HTTP: the socket's send frame carries text alone.
-        if attachments.isEmpty, let frame = await connection.request(
-            ChatSocket.SendFrame(id: id, conversation: conversationID, text: text, replyTo: replyTo), id: id.rawValue, as: caller),
+        if attachments.isEmpty,
+            let frame = await connection.request(
+                ChatSocket.SendFrame(id: id, conversation: conversationID, text: text, replyTo: replyTo), id: id.rawValue, as: caller),
             let reply = try? WireFormat.decoder().decode(ChatSocket.SendReply.self, from: frame)
         {
             return try reply.stored()

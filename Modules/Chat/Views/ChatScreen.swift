@@ -85,7 +85,10 @@ final class ChatScreen: REPLScreen {
                 [unowned self] arguments in
                 await react(arguments, adding: false)
             },
-        ] + ChatFileCommands(context: context, conversationID: conversationID, model: model) { [unowned self] in target(of: $0, doing: $1, anyone: true) }
+        ]
+            + ChatFileCommands(context: context, conversationID: conversationID, model: model) { [unowned self] in
+                target(of: $0, doing: $1, anyone: true)
+            }
             .commands
     }
 

@@ -40,7 +40,9 @@ public struct FileSaver: Sendable {
     /// Writes `download` to `path`: to a file of its own beside it first, renamed over `path`
     /// once whole.
     private func write(_ download: FileDownload, to path: String, force: Bool) async throws {
-        guard force || !FileManager.default.fileExists(atPath: path) else { throw AppError(.conflict, "\(path) exists; save elsewhere, or overwrite it with --force") }
+        guard force || !FileManager.default.fileExists(atPath: path) else {
+            throw AppError(.conflict, "\(path) exists; save elsewhere, or overwrite it with --force")
+        }
         let part = path + ".part-" + FileID.random().rawValue
         try await FileStreams.create(part, mode: 0o644, from: download.bytes)
         guard rename(part, path) == 0 else {

@@ -74,7 +74,8 @@ public enum FilesRules {
             throw AppError(.tooLarge, "the file is larger than the limit of \(FileStreams.size(limits.maxBytes)) (files.maxBytes)")
         }
         if let quota = limits.quota, stored + size > quota {
-            throw AppError(.tooLarge, "your files would take more than your quota of \(FileStreams.size(quota)); delete some messages with files first")
+            throw AppError(
+                .tooLarge, "your files would take more than your quota of \(FileStreams.size(quota)); delete some messages with files first")
         }
     }
 

@@ -9,7 +9,8 @@ struct SaveCommand: FeatureCommand {
     static let configuration = CommandConfiguration(
         commandName: "save", abstract: "Save the files a message carries.",
         discussion:
-            "Each file is saved under its name (made safe: no path separators, no leading dot or dash, no control characters) in the current folder, or at --to for a message with one file (a folder: under its name there). An existing file is never overwritten without --force.")
+            "Each file is saved under its name (made safe: no path separators, no leading dot or dash, no control characters) in the current folder, or at --to for a message with one file (a folder: under its name there). An existing file is never overwritten without --force."
+    )
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Conversation id, title or person's name.") var chat: String
     @Argument(help: "The message's id (history --json or files show it).") var message: String

@@ -46,7 +46,8 @@ final class MemoryBackend: GraphBackend {
         chatMembership = MembershipAdapter(directory: conversations)
         let chatStore = Deferred<InMemoryChatStore>()
         files = FileLinks(
-            store: InMemoryFilesStore(files: MockData.files(now: now), clock: options.clock), limits: options.fileLimits, membership: chatMembership, clock: options.clock,
+            store: InMemoryFilesStore(files: MockData.files(now: now), clock: options.clock), limits: options.fileLimits, membership: chatMembership,
+            clock: options.clock,
             passAfterUpload: false,
             message: { try await chatStore.get().message($0, in: $1) })
         chat = InMemoryChatStore(

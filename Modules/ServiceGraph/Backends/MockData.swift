@@ -1,9 +1,8 @@
 import Auth
 import Chat
 import ConversationList
-import Foundation
 import Files
-import FilesLive
+import Foundation
 import Kernel
 import Profile
 
@@ -66,7 +65,8 @@ enum MockData {
         }
         // Grace's logbook page, after her third message.
         let logbook = files(now: now).map { shared in
-            Attachment(id: shared.file.id, name: shared.file.name, mediaType: shared.file.mediaType, size: shared.file.size, sha256: shared.file.sha256)
+            Attachment(
+                id: shared.file.id, name: shared.file.name, mediaType: shared.file.mediaType, size: shared.file.size, sha256: shared.file.sha256)
         }
         messages.insert(
             Message(

@@ -83,7 +83,9 @@ extension ChatService {
         var outcomes: [Result<Message, any Error>] = []
         for draft in drafts {
             do {
-                outcomes.append(.success(try await send(
+                outcomes.append(
+                    .success(
+                        try await send(
                             id: draft.id, text: draft.text, to: draft.conversationID, replyTo: draft.replyTo, attachments: draft.attachments)))
             } catch {
                 outcomes.append(.failure(error))

@@ -91,11 +91,11 @@ public struct PostgresMessageStore: MessageStore {
 
     private static func sendQuery(_ batch: [MessageWriter.Send]) throws -> PostgresQuery {
         """
-                SELECT ord, seq, is_new, sender_id, text, sent_at, mentions FROM messageai_send(
-                    \(batch.map(\.id.rawValue))::text[], \(batch.map(\.conversationID.rawValue))::text[], \(batch.map(\.sender.rawValue))::text[],
-                    \(batch.map(\.text))::text[], \(batch.map { Int64($0.sentAt) })::bigint[], \(batch.map { $0.replyTo?.rawValue ?? "" })::text[],
-                    \(try batch.map { try MessageRows.peopleText($0.mentions) ?? "" })::text[])
-            """
+            SELECT ord, seq, is_new, sender_id, text, sent_at, mentions FROM messageai_send(
+                \(batch.map(\.id.rawValue))::text[], \(batch.map(\.conversationID.rawValue))::text[], \(batch.map(\.sender.rawValue))::text[],
+                \(batch.map(\.text))::text[], \(batch.map { Int64($0.sentAt) })::bigint[], \(batch.map { $0.replyTo?.rawValue ?? "" })::text[],
+                \(try batch.map { try MessageRows.peopleText($0.mentions) ?? "" })::text[])
+        """
     }
 
     /// The messages `sends` answer, as they are now, by key (one round trip, only when some send

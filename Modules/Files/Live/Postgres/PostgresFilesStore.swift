@@ -117,8 +117,9 @@ public struct PostgresFilesStore: FilesStore {
             let (offset, left) = position.state.withLock { $0 }
             guard left > 0 else { return nil }
             let seq = Int32(offset / Int64(Self.chunkBytes)), start = Int(offset % Int64(Self.chunkBytes))
-            guard let data = try await database.query("SELECT data FROM file_chunks WHERE file_id = \(id.rawValue) AND seq = \(seq)").first?
-                .decode(Data.self), data.count > start
+            guard
+                let data = try await database.query("SELECT data FROM file_chunks WHERE file_id = \(id.rawValue) AND seq = \(seq)").first?
+                    .decode(Data.self), data.count > start
             else { throw AppError(.unavailable, "the bytes of file \(id) are missing from the database") }
             let chunk = Array(data[(data.startIndex + start)..<(data.startIndex + min(data.count, start + Int(left)))])
             position.state.withLock { $0 = (offset + Int64(chunk.count), left - Int64(chunk.count)) }

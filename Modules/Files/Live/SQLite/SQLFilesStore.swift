@@ -52,7 +52,9 @@ public struct SQLFilesStore: FilesStore {
     }
 
     public func file(_ id: FileID) async throws -> SharedFile? {
-        try await database.read { db in try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM files WHERE id = ?", arguments: [id.rawValue]).map(Self.file) }
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM files WHERE id = ?", arguments: [id.rawValue]).map(Self.file)
+        }
     }
 
     public func files(of messageID: MessageID, in conversationID: ConversationID) async throws -> [SharedFile] {
@@ -79,7 +81,9 @@ public struct SQLFilesStore: FilesStore {
     }
 
     public func storedBytes(of owner: UserID) async throws -> Int64 {
-        try await database.read { db in try Int64.fetchOne(db, sql: "SELECT coalesce(sum(size), 0) FROM files WHERE owner_id = ?", arguments: [owner.rawValue]) ?? 0 }
+        try await database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT coalesce(sum(size), 0) FROM files WHERE owner_id = ?", arguments: [owner.rawValue]) ?? 0
+        }
     }
 
     public func write(_ id: FileID, bytes: FileBytes) async throws {

@@ -1,10 +1,42 @@
 import Chat
+import Crypto
 import Files
-import FilesLive
 import Kernel
 
 // Where Files meets Chat: Chat asks which files a send carries and hands over a deleted
 // message's; Files asks who is in a conversation and what its messages carry now.
+
+/// What a backend keeps files with: its store, their clean-up, and the links both ways.
+struct FileLinks: Sendable {
+    let store: any FilesStore
+    let shared: SharedMessagesAdapter
+    let cleanup: FileCleanup
+    let attachments: AttachmentSourceAdapter
+    let limits: FileLimits
+    /// Whether each upload is followed by a clean-up pass: in a person's own process, where no
+    /// server runs one on a timer.
+    let passAfterUpload: Bool
+
+    init(
+        store: any FilesStore, limits: FileLimits, membership: any ConversationMembership, clock: any WallClock, passAfterUpload: Bool,
+        message: @escaping @Sendable (MessageID, ConversationID) async throws -> Message?
+    ) {
+        self.store = store
+        self.limits = limits
+        self.passAfterUpload = passAfterUpload
+        shared = SharedMessagesAdapter(membership: membership, message: message)
+        cleanup = FileCleanup(store: store, shared: shared, clock: clock)
+        attachments = AttachmentSourceAdapter(store: store, cleanup: cleanup)
+    }
+
+    /// `caller`'s files service, spending from `budget`.
+    func service(for caller: Caller, clock: any WallClock, budget: UsageBudget = .unlimited) -> any FilesService {
+        let cleanup = passAfterUpload ? cleanup : nil
+        return StoredFilesService(
+            store: store, shared: shared, caller: caller, limits: limits, digest: { SHA256FileDigest() }, clock: clock, budget: budget,
+            afterUpload: { _ = try? await cleanup?.pass() })
+    }
+}
 
 /// Chat's attachments come from Files' store: the uploads of a message's sender for it, removed
 /// with the message.
@@ -41,34 +73,15 @@ struct SharedMessagesAdapter: SharedMessages {
     }
 }
 
-/// What a backend keeps files with: its store, their clean-up, and the links both ways.
-struct FileLinks: Sendable {
-    let store: any FilesStore
-    let shared: SharedMessagesAdapter
-    let cleanup: FileCleanup
-    let attachments: AttachmentSourceAdapter
-    let limits: FileLimits
-    /// Whether each upload is followed by a clean-up pass: in a person's own process, where no
-    /// server runs one on a timer.
-    let passAfterUpload: Bool
+/// Files' digest, SHA-256 (swift-crypto's), run over a file's bytes as they pass: what every
+/// backend's files service and the mock data digest with.
+public struct SHA256FileDigest: FileDigest {
+    private var hash = SHA256()
 
-    init(
-        store: any FilesStore, limits: FileLimits, membership: any ConversationMembership, clock: any WallClock, passAfterUpload: Bool,
-        message: @escaping @Sendable (MessageID, ConversationID) async throws -> Message?
-    ) {
-        self.store = store
-        self.limits = limits
-        self.passAfterUpload = passAfterUpload
-        shared = SharedMessagesAdapter(membership: membership, message: message)
-        cleanup = FileCleanup(store: store, shared: shared, clock: clock)
-        attachments = AttachmentSourceAdapter(store: store, cleanup: cleanup)
-    }
+    /// A digest of nothing yet.
+    public init() {}
 
-    /// `caller`'s files service, spending from `budget`.
-    func service(for caller: Caller, clock: any WallClock, budget: UsageBudget = .unlimited) -> any FilesService {
-        let cleanup = passAfterUpload ? cleanup : nil
-        return StoredFilesService(
-            store: store, shared: shared, caller: caller, limits: limits, digest: { SHA256FileDigest() }, clock: clock, budget: budget,
-            afterUpload: { _ = try? await cleanup?.pass() })
-    }
+    public mutating func update(_ bytes: [UInt8]) { hash.update(data: bytes) }
+
+    public func hex() -> String { Hex.string(Array(hash.finalize())) }
 }
