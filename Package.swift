@@ -113,7 +113,7 @@ var targets: [Target] = [
         dependencies: [
             "Kernel", "AppContainer", "ServiceGraph", "Auth", "Chat", "ChatAPI", "ConversationList", "TestSupport", "CLIKit", "TUIKit",
             argumentParser,
-            "PostgresStore", "Search", "SearchLive", logging, .product(name: "PostgresNIO", package: "postgres-nio"),
+            "PostgresStore", "Search", "SearchLive", "Files", logging, .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -101,9 +101,15 @@ public final class Child: @unchecked Sendable {
     }
 
     /// The resident memory of process `pid` now, in bytes, from /proc; 0 when it cannot be read.
-    public static func residentBytes(of pid: Int32) -> Int {
+    public static func residentBytes(of pid: Int32) -> Int { status("VmRSS:", of: pid) }
+
+    /// The most resident memory the process `pid` has had, in bytes (its high-water mark), from `/proc`.
+    public static func peakResidentBytes(of pid: Int32) -> Int { status("VmHWM:", of: pid) }
+
+    /// The kilobytes of the `/proc/PID/status` line `name`, in bytes; 0 when it cannot be read.
+    private static func status(_ name: String, of pid: Int32) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) })
         else { return 0 }
         return (line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0) * 1_024
     }
