@@ -26,6 +26,14 @@ struct ContainerLookup: FrontendLookup {
         }
     }
 
+    func openFiles(of messageID: MessageID, in conversationID: ConversationID) async throws -> (files: [SavedFile], opened: Bool) {
+        let environment = container.settings.loaded.environment
+        let cache = container.settings.loaded.xdgDirectory("XDG_CACHE_HOME", fallback: ".cache")
+        let saved = try await saveFiles(
+            of: messageID, in: conversationID, to: try DesktopOpener.folder(for: messageID, in: conversationID, cache: cache), force: true)
+        return (saved, saved.map { DesktopOpener.open($0.path, environment: environment) }.allSatisfy { $0 })
+    }
+
     func currentUserID() async throws -> UserID? {
         try await container.auth.currentAccount()?.id
     }

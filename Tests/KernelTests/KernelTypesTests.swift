@@ -147,7 +147,7 @@ struct KernelTypesTests {
 
     /// The README's words for each failure class, in its exit-code table.
     static let readmeWords: [AppError.Kind: String] = [
-        .usage: "usage", .invalidInput: "invalid input", .notFound: "not found", .conflict: "conflict",
+        .usage: "usage", .invalidInput: "invalid input", .tooLarge: "invalid input", .notFound: "not found", .conflict: "conflict",
         .unavailable: "backend unavailable", .internal: "internal error", .rateLimited: "rate-limited", .forbidden: "forbidden",
         .notSignedIn: "not signed in", .invalidCredentials: "wrong email or password", .gone: "gone",
     ]

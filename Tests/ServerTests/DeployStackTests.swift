@@ -40,6 +40,21 @@ struct DeployStackTests {
                 token: ada.token)
             #expect(history.status == 200 && String(decoding: history.body, as: UTF8.self).contains("\"hi\""), "instance :\(instance)")
         }
+        // A file uploaded and sent through one instance is served, whole and in part, by the other (no shared disk).
+        let bytes = Data((0..<1_500_000).map { _ in UInt8.random(in: 0...255) })
+        let (first, second) = (HTTPProbe(base: "http://127.0.0.1:\(stack.port + 1)"), HTTPProbe(base: "http://127.0.0.1:\(stack.port + 2)"))
+        let uploaded = try await first.send("PUT", "/v1/conversations/\(conversation)/messages/m-2/files?name=..%2Fplan.bin", token: ada.token, body: bytes)
+        #expect(uploaded.status == 200, "\(uploaded.status)")
+        let file = try #require(try JSONSerialization.jsonObject(with: uploaded.body) as? [String: Any])
+        let id = try #require(file["id"] as? String)
+        #expect(file["name"] as? String == "plan.bin" && file["size"] as? Int == bytes.count, "its name made safe")
+        let carried = try await first.send(
+            "PUT", "/v1/conversations/\(conversation)/messages/m-2", token: ada.token, json: ["text": "the plan", "attachments": [id]])
+        #expect(carried.status == 200, "\(carried.status)")
+        let whole = try await second.send("GET", "/v1/files/\(id)/bytes", token: grace.token)
+        #expect(whole.status == 200 && whole.body == bytes, "the other instance serves the file whole")
+        let part = try await second.send("GET", "/v1/files/\(id)/bytes", token: grace.token, headers: ["Range": "bytes=1048570-1048589"])
+        #expect(part.status == 206 && part.body == bytes[1_048_570..<1_048_590], "and a range across its 1 MiB rows")
 
         kill(try stack.pid("instance-1.pid"), SIGKILL)
         let killed = ContinuousClock.now

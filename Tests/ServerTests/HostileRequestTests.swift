@@ -36,7 +36,7 @@ struct HostileRequestTests {
                 ("an array for an object", "PATCH", "/v1/profiles/me", ada.token, Data("[1, 2]".utf8), 400, "invalidInput"),
                 (
                     "a 300 KB body", "PUT", messages + "/m2", ada.token,
-                    Data(("{\"text\": \"" + String(repeating: "a", count: 300_000) + "\"}").utf8), 413, "invalidInput"
+                    Data(("{\"text\": \"" + String(repeating: "a", count: 300_000) + "\"}").utf8), 413, "tooLarge"
                 ),
                 (
                     "a message of 8,001 characters", "PUT", messages + "/m2", ada.token,
@@ -120,7 +120,7 @@ struct HostileRequestTests {
             let conversation = try #require(direct.json?["id"] as? String, "\(direct.status)")
             let sent = try await probe.send(
                 "PUT", "/v1/conversations/\(conversation)/messages/n1", token: ada.token,
-                json: ["text": "from the future", "threadID": "m0", "attachments": [["kind": "image"]]])
+                json: ["text": "from the future", "threadID": "m0", "poll": [["option": "yes"]]])
             #expect(sent.status == 200 && sent.json?["text"] as? String == "from the future", "\(sent.status)")
             let changed = try await probe.send("PATCH", "/v1/profiles/me", token: ada.token, json: ["status": "here", "pronouns": "she/her"])
             #expect(changed.status == 200 && changed.json?["status"] as? String == "here", "\(changed.status)")

@@ -30,9 +30,11 @@ public enum FilesAPI {
         /// The file's place among its message's.
         public static let position = QueryParameter(
             "position", .integer(0...(Validation.maxFilesPerMessage - 1)), "the file's place among its message's, from 0 (default 0)")
+        /// Most bytes of a name as the sender gives it (it is kept to `FilesRules.maxNameBytes`).
+        public static let maxNameBytes = 1_024
         /// The file's name as the sender gives it.
         public static let name = QueryParameter(
-            "name", .string(minLength: 1, maxLength: 1_024), required: true, "its name (made safe: no path, no control characters)")
+            "name", .string(minLength: 1, maxLength: maxNameBytes), required: true, "its name (made safe: no path, no control characters)")
         /// Its media type as the sender gives it.
         public static let type = QueryParameter("type", .string(minLength: 1, maxLength: 255), "its media type (default: guessed from the name)")
         /// Where a page of files starts.

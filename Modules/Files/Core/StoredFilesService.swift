@@ -53,7 +53,7 @@ public struct StoredFilesService: FilesService {
         let id = FileID.random()
         do {
             try await store.write(id, bytes: meter.bytes(bytes))
-            let (size, sha256) = meter.result
+            let (size, sha256) = await meter.result()
             if let declared = upload.declaredSize, size != declared { throw Self.notAsDeclared(declared) }
             let file = SharedFile(
                 id: id, conversationID: upload.conversationID, messageID: upload.messageID, position: upload.position, ownerID: me,

@@ -19,9 +19,13 @@ public struct FilesRoutes: Sendable {
     public func add(to routes: APIRoutes) {
         let service = service
         routes.add(streaming: FilesAPI.upload) { call, request in
+            let name = try call.required(FilesAPI.Query.name)
+            guard name.utf8.count <= FilesAPI.Query.maxNameBytes else {
+                throw AppError(.invalidInput, "a file's name is at most \(FilesAPI.Query.maxNameBytes) bytes")
+            }
             let upload = FileUpload(
                 conversationID: call.path.conversation, messageID: call.path.message,
-                position: try call.query(FilesAPI.Query.position, default: 0), name: try call.required(FilesAPI.Query.name),
+                position: try call.query(FilesAPI.Query.position, default: 0), name: name,
                 mediaType: call.query(FilesAPI.Query.type), declaredSize: request.headers[.contentLength].flatMap { Int64($0) })
             let file = try await service(call.caller).upload(upload, bytes: request.body.map { Array($0.readableBytesView) })
             return try WireResponse.make(file, status: FilesAPI.upload.spec.successStatus)

@@ -9,7 +9,7 @@ struct OpenCommand: FeatureCommand {
     static let configuration = CommandConfiguration(
         commandName: "open", abstract: "Open the files a message carries with the desktop's program for them.",
         discussion:
-            "The files are saved in $XDG_CACHE_HOME/messageai/files (or ~/.cache) first, then handed to xdg-open (macOS: open). Without a desktop (no DISPLAY or WAYLAND_DISPLAY) it says where they were saved."
+            "The files are saved in $XDG_CACHE_HOME/messageai/files (or ~/.cache/messageai/files) first, then handed to xdg-open (macOS: open). Without a desktop (no DISPLAY or WAYLAND_DISPLAY) it says where they were saved."
     )
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Conversation id, title or person's name.") var chat: String

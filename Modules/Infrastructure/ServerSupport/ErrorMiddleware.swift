@@ -44,7 +44,7 @@ public struct ErrorMiddleware: RouterMiddleware {
             context.logger.debug("malformed request", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             return try WireResponse.make(WireError(AppError(.invalidInput, "the request is not valid HTTP/1.1 (\(error))")), status: 400)
         case is NIOTooManyBytesError:
-            return try WireResponse.make(WireError(AppError(.invalidInput, Self.message(for: 413, request: request) ?? "")), status: 413)
+            return try WireResponse.make(WireError(AppError(.tooLarge, Self.message(for: 413, request: request) ?? "")), status: 413)
         case let error as HTTPError where error.status == .notFound && !routes.methods(at: request.uri.path).isEmpty:
             let allowed = routes.methods(at: request.uri.path)
             let refusal = AppError(

@@ -52,12 +52,15 @@ public enum FileStreams {
         let bytes = AsyncThrowingStream<[UInt8], any Error> {
             let (offset, left) = descriptor.position.withLock { $0 }
             guard left > 0 else { return nil }
-            var chunk = [UInt8](repeating: 0, count: Int(min(left, Int64(chunkSize))))
-            let read = chunk.withUnsafeMutableBytes { pread(descriptor.number, $0.baseAddress, $0.count, off_t(offset)) }
-            guard read >= 0 else { throw AppError(.unavailable, "\(path) cannot be read: \(String(cString: strerror(errno)))") }
-            guard read > 0 else { throw AppError(.unavailable, "\(path) ended early: it changed while being read") }
-            descriptor.position.withLock { $0 = (offset + Int64(read), left - Int64(read)) }
-            return read == chunk.count ? chunk : Array(chunk[..<read])
+            // Not zeroed first: `pread` fills what is kept.
+            let chunk = try [UInt8](unsafeUninitializedCapacity: Int(min(left, Int64(chunkSize)))) { buffer, count in
+                let read = pread(descriptor.number, buffer.baseAddress, buffer.count, off_t(offset))
+                guard read >= 0 else { throw AppError(.unavailable, "\(path) cannot be read: \(String(cString: strerror(errno)))") }
+                guard read > 0 else { throw AppError(.unavailable, "\(path) ended early: it changed while being read") }
+                count = read
+            }
+            descriptor.position.withLock { $0 = (offset + Int64(chunk.count), left - Int64(chunk.count)) }
+            return chunk
         }
         return (size, bytes)
     }
@@ -104,21 +107,21 @@ public enum FileStreams {
 /// the way to a socket. An existential sequence has no `map` of its own that keeps a type.
 public struct ChunkMap<Element: Sendable>: AsyncSequence, Sendable {
     private let base: any AsyncSequence<[UInt8], any Error> & Sendable
-    private let transform: @Sendable ([UInt8]) throws -> Element
+    private let transform: @Sendable ([UInt8]) async throws -> Element
 
     /// `base`'s chunks through `transform`; what it throws ends the sequence with that error.
-    public init(_ base: any AsyncSequence<[UInt8], any Error> & Sendable, _ transform: @escaping @Sendable ([UInt8]) throws -> Element) {
+    public init(_ base: any AsyncSequence<[UInt8], any Error> & Sendable, _ transform: @escaping @Sendable ([UInt8]) async throws -> Element) {
         self.base = base
         self.transform = transform
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: any AsyncIteratorProtocol<[UInt8], any Error>
-        let transform: @Sendable ([UInt8]) throws -> Element
+        let transform: @Sendable ([UInt8]) async throws -> Element
 
         public mutating func next() async throws -> Element? {
             guard let chunk = try await base.next() else { return nil }
-            return try transform(chunk)
+            return try await transform(chunk)
         }
     }
 

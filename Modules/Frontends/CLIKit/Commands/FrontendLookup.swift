@@ -49,6 +49,10 @@ public protocol FrontendLookup {
     /// one's name and where it went.
     /// - Throws: `.notFound` for a message without files; `.conflict` for a file there without `force`.
     func saveFiles(of messageID: MessageID, in conversationID: ConversationID, to destination: String?, force: Bool) async throws -> [SavedFile]
+    /// Saves the files of message `messageID` in this user's cache (`DesktopOpener.folder`) and
+    /// hands each to the desktop's opener; returns them, and whether they were opened (false
+    /// where there is no desktop).
+    func openFiles(of messageID: MessageID, in conversationID: ConversationID) async throws -> (files: [SavedFile], opened: Bool)
 }
 
 /// A file saved from a message: its name (the sender's, made safe) and where it is now.
@@ -65,17 +69,6 @@ public struct SavedFile: Equatable, Sendable {
     }
 }
 
-extension FrontendLookup {
-    /// Saves the files of message `messageID` in this user's cache (`DesktopOpener.folder`) and
-    /// hands each to the desktop's opener; returns them, and whether there was an opener.
-    public func openFiles(of messageID: MessageID, in conversationID: ConversationID) async throws -> (files: [SavedFile], opened: Bool) {
-        let folder = try DesktopOpener.folder(for: messageID, in: conversationID)
-        let saved = try await saveFiles(of: messageID, in: conversationID, to: folder, force: true)
-        var opened = true
-        for file in saved { opened = DesktopOpener.open(file.path) && opened }
-        return (saved, opened)
-    }
-}
 
 extension FrontendLookup {
     /// The signed-in user's conversations with unread messages that are not quiet, or with an

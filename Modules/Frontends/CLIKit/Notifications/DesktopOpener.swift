@@ -17,14 +17,13 @@ public enum DesktopOpener {
         #endif
     }
 
-    /// The folder the files of a message to open are saved in:
-    /// `$XDG_CACHE_HOME/messageai/files/CONVERSATION/MESSAGE` (or under `~/.cache`), made with mode 0700.
+    /// The folder the files of a message to open are saved in: `CACHE/files/CONVERSATION/MESSAGE`,
+    /// where `cache` is this user's cache folder for MessageAI (`$XDG_CACHE_HOME/messageai`),
+    /// made with mode 0700.
     /// - Throws: `.unavailable` when it cannot be made.
-    public static func folder(
-        for messageID: MessageID, in conversationID: ConversationID, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> String {
-        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (NSHomeDirectory() + "/.cache")
-        let folder = cache + "/messageai/files/" + conversationID.rawValue + "/" + messageID.rawValue
+    public static func folder(for messageID: MessageID, in conversationID: ConversationID, cache: URL) throws -> String {
+        let folder = cache.appendingPathComponent("files").appendingPathComponent(conversationID.rawValue)
+            .appendingPathComponent(messageID.rawValue).path
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -33,11 +32,11 @@ public enum DesktopOpener {
         return folder
     }
 
-    /// Starts the opener on `path` and returns at once; false when there is no opener or it
-    /// would not start.
+    /// Starts the opener of `environment`'s session on `path` and returns at once; false when
+    /// there is no opener or it would not start.
     @discardableResult
-    public static func open(_ path: String) -> Bool {
-        guard let program = program() else { return false }
+    public static func open(_ path: String, environment: [String: String]) -> Bool {
+        guard let program = program(environment: environment) else { return false }
         let process = Process()
         process.executableURL = program
         process.arguments = [path]
