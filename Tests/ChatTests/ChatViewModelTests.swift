@@ -78,6 +78,21 @@ struct ChatViewModelTests {
         #expect(model.lastSendError == nil && service.storedCount == 1)
     }
 
+    @Test("a failed send of files is retried with its files, and may have no caption")
+    func retryFiles() async throws {
+        let service = ScriptedChatService(failingSends: 1)
+        let model = ChatViewModel(service: service, events: service, conversationID: conversation)
+        let files = [FileID("f1"), FileID("f2")]
+        await model.send("", attachments: files)
+        #expect(model.inputError == nil)
+        let failed = try #require(model.lastFailed)
+        await model.retry(failed.id)
+        #expect(service.fileAttempts == [files, files], "the retry carries the same files")
+        #expect(model.lastSendError == nil && service.storedCount == 1)
+        await model.send("")
+        #expect(model.inputError != nil, "no caption and no file is no message")
+    }
+
     @Test("invalid text is refused before sending")
     func invalidText() async {
         let service = ScriptedChatService()

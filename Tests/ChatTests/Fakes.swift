@@ -41,6 +41,7 @@ final class ScriptedChatService: ChatService, EventStreamService, TypingService 
     private let stored = Mutex<[MessageID: Message]>([:])
     private let sent = Mutex<[String]>([])
     private let answered = Mutex<[MessageID?]>([])
+    private let carried = Mutex<[[FileID]]>([])
     let live = Broadcaster<UserEvent>()
     /// Typing notices for the screen, sent by the test.
     let typing = Broadcaster<TypingNotice>()
@@ -60,6 +61,8 @@ final class ScriptedChatService: ChatService, EventStreamService, TypingService 
     var attempts: [String] { sent.withLock { $0 } }
     /// The message each send tried answered, in order (`nil` for none).
     var replyAttempts: [MessageID?] { answered.withLock { $0 } }
+    /// The files each send tried carried, in order.
+    var fileAttempts: [[FileID]] { carried.withLock { $0 } }
 
     func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
         MessagePage(messages: Array(history.suffix(limit)), hasOlder: history.count > limit)
@@ -77,6 +80,7 @@ final class ScriptedChatService: ChatService, EventStreamService, TypingService 
         try await sendGate.pass()
         sent.withLock { $0.append(text) }
         answered.withLock { $0.append(replyTo) }
+        carried.withLock { $0.append(attachments) }
         let shouldFail = failuresLeft.withLock { left in
             defer { left -= 1 }
             return left > 0

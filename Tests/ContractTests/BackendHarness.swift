@@ -85,6 +85,18 @@ final class BackendHarness: Sendable {
         return try await PostgresCluster.shared().psql(sql, onDatabaseAt: postgresURL)
     }
 
+    /// The bytes of every file of the SQLite store (the server's, on the remote backend): the
+    /// database, its log, and the files shared in it (beside it, in `contract.sqlite.files/`), for
+    /// a test to look for what must not be there.
+    func storeBytes() throws -> [Data] {
+        let beside = folder.appendingPathComponent("contract.sqlite.files")
+        let database = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { file in
+            file.lastPathComponent.hasPrefix("contract.sqlite") && file.lastPathComponent != beside.lastPathComponent
+        }
+        let shared = (try? FileManager.default.contentsOfDirectory(at: beside, includingPropertiesForKeys: nil)) ?? []
+        return try (database + shared).map { try Data(contentsOf: $0) }
+    }
+
     /// Stops the server, if any, and removes the scratch folder.
     func remove() {
         graph.close()

@@ -102,8 +102,7 @@ struct DeletedTextTests {
         // Waited for off Swift's shared threads (the shell may wait seconds for a reader).
         let checkpoint = try await shell.runToEnd()
         #expect(checkpoint.output.hasPrefix("0|"), "the checkpoint ran: \(checkpoint.output) \(checkpoint.errors)")
-        let bytes = try FileManager.default.contentsOfDirectory(at: harness.folder, includingPropertiesForKeys: nil)
-            .filter { $0.lastPathComponent.hasPrefix("contract.sqlite") }.map { try Data(contentsOf: $0) }
+        let bytes = try harness.storeBytes()
         #expect(bytes.contains { !$0.isEmpty })
         return words.map { word in bytes.reduce(0) { $0 + $1.occurrences(of: Data(word.utf8)) } }
     }

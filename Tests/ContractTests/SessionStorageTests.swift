@@ -14,8 +14,7 @@ struct SessionStorageTests {
         defer { harness.remove() }
         let ada = try await harness.signUp("Ada")
         let laptop = try await harness.accounts.signIn(email: ada.email, password: "password-Ada")
-        let files = try FileManager.default.contentsOfDirectory(at: harness.folder, includingPropertiesForKeys: nil)
-        let bytes = try files.filter { $0.lastPathComponent.hasPrefix("contract.sqlite") }.map { try Data(contentsOf: $0) }
+        let bytes = try harness.storeBytes()
         #expect(!bytes.isEmpty)
         for token in [ada.token, laptop.token] {
             #expect(!bytes.contains { $0.range(of: Data(token.utf8)) != nil }, "a token is stored in plain text")

@@ -61,7 +61,7 @@ struct REPLSessionTests {
     @Test(
         "each feature alone starts on a screen of its own, and /help lists only enabled commands",
         arguments: [
-            ("chat", "Alan Turing: Bombe is humming along.", ["/chat", "/more"], ["/open", "/profile", "/login"]),
+            ("chat", "Alan Turing: Bombe is humming along.", ["/chat", "/more", "/attach", "/open"], ["/new", "/profile", "/login"]),
             ("profile", "Ada Lovelace <ada@example.com>", ["/profile", "/name"], ["/open", "/chat", "/login"]),
             ("auth", "Welcome to MessageAI. /login EMAIL to sign in", ["/login", "/signup"], ["/open", "/chat", "/profile"]),
             ("conversationlist", "1. Engine room [group]", ["/open", "/new"], ["/chat", "/profile", "/login"]),
@@ -69,6 +69,7 @@ struct REPLSessionTests {
                 "search", "Search your messages: type words to find", ["/search", "/mentions", "/go", "/more"],
                 ["/chat", "/open", "/people", "/login"]
             ),
+            ("files", "Files: type a conversation's name", ["/files", "/save", "/open", "/more"], ["/chat", "/attach", "/login"]),
         ])
     func featureAlone(feature: String, screen: String, listed: [String], unlisted: [String]) async {
         let repl = startREPL(" --features \(feature)")

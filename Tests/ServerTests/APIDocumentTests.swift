@@ -1,6 +1,7 @@
 import AuthAPI
 import ChatAPI
 import ConversationListAPI
+import FilesAPI
 import Foundation
 import Hummingbird
 import Kernel
@@ -25,14 +26,17 @@ struct APIDocumentTests {
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
         #expect(documented == served)
-        let declared = AuthAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints + SearchAPI.endpoints
+        let declared =
+            AuthAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints + SearchAPI.endpoints + FilesAPI.endpoints
         // Every declared endpoint, the document itself, the health check, the metrics and the events socket.
         #expect(served.count == declared.count + 4)
     }
 
     @Test("each endpoint's path template names exactly the parameters its path type fills, in order")
     func pathTypesMatchTemplates() {
-        for spec in AuthAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints + SearchAPI.endpoints {
+        for spec in AuthAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints + SearchAPI.endpoints
+            + FilesAPI.endpoints
+        {
             #expect(EndpointDescription.parameters(in: spec.path) == spec.pathParameters, "\(spec.method) \(spec.path)")
         }
     }

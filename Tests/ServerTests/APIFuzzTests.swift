@@ -42,7 +42,9 @@ struct APIFuzzTests {
     /// and leave every later request a 401. The run fails if requests still end at the door
     /// (only 401s, or only 404s) or are rate-limited. Schemathesis still warns that three
     /// operations mostly refuse what it sends, and rightly: the schema gives a cursor's shape but
-    /// not the store it must name (400), and the events socket answers a plain GET with 426.
+    /// not the store it must name (400), and the events socket answers a plain GET with 426. A
+    /// send's coverage phase is left out: its every boundary case names conversation `0` (404),
+    /// which the dictionaries do not reach, and sends are fuzzed in the other phases.
     static func testData(_ world: ServerWorld) async throws -> URL {
         let probe = world.probe
         let grace = try await probe.signUp("Grace")
@@ -67,6 +69,13 @@ struct APIFuzzTests {
         let deletable = "fuzz-2"
         let another = try await probe.send("PUT", "/v1/conversations/\(conversation)/messages/\(deletable)", token: token, json: ["text": "bye"])
         try #require(another.status == 200, "\(another.status)")
+        // A file sent, for the file routes and the list of a conversation's files to page from.
+        let uploaded = try await probe.send(
+            "PUT", "/v1/conversations/\(conversation)/messages/fuzz-3/files?name=plan.txt", token: token, body: Data("plan".utf8))
+        let file = try #require(uploaded.json?["id"] as? String, "\(uploaded.status)")
+        let carried = try await probe.send(
+            "PUT", "/v1/conversations/\(conversation)/messages/fuzz-3", token: token, json: ["text": "", "attachments": [file]])
+        try #require(carried.status == 200, "\(carried.status)")
         let config = world.folder.appendingPathComponent("schemathesis.toml")
         try """
         headers = { Authorization = "Bearer \(token)" }
@@ -84,6 +93,7 @@ struct APIFuzzTests {
         deletable = { values = ["\(deletable)"] }
         emoji = { values = ["👍", "🎉"] }
         users = { values = ["\(grace.id)"] }
+        files = { values = ["\(file)"] }
 
         [parameters]
         "query.after" = { dictionary = "cursors", probability = 0.7 }
@@ -93,6 +103,7 @@ struct APIFuzzTests {
         "query.q" = { dictionary = "users", probability = 0.5 }
         "body.userID" = { dictionary = "users", probability = 0.7 }
         "path.user" = { dictionary = "strangers", probability = 0.7 }
+        "path.file" = { dictionary = "files", probability = 0.7 }
 
         [[operations]]
         include-name = "DELETE /v1/auth/session"
@@ -109,6 +120,15 @@ struct APIFuzzTests {
         [[operations]]
         include-name = "DELETE /v1/conversations/{conversation}/messages/{message}"
         parameters = { "path.conversation" = { dictionary = "conversations", probability = 0.9 }, "path.message" = { dictionary = "deletable", probability = 0.9 } }
+
+        [[operations]]
+        include-name = "PUT /v1/conversations/{conversation}/messages/{message}"
+        parameters = { "path.conversation" = { dictionary = "conversations", probability = 0.9 }, "body.replyTo" = { dictionary = "messages", probability = 0.9 } }
+        phases = { coverage = { enabled = false } }
+
+        [[operations]]
+        include-name = "GET /v1/conversations/{conversation}/files"
+        parameters = { "path.conversation" = { dictionary = "conversations", probability = 0.9 }, "query.before" = { dictionary = "files", probability = 0.7 } }
 
         [[operations]]
         include-path = "/v1/conversations/{conversation}/leave"

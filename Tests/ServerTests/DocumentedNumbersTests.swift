@@ -30,6 +30,12 @@ struct DocumentedNumbersTests {
         Documented(readme: "120 an hour (`--conversations-per-hour`) | 20 |", code: defaults.budget.conversationsPerHour, stated: 120),
         Documented(readme: "60 an hour (`--renames-per-hour`) | 5 |", code: defaults.budget.renamesPerHour, stated: 60),
         Documented(readme: "120 a minute (`--lookups-per-minute`) | 60 |", code: defaults.budget.lookupsPerMinute, stated: 120),
+        Documented(
+            readme: "1 GiB an hour (`--upload-megabytes-per-hour`) | all of it |", code: defaults.budget.uploadMegabytesPerHour, stated: 1_024),
+        // Files (README "Files", "Run a server").
+        Documented(readme: "A file is at most 100 MiB (`--files-max-bytes`", code: Int(defaults.fileLimits.maxBytes >> 20), stated: 100),
+        Documented(readme: "most 1 GiB of them (`--files-quota-megabytes`)", code: Int((defaults.fileLimits.quota ?? 0) >> 30), stated: 1),
+        Documented(readme: "A message carries up to 10 files", code: Validation.maxFilesPerMessage, stated: 10),
         Documented(readme: "at most 8 of one person's requests are served at once (`--requests-at-once`)", code: defaults.requestsAtOnce, stated: 8),
         // The server's settings.
         Documented(readme: "sign-up per address (20 at once", code: defaults.signUpBurst, stated: 20),

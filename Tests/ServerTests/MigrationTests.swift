@@ -42,6 +42,14 @@ struct MigrationTests {
         #expect(
             try await world.probe.send("PUT", "/v1/conversations/\(conversation)/notifications", token: grace.token, json: ["level": "mentions"])
                 .status == 204)
+        // A file sent: its row and its bytes (beside the SQLite file) move into the database.
+        let picture = Data((0..<1_500_000).map { UInt8($0 % 253) })
+        let uploaded = try await world.probe.send(
+            "PUT", "/v1/conversations/\(conversation)/messages/m-file/files?name=plan.png", token: ada.token, body: picture)
+        let file = try #require(uploaded.json?["id"] as? String, "\(uploaded.status)")
+        let carried = try await world.probe.send(
+            "PUT", "/v1/conversations/\(conversation)/messages/m-file", token: ada.token, json: ["text": "", "attachments": [file]])
+        cursor = try #require(carried.json?["cursor"] as? String)
         let history = try await world.probe.send("GET", "/v1/conversations/\(conversation)/messages?limit=100", token: ada.token).body
         let list = try await world.probe.send("GET", "/v1/conversations", token: grace.token).body
         _ = await world.server.terminate()
@@ -67,13 +75,14 @@ struct MigrationTests {
         let finished = try await Self.server(migrate)
         #expect(finished.status == 0, "\(finished)")
         #expect(
-            finished.output.contains("copied messages: 31 rows") && finished.output.contains("copied message_changes: 2 rows")
+            finished.output.contains("copied messages: 32 rows") && finished.output.contains("copied message_changes: 2 rows")
+                && finished.output.contains("copied files: 1 rows") && finished.output.contains("file bytes: 1 files")
                 && finished.output.contains("copied auth_sessions: 2 rows") && finished.output.contains("copied message_mentions: 1 rows")
                 && finished.output.contains("copied conversation_notifications: 1 rows"), "\(finished.output)")
         let again = try await Self.server(migrate)
         #expect(again.status == 64 && again.errors.contains("is not empty"), "\(again)")
         #expect(
-            try await cluster.psql("SELECT count(*) FROM messages", onDatabaseAt: database).trimmingCharacters(in: .whitespacesAndNewlines) == "31",
+            try await cluster.psql("SELECT count(*) FROM messages", onDatabaseAt: database).trimmingCharacters(in: .whitespacesAndNewlines) == "32",
             "a second run copied again")
 
         let moved = try await ServerProcess(
@@ -97,6 +106,7 @@ struct MigrationTests {
             String(decoding: list, as: UTF8.self).contains(#""unreadMentions":1"#)
                 && String(decoding: list, as: UTF8.self).contains(#""level":"mentions""#), "\(String(decoding: list, as: UTF8.self))")
         #expect(try await probe.send("POST", "/v1/auth/signin", json: ["email": "ada@example.com", "password": "password-Ada"]).status != 500)
+        #expect(try await probe.send("GET", "/v1/files/\(file)/bytes", token: grace.token).body == picture, "the file's bytes moved")
         // A cursor of the SQLite store is another store's: the client is told to reload, not resumed past a gap.
         #expect(try await probe.send("GET", "/v1/events/log?after=\(cursor)", token: ada.token).status == 410)
         // New messages come after the copied ones.

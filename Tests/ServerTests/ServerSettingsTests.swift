@@ -20,6 +20,7 @@ struct ServerSettingsTests {
             "http.connectionsPerAddress": "14", "http.trustedProxies": "10.0.0.9, ::1",
             "budget.messagesPerMinute": "61", "budget.fanOutMegabytesPerMinute": "62", "budget.conversationsPerHour": "63",
             "budget.renamesPerHour": "64", "budget.lookupsPerMinute": "65", "budget.requestsAtOnce": "66",
+            "budget.uploadMegabytesPerHour": "67", "files.maxBytes": "68", "files.quotaMegabytes": "69",
         ]
         for setting in ServerSettings.table.keys {
             let key = setting.name, variable = ServerSettings.table.environmentVariable(of: setting)
@@ -51,6 +52,9 @@ struct ServerSettingsTests {
                 case "budget.renamesPerHour": String(settings.budget.renamesPerHour)
                 case "budget.lookupsPerMinute": String(settings.budget.lookupsPerMinute)
                 case "budget.requestsAtOnce": String(settings.requestsAtOnce)
+                case "budget.uploadMegabytesPerHour": String(settings.budget.uploadMegabytesPerHour)
+                case "files.maxBytes": String(settings.fileLimits.maxBytes)
+                case "files.quotaMegabytes": settings.fileLimits.quota.map { String($0 >> 20) }
                 default: nil
                 }
             #expect(read == value, "\(variable) was not read")

@@ -90,8 +90,8 @@ public enum ChatAPI {
 
 /// The body of a send.
 public struct SendRequest: WireType, Equatable {
-    /// The message text.
-    public let text: String
+    /// The message text; absent for files sent without a caption.
+    public let text: String?
     /// The id of the message of the conversation it answers, if any.
     public let replyTo: MessageID?
     /// The files it carries, uploaded for it first (`FilesAPI.upload`), in their order; absent for none.
@@ -99,17 +99,17 @@ public struct SendRequest: WireType, Equatable {
 
     /// Creates the body.
     public init(text: String, replyTo: MessageID? = nil, attachments: [FileID] = []) {
-        self.text = text
+        self.text = text.isEmpty && !attachments.isEmpty ? nil : text
         self.replyTo = replyTo
         self.attachments = attachments.isEmpty ? nil : attachments
     }
 
     public static let schema = WireSchema.object(
         [
-            ("text", .string(maxLength: Validation.maxMessageLength)), ("replyTo", .identifier),
+            ("text", ChatAPI.messageText), ("replyTo", .identifier),
             ("attachments", .array(.identifier, maxItems: Validation.maxFilesPerMessage)),
         ],
-        required: ["text"])
+        required: [])
 }
 
 /// The body of an edit: the new text.

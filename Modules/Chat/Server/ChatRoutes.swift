@@ -39,7 +39,7 @@ public struct ChatRoutes: Sendable {
                 try Validation.identifier($0.rawValue, field: "attachments")
             }
             return try await service(call.caller).send(
-                id: call.path.message, text: call.body.text, to: call.path.conversation, replyTo: replyTo, attachments: attachments)
+                id: call.path.message, text: call.body.text ?? "", to: call.path.conversation, replyTo: replyTo, attachments: attachments)
         }
         routes.add(ChatAPI.edit) { call in
             try await service(call.caller).edit(call.path.message, in: call.path.conversation, text: call.body.text)

@@ -24,7 +24,7 @@ struct ChatFileCommands {
             REPLCommand("save", arguments: "[#N] [PATH]", summary: "save the files of message #N (/recent), or the last one, here or at PATH") {
                 arguments in await save(arguments)
             },
-            REPLCommand("open", arguments: "[#N]", summary: "open the files of message #N (/recent), or the last one, with the desktop's program") {
+            REPLCommand("open", arguments: "[#N] | CHAT", summary: "open the files of message #N (/recent), or the last one; or open CHAT") {
                 arguments in await open(arguments)
             },
         ]
@@ -54,7 +54,17 @@ struct ChatFileCommands {
         }
     }
 
+    /// `/open` with `#N` or nothing opens files; with anything else it opens that conversation, as
+    /// the list's `/open` does anywhere else.
     private func open(_ arguments: String) async {
+        let reference = arguments.trimmingCharacters(in: .whitespaces)
+        guard reference.isEmpty || reference.hasPrefix("#") else {
+            do {
+                return context.navigate(.push(.conversation(try await context.lookup.conversationID(for: reference))))
+            } catch {
+                return context.showError(AppError(error))
+            }
+        }
         guard let (message, _) = carrying(arguments, "open") else { return }
         do {
             let (files, opened) = try await context.lookup.openFiles(of: message.id, in: conversationID)

@@ -1,4 +1,5 @@
 import ChatLive
+import FilesLive
 import Foundation
 import GRDB
 import Kernel
@@ -9,7 +10,7 @@ import SQLStore
 
 /// Moves a server's store from its SQLite file into a new PostgreSQL database
 /// (`messageai-server migrate`): every account, session, profile, conversation, membership,
-/// mute, message, mention, read marker and event, with the store's positions as they were, in one transaction.
+/// mute, message, mention, read marker, event and shared file (its bytes too), with the store's positions as they were, in one transaction.
 /// An interrupted move leaves the database as empty as it found it, and a database that holds
 /// anything already is refused, so running it again either finishes or says why not; nothing is
 /// ever copied twice. The database keeps the epoch it was made with, so clients holding cursors
@@ -41,7 +42,7 @@ public enum StoreMigration {
         Table(name: "chat_activity", order: "conversation_id"),
         Table(name: "chat_reads", order: "user_id, conversation_id"), Table(name: "store_changes", order: "seq"),
         Table(name: "store_audiences", order: "user_id, seq"), Table(name: "message_changes", order: "seq"),
-        Table(name: "chat_receipt_privacy", order: "user_id"),
+        Table(name: "chat_receipt_privacy", order: "user_id"), Table(name: "files", order: "id"),
     ]
 
     /// The SQLite tables not copied, each for its reason: GRDB's record of migrations; the epoch
@@ -116,6 +117,13 @@ public enum StoreMigration {
                 rows.append((table.name, copied))
                 progress("\(table.name): \(copied) rows")
             }
+            // The files' bytes, from the folder beside the SQLite file into chunk rows, in the same transaction.
+            let files = try await snapshot.read { db in try String.fetchAll(db, sql: "SELECT id FROM files ORDER BY id") }
+            for id in files {
+                let bytes = try FileStreams.reading(path + ".files/" + id).bytes
+                try await PostgresFilesStore.insertChunks(of: FileID(id), bytes, at: Date()) { try await transaction.query($0) }
+            }
+            if !files.isEmpty { progress("file bytes: \(files.count) files") }
             try await transaction.query("UPDATE store_sequence SET value = \(sequence)")
             return rows
         }

@@ -28,6 +28,8 @@ public final class ChatViewModel {
     private let outbox: Outbox?
     @ObservationIgnored private var live: AsyncStream<UserEvent>?
     @ObservationIgnored private var outcomes: AsyncStream<Outbox.Outcome>?
+    /// The files of sends that failed, by message: what `retry` sends them with again.
+    @ObservationIgnored private var failedFiles: [MessageID: [FileID]] = [:]
 
     /// Creates the view model for one conversation; with `outbox`, sends the server cannot take
     /// are kept there instead of failing.
@@ -141,7 +143,7 @@ public final class ChatViewModel {
     /// Sends a failed message again with the same id (so it cannot be stored twice).
     public func retry(_ messageID: MessageID) async {
         guard let failed = timeline.value?.entries.first(where: { $0.id == messageID && $0.isFailed }) else { return }
-        await deliver(failed.id, text: failed.text)
+        await deliver(failed.id, text: failed.text, attachments: failedFiles[failed.id] ?? [])
     }
 
     /// Gives the user's message `id` the text `text`; the timeline shows the new version. Returns
@@ -186,10 +188,12 @@ public final class ChatViewModel {
 
     private func deliver(_ id: MessageID, text: String, replyTo: MessageID? = nil, attachments: [FileID] = []) async {
         update { $0.upsert(Timeline.Entry(sending: id, text: text, delivery: .pending)) }
+        if !attachments.isEmpty { failedFiles[id] = attachments }
         do {
             // Behind messages already kept, so that they go out in the order typed.
             if let outbox, attachments.isEmpty, await !outbox.isEmpty() { return try await keep(id, text: text, replyTo: replyTo, in: outbox) }
             receive(try await service.send(id: id, text: text, to: conversationID, replyTo: replyTo, attachments: attachments))
+            failedFiles[id] = nil
             lastSendError = nil
         } catch let error as AppError where error.kind == .unavailable {
             guard let outbox, attachments.isEmpty else { return failed(id, text: text, error) }

@@ -18,10 +18,10 @@ struct SendCommand: FeatureCommand {
     @Option(help: "The id of the message of this conversation it answers (history --json shows ids).") var replyTo: String?
 
     func run(in context: CLIContext) async throws {
+        guard text != nil || !files.isEmpty else { throw AppError(.usage, "send needs a text, a --file or both") }
         let messageID: MessageID = try id.map { try Validation.identifier($0, field: "--id") } ?? .random()
         let answered: MessageID? = try replyTo.map { try Validation.identifier($0, field: "--reply-to") }
         let conversation = try await context.lookup.conversationID(for: chat)
-        guard text != nil || !files.isEmpty else { throw AppError(.usage, "send needs a text, a --file or both") }
         let body = text == "-" ? try context.console.readAll(maxBytes: Validation.maxMessageBytes + 2) : text ?? ""
         var attachments: [FileID] = []
         for (position, path) in files.enumerated() {

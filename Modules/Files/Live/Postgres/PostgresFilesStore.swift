@@ -75,29 +75,35 @@ public struct PostgresFilesStore: FilesStore {
     }
 
     public func write(_ id: FileID, bytes: FileBytes) async throws {
-        var pending: [UInt8] = []
-        var seq: Int32 = 0
-        func flush() async throws {
-            let written = WireFormat.milliseconds(clock.now())
-            try await database.query(
-                "INSERT INTO file_chunks (file_id, seq, data, written_at) VALUES (\(id.rawValue), \(seq), \(Data(pending)), \(written))")
-            (pending, seq) = ([], seq + 1)
-        }
         do {
-            for try await chunk in bytes {
-                pending += chunk
-                while pending.count >= Self.chunkBytes {
-                    let rest = Array(pending[Self.chunkBytes...])
-                    pending.removeLast(pending.count - Self.chunkBytes)
-                    try await flush()
-                    pending = rest
-                }
-            }
-            if !pending.isEmpty || seq == 0 { try await flush() }
+            try await Self.insertChunks(of: id, bytes, at: clock.now()) { try await database.query($0) }
         } catch {
             _ = try? await database.query("DELETE FROM file_chunks WHERE file_id = \(id.rawValue)")
             throw error
         }
+    }
+
+    /// Inserts `bytes` as the chunk rows of the file `id`, `chunkBytes` a row (one empty row for
+    /// an empty file), each with `run` as it fills: the store's own statements, or those of a
+    /// transaction (`StoreMigration`'s, moving a SQLite store's files in).
+    public static func insertChunks(
+        of id: FileID, _ bytes: FileBytes, at now: Date, run: (PostgresQuery) async throws -> [PostgresRow]
+    ) async throws {
+        var pending: [UInt8] = []
+        var seq: Int32 = 0
+        let written = WireFormat.milliseconds(now)
+        func flush(_ data: ArraySlice<UInt8>) async throws {
+            _ = try await run("INSERT INTO file_chunks (file_id, seq, data, written_at) VALUES (\(id.rawValue), \(seq), \(Data(data)), \(written))")
+            seq += 1
+        }
+        for try await chunk in bytes {
+            pending += chunk
+            while pending.count >= chunkBytes {
+                try await flush(pending[..<chunkBytes])
+                pending.removeFirst(chunkBytes)
+            }
+        }
+        if !pending.isEmpty || seq == 0 { try await flush(pending[...]) }
     }
 
     public func insert(_ file: SharedFile) async throws {
