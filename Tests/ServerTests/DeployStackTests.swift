@@ -43,7 +43,8 @@ struct DeployStackTests {
         // A file uploaded and sent through one instance is served, whole and in part, by the other (no shared disk).
         let bytes = Data((0..<1_500_000).map { _ in UInt8.random(in: 0...255) })
         let (first, second) = (HTTPProbe(base: "http://127.0.0.1:\(stack.port + 1)"), HTTPProbe(base: "http://127.0.0.1:\(stack.port + 2)"))
-        let uploaded = try await first.send("PUT", "/v1/conversations/\(conversation)/messages/m-2/files?name=..%2Fplan.bin", token: ada.token, body: bytes)
+        let uploaded = try await first.send(
+            "PUT", "/v1/conversations/\(conversation)/messages/m-2/files?name=..%2Fplan.bin", token: ada.token, body: bytes)
         #expect(uploaded.status == 200, "\(uploaded.status)")
         let file = try #require(try JSONSerialization.jsonObject(with: uploaded.body) as? [String: Any])
         let id = try #require(file["id"] as? String)

@@ -17,7 +17,8 @@ struct FilesHTTPTests {
                 try await probe.send("PUT", "\(files)/\(message)/files?name=\(name)", token: ada.token, body: body)
             }
             let hostile = try await upload("m1", name: "..%2F..%2Fetc%2Fpasswd%00%1B%5B31m%E2%80%AE.txt", Data("x".utf8))
-            #expect(hostile.status == 200 && hostile.json?["name"] as? String == "etc_passwd[31m.txt", "\(String(decoding: hostile.body, as: UTF8.self))")
+            #expect(
+                hostile.status == 200 && hostile.json?["name"] as? String == "etc_passwd[31m.txt", "\(String(decoding: hostile.body, as: UTF8.self))")
             let long = try await upload("m2", name: String(repeating: "a", count: 4_000), Data("x".utf8))
             #expect(long.status == 400 && long.errorKind == "invalidInput", "a name of 4,000 characters: \(long.status)")
             let empty = try await upload("m3", name: "empty", Data())
@@ -63,7 +64,10 @@ struct FilesHTTPTests {
             #expect(past.status == 416 && past.headers["content-range"] == "bytes */10000")
             let several = try await probe.send("GET", path, token: grace.token, headers: ["Range": "bytes=0-1,5-6"])
             #expect(several.status == 200 && several.body == bytes, "several ranges: the whole file")
-            for (who, token, asked) in [("a stranger", eve.token, path), ("a stranger, its facts", eve.token, "/v1/files/\(id)"), ("a guessed id", grace.token, "/v1/files/0123456789abcde/bytes")] {
+            for (who, token, asked) in [
+                ("a stranger", eve.token, path), ("a stranger, its facts", eve.token, "/v1/files/\(id)"),
+                ("a guessed id", grace.token, "/v1/files/0123456789abcde/bytes"),
+            ] {
                 let refused = try await probe.send("GET", asked, token: token)
                 #expect(refused.status == 404 && refused.errorKind == "notFound" && refused.body.range(of: bytes[0..<100]) == nil, "\(who)")
             }

@@ -50,7 +50,9 @@ struct FileTransferBench: AsyncParsableCommand {
         defer { nginx.stop() }
         let process = try await ServerProcess(
             databasePath: folder.appendingPathComponent("server.sqlite").path,
-            arguments: ["--sign-up-burst", "1000", "--files-max-bytes", String(mebibytes << 21), "--files-quota-megabytes", String(mebibytes * 4 * runs)])
+            arguments: [
+                "--sign-up-burst", "1000", "--files-max-bytes", String(mebibytes << 21), "--files-quota-megabytes", String(mebibytes * 4 * runs),
+            ])
         defer { process.stop() }
         let graph = try ServiceGraph(GraphOptions(backend: .remote, sqlitePath: "", remoteURL: process.url, remoteTimeout: .seconds(60)))
         defer { graph.close() }
@@ -74,7 +76,9 @@ struct FileTransferBench: AsyncParsableCommand {
             guard try Self.program("/usr/bin/cmp", ["-s", source.path, copy.path]) else { throw ValidationError("the saved file differs") }
             try FileManager.default.removeItem(at: copy)
         }
-        Self.report("sent and saved through the server, \(mebibytes) MiB", ours: ours, floor: floor, floorName: "curl and nginx", mebibytes: mebibytes, goal: 0.5)
+        Self.report(
+            "sent and saved through the server, \(mebibytes) MiB", ours: ours, floor: floor, floorName: "curl and nginx", mebibytes: mebibytes,
+            goal: 0.5)
         let growth = (Child.peakResidentBytes(of: process.processIdentifier) - before) >> 20
         print("files: the server's resident memory grew by \(growth) MiB at its peak (goal: at most 32), from \(before >> 20) MiB")
     }
@@ -96,7 +100,8 @@ struct FileTransferBench: AsyncParsableCommand {
     }
 
     private static func signUp(_ graph: ServiceGraph, _ name: String) async throws -> (id: UserID, services: ServiceSet) {
-        let issued = try await graph.accounts.signUp(email: "\(name)-\(UUID().uuidString.prefix(6))@example.com", displayName: name, password: "password-\(name)")
+        let issued = try await graph.accounts.signUp(
+            email: "\(name)-\(UUID().uuidString.prefix(6))@example.com", displayName: name, password: "password-\(name)")
         return (issued.account.id, graph.services(for: graph.caller(token: issued.token)))
     }
 

@@ -34,7 +34,9 @@ public struct AttachedFiles: Sendable {
     /// The files a send of `requested` carries (`ChatRules.attachments`); with none requested,
     /// none is looked up, on the caller's executor, so that a text's send costs what it did (a
     /// hop to another thread took a third of a local send's speed).
-    public nonisolated(nonsending) func uploaded(_ requested: [FileID], for messageID: MessageID, in conversationID: ConversationID, by sender: UserID) async throws
+    public nonisolated(nonsending) func uploaded(
+        _ requested: [FileID], for messageID: MessageID, in conversationID: ConversationID, by sender: UserID
+    ) async throws
         -> [Attachment]
     {
         guard !requested.isEmpty else { return [] }

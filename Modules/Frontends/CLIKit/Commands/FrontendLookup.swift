@@ -69,7 +69,6 @@ public struct SavedFile: Equatable, Sendable {
     }
 }
 
-
 extension FrontendLookup {
     /// The signed-in user's conversations with unread messages that are not quiet, or with an
     /// unread mention, in list order: the hotlist and `/next`.
