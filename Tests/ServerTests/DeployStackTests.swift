@@ -52,9 +52,9 @@ struct DeployStackTests {
         let carried = try await first.send(
             "PUT", "/v1/conversations/\(conversation)/messages/m-2", token: ada.token, json: ["text": "the plan", "attachments": [id]])
         #expect(carried.status == 200, "\(carried.status)")
-        let whole = try await second.send("GET", "/v1/files/\(id)/bytes", token: grace.token)
+        let whole = try await second.send("GET", "/v1/files/\(id)/bytes", token: ada.token)
         #expect(whole.status == 200 && whole.body == bytes, "the other instance serves the file whole")
-        let part = try await second.send("GET", "/v1/files/\(id)/bytes", token: grace.token, headers: ["Range": "bytes=1048570-1048589"])
+        let part = try await second.send("GET", "/v1/files/\(id)/bytes", token: ada.token, headers: ["Range": "bytes=1048570-1048589"])
         #expect(part.status == 206 && part.body == bytes[1_048_570..<1_048_590], "and a range across its 1 MiB rows")
 
         kill(try stack.pid("instance-1.pid"), SIGKILL)
