@@ -210,6 +210,56 @@ struct FilesContractTests {
         }
     }
 
+    @Test("PostgreSQL: an upload still coming after an hour keeps its chunks through a clean-up pass; one stalled an hour is swept")
+    func slowUploadOnPostgres() async throws {
+        let harness = try await BackendHarness(.postgres)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("Ada"), grace = try await harness.signUp("Grace")
+        let room = try await harness.direct(ada, grace).id
+        let cleanup = try #require(harness.graph.fileCleanup)
+        let (bytes, feed) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        let content = Self.random(2 << 20 + 1)
+        let upload = Task {
+            try await harness.services(for: ada).files.upload(
+                FileUpload(conversationID: room, messageID: MessageID("m1"), name: "slow"), bytes: bytes)
+        }
+        /// Waits until `rows` chunk rows are stored.
+        func stored(_ rows: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            var count = ""
+            for _ in 0..<250 {
+                count = try await harness.psql("SELECT count(*) FROM file_chunks").trimmingCharacters(in: .whitespacesAndNewlines)
+                if count == "\(rows)" { return }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            Issue.record("\(count) chunk rows, not \(rows)", sourceLocation: sourceLocation)
+        }
+        feed.yield(Array(content[..<(1 << 20)]))
+        try await stored(1)
+        harness.clock.advance(by: 1_800)
+        feed.yield(Array(content[(1 << 20)..<(2 << 20)]))
+        try await stored(2)
+        harness.clock.advance(by: 1_801)
+        try await cleanup.pass()
+        feed.yield(Array(content[(2 << 20)...]))
+        feed.finish()
+        let file = try await upload.value
+        _ = try await harness.services(for: ada).chat.send(id: MessageID("m1"), text: "", to: room, replyTo: nil, attachments: [file.id])
+        #expect(try await Self.collect(try await harness.services(for: grace).files.download(file.id, range: nil).bytes) == content)
+
+        let (stalled, stall) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        let abandoned = Task {
+            try await harness.services(for: ada).files.upload(FileUpload(conversationID: room, messageID: MessageID("m2"), name: "x"), bytes: stalled)
+        }
+        stall.yield(Array(content[..<(1 << 20)]))
+        try await stored(4)
+        harness.clock.advance(by: 3_601)
+        try await cleanup.pass()
+        try await stored(3)
+        abandoned.cancel()
+        stall.finish(throwing: CancellationError())
+        _ = try? await abandoned.value
+    }
+
     static func random(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
 
     static func chunks(_ bytes: [UInt8], size: Int = 65_536) -> FileBytes {

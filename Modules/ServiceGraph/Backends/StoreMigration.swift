@@ -121,7 +121,7 @@ public enum StoreMigration {
             let files = try await snapshot.read { db in try String.fetchAll(db, sql: "SELECT id FROM files ORDER BY id") }
             for id in files {
                 let bytes = try FileStreams.reading(path + ".files/" + id).bytes
-                try await PostgresFilesStore.insertChunks(of: FileID(id), bytes, at: Date()) { try await transaction.query($0) }
+                try await PostgresFilesStore.insertChunks(of: FileID(id), bytes, clock: SystemWallClock()) { try await transaction.query($0) }
             }
             if !files.isEmpty { progress("file bytes: \(files.count) files") }
             try await transaction.query("UPDATE store_sequence SET value = \(sequence)")

@@ -8,7 +8,7 @@ import Synchronization
 /// Files in a PostgreSQL database (ADR 36): their rows in `files`, their bytes in `file_chunks`
 /// (1 MiB a row, `bytea`), so that every instance behind the load balancer serves every file with
 /// no shared disk. Each chunk is inserted as it arrives, never the whole file at once; chunks no
-/// row records (an upload that died) are swept after an hour.
+/// row records (an upload that died) are swept an hour after the last of them came.
 public struct PostgresFilesStore: FilesStore {
     /// Files' migrations, oldest first.
     public static let migrations = [
@@ -76,7 +76,7 @@ public struct PostgresFilesStore: FilesStore {
 
     public func write(_ id: FileID, bytes: FileBytes) async throws {
         do {
-            try await Self.insertChunks(of: id, bytes, at: clock.now()) { try await database.query($0) }
+            try await Self.insertChunks(of: id, bytes, clock: clock) { try await database.query($0) }
         } catch {
             _ = try? await database.query("DELETE FROM file_chunks WHERE file_id = \(id.rawValue)")
             throw error
@@ -84,15 +84,16 @@ public struct PostgresFilesStore: FilesStore {
     }
 
     /// Inserts `bytes` as the chunk rows of the file `id`, `chunkBytes` a row (one empty row for
-    /// an empty file), each with `run` as it fills: the store's own statements, or those of a
-    /// transaction (`StoreMigration`'s, moving a SQLite store's files in).
+    /// an empty file), each with `run` as it fills and dated by `clock` then (so that `sweep`
+    /// leaves an upload alone while it is still coming, however long it takes): the store's own
+    /// statements, or those of a transaction (`StoreMigration`'s, moving a SQLite store's files in).
     public static func insertChunks(
-        of id: FileID, _ bytes: FileBytes, at now: Date, run: (PostgresQuery) async throws -> [PostgresRow]
+        of id: FileID, _ bytes: FileBytes, clock: any WallClock, run: (PostgresQuery) async throws -> [PostgresRow]
     ) async throws {
         var pending: [UInt8] = []
         var seq: Int32 = 0
-        let written = WireFormat.milliseconds(now)
         func flush(_ data: ArraySlice<UInt8>) async throws {
+            let written = WireFormat.milliseconds(clock.now())
             _ = try await run("INSERT INTO file_chunks (file_id, seq, data, written_at) VALUES (\(id.rawValue), \(seq), \(Data(data)), \(written))")
             seq += 1
         }
@@ -159,8 +160,8 @@ public struct PostgresFilesStore: FilesStore {
     public func sweep(before cutoff: Date) async throws {
         try await database.query(
             """
-            DELETE FROM file_chunks c WHERE c.written_at < \(WireFormat.milliseconds(cutoff))
-                AND NOT EXISTS (SELECT 1 FROM files f WHERE f.id = c.file_id)
+            DELETE FROM file_chunks c WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.id = c.file_id)
+                AND c.file_id IN (SELECT file_id FROM file_chunks GROUP BY file_id HAVING max(written_at) < \(WireFormat.milliseconds(cutoff)))
             """)
     }
 
