@@ -47,7 +47,7 @@ struct ChatFileCommands {
         let destination = rest.isEmpty ? nil : (Self.path(in: rest)?.path).map { ($0 as NSString).expandingTildeInPath }
         do {
             for file in try await context.lookup.saveFiles(of: message.id, in: conversationID, to: destination, force: false) {
-                context.show("Saved \(TerminalText.line(file.name)) to \(TerminalText.line(file.path)).")
+                context.show(file.savedLine)
             }
         } catch {
             context.showError(AppError(error))
@@ -68,8 +68,7 @@ struct ChatFileCommands {
         guard let (message, _) = carrying(arguments, "open") else { return }
         do {
             let (files, opened) = try await context.lookup.openFiles(of: message.id, in: conversationID)
-            let verb = opened ? "Opened" : "No program to open files here; saved"
-            files.forEach { context.show("\(verb) \(TerminalText.line($0.name)) at \(TerminalText.line($0.path)).") }
+            files.forEach { context.show($0.openedLine(opened)) }
         } catch {
             context.showError(AppError(error))
         }

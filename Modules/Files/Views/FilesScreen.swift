@@ -35,7 +35,7 @@ final class FilesScreen: REPLScreen {
                 do {
                     let destination = words.count > 1 ? String(words[1]) : nil
                     for saved in try await context.lookup.saveFiles(of: file.messageID, in: conversation, to: destination, force: false) {
-                        context.show("Saved \(TerminalText.line(saved.name)) to \(TerminalText.line(saved.path)).")
+                        context.show(saved.savedLine)
                     }
                 } catch {
                     context.showError(AppError(error))
@@ -45,8 +45,7 @@ final class FilesScreen: REPLScreen {
                 guard let (conversation, file) = numbered(argument) else { return }
                 do {
                     let (files, opened) = try await context.lookup.openFiles(of: file.messageID, in: conversation)
-                    let verb = opened ? "Opened" : "No program to open files here; saved"
-                    files.forEach { context.show("\(verb) \(TerminalText.line($0.name)) at \(TerminalText.line($0.path)).") }
+                    files.forEach { context.show($0.openedLine(opened)) }
                 } catch {
                     context.showError(AppError(error))
                 }

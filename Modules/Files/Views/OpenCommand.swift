@@ -19,8 +19,6 @@ struct OpenCommand: FeatureCommand {
         let messageID: MessageID = try Validation.identifier(message, field: "MESSAGE")
         let conversation = try await context.lookup.conversationID(for: chat)
         let (files, opened) = try await context.lookup.openFiles(of: messageID, in: conversation)
-        let verb = opened ? "Opened" : "No program to open files here (no desktop); saved"
-        let lines = files.map { "\(verb) \(TerminalText.line($0.name)) at \(TerminalText.line($0.path))." }
-        try context.emitEach(files.map(\.path), text: lines)
+        try context.emitEach(files.map(\.path), text: files.map { $0.openedLine(opened) })
     }
 }

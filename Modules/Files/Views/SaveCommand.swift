@@ -22,7 +22,6 @@ struct SaveCommand: FeatureCommand {
         let conversation = try await context.lookup.conversationID(for: chat)
         let saver = FileSaver(service: try context.factory(FilesFactory.self).files)
         let saved = try await saver.save(messageID, in: conversation, to: to, force: force)
-        let lines = saved.map { "Saved \(TerminalText.line($0.file.name)) to \(TerminalText.line($0.path))." }
-        try context.emitEach(saved.map(\.file), text: lines)
+        try context.emitEach(saved.map(\.file), text: saved.map { SavedFile(name: $0.file.name, path: $0.path).savedLine })
     }
 }

@@ -67,6 +67,14 @@ public struct SavedFile: Equatable, Sendable {
         self.name = name
         self.path = path
     }
+
+    /// "Saved NAME to PATH.", both filtered for the terminal (the name is the sender's).
+    public var savedLine: String { "Saved \(TerminalText.line(name)) to \(TerminalText.line(path))." }
+
+    /// What `open` and `/open` say of it: opened, or saved where no program opens files.
+    public func openedLine(_ opened: Bool) -> String {
+        (opened ? "Opened" : "No program to open files here (no desktop); saved") + " \(TerminalText.line(name)) at \(TerminalText.line(path))."
+    }
 }
 
 extension FrontendLookup {
