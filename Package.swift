@@ -68,7 +68,12 @@ var targets: [Target] = [
         path: "Modules/Infrastructure/SettingsKit"),
     .target(name: "CLIKit", dependencies: ["Kernel", argumentParser], path: "Modules/Frontends/CLIKit"),
     .target(name: "REPLKit", dependencies: ["Kernel", "CLIKit"], path: "Modules/Frontends/REPLKit"),
-    .target(name: "TUIKit", dependencies: ["Kernel", "CLIKit", "REPLKit"], path: "Modules/Frontends/TUIKit"),
+    // The pictures the full-screen UI draws are decoded by Debian's libpng and libjpeg (C, for
+    // libjpeg's longjmp on errors): libpng-dev and libjpeg-dev, on the image and in `.ci/run`.
+    .target(
+        name: "PictureCodecs", path: "Modules/Frontends/PictureCodecs",
+        linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+    .target(name: "TUIKit", dependencies: ["Kernel", "CLIKit", "REPLKit", "PictureCodecs"], path: "Modules/Frontends/TUIKit"),
     .target(
         name: "ServiceGraph",
         dependencies: [

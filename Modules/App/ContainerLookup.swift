@@ -34,6 +34,21 @@ struct ContainerLookup: FrontendLookup {
         return (saved, saved.map { DesktopOpener.open($0.path, environment: environment) }.allSatisfy { $0 })
     }
 
+    func fileBytes(_ id: FileID, atMost limit: Int) -> @Sendable () async throws -> [UInt8] {
+        let files = container.files
+        return {
+            let download = try await files.download(id, range: nil)
+            var bytes: [UInt8] = []
+            for try await chunk in download.bytes {
+                guard download.file.size <= limit, bytes.count + chunk.count <= limit else {
+                    throw AppError(.tooLarge, "\(TerminalText.line(download.file.name)) is over \(FileStreams.size(Int64(limit)))")
+                }
+                bytes += chunk
+            }
+            return bytes
+        }
+    }
+
     func currentUserID() async throws -> UserID? {
         try await container.auth.currentAccount()?.id
     }

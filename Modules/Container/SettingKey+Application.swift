@@ -18,6 +18,11 @@ extension SettingKey {
         "notify.style", default: "auto",
         "how a direct message or a mention in another conversation is told: auto (by $TERM), bell, osc9, osc777, osc99 or off",
         ["auto", "bell", "osc9", "osc777", "osc99", "off"])
+    /// How the full-screen UI draws pictures (`TerminalGraphics`).
+    public static let tuiPictures = oneOf(
+        "tui.pictures", default: "auto",
+        "how the full-screen UI draws pictures: auto (asks the terminal), kitty, sixel or off (each file only as its line)",
+        ["auto", "kitty", "sixel", "off"])
     /// A program told of each notice.
     public static let notifyCommand = SettingKey(
         "notify.command", default: nil, "a program run (without a shell) for each notice, its JSON on standard input; killed after 5 s")
@@ -71,5 +76,6 @@ extension Settings {
         keys: [
             .backend, .frontend, .features, .profile, .sqlitePath, .remoteURL, .remoteTimeoutSeconds, .remoteCertificates, .stateDir, .bcryptCost,
             .sessionIdleDays, .filesMaxBytes, .memoryLatencyMs, .memoryFailureRate, .memoryPeerDelayMs, .notifyStyle, .notifyCommand,
+            .tuiPictures,
         ], otherPrefixes: ["MESSAGEAI_SERVER_"])
 }

@@ -30,6 +30,20 @@ struct ChatFileCommands {
         ]
     }
 
+    /// The media types drawn as pictures, where the front end draws them (the bytes decide in the
+    /// end: a file is drawn only if it is a PNG or a JPEG whatever its sender said it was).
+    static let pictureTypes: Set<String> = ["image/png", "image/jpeg"]
+
+    /// Draws the pictures `message` carries after its line, where the front end draws pictures
+    /// (the full-screen UI on a terminal with kitty graphics or sixel); elsewhere, and for a file
+    /// over `REPLContext.maxPictureBytes`, its line is all that shows of it.
+    static func showPictures(of message: Message, in context: REPLContext) {
+        guard context.drawsPictures, !message.deleted else { return }
+        for file in message.attachments where pictureTypes.contains(file.mediaType) && file.size <= REPLContext.maxPictureBytes {
+            context.showPicture(context.lookup.fileBytes(file.id, atMost: REPLContext.maxPictureBytes))
+        }
+    }
+
     private func attach(_ arguments: String) async {
         guard let (path, caption) = Self.path(in: arguments) else { return context.show("Say which file: /attach PATH [CAPTION].") }
         let id = MessageID.random()

@@ -283,10 +283,15 @@ final class ChatScreen: REPLScreen {
         model.timeline.value?.entries.first(where: { $0.id == id })?.message.map(MessageText.summary(of:)) ?? "message \(id)"
     }
 
-    /// Shows `messages`, unless the screen was left while their senders' names were looked up.
+    /// Shows `messages`, each followed by its pictures, unless the screen was left while their
+    /// senders' names were looked up.
     private func show(_ messages: [Timeline.Entry]) async {
-        let lines = await lines(of: messages)
-        if !Task.isCancelled { lines.forEach(context.show) }
+        for message in messages { printed[message.id] = message.delivery }
+        await learnNames(of: messages)
+        for entry in messages where !Task.isCancelled {
+            await lines(of: [entry]).forEach(context.show)
+            if let message = entry.message { ChatFileCommands.showPictures(of: message, in: context) }
+        }
     }
 
     /// The lines of `messages` (shown after the others, or `older`, before them) with their

@@ -8,6 +8,9 @@ public struct CellBuffer: Equatable, Sendable {
         /// The character drawn; `nil` in the right half of a wide one.
         public var character: Character?
         public var style: CellStyle
+        /// What is drawn over the cell besides its character: a row of a picture (0 for none).
+        /// A cell whose mark changes is painted again, which clears what a picture left there.
+        public var mark = 0
 
         /// A blank cell.
         public static let blank = Cell(character: " ", style: .plain)
@@ -60,6 +63,12 @@ public struct CellBuffer: Equatable, Sendable {
             for column in columnRange.clamped(to: 0..<columns) { set(row, column, Cell(character: character, style: style)) }
             repair(row: row)
         }
+    }
+
+    /// Marks the cells of `columns` on `row` as under the picture row `mark`, blank beneath it.
+    public mutating func mark(row: Int, columns columnRange: Range<Int>, with mark: Int) {
+        guard (0..<rows).contains(row) else { return }
+        for column in columnRange.clamped(to: 0..<columns) { set(row, column, Cell(character: " ", style: .plain, mark: mark)) }
     }
 
     /// The screen as text, a line a row with trailing blanks cut: what a reviewer reads in a test.

@@ -52,6 +52,7 @@ public final class FullScreenUI: REPLInput {
     private var prompt = StyledText()
     private var status = StyledText()
     private var scrollback = Scrollback(limit: FullScreenUI.scrollbackLines)
+    private let pictures = PictureLayer()
     private var list = ListPane()
     /// Whether the screens can open a conversation (`/chat` is offered): only then is the list
     /// shown and are its keys live (not before a sign-in, nor with the features that open none).
@@ -70,8 +71,18 @@ public final class FullScreenUI: REPLInput {
         self.write = write
         self.size = size
         painter = ScreenPainter(usesColor: usesColor)
-        keys = Self.keys(of: bytes).makeAsyncIterator()
+        keys = KeyReader.keys(of: bytes).makeAsyncIterator()
     }
+
+    /// Asks the terminal how it draws pictures (`TerminalGraphics`); until it answers, and where
+    /// it draws none, a picture is only its line. Its cells are `cell` pixels where it told.
+    public func askForGraphics(cell: CellSize?) {
+        pictures.ask(cell: cell)
+        write(TerminalGraphics.query)
+    }
+
+    /// Draws pictures with `graphics`, or none, without asking the terminal, in cells of `cell` pixels.
+    public func drawPictures(with graphics: TerminalGraphics?, cell: CellSize?) { pictures.fix(graphics, cell: cell) }
 
     /// What is on the screen now: for tests, and for a reviewer reading one.
     public private(set) var frame = CellBuffer(rows: 0, columns: 0)
@@ -94,6 +105,7 @@ public final class FullScreenUI: REPLInput {
     public func resize(to size: Size) {
         self.size = size
         painter.forget()
+        pictures.forget()
         scheduleRedraw()
     }
 
@@ -112,6 +124,14 @@ public final class FullScreenUI: REPLInput {
         scheduleRedraw()
     }
 
+    public var drawsPictures: Bool { pictures.detection.graphics != nil }
+
+    public func printPicture(_ bytes: @escaping @Sendable () async throws -> [UInt8]) {
+        guard drawsPictures else { return }
+        scrollback.append(pictures.block(loading: bytes, columns: mainWidth - 1) { [weak self] in self?.scheduleRedraw() })
+        scheduleRedraw()
+    }
+
     public func printOlder(_ lines: [String]) {
         scrollback.prepend(lines, width: mainWidth)
         olderAsked = false
@@ -126,6 +146,7 @@ public final class FullScreenUI: REPLInput {
         if case .conversation(let id) = route { list.current = id } else { list.current = nil }
         opensConversations = offered("/chat") != nil
         painter.forget()
+        write(pictures.clear())
         scrollback = Scrollback(limit: Self.scrollbackLines)
         olderAsked = false
         scheduleRedraw()
@@ -147,6 +168,10 @@ public final class FullScreenUI: REPLInput {
         render()
         typedForPerson = false
         while let key = await nextKey() {
+            if case .reply(let reply) = key {
+                if pictures.take(reply) { scheduleRedraw() }
+                continue
+            }
             if let line = command(for: key) {
                 typedForPerson = true
                 return line
@@ -160,7 +185,9 @@ public final class FullScreenUI: REPLInput {
                 case .endOfInput: return nil
                 case .bell: write("\u{7}")
                 case .candidates(let candidates): printAbove(candidates.map(TerminalText.line).joined(separator: "  "))
-                case .clearScreen: painter.forget()
+                case .clearScreen:
+                    painter.forget()
+                    pictures.forget()
                 case .interrupted, .echo, .redraw: break
                 }
             }
@@ -235,21 +262,34 @@ public final class FullScreenUI: REPLInput {
         redrawScheduled = false
         var next = CellBuffer(rows: size.rows, columns: size.columns)
         list.draw(into: &next, width: listWidth, height: mainRows)
-        drawMain(into: &next)
+        let placements = drawMain(into: &next)
         let separator = String(repeating: "─", count: 2) + " "
         next.write(StyledText(separator, .dimmed) + status, row: size.rows - 2, column: 0, width: size.columns)
         let cursor = drawInput(into: &next)
         frame = next
-        write(painter.paint(next, cursor: cursor))
+        write(painter.paint(next, overlay: pictures.draw(placements), cursor: cursor))
     }
 
-    private func drawMain(into buffer: inout CellBuffer) {
+    /// Draws the pane's rows; where the pictures among them are, and their rows in view.
+    private func drawMain(into buffer: inout CellBuffer) -> [(block: PictureBlock, at: PictureLayer.Placement)] {
         let (left, width) = (listWidth, size.columns - listWidth)
-        guard width > 0, mainRows > 0 else { return }
+        guard width > 0, mainRows > 0 else { return [] }
         let shown = scrollback.rows(width: width, height: mainRows)
+        var placements: [(block: PictureBlock, at: PictureLayer.Placement)] = []
         for (index, row) in shown.enumerated() {
-            buffer.write(row, row: mainRows - shown.count + index, column: left, width: width)
+            let at = mainRows - shown.count + index
+            switch row {
+            case .text(let text): buffer.write(text, row: at, column: left, width: width)
+            case .picture(let block, let pictureRow):
+                buffer.mark(row: at, columns: left..<left + width, with: block.mark(row: pictureRow))
+                if let last = placements.last, last.block === block {
+                    placements[placements.count - 1].at = .init(row: last.at.row, column: left, rows: last.at.rows.lowerBound..<pictureRow + 1)
+                } else {
+                    placements.append((block, .init(row: at, column: left, rows: pictureRow..<pictureRow + 1)))
+                }
+            }
         }
+        return placements
     }
 
     /// Draws the prompt and the line, scrolled sideways so that the cursor shows; where the cursor goes.
@@ -277,17 +317,5 @@ public final class FullScreenUI: REPLInput {
         var iterator = keys
         defer { keys = iterator }
         return await iterator.next(isolation: #isolation)
-    }
-
-    /// The keys of `bytes`, an Esc alone after `escapeWait` as `.escape`.
-    private static func keys(of bytes: AsyncStream<UInt8>) -> AsyncStream<Key> {
-        let (keys, continuation) = AsyncStream<Key>.makeStream()
-        let reader = KeyReader(continuation)
-        let pump = Task { @MainActor in
-            for await byte in bytes { reader.feed(byte) }
-            continuation.finish()
-        }
-        continuation.onTermination = { _ in pump.cancel() }
-        return keys
     }
 }

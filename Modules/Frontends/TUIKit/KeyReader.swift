@@ -24,4 +24,16 @@ final class KeyReader {
             keys.yield(escape)
         }
     }
+
+    /// The keys of `bytes`, an Esc alone after `FullScreenUI.escapeWait` as `.escape`.
+    static func keys(of bytes: AsyncStream<UInt8>) -> AsyncStream<Key> {
+        let (keys, continuation) = AsyncStream<Key>.makeStream()
+        let reader = KeyReader(continuation)
+        let pump = Task { @MainActor in
+            for await byte in bytes { reader.feed(byte) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in pump.cancel() }
+        return keys
+    }
 }

@@ -10,9 +10,10 @@ public struct ScreenPainter: Sendable {
     /// A painter of a screen showing nothing yet.
     public init(usesColor: Bool) { self.usesColor = usesColor }
 
-    /// What to send so that the terminal shows `frame`, with the cursor at `cursor` (row and
-    /// column, from 0) and visible, or hidden when `nil`. After a change of size, the whole frame.
-    public mutating func paint(_ frame: CellBuffer, cursor: (row: Int, column: Int)?) -> String {
+    /// What to send so that the terminal shows `frame`, then `overlay` (the pictures, drawn over
+    /// the cells), with the cursor at `cursor` (row and column, from 0) and visible, or hidden
+    /// when `nil`. After a change of size, the whole frame.
+    public mutating func paint(_ frame: CellBuffer, overlay: String = "", cursor: (row: Int, column: Int)?) -> String {
         var out = "\u{1B}[?25l"
         let previous = shown.flatMap { $0.rows == frame.rows && $0.columns == frame.columns ? $0 : nil }
         if previous == nil { out += "\u{1B}[0m\u{1B}[2J" }
@@ -36,7 +37,7 @@ public struct ScreenPainter: Sendable {
                 cursorAt = column
             }
         }
-        out += "\u{1B}[0m"
+        out += "\u{1B}[0m" + overlay
         if let cursor { out += "\u{1B}[\(cursor.row + 1);\(cursor.column + 1)H\u{1B}[?25h" }
         shown = frame
         return out

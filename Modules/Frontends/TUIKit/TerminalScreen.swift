@@ -28,6 +28,16 @@ public final class TerminalScreen {
         return FullScreenUI.Size(rows: Int(window.ws_row), columns: Int(window.ws_col))
     }
 
+    /// The size of a character cell in pixels, where the terminal tells it (xterm, kitty, foot do;
+    /// others say 0).
+    public static func cellSize() -> CellSize? {
+        var window = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0, window.ws_xpixel > 0,
+            window.ws_ypixel > 0
+        else { return nil }
+        return CellSize(width: Int(window.ws_xpixel) / Int(window.ws_col), height: Int(window.ws_ypixel) / Int(window.ws_row))
+    }
+
     /// Takes the terminal; `resized` hears each new size.
     public func enter(resized: @escaping @MainActor (FullScreenUI.Size) -> Void) {
         rawMode.enable()

@@ -63,7 +63,7 @@ enum MockData {
                 id: MessageID("m-seed-\(index + 1)"), conversationID: line.0, senderID: line.1.id, text: line.2,
                 sentAt: now - line.3, mentions: MentionFinder.mentions(in: line.2, among: others))
         }
-        // Grace's logbook page, after her third message.
+        // Grace's logbook page and picture of the moth, after her third message.
         let logbook = files(now: now).map { shared in
             Attachment(
                 id: shared.file.id, name: shared.file.name, mediaType: shared.file.mediaType, size: shared.file.size, sha256: shared.file.sha256)
@@ -71,19 +71,37 @@ enum MockData {
         messages.insert(
             Message(
                 id: MessageID("m-seed-logbook"), conversationID: ConversationID("c-grace"), senderID: grace.id,
-                text: "The logbook page, for the record.", sentAt: now - 6_900, attachments: logbook), at: 3)
+                text: "The logbook page and the moth, for the record.", sentAt: now - 6_900, attachments: logbook), at: 3)
         return messages
     }
 
-    /// The files the seeded messages carry, with their bytes: Grace's logbook page.
+    /// The files the seeded messages carry, with their bytes: Grace's logbook page, and her
+    /// picture of the moth (a PNG the full-screen UI draws where the terminal can).
     static func files(now: Date) -> [(file: SharedFile, bytes: [UInt8])] {
         let page = Array("9/9 1545  Relay #70 Panel F (moth) in relay.\nFirst actual case of bug being found.\n".utf8)
-        var digest = SHA256FileDigest()
-        digest.update(page)
-        let file = SharedFile(
-            id: FileID("f-seed-logbook"), conversationID: ConversationID("c-grace"), messageID: MessageID("m-seed-logbook"), position: 0,
-            ownerID: grace.id, name: "logbook.txt", mediaType: "text/plain", size: Int64(page.count), sha256: digest.hex(),
-            createdAt: now - 6_900)
-        return [(file, page)]
+        let moth = Array(Data(base64Encoded: mothPicture, options: .ignoreUnknownCharacters) ?? Data())
+        return [(0, "f-seed-logbook", "logbook.txt", "text/plain", page), (1, "f-seed-moth", "moth.png", "image/png", moth)].map {
+            position, id, name, type, bytes in
+            var digest = SHA256FileDigest()
+            digest.update(bytes)
+            let file = SharedFile(
+                id: FileID(id), conversationID: ConversationID("c-grace"), messageID: MessageID("m-seed-logbook"), position: position,
+                ownerID: grace.id, name: name, mediaType: type, size: Int64(bytes.count), sha256: digest.hex(), createdAt: now - 6_900)
+            return (file, bytes)
+        }
     }
+
+    /// The moth, 256 × 192 pixels of pixel art, as a PNG file in base64.
+    private static let mothPicture = """
+        iVBORw0KGgoAAAANSUhEUgAAAQAAAADACAIAAABkjyoxAAADRUlEQVR42u3dsQ3CQAxAUXahpqFmEiZhEsahZg0aahp6ClqQQJyxnXvS78nZeVUUsrrfLtK0
+        rYxAAEgASABIAEgASABIAEgASABIAEgASABIAEgASAC0aLdZv8wc5pwDAAAAYPEAAGDx5gCAxZsDABZvDgBYvDkAYPHmAIAbwrkAAMC5AADAuQAAwLkAAMC5
+        AADAuQAAwLkAAMC5AADDdQIAgOsEAADXCQAArhMAAFwnAAC4TgAAcJ0AAAAAAM8O+22putxwo363+/wBAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAPgvgFGD
+        OB33oUUv7N0NOirzHwsGAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAIDfBh090GoLiwZg/mNhAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAADwGYBRB76eD0PK
+        WkwWgOjzVtsLAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAC1AYwaaLUFdAfQZS8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAHgQ5kGYB2EAAAAAAAAAAAAA
+        AAAAAAAAAAAAAAAAAAAAAPhjLAD8MRYAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAMv4ULYPZPSapy/FAwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAANQAkAUm
+        evHfLiAaQNaLStH7yroPAQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACoDaPaixfVAHSZGwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAcz8Iy3pR49tzZQHI
+        ekDWHQYAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAHPc6LMBAAMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgEgASx10NQCzPYgEAAAAAAAAAAAAAAAAAAAA
+        AAAAAAAAAAAAAGBZD8K6vHiRdaPbFwAA2BcAANgXAADYFwAA2BcAANgXAADYFwAAANBh0N0/xNA9H8o2UAAAMFAAADBQAAAwUAAAMFAAADBQAAAwUAAAkLoF
+        gACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkP7UA76WrgefFW1uAAAAAElFTkSuQmCC
+        """
 }

@@ -53,6 +53,10 @@ public protocol FrontendLookup {
     /// hands each to the desktop's opener; returns them, and whether they were opened (false
     /// where there is no desktop).
     func openFiles(of messageID: MessageID, in conversationID: ConversationID) async throws -> (files: [SavedFile], opened: Bool)
+    /// What loads the bytes of file `id` into memory, for a front end that draws it as a picture.
+    /// - Throws: (the loader) `.notFound` for a file that is not the user's to read; `.tooLarge`
+    ///   past `limit` bytes, before more is read.
+    func fileBytes(_ id: FileID, atMost limit: Int) -> @Sendable () async throws -> [UInt8]
 }
 
 /// A file saved from a message: its name (the sender's, made safe) and where it is now.

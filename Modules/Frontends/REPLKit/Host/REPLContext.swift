@@ -56,6 +56,17 @@ public final class REPLContext {
         input.printAbove(line)
     }
 
+    /// Whether `showPicture` draws anything: only a full-screen UI on a terminal that draws
+    /// pictures does, so that nothing is loaded for nothing.
+    public var drawsPictures: Bool { input.drawsPictures }
+
+    /// The largest file drawn as a picture; a larger one shows only its line.
+    public static let maxPictureBytes = 10 * 1024 * 1024
+
+    /// Draws a picture after the lines shown so far, its `bytes` loaded as it is drawn, where
+    /// `drawsPictures`.
+    public func showPicture(_ bytes: @escaping @Sendable () async throws -> [UInt8]) { input.printPicture(bytes) }
+
     /// Prints the REPL's own words (a welcome, a hint) above the prompt, wrapped at spaces to
     /// the terminal's width rather than broken mid-word at its edge.
     public func say(_ sentence: String) { TextFormat.wrap(sentence, width: columns).forEach(input.printAbove) }

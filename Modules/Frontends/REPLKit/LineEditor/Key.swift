@@ -16,6 +16,8 @@ public enum Key: Equatable, Sendable {
     case alt(Character)
     /// A mouse button or the wheel, where the terminal reports them (SGR mouse mode, 1006).
     case mouse(Mouse)
+    /// Not a key: the terminal answering a question put to it (`TerminalReply`).
+    case reply(TerminalReply)
     case unknown
 
     /// What the mouse did, and where: the row and column from 0 at the top left.
@@ -33,4 +35,15 @@ public enum Key: Equatable, Sendable {
             self.column = column
         }
     }
+}
+
+/// What a terminal answers when asked what it can do, as the full-screen UI asks at its start to
+/// learn whether it can draw pictures. It arrives among the keys, and is never typed.
+public enum TerminalReply: Equatable, Sendable {
+    /// The answer to a kitty graphics protocol query (`ESC _ G … ESC \`): whether it said `OK`.
+    case graphics(ok: Bool)
+    /// The primary device attributes (`ESC [ ? 62 ; 4 c`): 4 among them is sixel graphics.
+    case deviceAttributes([Int])
+    /// The size of a character cell in pixels (`ESC [ 6 ; height ; width t`).
+    case cellSize(width: Int, height: Int)
 }

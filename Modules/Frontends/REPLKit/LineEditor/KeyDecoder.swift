@@ -69,6 +69,7 @@ public struct KeyDecoder {
         case UInt8(ascii: "b"): return .wordLeft
         case UInt8(ascii: "f"): return .wordRight
         case UInt8(ascii: "["), UInt8(ascii: "O"): break
+        case UInt8(ascii: "_"): return decodeGraphicsReply()
         case 0x21...0x7E: return .alt(Character(Unicode.Scalar(pending[1])))
         default: return .unknown
         }
@@ -79,10 +80,13 @@ public struct KeyDecoder {
             guard pending.count == 6 else { return nil }
             return Self.mouse(button: Int(pending[3]) - 32, column: Int(pending[4]) - 32, row: Int(pending[5]) - 32, pressed: true)
         }
-        // An SGR mouse report (`ESC [ < button ; column ; row M`) is the longest sequence taken.
-        guard (0x40...0x7E).contains(last) else { return pending.count > (pending[2] == UInt8(ascii: "<") ? 16 : 8) ? .unknown : nil }
+        // The longest sequences taken are a terminal's replies (`ESC [ ? 64 ; 1 ; 4 … c`) and SGR
+        // mouse reports (`ESC [ < button ; column ; row M`): digits and `;` after `?`, `<` or a digit.
+        let longest = [UInt8(ascii: "?"), UInt8(ascii: "<"), UInt8(ascii: "6")].contains(pending[2]) ? 64 : 8
+        guard (0x40...0x7E).contains(last) else { return pending.count > longest ? .unknown : nil }
         let body = String(decoding: pending[2...], as: UTF8.self)
         if body.hasPrefix("<") { return Self.mouse(body) }
+        if let reply = Self.reply(body) { return .reply(reply) }
         switch body {
         case "A": return .up
         case "B": return .down
@@ -97,6 +101,24 @@ public struct KeyDecoder {
         case "1;5D", "1;3D": return .wordLeft
         default: return .unknown
         }
+    }
+
+    /// A kitty graphics reply, `ESC _ G i=31;OK ESC \`, taken whole up to 256 bytes (more, or
+    /// anything but `G` after `ESC _`, is no reply).
+    private func decodeGraphicsReply() -> Key? {
+        guard pending.count >= 3 else { return nil }
+        guard pending[2] == UInt8(ascii: "G") else { return .unknown }
+        guard pending.suffix(2) == [0x1B, UInt8(ascii: "\\")] else { return pending.count > 256 ? .unknown : nil }
+        let body = String(decoding: pending.dropFirst(3).dropLast(2), as: UTF8.self)
+        return .reply(.graphics(ok: body.split(separator: ";").dropFirst().first == "OK"))
+    }
+
+    /// The reply a CSI sequence's `body` is: device attributes (`?62;4c`) or a cell's size (`6;20;10t`).
+    private static func reply(_ body: String) -> TerminalReply? {
+        let numbers = body.dropFirst(body.hasPrefix("?") ? 1 : 0).dropLast().split(separator: ";").compactMap { Int($0) }
+        if body.hasPrefix("?"), body.hasSuffix("c") { return .deviceAttributes(numbers) }
+        if body.hasSuffix("t"), numbers.count == 3, numbers[0] == 6 { return .cellSize(width: numbers[2], height: numbers[1]) }
+        return nil
     }
 
     /// An SGR mouse report's key (`<button;column;row` and `M` pressed or `m` released).

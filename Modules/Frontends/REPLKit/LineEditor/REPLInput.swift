@@ -30,6 +30,11 @@ public protocol REPLInput: AnyObject {
     func markUnreadStart()
     /// Told each route the host shows: a full-screen UI marks the open conversation in its list.
     func showing(_ route: Route)
+    /// Whether `printPicture` draws: a full-screen UI on a terminal that draws pictures.
+    var drawsPictures: Bool { get }
+    /// Prints a picture (a PNG or JPEG file's `bytes`, loaded as it is drawn) after the lines
+    /// printed so far, where `drawsPictures`.
+    func printPicture(_ bytes: @escaping @Sendable () async throws -> [UInt8])
 }
 
 extension REPLInput {
@@ -39,6 +44,8 @@ extension REPLInput {
     public func printOlder(_ lines: [String]) { lines.forEach(printAbove) }
     public func markUnreadStart() {}
     public func showing(_ route: Route) {}
+    public var drawsPictures: Bool { false }
+    public func printPicture(_ bytes: @escaping @Sendable () async throws -> [UInt8]) {}
     public var lineChanged: (@MainActor (String) -> Void)? {
         get { nil }
         set {}
