@@ -34,7 +34,10 @@ struct TuiSubcommand: FeatureCommand {
         case "auto": ui.askForGraphics(cell: TerminalScreen.cellSize())
         case let way: ui.drawPictures(with: TerminalGraphics(rawValue: way), cell: TerminalScreen.cellSize())
         }
-        defer { screen.leave() }
+        defer {
+            ui.letGoOfPictures()
+            screen.leave()
+        }
         let list = ListFollower(lookup: context.lookup, ui: ui)
         ui.routeShown = { _ in list.restart() }
         defer { list.stop() }

@@ -40,7 +40,7 @@ struct CLITests {
             "remote.url": "http://127.0.0.1:1", "remote.timeoutSeconds": "7", "remote.certificates": "/tmp/c.pem",
             "state.dir": terminal.stateDirectory.path, "auth.bcryptCost": "5", "auth.sessionIdleDays": "3", "memory.latencyMs": "1",
             "memory.failureRate": "0.5", "memory.peerDelayMs": "9", "notify.style": "osc9", "notify.command": "/usr/local/bin/push",
-            "files.maxBytes": "1000",
+            "files.maxBytes": "1000", "tui.pictures": "sixel",
         ]
         for key in Settings.table.keys {
             let variable = Settings.table.environmentVariable(of: key)

@@ -18,12 +18,41 @@ struct FullScreenUITests {
             self.keys = keys
             var sink: ((String) -> Void)?
             ui = FullScreenUI(bytes: bytes, size: .init(rows: rows, columns: columns), usesColor: false, historyFile: nil) { sink?($0) }
-            sink = { [unowned self] in sent += $0 }
+            sink = { [unowned self] in
+                sent += $0
+                fresh += $0
+                if let (text, waiter) = waiting, fresh.contains(text) {
+                    waiting = nil
+                    waiter.resume(returning: takeFresh())
+                }
+            }
             // As the host's: the screens can open a conversation.
             ui.completer = { _ in ["/chat", "/help"] }
         }
 
         func type(_ text: String) { text.utf8.forEach { keys.yield($0) } }
+
+        /// What was sent since the last call, once it holds `text` (awaited until it does, or
+        /// until the test is cancelled at its time limit).
+        func sent(until text: String) async -> String {
+            if fresh.contains(text) { return takeFresh() }
+            return await withTaskCancellationHandler {
+                await withCheckedContinuation { waiting = (text, $0) }
+            } onCancel: {
+                Task { @MainActor in
+                    self.waiting?.1.resume(returning: self.takeFresh())
+                    self.waiting = nil
+                }
+            }
+        }
+
+        private var fresh = ""
+        private var waiting: (String, CheckedContinuation<String, Never>)?
+
+        private func takeFresh() -> String {
+            defer { fresh = "" }
+            return fresh
+        }
 
         /// The line `keys` make the UI hand to the host.
         func line(after keys: String, prompt: String = "chats> ") async -> String? {

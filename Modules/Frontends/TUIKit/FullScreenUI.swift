@@ -81,6 +81,9 @@ public final class FullScreenUI: REPLInput {
         write(TerminalGraphics.query)
     }
 
+    /// Lets go of every picture the terminal holds: when the UI ends.
+    public func letGoOfPictures() { write(pictures.clear()) }
+
     /// Draws pictures with `graphics`, or none, without asking the terminal, in cells of `cell` pixels.
     public func drawPictures(with graphics: TerminalGraphics?, cell: CellSize?) { pictures.fix(graphics, cell: cell) }
 
@@ -146,7 +149,7 @@ public final class FullScreenUI: REPLInput {
         if case .conversation(let id) = route { list.current = id } else { list.current = nil }
         opensConversations = offered("/chat") != nil
         painter.forget()
-        write(pictures.clear())
+        letGoOfPictures()
         scrollback = Scrollback(limit: Self.scrollbackLines)
         olderAsked = false
         scheduleRedraw()

@@ -26,8 +26,9 @@ public struct PackageTarget: Decodable, Equatable, Sendable {
     /// Where it sits in the architecture.
     public var role: ModuleRole { ModuleRole(path: path) }
 
-    /// Its source files, relative to the package root.
-    public var sourcePaths: [String] { sources.map { "\(path)/\($0)" } }
+    /// Its Swift source files, relative to the package root: the rules read Swift; a C target's
+    /// files (PictureCodecs) are not theirs to judge.
+    public var sourcePaths: [String] { sources.filter { $0.hasSuffix(".swift") }.map { "\(path)/\($0)" } }
 
     enum CodingKeys: String, CodingKey {
         case name, path, sources
