@@ -112,7 +112,8 @@ var targets: [Target] = [
         path: "Modules/Server"
     ),
     .executableTarget(
-        name: "messageai-server", dependencies: ["MessageAIServer", "ServiceGraph", "SettingsKit", argumentParser], path: "Apps/messageai-server"),
+        name: "messageai-server", dependencies: ["MessageAIServer", "ServiceGraph", "SettingsKit", "Auth", argumentParser],
+        path: "Apps/messageai-server"),
     .executableTarget(
         name: "messageai-bench",
         dependencies: [

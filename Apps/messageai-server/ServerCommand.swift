@@ -21,7 +21,7 @@ struct ServerCommand: AsyncParsableCommand {
 
             \(ServerSettings.table.help)
             """,
-        subcommands: [MigrateCommand.self])
+        subcommands: [MigrateCommand.self, AdminCommand.self])
 
     private typealias Key = ServerSettings.Key
 
@@ -49,6 +49,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(Key.uploadMegabytesPerHour.help)) var uploadMegabytesPerHour: String?
     @Option(help: ArgumentHelp(Key.filesMaxBytes.help)) var filesMaxBytes: String?
     @Option(help: ArgumentHelp(Key.filesQuotaMegabytes.help)) var filesQuotaMegabytes: String?
+    @Option(help: ArgumentHelp(Key.registrationMode.help)) var registrationMode: String?
     @Option(help: ArgumentHelp("A config file of settings: YAML, or JSON when its name ends in .json.", valueName: "file"))
     var config: String?
 
@@ -64,7 +65,7 @@ struct ServerCommand: AsyncParsableCommand {
             (Key.conversationsPerHour, conversationsPerHour), (Key.renamesPerHour, renamesPerHour),
             (Key.lookupsPerMinute, lookupsPerMinute), (Key.requestsAtOnce, requestsAtOnce),
             (Key.uploadMegabytesPerHour, uploadMegabytesPerHour), (Key.filesMaxBytes, filesMaxBytes),
-            (Key.filesQuotaMegabytes, filesQuotaMegabytes),
+            (Key.filesQuotaMegabytes, filesQuotaMegabytes), (Key.registrationMode, registrationMode),
         ]
         return given.reduce(into: [:]) { result, pair in result[pair.0.name] = pair.1 }
     }

@@ -1,3 +1,4 @@
+import Auth
 import AuthServer
 import Files
 import Foundation
@@ -37,7 +38,8 @@ public enum MessageAIServer {
             return try await ServiceGraph.open(
                 GraphOptions(
                     backend: .postgres, sqlitePath: "", bcryptCost: settings.bcryptCost, soleWriter: true,
-                    budget: budget, postgresURL: url, postgresConnections: settings.postgresConnections, fileLimits: settings.fileLimits))
+                    budget: budget, postgresURL: url, postgresConnections: settings.postgresConnections, fileLimits: settings.fileLimits,
+                    registration: settings.registration))
         }
         let folder = URL(fileURLWithPath: settings.sqlitePath).deletingLastPathComponent()
         do {
@@ -48,7 +50,7 @@ public enum MessageAIServer {
         return try ServiceGraph(
             GraphOptions(
                 backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost,
-                soleWriter: true, budget: budget, fileLimits: settings.fileLimits))
+                soleWriter: true, budget: budget, fileLimits: settings.fileLimits, registration: settings.registration))
     }
 
     /// The application serving `graph` as `settings` say, listening once it runs: every route,
@@ -71,7 +73,7 @@ public enum MessageAIServer {
 
     private static func buildApplication(_ settings: ServerSettings, routes: ServerRoutes, logger: Logger) throws -> some ApplicationProtocol {
         let scheme = settings.tlsCertificate == nil ? "http" : "https"
-        let host = settings.host
+        let (host, registration) = (settings.host, settings.registration)
         // Hummingbird's own start-up line (info) would come before ours, which names the URL:
         // the framework logs from notice up.
         var frameworkLogger = logger
@@ -94,6 +96,12 @@ public enum MessageAIServer {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.notice("listening on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+                let who: [RegistrationMode: String] = [
+                    .open: "anyone who reaches this server may make an account",
+                    .invite: "new accounts need an invitation code (messageai-server admin invites create)",
+                    .closed: "no new accounts",
+                ]
+                logger.notice("registration \(registration.rawValue): \(who[registration] ?? "")")
             },
             logger: frameworkLogger)
     }

@@ -1,3 +1,4 @@
+import Auth
 import Files
 import Foundation
 import Kernel
@@ -48,6 +49,9 @@ public struct ServerSettings: Sendable {
     public var requestsAtOnce: Int
     /// How big shared files may be: per file, and what each person keeps.
     public var fileLimits: FileLimits
+    /// Who may sign up: `registration.mode`, `auto` made `open` on a loopback address and
+    /// `invite` on any other (`registration(for:)`).
+    public var registration: RegistrationMode
 
     /// The server's settings: each one's name, default, range and meaning, once.
     public enum Key {
@@ -141,6 +145,11 @@ public struct ServerSettings: Sendable {
         public static let filesQuotaMegabytes = SettingKey.integer(
             "files.quotaMegabytes", default: Int(FileLimits.defaultQuota >> 20), "MiB of files each person may keep on the server",
             in: 1...100_000_000)
+        /// Who may sign up.
+        public static let registrationMode = SettingKey.oneOf(
+            "registration.mode", default: "auto",
+            "who may make an account: open (anyone), invite (with a code of `messageai-server admin invites create`), closed, or auto (open on a loopback address, invite on any other)",
+            ["auto", "open", "invite", "closed"])
         /// Requests of one account served at once.
         public static let requestsAtOnce = SettingKey.integer(
             "budget.requestsAtOnce", default: AccountRequests.productLimit,
@@ -156,7 +165,7 @@ public struct ServerSettings: Sendable {
             Key.logLevel, Key.signUpBurst, Key.pingSeconds,
             Key.socketQueueFrames, Key.idleSeconds, Key.connectionsPerAddress, Key.trustedProxies,
             Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute,
-            Key.uploadMegabytesPerHour, Key.requestsAtOnce, Key.filesMaxBytes, Key.filesQuotaMegabytes,
+            Key.uploadMegabytesPerHour, Key.requestsAtOnce, Key.filesMaxBytes, Key.filesQuotaMegabytes, Key.registrationMode,
         ])
 
     /// Settings with every default.
@@ -207,5 +216,15 @@ public struct ServerSettings: Sendable {
         budget.uploadMegabytesPerHour = loaded.int(Key.uploadMegabytesPerHour)
         fileLimits = FileLimits(maxBytes: Int64(loaded.int(Key.filesMaxBytes)), quota: Int64(loaded.int(Key.filesQuotaMegabytes)) << 20)
         requestsAtOnce = loaded.int(Key.requestsAtOnce)
+        registration = Self.registration(loaded.string(Key.registrationMode), host: host)
+    }
+
+    /// The registration mode `setting` means for a server on `host`: `auto` is `open` on a
+    /// loopback address (only this machine reaches it: nothing to set up) and `invite` on any
+    /// other, so that a server on a public address never runs open unless told to (ADR 38).
+    public static func registration(_ setting: String, host: String) -> RegistrationMode {
+        if let mode = RegistrationMode(rawValue: setting) { return mode }
+        let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        return loopback ? .open : .invite
     }
 }

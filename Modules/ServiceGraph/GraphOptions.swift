@@ -47,6 +47,8 @@ public struct GraphOptions: Sendable {
     public var budget: UsageBudget
     /// How big shared files may be: per file (`files.maxBytes`), and per person on a server.
     public var fileLimits: FileLimits
+    /// Who may sign up (a server's `registration.mode`); a local store is open to its person.
+    public var registration: RegistrationMode
 
     /// Creates options; the defaults are the product's.
     public init(
@@ -55,7 +57,7 @@ public struct GraphOptions: Sendable {
         verificationCacheTime: Duration = .seconds(2), clock: any WallClock = SystemWallClock(), remoteURL: String? = nil,
         remoteTimeout: Duration = .seconds(10), remoteCertificates: String? = nil, soleWriter: Bool = false,
         budget: UsageBudget = .unlimited, postgresURL: String? = nil, postgresConnections: Int = defaultPostgresConnections,
-        fileLimits: FileLimits = FileLimits()
+        fileLimits: FileLimits = FileLimits(), registration: RegistrationMode = .open
     ) {
         self.backend = backend
         self.sqlitePath = sqlitePath
@@ -73,6 +75,7 @@ public struct GraphOptions: Sendable {
         self.soleWriter = soleWriter
         self.budget = budget
         self.fileLimits = fileLimits
+        self.registration = registration
     }
 }
 

@@ -1,6 +1,8 @@
 import Auth
+import AuthLive
 import Chat
 import Files
+import Foundation
 import Kernel
 
 /// What a process shares, opened once: the backend's storage, change feed, caches and password
@@ -44,6 +46,23 @@ public final class ServiceGraph: Sendable {
 
     /// Accounts and sessions: sign-up, sign-in, token look-up and revocation.
     public var accounts: any AccountService { VerifiedAccounts(accounts: backend.accounts, verifier: verifier) }
+
+    /// Makes an invitation code of `uses` sign-ups lasting `lifetime` (`RegistrationRules`), kept
+    /// by its digest in the store; the code is returned once.
+    /// - Throws: `.usage` on a backend whose store keeps no codes (memory, remote).
+    public func createRegistrationCode(uses: Int, lifetime: TimeInterval) async throws -> (code: String, record: RegistrationCode) {
+        try await RegistrationRules.create(
+            uses: uses, lifetime: lifetime, in: try registrationCodes(), digest: SHA256TokenDigest(), now: options.clock.now())
+    }
+
+    /// The store's invitation codes (`RegistrationCodeStore`: list, revoke).
+    /// - Throws: `.usage` on a backend whose store keeps no codes (memory, remote).
+    public func registrationCodes() throws -> any RegistrationCodeStore {
+        guard let codes = backend.registrationCodes else {
+            throw AppError(.usage, "invitation codes are kept by a server's store (SQLite or PostgreSQL)")
+        }
+        return codes
+    }
 
     /// The caller a session token stands for (`nil`: nobody). The token is checked on first use
     /// and again whenever the verification cache time has passed.

@@ -36,7 +36,9 @@ struct SessionVerifierTests {
             return Account(id: UserID("u-ada"), email: "ada@example.com")
         }
 
-        func signUp(email: String, displayName: String, password: String) async throws -> IssuedSession { throw AppError(.internal, "unused") }
+        func signUp(email: String, displayName: String, password: String, invite: String?) async throws -> IssuedSession {
+            throw AppError(.internal, "unused")
+        }
         func signIn(email: String, password: String) async throws -> IssuedSession { throw AppError(.internal, "unused") }
         func revoke(token: String) async throws {}
         func changePassword(token: String, current: String, new: String) async throws {}

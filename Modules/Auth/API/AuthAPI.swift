@@ -57,12 +57,15 @@ public struct SignUpRequest: WireType, Equatable {
     public let displayName: String
     /// The password (8 characters to 72 bytes).
     public let password: String
+    /// The invitation code a server that admits by invitation asks for; left out elsewhere.
+    public let invite: String?
 
     /// Creates the body.
-    public init(email: String, displayName: String, password: String) {
+    public init(email: String, displayName: String, password: String, invite: String? = nil) {
         self.email = email
         self.displayName = displayName
         self.password = password
+        self.invite = invite
     }
 
     public static let schema = WireSchema.object(
@@ -70,6 +73,7 @@ public struct SignUpRequest: WireType, Equatable {
             ("email", .string(minLength: 3, maxLength: Validation.maxEmailBytes, format: "email")),
             ("displayName", .string(minLength: 1, maxLength: Validation.maxDisplayNameLength)),
             ("password", .string(minLength: Validation.minPasswordLength, maxLength: Validation.maxPasswordBytes)),
+            ("invite", .string(minLength: 1, maxLength: 64)),
         ], required: ["email", "displayName", "password"])
 }
 

@@ -10,8 +10,9 @@ public struct RemoteAccountService: AccountService {
     /// Creates the service over the process's connection to the server.
     public init(connection: RemoteConnection) { self.connection = connection }
 
-    public func signUp(email: String, displayName: String, password: String) async throws -> IssuedSession {
-        try await connection.call(AuthAPI.signUp, body: SignUpRequest(email: email, displayName: displayName, password: password), token: nil).issued
+    public func signUp(email: String, displayName: String, password: String, invite: String?) async throws -> IssuedSession {
+        let request = SignUpRequest(email: email, displayName: displayName, password: password, invite: invite)
+        return try await connection.call(AuthAPI.signUp, body: request, token: nil).issued
     }
 
     public func signIn(email: String, password: String) async throws -> IssuedSession {

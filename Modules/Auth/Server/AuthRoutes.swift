@@ -21,7 +21,9 @@ public struct AuthRoutes: Sendable {
         let accounts = accounts, limits = limits
         routes.add(AuthAPI.signUp) { call in
             try await limits.signingUp(address: call.clientAddress) {
-                SessionReply(try await accounts.signUp(email: call.body.email, displayName: call.body.displayName, password: call.body.password))
+                SessionReply(
+                    try await accounts.signUp(
+                        email: call.body.email, displayName: call.body.displayName, password: call.body.password, invite: call.body.invite))
             }
         }
         routes.add(AuthAPI.signIn) { call in

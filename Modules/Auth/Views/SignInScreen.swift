@@ -21,10 +21,12 @@ final class SignInScreen: REPLScreen {
             REPLCommand("login", arguments: "EMAIL", summary: "sign in (asks for the password)") { [unowned self] email in
                 await submit(email: email, name: nil)
             },
-            REPLCommand("signup", arguments: "EMAIL NAME", summary: "create an account (asks for a password)") { [unowned self] rest in
-                let parts = rest.split(separator: " ", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { return context.showError(AppError(.usage, "usage: /signup EMAIL NAME")) }
-                await submit(email: parts[0], name: parts[1])
+            REPLCommand("signup", arguments: "EMAIL NAME [--invite CODE]", summary: "create an account (asks for a password)") {
+                [unowned self] rest in
+                let (given, invite) = Self.invite(in: rest)
+                let parts = given.split(separator: " ", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { return context.showError(AppError(.usage, "usage: /signup EMAIL NAME [--invite CODE]")) }
+                await submit(email: parts[0], name: parts[1], invite: invite)
             },
         ]
     }
@@ -42,12 +44,19 @@ final class SignInScreen: REPLScreen {
         context.say("Not signed in yet: /login EMAIL or /signup EMAIL NAME.")
     }
 
-    private func submit(email: String, name: String?) async {
+    /// `rest` without a trailing `--invite CODE`, and the code.
+    static func invite(in rest: String) -> (rest: String, invite: String?) {
+        guard let range = rest.range(of: " --invite ", options: .backwards) else { return (rest, nil) }
+        let code = rest[range.upperBound...].trimmingCharacters(in: .whitespaces)
+        return (String(rest[..<range.lowerBound]), code.isEmpty ? nil : code)
+    }
+
+    private func submit(email: String, name: String?, invite: String? = nil) async {
         guard !email.isEmpty else { return context.showError(AppError(.usage, "usage: /login EMAIL")) }
         let password = name == nil ? await context.readSecret(prompt: "Password: ") : await context.readNewSecret(prompt: "Password: ")
         guard let password else { return }
         if let name {
-            await model.signUp(email: email, displayName: name, password: password)
+            await model.signUp(email: email, displayName: name, password: password, invite: invite)
         } else {
             await model.signIn(email: email, password: password)
         }

@@ -8,6 +8,8 @@ import Kernel
 protocol GraphBackend: Sendable {
     /// Accounts and sessions.
     var accounts: any AccountService { get }
+    /// A server's invitation codes, where the store keeps them (SQLite, PostgreSQL).
+    var registrationCodes: (any RegistrationCodeStore)? { get }
     /// The services of one caller.
     func services(for caller: Caller) -> ServiceSet
     /// The process's one feed of new events, where the store is in this process (memory, SQLite).
@@ -34,6 +36,7 @@ protocol GraphBackend: Sendable {
 }
 
 extension GraphBackend {
+    var registrationCodes: (any RegistrationCodeStore)? { nil }
     var typingHub: TypingHub? { nil }
     var membership: (any ConversationMembership)? { nil }
     var fileCleanup: FileCleanup? { nil }

@@ -9,8 +9,8 @@ struct VerifiedAccounts: AccountService {
     let accounts: any AccountService
     let verifier: SessionVerifier
 
-    func signUp(email: String, displayName: String, password: String) async throws -> IssuedSession {
-        try await accounts.signUp(email: email, displayName: displayName, password: password)
+    func signUp(email: String, displayName: String, password: String, invite: String?) async throws -> IssuedSession {
+        try await accounts.signUp(email: email, displayName: displayName, password: password, invite: invite)
     }
 
     func signIn(email: String, password: String) async throws -> IssuedSession {

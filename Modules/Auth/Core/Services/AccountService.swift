@@ -5,9 +5,11 @@ import Kernel
 /// SQLite's or PostgreSQL's `AccountStore`, and `RemoteAccountService`; all behave the same (see
 /// the contract suite).
 public protocol AccountService: Sendable {
-    /// Creates an account and its profile in one step, and issues a session for it.
-    /// - Throws: `.invalidInput` for a bad email, name or password; `.conflict` if the email is taken.
-    func signUp(email: String, displayName: String, password: String) async throws -> IssuedSession
+    /// Creates an account and its profile in one step, and issues a session for it; on a server
+    /// that admits by invitation, one use of the code `invite` admits it (`Registration`).
+    /// - Throws: `.invalidInput` for a bad email, name or password; `.conflict` if the email is
+    ///   taken; `.forbidden` on a closed server, or an invite-only one without a valid code.
+    func signUp(email: String, displayName: String, password: String, invite: String?) async throws -> IssuedSession
 
     /// Checks email and password and issues a new session.
     /// - Throws: `.invalidCredentials` when the email or the password is wrong.
@@ -24,4 +26,11 @@ public protocol AccountService: Sendable {
     /// - Throws: `.notSignedIn` for a bad token; `.invalidCredentials` if `current` is wrong;
     ///   `.invalidInput` if `new` breaks the password rule.
     func changePassword(token: String, current: String, new: String) async throws
+}
+
+extension AccountService {
+    /// A sign-up without an invitation code.
+    public func signUp(email: String, displayName: String, password: String) async throws -> IssuedSession {
+        try await signUp(email: email, displayName: displayName, password: password, invite: nil)
+    }
 }

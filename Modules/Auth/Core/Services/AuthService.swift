@@ -4,9 +4,11 @@ import Kernel
 /// Sign-up, sign-in and the session on this device: what Auth's screens call. Implemented once,
 /// by `SessionAuthService`, over whichever backend's `AccountService`.
 public protocol AuthService: Sendable {
-    /// Creates an account and its profile, then signs it in on this device.
-    /// - Throws: `.invalidInput` for a bad email, name or password; `.conflict` if the email is taken.
-    func signUp(email: String, displayName: String, password: String) async throws -> Account
+    /// Creates an account and its profile, then signs it in on this device; `invite` is the
+    /// invitation code a server that admits by invitation asks for.
+    /// - Throws: `.invalidInput` for a bad email, name or password; `.conflict` if the email is
+    ///   taken; `.forbidden` when the server admits nobody, or nobody without a valid code.
+    func signUp(email: String, displayName: String, password: String, invite: String?) async throws -> Account
 
     /// Signs in with email and password and keeps the session on this device.
     /// - Throws: `.invalidCredentials` when the email or the password is wrong.
@@ -21,4 +23,11 @@ public protocol AuthService: Sendable {
     /// Replaces the signed-in user's password; every other session of the user ends.
     /// - Throws: `.invalidCredentials` if `current` is wrong; `.invalidInput` if `new` is too short.
     func changePassword(current: String, new: String) async throws
+}
+
+extension AuthService {
+    /// A sign-up without an invitation code.
+    public func signUp(email: String, displayName: String, password: String) async throws -> Account {
+        try await signUp(email: email, displayName: displayName, password: password, invite: nil)
+    }
 }

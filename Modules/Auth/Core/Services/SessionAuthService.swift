@@ -13,8 +13,8 @@ public struct SessionAuthService: AuthService {
         self.store = store
     }
 
-    public func signUp(email: String, displayName: String, password: String) async throws -> Account {
-        try keep(try await accounts.signUp(email: email, displayName: displayName, password: password))
+    public func signUp(email: String, displayName: String, password: String, invite: String?) async throws -> Account {
+        try keep(try await accounts.signUp(email: email, displayName: displayName, password: password, invite: invite))
     }
 
     public func signIn(email: String, password: String) async throws -> Account {

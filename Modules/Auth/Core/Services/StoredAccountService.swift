@@ -11,29 +11,52 @@ public struct StoredAccountService: AccountService {
     private let digest: any TokenDigest
     private let clock: any WallClock
     private let idleLimit: TimeInterval
+    private let registration: Registration
 
-    /// Creates the service over `store`: passwords hashed by `hasher`, tokens kept as `digest`
-    /// gives them, sessions ending after `idleLimit` unused by `clock`.
+    /// Creates the service over `store`: passwords hashed by `hasher`, tokens (and invitation
+    /// codes) kept as `digest` gives them, sessions ending after `idleLimit` unused by `clock`,
+    /// sign-ups admitted as `registration` says.
     public init(
         store: any AccountStore, hasher: any PasswordHasher, digest: any TokenDigest, clock: any WallClock = SystemWallClock(),
-        idleLimit: TimeInterval = AuthRules.defaultIdleLimit
+        idleLimit: TimeInterval = AuthRules.defaultIdleLimit, registration: Registration = .open
     ) {
         self.store = store
         self.hasher = hasher
         self.digest = digest
         self.clock = clock
         self.idleLimit = idleLimit
+        self.registration = registration
     }
 
-    public func signUp(email: String, displayName: String, password: String) async throws -> IssuedSession {
+    public func signUp(email: String, displayName: String, password: String, invite: String?) async throws -> IssuedSession {
         let (email, name) = try AuthRules.signUp(email: email, displayName: displayName, password: password)
-        let account = Account(id: .random(), email: email)
-        let hash = try await hasher.hash(password)
-        let token = SessionToken.generate()
-        guard try await store.create(account, displayName: name, passwordHash: hash, session: digest.digest(token), at: clock.now()) else {
-            throw AuthRules.emailTaken(email)
+        let taken = try await admit(invite)
+        do {
+            let account = Account(id: .random(), email: email)
+            let hash = try await hasher.hash(password)
+            let token = SessionToken.generate()
+            guard try await store.create(account, displayName: name, passwordHash: hash, session: digest.digest(token), at: clock.now()) else {
+                throw AuthRules.emailTaken(email)
+            }
+            return IssuedSession(account: account, token: token)
+        } catch {
+            if let taken { try? await registration.codes?.giveBack(taken) }
+            throw error
         }
-        return IssuedSession(account: account, token: token)
+    }
+
+    /// Admits a sign-up as the server's `registration` says: on an `invite` server by taking a
+    /// use of `invite`'s code (its digest returned, to give back if the sign-up then fails).
+    private func admit(_ invite: String?) async throws -> String? {
+        switch registration.mode {
+        case .open: return nil
+        case .closed: throw RegistrationRules.closed
+        case .invite:
+            guard let invite, !invite.isEmpty, let codes = registration.codes else { throw RegistrationRules.inviteOnly }
+            let code = digest.digest(invite)
+            guard try await codes.take(code, at: clock.now()) else { throw RegistrationRules.refused }
+            return code
+        }
     }
 
     public func signIn(email: String, password: String) async throws -> IssuedSession {

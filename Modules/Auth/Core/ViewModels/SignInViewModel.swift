@@ -20,8 +20,8 @@ public final class SignInViewModel {
     }
 
     /// Creates an account and signs it in.
-    public func signUp(email: String, displayName: String, password: String) async {
+    public func signUp(email: String, displayName: String, password: String, invite: String? = nil) async {
         state = .loading
-        state = await .from { try await auth.signUp(email: email, displayName: displayName, password: password) }
+        state = await .from { try await auth.signUp(email: email, displayName: displayName, password: password, invite: invite) }
     }
 }

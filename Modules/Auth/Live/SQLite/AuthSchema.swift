@@ -36,5 +36,18 @@ public enum AuthSchema {
                 """),
         // Emails are kept in their composed form (NFC), as they are now compared.
         SchemaMigration.rewriting(feature: "auth", version: 3, table: "auth_accounts", column: "email", Validation.emailKey),
+        // A server's invitation codes, by digest (`SQLRegistrationCodes`).
+        SchemaMigration(
+            feature: "auth", version: 4,
+            sql: """
+                CREATE TABLE auth_registration_codes (
+                    id TEXT PRIMARY KEY,
+                    digest TEXT NOT NULL UNIQUE,
+                    uses INTEGER NOT NULL,
+                    uses_left INTEGER NOT NULL,
+                    expires_at REAL NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                """),
     ]
 }

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Auth
+import Foundation
+import Kernel
+import MessageAIServer
+import ServiceGraph
+
+/// `messageai-server admin`: what an operator does on the server's store directly, beside a
+/// running server or without one: today its invitation codes (`admin invites`).
+struct AdminCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin", abstract: "Look after the server's store directly: its invitation codes.",
+        subcommands: [InvitesCommand.self])
+}
+
+/// The store an admin command works on: the server's. (Not `--sqlite-path` and the rest, which
+/// the server's own options take wherever they stand on the command line.)
+struct StoreOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "the server's store: its SQLite file, or its postgres:// URL (default: as the server finds it: MESSAGEAI_SERVER_ variables, then its default file)",
+            valueName: "file-or-url"))
+    var store: String?
+
+    /// Runs `body` on the store's graph, a failure printed as one line with its exit code.
+    func run(_ body: (ServiceGraph) async throws -> Void) async throws {
+        do {
+            let key = store?.hasPrefix("postgres") == true ? ServerSettings.Key.postgresURL : ServerSettings.Key.sqlitePath
+            let commandLine = store.map { [key.name: $0] } ?? [:]
+            let settings = try ServerSettings.load(commandLine: commandLine, configFile: nil, environment: ProcessInfo.processInfo.environment)
+            let graph = try await MessageAIServer.openGraph(settings)
+            defer { graph.close() }
+            try await body(graph)
+        } catch let error as AppError {
+            FileHandle.standardError.write(Data("messageai-server: error: \(error.message)\n".utf8))
+            throw ExitCode(error.kind.exitCode)
+        }
+    }
+}
+
+/// `messageai-server admin invites create|list|revoke`: the codes a server that admits by
+/// invitation (`registration.mode: invite`) takes at `messageai signup --invite CODE`.
+struct InvitesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invites", abstract: "Invitation codes to sign up with.",
+        discussion: """
+            A code is shown once, when it is made, and kept only as its digest: note it then. Each admits \
+            --uses sign-ups (one per account) until it expires; a used-up, expired, revoked or mistyped \
+            code gets the same refusal.
+            """,
+        subcommands: [Create.self, List.self, Revoke.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a code and print it (once).")
+        @Option(help: "how many sign-ups it admits (1–10000)") var uses = 1
+        @Option(help: ArgumentHelp("how long it lasts: 30m, 12h, 7d (at most 365d)", valueName: "time")) var expires = "7d"
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            try await store.run { graph in
+                let (code, record) = try await graph.createRegistrationCode(uses: uses, lifetime: try RegistrationRules.lifetime(expires))
+                print(code)
+                FileHandle.standardError.write(
+                    Data("code \(record.id): \(record.uses) sign-up(s) until \(record.expiresAt.formatted(.iso8601)); shown only now\n".utf8))
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the codes: id, uses left, expiry (never the codes).")
+
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            try await store.run { graph in
+                let now = Date()
+                for code in try await graph.registrationCodes().codes() {
+                    let state = code.expiresAt <= now ? "expired" : code.usesLeft == 0 ? "used up" : "expires \(code.expiresAt.formatted(.iso8601))"
+                    print("\(code.id)  \(code.usesLeft) of \(code.uses) left  \(state)")
+                }
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a code by its id (from list).")
+        @Argument(help: "the code's id") var id: String
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            try await store.run { graph in
+                guard try await graph.registrationCodes().revoke(id: id) else { throw AppError(.notFound, "no code \(id)") }
+                print("revoked \(id)")
+            }
+        }
+    }
+}
