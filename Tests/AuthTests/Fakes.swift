@@ -53,7 +53,7 @@ final class ScriptedAuthService: AuthService {
         return account
     }
 
-    func signUp(email: String, displayName: String, password: String) async throws -> Account {
+    func signUp(email: String, displayName: String, password: String, invite: String?) async throws -> Account {
         try await signIn(email: email, password: password)
     }
 

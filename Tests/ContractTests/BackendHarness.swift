@@ -50,7 +50,8 @@ final class BackendHarness: Sendable {
     /// file or server); the graph's services spend from `budget` (a server keeps its own).
     init(
         _ backend: ContractBackend, sharing other: BackendHarness? = nil, verificationCacheTime: Duration = .seconds(2),
-        idleLimit: TimeInterval = AuthRules.defaultIdleLimit, budget: UsageBudget = .unlimited, fileLimits: FileLimits = FileLimits()
+        idleLimit: TimeInterval = AuthRules.defaultIdleLimit, budget: UsageBudget = .unlimited, fileLimits: FileLimits = FileLimits(),
+        registration: RegistrationMode = .open
     ) async throws {
         folder = other?.folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-contract-\(UUID().uuidString)")
         clock = other?.clock ?? TestClock()
@@ -67,7 +68,9 @@ final class BackendHarness: Sendable {
             let files =
                 ["--files-max-bytes", String(fileLimits.maxBytes)] + (fileLimits.quota.map { ["--files-quota-megabytes", String($0 >> 20)] } ?? [])
             server = try await ServerProcess(
-                databasePath: database, arguments: ["--sign-up-burst", "100000"] + files + (postgresURL.map { ["--postgres-url", $0] } ?? []))
+                databasePath: database,
+                arguments: ["--sign-up-burst", "100000", "--registration-mode", registration.rawValue] + files
+                    + (postgresURL.map { ["--postgres-url", $0] } ?? []))
         } else {
             server = other?.server
         }
@@ -75,8 +78,12 @@ final class BackendHarness: Sendable {
             GraphOptions(
                 backend: backend.graphBackend, sqlitePath: database, bcryptCost: 4, sessionIdleLimit: idleLimit, peerDelay: .seconds(600),
                 verificationCacheTime: verificationCacheTime, clock: clock, remoteURL: server?.url, budget: budget, postgresURL: postgresURL,
-                fileLimits: fileLimits))
+                fileLimits: fileLimits, registration: registration))
     }
+
+    /// The path of the SQLite file, or the URL of the PostgreSQL database, the backend keeps its
+    /// store in (the server's, on the remote backends): what an operator names to `messageai-server admin`.
+    var store: String { postgresURL ?? folder.appendingPathComponent("contract.sqlite").path }
 
     /// Runs `sql` with `psql` in the PostgreSQL database of the postgres backends, as an operator
     /// would, and returns what it prints.

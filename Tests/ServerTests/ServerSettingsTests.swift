@@ -8,6 +8,16 @@ import Testing
 /// read, and a variable that names no setting is said, never silently ignored.
 @Suite("Server settings", .timeLimit(.minutes(1)))
 struct ServerSettingsTests {
+    @Test(
+        "registration auto is open on a loopback address and invite on any other; a mode said outright stands",
+        arguments: [
+            ("auto", "127.0.0.1", "open"), ("auto", "::1", "open"), ("auto", "localhost", "open"), ("auto", "0.0.0.0", "invite"),
+            ("auto", "192.0.2.7", "invite"), ("auto", "::", "invite"), ("open", "0.0.0.0", "open"), ("closed", "127.0.0.1", "closed"),
+        ])
+    func registration(setting: String, host: String, mode: String) {
+        #expect(ServerSettings.registration(setting, host: host).rawValue == mode)
+    }
+
     @Test("each key's variable, as --help names it, is read; a near miss is warned about and changes nothing")
     func environmentVariables() async throws {
         let help = try await run(["--help"])
@@ -20,7 +30,7 @@ struct ServerSettingsTests {
             "http.connectionsPerAddress": "14", "http.trustedProxies": "10.0.0.9, ::1",
             "budget.messagesPerMinute": "61", "budget.fanOutMegabytesPerMinute": "62", "budget.conversationsPerHour": "63",
             "budget.renamesPerHour": "64", "budget.lookupsPerMinute": "65", "budget.requestsAtOnce": "66",
-            "budget.uploadMegabytesPerHour": "67", "files.maxBytes": "68", "files.quotaMegabytes": "69",
+            "budget.uploadMegabytesPerHour": "67", "files.maxBytes": "68", "files.quotaMegabytes": "69", "registration.mode": "closed",
         ]
         for setting in ServerSettings.table.keys {
             let key = setting.name, variable = ServerSettings.table.environmentVariable(of: setting)
@@ -55,6 +65,7 @@ struct ServerSettingsTests {
                 case "budget.uploadMegabytesPerHour": String(settings.budget.uploadMegabytesPerHour)
                 case "files.maxBytes": String(settings.fileLimits.maxBytes)
                 case "files.quotaMegabytes": settings.fileLimits.quota.map { String($0 >> 20) }
+                case "registration.mode": settings.registration.rawValue
                 default: nil
                 }
             #expect(read == value, "\(variable) was not read")
