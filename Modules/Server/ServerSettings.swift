@@ -50,7 +50,7 @@ public struct ServerSettings: Sendable {
     /// How big shared files may be: per file, and what each person keeps.
     public var fileLimits: FileLimits
     /// Who may sign up: `registration.mode`, `auto` made `open` on a loopback address and
-    /// `invite` on any other (`registration(for:)`).
+    /// `invite` on any other or behind a proxy (`registration(_:host:behindProxy:)`).
     public var registration: RegistrationMode
 
     /// The server's settings: each one's name, default, range and meaning, once.
@@ -148,7 +148,7 @@ public struct ServerSettings: Sendable {
         /// Who may sign up.
         public static let registrationMode = SettingKey.oneOf(
             "registration.mode", default: "auto",
-            "who may make an account: open (anyone), invite (with a code of `messageai-server admin invites create`), closed, or auto (open on a loopback address, invite on any other)",
+            "who may make an account: open (anyone), invite (with a code of `messageai-server admin invites create`), closed, or auto (open on a loopback address, invite on any other or behind a trusted proxy)",
             ["auto", "open", "invite", "closed"])
         /// Requests of one account served at once.
         public static let requestsAtOnce = SettingKey.integer(
@@ -216,15 +216,17 @@ public struct ServerSettings: Sendable {
         budget.uploadMegabytesPerHour = loaded.int(Key.uploadMegabytesPerHour)
         fileLimits = FileLimits(maxBytes: Int64(loaded.int(Key.filesMaxBytes)), quota: Int64(loaded.int(Key.filesQuotaMegabytes)) << 20)
         requestsAtOnce = loaded.int(Key.requestsAtOnce)
-        registration = Self.registration(loaded.string(Key.registrationMode), host: host)
+        registration = Self.registration(
+            loaded.string(Key.registrationMode), host: host, behindProxy: !(loaded.value(Key.trustedProxies) ?? "").isEmpty)
     }
 
     /// The registration mode `setting` means for a server on `host`: `auto` is `open` on a
     /// loopback address (only this machine reaches it: nothing to set up) and `invite` on any
-    /// other, so that a server on a public address never runs open unless told to (ADR 38).
-    public static func registration(_ setting: String, host: String) -> RegistrationMode {
+    /// other, or `behindProxy` (a balancer on this machine may pass the world to a loopback
+    /// address), so that a server others reach never runs open unless told to (ADR 38).
+    public static func registration(_ setting: String, host: String, behindProxy: Bool) -> RegistrationMode {
         if let mode = RegistrationMode(rawValue: setting) { return mode }
         let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
-        return loopback ? .open : .invite
+        return loopback && !behindProxy ? .open : .invite
     }
 }

@@ -9,13 +9,14 @@ import Testing
 @Suite("Server settings", .timeLimit(.minutes(1)))
 struct ServerSettingsTests {
     @Test(
-        "registration auto is open on a loopback address and invite on any other; a mode said outright stands",
+        "registration auto is open on a loopback address and invite on any other or behind a proxy; a mode said outright stands",
         arguments: [
-            ("auto", "127.0.0.1", "open"), ("auto", "::1", "open"), ("auto", "localhost", "open"), ("auto", "0.0.0.0", "invite"),
-            ("auto", "192.0.2.7", "invite"), ("auto", "::", "invite"), ("open", "0.0.0.0", "open"), ("closed", "127.0.0.1", "closed"),
-        ])
-    func registration(setting: String, host: String, mode: String) {
-        #expect(ServerSettings.registration(setting, host: host).rawValue == mode)
+            ("auto", "127.0.0.1", false, "open"), ("auto", "::1", false, "open"), ("auto", "localhost", false, "open"),
+            ("auto", "127.0.0.1", true, "invite"), ("auto", "0.0.0.0", false, "invite"), ("auto", "192.0.2.7", false, "invite"),
+            ("auto", "::", false, "invite"), ("open", "0.0.0.0", true, "open"), ("closed", "127.0.0.1", false, "closed"),
+        ] as [(String, String, Bool, String)])
+    func registration(setting: String, host: String, behindProxy: Bool, mode: String) {
+        #expect(ServerSettings.registration(setting, host: host, behindProxy: behindProxy).rawValue == mode)
     }
 
     @Test("each key's variable, as --help names it, is read; a near miss is warned about and changes nothing")
