@@ -9,8 +9,30 @@ import ServiceGraph
 /// running server or without one: today its invitation codes (`admin invites`).
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "admin", abstract: "Look after the server's store directly: its invitation codes.",
-        subcommands: [InvitesCommand.self])
+        commandName: "admin", abstract: "Look after the server's store directly: invitation codes, password resets.",
+        subcommands: [InvitesCommand.self, UsersCommand.self])
+}
+
+/// `messageai-server admin users reset-password EMAIL`: a password reset without mail.
+struct UsersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users", abstract: "The server's accounts.", subcommands: [ResetPassword.self])
+
+    struct ResetPassword: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset-password", abstract: "Print a one-time code (good for an hour) that sets a new password.",
+            discussion: """
+                Give the code to the account's owner by a channel you trust; they run `messageai passwd --reset-code`. \
+                Redeeming it ends every session of the account. A newer code replaces an older one; the code is kept \
+                only as its digest and never logged.
+                """)
+        @Argument(help: "the account's email") var email: String
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            try await store.run { graph in print(try await graph.issuePasswordReset(forEmail: email)) }
+        }
+    }
 }
 
 /// The store an admin command works on: the server's. (Not `--sqlite-path` and the rest, which

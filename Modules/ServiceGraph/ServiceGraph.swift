@@ -64,6 +64,17 @@ public final class ServiceGraph: Sendable {
         return codes
     }
 
+    /// Issues a one-time password reset code for the account of `email` (`PasswordResets`),
+    /// good for an hour; the code is returned once.
+    /// - Throws: `.notFound` for an email no account has; `.usage` on a backend whose store keeps
+    ///   no codes (memory, remote).
+    public func issuePasswordReset(forEmail email: String) async throws -> String {
+        guard let resets = backend.passwordResets else {
+            throw AppError(.usage, "password resets are kept by a server's store (SQLite or PostgreSQL)")
+        }
+        return try await resets.issue(forEmail: email)
+    }
+
     /// The caller a session token stands for (`nil`: nobody). The token is checked on first use
     /// and again whenever the verification cache time has passed.
     public func caller(token: String?) -> Caller {

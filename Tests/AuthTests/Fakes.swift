@@ -60,4 +60,6 @@ final class ScriptedAuthService: AuthService {
     func signOut() async throws {}
     func currentAccount() async throws -> Account? { nil }
     func changePassword(current: String, new: String) async throws {}
+
+    func resetPassword(code: String, newPassword: String) async throws -> Account { throw AppError(.internal, "unused") }
 }

@@ -61,3 +61,47 @@ struct RegistrationTests {
         #expect(await codes.codes().first?.usesLeft == 1, "a sign-up refused for its input takes no use")
     }
 }
+
+/// Password resets without mail over memory's stores: a code works once, for an hour, for its
+/// account alone; redeeming it ends every session and signs in.
+@Suite("Password resets", .timeLimit(.minutes(1)))
+struct PasswordResetTests {
+    let clock = TestClock()
+    let codes = InMemoryResetCodes()
+    let accounts: StoredAccountService
+
+    init() {
+        accounts = StoredAccountService(
+            store: InMemoryAccountStore(profiles: RecordingProvisioning()), hasher: PlainHasher(), digest: MarkedDigest(), clock: clock,
+            resetCodes: codes)
+    }
+
+    @Test("a code sets the password once, ends every session, signs in; a newer code replaces it; after an hour it is refused")
+    func redeem() async throws {
+        let first = try await accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password1")
+        let resets = try #require(accounts.passwordResets)
+        let stale = try await resets.issue(forEmail: " ADA@example.com")
+        let code = try await resets.issue(forEmail: "ada@example.com")
+        #expect(code.hasPrefix("reset-") && code.count == 38)
+        await #expect(throws: PasswordResets.refused) { try await accounts.resetPassword(code: stale, newPassword: "password2") }
+        await #expect(throws: AppError.self) { try await accounts.resetPassword(code: code, newPassword: "short") }
+        let issued = try await accounts.resetPassword(code: code, newPassword: "password2")
+        #expect(issued.account == first.account)
+        await #expect(throws: AppError.notSignedIn) { try await accounts.account(for: first.token) }
+        #expect(try await accounts.account(for: issued.token) == first.account)
+        _ = try await accounts.signIn(email: "ada@example.com", password: "password2")
+        await #expect(throws: PasswordResets.refused) { try await accounts.resetPassword(code: code, newPassword: "password3") }
+        let late = try await resets.issue(forEmail: "ada@example.com")
+        clock.advance(by: PasswordResets.lifetime)
+        await #expect(throws: PasswordResets.refused) { try await accounts.resetPassword(code: late, newPassword: "password3") }
+        await #expect(throws: AppError(.notFound, "no account has that email")) { try await resets.issue(forEmail: "bob@example.com") }
+    }
+
+    @Test("a store that keeps no codes refuses a reset")
+    func local() async throws {
+        let plain = StoredAccountService(
+            store: InMemoryAccountStore(profiles: RecordingProvisioning()), hasher: PlainHasher(), digest: MarkedDigest(), clock: clock)
+        #expect(plain.passwordResets == nil)
+        await #expect(throws: AppError.self) { try await plain.resetPassword(code: "reset-x", newPassword: "password2") }
+    }
+}

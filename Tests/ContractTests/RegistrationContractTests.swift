@@ -90,3 +90,47 @@ struct RegistrationContractTests {
         #expect(await Self.attempt(harness.accounts, "b", invite: code) == RegistrationRules.closed)
     }
 }
+
+/// Password resets on every store a server keeps them in, the code issued by the operator's
+/// command: it works once, even raced through two instances, and ends the account's sessions.
+@Suite("Password reset contract", .serialized, .timeLimit(.minutes(2)))
+struct PasswordResetContractTests {
+    /// `messageai-server admin users reset-password EMAIL` on `harness`'s store: the code it prints.
+    static func code(for email: String, on harness: BackendHarness) async throws -> String {
+        let process = Process()
+        process.executableURL = LocalMachine.messageai.deletingLastPathComponent().appendingPathComponent("messageai-server")
+        process.arguments = ["admin", "users", "reset-password", email, "--store", harness.store]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let printed = String(decoding: try output.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+        #expect(await process.ended() == 0)
+        return printed.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test(
+        "a reset code raced through two instances sets the password once; every older session ends",
+        arguments: [ContractBackend.sqlite, .remote, .postgres, .remoteOnPostgres])
+    func reset(backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let other = try await BackendHarness(backend, sharing: harness)
+        defer { other.graph.close() }
+        let ada = try await harness.signUp("ada")
+        let code = try await Self.code(for: ada.email, on: harness)
+        let outcomes = await withTaskGroup(of: IssuedSession?.self) { group in
+            for index in 0..<10 {
+                group.addTask {
+                    try? await (index % 2 == 0 ? harness : other).accounts.resetPassword(code: code, newPassword: "new-password-\(index)")
+                }
+            }
+            return await group.reduce(into: [IssuedSession?]()) { $0.append($1) }
+        }
+        let won = outcomes.compactMap { $0 }
+        try #require(won.count == 1, "\(won.count) resets took")
+        await #expect(throws: AppError.notSignedIn) { try await harness.accounts.account(for: ada.token) }
+        #expect(try await other.accounts.account(for: won[0].token).id == ada.id)
+        await #expect(throws: PasswordResets.refused) { try await harness.accounts.resetPassword(code: code, newPassword: "another-one") }
+    }
+}

@@ -42,5 +42,6 @@ struct SessionVerifierTests {
         func signIn(email: String, password: String) async throws -> IssuedSession { throw AppError(.internal, "unused") }
         func revoke(token: String) async throws {}
         func changePassword(token: String, current: String, new: String) async throws {}
+        func resetPassword(code: String, newPassword: String) async throws -> IssuedSession { throw AppError(.internal, "unused") }
     }
 }

@@ -20,11 +20,16 @@ public enum AuthAPI {
     /// Changes the password; every other session of the user ends.
     public static let changePassword = Endpoint<PasswordChange, NoContent, PathParameters.None>(
         .post, "/v1/auth/password", "Change the password; ends every other session of the user", successStatus: 204)
+    /// Redeems a password reset code; every session of the account ends and a new one is issued.
+    public static let resetPassword = Endpoint<PasswordReset, SessionReply, PathParameters.None>(
+        .post, "/v1/auth/password/reset",
+        "Set a new password with a reset code an operator issued; ends every session of the account and returns a new one (rate-limited)",
+        needsSession: false)
 
     /// Every Auth endpoint.
     public static let endpoints = [
         signUp.spec, signIn.spec, session.spec, signOut.spec,
-        changePassword.spec,
+        changePassword.spec, resetPassword.spec,
     ]
 }
 
@@ -113,6 +118,27 @@ public struct PasswordChange: WireType, Equatable {
         [
             ("current", .string(maxLength: 1_024)), ("new", .string(minLength: Validation.minPasswordLength, maxLength: Validation.maxPasswordBytes)),
         ], required: ["current", "new"])
+}
+
+/// The body of a password reset.
+public struct PasswordReset: WireType, Equatable {
+    /// The code the operator gave.
+    public let code: String
+    /// The password to use from now on.
+    public let new: String
+
+    /// Creates the body.
+    public init(code: String, new: String) {
+        self.code = code
+        self.new = new
+    }
+
+    public static let schema = WireSchema.object(
+        [
+            ("code", .string(minLength: 1, maxLength: 64)),
+            ("new", .string(minLength: Validation.minPasswordLength, maxLength: Validation.maxPasswordBytes)),
+        ],
+        required: ["code", "new"])
 }
 
 extension Account: WireType {

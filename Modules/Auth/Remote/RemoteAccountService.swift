@@ -34,4 +34,8 @@ public struct RemoteAccountService: AccountService {
     public func changePassword(token: String, current: String, new: String) async throws {
         _ = try await connection.call(AuthAPI.changePassword, body: PasswordChange(current: current, new: new), token: token)
     }
+
+    public func resetPassword(code: String, newPassword: String) async throws -> IssuedSession {
+        try await connection.call(AuthAPI.resetPassword, body: PasswordReset(code: code, new: newPassword), token: nil).issued
+    }
 }

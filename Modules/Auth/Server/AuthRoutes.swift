@@ -47,6 +47,12 @@ public struct AuthRoutes: Sendable {
             }
             return NoContent()
         }
+        routes.add(AuthAPI.resetPassword) { call in
+            // A code is a guess like a password: from the address's sign-up budget.
+            try await limits.signingUp(address: call.clientAddress) {
+                SessionReply(try await accounts.resetPassword(code: call.body.code, newPassword: call.body.new))
+            }
+        }
     }
 
     private static func token<Body, Path>(of call: APICall<Body, Path>) throws -> String {

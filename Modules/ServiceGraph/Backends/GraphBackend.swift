@@ -10,6 +10,8 @@ protocol GraphBackend: Sendable {
     var accounts: any AccountService { get }
     /// A server's invitation codes, where the store keeps them (SQLite, PostgreSQL).
     var registrationCodes: (any RegistrationCodeStore)? { get }
+    /// A server's password resets, where the store keeps their codes (SQLite, PostgreSQL).
+    var passwordResets: PasswordResets? { get }
     /// The services of one caller.
     func services(for caller: Caller) -> ServiceSet
     /// The process's one feed of new events, where the store is in this process (memory, SQLite).
@@ -37,6 +39,7 @@ protocol GraphBackend: Sendable {
 
 extension GraphBackend {
     var registrationCodes: (any RegistrationCodeStore)? { nil }
+    var passwordResets: PasswordResets? { nil }
     var typingHub: TypingHub? { nil }
     var membership: (any ConversationMembership)? { nil }
     var fileCleanup: FileCleanup? { nil }

@@ -27,6 +27,7 @@ final class PostgresBackend: DatabaseBackend {
     let database: PGDatabase
     let accounts: any AccountService
     let registrationCodes: (any RegistrationCodeStore)?
+    let passwordResets: PasswordResets?
     let links: FeatureLinks
     let stores: DatabaseStores
     /// The task that reads which sessions ended (`watchSessionEnds`).
@@ -45,12 +46,15 @@ final class PostgresBackend: DatabaseBackend {
     private init(_ options: GraphOptions, database: PGDatabase, epoch: String) {
         self.database = database
         registrationCodes = PostgresRegistrationCodes(database: database)
-        accounts = StoredAccountService(
+        let stored = StoredAccountService(
             store: PostgresAccountStore(database: database) { account, name, transaction in
                 try await PostgresProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), transaction)
             },
             hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
-            idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: registrationCodes))
+            idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: registrationCodes),
+            resetCodes: PostgresResetCodes(database: database))
+        accounts = stored
+        passwordResets = stored.passwordResets
         links = FeatureLinks(
             registry: PostgresProfileRegistry(database: database), activity: PostgresChatActivityFeed(database: database),
             directory: PostgresConversationDirectory(database: database))

@@ -23,18 +23,22 @@ final class SQLiteBackend: DatabaseBackend {
     private let database: SQLDatabase
     let accounts: any AccountService
     let registrationCodes: (any RegistrationCodeStore)?
+    let passwordResets: PasswordResets?
     let links: FeatureLinks
     let stores: DatabaseStores
 
     init(_ options: GraphOptions) throws {
         database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, watch: options.soleWriter ? .polling : .fileEvents)
         registrationCodes = SQLRegistrationCodes(database: database)
-        accounts = StoredAccountService(
+        let stored = StoredAccountService(
             store: SQLAccountStore(database: database) { account, name, db in
                 try SQLProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), db)
             },
             hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
-            idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: registrationCodes))
+            idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: registrationCodes),
+            resetCodes: SQLResetCodes(database: database))
+        accounts = stored
+        passwordResets = stored.passwordResets
         links = FeatureLinks(
             registry: SQLProfileRegistry(database: database), activity: SQLChatActivityFeed(database: database),
             directory: SQLConversationDirectory(database: database))

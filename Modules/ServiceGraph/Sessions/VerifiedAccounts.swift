@@ -24,6 +24,12 @@ struct VerifiedAccounts: AccountService {
         verifier.forget(token: token)
     }
 
+    func resetPassword(code: String, newPassword: String) async throws -> IssuedSession {
+        let issued = try await accounts.resetPassword(code: code, newPassword: newPassword)
+        verifier.forget(user: issued.account.id, except: issued.token)
+        return issued
+    }
+
     func changePassword(token: String, current: String, new: String) async throws {
         let user = try await verifier.userID(for: token)
         try await accounts.changePassword(token: token, current: current, new: new)

@@ -26,6 +26,12 @@ public protocol AccountService: Sendable {
     /// - Throws: `.notSignedIn` for a bad token; `.invalidCredentials` if `current` is wrong;
     ///   `.invalidInput` if `new` breaks the password rule.
     func changePassword(token: String, current: String, new: String) async throws
+
+    /// Redeems a password reset code an operator issued (`PasswordResets`): the password becomes
+    /// `newPassword`, every session of the account ends, and a new one is issued.
+    /// - Throws: `.invalidCredentials` for a code that is not valid (unknown, used, expired);
+    ///   `.invalidInput` for a password that breaks the rule; `.forbidden` where resets are not kept.
+    func resetPassword(code: String, newPassword: String) async throws -> IssuedSession
 }
 
 extension AccountService {

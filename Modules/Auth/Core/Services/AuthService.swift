@@ -23,6 +23,11 @@ public protocol AuthService: Sendable {
     /// Replaces the signed-in user's password; every other session of the user ends.
     /// - Throws: `.invalidCredentials` if `current` is wrong; `.invalidInput` if `new` is too short.
     func changePassword(current: String, new: String) async throws
+
+    /// Sets a new password with a reset code an operator gave, ending every session of the
+    /// account, and signs it in on this device.
+    /// - Throws: `.invalidCredentials` for a code that is not valid; `.invalidInput` for a bad password.
+    func resetPassword(code: String, newPassword: String) async throws -> Account
 }
 
 extension AuthService {

@@ -17,6 +17,10 @@ public struct SessionAuthService: AuthService {
         try keep(try await accounts.signUp(email: email, displayName: displayName, password: password, invite: invite))
     }
 
+    public func resetPassword(code: String, newPassword: String) async throws -> Account {
+        try keep(try await accounts.resetPassword(code: code, newPassword: newPassword))
+    }
+
     public func signIn(email: String, password: String) async throws -> Account {
         try keep(try await accounts.signIn(email: email, password: password))
     }

@@ -12,13 +12,14 @@ public struct StoredAccountService: AccountService {
     private let clock: any WallClock
     private let idleLimit: TimeInterval
     private let registration: Registration
+    private let resets: PasswordResets?
 
     /// Creates the service over `store`: passwords hashed by `hasher`, tokens (and invitation
     /// codes) kept as `digest` gives them, sessions ending after `idleLimit` unused by `clock`,
-    /// sign-ups admitted as `registration` says.
+    /// sign-ups admitted as `registration` says, password reset codes kept in `resetCodes`.
     public init(
         store: any AccountStore, hasher: any PasswordHasher, digest: any TokenDigest, clock: any WallClock = SystemWallClock(),
-        idleLimit: TimeInterval = AuthRules.defaultIdleLimit, registration: Registration = .open
+        idleLimit: TimeInterval = AuthRules.defaultIdleLimit, registration: Registration = .open, resetCodes: (any ResetCodeStore)? = nil
     ) {
         self.store = store
         self.hasher = hasher
@@ -26,7 +27,11 @@ public struct StoredAccountService: AccountService {
         self.clock = clock
         self.idleLimit = idleLimit
         self.registration = registration
+        resets = resetCodes.map { PasswordResets(accounts: store, codes: $0, hasher: hasher, digest: digest, clock: clock) }
     }
+
+    /// The password resets of this store, where it keeps codes (a server's SQLite or PostgreSQL).
+    public var passwordResets: PasswordResets? { resets }
 
     public func signUp(email: String, displayName: String, password: String, invite: String?) async throws -> IssuedSession {
         let (email, name) = try AuthRules.signUp(email: email, displayName: displayName, password: password)
@@ -93,5 +98,10 @@ public struct StoredAccountService: AccountService {
         guard try await hasher.verify(current, against: AuthRules.hashToCheck(current, stored: hash)) else { throw AuthRules.wrongCurrentPassword }
         try Validation.password(new)
         try await store.setPasswordHash(try await hasher.hash(new), of: account.id, keeping: digest.digest(token))
+    }
+
+    public func resetPassword(code: String, newPassword: String) async throws -> IssuedSession {
+        guard let resets else { throw AppError(.forbidden, "password reset codes are a server's (messageai-server admin users reset-password)") }
+        return try await resets.redeem(code, newPassword: newPassword)
     }
 }

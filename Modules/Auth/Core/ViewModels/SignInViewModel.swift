@@ -20,6 +20,12 @@ public final class SignInViewModel {
     }
 
     /// Creates an account and signs it in.
+    /// Sets a new password with an operator's reset code and signs in with it (`AuthService.resetPassword`).
+    public func resetPassword(code: String, newPassword: String) async {
+        state = .loading
+        state = await .from { try await auth.resetPassword(code: code, newPassword: newPassword) }
+    }
+
     public func signUp(email: String, displayName: String, password: String, invite: String? = nil) async {
         state = .loading
         state = await .from { try await auth.signUp(email: email, displayName: displayName, password: password, invite: invite) }

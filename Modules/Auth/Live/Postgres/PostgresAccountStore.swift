@@ -24,7 +24,7 @@ public struct PostgresAccountStore: AccountStore {
                 """,
                 "CREATE INDEX auth_sessions_by_user ON auth_sessions (user_id)",
             ]),
-        PostgresSessionEnds.migration, PostgresRegistrationCodes.migration,
+        PostgresSessionEnds.migration, PostgresRegistrationCodes.migration, PostgresResetCodes.migration,
     ]
 
     private let database: PGDatabase

@@ -49,5 +49,15 @@ public enum AuthSchema {
                     created_at REAL NOT NULL
                 );
                 """),
+        // A server's password reset codes, by digest (`SQLResetCodes`).
+        SchemaMigration(
+            feature: "auth", version: 5,
+            sql: """
+                CREATE TABLE auth_reset_codes (
+                    digest TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL UNIQUE REFERENCES auth_accounts(id),
+                    expires_at REAL NOT NULL
+                );
+                """),
     ]
 }
