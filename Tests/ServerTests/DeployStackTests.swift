@@ -69,6 +69,21 @@ struct DeployStackTests {
             #expect(try await proxy.send("GET", "/v1/profiles/me", token: ada.token).status == 200, "once back, every request is served")
         }
 
+        // A password reset: the operator's code, made on the database, redeemed through the proxy.
+        let email = try #require(try await proxy.send("GET", "/v1/auth/session", token: ada.token).json?["email"] as? String)
+        let operatorRun = try await OwnThread.run {
+            try SpawnedProgram.run(
+                [ServerProcess.executable.path, "admin", "users", "reset-password", email, "--store", stack.databaseURL], environment: [:])
+        }
+        let code = operatorRun.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(operatorRun.status == 0 && code.hasPrefix("reset-"), "\(operatorRun.output)")
+        let reset = try await proxy.send("POST", "/v1/auth/password/reset", json: ["code": code, "new": "a-new-password"])
+        let newToken = try #require(reset.json?["token"] as? String, "\(reset.status)")
+        #expect(try await proxy.send("GET", "/v1/profiles/me", token: ada.token).status == 401, "the old session ended")
+        #expect(try await proxy.send("GET", "/v1/profiles/me", token: newToken).status == 200)
+        let again = try await proxy.send("POST", "/v1/auth/password/reset", json: ["code": code, "new": "another-password"])
+        #expect(again.status == 401, "a code works once")
+
         #expect(try await stack.run("stop").status == 0)
         let status = try await stack.run("status")
         #expect(
