@@ -22,7 +22,7 @@ struct RootCommand: ParsableCommand {
                 \(Settings.table.help)
                 """,
             subcommands: FeatureRegistry.offeredPlugins.flatMap { $0.commands } + [
-                ConfigCommand.self, ReplSubcommand.self, TuiSubcommand.self, NotifyCommand.self,
+                ConfigCommand.self, ReplSubcommand.self, TuiSubcommand.self, NotifyCommand.self, ExportCommand.self,
             ]
         )
     }

@@ -94,6 +94,52 @@ struct CLIBackendTests {
     }
 
     /// Signs each up, under the profile of their name in lower case (the first under the default profile too).
+    @Test(
+        "export writes one private JSON document of what Ada may read: her account, her conversation with its names, messages, reactions and files, nothing of others'",
+        arguments: TestTerminal.SharedStore.allCases)
+    func export(_ store: TestTerminal.SharedStore) async throws {
+        let server = try await terminal.serve(store)
+        defer { server?.stop() }
+        try await signUp("Ada", "Grace", "Alan")
+        #expect(await terminal.run("chats new grace@example.com") == 0)
+        #expect(await terminal.run("--profile grace chats new ada@example.com") == 0)
+        #expect(await terminal.run("--profile grace chats new alan@example.com") == 0)
+        #expect(await terminal.run("--profile alan chats new grace@example.com") == 0)
+        #expect(await terminal.run(arguments: ["--profile", "grace", "send", "Alan", "between Grace and Alan only"]) == 0)
+        let (one, _) = try await send("Grace", "one")
+        #expect(await terminal.run(arguments: ["react", "Grace", one, "🦋"]) == 0)
+        let (gone, _) = try await send("Grace", "a regret")
+        #expect(await terminal.run(arguments: ["delete", "Grace", gone]) == 0)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-export-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let page = folder.appendingPathComponent("logbook.txt")
+        try Data("moth in relay 70".utf8).write(to: page)
+        #expect(await terminal.run(arguments: ["send", "Grace", "the page", "--file", page.path]) == 0, "\(terminal.errors)")
+
+        let document = folder.appendingPathComponent("ada.json")
+        #expect(await terminal.run(arguments: ["export", "--to", document.path]) == 0, "\(terminal.errors)")
+        let bytes = try Data(contentsOf: document)
+        let mode = try FileManager.default.attributesOfItem(atPath: document.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "readable by its owner alone")
+        let json = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        #expect(json["format"] as? String == "messageai-export" && json["version"] as? Int == 1)
+        #expect((json["account"] as? [String: Any])?["email"] as? String == "ada@example.com")
+        let conversations = try #require(json["conversations"] as? [[String: Any]])
+        try #require(conversations.count == 1, "only hers: \(conversations.map { $0["title"] ?? "" })")
+        let names = (conversations[0]["members"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names?.sorted() == ["Ada", "Grace"])
+        let messages = try #require(conversations[0]["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["text"] as? String } == ["the page", "", "one"], "newest first, the deleted one a tombstone")
+        #expect(messages[1]["deleted"] as? Bool == true)
+        #expect((messages[2]["reactionCounts"] as? [String: Int])?["🦋"] == 1)
+        let file = (messages[0]["attachments"] as? [[String: Any]])?.first
+        #expect(file?["name"] as? String == "logbook.txt" && file?["size"] as? Int == 16 && (file?["sha256"] as? String)?.count == 64)
+        #expect(bytes.range(of: Data("between Grace and Alan".utf8)) == nil && bytes.range(of: Data("a regret".utf8)) == nil)
+        #expect(await terminal.run(arguments: ["export", "--to", document.path]) == 67, "an existing file is kept")
+        #expect(try Data(contentsOf: document) == bytes)
+    }
+
     private func signUp(_ names: String...) async throws {
         for (index, name) in names.enumerated() {
             terminal.setInput(["password123"])
