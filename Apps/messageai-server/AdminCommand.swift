@@ -9,14 +9,37 @@ import ServiceGraph
 /// running server or without one: today its invitation codes (`admin invites`).
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "admin", abstract: "Look after the server's store directly: invitation codes, password resets.",
+        commandName: "admin", abstract: "Look after the server's store directly: invitation codes, password resets, suspensions.",
         subcommands: [InvitesCommand.self, UsersCommand.self])
 }
 
-/// `messageai-server admin users reset-password EMAIL`: a password reset without mail.
+/// `messageai-server admin users reset-password|suspend|reinstate EMAIL`: a password reset
+/// without mail, and suspensions.
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "users", abstract: "The server's accounts.", subcommands: [ResetPassword.self])
+        commandName: "users", abstract: "The server's accounts.", subcommands: [ResetPassword.self, Suspend.self, Reinstate.self])
+
+    struct Suspend: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Suspend an account: every session of it ends and it signs in no more; its data stays.",
+            discussion: """
+                On PostgreSQL every instance closes the account's sockets within about a second. A running server \
+                over a SQLite file refuses its sessions within 2 s (the time it trusts a checked token). Sign-in \
+                then answers "this account is suspended" (exit 76).
+                """)
+        @Argument(help: "the account's email") var email: String
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws { try await store.setSuspended(email, true) }
+    }
+
+    struct Reinstate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Reinstate a suspended account: it may sign in again.")
+        @Argument(help: "the account's email") var email: String
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws { try await store.setSuspended(email, false) }
+    }
 
     struct ResetPassword: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -43,6 +66,14 @@ struct StoreOptions: ParsableArguments {
             "the server's store: its SQLite file, or its postgres:// URL (default: as the server finds it: MESSAGEAI_SERVER_ variables, then its default file)",
             valueName: "file-or-url"))
     var store: String?
+
+    /// Suspends (or reinstates) the account of `email` and says so with its id.
+    func setSuspended(_ email: String, _ suspending: Bool) async throws {
+        try await run { graph in
+            let account = try await graph.setSuspended(email: email, suspending)
+            print("\(suspending ? "suspended" : "reinstated") \(account.email) (\(account.id))")
+        }
+    }
 
     /// Runs `body` on the store's graph, a failure printed as one line with its exit code.
     func run(_ body: (ServiceGraph) async throws -> Void) async throws {

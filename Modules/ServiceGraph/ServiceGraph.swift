@@ -69,10 +69,18 @@ public final class ServiceGraph: Sendable {
     /// - Throws: `.notFound` for an email no account has; `.usage` on a backend whose store keeps
     ///   no codes (memory, remote).
     public func issuePasswordReset(forEmail email: String) async throws -> String {
-        guard let resets = backend.passwordResets else {
+        guard let resets = backend.storedAccounts?.passwordResets else {
             throw AppError(.usage, "password resets are kept by a server's store (SQLite or PostgreSQL)")
         }
         return try await resets.issue(forEmail: email)
+    }
+
+    /// Suspends the account of `email` (every session of it ends, on every instance of a
+    /// PostgreSQL store within about a second, and it signs in no more) or reinstates it.
+    /// - Throws: `.notFound` for an email no account has; `.usage` on the memory and remote backends.
+    public func setSuspended(email: String, _ suspending: Bool) async throws -> Account {
+        guard let accounts = backend.storedAccounts else { throw AppError(.usage, "suspensions are a server store's (SQLite or PostgreSQL)") }
+        return try await accounts.setSuspended(email: email, suspending)
     }
 
     /// The caller a session token stands for (`nil`: nobody). The token is checked on first use

@@ -13,9 +13,15 @@ struct RegistrationContractTests {
     /// `messageai-server admin invites create` on `harness`'s store, as an operator runs it: the
     /// code it prints.
     static func code(uses: Int, expires: String = "7d", on harness: BackendHarness) async throws -> String {
+        try await admin(["invites", "create", "--uses", String(uses), "--expires", expires], on: harness)
+    }
+
+    /// `messageai-server admin ARGUMENTS --store STORE` on `harness`'s store, as an operator runs
+    /// it: what it prints, trimmed (it must succeed).
+    static func admin(_ arguments: [String], on harness: BackendHarness) async throws -> String {
         let process = Process()
         process.executableURL = LocalMachine.messageai.deletingLastPathComponent().appendingPathComponent("messageai-server")
-        process.arguments = ["admin", "invites", "create", "--uses", String(uses), "--expires", expires, "--store", harness.store]
+        process.arguments = ["admin"] + arguments + ["--store", harness.store]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -97,16 +103,7 @@ struct RegistrationContractTests {
 struct PasswordResetContractTests {
     /// `messageai-server admin users reset-password EMAIL` on `harness`'s store: the code it prints.
     static func code(for email: String, on harness: BackendHarness) async throws -> String {
-        let process = Process()
-        process.executableURL = LocalMachine.messageai.deletingLastPathComponent().appendingPathComponent("messageai-server")
-        process.arguments = ["admin", "users", "reset-password", email, "--store", harness.store]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let printed = String(decoding: try output.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
-        #expect(await process.ended() == 0)
-        return printed.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await RegistrationContractTests.admin(["users", "reset-password", email], on: harness)
     }
 
     @Test(

@@ -10,8 +10,9 @@ protocol GraphBackend: Sendable {
     var accounts: any AccountService { get }
     /// A server's invitation codes, where the store keeps them (SQLite, PostgreSQL).
     var registrationCodes: (any RegistrationCodeStore)? { get }
-    /// A server's password resets, where the store keeps their codes (SQLite, PostgreSQL).
-    var passwordResets: PasswordResets? { get }
+    /// The accounts over the store itself, where the process reaches it (SQLite, PostgreSQL): an
+    /// operator's password resets and suspensions.
+    var storedAccounts: StoredAccountService? { get }
     /// The services of one caller.
     func services(for caller: Caller) -> ServiceSet
     /// The process's one feed of new events, where the store is in this process (memory, SQLite).
@@ -39,7 +40,7 @@ protocol GraphBackend: Sendable {
 
 extension GraphBackend {
     var registrationCodes: (any RegistrationCodeStore)? { nil }
-    var passwordResets: PasswordResets? { nil }
+    var storedAccounts: StoredAccountService? { nil }
     var typingHub: TypingHub? { nil }
     var membership: (any ConversationMembership)? { nil }
     var fileCleanup: FileCleanup? { nil }

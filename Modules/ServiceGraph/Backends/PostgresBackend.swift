@@ -27,7 +27,7 @@ final class PostgresBackend: DatabaseBackend {
     let database: PGDatabase
     let accounts: any AccountService
     let registrationCodes: (any RegistrationCodeStore)?
-    let passwordResets: PasswordResets?
+    let storedAccounts: StoredAccountService?
     let links: FeatureLinks
     let stores: DatabaseStores
     /// The task that reads which sessions ended (`watchSessionEnds`).
@@ -54,7 +54,7 @@ final class PostgresBackend: DatabaseBackend {
             idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: registrationCodes),
             resetCodes: PostgresResetCodes(database: database))
         accounts = stored
-        passwordResets = stored.passwordResets
+        storedAccounts = stored
         links = FeatureLinks(
             registry: PostgresProfileRegistry(database: database), activity: PostgresChatActivityFeed(database: database),
             directory: PostgresConversationDirectory(database: database))

@@ -23,7 +23,7 @@ final class SQLiteBackend: DatabaseBackend {
     private let database: SQLDatabase
     let accounts: any AccountService
     let registrationCodes: (any RegistrationCodeStore)?
-    let passwordResets: PasswordResets?
+    let storedAccounts: StoredAccountService?
     let links: FeatureLinks
     let stores: DatabaseStores
 
@@ -38,7 +38,7 @@ final class SQLiteBackend: DatabaseBackend {
             idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: registrationCodes),
             resetCodes: SQLResetCodes(database: database))
         accounts = stored
-        passwordResets = stored.passwordResets
+        storedAccounts = stored
         links = FeatureLinks(
             registry: SQLProfileRegistry(database: database), activity: SQLChatActivityFeed(database: database),
             directory: SQLConversationDirectory(database: database))

@@ -9,6 +9,7 @@ public actor InMemoryAccountStore: AccountStore {
     private var sessions: [String: (userID: UserID, lastUsed: Date)] = [:]
     /// Emails of sign-ups under way.
     private var signingUp: Set<String> = []
+    private var suspended: Set<UserID> = []
     private let profiles: any ProfileProvisioning
     private let conditions: SimulatedConditions
 
@@ -40,7 +41,7 @@ public actor InMemoryAccountStore: AccountStore {
     public func passwordHash(of id: UserID) -> String? { account(id)?.passwordHash }
 
     public func startSession(_ session: String, of id: UserID, ifPasswordHashIs passwordHash: String, at now: Date) -> Bool {
-        guard account(id)?.passwordHash == passwordHash else { return false }
+        guard account(id)?.passwordHash == passwordHash, !suspended.contains(id) else { return false }
         sessions[session] = (id, now)
         return true
     }
@@ -60,6 +61,19 @@ public actor InMemoryAccountStore: AccountStore {
         accounts[email]?.passwordHash = passwordHash
         sessions = sessions.filter { $0.key == kept || $0.value.userID != id }
     }
+
+    public func setSuspended(_ id: UserID, at now: Date?) -> Bool {
+        guard account(id) != nil else { return false }
+        if now == nil {
+            suspended.remove(id)
+        } else {
+            suspended.insert(id)
+            sessions = sessions.filter { $0.value.userID != id }
+        }
+        return true
+    }
+
+    public func isSuspended(_ id: UserID) -> Bool { suspended.contains(id) }
 
     /// Issues a session for an existing account without a password, its token kept as `digest`
     /// gives it: the memory backend's demo user, when Auth is not among the enabled features.

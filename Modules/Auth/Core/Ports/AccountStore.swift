@@ -17,7 +17,8 @@ public protocol AccountStore: Sendable {
     func passwordHash(of id: UserID) async throws -> String?
 
     /// Starts session `session` of account `id`, used at `now`, only if its password hash is
-    /// still `passwordHash` (a change committed meanwhile wins); false when it was not started.
+    /// still `passwordHash` (a change committed meanwhile wins) and it is not suspended; false
+    /// when it was not started.
     func startSession(_ session: String, of id: UserID, ifPasswordHashIs passwordHash: String, at now: Date) async throws -> Bool
 
     /// The account of session `session` and when it was last used (as `touch` wrote it), or `nil`.
@@ -31,4 +32,11 @@ public protocol AccountStore: Sendable {
 
     /// Replaces the password hash of account `id` and ends each of its sessions but `kept`, at once.
     func setPasswordHash(_ passwordHash: String, of id: UserID, keeping kept: String) async throws
+
+    /// Suspends account `id` at `now` and ends every session of it at once, or (`now` nil)
+    /// reinstates it; false when there is no such account.
+    func setSuspended(_ id: UserID, at now: Date?) async throws -> Bool
+
+    /// Whether account `id` is suspended.
+    func isSuspended(_ id: UserID) async throws -> Bool
 }

@@ -25,6 +25,7 @@ public struct PostgresAccountStore: AccountStore {
                 "CREATE INDEX auth_sessions_by_user ON auth_sessions (user_id)",
             ]),
         PostgresSessionEnds.migration, PostgresRegistrationCodes.migration, PostgresResetCodes.migration,
+        PGDatabase.Migration(feature: "auth", version: 5, ["ALTER TABLE auth_accounts ADD COLUMN suspended_at double precision"]),
     ]
 
     private let database: PGDatabase
@@ -72,6 +73,7 @@ public struct PostgresAccountStore: AccountStore {
             """
             INSERT INTO auth_sessions (token_digest, user_id, created_at, last_used_at)
             SELECT \(session), id, \(now), \(now) FROM auth_accounts WHERE id = \(id.rawValue) AND password_hash = \(passwordHash)
+              AND suspended_at IS NULL
             RETURNING user_id
             """
         ).isEmpty
@@ -97,5 +99,20 @@ public struct PostgresAccountStore: AccountStore {
             try await transaction.query("UPDATE auth_accounts SET password_hash = \(passwordHash) WHERE id = \(id.rawValue)")
             try await transaction.query("DELETE FROM auth_sessions WHERE user_id = \(id.rawValue) AND token_digest != \(kept)")
         }
+    }
+
+    public func setSuspended(_ id: UserID, at now: Date?) async throws -> Bool {
+        let at = now?.timeIntervalSince1970
+        return try await database.write(ordered: false) { transaction in
+            let found = try await transaction.query("UPDATE auth_accounts SET suspended_at = \(at) WHERE id = \(id.rawValue) RETURNING id")
+            guard !found.isEmpty else { return false }
+            // Every instance closes the sessions' sockets within about a second (`PostgresSessionEnds`).
+            if now != nil { try await transaction.query("DELETE FROM auth_sessions WHERE user_id = \(id.rawValue)") }
+            return true
+        }
+    }
+
+    public func isSuspended(_ id: UserID) async throws -> Bool {
+        try await database.query("SELECT suspended_at IS NOT NULL FROM auth_accounts WHERE id = \(id.rawValue)").first?.decode(Bool.self) ?? false
     }
 }

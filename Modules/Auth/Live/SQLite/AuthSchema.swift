@@ -59,5 +59,7 @@ public enum AuthSchema {
                     expires_at REAL NOT NULL
                 );
                 """),
+        // A suspended account keeps its data and signs in no more (`AccountStore.setSuspended`).
+        SchemaMigration(feature: "auth", version: 6, sql: "ALTER TABLE auth_accounts ADD COLUMN suspended_at REAL;"),
     ]
 }

@@ -52,7 +52,7 @@ public struct SQLAccountStore: AccountStore {
             try db.execute(
                 sql: """
                     INSERT INTO auth_sessions (token_digest, user_id, created_at, last_used_at)
-                    SELECT ?, id, ?, ? FROM auth_accounts WHERE id = ? AND password_hash = ?
+                    SELECT ?, id, ?, ? FROM auth_accounts WHERE id = ? AND password_hash = ? AND suspended_at IS NULL
                     """, arguments: [session, now, now, id.rawValue, passwordHash])
             return db.changesCount > 0
         }
@@ -84,6 +84,21 @@ public struct SQLAccountStore: AccountStore {
         try await database.write { db in
             try db.execute(sql: "UPDATE auth_accounts SET password_hash = ? WHERE id = ?", arguments: [passwordHash, id.rawValue])
             try db.execute(sql: "DELETE FROM auth_sessions WHERE user_id = ? AND token_digest != ?", arguments: [id.rawValue, kept])
+        }
+    }
+
+    public func setSuspended(_ id: UserID, at now: Date?) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE auth_accounts SET suspended_at = ? WHERE id = ?", arguments: [now, id.rawValue])
+            guard db.changesCount > 0 else { return false }
+            if now != nil { try db.execute(sql: "DELETE FROM auth_sessions WHERE user_id = ?", arguments: [id.rawValue]) }
+            return true
+        }
+    }
+
+    public func isSuspended(_ id: UserID) async throws -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT suspended_at IS NOT NULL FROM auth_accounts WHERE id = ?", arguments: [id.rawValue]) ?? false
         }
     }
 }

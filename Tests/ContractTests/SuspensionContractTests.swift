@@ -1,0 +1,60 @@
+import Auth
+import Foundation
+import Kernel
+import ServiceGraph
+import TestSupport
+import Testing
+
+/// An operator's suspension (`messageai-server admin users suspend|reinstate`) on every store a
+/// server keeps accounts in: the account's sessions end on every instance, it signs in no more
+/// with a plain answer, and reinstated it signs in again.
+@Suite("Suspension contract", .serialized, .timeLimit(.minutes(2)))
+struct SuspensionContractTests {
+    @Test(
+        "suspended: sessions refused within 2 s through another instance, sign-in refused as suspended; reinstated: signs in",
+        arguments: [ContractBackend.sqlite, .remote, .postgres, .remoteOnPostgres])
+    func suspend(backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let other = try await BackendHarness(backend, sharing: harness)
+        defer { other.graph.close() }
+        let ada = try await harness.signUp("ada"), grace = try await harness.signUp("grace")
+        _ = try await other.accounts.account(for: ada.token)
+        let ends = other.graph.sessionEnds()
+        let said = try await RegistrationContractTests.admin(["users", "suspend", ada.email.uppercased()], on: harness)
+        #expect(said == "suspended \(ada.email) (\(ada.id))")
+        if backend == .postgres {
+            // Every instance hears of the ended session (and closes its sockets) within about a second.
+            let heard = await Task {
+                for await _ in ends { return true }
+                return false
+            }.valueWithin(.seconds(2))
+            #expect(heard == true, "the other instance heard of the ended session")
+        }
+        let refused = ContinuousClock.now
+        while (try? await other.accounts.account(for: ada.token)) != nil, ContinuousClock.now - refused < .seconds(3) { await Task.yield() }
+        #expect(ContinuousClock.now - refused < .seconds(2.5), "refused within the 2 s an instance trusts a checked token")
+        await #expect(throws: AuthRules.suspended) { try await harness.accounts.signIn(email: ada.email, password: "password-ada") }
+        await #expect(throws: AuthRules.wrongCredentials) { try await harness.accounts.signIn(email: ada.email, password: "wrong-password") }
+        #expect(try await other.accounts.account(for: grace.token).id == grace.id, "nobody else is touched")
+        _ = try await RegistrationContractTests.admin(["users", "reinstate", ada.email], on: harness)
+        _ = try await harness.accounts.signIn(email: ada.email, password: "password-ada")
+    }
+}
+
+extension Task where Failure == Never {
+    /// The task's value if it comes within `limit`, else `nil` (and the task is cancelled).
+    func valueWithin(_ limit: Duration) async -> Success? {
+        await withTaskGroup(of: Success?.self) { group in
+            group.addTask { await self.value }
+            group.addTask {
+                try? await Task<Never, Never>.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            cancel()
+            return first
+        }
+    }
+}
