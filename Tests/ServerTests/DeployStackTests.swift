@@ -18,7 +18,7 @@ import Testing
 struct DeployStackTests {
 
     @Test(
-        "stack start serves through HAProxy and each instance serves what went through it; one instance killed, the proxy serves from the other within 3 s; stack stop ends everything"
+        "stack start serves through HAProxy and each instance serves what went through it; one instance killed, the proxy serves from the other within 3 s; a reset and a suspension reach it; stack stop ends everything"
     )
     func stackServesThroughTheProxy() async throws {
         let stack = DeployStack()
@@ -83,6 +83,18 @@ struct DeployStackTests {
         #expect(try await proxy.send("GET", "/v1/profiles/me", token: newToken).status == 200)
         let again = try await proxy.send("POST", "/v1/auth/password/reset", json: ["code": code, "new": "another-password"])
         #expect(again.status == 401, "a code works once")
+
+        // A suspension on the database: refused through the proxy within 2 s, sign-in refused as suspended.
+        let suspended = try await OwnThread.run {
+            try SpawnedProgram.run(
+                [ServerProcess.executable.path, "admin", "users", "suspend", email, "--store", stack.databaseURL], environment: [:])
+        }
+        #expect(suspended.status == 0, "\(suspended.output)")
+        let start = ContinuousClock.now
+        while try await proxy.send("GET", "/v1/profiles/me", token: newToken).status == 200, ContinuousClock.now - start < .seconds(5) {}
+        #expect(ContinuousClock.now - start < .seconds(2), "the session refused \(ContinuousClock.now - start) after the suspension")
+        let signIn = try await proxy.send("POST", "/v1/auth/signin", json: ["email": email, "password": "a-new-password"])
+        #expect(signIn.status == 403 && String(decoding: signIn.body, as: UTF8.self).contains("suspended"), "\(signIn.status)")
 
         #expect(try await stack.run("stop").status == 0)
         let status = try await stack.run("status")
