@@ -10,7 +10,24 @@ import ServiceGraph
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin", abstract: "Look after the server's store directly: invitation codes, password resets, suspensions.",
-        subcommands: [InvitesCommand.self, UsersCommand.self])
+        subcommands: [InvitesCommand.self, UsersCommand.self, AuditCommand.self])
+}
+
+/// `messageai-server admin audit`: what operators did, newest first.
+struct AuditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit", abstract: "List what operators did (codes made and revoked, resets, suspensions), newest first.")
+    @Option(help: "how many entries (1–1000)") var limit = 50
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        guard (1...1_000).contains(limit) else { throw ValidationError("--limit is from 1 to 1000") }
+        try await store.run { graph in
+            for entry in try await graph.auditEntries(limit: limit) {
+                print("\(entry.at.formatted(.iso8601))  \(entry.actor)  \(entry.action)  \(entry.subject)")
+            }
+        }
+    }
 }
 
 /// `messageai-server admin users reset-password|suspend|reinstate EMAIL`: a password reset
@@ -53,7 +70,11 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            try await store.run { graph in print(try await graph.issuePasswordReset(forEmail: email)) }
+            try await store.run { graph in
+                let code = try await graph.issuePasswordReset(forEmail: email)
+                try await StoreOptions.audit("users.reset-password", subject: email.lowercased(), in: graph)
+                print(code)
+            }
         }
     }
 }
@@ -71,8 +92,24 @@ struct StoreOptions: ParsableArguments {
     func setSuspended(_ email: String, _ suspending: Bool) async throws {
         try await run { graph in
             let account = try await graph.setSuspended(email: email, suspending)
+            try await Self.audit(suspending ? "users.suspend" : "users.reinstate", subject: "\(account.email) (\(account.id))", in: graph)
             print("\(suspending ? "suspended" : "reinstated") \(account.email) (\(account.id))")
         }
+    }
+
+    /// Who runs the command, as the audit record names an operator: `operator:USER@HOST`.
+    static var actor: String {
+        "operator:\(ProcessInfo.processInfo.userName)@\(ProcessInfo.processInfo.hostName)"
+    }
+
+    /// Records that the operator did `action` to `subject` (`ServiceGraph.audit`) and writes the
+    /// same as one JSON line to standard error, the command's log.
+    static func audit(_ action: String, subject: String, in graph: ServiceGraph) async throws {
+        let entry = try await graph.audit(action, subject: subject, by: actor)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.dateEncodingStrategy = .iso8601
+        FileHandle.standardError.write(Data("{\"audit\":".utf8) + (try encoder.encode(entry)) + Data("}\n".utf8))
     }
 
     /// Runs `body` on the store's graph, a failure printed as one line with its exit code.
@@ -112,6 +149,7 @@ struct InvitesCommand: AsyncParsableCommand {
         func run() async throws {
             try await store.run { graph in
                 let (code, record) = try await graph.createRegistrationCode(uses: uses, lifetime: try RegistrationRules.lifetime(expires))
+                try await StoreOptions.audit("invites.create", subject: "code \(record.id) (\(record.uses) uses)", in: graph)
                 print(code)
                 FileHandle.standardError.write(
                     Data("code \(record.id): \(record.uses) sign-up(s) until \(record.expiresAt.formatted(.iso8601)); shown only now\n".utf8))
@@ -143,6 +181,7 @@ struct InvitesCommand: AsyncParsableCommand {
         func run() async throws {
             try await store.run { graph in
                 guard try await graph.registrationCodes().revoke(id: id) else { throw AppError(.notFound, "no code \(id)") }
+                try await StoreOptions.audit("invites.revoke", subject: "code \(id)", in: graph)
                 print("revoked \(id)")
             }
         }

@@ -75,6 +75,23 @@ public final class ServiceGraph: Sendable {
         return try await resets.issue(forEmail: email)
     }
 
+    /// Keeps the record that `actor` did `action` to `subject` now, where the store keeps one
+    /// (SQLite, PostgreSQL), and returns it, for the caller's log as well.
+    /// - Throws: `.usage` on the memory and remote backends.
+    public func audit(_ action: String, subject: String, by actor: String) async throws -> AuditEntry {
+        guard let audit = backend.audit else { throw AppError(.usage, "the audit record is a server store's (SQLite or PostgreSQL)") }
+        let entry = AuditEntry(at: options.clock.now(), actor: actor, action: action, subject: subject)
+        try await audit.record(entry)
+        return entry
+    }
+
+    /// The newest `limit` entries of the audit record, newest first.
+    /// - Throws: `.usage` on the memory and remote backends.
+    public func auditEntries(limit: Int) async throws -> [AuditEntry] {
+        guard let audit = backend.audit else { throw AppError(.usage, "the audit record is a server store's (SQLite or PostgreSQL)") }
+        return try await audit.entries(limit: limit)
+    }
+
     /// Suspends the account of `email` (every session of it ends, on every instance of a
     /// PostgreSQL store within about a second, and it signs in no more) or reinstates it.
     /// - Throws: `.notFound` for an email no account has; `.usage` on the memory and remote backends.

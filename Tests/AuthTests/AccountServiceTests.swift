@@ -38,6 +38,16 @@ struct AccountServiceTests {
         _ = try await accounts.signIn(email: "ada@example.com", password: "password1")
     }
 
+    @Test("the audit record keeps every entry and gives the newest first, as many as asked")
+    func audit() async throws {
+        let audit = InMemoryAuditStore()
+        for action in ["invites.create", "users.suspend", "users.reinstate"] {
+            try await audit.record(AuditEntry(at: clock.now(), actor: "operator:ada@host", action: action, subject: "someone"))
+        }
+        #expect(await audit.entries(limit: 2).map(\.action) == ["users.reinstate", "users.suspend"])
+        #expect(await audit.entries(limit: 10).count == 3)
+    }
+
     @Test("session tokens are 256 random bits in hex, different every time")
     func tokens() async throws {
         let first = try await accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password1")

@@ -7,7 +7,7 @@ import Testing
 
 /// An operator's suspension (`messageai-server admin users suspend|reinstate`) on every store a
 /// server keeps accounts in: the account's sessions end on every instance, it signs in no more
-/// with a plain answer, and reinstated it signs in again.
+/// with a plain answer, reinstated it signs in again, and the audit record says who did both.
 @Suite("Suspension contract", .serialized, .timeLimit(.minutes(2)))
 struct SuspensionContractTests {
     @Test(
@@ -39,6 +39,10 @@ struct SuspensionContractTests {
         #expect(try await other.accounts.account(for: grace.token).id == grace.id, "nobody else is touched")
         _ = try await RegistrationContractTests.admin(["users", "reinstate", ada.email], on: harness)
         _ = try await harness.accounts.signIn(email: ada.email, password: "password-ada")
+        let audit = try await RegistrationContractTests.admin(["audit", "--limit", "2"], on: harness).split(separator: "\n")
+        #expect(audit.count == 2 && audit.allSatisfy { $0.contains("  operator:") }, "\(audit)")
+        #expect(audit.first?.hasSuffix("  users.reinstate  \(ada.email) (\(ada.id))") == true, "newest first: \(audit)")
+        #expect(audit.last?.hasSuffix("  users.suspend  \(ada.email) (\(ada.id))") == true)
     }
 }
 

@@ -13,6 +13,8 @@ protocol GraphBackend: Sendable {
     /// The accounts over the store itself, where the process reaches it (SQLite, PostgreSQL): an
     /// operator's password resets and suspensions.
     var storedAccounts: StoredAccountService? { get }
+    /// What operators and admins did, where the store keeps it (SQLite, PostgreSQL).
+    var audit: (any AuditStore)? { get }
     /// The services of one caller.
     func services(for caller: Caller) -> ServiceSet
     /// The process's one feed of new events, where the store is in this process (memory, SQLite).
@@ -41,6 +43,7 @@ protocol GraphBackend: Sendable {
 extension GraphBackend {
     var registrationCodes: (any RegistrationCodeStore)? { nil }
     var storedAccounts: StoredAccountService? { nil }
+    var audit: (any AuditStore)? { nil }
     var typingHub: TypingHub? { nil }
     var membership: (any ConversationMembership)? { nil }
     var fileCleanup: FileCleanup? { nil }

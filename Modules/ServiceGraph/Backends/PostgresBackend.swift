@@ -28,6 +28,7 @@ final class PostgresBackend: DatabaseBackend {
     let accounts: any AccountService
     let registrationCodes: (any RegistrationCodeStore)?
     let storedAccounts: StoredAccountService?
+    let audit: (any AuditStore)?
     let links: FeatureLinks
     let stores: DatabaseStores
     /// The task that reads which sessions ended (`watchSessionEnds`).
@@ -55,6 +56,7 @@ final class PostgresBackend: DatabaseBackend {
             resetCodes: PostgresResetCodes(database: database))
         accounts = stored
         storedAccounts = stored
+        audit = PostgresAuditStore(database: database)
         links = FeatureLinks(
             registry: PostgresProfileRegistry(database: database), activity: PostgresChatActivityFeed(database: database),
             directory: PostgresConversationDirectory(database: database))

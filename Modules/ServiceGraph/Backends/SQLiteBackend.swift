@@ -24,6 +24,7 @@ final class SQLiteBackend: DatabaseBackend {
     let accounts: any AccountService
     let registrationCodes: (any RegistrationCodeStore)?
     let storedAccounts: StoredAccountService?
+    let audit: (any AuditStore)?
     let links: FeatureLinks
     let stores: DatabaseStores
 
@@ -39,6 +40,7 @@ final class SQLiteBackend: DatabaseBackend {
             resetCodes: SQLResetCodes(database: database))
         accounts = stored
         storedAccounts = stored
+        audit = SQLAuditStore(database: database)
         links = FeatureLinks(
             registry: SQLProfileRegistry(database: database), activity: SQLChatActivityFeed(database: database),
             directory: SQLConversationDirectory(database: database))

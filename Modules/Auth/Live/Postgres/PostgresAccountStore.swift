@@ -26,6 +26,7 @@ public struct PostgresAccountStore: AccountStore {
             ]),
         PostgresSessionEnds.migration, PostgresRegistrationCodes.migration, PostgresResetCodes.migration,
         PGDatabase.Migration(feature: "auth", version: 5, ["ALTER TABLE auth_accounts ADD COLUMN suspended_at double precision"]),
+        PostgresAuditStore.migration,
     ]
 
     private let database: PGDatabase

@@ -61,5 +61,18 @@ public enum AuthSchema {
                 """),
         // A suspended account keeps its data and signs in no more (`AccountStore.setSuspended`).
         SchemaMigration(feature: "auth", version: 6, sql: "ALTER TABLE auth_accounts ADD COLUMN suspended_at REAL;"),
+        // What operators and admins did (`SQLAuditStore`).
+        SchemaMigration(
+            feature: "auth", version: 7,
+            sql: """
+                CREATE TABLE auth_audit (
+                    id TEXT PRIMARY KEY,
+                    at REAL NOT NULL,
+                    actor TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    subject TEXT NOT NULL
+                );
+                CREATE INDEX auth_audit_by_time ON auth_audit(at);
+                """),
     ]
 }
