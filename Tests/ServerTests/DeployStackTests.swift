@@ -75,7 +75,8 @@ struct DeployStackTests {
             try SpawnedProgram.run(
                 [ServerProcess.executable.path, "admin", "users", "reset-password", email, "--store", stack.databaseURL], environment: [:])
         }
-        let code = operatorRun.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Its output holds the audit line (standard error) and the code (standard output), last.
+        let code = String(operatorRun.output.split(separator: "\n").last ?? "").trimmingCharacters(in: .whitespaces)
         #expect(operatorRun.status == 0 && code.hasPrefix("reset-"), "\(operatorRun.output)")
         let reset = try await proxy.send("POST", "/v1/auth/password/reset", json: ["code": code, "new": "a-new-password"])
         let newToken = try #require(reset.json?["token"] as? String, "\(reset.status)")
