@@ -50,15 +50,8 @@ public enum RegistrationRules {
     /// The most sign-ups one code admits, and the longest it lasts.
     public static let maxUses = 10_000, maxLifetime: TimeInterval = 365 * 86_400
 
-    /// A new code: `mai-` and 32 hex digits, 128 random bits from the system's generator.
-    public static func newCode() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return "mai-"
-            + (0..<2).map { _ in
-                let hex = String(generator.next() as UInt64, radix: 16)
-                return String(repeating: "0", count: 16 - hex.count) + hex
-            }.joined()
-    }
+    /// A new code: `prefix` and 32 hex digits, 128 of a session token's random bits.
+    static func newCode(prefix: String = "mai-") -> String { prefix + SessionToken.generate().prefix(32) }
 
     /// A code's new record: `uses` sign-ups until `lifetime` from `now`, kept as `digest`.
     /// - Throws: `.invalidInput` for uses outside 1…10,000 or a lifetime outside a minute to a year.

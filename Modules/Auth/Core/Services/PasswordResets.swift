@@ -33,7 +33,7 @@ public struct PasswordResets: Sendable {
         guard let account = try await accounts.credentials(ofEmail: AuthRules.signInKey(email)) else {
             throw AppError(.notFound, "no account has that email")
         }
-        let code = "reset-" + RegistrationRules.newCode().dropFirst(4)
+        let code = RegistrationRules.newCode(prefix: "reset-")
         try await codes.replace(digest.digest(code), for: account.id, until: clock.now() + Self.lifetime)
         return code
     }

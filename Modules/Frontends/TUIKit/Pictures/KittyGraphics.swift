@@ -24,8 +24,8 @@ enum KittyGraphics {
     /// Places picture `id` at the cursor, its cell rows `rows` only, leaving the cursor where it
     /// is; placed again, it moves.
     static func place(_ picture: Picture, id: Int, rows: Range<Int>) -> String {
-        let cellHeight = picture.height / max(1, picture.rows)
-        return "\u{1B}_Ga=p,i=\(id),p=1,x=0,y=\(rows.lowerBound * cellHeight),w=\(picture.width),h=\(rows.count * cellHeight),C=1,q=2\u{1B}\\"
+        let pixels = picture.pixelRows(of: rows)
+        return "\u{1B}_Ga=p,i=\(id),p=1,x=0,y=\(pixels.lowerBound),w=\(picture.width),h=\(pixels.count),C=1,q=2\u{1B}\\"
     }
 
     /// Takes picture `id` off the screen; with `forget`, the terminal frees its pixels too.

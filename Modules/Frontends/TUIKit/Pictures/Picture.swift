@@ -19,6 +19,12 @@ public struct Picture: Equatable, Sendable {
     /// Red, green and blue of each pixel, row after row.
     public let rgb: [UInt8]
 
+    /// The pixel rows of its cell rows `rows`: what a terminal is sent to show only those.
+    func pixelRows(of rows: Range<Int>) -> Range<Int> {
+        let cellHeight = height / max(1, self.rows)
+        return rows.lowerBound * cellHeight..<rows.upperBound * cellHeight
+    }
+
     /// Why a file is not drawn.
     public enum Refusal: Error, Equatable, Sendable {
         case notAPicture, tooLarge, damaged

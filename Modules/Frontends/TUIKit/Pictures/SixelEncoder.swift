@@ -5,8 +5,8 @@ enum SixelEncoder {
     /// The sixel sequence for the cell rows `rows` of `picture`, to be written with the cursor at
     /// the top left cell it goes in.
     static func encode(_ picture: Picture, rows: Range<Int>) -> String {
-        let cellHeight = picture.height / max(1, picture.rows)
-        let top = rows.lowerBound * cellHeight, height = rows.count * cellHeight, width = picture.width
+        let pixels = picture.pixelRows(of: rows)
+        let top = pixels.lowerBound, height = pixels.count, width = picture.width
         var indices = [UInt8](repeating: 0, count: width * height)
         var used = Set<UInt8>()
         for y in 0..<height {
