@@ -38,11 +38,12 @@ struct ContainerLookup: FrontendLookup {
         let files = container.files
         return {
             let download = try await files.download(id, range: nil)
+            let tooLarge = AppError(.tooLarge, "\(TerminalText.line(download.file.name)) is over \(FileStreams.size(Int64(limit)))")
+            guard download.file.size <= limit else { throw tooLarge }
             var bytes: [UInt8] = []
             for try await chunk in download.bytes {
-                guard download.file.size <= limit, bytes.count + chunk.count <= limit else {
-                    throw AppError(.tooLarge, "\(TerminalText.line(download.file.name)) is over \(FileStreams.size(Int64(limit)))")
-                }
+                // The store's size is its word; the bytes are counted as well.
+                guard bytes.count + chunk.count <= limit else { throw tooLarge }
                 bytes += chunk
             }
             return bytes
