@@ -144,7 +144,7 @@ var targets: [Target] = [
     .testTarget(
         name: "ContractTests",
         dependencies: [
-            "Kernel", "AppContainer", "ServiceGraph", "SQLStore", "PostgresStore", "ChatLive", "SearchLive", "TestSupport", logging,
+            "Kernel", "AppContainer", "ServiceGraph", "SQLStore", "PostgresStore", "ChatLive", "SearchLive", "AuthAPI", "TestSupport", logging,
             .product(name: "GRDB", package: "GRDB.swift"),
         ] + features.map { .init(stringLiteral: $0.name) },
         path: "Tests/ContractTests"),

@@ -6,35 +6,74 @@ import MessageAIServer
 import ServiceGraph
 
 /// `messageai-server admin`: what an operator does on the server's store directly, beside a
-/// running server or without one: today its invitation codes (`admin invites`).
+/// running server or without one: its accounts and admins, invitation codes and the audit
+/// record. The same actions as the admin API's (`AdminService`), allowed to the operator alone.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "admin", abstract: "Look after the server's store directly: invitation codes, password resets, suspensions.",
-        subcommands: [InvitesCommand.self, UsersCommand.self, AuditCommand.self])
+        commandName: "admin", abstract: "Look after the server's store directly: accounts, admins, invitation codes, the audit record.",
+        discussion: """
+            Each change is recorded in the audit record (`admin audit`), naming you operator:USER@HOST, and written as one JSON \
+            line to standard error. Make the first admin here (`admin grant EMAIL`); admins then use `messageai admin` too.
+            """,
+        subcommands: [UsersCommand.self, Grant.self, Revoke.self, InvitesCommand.self, AuditCommand.self])
+
+    struct Grant: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make an account an admin of the server.")
+        @Argument(help: "the account's email") var email: String
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws { try await store.run { print(try await $0.setAdmin(email: email, true).line) } }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make an account no longer an admin (never the last one: exit 67).")
+        @Argument(help: "the account's email") var email: String
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws { try await store.run { print(try await $0.setAdmin(email: email, false).line) } }
+    }
 }
 
-/// `messageai-server admin audit`: what operators did, newest first.
+/// `messageai-server admin audit`: what operators and admins did, newest first.
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "audit", abstract: "List what operators did (codes made and revoked, resets, suspensions), newest first.")
-    @Option(help: "how many entries (1–1000)") var limit = 50
+        commandName: "audit", abstract: "List what operators and admins did (codes, resets, suspensions, admins), newest first.")
+    @Option(help: "how many entries (1–1000)") var limit = AdminRules.defaultPage
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        guard (1...1_000).contains(limit) else { throw ValidationError("--limit is from 1 to 1000") }
-        try await store.run { graph in
-            for entry in try await graph.auditEntries(limit: limit) {
-                print("\(entry.at.formatted(.iso8601))  \(entry.actor)  \(entry.action)  \(entry.subject)")
-            }
+        try await store.run { admin in
+            for entry in try await admin.auditEntries(limit: limit) { print(entry.line) }
         }
     }
 }
 
-/// `messageai-server admin users reset-password|suspend|reinstate EMAIL`: a password reset
-/// without mail, and suspensions.
+/// `messageai-server admin users list|show|suspend|reinstate|reset-password`.
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "users", abstract: "The server's accounts.", subcommands: [ResetPassword.self, Suspend.self, Reinstate.self])
+        commandName: "users", abstract: "The server's accounts.",
+        subcommands: [List.self, Show.self, Suspend.self, Reinstate.self, ResetPassword.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the accounts by email: id, admin, suspended, joined.")
+        @Option(help: "start after this email (the last of the page before)") var after: String?
+        @Option(help: "how many (1–1000)") var limit = AdminRules.defaultPage
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            try await store.run { admin in
+                for account in try await admin.accounts(after: after, limit: limit) { print(account.line) }
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one account.")
+        @Argument(help: "the account's email") var email: String
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws { try await store.run { print(try await $0.account(email: email).line) } }
+    }
 
     struct Suspend: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -47,7 +86,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument(help: "the account's email") var email: String
         @OptionGroup var store: StoreOptions
 
-        func run() async throws { try await store.setSuspended(email, true) }
+        func run() async throws { try await store.run { print(try await $0.setSuspended(email: email, true).line) } }
     }
 
     struct Reinstate: AsyncParsableCommand {
@@ -55,7 +94,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument(help: "the account's email") var email: String
         @OptionGroup var store: StoreOptions
 
-        func run() async throws { try await store.setSuspended(email, false) }
+        func run() async throws { try await store.run { print(try await $0.setSuspended(email: email, false).line) } }
     }
 
     struct ResetPassword: AsyncParsableCommand {
@@ -69,13 +108,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument(help: "the account's email") var email: String
         @OptionGroup var store: StoreOptions
 
-        func run() async throws {
-            try await store.run { graph in
-                let code = try await graph.issuePasswordReset(forEmail: email)
-                try await StoreOptions.audit("users.reset-password", subject: email.lowercased(), in: graph)
-                print(code)
-            }
-        }
+        func run() async throws { try await store.run { print(try await $0.issuePasswordReset(email: email)) } }
     }
 }
 
@@ -88,39 +121,30 @@ struct StoreOptions: ParsableArguments {
             valueName: "file-or-url"))
     var store: String?
 
-    /// Suspends (or reinstates) the account of `email` and says so with its id.
-    func setSuspended(_ email: String, _ suspending: Bool) async throws {
-        try await run { graph in
-            let account = try await graph.setSuspended(email: email, suspending)
-            try await Self.audit(suspending ? "users.suspend" : "users.reinstate", subject: "\(account.email) (\(account.id))", in: graph)
-            print("\(suspending ? "suspended" : "reinstated") \(account.email) (\(account.id))")
-        }
-    }
-
     /// Who runs the command, as the audit record names an operator: `operator:USER@HOST`.
     static var actor: String {
         "operator:\(ProcessInfo.processInfo.userName)@\(ProcessInfo.processInfo.hostName)"
     }
 
-    /// Records that the operator did `action` to `subject` (`ServiceGraph.audit`) and writes the
-    /// same as one JSON line to standard error, the command's log.
-    static func audit(_ action: String, subject: String, in graph: ServiceGraph) async throws {
-        let entry = try await graph.audit(action, subject: subject, by: actor)
+    /// Writes `entry` as one JSON line to standard error, the command's log.
+    @Sendable static func log(_ entry: AuditEntry) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         encoder.dateEncodingStrategy = .iso8601
-        FileHandle.standardError.write(Data("{\"audit\":".utf8) + (try encoder.encode(entry)) + Data("}\n".utf8))
+        guard let json = try? encoder.encode(entry) else { return }
+        FileHandle.standardError.write(Data("{\"audit\":".utf8) + json + Data("}\n".utf8))
     }
 
-    /// Runs `body` on the store's graph, a failure printed as one line with its exit code.
-    func run(_ body: (ServiceGraph) async throws -> Void) async throws {
+    /// Runs `body` with the operator's admin service over the store, a failure printed as one
+    /// line with its exit code.
+    func run(_ body: (any AdminService) async throws -> Void) async throws {
         do {
             let key = store?.hasPrefix("postgres") == true ? ServerSettings.Key.postgresURL : ServerSettings.Key.sqlitePath
             let commandLine = store.map { [key.name: $0] } ?? [:]
             let settings = try ServerSettings.load(commandLine: commandLine, configFile: nil, environment: ProcessInfo.processInfo.environment)
-            let graph = try await MessageAIServer.openGraph(settings)
+            let graph = try await MessageAIServer.openGraph(settings, auditLog: Self.log)
             defer { graph.close() }
-            try await body(graph)
+            try await body(try graph.operatorAdmin(named: Self.actor))
         } catch let error as AppError {
             FileHandle.standardError.write(Data("messageai-server: error: \(error.message)\n".utf8))
             throw ExitCode(error.kind.exitCode)
@@ -147,12 +171,10 @@ struct InvitesCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            try await store.run { graph in
-                let (code, record) = try await graph.createRegistrationCode(uses: uses, lifetime: try RegistrationRules.lifetime(expires))
-                try await StoreOptions.audit("invites.create", subject: "code \(record.id) (\(record.uses) uses)", in: graph)
+            try await store.run { admin in
+                let (code, invite) = try await admin.createInvite(uses: uses, lifetime: try RegistrationRules.lifetime(expires))
                 print(code)
-                FileHandle.standardError.write(
-                    Data("code \(record.id): \(record.uses) sign-up(s) until \(record.expiresAt.formatted(.iso8601)); shown only now\n".utf8))
+                FileHandle.standardError.write(Data("code \(invite.line(at: Date())); shown only now\n".utf8))
             }
         }
     }
@@ -163,12 +185,9 @@ struct InvitesCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            try await store.run { graph in
+            try await store.run { admin in
                 let now = Date()
-                for code in try await graph.registrationCodes().codes() {
-                    let state = code.expiresAt <= now ? "expired" : code.usesLeft == 0 ? "used up" : "expires \(code.expiresAt.formatted(.iso8601))"
-                    print("\(code.id)  \(code.usesLeft) of \(code.uses) left  \(state)")
-                }
+                for code in try await admin.invites() { print(code.line(at: now)) }
             }
         }
     }
@@ -179,9 +198,8 @@ struct InvitesCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            try await store.run { graph in
-                guard try await graph.registrationCodes().revoke(id: id) else { throw AppError(.notFound, "no code \(id)") }
-                try await StoreOptions.audit("invites.revoke", subject: "code \(id)", in: graph)
+            try await store.run { admin in
+                try await admin.revokeInvite(id: id)
                 print("revoked \(id)")
             }
         }

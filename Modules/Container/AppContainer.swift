@@ -113,6 +113,9 @@ public final class AppContainer {
 extension AppContainer: AuthFactory {
     public func makeSignInViewModel() -> SignInViewModel { SignInViewModel(auth: auth) }
     public func makeSessionViewModel() -> SessionViewModel { SessionViewModel(auth: auth) }
+    public func makeAdminViewModel() -> AdminViewModel {
+        AdminViewModel(service: graph.admin(for: graph.caller(token: (try? sessions.load())??.token)))
+    }
 }
 
 extension AppContainer: ProfileFactory {

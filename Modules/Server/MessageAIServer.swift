@@ -30,16 +30,20 @@ public enum MessageAIServer {
 
     /// Opens the service graph a server with `settings` serves: the PostgreSQL database when
     /// `postgres.url` is set (reached and migrated), else the SQLite file (its folder made if
-    /// missing), written by this process alone; under the settings' budgets.
+    /// missing), written by this process alone; under the settings' budgets; each entry of the
+    /// audit record is also handed to `auditLog`.
     /// - Throws: `AppError(.unavailable)` when the folder or the database cannot be opened.
-    public static func openGraph(_ settings: ServerSettings) async throws -> ServiceGraph {
+    public static func openGraph(_ settings: ServerSettings, auditLog: @escaping @Sendable (AuditEntry) -> Void = { _ in }) async throws
+        -> ServiceGraph
+    {
         let budget = ServerBudget(settings.budget).budget
         if let url = settings.postgresURL {
-            return try await ServiceGraph.open(
-                GraphOptions(
-                    backend: .postgres, sqlitePath: "", bcryptCost: settings.bcryptCost, soleWriter: true,
-                    budget: budget, postgresURL: url, postgresConnections: settings.postgresConnections, fileLimits: settings.fileLimits,
-                    registration: settings.registration))
+            var options = GraphOptions(
+                backend: .postgres, sqlitePath: "", bcryptCost: settings.bcryptCost, soleWriter: true,
+                budget: budget, postgresURL: url, postgresConnections: settings.postgresConnections, fileLimits: settings.fileLimits,
+                registration: settings.registration)
+            options.auditLog = auditLog
+            return try await ServiceGraph.open(options)
         }
         let folder = URL(fileURLWithPath: settings.sqlitePath).deletingLastPathComponent()
         do {
@@ -47,10 +51,11 @@ public enum MessageAIServer {
         } catch {
             throw AppError(.unavailable, "cannot create the folder \(folder.path) for the database")
         }
-        return try ServiceGraph(
-            GraphOptions(
-                backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost,
-                soleWriter: true, budget: budget, fileLimits: settings.fileLimits, registration: settings.registration))
+        var options = GraphOptions(
+            backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost,
+            soleWriter: true, budget: budget, fileLimits: settings.fileLimits, registration: settings.registration)
+        options.auditLog = auditLog
+        return try ServiceGraph(options)
     }
 
     /// The application serving `graph` as `settings` say, listening once it runs: every route,
@@ -114,7 +119,13 @@ public enum MessageAIServer {
         let logger = logger(settings)
         // Before anything that reports makes its metrics, so that they report to the registry.
         ServerMetrics.bootstrap()
-        let graph = try await openGraph(settings)
+        let graph = try await openGraph(settings) { entry in
+            logger.notice(
+                "audit",
+                metadata: [
+                    "at": "\(entry.at.formatted(.iso8601))", "actor": "\(entry.actor)", "action": "\(entry.action)", "subject": "\(entry.subject)",
+                ])
+        }
         defer { graph.close() }
         let routes = try routes(settings, graph: graph)
         let app = try buildApplication(settings, routes: routes, logger: logger)

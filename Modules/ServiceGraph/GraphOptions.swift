@@ -49,6 +49,9 @@ public struct GraphOptions: Sendable {
     public var fileLimits: FileLimits
     /// Who may sign up (a server's `registration.mode`); a local store is open to its person.
     public var registration: RegistrationMode
+    /// Where each entry of the audit record (an admin's or operator's action) is also written:
+    /// the process's log. Nowhere by default.
+    public var auditLog: @Sendable (AuditEntry) -> Void = { _ in }
 
     /// Creates options; the defaults are the product's.
     public init(

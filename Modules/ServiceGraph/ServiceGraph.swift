@@ -1,5 +1,6 @@
 import Auth
 import AuthLive
+import AuthRemote
 import Chat
 import Files
 import Foundation
@@ -47,57 +48,23 @@ public final class ServiceGraph: Sendable {
     /// Accounts and sessions: sign-up, sign-in, token look-up and revocation.
     public var accounts: any AccountService { VerifiedAccounts(accounts: backend.accounts, verifier: verifier) }
 
-    /// Makes an invitation code of `uses` sign-ups lasting `lifetime` (`RegistrationRules`), kept
-    /// by its digest in the store; the code is returned once.
-    /// - Throws: `.usage` on a backend whose store keeps no codes (memory, remote).
-    public func createRegistrationCode(uses: Int, lifetime: TimeInterval) async throws -> (code: String, record: RegistrationCode) {
-        try await RegistrationRules.create(
-            uses: uses, lifetime: lifetime, in: try registrationCodes(), digest: SHA256TokenDigest(), now: options.clock.now())
-    }
-
-    /// The store's invitation codes (`RegistrationCodeStore`: list, revoke).
-    /// - Throws: `.usage` on a backend whose store keeps no codes (memory, remote).
-    public func registrationCodes() throws -> any RegistrationCodeStore {
-        guard let codes = backend.registrationCodes else {
-            throw AppError(.usage, "invitation codes are kept by a server's store (SQLite or PostgreSQL)")
+    /// Looking after the server for `caller` (an admin; anyone else is refused at every call):
+    /// over the store where this process reaches it, else through the server's admin API.
+    public func admin(for caller: Caller) -> any AdminService {
+        switch backend.administration {
+        case .stores(let stores): VerifiedAdmin(admin: stores.service(acting: .account(caller)), verifier: verifier)
+        case .server(let connection): RemoteAdminService(connection: connection, caller: caller)
         }
-        return codes
     }
 
-    /// Issues a one-time password reset code for the account of `email` (`PasswordResets`),
-    /// good for an hour; the code is returned once.
-    /// - Throws: `.notFound` for an email no account has; `.usage` on a backend whose store keeps
-    ///   no codes (memory, remote).
-    public func issuePasswordReset(forEmail email: String) async throws -> String {
-        guard let resets = backend.storedAccounts?.passwordResets else {
-            throw AppError(.usage, "password resets are kept by a server's store (SQLite or PostgreSQL)")
+    /// Looking after the server as its operator on the store (`messageai-server admin`), named
+    /// `name` in the audit record: allowed everything, the way the first admin is made.
+    /// - Throws: `.usage` on the remote backend, which reaches no store.
+    public func operatorAdmin(named name: String) throws -> any AdminService {
+        guard case .stores(let stores) = backend.administration else {
+            throw AppError(.usage, "an operator works on the server's store; through a server, sign in as an admin (messageai admin)")
         }
-        return try await resets.issue(forEmail: email)
-    }
-
-    /// Keeps the record that `actor` did `action` to `subject` now, where the store keeps one
-    /// (SQLite, PostgreSQL), and returns it, for the caller's log as well.
-    /// - Throws: `.usage` on the memory and remote backends.
-    public func audit(_ action: String, subject: String, by actor: String) async throws -> AuditEntry {
-        guard let audit = backend.audit else { throw AppError(.usage, "the audit record is a server store's (SQLite or PostgreSQL)") }
-        let entry = AuditEntry(at: options.clock.now(), actor: actor, action: action, subject: subject)
-        try await audit.record(entry)
-        return entry
-    }
-
-    /// The newest `limit` entries of the audit record, newest first.
-    /// - Throws: `.usage` on the memory and remote backends.
-    public func auditEntries(limit: Int) async throws -> [AuditEntry] {
-        guard let audit = backend.audit else { throw AppError(.usage, "the audit record is a server store's (SQLite or PostgreSQL)") }
-        return try await audit.entries(limit: limit)
-    }
-
-    /// Suspends the account of `email` (every session of it ends, on every instance of a
-    /// PostgreSQL store within about a second, and it signs in no more) or reinstates it.
-    /// - Throws: `.notFound` for an email no account has; `.usage` on the memory and remote backends.
-    public func setSuspended(email: String, _ suspending: Bool) async throws -> Account {
-        guard let accounts = backend.storedAccounts else { throw AppError(.usage, "suspensions are a server store's (SQLite or PostgreSQL)") }
-        return try await accounts.setSuspended(email: email, suspending)
+        return VerifiedAdmin(admin: stores.service(acting: .operator(name)), verifier: verifier)
     }
 
     /// The caller a session token stands for (`nil`: nobody). The token is checked on first use

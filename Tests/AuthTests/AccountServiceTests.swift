@@ -26,18 +26,6 @@ struct AccountServiceTests {
         #expect(try await auth.currentAccount() == account)
     }
 
-    @Test("a suspended account's sessions end and it signs in no more, told so only past its password; reinstated, it signs in")
-    func suspension() async throws {
-        let ada = try await accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password1")
-        #expect(try await accounts.setSuspended(email: "ADA@example.com", true) == ada.account)
-        await #expect(throws: AppError.notSignedIn) { try await accounts.account(for: ada.token) }
-        await #expect(throws: AuthRules.suspended) { try await accounts.signIn(email: "ada@example.com", password: "password1") }
-        await #expect(throws: AuthRules.wrongCredentials) { try await accounts.signIn(email: "ada@example.com", password: "password2") }
-        await #expect(throws: AppError(.notFound, "no account has that email")) { try await accounts.setSuspended(email: "bob@example.com", true) }
-        _ = try await accounts.setSuspended(email: "ada@example.com", false)
-        _ = try await accounts.signIn(email: "ada@example.com", password: "password1")
-    }
-
     @Test("the audit record keeps every entry and gives the newest first, as many as asked")
     func audit() async throws {
         let audit = InMemoryAuditStore()

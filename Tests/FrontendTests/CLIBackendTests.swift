@@ -93,6 +93,37 @@ struct CLIBackendTests {
         #expect(await repl.value == 0)
     }
 
+    @Test(
+        "admin: refused to a non-admin (exit 76); once the operator grants Ada, she lists, suspends and reinstates Grace, who is refused meanwhile",
+        arguments: [TestTerminal.SharedStore.sqlite, .remote])
+    func admin(_ store: TestTerminal.SharedStore) async throws {
+        let server = try await terminal.serve(store)
+        defer { server?.stop() }
+        try await signUp("Ada", "Grace")
+        #expect(await terminal.run("admin users list") == 76)
+        #expect(terminal.errors.contains("that needs an admin of this server"), "\(terminal.errors)")
+        let file =
+            store == .sqlite ? ".local/share/messageai/messageai.sqlite" : "server/server.sqlite"
+        let operatorCommand = Process()
+        operatorCommand.executableURL = LocalMachine.messageai.deletingLastPathComponent().appendingPathComponent("messageai-server")
+        operatorCommand.arguments = ["admin", "grant", "ada@example.com", "--store", terminal.stateDirectory.appendingPathComponent(file).path]
+        operatorCommand.standardOutput = FileHandle.nullDevice
+        try operatorCommand.run()
+        #expect(await operatorCommand.ended() == 0)
+
+        #expect(await terminal.run("admin users list --json") == 0, "\(terminal.errors)")
+        let accounts = try jsonLines()
+        #expect(accounts.compactMap { $0["email"] as? String } == ["ada@example.com", "grace@example.com"])
+        #expect(accounts.first?["adminSince"] != nil && accounts.last?["adminSince"] == nil)
+        #expect(await terminal.run("admin users suspend grace@example.com") == 0)
+        #expect(terminal.output.contains("grace@example.com  ") && terminal.output.contains("  suspended since "))
+        #expect(await terminal.run("--profile grace whoami") != 0, "her session ended")
+        #expect(await terminal.run("admin users reinstate grace@example.com") == 0)
+        #expect(await terminal.run("admin revoke ada@example.com") == 67, "the last admin stays")
+        #expect(await terminal.run("admin audit --json") == 0)
+        #expect(try jsonLines().compactMap { $0["action"] as? String }.prefix(3) == ["users.reinstate", "users.suspend", "admins.grant"])
+    }
+
     /// Signs each up, under the profile of their name in lower case (the first under the default profile too).
     @Test(
         "export writes one private JSON document of what Ada may read: her account, her conversation with its names, messages, reactions and files, nothing of others'",

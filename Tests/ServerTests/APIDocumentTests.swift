@@ -27,14 +27,16 @@ struct APIDocumentTests {
         let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
         #expect(documented == served)
         let declared =
-            AuthAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints + SearchAPI.endpoints + FilesAPI.endpoints
+            AuthAPI.endpoints + AdminAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints + SearchAPI.endpoints
+            + FilesAPI.endpoints
         // Every declared endpoint, the document itself, the health check, the metrics and the events socket.
         #expect(served.count == declared.count + 4)
     }
 
     @Test("each endpoint's path template names exactly the parameters its path type fills, in order")
     func pathTypesMatchTemplates() {
-        for spec in AuthAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints + SearchAPI.endpoints
+        for spec in AuthAPI.endpoints + AdminAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints
+            + SearchAPI.endpoints
             + FilesAPI.endpoints
         {
             #expect(EndpointDescription.parameters(in: spec.path) == spec.pathParameters, "\(spec.method) \(spec.path)")

@@ -9,7 +9,7 @@ public enum AuthFeature: CLIPlugin, REPLPlugin {
     public static let featureName = "auth"
 
     public static let commands: [any ParsableCommand.Type] = [
-        SignUpCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self, ChangePasswordCommand.self,
+        SignUpCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self, ChangePasswordCommand.self, AdminCommand.self,
     ]
 
     @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {

@@ -53,7 +53,6 @@ extension DatabaseBackend {
     }
 
     var eventFeed: (any EventFeed)? { stores.feed }
-
     var typingHub: TypingHub? { stores.typing }
 
     var membership: (any ConversationMembership)? { links.membership }

@@ -2,19 +2,16 @@ import Auth
 import Chat
 import Files
 import Kernel
+import RemoteClient
 
 /// What one backend brings to the graph: its account side, opened once, and cheap per-caller
 /// service sets over its shared resources.
 protocol GraphBackend: Sendable {
     /// Accounts and sessions.
     var accounts: any AccountService { get }
-    /// A server's invitation codes, where the store keeps them (SQLite, PostgreSQL).
-    var registrationCodes: (any RegistrationCodeStore)? { get }
-    /// The accounts over the store itself, where the process reaches it (SQLite, PostgreSQL): an
-    /// operator's password resets and suspensions.
-    var storedAccounts: StoredAccountService? { get }
-    /// What operators and admins did, where the store keeps it (SQLite, PostgreSQL).
-    var audit: (any AuditStore)? { get }
+    /// Where looking after the accounts happens: over the store where the process reaches it
+    /// (memory, SQLite, PostgreSQL), else through the server.
+    var administration: Administration { get }
     /// The services of one caller.
     func services(for caller: Caller) -> ServiceSet
     /// The process's one feed of new events, where the store is in this process (memory, SQLite).
@@ -40,10 +37,15 @@ protocol GraphBackend: Sendable {
     func close()
 }
 
+/// Where looking after a backend's accounts happens.
+enum Administration: Sendable {
+    /// Over the stores the process reaches.
+    case stores(StoredAdminService.Stores)
+    /// Through the server's admin API.
+    case server(RemoteConnection)
+}
+
 extension GraphBackend {
-    var registrationCodes: (any RegistrationCodeStore)? { nil }
-    var storedAccounts: StoredAccountService? { nil }
-    var audit: (any AuditStore)? { nil }
     var typingHub: TypingHub? { nil }
     var membership: (any ConversationMembership)? { nil }
     var fileCleanup: FileCleanup? { nil }

@@ -13,6 +13,7 @@ import Search
 final class MemoryBackend: GraphBackend {
     private let accountStore: InMemoryAccountStore
     let accounts: any AccountService
+    let administration: Administration
     private let profiles: InMemoryProfileStore
     /// Who hears of a new name: the people who share a conversation with the renamed.
     private let renameAudience: any RenameAudience
@@ -34,10 +35,16 @@ final class MemoryBackend: GraphBackend {
         profiles = InMemoryProfileStore(profiles: MockData.profiles, journal: journal, conditions: options.memoryConditions)
         renameAudience = RenameAudienceAdapter(directory: directory)
         accountStore = InMemoryAccountStore(
-            accounts: MockData.accounts, profiles: ProfileProvisioningAdapter(registry: profiles), conditions: options.memoryConditions)
-        accounts = StoredAccountService(
+            accounts: MockData.accounts, admins: [MockData.demoAccount.id], seededAt: now, profiles: ProfileProvisioningAdapter(registry: profiles),
+            conditions: options.memoryConditions)
+        let stored = StoredAccountService(
             store: accountStore, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
-            idleLimit: options.sessionIdleLimit)
+            idleLimit: options.sessionIdleLimit, resetCodes: InMemoryResetCodes())
+        accounts = stored
+        administration = .stores(
+            StoredAdminService.Stores(
+                accounts: accountStore, codes: InMemoryRegistrationCodes(), resets: stored.passwordResets, audit: InMemoryAuditStore(),
+                digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
         let feed = Deferred<any ChatActivityFeed>()
         conversations = InMemoryConversationListStore(
             conversations: MockData.conversations(now: now), users: UserDirectoryAdapter(registry: profiles),

@@ -26,9 +26,7 @@ final class PostgresBackend: DatabaseBackend {
 
     let database: PGDatabase
     let accounts: any AccountService
-    let registrationCodes: (any RegistrationCodeStore)?
-    let storedAccounts: StoredAccountService?
-    let audit: (any AuditStore)?
+    let administration: Administration
     let links: FeatureLinks
     let stores: DatabaseStores
     /// The task that reads which sessions ended (`watchSessionEnds`).
@@ -46,17 +44,19 @@ final class PostgresBackend: DatabaseBackend {
 
     private init(_ options: GraphOptions, database: PGDatabase, epoch: String) {
         self.database = database
-        registrationCodes = PostgresRegistrationCodes(database: database)
+        let codes = PostgresRegistrationCodes(database: database)
+        let store = PostgresAccountStore(database: database) { account, name, transaction in
+            try await PostgresProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), transaction)
+        }
         let stored = StoredAccountService(
-            store: PostgresAccountStore(database: database) { account, name, transaction in
-                try await PostgresProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), transaction)
-            },
-            hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
-            idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: registrationCodes),
+            store: store, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
+            idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: codes),
             resetCodes: PostgresResetCodes(database: database))
         accounts = stored
-        storedAccounts = stored
-        audit = PostgresAuditStore(database: database)
+        administration = .stores(
+            StoredAdminService.Stores(
+                accounts: store, codes: codes, resets: stored.passwordResets, audit: PostgresAuditStore(database: database),
+                digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
         links = FeatureLinks(
             registry: PostgresProfileRegistry(database: database), activity: PostgresChatActivityFeed(database: database),
             directory: PostgresConversationDirectory(database: database))

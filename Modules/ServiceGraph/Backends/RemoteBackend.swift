@@ -34,6 +34,8 @@ final class RemoteBackend: GraphBackend {
             search: RemoteSearchService(connection: connection, caller: caller), files: RemoteFilesService(connection: connection, caller: caller))
     }
 
+    var administration: Administration { .server(connection) }
+
     var eventFeed: (any EventFeed)? { nil }
 
     func demoSession() async -> IssuedSession? { nil }

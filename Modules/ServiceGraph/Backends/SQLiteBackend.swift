@@ -22,25 +22,25 @@ final class SQLiteBackend: DatabaseBackend {
 
     private let database: SQLDatabase
     let accounts: any AccountService
-    let registrationCodes: (any RegistrationCodeStore)?
-    let storedAccounts: StoredAccountService?
-    let audit: (any AuditStore)?
+    let administration: Administration
     let links: FeatureLinks
     let stores: DatabaseStores
 
     init(_ options: GraphOptions) throws {
         database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, watch: options.soleWriter ? .polling : .fileEvents)
-        registrationCodes = SQLRegistrationCodes(database: database)
+        let codes = SQLRegistrationCodes(database: database)
+        let store = SQLAccountStore(database: database) { account, name, db in
+            try SQLProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), db)
+        }
         let stored = StoredAccountService(
-            store: SQLAccountStore(database: database) { account, name, db in
-                try SQLProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), db)
-            },
-            hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
-            idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: registrationCodes),
+            store: store, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
+            idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: codes),
             resetCodes: SQLResetCodes(database: database))
         accounts = stored
-        storedAccounts = stored
-        audit = SQLAuditStore(database: database)
+        administration = .stores(
+            StoredAdminService.Stores(
+                accounts: store, codes: codes, resets: stored.passwordResets, audit: SQLAuditStore(database: database), digest: SHA256TokenDigest(),
+                clock: options.clock, log: options.auditLog))
         links = FeatureLinks(
             registry: SQLProfileRegistry(database: database), activity: SQLChatActivityFeed(database: database),
             directory: SQLConversationDirectory(database: database))

@@ -32,7 +32,7 @@ public enum StoreMigration {
 
     /// The tables copied, parents before the rows that refer to them.
     static let tables: [Table] = [
-        Table(name: "auth_accounts", order: "id", times: ["created_at", "suspended_at"]),
+        Table(name: "auth_accounts", order: "id", times: ["created_at", "suspended_at", "admin_since"]),
         Table(name: "auth_sessions", order: "token_digest", times: ["created_at", "last_used_at"]),
         Table(name: "auth_registration_codes", order: "id", times: ["expires_at", "created_at"]),
         Table(name: "auth_reset_codes", order: "digest", times: ["expires_at"]),

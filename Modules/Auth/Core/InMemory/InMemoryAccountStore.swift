@@ -9,14 +9,22 @@ public actor InMemoryAccountStore: AccountStore {
     private var sessions: [String: (userID: UserID, lastUsed: Date)] = [:]
     /// Emails of sign-ups under way.
     private var signingUp: Set<String> = []
-    private var suspended: Set<UserID> = []
+    private var suspended: [UserID: Date] = [:]
+    private var admins: [UserID: Date] = [:]
+    private var created: [UserID: Date] = [:]
     private let profiles: any ProfileProvisioning
     private let conditions: SimulatedConditions
 
-    /// Creates the store with seeded accounts; a new account's profile is made by `profiles`;
-    /// sign-ups, sign-ins and sessions looked up go through `conditions`.
-    public init(accounts: [StoredAccount] = [], profiles: any ProfileProvisioning, conditions: SimulatedConditions = .none) {
+    /// Creates the store with seeded accounts, made at `seededAt`, of which those of `admins`
+    /// are admins; a new account's profile is made by `profiles`; sign-ups, sign-ins and
+    /// sessions looked up go through `conditions`.
+    public init(
+        accounts: [StoredAccount] = [], admins: Set<UserID> = [], seededAt: Date = Date(), profiles: any ProfileProvisioning,
+        conditions: SimulatedConditions = .none
+    ) {
         self.accounts = Dictionary(uniqueKeysWithValues: accounts.map { ($0.account.email, $0) })
+        created = Dictionary(uniqueKeysWithValues: accounts.map { ($0.account.id, seededAt) })
+        self.admins = Dictionary(uniqueKeysWithValues: admins.map { ($0, seededAt) })
         self.profiles = profiles
         self.conditions = conditions
     }
@@ -29,6 +37,7 @@ public actor InMemoryAccountStore: AccountStore {
         defer { signingUp.remove(account.email) }
         try await profiles.createProfile(for: account, displayName: displayName)
         accounts[account.email] = StoredAccount(account: account, passwordHash: passwordHash)
+        created[account.id] = now
         sessions[session] = (account.id, now)
         return true
     }
@@ -41,7 +50,7 @@ public actor InMemoryAccountStore: AccountStore {
     public func passwordHash(of id: UserID) -> String? { account(id)?.passwordHash }
 
     public func startSession(_ session: String, of id: UserID, ifPasswordHashIs passwordHash: String, at now: Date) -> Bool {
-        guard account(id)?.passwordHash == passwordHash, !suspended.contains(id) else { return false }
+        guard account(id)?.passwordHash == passwordHash, suspended[id] == nil else { return false }
         sessions[session] = (id, now)
         return true
     }
@@ -64,16 +73,30 @@ public actor InMemoryAccountStore: AccountStore {
 
     public func setSuspended(_ id: UserID, at now: Date?) -> Bool {
         guard account(id) != nil else { return false }
-        if now == nil {
-            suspended.remove(id)
+        suspended[id] = now
+        if now != nil { sessions = sessions.filter { $0.value.userID != id } }
+        return true
+    }
+
+    public func isSuspended(_ id: UserID) -> Bool { suspended[id] != nil }
+
+    public func setAdmin(_ id: UserID, since now: Date?) -> Bool {
+        if let now {
+            admins[id] = admins[id] ?? now
         } else {
-            suspended.insert(id)
-            sessions = sessions.filter { $0.value.userID != id }
+            guard admins[id] == nil || admins.count > 1 else { return false }
+            admins[id] = nil
         }
         return true
     }
 
-    public func isSuspended(_ id: UserID) -> Bool { suspended.contains(id) }
+    public func record(of id: UserID) -> ManagedAccount? { account(id).map { record($0.account) } }
+
+    public func record(ofEmail email: String) -> ManagedAccount? { accounts[email].map { record($0.account) } }
+
+    public func records(after email: String?, limit: Int) -> [ManagedAccount] {
+        accounts.keys.filter { $0 > email ?? "" }.sorted().prefix(limit).compactMap { accounts[$0].map { record($0.account) } }
+    }
 
     /// Issues a session for an existing account without a password, its token kept as `digest`
     /// gives it: the memory backend's demo user, when Auth is not among the enabled features.
@@ -84,4 +107,10 @@ public actor InMemoryAccountStore: AccountStore {
     }
 
     private func account(_ id: UserID) -> StoredAccount? { accounts.values.first { $0.account.id == id } }
+
+    private func record(_ account: Account) -> ManagedAccount {
+        ManagedAccount(
+            id: account.id, email: account.email, createdAt: created[account.id] ?? .distantPast, adminSince: admins[account.id],
+            suspendedAt: suspended[account.id])
+    }
 }

@@ -34,11 +34,11 @@ public enum AuthRules {
     /// A session's last use is written at most this often, so that resolving a token is a read.
     public static let lastUseGranularity: TimeInterval = 60
 
-    /// The email is taken.
     /// A sign-in to a suspended account, after its password was right: said plainly, as only its
     /// owner can get this far.
     public static let suspended = AppError(.forbidden, "this account is suspended; ask the server's operator")
 
+    /// The email is taken.
     public static func emailTaken(_ email: String) -> AppError { AppError(.conflict, "an account with email \(email) already exists") }
     /// Sign-in failed; which of the two was wrong is not told.
     public static let wrongCredentials = AppError(.invalidCredentials, "wrong email or password")

@@ -39,4 +39,18 @@ public protocol AccountStore: Sendable {
 
     /// Whether account `id` is suspended.
     func isSuspended(_ id: UserID) async throws -> Bool
+
+    /// Makes account `id` an admin from `now`, or (`now` nil) no longer one, unless it is the
+    /// last admin, decided in the same step as the change (two revokes at once leave one
+    /// admin); false when refused for that.
+    func setAdmin(_ id: UserID, since now: Date?) async throws -> Bool
+
+    /// Account `id` as an admin sees it, or `nil`.
+    func record(of id: UserID) async throws -> ManagedAccount?
+
+    /// The account of `email` (as `AuthRules.signInKey` keys it) as an admin sees it, or `nil`.
+    func record(ofEmail email: String) async throws -> ManagedAccount?
+
+    /// The accounts by email after `email` (`nil`: from the first), at most `limit`.
+    func records(after email: String?, limit: Int) async throws -> [ManagedAccount]
 }

@@ -30,6 +30,11 @@ public struct AuditEntry: Codable, Equatable, Sendable {
     }
 }
 
+extension AuditEntry {
+    /// One line for a listing: when, who, what, whom.
+    public var line: String { "\(at.formatted(.iso8601))  \(actor)  \(action)  \(subject)" }
+}
+
 /// The audit record in memory: the unit tests' `AuditStore`.
 public actor InMemoryAuditStore: AuditStore {
     private var kept: [AuditEntry] = []

@@ -1,8 +1,8 @@
 import Foundation
 import Kernel
 
-/// Password resets without mail, for a server: an operator issues a one-time code for an
-/// account (`messageai-server admin users reset-password EMAIL`), its owner redeems it with a new
+/// Password resets without mail, for a server: an admin issues a one-time code for an
+/// account (`AdminService.issuePasswordReset`), its owner redeems it with a new
 /// password (`messageai passwd --reset-code`), which ends every session of the account and signs
 /// the owner in. A code is 128 random bits, kept as its digest, good once and for an hour.
 public struct PasswordResets: Sendable {
@@ -27,14 +27,10 @@ public struct PasswordResets: Sendable {
         self.clock = clock
     }
 
-    /// A new code for the account of `email`, replacing any it had; shown once.
-    /// - Throws: `.notFound` when no account has that email.
-    public func issue(forEmail email: String) async throws -> String {
-        guard let account = try await accounts.credentials(ofEmail: AuthRules.signInKey(email)) else {
-            throw AppError(.notFound, "no account has that email")
-        }
+    /// A new code for account `id`, replacing any it had; shown once.
+    public func issue(for id: UserID) async throws -> String {
         let code = RegistrationRules.newCode(prefix: "reset-")
-        try await codes.replace(digest.digest(code), for: account.id, until: clock.now() + Self.lifetime)
+        try await codes.replace(digest.digest(code), for: id, until: clock.now() + Self.lifetime)
         return code
     }
 

@@ -33,18 +33,6 @@ public struct StoredAccountService: AccountService {
     /// The password resets of this store, where it keeps codes (a server's SQLite or PostgreSQL).
     public var passwordResets: PasswordResets? { resets }
 
-    /// Suspends the account of `email` (`suspending`: every session of it ends at once and it
-    /// signs in no more) or reinstates it; its account.
-    /// - Throws: `.notFound` for an email no account has.
-    public func setSuspended(email: String, _ suspending: Bool) async throws -> Account {
-        let key = AuthRules.signInKey(email)
-        guard let stored = try await store.credentials(ofEmail: key), try await store.setSuspended(stored.id, at: suspending ? clock.now() : nil)
-        else {
-            throw AppError(.notFound, "no account has that email")
-        }
-        return Account(id: stored.id, email: key)
-    }
-
     public func signUp(email: String, displayName: String, password: String, invite: String?) async throws -> IssuedSession {
         let (email, name) = try AuthRules.signUp(email: email, displayName: displayName, password: password)
         let taken = try await admit(invite)

@@ -5,4 +5,6 @@ public protocol AuthFactory {
     func makeSignInViewModel() -> SignInViewModel
     /// The session: whoami, sign out, change password.
     func makeSessionViewModel() -> SessionViewModel
+    /// Looking after the server, as the signed-in account (an admin).
+    func makeAdminViewModel() -> AdminViewModel
 }

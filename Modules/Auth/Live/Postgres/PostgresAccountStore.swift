@@ -27,6 +27,7 @@ public struct PostgresAccountStore: AccountStore {
         PostgresSessionEnds.migration, PostgresRegistrationCodes.migration, PostgresResetCodes.migration,
         PGDatabase.Migration(feature: "auth", version: 5, ["ALTER TABLE auth_accounts ADD COLUMN suspended_at double precision"]),
         PostgresAuditStore.migration,
+        PGDatabase.Migration(feature: "auth", version: 7, ["ALTER TABLE auth_accounts ADD COLUMN admin_since double precision"]),
     ]
 
     private let database: PGDatabase
@@ -115,5 +116,42 @@ public struct PostgresAccountStore: AccountStore {
 
     public func isSuspended(_ id: UserID) async throws -> Bool {
         try await database.query("SELECT suspended_at IS NOT NULL FROM auth_accounts WHERE id = \(id.rawValue)").first?.decode(Bool.self) ?? false
+    }
+
+    public func setAdmin(_ id: UserID, since now: Date?) async throws -> Bool {
+        guard now == nil else {
+            let at = now?.timeIntervalSince1970
+            try await database.query("UPDATE auth_accounts SET admin_since = coalesce(admin_since, \(at)) WHERE id = \(id.rawValue)")
+            return true
+        }
+        return try await database.write(ordered: false) { transaction in
+            // The admins' rows locked: a revoke at once on another instance waits, then sees this one's outcome.
+            let admins = try await transaction.query("SELECT id FROM auth_accounts WHERE admin_since IS NOT NULL FOR UPDATE")
+                .map { try $0.decode(String.self) }
+            guard !(admins == [id.rawValue]) else { return false }
+            try await transaction.query("UPDATE auth_accounts SET admin_since = NULL WHERE id = \(id.rawValue)")
+            return true
+        }
+    }
+
+    public func record(of id: UserID) async throws -> ManagedAccount? {
+        try await database.query("\(unescaped: Self.records) WHERE id = \(id.rawValue)").first.map(Self.record)
+    }
+
+    public func record(ofEmail email: String) async throws -> ManagedAccount? {
+        try await database.query("\(unescaped: Self.records) WHERE email = \(email)").first.map(Self.record)
+    }
+
+    public func records(after email: String?, limit: Int) async throws -> [ManagedAccount] {
+        try await database.query("\(unescaped: Self.records) WHERE email > \(email ?? "") ORDER BY email LIMIT \(limit)").map(Self.record)
+    }
+
+    private static let records = "SELECT id, email, created_at, admin_since, suspended_at FROM auth_accounts"
+
+    private static func record(_ row: PostgresRow) throws -> ManagedAccount {
+        let (id, email, created, admin, suspended) = try row.decode((String, String, Double, Double?, Double?).self)
+        return ManagedAccount(
+            id: UserID(id), email: email, createdAt: Date(timeIntervalSince1970: created), adminSince: admin.map(Date.init(timeIntervalSince1970:)),
+            suspendedAt: suspended.map(Date.init(timeIntervalSince1970:)))
     }
 }

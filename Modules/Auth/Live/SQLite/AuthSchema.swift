@@ -74,5 +74,7 @@ public enum AuthSchema {
                 );
                 CREATE INDEX auth_audit_by_time ON auth_audit(at);
                 """),
+        // A server's admins (`AccountStore.setAdmin`).
+        SchemaMigration(feature: "auth", version: 8, sql: "ALTER TABLE auth_accounts ADD COLUMN admin_since REAL;"),
     ]
 }

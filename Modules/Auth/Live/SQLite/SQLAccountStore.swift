@@ -101,4 +101,42 @@ public struct SQLAccountStore: AccountStore {
             try Bool.fetchOne(db, sql: "SELECT suspended_at IS NOT NULL FROM auth_accounts WHERE id = ?", arguments: [id.rawValue]) ?? false
         }
     }
+
+    public func setAdmin(_ id: UserID, since now: Date?) async throws -> Bool {
+        try await database.write { db in
+            if let now {
+                try db.execute(sql: "UPDATE auth_accounts SET admin_since = coalesce(admin_since, ?) WHERE id = ?", arguments: [now, id.rawValue])
+            } else {
+                // One writer at a time: the count cannot change between this check and the change.
+                try db.execute(
+                    sql: """
+                        UPDATE auth_accounts SET admin_since = NULL
+                        WHERE id = ? AND (admin_since IS NULL OR (SELECT count(*) FROM auth_accounts WHERE admin_since IS NOT NULL) > 1)
+                        """, arguments: [id.rawValue])
+            }
+            return db.changesCount > 0
+        }
+    }
+
+    public func record(of id: UserID) async throws -> ManagedAccount? {
+        try await database.read { db in try Row.fetchOne(db, sql: Self.records + " WHERE id = ?", arguments: [id.rawValue]).map(Self.record) }
+    }
+
+    public func record(ofEmail email: String) async throws -> ManagedAccount? {
+        try await database.read { db in try Row.fetchOne(db, sql: Self.records + " WHERE email = ?", arguments: [email]).map(Self.record) }
+    }
+
+    public func records(after email: String?, limit: Int) async throws -> [ManagedAccount] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: Self.records + " WHERE email > ? ORDER BY email LIMIT ?", arguments: [email ?? "", limit]).map(Self.record)
+        }
+    }
+
+    private static let records = "SELECT id, email, created_at, admin_since, suspended_at FROM auth_accounts"
+
+    private static func record(_ row: Row) throws -> ManagedAccount {
+        ManagedAccount(
+            id: UserID(try row.decode(String.self, atIndex: 0)), email: try row.decode(atIndex: 1), createdAt: try row.decode(atIndex: 2),
+            adminSince: try row.decode(atIndex: 3), suspendedAt: try row.decode(atIndex: 4))
+    }
 }

@@ -1,0 +1,138 @@
+import Foundation
+import Kernel
+
+/// Looking after a server over its stores, written once for memory, SQLite and PostgreSQL: the
+/// operator's `messageai-server admin` on the store, and the admin API for a signed-in admin.
+/// Each change is recorded in the audit record before it is answered.
+public struct StoredAdminService: AdminService {
+    /// Who acts.
+    public enum Actor: Sendable {
+        /// The server's operator on its store (`operator:USER@HOST`): always allowed, the way the
+        /// first admin is made.
+        case `operator`(String)
+        /// A signed-in account: allowed while it is an admin, checked at each call.
+        case account(Caller)
+    }
+
+    /// What the admin side works over: the accounts, the invitation codes, the password resets
+    /// and the audit record of one store.
+    public struct Stores: Sendable {
+        let accounts: any AccountStore
+        let codes: (any RegistrationCodeStore)?
+        let resets: PasswordResets?
+        let audit: any AuditStore
+        let digest: any TokenDigest
+        let clock: any WallClock
+        let log: @Sendable (AuditEntry) -> Void
+
+        /// The stores; `codes` and `resets` are `nil` where the store keeps none; each entry of the
+        /// audit record is also handed to `log`, the process's log.
+        public init(
+            accounts: any AccountStore, codes: (any RegistrationCodeStore)?, resets: PasswordResets?, audit: any AuditStore,
+            digest: any TokenDigest, clock: any WallClock, log: @escaping @Sendable (AuditEntry) -> Void
+        ) {
+            self.accounts = accounts
+            self.codes = codes
+            self.resets = resets
+            self.audit = audit
+            self.digest = digest
+            self.clock = clock
+            self.log = log
+        }
+
+        /// The service of `actor` over these stores.
+        public func service(acting actor: Actor) -> StoredAdminService { StoredAdminService(stores: self, actor: actor) }
+    }
+
+    private let stores: Stores
+    private let actor: Actor
+
+    public func accounts(after email: String?, limit: Int) async throws -> [ManagedAccount] {
+        _ = try await allowed()
+        return try await stores.accounts.records(after: email.map(AuthRules.signInKey), limit: try AdminRules.page(limit))
+    }
+
+    public func account(email: String) async throws -> ManagedAccount {
+        _ = try await allowed()
+        return try await record(email)
+    }
+
+    public func setSuspended(email: String, _ suspending: Bool) async throws -> ManagedAccount {
+        let actor = try await allowed()
+        let account = try await record(email)
+        guard try await stores.accounts.setSuspended(account.id, at: suspending ? stores.clock.now() : nil) else { throw AdminRules.noAccount }
+        try await record(suspending ? "users.suspend" : "users.reinstate", AdminRules.subject(account), by: actor)
+        return try await record(email)
+    }
+
+    public func setAdmin(email: String, _ granting: Bool) async throws -> ManagedAccount {
+        let actor = try await allowed()
+        let account = try await record(email)
+        guard try await stores.accounts.setAdmin(account.id, since: granting ? stores.clock.now() : nil) else { throw AdminRules.lastAdmin }
+        try await record(granting ? "admins.grant" : "admins.revoke", AdminRules.subject(account), by: actor)
+        return try await record(email)
+    }
+
+    public func issuePasswordReset(email: String) async throws -> String {
+        let actor = try await allowed()
+        guard let resets = stores.resets else { throw AppError(.usage, "password resets are kept by a server's store") }
+        let account = try await record(email)
+        let code = try await resets.issue(for: account.id)
+        try await record("users.reset-password", AdminRules.subject(account), by: actor)
+        return code
+    }
+
+    public func createInvite(uses: Int, lifetime: TimeInterval) async throws -> (code: String, invite: InviteCode) {
+        let actor = try await allowed()
+        let (code, record) = try await RegistrationRules.create(
+            uses: uses, lifetime: lifetime, in: try codes(), digest: stores.digest, now: stores.clock.now())
+        try await self.record("invites.create", "code \(record.id) (\(record.uses) uses)", by: actor)
+        return (code, record.listed)
+    }
+
+    public func invites() async throws -> [InviteCode] {
+        _ = try await allowed()
+        return try await codes().codes().map(\.listed)
+    }
+
+    public func revokeInvite(id: String) async throws {
+        let actor = try await allowed()
+        guard try await codes().revoke(id: id) else { throw AppError(.notFound, "no code \(id)") }
+        try await record("invites.revoke", "code \(id)", by: actor)
+    }
+
+    public func auditEntries(limit: Int) async throws -> [AuditEntry] {
+        _ = try await allowed()
+        return try await stores.audit.entries(limit: try AdminRules.page(limit))
+    }
+
+    /// Who acts, as the audit record names them.
+    /// - Throws: `AdminRules.notAdmin` for an account that is not an admin (or suspended);
+    ///   `.notSignedIn` for a caller who is nobody.
+    private func allowed() async throws -> String {
+        switch actor {
+        case .operator(let name): return name
+        case .account(let caller):
+            guard let me = try await stores.accounts.record(of: try await caller.id()), me.adminSince != nil, me.suspendedAt == nil else {
+                throw AdminRules.notAdmin
+            }
+            return AdminRules.actor(me)
+        }
+    }
+
+    private func record(_ email: String) async throws -> ManagedAccount {
+        guard let found = try await stores.accounts.record(ofEmail: AuthRules.signInKey(email)) else { throw AdminRules.noAccount }
+        return found
+    }
+
+    private func codes() throws -> any RegistrationCodeStore {
+        guard let codes = stores.codes else { throw AppError(.usage, "invitation codes are kept by a server's store") }
+        return codes
+    }
+
+    private func record(_ action: String, _ subject: String, by actor: String) async throws {
+        let entry = AuditEntry(at: stores.clock.now(), actor: actor, action: action, subject: subject)
+        try await stores.audit.record(entry)
+        stores.log(entry)
+    }
+}

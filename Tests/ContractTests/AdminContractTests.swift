@@ -1,0 +1,108 @@
+import Auth
+import AuthAPI
+import Foundation
+import Kernel
+import ServiceGraph
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Admins on every store a server keeps accounts in, directly and through a real
+/// `messageai-server`: the operator makes the first on the store, who then acts through the
+/// graph (the admin API, remote); nobody else may, on any route; there is always an admin.
+@Suite("Admin contract", .serialized, .timeLimit(.minutes(2)))
+struct AdminContractTests {
+    @Test(
+        "the operator makes the first admin; a non-admin is refused everything alike; an admin suspends through another instance",
+        arguments: [ContractBackend.sqlite, .remote, .postgres, .remoteOnPostgres])
+    func admins(backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let other = try await BackendHarness(backend, sharing: harness)
+        defer { other.graph.close() }
+        let ada = try await harness.signUp("ada"), bob = try await harness.signUp("bob")
+        let asBob = harness.graph.admin(for: harness.graph.caller(token: bob.token))
+        await #expect(throws: AdminRules.notAdmin) { try await asBob.accounts(after: nil, limit: 10) }
+        await #expect(throws: AdminRules.notAdmin) { try await asBob.setSuspended(email: ada.email, true) }
+        await #expect(throws: AdminRules.notAdmin) { try await asBob.auditEntries(limit: 10) }
+        let granted = try await RegistrationContractTests.admin(["grant", ada.email], on: harness)
+        #expect(granted.hasPrefix("\(ada.email)  \(ada.id)  admin  joined "), "\(granted)")
+        let asAda = other.graph.admin(for: other.graph.caller(token: ada.token))
+        #expect(try await asAda.accounts(after: nil, limit: 1_000).map(\.email).contains(bob.email))
+        #expect(try await asAda.account(email: bob.email.uppercased()).id == bob.id)
+        let ends = other.graph.sessionEnds()
+        let suspended = try await asAda.setSuspended(email: bob.email, true)
+        #expect(suspended.suspendedAt != nil)
+        if backend.graphBackend != .remote {
+            // What a server's events sockets let go on: Bob's, at once, on the instance that suspended him.
+            let heard = await Task {
+                for await end in ends where end.ends(token: bob.token, of: bob.id) { return true }
+                return false
+            }.valueWithin(.seconds(1))
+            #expect(heard == true, "the instance that suspended Bob let go of his sessions at once")
+        }
+        let refused = ContinuousClock.now
+        while (try? await harness.accounts.account(for: bob.token)) != nil, ContinuousClock.now - refused < .seconds(3) { await Task.yield() }
+        #expect(ContinuousClock.now - refused < .seconds(2.5), "refused within the 2 s an instance trusts a checked token")
+        let entries = try await asAda.auditEntries(limit: 2)
+        #expect(entries.map(\.action) == ["users.suspend", "admins.grant"])
+        #expect(entries.first?.actor == "admin:\(ada.email)" && entries.last?.actor.hasPrefix("operator:") == true)
+        let listed = try await RegistrationContractTests.admin(["audit", "--limit", "1"], on: harness)
+        #expect(listed.hasSuffix("  admin:\(ada.email)  users.suspend  \(bob.email) (\(bob.id))"), "\(listed)")
+    }
+
+    @Test("two admins revoking themselves at once through two instances leave one admin", arguments: [ContractBackend.sqlite, .postgres])
+    func lastAdmin(backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let other = try await BackendHarness(backend, sharing: harness)
+        defer { other.graph.close() }
+        let ada = try await harness.signUp("ada"), bob = try await harness.signUp("bob")
+        let first = try harness.graph.operatorAdmin(named: "operator:test")
+        _ = try await first.setAdmin(email: ada.email, true)
+        _ = try await first.setAdmin(email: bob.email, true)
+        for _ in 0..<5 {
+            let revokes = [(harness, ada), (other, bob)].map { instance, person in
+                Task {
+                    (try? await instance.graph.admin(for: instance.graph.caller(token: person.token)).setAdmin(email: person.email, false)) != nil
+                }
+            }
+            var revoked = 0
+            for revoke in revokes where await revoke.value { revoked += 1 }
+            #expect(revoked == 1)
+            let admins = try await first.accounts(after: nil, limit: 10).filter { $0.adminSince != nil }
+            #expect(admins.count == 1)
+            _ = try await first.setAdmin(email: admins.first?.email == ada.email ? bob.email : ada.email, true)
+        }
+        _ = try await first.setAdmin(email: ada.email, false)
+        await #expect(throws: AdminRules.lastAdmin, "not even the operator removes the last") { try await first.setAdmin(email: bob.email, false) }
+    }
+
+    @Test("every admin route answers a non-admin 403, whatever it asks", arguments: [ContractBackend.remote, .remoteOnPostgres])
+    func forbidden(backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend)
+        defer { harness.remove() }
+        let bob = try await harness.signUp("bob")
+        let server = try #require(harness.server?.url)
+        for spec in AdminAPI.endpoints {
+            var request = URLRequest(
+                url: try #require(URL(string: server + spec.path + (spec.path == AdminAPI.account.spec.path ? "?email=a@b.c" : ""))))
+            request.httpMethod = spec.method.rawValue
+            request.setValue("Bearer \(bob.token)", forHTTPHeaderField: "Authorization")
+            if spec.body != nil {
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.httpBody = Data(
+                    (spec.path.hasSuffix("/invites")
+                        ? #"{"uses":1,"lifetime":3600}"#
+                        : spec.path.hasSuffix("/revoke") && spec.path.contains("invites")
+                            ? #"{"id":"abc"}"# : #"{"email":"nobody@example.com"}"#).utf8)
+            }
+            let (body, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 403, "\(spec.method) \(spec.path): \(String(decoding: body, as: UTF8.self))")
+            #expect(String(decoding: body, as: UTF8.self).contains(AdminRules.notAdmin.message))
+        }
+    }
+}
