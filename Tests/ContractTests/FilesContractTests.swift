@@ -114,6 +114,8 @@ struct FilesContractTests {
         _ = try await asAda.chat.send(id: MessageID("m1"), text: "keep it", to: room, replyTo: nil, attachments: [file.id])
         let tombstone = try await asAda.chat.delete(MessageID("m1"), in: room)
         #expect(tombstone.attachments.isEmpty)
+        // As read back: PostgreSQL's change once left the files' names and digests in the tombstone's row.
+        #expect(try await harness.services(for: grace).chat.latestMessages(in: room, limit: 5).messages.map(\.attachments) == [[]])
         await Self.expectNoFile(file.id, for: harness.services(for: grace), "after the deletion")
         await Self.expectNoFile(file.id, for: asAda, "its sender too")
         #expect(try await harness.services(for: grace).files.files(in: room, before: nil, limit: 10).isEmpty)

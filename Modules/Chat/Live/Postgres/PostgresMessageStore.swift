@@ -147,7 +147,7 @@ public struct PostgresMessageStore: MessageStore {
                 WITH changed AS (
                     UPDATE messages SET text = \(changed.text), version = \(Int32(changed.version)),
                         edited_at = \(changed.editedAt.map { Int64(MessageRows.milliseconds($0)) }), deleted = \(changed.deleted),
-                        reactions = \(MessageRows.reactionsText(changed.reactions))
+                        reactions = \(MessageRows.reactionsText(changed.reactions)), attachments = \(try MessageRows.attachmentsText(changed.attachments))
                     WHERE conversation_id = \(conversationID.rawValue) AND id = \(messageID.rawValue) AND xmin::text = \(version) RETURNING 1
                 ), \(unescaped: PostgresChangeLog.numberingOne(after: "changed")), recorded AS (
                     INSERT INTO message_changes (seq, kind, conversation_id, message_id)
