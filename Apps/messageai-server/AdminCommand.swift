@@ -52,7 +52,7 @@ struct AuditCommand: AsyncParsableCommand {
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users", abstract: "The server's accounts.",
-        subcommands: [List.self, Show.self, Suspend.self, Reinstate.self, ResetPassword.self])
+        subcommands: [List.self, Show.self, Suspend.self, Reinstate.self, Deactivate.self, ResetPassword.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the accounts by email: id, admin, suspended, joined.")
@@ -95,6 +95,19 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws { try await store.run { print(try await $0.setSuspended(email: email, false).line) } }
+    }
+
+    struct Deactivate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: AdminRules.deactivateSummary)
+        @Argument(help: "the account's email") var email: String
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            try await store.run { admin in
+                try await admin.deactivate(email: email)
+                print("deactivated \(email)")
+            }
+        }
     }
 
     struct ResetPassword: AsyncParsableCommand {

@@ -114,3 +114,15 @@ extension SearchSchema.Source {
         members: "conversation_members", memberConversation: "conversation_id", memberUser: "user_id", memberReads: "c.state = 'member'",
         mentions: "message_mentions", mentionUser: "user_id", mentionKey: "seq", attachments: "attachments")
 }
+
+/// Auth's `AccountErasure` from the other features: the account's messages deleted for everyone
+/// (Chat's erasure of the store), then its profile made "Deleted user" (Profile's registry).
+struct AccountErasureAdapter: AccountErasure {
+    let messages: Deferred<@Sendable (ErasedMessages) async throws -> Int>
+    let profiles: any ProfileRegistry
+
+    func erase(_ user: UserID) async throws {
+        _ = try await messages.get()(.sentBy(user))
+        try await profiles.eraseProfile(of: user)
+    }
+}

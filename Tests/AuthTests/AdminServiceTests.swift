@@ -20,7 +20,8 @@ struct AdminServiceTests {
             store: store, hasher: PlainHasher(), digest: MarkedDigest(), clock: clock, resetCodes: InMemoryResetCodes())
         let logged = logged
         stores = StoredAdminService.Stores(
-            accounts: store, codes: InMemoryRegistrationCodes(), resets: accounts.passwordResets, audit: audit, digest: MarkedDigest(),
+            accounts: store, codes: InMemoryRegistrationCodes(), resets: accounts.passwordResets, deletion: accounts.accountDeletion, audit: audit,
+            digest: MarkedDigest(),
             clock: clock, log: { entry in logged.entries.withLock { $0.append(entry) } })
     }
 
@@ -45,6 +46,7 @@ struct AdminServiceTests {
             ("reset", { _ = try await $0.issuePasswordReset(email: "ada@example.com") }),
             ("invite", { _ = try await $0.createInvite(uses: 1, lifetime: 3_600) }), ("invites", { _ = try await $0.invites() }),
             ("revoke invite", { try await $0.revokeInvite(id: "x") }), ("audit", { _ = try await $0.auditEntries(limit: 5) }),
+            ("deactivate", { try await $0.deactivate(email: "bob@example.com") }),
         ]
         for (name, call) in calls {
             await #expect(throws: AdminRules.notAdmin, "\(name)") { try await call(admin(ada)) }
@@ -118,6 +120,38 @@ struct AdminServiceTests {
         #expect(entries.map(\.subject) == ["code \(record.id)", "ada@example.com (\(ada.account.id))", "code \(record.id) (3 uses)"])
         #expect(!entries.contains { $0.subject.contains(invite) || $0.subject.contains(reset) })
         _ = try await accounts.resetPassword(code: reset, newPassword: "password-new")
+    }
+}
+
+/// Deleting an account over memory's stores: the password is checked before anything goes,
+/// the other features' erasure runs before the account goes, and the email is free after.
+@Suite("Account deletion", .timeLimit(.minutes(1)))
+struct AccountDeletionTests {
+    /// What the erasure was asked to remove, in order.
+    final class RecordingErasure: AccountErasure {
+        let erased = Mutex<[UserID]>([])
+        func erase(_ user: UserID) { erased.withLock { $0.append(user) } }
+    }
+
+    let erasure = RecordingErasure()
+    let accounts: StoredAccountService
+
+    init() {
+        accounts = StoredAccountService(
+            store: InMemoryAccountStore(profiles: RecordingProvisioning()), hasher: PlainHasher(), digest: MarkedDigest(), erasure: erasure)
+    }
+
+    @Test("a wrong password removes nothing; the right one erases, ends every session and frees the email")
+    func delete() async throws {
+        let ada = try await accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password1")
+        let other = try await accounts.signIn(email: "ada@example.com", password: "password1")
+        await #expect(throws: AuthRules.wrongPassword) { try await accounts.deleteAccount(token: ada.token, password: "password2") }
+        #expect(erasure.erased.withLock { $0 }.isEmpty)
+        try await accounts.deleteAccount(token: ada.token, password: "password1")
+        #expect(erasure.erased.withLock { $0 } == [ada.account.id])
+        for token in [ada.token, other.token] { await #expect(throws: AppError.notSignedIn) { try await accounts.account(for: token) } }
+        await #expect(throws: AuthRules.wrongCredentials) { try await accounts.signIn(email: "ada@example.com", password: "password1") }
+        #expect(try await accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password3").account.id != ada.account.id)
     }
 }
 

@@ -62,4 +62,5 @@ final class ScriptedAuthService: AuthService {
     func changePassword(current: String, new: String) async throws {}
 
     func resetPassword(code: String, newPassword: String) async throws -> Account { throw AppError(.internal, "unused") }
+    func deleteAccount(password: String) async throws {}
 }

@@ -20,7 +20,7 @@ struct DeletedTextTests {
         let harness = try await BackendHarness(backend)
         defer { harness.remove() }
         let (asAda, plan) = try await indexThenChange(in: harness)
-        let left = try await copies(of: Self.removed, in: harness)
+        let left = try await Self.copies(of: Self.removed, in: harness)
         #expect(left == [0, 0], "copies of the deleted text and of the edit's old words")
         #expect(try await asAda.search.search("xylophonequokka", in: nil, limit: 5, before: nil).hits.isEmpty)
         #expect(try await asAda.search.search("plan", in: nil, limit: 5, before: nil).hits.map(\.id) == [plan], "the index still finds what is there")
@@ -37,7 +37,7 @@ struct DeletedTextTests {
         #expect(try await server.services(for: grace).search.search("quetzalcoatlus", in: nil, limit: 5, before: nil).hits.count == 1)
 
         _ = try await oneShot.services(for: ada).chat.delete(secret.id, in: direct)
-        let left = try await copies(of: ["quetzalcoatlus"], in: server)
+        let left = try await Self.copies(of: ["quetzalcoatlus"], in: server)
         #expect(left == [0])
     }
 
@@ -93,7 +93,7 @@ struct DeletedTextTests {
 
     /// How many times each of `words` stands in the bytes of the store's file and its log,
     /// after the `sqlite3` shell checkpointed the log into the file and emptied it.
-    private func copies(of words: [String], in harness: BackendHarness) async throws -> [Int] {
+    static func copies(of words: [String], in harness: BackendHarness) async throws -> [Int] {
         let file = harness.folder.appendingPathComponent("contract.sqlite").path
         // With a busy timeout, the checkpoint waits for the readers of the moment (an index's follower) to finish.
         let shell = Process()

@@ -43,5 +43,6 @@ struct SessionVerifierTests {
         func revoke(token: String) async throws {}
         func changePassword(token: String, current: String, new: String) async throws {}
         func resetPassword(code: String, newPassword: String) async throws -> IssuedSession { throw AppError(.internal, "unused") }
+        func deleteAccount(token: String, password: String) async throws {}
     }
 }

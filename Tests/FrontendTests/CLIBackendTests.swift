@@ -124,6 +124,34 @@ struct CLIBackendTests {
         #expect(try jsonLines().compactMap { $0["action"] as? String }.prefix(3) == ["users.reinstate", "users.suspend", "admins.grant"])
     }
 
+    @Test(
+        "delete-account: confirmed by the email and the password; Grace then sees a tombstone from Deleted user, and the email signs up again",
+        arguments: TestTerminal.SharedStore.allCases)
+    func deleteAccount(_ store: TestTerminal.SharedStore) async throws {
+        let server = try await terminal.serve(store)
+        defer { server?.stop() }
+        try await signUp("Ada", "Grace")
+        #expect(await terminal.run("chats new grace@example.com") == 0)
+        #expect(await terminal.run("--profile grace chats new ada@example.com") == 0)
+        let (said, _) = try await send("Grace", "my ornithopter plans")
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("delete-account --password-stdin") == 64, "no terminal to confirm on")
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("delete-account --confirm grace@example.com --password-stdin") == 64)
+        #expect(terminal.errors.contains("that is not this account's email (ada@example.com); nothing was deleted"), "\(terminal.errors)")
+        terminal.setInput(["wrong-password"])
+        #expect(await terminal.run("delete-account --confirm ada@example.com --password-stdin") == 78)
+        terminal.setInput(["password123"])
+        #expect(await terminal.run("delete-account --confirm ADA@example.com --password-stdin") == 0, "\(terminal.errors)")
+        #expect(await terminal.run("whoami") != 0, "signed out")
+        #expect(await terminal.run("--profile grace chats --json") == 0)
+        #expect(try lastJSON()["title"] as? String == "Deleted user")
+        #expect(await terminal.run("--profile grace history 1 --json") == 0)
+        let message = try #require(try jsonLines().first { $0["id"] as? String == said })
+        #expect(message["deleted"] as? Bool == true && message["text"] as? String == "")
+        try await signUp("Ada")
+    }
+
     /// Signs each up, under the profile of their name in lower case (the first under the default profile too).
     @Test(
         "export writes one private JSON document of what Ada may read: her account, her conversation with its names, messages, reactions and files, nothing of others'",

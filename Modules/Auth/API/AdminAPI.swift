@@ -19,6 +19,11 @@ public enum AdminAPI {
     /// Reinstates an account.
     public static let reinstate = Endpoint<AccountEmail, ManagedAccount, PathParameters.None>(
         .post, "/v1/admin/users/reinstate", "Reinstate a suspended account (admins only)")
+    /// Deactivates an account for good.
+    public static let deactivate = Endpoint<AccountEmail, NoContent, PathParameters.None>(
+        .post, "/v1/admin/users/deactivate",
+        "Deactivate an account for good: its messages deleted for everyone, its profile \"Deleted user\", its email free (admins only)",
+        successStatus: 204)
     /// Makes an account an admin.
     public static let grant = Endpoint<AccountEmail, ManagedAccount, PathParameters.None>(
         .post, "/v1/admin/users/grant", "Make an account an admin (admins only)")
@@ -43,7 +48,7 @@ public enum AdminAPI {
 
     /// Every admin endpoint.
     public static let endpoints = [
-        accounts.spec, account.spec, suspend.spec, reinstate.spec, grant.spec, revoke.spec, resetPassword.spec, invites.spec,
+        accounts.spec, account.spec, suspend.spec, reinstate.spec, deactivate.spec, grant.spec, revoke.spec, resetPassword.spec, invites.spec,
         createInvite.spec, revokeInvite.spec, audit.spec,
     ]
 

@@ -26,10 +26,16 @@ public enum AuthAPI {
         "Set a new password with a reset code an operator issued; ends every session of the account and returns a new one (rate-limited)",
         needsSession: false)
 
+    /// Deletes the token's account after checking its password.
+    public static let deleteAccount = Endpoint<AccountDeletionRequest, NoContent, PathParameters.None>(
+        .post, "/v1/auth/account/delete",
+        "Delete this account: its messages are deleted for everyone, its profile becomes \"Deleted user\", every session ends, its email is free (rate-limited as sign-in)",
+        successStatus: 204)
+
     /// Every Auth endpoint.
     public static let endpoints = [
         signUp.spec, signIn.spec, session.spec, signOut.spec,
-        changePassword.spec, resetPassword.spec,
+        changePassword.spec, resetPassword.spec, deleteAccount.spec,
     ]
 }
 
@@ -118,6 +124,17 @@ public struct PasswordChange: WireType, Equatable {
         [
             ("current", .string(maxLength: 1_024)), ("new", .string(minLength: Validation.minPasswordLength, maxLength: Validation.maxPasswordBytes)),
         ], required: ["current", "new"])
+}
+
+/// The body of an account's deletion: its password, checked again.
+public struct AccountDeletionRequest: WireType, Equatable {
+    /// The account's password.
+    public let password: String
+
+    /// Creates the body.
+    public init(password: String) { self.password = password }
+
+    public static let schema = WireSchema.object([("password", .string(maxLength: 1_024))], required: ["password"])
 }
 
 /// The body of a password reset.

@@ -35,6 +35,10 @@ public struct RemoteAccountService: AccountService {
         _ = try await connection.call(AuthAPI.changePassword, body: PasswordChange(current: current, new: new), token: token)
     }
 
+    public func deleteAccount(token: String, password: String) async throws {
+        _ = try await connection.call(AuthAPI.deleteAccount, body: AccountDeletionRequest(password: password), token: token)
+    }
+
     public func resetPassword(code: String, newPassword: String) async throws -> IssuedSession {
         try await connection.call(AuthAPI.resetPassword, body: PasswordReset(code: code, new: newPassword), token: nil).issued
     }

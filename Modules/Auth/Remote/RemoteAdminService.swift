@@ -34,6 +34,10 @@ public struct RemoteAdminService: AdminService {
         try await connection.call(granting ? AdminAPI.grant : AdminAPI.revoke, body: AccountEmail(email), as: caller)
     }
 
+    public func deactivate(email: String) async throws {
+        _ = try await connection.call(AdminAPI.deactivate, body: AccountEmail(email), as: caller)
+    }
+
     public func issuePasswordReset(email: String) async throws -> String {
         try await connection.call(AdminAPI.resetPassword, body: AccountEmail(email), as: caller).code
     }

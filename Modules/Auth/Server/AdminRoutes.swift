@@ -23,6 +23,10 @@ public struct AdminRoutes: Sendable {
         routes.add(AdminAPI.account) { call in try await admin(call.caller).account(email: try call.required(AdminAPI.Query.email)) }
         routes.add(AdminAPI.suspend) { call in try await admin(call.caller).setSuspended(email: call.body.email, true) }
         routes.add(AdminAPI.reinstate) { call in try await admin(call.caller).setSuspended(email: call.body.email, false) }
+        routes.add(AdminAPI.deactivate) { call in
+            try await admin(call.caller).deactivate(email: call.body.email)
+            return NoContent()
+        }
         routes.add(AdminAPI.grant) { call in try await admin(call.caller).setAdmin(email: call.body.email, true) }
         routes.add(AdminAPI.revoke) { call in try await admin(call.caller).setAdmin(email: call.body.email, false) }
         routes.add(AdminAPI.resetPassword) { call in ResetCodeReply(code: try await admin(call.caller).issuePasswordReset(email: call.body.email)) }

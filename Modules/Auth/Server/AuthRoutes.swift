@@ -47,6 +47,15 @@ public struct AuthRoutes: Sendable {
             }
             return NoContent()
         }
+        routes.add(AuthAPI.deleteAccount) { call in
+            let token = try Self.token(of: call)
+            // The password is a guess like a sign-in's, from the same budget.
+            let account = try await accounts.account(for: token)
+            try await limits.checking(email: account.email, address: call.clientAddress) {
+                try await accounts.deleteAccount(token: token, password: call.body.password)
+            }
+            return NoContent()
+        }
         routes.add(AuthAPI.resetPassword) { call in
             // A code is a guess like a password: from the address's sign-up budget.
             try await limits.signingUp(address: call.clientAddress) {

@@ -19,7 +19,8 @@ struct AdminCommand: ParsableCommand {
     /// `messageai admin users list|show|suspend|reinstate|reset-password`
     struct Users: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "The server's accounts.", subcommands: [List.self, Show.self, Suspend.self, Reinstate.self, ResetPassword.self],
+            abstract: "The server's accounts.",
+            subcommands: [List.self, Show.self, Suspend.self, Reinstate.self, Deactivate.self, ResetPassword.self],
             defaultSubcommand: List.self)
 
         struct List: FeatureCommand {
@@ -64,6 +65,16 @@ struct AdminCommand: ParsableCommand {
 
             func run(in context: CLIContext) async throws {
                 try await AdminCommand.act(in: context) { await $0.setSuspended(email: email, false) }
+            }
+        }
+
+        struct Deactivate: FeatureCommand {
+            static let configuration = CommandConfiguration(abstract: AdminRules.deactivateSummary)
+            @OptionGroup var global: GlobalOptions
+            @Argument(help: "the account's email") var email: String
+
+            func run(in context: CLIContext) async throws {
+                try await AdminCommand.act(in: context) { await $0.deactivate(email: email) }
             }
         }
 
@@ -167,6 +178,7 @@ struct AdminCommand: ParsableCommand {
             try context.emit(
                 ["code": code, "id": invite.id], text: [code, "code \(invite.id): \(invite.uses) sign-up(s); \(invite.line(at: Date()))"])
         case .revoked(let id): try context.emit(["revoked": id], text: ["revoked \(id)"])
+        case .deactivated(let email): try context.emit(["deactivated": email], text: ["deactivated \(TerminalText.line(email))"])
         }
     }
 }

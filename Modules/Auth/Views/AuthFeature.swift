@@ -9,7 +9,8 @@ public enum AuthFeature: CLIPlugin, REPLPlugin {
     public static let featureName = "auth"
 
     public static let commands: [any ParsableCommand.Type] = [
-        SignUpCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self, ChangePasswordCommand.self, AdminCommand.self,
+        SignUpCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self, ChangePasswordCommand.self, DeleteAccountCommand.self,
+        AdminCommand.self,
     ]
 
     @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {

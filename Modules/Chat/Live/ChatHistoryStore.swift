@@ -54,4 +54,9 @@ public protocol ChatHistoryStore: Sendable {
 
     /// The last position of an event `reader` may read, or `nil` when there is none.
     func newestPosition(for reader: UserID) async throws -> Int64?
+
+    /// At most `limit` of the messages `which` names that are not deleted, whatever their
+    /// conversation, in the store's order after `place` (0: from the first): what an erasure
+    /// (`MessageErasure`) deletes, a page at a time, reading the store once in all.
+    func undeleted(_ which: ErasedMessages, after place: Int64, limit: Int) async throws -> [ErasedMessage]
 }

@@ -27,6 +27,10 @@ public actor InMemoryProfileStore: ProfileStore, ProfileRegistry {
         Dictionary(ids.compactMap { id in profiles[id].map { (id, $0.displayName) } }) { first, _ in first }
     }
 
+    public func eraseProfile(of id: UserID) {
+        if profiles[id] != nil { profiles[id] = ProfileRules.erased(id) }
+    }
+
     public func profile(_ id: UserID) async throws -> Profile? {
         try await conditions.apply()
         return profiles[id]

@@ -44,6 +44,10 @@ public enum ProfileRules {
     }
 
     /// No user matches a reference.
+    /// The profile of a deleted account: what others see where its name stood. Its email is
+    /// freed (the store's email is unique): a key no email can be, so no look-up finds it.
+    public static func erased(_ id: UserID) -> Profile { Profile(id: id, email: "deleted:\(id)", displayName: "Deleted user") }
+
     public static func noUser(_ reference: String) -> AppError { AppError(.notFound, "no user \(AppError.quoting(reference))") }
     /// The user already has a profile.
     public static func profileExists(_ profile: Profile) -> AppError {

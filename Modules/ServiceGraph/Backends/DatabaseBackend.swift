@@ -23,6 +23,11 @@ struct DatabaseStores: Sendable {
     let typing: TypingHub
     let clock: any WallClock
     let budget: UsageBudget
+
+    /// Messages deleted for everyone without a caller: a deleted account's, or past retention.
+    var erasure: MessageErasure {
+        MessageErasure(store: chat, writer: writer, attachments: files.attachments, clock: clock)
+    }
 }
 
 /// A backend over a database, SQLite's or PostgreSQL's: what it gives its callers is linked the

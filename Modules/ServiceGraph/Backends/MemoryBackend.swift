@@ -37,13 +37,16 @@ final class MemoryBackend: GraphBackend {
         accountStore = InMemoryAccountStore(
             accounts: MockData.accounts, admins: [MockData.demoAccount.id], seededAt: now, profiles: ProfileProvisioningAdapter(registry: profiles),
             conditions: options.memoryConditions)
+        let erasure = Deferred<@Sendable (ErasedMessages) async throws -> Int>()
         let stored = StoredAccountService(
             store: accountStore, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
-            idleLimit: options.sessionIdleLimit, resetCodes: InMemoryResetCodes())
+            idleLimit: options.sessionIdleLimit, resetCodes: InMemoryResetCodes(),
+            erasure: AccountErasureAdapter(messages: erasure, profiles: profiles))
         accounts = stored
         administration = .stores(
             StoredAdminService.Stores(
-                accounts: accountStore, codes: InMemoryRegistrationCodes(), resets: stored.passwordResets, audit: InMemoryAuditStore(),
+                accounts: accountStore, codes: InMemoryRegistrationCodes(), resets: stored.passwordResets, deletion: stored.accountDeletion,
+                audit: InMemoryAuditStore(),
                 digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
         let feed = Deferred<any ChatActivityFeed>()
         conversations = InMemoryConversationListStore(
@@ -62,6 +65,7 @@ final class MemoryBackend: GraphBackend {
             conditions: options.memoryConditions,
             peer: SimulatedPeer(userIDs: MockData.peers, delay: options.peerDelay, replies: MockData.replies), attachments: files.attachments)
         chatStore.set(chat)
+        erasure.set(chat.erase)
         feed.set(chat)
         journal.journal.set(chat)
         directory.set(conversations)

@@ -48,14 +48,17 @@ final class PostgresBackend: DatabaseBackend {
         let store = PostgresAccountStore(database: database) { account, name, transaction in
             try await PostgresProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), transaction)
         }
+        let erasure = Deferred<@Sendable (ErasedMessages) async throws -> Int>()
         let stored = StoredAccountService(
             store: store, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
             idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: codes),
-            resetCodes: PostgresResetCodes(database: database))
+            resetCodes: PostgresResetCodes(database: database),
+            erasure: AccountErasureAdapter(messages: erasure, profiles: PostgresProfileRegistry(database: database)))
         accounts = stored
         administration = .stores(
             StoredAdminService.Stores(
-                accounts: store, codes: codes, resets: stored.passwordResets, audit: PostgresAuditStore(database: database),
+                accounts: store, codes: codes, resets: stored.passwordResets, deletion: stored.accountDeletion,
+                audit: PostgresAuditStore(database: database),
                 digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
         links = FeatureLinks(
             registry: PostgresProfileRegistry(database: database), activity: PostgresChatActivityFeed(database: database),
@@ -74,6 +77,7 @@ final class PostgresBackend: DatabaseBackend {
             writer: MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed), feed: feed,
             typing: TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership), clock: options.clock,
             budget: options.budget)
+        erasure.set(stores.erasure.erase)
     }
 
     func checkStore() async throws {

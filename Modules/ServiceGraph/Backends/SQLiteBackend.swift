@@ -32,14 +32,17 @@ final class SQLiteBackend: DatabaseBackend {
         let store = SQLAccountStore(database: database) { account, name, db in
             try SQLProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), db)
         }
+        let erasure = Deferred<@Sendable (ErasedMessages) async throws -> Int>()
         let stored = StoredAccountService(
             store: store, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
             idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: codes),
-            resetCodes: SQLResetCodes(database: database))
+            resetCodes: SQLResetCodes(database: database),
+            erasure: AccountErasureAdapter(messages: erasure, profiles: SQLProfileRegistry(database: database)))
         accounts = stored
         administration = .stores(
             StoredAdminService.Stores(
-                accounts: store, codes: codes, resets: stored.passwordResets, audit: SQLAuditStore(database: database), digest: SHA256TokenDigest(),
+                accounts: store, codes: codes, resets: stored.passwordResets, deletion: stored.accountDeletion,
+                audit: SQLAuditStore(database: database), digest: SHA256TokenDigest(),
                 clock: options.clock, log: options.auditLog))
         links = FeatureLinks(
             registry: SQLProfileRegistry(database: database), activity: SQLChatActivityFeed(database: database),
@@ -62,6 +65,7 @@ final class SQLiteBackend: DatabaseBackend {
             search: SQLSearchStore(database: database, index: searchIndex), files: files,
             writer: MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed, forget: { try? await searchIndex.purge() }),
             feed: feed, typing: TypingHub(channel: signals, membership: links.membership), clock: options.clock, budget: options.budget)
+        erasure.set(stores.erasure.erase)
     }
 
     func checkStore() async throws {

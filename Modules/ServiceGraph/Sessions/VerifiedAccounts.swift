@@ -30,6 +30,13 @@ struct VerifiedAccounts: AccountService {
         return issued
     }
 
+    func deleteAccount(token: String, password: String) async throws {
+        let user = try await verifier.userID(for: token)
+        try await accounts.deleteAccount(token: token, password: password)
+        // No token is empty: every session of the account ends.
+        verifier.forget(user: user, except: "")
+    }
+
     func changePassword(token: String, current: String, new: String) async throws {
         let user = try await verifier.userID(for: token)
         try await accounts.changePassword(token: token, current: current, new: new)

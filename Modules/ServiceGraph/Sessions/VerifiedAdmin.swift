@@ -21,6 +21,12 @@ struct VerifiedAdmin: AdminService {
         return account
     }
 
+    func deactivate(email: String) async throws {
+        let account = try await admin.account(email: email)
+        try await admin.deactivate(email: email)
+        verifier.forget(user: account.id, except: "")
+    }
+
     func setAdmin(email: String, _ granting: Bool) async throws -> ManagedAccount { try await admin.setAdmin(email: email, granting) }
 
     func issuePasswordReset(email: String) async throws -> String { try await admin.issuePasswordReset(email: email) }

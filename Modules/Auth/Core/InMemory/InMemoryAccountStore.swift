@@ -80,6 +80,13 @@ public actor InMemoryAccountStore: AccountStore {
 
     public func isSuspended(_ id: UserID) -> Bool { suspended[id] != nil }
 
+    public func delete(_ id: UserID) {
+        guard let email = account(id)?.account.email else { return }
+        accounts[email] = nil
+        (suspended[id], admins[id], created[id]) = (nil, nil, nil)
+        sessions = sessions.filter { $0.value.userID != id }
+    }
+
     public func setAdmin(_ id: UserID, since now: Date?) -> Bool {
         if let now {
             admins[id] = admins[id] ?? now

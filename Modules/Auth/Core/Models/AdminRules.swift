@@ -17,6 +17,10 @@ public enum AdminRules {
     /// An email no account has.
     public static let noAccount = AppError(.notFound, "no account has that email")
 
+    /// What deactivating an account does, as both admin commands say it.
+    public static let deactivateSummary =
+        "Deactivate an account for good: its messages deleted for everyone, its profile \"Deleted user\", its email free. (suspend can be undone; this cannot.)"
+
     /// A page size, checked.
     /// - Throws: `.invalidInput` outside 1…1,000.
     public static func page(_ limit: Int) throws -> Int {

@@ -42,6 +42,8 @@ public enum AuthRules {
     public static func emailTaken(_ email: String) -> AppError { AppError(.conflict, "an account with email \(email) already exists") }
     /// Sign-in failed; which of the two was wrong is not told.
     public static let wrongCredentials = AppError(.invalidCredentials, "wrong email or password")
+    /// The password given to delete an account is wrong.
+    public static let wrongPassword = AppError(.invalidCredentials, "the password is wrong")
     /// The current password given to a password change is wrong.
     public static let wrongCurrentPassword = AppError(.invalidCredentials, "the current password is wrong")
 }

@@ -40,6 +40,9 @@ public protocol AccountStore: Sendable {
     /// Whether account `id` is suspended.
     func isSuspended(_ id: UserID) async throws -> Bool
 
+    /// Deletes account `id` with its sessions and codes at once: its email is free again.
+    func delete(_ id: UserID) async throws
+
     /// Makes account `id` an admin from `now`, or (`now` nil) no longer one, unless it is the
     /// last admin, decided in the same step as the change (two revokes at once leave one
     /// admin); false when refused for that.

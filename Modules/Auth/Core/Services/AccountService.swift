@@ -32,6 +32,13 @@ public protocol AccountService: Sendable {
     /// - Throws: `.invalidCredentials` for a code that is not valid (unknown, used, expired);
     ///   `.invalidInput` for a password that breaks the rule; `.forbidden` where resets are not kept.
     func resetPassword(code: String, newPassword: String) async throws -> IssuedSession
+
+    /// Deletes the token's account after checking its password: its messages are deleted for
+    /// everyone, its profile becomes "Deleted user", every session of it ends and its email is
+    /// free (`AccountDeletion`).
+    /// - Throws: `.notSignedIn` for a bad token; `.invalidCredentials` if `password` is wrong;
+    ///   `.conflict` for the server's last admin.
+    func deleteAccount(token: String, password: String) async throws
 }
 
 extension AccountService {

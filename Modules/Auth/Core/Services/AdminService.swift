@@ -24,6 +24,12 @@ public protocol AdminService: Sendable {
     /// - Throws: `.notFound` when no account has it; `.conflict` for the last admin.
     func setAdmin(email: String, _ granting: Bool) async throws -> ManagedAccount
 
+    /// Deactivates the account of `email` for good, as its owner's `deleteAccount` does: its
+    /// messages are deleted for everyone, its profile becomes "Deleted user", its sessions end
+    /// and its email is free. (A suspension is the way back; this is not.)
+    /// - Throws: `.notFound` when no account has it; `.conflict` for the last admin.
+    func deactivate(email: String) async throws
+
     /// A one-time password reset code (good for an hour) for the account of `email`, shown once.
     /// - Throws: `.notFound` when no account has it.
     func issuePasswordReset(email: String) async throws -> String

@@ -28,6 +28,11 @@ public protocol AuthService: Sendable {
     /// account, and signs it in on this device.
     /// - Throws: `.invalidCredentials` for a code that is not valid; `.invalidInput` for a bad password.
     func resetPassword(code: String, newPassword: String) async throws -> Account
+
+    /// Deletes the signed-in account after checking `password` (`AccountService.deleteAccount`)
+    /// and forgets its session on this device.
+    /// - Throws: `.invalidCredentials` if `password` is wrong; `.conflict` for a server's last admin.
+    func deleteAccount(password: String) async throws
 }
 
 extension AuthService {

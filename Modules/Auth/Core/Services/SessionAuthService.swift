@@ -44,6 +44,12 @@ public struct SessionAuthService: AuthService {
         try await accounts.changePassword(token: session.token, current: current, new: new)
     }
 
+    public func deleteAccount(password: String) async throws {
+        guard let session = try store.load() else { throw AppError.notSignedIn }
+        try await accounts.deleteAccount(token: session.token, password: password)
+        try store.save(nil)
+    }
+
     private func keep(_ issued: IssuedSession) throws -> Account {
         try store.save(Session(issued))
         return issued.account

@@ -13,13 +13,16 @@ public struct StoredAccountService: AccountService {
     private let idleLimit: TimeInterval
     private let registration: Registration
     private let resets: PasswordResets?
+    private let deletion: AccountDeletion
 
     /// Creates the service over `store`: passwords hashed by `hasher`, tokens (and invitation
     /// codes) kept as `digest` gives them, sessions ending after `idleLimit` unused by `clock`,
-    /// sign-ups admitted as `registration` says, password reset codes kept in `resetCodes`.
+    /// sign-ups admitted as `registration` says, password reset codes kept in `resetCodes`, and
+    /// what other features keep of a deleted account removed by `erasure`.
     public init(
         store: any AccountStore, hasher: any PasswordHasher, digest: any TokenDigest, clock: any WallClock = SystemWallClock(),
-        idleLimit: TimeInterval = AuthRules.defaultIdleLimit, registration: Registration = .open, resetCodes: (any ResetCodeStore)? = nil
+        idleLimit: TimeInterval = AuthRules.defaultIdleLimit, registration: Registration = .open, resetCodes: (any ResetCodeStore)? = nil,
+        erasure: (any AccountErasure)? = nil
     ) {
         self.store = store
         self.hasher = hasher
@@ -27,11 +30,15 @@ public struct StoredAccountService: AccountService {
         self.clock = clock
         self.idleLimit = idleLimit
         self.registration = registration
+        deletion = AccountDeletion(store: store, erasure: erasure)
         resets = resetCodes.map { PasswordResets(accounts: store, codes: $0, hasher: hasher, digest: digest, clock: clock) }
     }
 
     /// The password resets of this store, where it keeps codes (a server's SQLite or PostgreSQL).
     public var passwordResets: PasswordResets? { resets }
+
+    /// How this store's accounts are deleted, for its admins too.
+    public var accountDeletion: AccountDeletion { deletion }
 
     public func signUp(email: String, displayName: String, password: String, invite: String?) async throws -> IssuedSession {
         let (email, name) = try AuthRules.signUp(email: email, displayName: displayName, password: password)
@@ -99,6 +106,13 @@ public struct StoredAccountService: AccountService {
         guard try await hasher.verify(current, against: AuthRules.hashToCheck(current, stored: hash)) else { throw AuthRules.wrongCurrentPassword }
         try Validation.password(new)
         try await store.setPasswordHash(try await hasher.hash(new), of: account.id, keeping: digest.digest(token))
+    }
+
+    public func deleteAccount(token: String, password: String) async throws {
+        let account = try await account(for: token)
+        let hash = try await store.passwordHash(of: account.id)
+        guard try await hasher.verify(password, against: AuthRules.hashToCheck(password, stored: hash)) else { throw AuthRules.wrongPassword }
+        try await deletion.delete(account.id)
     }
 
     public func resetPassword(code: String, newPassword: String) async throws -> IssuedSession {

@@ -20,20 +20,22 @@ public struct StoredAdminService: AdminService {
         let accounts: any AccountStore
         let codes: (any RegistrationCodeStore)?
         let resets: PasswordResets?
+        let deletion: AccountDeletion
         let audit: any AuditStore
         let digest: any TokenDigest
         let clock: any WallClock
         let log: @Sendable (AuditEntry) -> Void
 
-        /// The stores; `codes` and `resets` are `nil` where the store keeps none; each entry of the
-        /// audit record is also handed to `log`, the process's log.
+        /// The stores; `codes` and `resets` are `nil` where the store keeps none; accounts deleted
+        /// by `deletion`; each entry of the audit record is also handed to `log`, the process's log.
         public init(
-            accounts: any AccountStore, codes: (any RegistrationCodeStore)?, resets: PasswordResets?, audit: any AuditStore,
-            digest: any TokenDigest, clock: any WallClock, log: @escaping @Sendable (AuditEntry) -> Void
+            accounts: any AccountStore, codes: (any RegistrationCodeStore)?, resets: PasswordResets?, deletion: AccountDeletion,
+            audit: any AuditStore, digest: any TokenDigest, clock: any WallClock, log: @escaping @Sendable (AuditEntry) -> Void
         ) {
             self.accounts = accounts
             self.codes = codes
             self.resets = resets
+            self.deletion = deletion
             self.audit = audit
             self.digest = digest
             self.clock = clock
@@ -71,6 +73,13 @@ public struct StoredAdminService: AdminService {
         guard try await stores.accounts.setAdmin(account.id, since: granting ? stores.clock.now() : nil) else { throw AdminRules.lastAdmin }
         try await record(granting ? "admins.grant" : "admins.revoke", AdminRules.subject(account), by: actor)
         return try await record(email)
+    }
+
+    public func deactivate(email: String) async throws {
+        let actor = try await allowed()
+        let account = try await record(email)
+        try await stores.deletion.delete(account.id)
+        try await record("users.deactivate", AdminRules.subject(account), by: actor)
     }
 
     public func issuePasswordReset(email: String) async throws -> String {

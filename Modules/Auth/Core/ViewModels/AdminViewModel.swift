@@ -26,6 +26,8 @@ public final class AdminViewModel {
         case invite(code: String, InviteCode)
         /// The invitation code of this id was revoked.
         case revoked(String)
+        /// The account of this email was deactivated for good.
+        case deactivated(String)
     }
 
     private let service: any AdminService
@@ -47,6 +49,14 @@ public final class AdminViewModel {
     /// Suspends the account of `email`, or reinstates it.
     public func setSuspended(email: String, _ suspending: Bool) async {
         await act { .account(try await service.setSuspended(email: email, suspending)) }
+    }
+
+    /// Deactivates the account of `email` for good (`AdminService.deactivate`).
+    public func deactivate(email: String) async {
+        await act {
+            try await service.deactivate(email: email)
+            return .deactivated(email)
+        }
     }
 
     /// Makes the account of `email` an admin, or no longer one.

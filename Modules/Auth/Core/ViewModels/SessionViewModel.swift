@@ -16,6 +16,8 @@ public final class SessionViewModel {
         case signedOut
         /// The password was replaced.
         case passwordChanged
+        /// The account was deleted.
+        case accountDeleted
     }
 
     private let auth: any AuthService
@@ -37,6 +39,16 @@ public final class SessionViewModel {
             return .signedOut
         }
         if lastAction == .loaded(.signedOut) { account = .loaded(nil) }
+    }
+
+    /// Deletes the account after checking its password; nobody is signed in after it.
+    public func deleteAccount(password: String) async {
+        lastAction = .loading
+        lastAction = await .from {
+            try await auth.deleteAccount(password: password)
+            return .accountDeleted
+        }
+        if lastAction == .loaded(.accountDeleted) { account = .loaded(nil) }
     }
 
     /// Replaces the password after checking the current one.

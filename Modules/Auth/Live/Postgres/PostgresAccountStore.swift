@@ -118,6 +118,15 @@ public struct PostgresAccountStore: AccountStore {
         try await database.query("SELECT suspended_at IS NOT NULL FROM auth_accounts WHERE id = \(id.rawValue)").first?.decode(Bool.self) ?? false
     }
 
+    public func delete(_ id: UserID) async throws {
+        try await database.write(ordered: false) { transaction in
+            // Every instance closes the sessions' sockets within about a second (`PostgresSessionEnds`).
+            try await transaction.query("DELETE FROM auth_sessions WHERE user_id = \(id.rawValue)")
+            try await transaction.query("DELETE FROM auth_reset_codes WHERE user_id = \(id.rawValue)")
+            try await transaction.query("DELETE FROM auth_accounts WHERE id = \(id.rawValue)")
+        }
+    }
+
     public func setAdmin(_ id: UserID, since now: Date?) async throws -> Bool {
         guard now == nil else {
             let at = now?.timeIntervalSince1970

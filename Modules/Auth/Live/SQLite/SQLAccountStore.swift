@@ -102,6 +102,15 @@ public struct SQLAccountStore: AccountStore {
         }
     }
 
+    public func delete(_ id: UserID) async throws {
+        try await database.write { db in
+            for table in ["auth_sessions", "auth_reset_codes"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.rawValue])
+            }
+            try db.execute(sql: "DELETE FROM auth_accounts WHERE id = ?", arguments: [id.rawValue])
+        }
+    }
+
     public func setAdmin(_ id: UserID, since now: Date?) async throws -> Bool {
         try await database.write { db in
             if let now {

@@ -127,6 +127,29 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
         return changed
     }
 
+    /// Deletes every message `which` names for everyone (`ChatRules.erase`), as `MessageErasure`
+    /// does on the databases: tombstones stay, texts and files go; how many it deleted.
+    public nonisolated func erase(_ which: ErasedMessages) async throws -> Int {
+        let now = clock.now()
+        let erased = await undeleted(which)
+        for message in erased {
+            let members = try await membership.members(of: message.conversationID) ?? []
+            _ = try await attachments.discarding { carried in
+                try await change(message.id, in: message.conversationID, as: .deleted, members: members) { carried(ChatRules.erase($0, at: now), $0) }
+            }
+        }
+        return erased.count
+    }
+
+    private func undeleted(_ which: ErasedMessages) -> [Message] {
+        timelines.values.joined().filter { message in
+            switch which {
+            case .sentBy(let user): !message.deleted && message.senderID == user
+            case .sentBefore(let time): !message.deleted && message.sentAt < time
+            }
+        }
+    }
+
     /// Moves `reader`'s marker to the end of the conversation; a marker that moves is an event,
     /// seen by the reader and by the `members` who see their receipts (`ChatRules.receiptAudience`).
     func markRead(_ conversationID: ConversationID, by reader: UserID, members: [UserID], apart: Set<UserID>) {

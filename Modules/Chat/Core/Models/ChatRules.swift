@@ -139,6 +139,13 @@ public enum ChatRules {
         return message.deleted ? nil : message.deleting(at: now)
     }
 
+    /// `message` erased, whoever sent it: an account deleted, or past a server's retention
+    /// (`ErasedMessages`). Its tombstone, as its author's deletion leaves; `nil` when it is
+    /// already deleted.
+    public static func erase(_ message: Message, at now: Date) -> Message? {
+        message.deleted ? nil : message.deleting(at: now)
+    }
+
     /// A deletion by the caller, `member` of the conversation or not, made by `change` (the
     /// store's change applying `delete(_:by:member:at:)`). To one outside the conversation a
     /// message that is not there is refused as `notMember`, and the answer is her tombstone
@@ -222,3 +229,12 @@ public protocol WireWeighed {
 
 extension Message: WireWeighed {}
 extension UserEvent: WireWeighed {}
+
+/// Which messages an erasure deletes for everyone, whoever their conversation: a deleted
+/// account's, or those older than a server keeps them.
+public enum ErasedMessages: Sendable, Equatable {
+    /// Every message `UserID` sent.
+    case sentBy(UserID)
+    /// Every message sent before this time.
+    case sentBefore(Date)
+}

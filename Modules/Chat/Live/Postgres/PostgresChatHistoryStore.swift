@@ -97,6 +97,24 @@ public struct PostgresChatHistoryStore: ChatHistoryStore {
 
     public func newestPosition() async throws -> Int64 { try await PostgresChangeLog.newest(database) }
 
+    public func undeleted(_ which: ErasedMessages, after place: Int64, limit: Int) async throws -> [ErasedMessage] {
+        let rows =
+            switch which {
+            case .sentBy(let user):
+                try await database.query(
+                    "SELECT seq, conversation_id, id FROM messages WHERE NOT deleted AND sender_id = \(user.rawValue) AND seq > \(place) ORDER BY seq LIMIT \(limit)"
+                )
+            case .sentBefore(let time):
+                try await database.query(
+                    "SELECT seq, conversation_id, id FROM messages WHERE NOT deleted AND sent_at < \(MessageRows.milliseconds(time)) AND seq > \(place) ORDER BY seq LIMIT \(limit)"
+                )
+            }
+        return try rows.map { row in
+            let (place, conversation, id) = try row.decode((Int64, String, String).self)
+            return ErasedMessage(place: place, conversationID: ConversationID(conversation), id: MessageID(id))
+        }
+    }
+
     public func events(after position: Int64, upTo top: Int64, for reader: UserID, limit: Int) async throws -> [UserEvent] {
         try await PostgresEventRows.events(after: position, upTo: top, for: reader, limit: limit, epoch: epoch, database)
     }

@@ -100,6 +100,20 @@ public struct SQLChatHistoryStore: ChatHistoryStore {
 
     public func newestPosition() async throws -> Int64 { try await database.read(SQLChangeLog.newest) }
 
+    public func undeleted(_ which: ErasedMessages, after place: Int64, limit: Int) async throws -> [ErasedMessage] {
+        let (condition, value): (String, DatabaseValue) =
+            switch which {
+            case .sentBy(let user): ("sender_id = ?", user.rawValue.databaseValue)
+            case .sentBefore(let time): ("sent_at < ?", MessageRows.milliseconds(time).databaseValue)
+            }
+        return try await database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT seq, conversation_id, id FROM messages WHERE deleted = 0 AND \(condition) AND seq > ? ORDER BY seq LIMIT ?",
+                arguments: [value, place, limit]
+            ).map { ErasedMessage(place: $0[0], conversationID: ConversationID($0[1] as String), id: MessageID($0[2] as String)) }
+        }
+    }
+
     public func events(after position: Int64, upTo top: Int64, for reader: UserID, limit: Int) async throws -> [UserEvent] {
         let epoch = epoch
         return try await database.read { db in try EventRows.events(after: position, for: reader, limit: limit, epoch: epoch, db) }

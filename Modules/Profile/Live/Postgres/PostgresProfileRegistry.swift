@@ -41,6 +41,15 @@ public struct PostgresProfileRegistry: ProfileRegistry {
         guard !inserted.isEmpty else { throw ProfileRules.profileExists(profile) }
     }
 
+    public func eraseProfile(of id: UserID) async throws {
+        let erased = ProfileRules.erased(id)
+        try await database.query(
+            """
+            UPDATE profiles SET email = \(erased.email), display_name = \(erased.displayName), name_key = \(erased.displayName.lowercased()),
+                                status = \(erased.status) WHERE id = \(id.rawValue)
+            """)
+    }
+
     public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
         guard !ids.isEmpty else { return [:] }
         var names: [UserID: String] = [:]

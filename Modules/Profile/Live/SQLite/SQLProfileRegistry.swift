@@ -25,6 +25,15 @@ public struct SQLProfileRegistry: ProfileRegistry {
         guard db.changesCount > 0 else { throw ProfileRules.profileExists(profile) }
     }
 
+    public func eraseProfile(of id: UserID) async throws {
+        let erased = ProfileRules.erased(id)
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE profiles SET email = ?, display_name = ?, name_key = ?, status = ? WHERE id = ?",
+                arguments: [erased.email, erased.displayName, erased.displayName.lowercased(), erased.status, id.rawValue])
+        }
+    }
+
     public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
         guard !ids.isEmpty else { return [:] }
         let list = try JSONIDs.encode(ids)
