@@ -113,9 +113,11 @@ public final class AppContainer {
 extension AppContainer: AuthFactory {
     public func makeSignInViewModel() -> SignInViewModel { SignInViewModel(auth: auth) }
     public func makeSessionViewModel() -> SessionViewModel { SessionViewModel(auth: auth) }
-    public func makeAdminViewModel() -> AdminViewModel {
-        AdminViewModel(service: graph.admin(for: graph.caller(token: (try? sessions.load())??.token)))
-    }
+    public func makeAdminViewModel() -> AdminViewModel { AdminViewModel(service: graph.admin(for: signedInCaller)) }
+    public func makeReportViewModel() -> ReportViewModel { ReportViewModel(service: graph.reports(for: signedInCaller)) }
+
+    /// Whoever is signed in on this device, for the services outside `ServiceSet` (Auth's).
+    private var signedInCaller: Caller { graph.caller(token: (try? sessions.load())??.token) }
 }
 
 extension AppContainer: ProfileFactory {

@@ -10,6 +10,8 @@ public enum Validation {
     public static let maxStatusLength = 140, maxStatusBytes = 560
     /// Longest group title: characters, and UTF-8 bytes.
     public static let maxTitleLength = 64, maxTitleBytes = 256
+    /// The longest reason a report gives: characters and bytes.
+    public static let maxReasonLength = 500, maxReasonBytes = 2_000
     /// Longest message text after trimming: characters, and UTF-8 bytes.
     public static let maxMessageLength = 4_000, maxMessageBytes = 16_000
     /// Most files one message carries (Files uploads them, Chat's messages carry them).
@@ -67,6 +69,12 @@ public enum Validation {
     /// Trims a group title and checks it is 1–64 characters (256 bytes) of visible text.
     public static func title(_ raw: String) throws -> String {
         try line(raw, field: "title", allowEmpty: false, maxLength: maxTitleLength, maxBytes: maxTitleBytes)
+    }
+
+    /// Trims a report's reason and checks it is 1–500 characters (2,000 bytes) of visible text:
+    /// an admin reads it on their terminal.
+    public static func reason(_ raw: String) throws -> String {
+        try line(raw, field: "reason", allowEmpty: false, maxLength: maxReasonLength, maxBytes: maxReasonBytes)
     }
 
     /// A people-search query as every backend matches it: trimmed, lower-cased, not empty, at

@@ -130,7 +130,9 @@ public enum MessageAIServer {
         let routes = try routes(settings, graph: graph)
         let app = try buildApplication(settings, routes: routes, logger: logger)
         var configuration = ServiceGroupConfiguration(
-            services: [app, OpenSockets.Drain(sockets: routes.sockets), FileSweeps(graph: graph, logger: logger)],
+            // A service that ends stops the group: the retention pass runs only when there is one to run.
+            services: [app, OpenSockets.Drain(sockets: routes.sockets), FileSweeps(graph: graph, logger: logger)]
+                + (settings.retentionDays > 0 ? [RetentionSweeps(graph: graph, days: settings.retentionDays, logger: logger)] : []),
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownLimit
         do {

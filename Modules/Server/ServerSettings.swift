@@ -47,6 +47,8 @@ public struct ServerSettings: Sendable {
     public var budget: ServerBudget.Limits
     /// Requests of one account served at once, HTTP and over its events sockets.
     public var requestsAtOnce: Int
+    /// How many days messages are kept (`retention.days`; 0: for ever).
+    public var retentionDays: Int
     /// How big shared files may be: per file, and what each person keeps.
     public var fileLimits: FileLimits
     /// Who may sign up: `registration.mode`, `auto` made `open` on a loopback address and
@@ -150,6 +152,11 @@ public struct ServerSettings: Sendable {
             "registration.mode", default: "auto",
             "who may make an account: open (anyone), invite (with a code of `messageai-server admin invites create`), closed, or auto (open on a loopback address, invite on any other or behind a trusted proxy)",
             ["auto", "open", "invite", "closed"])
+        /// How long messages are kept.
+        public static let retentionDays = SettingKey.integer(
+            "retention.days", default: 0,
+            "delete messages older than this many days for everyone (tombstones stay; texts, files and their index words go), by a pass every hour; 0 keeps them",
+            in: 0...36_500)
         /// Requests of one account served at once.
         public static let requestsAtOnce = SettingKey.integer(
             "budget.requestsAtOnce", default: AccountRequests.productLimit,
@@ -166,6 +173,7 @@ public struct ServerSettings: Sendable {
             Key.socketQueueFrames, Key.idleSeconds, Key.connectionsPerAddress, Key.trustedProxies,
             Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute,
             Key.uploadMegabytesPerHour, Key.requestsAtOnce, Key.filesMaxBytes, Key.filesQuotaMegabytes, Key.registrationMode,
+            Key.retentionDays,
         ])
 
     /// Settings with every default.
@@ -216,6 +224,7 @@ public struct ServerSettings: Sendable {
         budget.uploadMegabytesPerHour = loaded.int(Key.uploadMegabytesPerHour)
         fileLimits = FileLimits(maxBytes: Int64(loaded.int(Key.filesMaxBytes)), quota: Int64(loaded.int(Key.filesQuotaMegabytes)) << 20)
         requestsAtOnce = loaded.int(Key.requestsAtOnce)
+        retentionDays = loaded.int(Key.retentionDays)
         registration = Self.registration(
             loaded.string(Key.registrationMode), host: host, behindProxy: !(loaded.value(Key.trustedProxies) ?? "").isEmpty)
     }

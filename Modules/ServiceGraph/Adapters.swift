@@ -126,3 +126,21 @@ struct AccountErasureAdapter: AccountErasure {
         try await profiles.eraseProfile(of: user)
     }
 }
+
+/// Auth's `ReportedMessages` from Chat: a message as its reader reads it (a member), and its
+/// deletion for everyone (Chat's erasure).
+struct ReportedMessagesAdapter: ReportedMessages {
+    let membership: any ConversationMembership
+    let read: @Sendable (MessageID, ConversationID) async throws -> Message?
+    let erase: @Sendable (MessageID, ConversationID) async throws -> Void
+
+    func message(_ id: MessageID, in conversationID: ConversationID, readBy reader: UserID) async throws -> (
+        sender: UserID, text: String, deleted: Bool
+    ) {
+        _ = try await membership.requireMember(reader, of: conversationID)
+        guard let message = try await read(id, conversationID) else { throw ChatRules.noMessage(id, in: conversationID) }
+        return (message.senderID, message.text, message.deleted)
+    }
+
+    func deleteForEveryone(_ id: MessageID, in conversationID: ConversationID) async throws { try await erase(id, conversationID) }
+}

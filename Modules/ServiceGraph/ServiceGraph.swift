@@ -57,6 +57,15 @@ public final class ServiceGraph: Sendable {
         }
     }
 
+    /// Reporting messages to the server's admins, for `caller`: over the store where this
+    /// process reaches it (from the caller's budget), else through the server.
+    public func reports(for caller: Caller) -> any ReportService {
+        switch backend.administration {
+        case .stores(let stores): stores.reports(for: caller, budget: options.budget)
+        case .server(let connection): RemoteReportService(connection: connection, caller: caller)
+        }
+    }
+
     /// Looking after the server as its operator on the store (`messageai-server admin`), named
     /// `name` in the audit record: allowed everything, the way the first admin is made.
     /// - Throws: `.usage` on the remote backend, which reaches no store.
@@ -101,6 +110,12 @@ public final class ServiceGraph: Sendable {
     /// backend, whose server runs it): a server runs a pass every `FileCleanup.interval`, a local
     /// process after each upload of its own.
     public var fileCleanup: FileCleanup? { backend.fileCleanup }
+
+    /// Deletes the messages `which` names for everyone, whoever sent them, in the background
+    /// (`MessageErasure`: a server's retention, each deletion after the sends of the moment);
+    /// how many it deleted.
+    /// - Throws: `.usage` on the remote backend, whose server erases.
+    public func erase(_ which: ErasedMessages) async throws -> Int { try await backend.erase(which) }
 
     /// How many events the store has that `eventFeed` has not handed out yet: how far this
     /// process's live delivery is behind the store (`nil` before anyone listens, or without a store).

@@ -13,6 +13,8 @@ struct AdminServiceTests {
     let accounts: StoredAccountService
     let audit = InMemoryAuditStore()
     let logged = LoggedEntries()
+    let reportStore = InMemoryReportStore()
+    let messages = FixedMessages()
     let stores: StoredAdminService.Stores
 
     init() {
@@ -20,8 +22,8 @@ struct AdminServiceTests {
             store: store, hasher: PlainHasher(), digest: MarkedDigest(), clock: clock, resetCodes: InMemoryResetCodes())
         let logged = logged
         stores = StoredAdminService.Stores(
-            accounts: store, codes: InMemoryRegistrationCodes(), resets: accounts.passwordResets, deletion: accounts.accountDeletion, audit: audit,
-            digest: MarkedDigest(),
+            accounts: store, codes: InMemoryRegistrationCodes(), resets: accounts.passwordResets, deletion: accounts.accountDeletion,
+            reports: reportStore, reported: messages, audit: audit, digest: MarkedDigest(),
             clock: clock, log: { entry in logged.entries.withLock { $0.append(entry) } })
     }
 
@@ -47,6 +49,8 @@ struct AdminServiceTests {
             ("invite", { _ = try await $0.createInvite(uses: 1, lifetime: 3_600) }), ("invites", { _ = try await $0.invites() }),
             ("revoke invite", { try await $0.revokeInvite(id: "x") }), ("audit", { _ = try await $0.auditEntries(limit: 5) }),
             ("deactivate", { try await $0.deactivate(email: "bob@example.com") }),
+            ("reports", { _ = try await $0.reports(includingResolved: true, limit: 5) }),
+            ("resolve", { _ = try await $0.resolveReport(id: "x", deletingMessage: true) }),
         ]
         for (name, call) in calls {
             await #expect(throws: AdminRules.notAdmin, "\(name)") { try await call(admin(ada)) }
@@ -108,6 +112,29 @@ struct AdminServiceTests {
         await #expect(throws: AppError.self) { try await operatorAdmin.auditEntries(limit: 1_001) }
     }
 
+    @Test("a report keeps the message as it was until resolved; dismissing deletes nothing; a reporter spends from a small budget")
+    func reports() async throws {
+        let ada = try await signUp("ada"), bob = try await signUp("bob")
+        messages.kept.withLock { $0[MessageID("m1")] = (ada.account.id, "rude words", false) }
+        let spent = Mutex<[UsageBudget.Action]>([])
+        let budget = UsageBudget { action, _, _ in
+            try spent.withLock { spent in
+                guard spent.isEmpty else { throw AppError(.rateLimited, "spent") }
+                spent.append(action)
+            }
+        }
+        let asBob = stores.reports(for: .verified(bob.account.id), budget: budget)
+        let report = try await asBob.report(MessageID("m1"), in: ConversationID("c1"), reason: "rude")
+        #expect(report.text == "rude words")
+        #expect(spent.withLock { $0 } == [.conversation], "a report is paid from the budget of new conversations")
+        await #expect(throws: AppError.self, "past the budget") { try await asBob.report(MessageID("m1"), in: ConversationID("c1"), reason: "rude") }
+        let dismissed = try await operatorAdmin.resolveReport(id: report.id, deletingMessage: false)
+        #expect(dismissed.resolution == ReportRules.dismissed && dismissed.text == "")
+        #expect(messages.deleted.withLock { $0 }.isEmpty, "dismissing deletes nothing")
+        #expect(try await operatorAdmin.reports(includingResolved: false, limit: 5).isEmpty)
+        #expect(try await operatorAdmin.reports(includingResolved: true, limit: 5) == [dismissed])
+    }
+
     @Test("codes are shown once and never recorded: the audit record names an invitation by its id, a reset by its account")
     func codesNeverRecorded() async throws {
         let ada = try await signUp("ada")
@@ -153,6 +180,19 @@ struct AccountDeletionTests {
         await #expect(throws: AuthRules.wrongCredentials) { try await accounts.signIn(email: "ada@example.com", password: "password1") }
         #expect(try await accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password3").account.id != ada.account.id)
     }
+}
+
+/// Messages as `ReportedMessages` gives them, from a table; deletions recorded.
+final class FixedMessages: ReportedMessages {
+    let kept = Mutex<[MessageID: (sender: UserID, text: String, deleted: Bool)]>([:])
+    let deleted = Mutex<[MessageID]>([])
+
+    func message(_ id: MessageID, in conversationID: ConversationID, readBy reader: UserID) throws -> (sender: UserID, text: String, deleted: Bool) {
+        guard let message = kept.withLock({ $0[id] }) else { throw AppError(.notFound, "no message") }
+        return message
+    }
+
+    func deleteForEveryone(_ id: MessageID, in conversationID: ConversationID) { deleted.withLock { $0.append(id) } }
 }
 
 /// What the service wrote to the process's log.

@@ -32,6 +32,7 @@ struct ServerSettingsTests {
             "budget.messagesPerMinute": "61", "budget.fanOutMegabytesPerMinute": "62", "budget.conversationsPerHour": "63",
             "budget.renamesPerHour": "64", "budget.lookupsPerMinute": "65", "budget.requestsAtOnce": "66",
             "budget.uploadMegabytesPerHour": "67", "files.maxBytes": "68", "files.quotaMegabytes": "69", "registration.mode": "closed",
+            "retention.days": "70",
         ]
         for setting in ServerSettings.table.keys {
             let key = setting.name, variable = ServerSettings.table.environmentVariable(of: setting)
@@ -67,6 +68,7 @@ struct ServerSettingsTests {
                 case "files.maxBytes": String(settings.fileLimits.maxBytes)
                 case "files.quotaMegabytes": settings.fileLimits.quota.map { String($0 >> 20) }
                 case "registration.mode": settings.registration.rawValue
+                case "retention.days": String(settings.retentionDays)
                 default: nil
                 }
             #expect(read == value, "\(variable) was not read")

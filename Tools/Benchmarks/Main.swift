@@ -11,7 +11,8 @@ struct Bench: AsyncParsableCommand {
         subcommands: [
             SendBench.self, HistoryBench.self, EditBench.self, ListBench.self, StorageBench.self, StartupBench.self,
             LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ServerBench.self, GaplessBench.self, SearchBench.self,
-            SearchHitBench.self, PurgeBench.self, MentionBench.self, TUIBench.self, FileStorageBench.self, FileTransferBench.self, ChildProcess.self,
+            SearchHitBench.self, PurgeBench.self, RetentionBench.self, MentionBench.self, TUIBench.self, FileStorageBench.self,
+            FileTransferBench.self, ChildProcess.self,
         ]
     )
 

@@ -8,10 +8,11 @@ import Kernel
 enum Seeder {
     static let text = String(repeating: "0123456789", count: 10)
 
-    /// Appends `count` messages of 100 characters to a conversation, alternating two senders.
+    /// Appends `count` messages of 100 characters to a conversation, alternating two senders,
+    /// the last sent `age` ago, a millisecond apart.
     static func messages(
         _ count: Int, in conversation: ConversationID, from senders: [UserID], path: String,
-        text: (Int) -> String = { _ in Seeder.text }
+        text: (Int) -> String = { _ in Seeder.text }, age: TimeInterval = 0
     ) throws {
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
@@ -19,7 +20,7 @@ enum Seeder {
                 sql: """
                     INSERT INTO messages (id, conversation_id, position, sender_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?)
                     """)
-            let start = Int(Date().timeIntervalSince1970 * 1_000) - count
+            let start = Int((Date().timeIntervalSince1970 - age) * 1_000) - count
             for position in 1...count {
                 try insert.execute(arguments: [
                     MessageID.random().rawValue, conversation.rawValue, position,

@@ -42,6 +42,17 @@ public enum AdminAPI {
     /// Revokes an invitation code.
     public static let revokeInvite = Endpoint<InviteID, NoContent, PathParameters.None>(
         .post, "/v1/admin/invites/revoke", "Revoke an invitation code by its id (admins only)", successStatus: 204)
+    /// The reports, for admins.
+    public static let reports = Endpoint<NoContent, ReportList, PathParameters.None>(
+        .get, "/v1/admin/reports", "Reported messages as they were when reported, newest first: open ones, or all (admins only)",
+        query: [Query.all, Query.limit])
+    /// Resolves a report.
+    public static let resolveReport = Endpoint<ReportResolution, MessageReport, PathParameters.None>(
+        .post, "/v1/admin/reports/resolve", "Resolve a report: dismiss it, or delete its message for everyone (admins only)")
+    /// Reports a message, for any member who reads it.
+    public static let report = Endpoint<ReportRequest, MessageReport, PathParameters.ConversationMessage>(
+        .post, "/v1/conversations/{conversation}/messages/{message}/reports",
+        "Report a message of another member's to the server's admins (few an hour, from the budget of new conversations)", successStatus: 201)
     /// The audit record.
     public static let audit = Endpoint<NoContent, AuditList, PathParameters.None>(
         .get, "/v1/admin/audit", "What operators and admins did, newest first (admins only)", query: [Query.limit])
@@ -49,7 +60,7 @@ public enum AdminAPI {
     /// Every admin endpoint.
     public static let endpoints = [
         accounts.spec, account.spec, suspend.spec, reinstate.spec, deactivate.spec, grant.spec, revoke.spec, resetPassword.spec, invites.spec,
-        createInvite.spec, revokeInvite.spec, audit.spec,
+        createInvite.spec, revokeInvite.spec, reports.spec, resolveReport.spec, report.spec, audit.spec,
     ]
 
     /// The query parameters the admin endpoints read.
@@ -58,6 +69,8 @@ public enum AdminAPI {
         public static let after = QueryParameter("after", .string(maxLength: Validation.maxEmailBytes), "the accounts after this email")
         /// Most on a page.
         public static let limit = QueryParameter("limit", .integer(1...AdminRules.maxPage), "most on the page (default 50)")
+        /// Resolved reports too.
+        public static let all = QueryParameter("all", .boolean, "resolved reports too (default false)")
         /// Whose account.
         public static let email = QueryParameter("email", .string(minLength: 1, maxLength: Validation.maxEmailBytes), required: true, "its email")
     }
@@ -153,6 +166,55 @@ public struct InviteList: WireType, Equatable {
     public init(_ invites: [InviteCode]) { self.invites = invites }
 
     public static let schema = WireSchema.object([("invites", .array(InviteCode.schema, maxItems: maxCodes))], required: ["invites"])
+}
+
+/// Why a message is reported.
+public struct ReportRequest: WireType, Equatable {
+    /// The reason, 1–500 characters.
+    public let reason: String
+
+    /// Creates the body.
+    public init(reason: String) { self.reason = reason }
+
+    public static let schema = WireSchema.object(
+        [("reason", .string(minLength: 1, maxLength: Validation.maxReasonBytes))], required: ["reason"])
+}
+
+/// What an admin decides of a report.
+public struct ReportResolution: WireType, Equatable {
+    /// The report.
+    public let id: String
+    /// Whether its message is deleted for everyone (else the report is dismissed).
+    public let deleteMessage: Bool
+
+    /// Creates the body.
+    public init(id: String, deleteMessage: Bool) {
+        self.id = id
+        self.deleteMessage = deleteMessage
+    }
+
+    public static let schema = WireSchema.object([("id", .identifier), ("deleteMessage", .boolean)], required: ["id", "deleteMessage"])
+}
+
+/// Reports, as admins list them.
+public struct ReportList: WireType, Equatable {
+    /// The reports, newest first.
+    public let reports: [MessageReport]
+
+    /// Creates the reply.
+    public init(_ reports: [MessageReport]) { self.reports = reports }
+
+    public static let schema = WireSchema.object([("reports", .array(MessageReport.schema, maxItems: AdminRules.maxPage))], required: ["reports"])
+}
+
+extension MessageReport: WireType {
+    public static let schema = WireSchema.object(
+        [
+            ("id", .identifier), ("conversationID", .identifier), ("messageID", .identifier), ("senderID", .identifier),
+            ("text", .string(maxLength: Validation.maxMessageBytes)), ("reporterID", .identifier),
+            ("reason", .string(maxLength: Validation.maxReasonBytes)), ("reportedAt", .timestamp), ("resolvedAt", .nullable(.timestamp)),
+            ("resolution", .nullable(.string(maxLength: 64))),
+        ], required: ["id", "conversationID", "messageID", "senderID", "text", "reporterID", "reason", "reportedAt"])
 }
 
 /// Entries of the audit record.

@@ -55,6 +55,15 @@ public struct RemoteAdminService: AdminService {
         _ = try await connection.call(AdminAPI.revokeInvite, body: InviteID(id), as: caller)
     }
 
+    public func reports(includingResolved: Bool, limit: Int) async throws -> [MessageReport] {
+        let query = [AdminAPI.Query.limit: String(try AdminRules.page(limit)), AdminAPI.Query.all: String(includingResolved)]
+        return try await connection.call(AdminAPI.reports, query: query, body: NoContent(), as: caller).reports
+    }
+
+    public func resolveReport(id: String, deletingMessage: Bool) async throws -> MessageReport {
+        try await connection.call(AdminAPI.resolveReport, body: ReportResolution(id: id, deleteMessage: deletingMessage), as: caller)
+    }
+
     public func auditEntries(limit: Int) async throws -> [AuditEntry] {
         try await connection.call(AdminAPI.audit, query: [AdminAPI.Query.limit: String(try AdminRules.page(limit))], body: NoContent(), as: caller)
             .entries

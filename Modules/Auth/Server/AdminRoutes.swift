@@ -8,13 +8,30 @@ import ServerSupport
 /// admin (403) and records each change in the audit record.
 public struct AdminRoutes: Sendable {
     private let admin: @Sendable (Caller) -> any AdminService
+    private let reporting: @Sendable (Caller) -> any ReportService
 
-    /// Creates the routes; `admin` builds the admin service of a caller.
-    public init(admin: @escaping @Sendable (Caller) -> any AdminService) { self.admin = admin }
+    /// Creates the routes; `admin` builds the admin service of a caller, `reporting` its
+    /// reporting of messages.
+    public init(admin: @escaping @Sendable (Caller) -> any AdminService, reporting: @escaping @Sendable (Caller) -> any ReportService) {
+        self.admin = admin
+        self.reporting = reporting
+    }
 
     /// Registers every admin endpoint.
     public func add(to routes: APIRoutes) {
-        let admin = admin
+        let (admin, reporting) = (admin, reporting)
+        routes.add(AdminAPI.report) { call in
+            try await reporting(call.caller).report(call.path.message, in: call.path.conversation, reason: call.body.reason)
+        }
+        routes.add(AdminAPI.reports) { call in
+            ReportList(
+                try await admin(call.caller).reports(
+                    includingResolved: try call.query(AdminAPI.Query.all, default: false),
+                    limit: try call.query(AdminAPI.Query.limit, default: AdminRules.defaultPage)))
+        }
+        routes.add(AdminAPI.resolveReport) { call in
+            try await admin(call.caller).resolveReport(id: call.body.id, deletingMessage: call.body.deleteMessage)
+        }
         routes.add(AdminAPI.accounts) { call in
             AccountList(
                 try await admin(call.caller).accounts(

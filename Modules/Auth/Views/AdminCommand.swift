@@ -14,7 +14,7 @@ struct AdminCommand: ParsableCommand {
             Needs an account the server made an admin (the first one with `messageai-server admin grant EMAIL` on its store); \
             anyone else is refused (exit 76). Every change is recorded in the audit record (`messageai admin audit`).
             """,
-        subcommands: [Users.self, Grant.self, Revoke.self, Invites.self, Audit.self])
+        subcommands: [Users.self, Grant.self, Revoke.self, Invites.self, Reports.self, Audit.self])
 
     /// `messageai admin users list|show|suspend|reinstate|reset-password`
     struct Users: ParsableCommand {
@@ -153,6 +153,42 @@ struct AdminCommand: ParsableCommand {
         }
     }
 
+    /// `messageai admin reports list|resolve`
+    struct Reports: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Reported messages: as they were when reported, who sent and who reported them, and why.",
+            subcommands: [List.self, Resolve.self], defaultSubcommand: List.self)
+
+        struct List: FeatureCommand {
+            static let configuration = CommandConfiguration(abstract: "List the open reports, newest first (--all: resolved ones too).")
+            @OptionGroup var global: GlobalOptions
+            @Flag(help: "Resolved reports too.") var all = false
+            @Option(help: "how many (1–1000)") var limit = AdminRules.defaultPage
+
+            func run(in context: CLIContext) async throws {
+                let model = try context.factory(AuthFactory.self).makeAdminViewModel()
+                await model.loadReports(includingResolved: all, limit: limit)
+                let reports = try context.require(model.reports)
+                try context.emitEach(
+                    reports,
+                    text: reports.isEmpty ? ["No reports."] : reports.flatMap { [TerminalText.line($0.line), "    " + TerminalText.line($0.text)] })
+            }
+        }
+
+        struct Resolve: FeatureCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Resolve a report: dismiss it, or with --delete-message delete the message for everyone.",
+                discussion: "Either way the report's copy of the message is forgotten, and the audit record names you.")
+            @OptionGroup var global: GlobalOptions
+            @Argument(help: "the report's id (from list)") var id: String
+            @Flag(help: "Delete the reported message for everyone.") var deleteMessage = false
+
+            func run(in context: CLIContext) async throws {
+                try await AdminCommand.act(in: context) { await $0.resolveReport(id: id, deletingMessage: deleteMessage) }
+            }
+        }
+    }
+
     /// `messageai admin audit`
     struct Audit: FeatureCommand {
         static let configuration = CommandConfiguration(abstract: "List what operators and admins did, newest first.")
@@ -179,6 +215,7 @@ struct AdminCommand: ParsableCommand {
                 ["code": code, "id": invite.id], text: [code, "code \(invite.id): \(invite.uses) sign-up(s); \(invite.line(at: Date()))"])
         case .revoked(let id): try context.emit(["revoked": id], text: ["revoked \(id)"])
         case .deactivated(let email): try context.emit(["deactivated": email], text: ["deactivated \(TerminalText.line(email))"])
+        case .resolved(let report): try context.emit(report, text: [TerminalText.line(report.line)])
         }
     }
 }

@@ -97,6 +97,8 @@ public final class MessageWriter: Sendable {
         /// How many sends the last transaction held: more than one means sends are arriving
         /// faster than one commit, and the next is better left to the drain task.
         var lastBatch = 1
+        /// When the last send came.
+        var lastSend: ContinuousClock.Instant?
     }
 
     private let store: any MessageStore
@@ -152,6 +154,17 @@ public final class MessageWriter: Sendable {
         return message
     }
 
+    /// Waits, before a step of background work (a retention pass's next deletion), until no send
+    /// has come for `quiet`, or `longest` has passed: under steady sends such work goes one step
+    /// per `longest`, so it takes the writer from sends a step's time in that much at most.
+    /// Cancelled, it stops waiting.
+    func afterSends(quiet: Duration = .milliseconds(5), longest: Duration = .milliseconds(200)) async {
+        let deadline = ContinuousClock.now + longest
+        while ContinuousClock.now < deadline, let last = state.withLock({ $0.lastSend }), ContinuousClock.now - last < quiet {
+            guard (try? await Task.sleep(for: quiet)) != nil else { return }
+        }
+    }
+
     /// Stores `sends` in the order given (together, or in successive transactions) and returns
     /// each one's outcome in that order, as `store(_:)` of one would.
     func store(_ sends: [Send]) async -> [Result<Message, any Error>] {
@@ -167,6 +180,7 @@ public final class MessageWriter: Sendable {
     private func enqueue(_ sends: [Waiting]) {
         let (start, alone) = state.withLock { state in
             state.waiting.append(contentsOf: sends)
+            state.lastSend = .now
             defer { state.writing = true }
             return (!state.writing, state.lastBatch == 1)
         }

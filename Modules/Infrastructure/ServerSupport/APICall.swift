@@ -51,4 +51,12 @@ public struct APICall<Body: WireType, Path: PathParameters.Kind>: Sendable {
         }
         return value
     }
+
+    /// The yes-or-no query parameter `parameter` (`true` or `false`), or `fallback` when it is absent.
+    /// - Throws: `.invalidInput` for anything else.
+    public func query(_ parameter: QueryParameter, default fallback: Bool) throws -> Bool {
+        guard let raw = query(parameter) else { return fallback }
+        guard let value = Bool(raw) else { throw AppError(.invalidInput, "\(parameter.name) must be true or false, not \(AppError.quoting(raw))") }
+        return value
+    }
 }

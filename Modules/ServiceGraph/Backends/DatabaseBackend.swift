@@ -28,6 +28,13 @@ struct DatabaseStores: Sendable {
     var erasure: MessageErasure {
         MessageErasure(store: chat, writer: writer, attachments: files.attachments, clock: clock)
     }
+
+    /// What reports read and delete of messages, checked against `membership`.
+    func reported(_ membership: any ConversationMembership) -> ReportedMessagesAdapter {
+        let (chat, erasure) = (chat, erasure)
+        return ReportedMessagesAdapter(
+            membership: membership, read: { try await chat.message($0, in: $1) }, erase: { try await erasure.erase($0, in: $1) })
+    }
 }
 
 /// A backend over a database, SQLite's or PostgreSQL's: what it gives its callers is linked the
@@ -63,6 +70,8 @@ extension DatabaseBackend {
     var membership: (any ConversationMembership)? { links.membership }
 
     var fileCleanup: FileCleanup? { stores.files.cleanup }
+
+    func erase(_ which: ErasedMessages) async throws -> Int { try await stores.erasure.erase(which, inBackground: true) }
 
     func feedLag() async -> Int64? { await stores.feed.lag() }
 

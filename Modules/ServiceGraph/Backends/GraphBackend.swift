@@ -23,6 +23,10 @@ protocol GraphBackend: Sendable {
     var membership: (any ConversationMembership)? { get }
     /// The clean-up of the files the store keeps, where it keeps them and is reached from here.
     var fileCleanup: FileCleanup? { get }
+    /// Deletes the messages `which` names for everyone in the background (a retention pass:
+    /// each deletion after the sends of the moment), where the store is reached from here
+    /// (`MessageErasure`); how many.
+    func erase(_ which: ErasedMessages) async throws -> Int
     /// How many events the store has that the process's feed has not handed out yet (`nil`
     /// where it has none, or it is not running).
     func feedLag() async -> Int64?

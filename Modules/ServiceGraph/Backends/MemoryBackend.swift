@@ -43,11 +43,6 @@ final class MemoryBackend: GraphBackend {
             idleLimit: options.sessionIdleLimit, resetCodes: InMemoryResetCodes(),
             erasure: AccountErasureAdapter(messages: erasure, profiles: profiles))
         accounts = stored
-        administration = .stores(
-            StoredAdminService.Stores(
-                accounts: accountStore, codes: InMemoryRegistrationCodes(), resets: stored.passwordResets, deletion: stored.accountDeletion,
-                audit: InMemoryAuditStore(),
-                digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
         let feed = Deferred<any ChatActivityFeed>()
         conversations = InMemoryConversationListStore(
             conversations: MockData.conversations(now: now), users: UserDirectoryAdapter(registry: profiles),
@@ -65,7 +60,15 @@ final class MemoryBackend: GraphBackend {
             conditions: options.memoryConditions,
             peer: SimulatedPeer(userIDs: MockData.peers, delay: options.peerDelay, replies: MockData.replies), attachments: files.attachments)
         chatStore.set(chat)
-        erasure.set(chat.erase)
+        erasure.set { [chat] in try await chat.erase($0) }
+        administration = .stores(
+            StoredAdminService.Stores(
+                accounts: accountStore, codes: InMemoryRegistrationCodes(), resets: stored.passwordResets, deletion: stored.accountDeletion,
+                reports: InMemoryReportStore(),
+                reported: ReportedMessagesAdapter(
+                    membership: chatMembership, read: { [chat] in await chat.message($0, in: $1) },
+                    erase: { [chat] in try await chat.erase($0, in: $1) }),
+                audit: InMemoryAuditStore(), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
         feed.set(chat)
         journal.journal.set(chat)
         directory.set(conversations)
@@ -92,6 +95,8 @@ final class MemoryBackend: GraphBackend {
     var membership: (any ConversationMembership)? { chatMembership }
 
     var fileCleanup: FileCleanup? { files.cleanup }
+
+    func erase(_ which: ErasedMessages) async throws -> Int { try await chat.erase(which) }
 
     func demoSession() async -> IssuedSession? {
         await accountStore.startSession(for: MockData.demoAccount, digest: SHA256TokenDigest(), at: clock.now())

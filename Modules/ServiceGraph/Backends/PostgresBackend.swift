@@ -55,11 +55,6 @@ final class PostgresBackend: DatabaseBackend {
             resetCodes: PostgresResetCodes(database: database),
             erasure: AccountErasureAdapter(messages: erasure, profiles: PostgresProfileRegistry(database: database)))
         accounts = stored
-        administration = .stores(
-            StoredAdminService.Stores(
-                accounts: store, codes: codes, resets: stored.passwordResets, deletion: stored.accountDeletion,
-                audit: PostgresAuditStore(database: database),
-                digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
         links = FeatureLinks(
             registry: PostgresProfileRegistry(database: database), activity: PostgresChatActivityFeed(database: database),
             directory: PostgresConversationDirectory(database: database))
@@ -77,7 +72,12 @@ final class PostgresBackend: DatabaseBackend {
             writer: MessageWriter(store: PostgresMessageStore(database: database, epoch: epoch), feed: feed), feed: feed,
             typing: TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership), clock: options.clock,
             budget: options.budget)
-        erasure.set(stores.erasure.erase)
+        erasure.set { [stores] in try await stores.erasure.erase($0) }
+        administration = .stores(
+            StoredAdminService.Stores(
+                accounts: store, codes: codes, resets: stored.passwordResets, deletion: stored.accountDeletion,
+                reports: PostgresReportStore(database: database), reported: stores.reported(links.membership),
+                audit: PostgresAuditStore(database: database), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
     }
 
     func checkStore() async throws {

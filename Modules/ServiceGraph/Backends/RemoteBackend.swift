@@ -38,5 +38,9 @@ final class RemoteBackend: GraphBackend {
 
     var eventFeed: (any EventFeed)? { nil }
 
+    func erase(_ which: ErasedMessages) async throws -> Int {
+        throw AppError(.usage, "messages are erased by the server that keeps them")
+    }
+
     func demoSession() async -> IssuedSession? { nil }
 }

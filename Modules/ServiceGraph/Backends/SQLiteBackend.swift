@@ -39,11 +39,6 @@ final class SQLiteBackend: DatabaseBackend {
             resetCodes: SQLResetCodes(database: database),
             erasure: AccountErasureAdapter(messages: erasure, profiles: SQLProfileRegistry(database: database)))
         accounts = stored
-        administration = .stores(
-            StoredAdminService.Stores(
-                accounts: store, codes: codes, resets: stored.passwordResets, deletion: stored.accountDeletion,
-                audit: SQLAuditStore(database: database), digest: SHA256TokenDigest(),
-                clock: options.clock, log: options.auditLog))
         links = FeatureLinks(
             registry: SQLProfileRegistry(database: database), activity: SQLChatActivityFeed(database: database),
             directory: SQLConversationDirectory(database: database))
@@ -65,7 +60,12 @@ final class SQLiteBackend: DatabaseBackend {
             search: SQLSearchStore(database: database, index: searchIndex), files: files,
             writer: MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed, forget: { try? await searchIndex.purge() }),
             feed: feed, typing: TypingHub(channel: signals, membership: links.membership), clock: options.clock, budget: options.budget)
-        erasure.set(stores.erasure.erase)
+        erasure.set { [stores] in try await stores.erasure.erase($0) }
+        administration = .stores(
+            StoredAdminService.Stores(
+                accounts: store, codes: codes, resets: stored.passwordResets, deletion: stored.accountDeletion,
+                reports: SQLReportStore(database: database), reported: stores.reported(links.membership),
+                audit: SQLAuditStore(database: database), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
     }
 
     func checkStore() async throws {

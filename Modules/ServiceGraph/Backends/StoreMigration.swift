@@ -37,6 +37,7 @@ public enum StoreMigration {
         Table(name: "auth_registration_codes", order: "id", times: ["expires_at", "created_at"]),
         Table(name: "auth_reset_codes", order: "digest", times: ["expires_at"]),
         Table(name: "auth_audit", order: "id", times: ["at"]),
+        Table(name: "auth_reports", order: "id", times: ["reported_at", "resolved_at"]),
         Table(name: "profiles", order: "id"), Table(name: "conversations", order: "id", times: ["created_at"]),
         Table(name: "conversation_members", order: "user_id, conversation_id", times: ["invited_at"]),
         Table(name: "conversation_accepts", order: "user_id, accepted_id"), Table(name: "conversation_blocks", order: "user_id, blocked_id"),

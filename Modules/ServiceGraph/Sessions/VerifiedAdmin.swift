@@ -39,5 +39,13 @@ struct VerifiedAdmin: AdminService {
 
     func revokeInvite(id: String) async throws { try await admin.revokeInvite(id: id) }
 
+    func reports(includingResolved: Bool, limit: Int) async throws -> [MessageReport] {
+        try await admin.reports(includingResolved: includingResolved, limit: limit)
+    }
+
+    func resolveReport(id: String, deletingMessage: Bool) async throws -> MessageReport {
+        try await admin.resolveReport(id: id, deletingMessage: deletingMessage)
+    }
+
     func auditEntries(limit: Int) async throws -> [AuditEntry] { try await admin.auditEntries(limit: limit) }
 }

@@ -45,6 +45,14 @@ public protocol AdminService: Sendable {
     /// - Throws: `.notFound` when there is none.
     func revokeInvite(id: String) async throws
 
+    /// The newest `limit` (1…1,000) reports, newest first: the open ones, or all.
+    func reports(includingResolved: Bool, limit: Int) async throws -> [MessageReport]
+
+    /// Resolves report `id`: dismissed, or (`deletingMessage`) with its message deleted for
+    /// everyone. Resolving it again changes nothing.
+    /// - Throws: `.notFound` for no such report.
+    func resolveReport(id: String, deletingMessage: Bool) async throws -> MessageReport
+
     /// The newest `limit` (1…1,000) entries of the audit record, newest first.
     func auditEntries(limit: Int) async throws -> [AuditEntry]
 }

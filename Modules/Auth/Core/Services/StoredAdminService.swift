@@ -21,21 +21,27 @@ public struct StoredAdminService: AdminService {
         let codes: (any RegistrationCodeStore)?
         let resets: PasswordResets?
         let deletion: AccountDeletion
+        let reports: any ReportStore
+        let reported: any ReportedMessages
         let audit: any AuditStore
         let digest: any TokenDigest
         let clock: any WallClock
         let log: @Sendable (AuditEntry) -> Void
 
         /// The stores; `codes` and `resets` are `nil` where the store keeps none; accounts deleted
-        /// by `deletion`; each entry of the audit record is also handed to `log`, the process's log.
+        /// by `deletion`; reports kept in `reports`, their messages deleted through `reported`;
+        /// each entry of the audit record is also handed to `log`, the process's log.
         public init(
             accounts: any AccountStore, codes: (any RegistrationCodeStore)?, resets: PasswordResets?, deletion: AccountDeletion,
-            audit: any AuditStore, digest: any TokenDigest, clock: any WallClock, log: @escaping @Sendable (AuditEntry) -> Void
+            reports: any ReportStore, reported: any ReportedMessages, audit: any AuditStore, digest: any TokenDigest, clock: any WallClock,
+            log: @escaping @Sendable (AuditEntry) -> Void
         ) {
             self.accounts = accounts
             self.codes = codes
             self.resets = resets
             self.deletion = deletion
+            self.reports = reports
+            self.reported = reported
             self.audit = audit
             self.digest = digest
             self.clock = clock
@@ -44,6 +50,11 @@ public struct StoredAdminService: AdminService {
 
         /// The service of `actor` over these stores.
         public func service(acting actor: Actor) -> StoredAdminService { StoredAdminService(stores: self, actor: actor) }
+
+        /// Reporting messages to these stores' admins, for `caller`, paid from `budget`.
+        public func reports(for caller: Caller, budget: UsageBudget) -> StoredReportService {
+            StoredReportService(store: reports, messages: reported, caller: caller, clock: clock, budget: budget)
+        }
     }
 
     private let stores: Stores
@@ -108,6 +119,25 @@ public struct StoredAdminService: AdminService {
         let actor = try await allowed()
         guard try await codes().revoke(id: id) else { throw AppError(.notFound, "no code \(id)") }
         try await record("invites.revoke", "code \(id)", by: actor)
+    }
+
+    public func reports(includingResolved: Bool, limit: Int) async throws -> [MessageReport] {
+        _ = try await allowed()
+        return try await stores.reports.reports(includingResolved: includingResolved, limit: try AdminRules.page(limit))
+    }
+
+    public func resolveReport(id: String, deletingMessage: Bool) async throws -> MessageReport {
+        let actor = try await allowed()
+        guard let open = try await stores.reports.report(id) else { throw ReportRules.noReport(id) }
+        guard open.resolvedAt == nil else { return open }
+        if deletingMessage { try await stores.reported.deleteForEveryone(open.messageID, in: open.conversationID) }
+        let resolution = deletingMessage ? ReportRules.messageDeleted : ReportRules.dismissed
+        guard let resolved = try await stores.reports.resolve(id, at: stores.clock.now(), resolution: resolution) else {
+            throw ReportRules.noReport(id)
+        }
+        try await record(
+            deletingMessage ? "reports.delete-message" : "reports.dismiss", "report \(id) (message \(open.messageID) of \(open.senderID))", by: actor)
+        return resolved
     }
 
     public func auditEntries(limit: Int) async throws -> [AuditEntry] {

@@ -11,6 +11,8 @@ public final class AdminViewModel {
     public private(set) var accounts: Loadable<[ManagedAccount]> = .idle
     /// The invitation codes.
     public private(set) var invites: Loadable<[InviteCode]> = .idle
+    /// The newest reports.
+    public private(set) var reports: Loadable<[MessageReport]> = .idle
     /// The newest entries of the audit record.
     public private(set) var audit: Loadable<[AuditEntry]> = .idle
     /// The outcome of the last action.
@@ -28,6 +30,8 @@ public final class AdminViewModel {
         case revoked(String)
         /// The account of this email was deactivated for good.
         case deactivated(String)
+        /// The report, as resolved.
+        case resolved(MessageReport)
     }
 
     private let service: any AdminService
@@ -89,6 +93,17 @@ public final class AdminViewModel {
             try await service.revokeInvite(id: id)
             return .revoked(id)
         }
+    }
+
+    /// Loads the newest `limit` reports: open ones, or all.
+    public func loadReports(includingResolved: Bool, limit: Int) async {
+        reports = .loading
+        reports = await .from { try await service.reports(includingResolved: includingResolved, limit: limit) }
+    }
+
+    /// Resolves report `id`, deleting its message for everyone or dismissing it.
+    public func resolveReport(id: String, deletingMessage: Bool) async {
+        await act { .resolved(try await service.resolveReport(id: id, deletingMessage: deletingMessage)) }
     }
 
     /// Loads the newest `limit` entries of the audit record.

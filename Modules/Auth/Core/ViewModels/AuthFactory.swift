@@ -7,4 +7,6 @@ public protocol AuthFactory {
     func makeSessionViewModel() -> SessionViewModel
     /// Looking after the server, as the signed-in account (an admin).
     func makeAdminViewModel() -> AdminViewModel
+    /// Reporting a message to the server's admins.
+    func makeReportViewModel() -> ReportViewModel
 }

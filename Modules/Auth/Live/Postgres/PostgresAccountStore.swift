@@ -28,6 +28,7 @@ public struct PostgresAccountStore: AccountStore {
         PGDatabase.Migration(feature: "auth", version: 5, ["ALTER TABLE auth_accounts ADD COLUMN suspended_at double precision"]),
         PostgresAuditStore.migration,
         PGDatabase.Migration(feature: "auth", version: 7, ["ALTER TABLE auth_accounts ADD COLUMN admin_since double precision"]),
+        PostgresReportStore.migration,
     ]
 
     private let database: PGDatabase

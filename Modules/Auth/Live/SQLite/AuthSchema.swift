@@ -76,5 +76,24 @@ public enum AuthSchema {
                 """),
         // A server's admins (`AccountStore.setAdmin`).
         SchemaMigration(feature: "auth", version: 8, sql: "ALTER TABLE auth_accounts ADD COLUMN admin_since REAL;"),
+        // Reports of messages to the admins (`SQLReportStore`).
+        SchemaMigration(
+            feature: "auth", version: 9,
+            sql: """
+                CREATE TABLE auth_reports (
+                    id TEXT PRIMARY KEY,
+                    conversation_id TEXT NOT NULL,
+                    message_id TEXT NOT NULL,
+                    sender_id TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    reporter_id TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    reported_at REAL NOT NULL,
+                    resolved_at REAL,
+                    resolution TEXT,
+                    UNIQUE (conversation_id, message_id, reporter_id)
+                );
+                CREATE INDEX auth_reports_by_time ON auth_reports(reported_at);
+                """),
     ]
 }

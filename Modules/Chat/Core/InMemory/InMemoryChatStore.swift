@@ -130,15 +130,17 @@ public actor InMemoryChatStore: ChatActivityFeed, EventFeed, ChangeJournal {
     /// Deletes every message `which` names for everyone (`ChatRules.erase`), as `MessageErasure`
     /// does on the databases: tombstones stay, texts and files go; how many it deleted.
     public nonisolated func erase(_ which: ErasedMessages) async throws -> Int {
-        let now = clock.now()
         let erased = await undeleted(which)
-        for message in erased {
-            let members = try await membership.members(of: message.conversationID) ?? []
-            _ = try await attachments.discarding { carried in
-                try await change(message.id, in: message.conversationID, as: .deleted, members: members) { carried(ChatRules.erase($0, at: now), $0) }
-            }
-        }
+        for message in erased { try await erase(message.id, in: message.conversationID) }
         return erased.count
+    }
+
+    /// Deletes message `id` of `conversationID` for everyone, whoever sent it, as `MessageErasure` does.
+    public nonisolated func erase(_ id: MessageID, in conversationID: ConversationID) async throws {
+        let (now, members) = (clock.now(), try await membership.members(of: conversationID) ?? [])
+        _ = try await attachments.discarding { carried in
+            try await change(id, in: conversationID, as: .deleted, members: members) { carried(ChatRules.erase($0, at: now), $0) }
+        }
     }
 
     private func undeleted(_ which: ErasedMessages) -> [Message] {

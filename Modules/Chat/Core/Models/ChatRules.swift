@@ -230,6 +230,14 @@ public protocol WireWeighed {
 extension Message: WireWeighed {}
 extension UserEvent: WireWeighed {}
 
+extension ErasedMessages {
+    /// The messages a server that keeps them `days` days deletes at `now`: those sent before
+    /// then; `nil` for 0, which keeps them for ever.
+    public static func pastRetention(days: Int, at now: Date) -> ErasedMessages? {
+        days > 0 ? .sentBefore(now - TimeInterval(days) * 86_400) : nil
+    }
+}
+
 /// Which messages an erasure deletes for everyone, whoever their conversation: a deleted
 /// account's, or those older than a server keeps them.
 public enum ErasedMessages: Sendable, Equatable {
