@@ -144,3 +144,10 @@ struct ReportedMessagesAdapter: ReportedMessages {
 
     func deleteForEveryone(_ id: MessageID, in conversationID: ConversationID) async throws { try await erase(id, conversationID) }
 }
+
+/// Auth's `SuspensionShown` from Profile: the suspended account's name marked where others see it.
+struct SuspensionShownAdapter: SuspensionShown {
+    let profiles: any ProfileRegistry
+
+    func setSuspended(_ user: UserID, _ suspended: Bool) async throws { try await profiles.setSuspended(user, suspended) }
+}

@@ -15,6 +15,7 @@ struct AdminServiceTests {
     let logged = LoggedEntries()
     let reportStore = InMemoryReportStore()
     let messages = FixedMessages()
+    let shown = ShownSuspensions()
     let stores: StoredAdminService.Stores
 
     init() {
@@ -23,7 +24,7 @@ struct AdminServiceTests {
         let logged = logged
         stores = StoredAdminService.Stores(
             accounts: store, codes: InMemoryRegistrationCodes(), resets: accounts.passwordResets, deletion: accounts.accountDeletion,
-            reports: reportStore, reported: messages, audit: audit, digest: MarkedDigest(),
+            reports: reportStore, reported: messages, shown: shown, audit: audit, digest: MarkedDigest(),
             clock: clock, log: { entry in logged.entries.withLock { $0.append(entry) } })
     }
 
@@ -96,6 +97,7 @@ struct AdminServiceTests {
         await #expect(throws: AppError.notSignedIn) { try await accounts.account(for: ada.token) }
         await #expect(throws: AuthRules.suspended) { try await accounts.signIn(email: "ada@example.com", password: "password-ada") }
         await #expect(throws: AuthRules.wrongCredentials) { try await accounts.signIn(email: "ada@example.com", password: "password2") }
+        #expect(shown.suspended.withLock { $0 } == [ada.account.id], "others see her name marked")
         await #expect(throws: AdminRules.noAccount) { try await operatorAdmin.setSuspended(email: "bob@example.com", true) }
         #expect(try await operatorAdmin.setSuspended(email: "ada@example.com", false).suspendedAt == nil)
         _ = try await accounts.signIn(email: "ada@example.com", password: "password-ada")
@@ -193,6 +195,15 @@ final class FixedMessages: ReportedMessages {
     }
 
     func deleteForEveryone(_ id: MessageID, in conversationID: ConversationID) { deleted.withLock { $0.append(id) } }
+}
+
+/// Whose suspension was shown to others.
+final class ShownSuspensions: SuspensionShown {
+    let suspended = Mutex<Set<UserID>>([])
+
+    func setSuspended(_ user: UserID, _ suspended: Bool) {
+        self.suspended.withLock { if suspended { $0.insert(user) } else { $0.remove(user) } }
+    }
 }
 
 /// What the service wrote to the process's log.

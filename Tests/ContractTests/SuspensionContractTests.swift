@@ -19,6 +19,7 @@ struct SuspensionContractTests {
         let other = try await BackendHarness(backend, sharing: harness)
         defer { other.graph.close() }
         let ada = try await harness.signUp("ada"), grace = try await harness.signUp("grace")
+        let direct = try await harness.direct(grace, ada).id
         _ = try await other.accounts.account(for: ada.token)
         let ends = other.graph.sessionEnds()
         let said = try await RegistrationContractTests.admin(["users", "suspend", ada.email.uppercased()], on: harness)
@@ -37,8 +38,18 @@ struct SuspensionContractTests {
         await #expect(throws: AuthRules.suspended) { try await harness.accounts.signIn(email: ada.email, password: "password-ada") }
         await #expect(throws: AuthRules.wrongCredentials) { try await harness.accounts.signIn(email: ada.email, password: "wrong-password") }
         #expect(try await other.accounts.account(for: grace.token).id == grace.id, "nobody else is touched")
+        let asGrace = other.graph.services(for: other.graph.caller(token: grace.token))
+        #expect(try await asGrace.profiles.profile(matching: ada.id.rawValue).displayName == "ada (suspended)", "others see it")
+        // Names are kept a second for mentions and titles (ADR 34).
+        var title = ""
+        for _ in 0..<40 where title != "ada (suspended)" {
+            title = try await asGrace.conversations.conversations().first { $0.id == direct }?.title ?? ""
+            if title != "ada (suspended)" { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(title == "ada (suspended)", "where her name stands in Grace's list")
         _ = try await RegistrationContractTests.admin(["users", "reinstate", ada.email], on: harness)
         _ = try await harness.accounts.signIn(email: ada.email, password: "password-ada")
+        #expect(try await asGrace.profiles.profile(matching: ada.id.rawValue).displayName == "ada")
         let audit = try await RegistrationContractTests.admin(["audit", "--limit", "2"], on: harness).split(separator: "\n")
         #expect(audit.count == 2 && audit.allSatisfy { $0.contains("  operator:") }, "\(audit)")
         #expect(audit.first?.hasSuffix("  users.reinstate  \(ada.email) (\(ada.id))") == true, "newest first: \(audit)")

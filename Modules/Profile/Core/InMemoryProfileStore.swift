@@ -5,6 +5,7 @@ import Kernel
 /// `SimulatedConditions`; and the registry other features create profiles through.
 public actor InMemoryProfileStore: ProfileStore, ProfileRegistry {
     private var profiles: [UserID: Profile]
+    private var suspended: Set<UserID> = []
     private let conditions: SimulatedConditions
     private let journal: (any ChangeJournal)?
 
@@ -24,7 +25,20 @@ public actor InMemoryProfileStore: ProfileStore, ProfileRegistry {
 
     /// Display names of the given users; unknown ids are left out.
     public func displayNames(of ids: [UserID]) -> [UserID: String] {
-        Dictionary(ids.compactMap { id in profiles[id].map { (id, $0.displayName) } }) { first, _ in first }
+        Dictionary(ids.compactMap { id in shown(id).map { (id, $0.displayName) } }) { first, _ in first }
+    }
+
+    public func setSuspended(_ id: UserID, _ suspended: Bool) {
+        if suspended { self.suspended.insert(id) } else { self.suspended.remove(id) }
+    }
+
+    /// `id`'s profile as others see it.
+    private func shown(_ id: UserID) -> Profile? {
+        profiles[id].map { profile in
+            var shown = profile
+            shown.displayName = ProfileRules.shownName(profile.displayName, suspended: suspended.contains(id))
+            return shown
+        }
     }
 
     public func eraseProfile(of id: UserID) {
@@ -33,18 +47,19 @@ public actor InMemoryProfileStore: ProfileStore, ProfileRegistry {
 
     public func profile(_ id: UserID) async throws -> Profile? {
         try await conditions.apply()
-        return profiles[id]
+        return shown(id)
     }
 
     public func profile(matching keys: (id: UserID, email: String)) async throws -> Profile? {
         try await conditions.apply()
-        return profiles[keys.id] ?? profiles.values.first { $0.email == keys.email }
+        return shown(keys.id) ?? profiles.values.first { $0.email == keys.email }.flatMap { shown($0.id) }
     }
 
     public func profiles(startingWith prefix: String, limit: Int) async throws -> [Profile] {
         try await conditions.apply()
         return profiles.values
             .filter { ProfileRules.matches($0, search: prefix) }
+            .compactMap { shown($0.id) }
             .sorted { ($0.displayName.lowercased(), $0.id) < ($1.displayName.lowercased(), $1.id) }
             .prefix(max(limit, 0))
             .map { $0 }

@@ -11,6 +11,9 @@ public protocol ProfileRegistry: Sendable {
     /// Display names of the given users; unknown ids are left out.
     func displayNames(of ids: [UserID]) async throws -> [UserID: String]
 
+    /// Marks `id`'s name suspended where others see it (`ProfileRules.shownName`), or no longer.
+    func setSuspended(_ id: UserID, _ suspended: Bool) async throws
+
     /// Makes the profile of a deleted account what `ProfileRules.erased` says: named "Deleted
     /// user", no status, its email free for a new account. Nothing when there is none.
     func eraseProfile(of id: UserID) async throws

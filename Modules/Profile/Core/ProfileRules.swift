@@ -44,6 +44,10 @@ public enum ProfileRules {
     }
 
     /// No user matches a reference.
+    /// A display name as others see it: marked while its account is suspended, so that nobody
+    /// takes a suspended person's silence for anything else. Stores keep the name as chosen.
+    public static func shownName(_ name: String, suspended: Bool) -> String { suspended ? "\(name) (suspended)" : name }
+
     /// The profile of a deleted account: what others see where its name stood. Its email is
     /// freed (the store's email is unique): a key no email can be, so no look-up finds it.
     public static func erased(_ id: UserID) -> Profile { Profile(id: id, email: "deleted:\(id)", displayName: "Deleted user") }

@@ -68,6 +68,7 @@ final class MemoryBackend: GraphBackend {
                 reported: ReportedMessagesAdapter(
                     membership: chatMembership, read: { [chat] in await chat.message($0, in: $1) },
                     erase: { [chat] in try await chat.erase($0, in: $1) }),
+                shown: SuspensionShownAdapter(profiles: profiles),
                 audit: InMemoryAuditStore(), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
         feed.set(chat)
         journal.journal.set(chat)

@@ -77,6 +77,7 @@ final class PostgresBackend: DatabaseBackend {
             StoredAdminService.Stores(
                 accounts: store, codes: codes, resets: stored.passwordResets, deletion: stored.accountDeletion,
                 reports: PostgresReportStore(database: database), reported: stores.reported(links.membership),
+                shown: SuspensionShownAdapter(profiles: PostgresProfileRegistry(database: database)),
                 audit: PostgresAuditStore(database: database), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
     }
 

@@ -65,6 +65,7 @@ final class SQLiteBackend: DatabaseBackend {
             StoredAdminService.Stores(
                 accounts: store, codes: codes, resets: stored.passwordResets, deletion: stored.accountDeletion,
                 reports: SQLReportStore(database: database), reported: stores.reported(links.membership),
+                shown: SuspensionShownAdapter(profiles: SQLProfileRegistry(database: database)),
                 audit: SQLAuditStore(database: database), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
     }
 

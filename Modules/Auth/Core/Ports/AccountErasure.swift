@@ -10,6 +10,13 @@ public protocol AccountErasure: Sendable {
     func erase(_ user: UserID) async throws
 }
 
+/// What the other features show of a suspension: the account's name marked suspended where
+/// others see it. Auth does not import Profile; the composition root connects this port.
+public protocol SuspensionShown: Sendable {
+    /// Marks `user` suspended, or no longer.
+    func setSuspended(_ user: UserID, _ suspended: Bool) async throws
+}
+
 /// Deleting an account, the same for its owner (`AccountService.deleteAccount`) and an admin
 /// (`AdminService.deleteAccount`): never the last admin; first what other features keep of it
 /// (`AccountErasure`), then the account, its sessions and codes, so that its email is free.

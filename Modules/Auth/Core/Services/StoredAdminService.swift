@@ -23,6 +23,7 @@ public struct StoredAdminService: AdminService {
         let deletion: AccountDeletion
         let reports: any ReportStore
         let reported: any ReportedMessages
+        let shown: any SuspensionShown
         let audit: any AuditStore
         let digest: any TokenDigest
         let clock: any WallClock
@@ -30,11 +31,12 @@ public struct StoredAdminService: AdminService {
 
         /// The stores; `codes` and `resets` are `nil` where the store keeps none; accounts deleted
         /// by `deletion`; reports kept in `reports`, their messages deleted through `reported`;
-        /// each entry of the audit record is also handed to `log`, the process's log.
+        /// suspensions shown to others through `shown`; each entry of the audit record is also
+        /// handed to `log`, the process's log.
         public init(
             accounts: any AccountStore, codes: (any RegistrationCodeStore)?, resets: PasswordResets?, deletion: AccountDeletion,
-            reports: any ReportStore, reported: any ReportedMessages, audit: any AuditStore, digest: any TokenDigest, clock: any WallClock,
-            log: @escaping @Sendable (AuditEntry) -> Void
+            reports: any ReportStore, reported: any ReportedMessages, shown: any SuspensionShown, audit: any AuditStore, digest: any TokenDigest,
+            clock: any WallClock, log: @escaping @Sendable (AuditEntry) -> Void
         ) {
             self.accounts = accounts
             self.codes = codes
@@ -42,6 +44,7 @@ public struct StoredAdminService: AdminService {
             self.deletion = deletion
             self.reports = reports
             self.reported = reported
+            self.shown = shown
             self.audit = audit
             self.digest = digest
             self.clock = clock
@@ -74,6 +77,7 @@ public struct StoredAdminService: AdminService {
         let actor = try await allowed()
         let account = try await record(email)
         guard try await stores.accounts.setSuspended(account.id, at: suspending ? stores.clock.now() : nil) else { throw AdminRules.noAccount }
+        try await stores.shown.setSuspended(account.id, suspending)
         try await record(suspending ? "users.suspend" : "users.reinstate", AdminRules.subject(account), by: actor)
         return try await record(email)
     }

@@ -16,7 +16,9 @@ public struct PostgresProfileRegistry: ProfileRegistry {
                                        name_key text COLLATE "C" NOT NULL, status text NOT NULL DEFAULT '')
                 """,
                 "CREATE INDEX profiles_by_name_key ON profiles (name_key text_pattern_ops)",
-            ])
+            ]),
+        // A suspended account's name is marked where others see it (`ProfileRules.shownName`).
+        PGDatabase.Migration(feature: "profile", version: 2, ["ALTER TABLE profiles ADD COLUMN suspended boolean NOT NULL DEFAULT false"]),
     ]
 
     private let database: PGDatabase
@@ -50,17 +52,21 @@ public struct PostgresProfileRegistry: ProfileRegistry {
             """)
     }
 
+    public func setSuspended(_ id: UserID, _ suspended: Bool) async throws {
+        try await database.query("UPDATE profiles SET suspended = \(suspended) WHERE id = \(id.rawValue)")
+    }
+
     public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
         guard !ids.isEmpty else { return [:] }
         var names: [UserID: String] = [:]
         names.reserveCapacity(ids.count)
         for row in try await database.query(
             """
-            SELECT p.id, p.display_name FROM unnest(\(ids.map(\.rawValue))::text[]) ids(id) JOIN profiles p ON p.id = ids.id
+            SELECT p.id, p.display_name, p.suspended FROM unnest(\(ids.map(\.rawValue))::text[]) ids(id) JOIN profiles p ON p.id = ids.id
             """)
         {
-            let (id, name) = try row.decode((String, String).self)
-            names[UserID(id)] = name
+            let (id, name, suspended) = try row.decode((String, String, Bool).self)
+            names[UserID(id)] = ProfileRules.shownName(name, suspended: suspended)
         }
         return names
     }

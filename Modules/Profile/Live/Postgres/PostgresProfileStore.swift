@@ -38,7 +38,7 @@ public struct PostgresProfileStore: ProfileStore {
         try await database.write { transaction in
             guard
                 let old = try await transaction.query("SELECT \(unescaped: Self.columns) FROM profiles WHERE id = \(id.rawValue) FOR UPDATE")
-                    .first.map(Self.profile)
+                    .first.map(Self.stored)
             else { return nil }
             let edited = try edit(old)
             let profile = edited.profile
@@ -56,10 +56,17 @@ public struct PostgresProfileStore: ProfileStore {
         try await PostgresProfileRegistry(database: database).displayNames(of: ids)
     }
 
-    private static let columns = "id, email, display_name, status"
+    private static let columns = "id, email, display_name, status, suspended"
 
+    /// A row's profile as others see it (`ProfileRules.shownName`).
     private static func profile(_ row: PostgresRow) throws -> Profile {
-        let (id, email, displayName, status) = try row.decode((String, String, String, String).self)
+        let (id, email, displayName, status, suspended) = try row.decode((String, String, String, String, Bool).self)
+        return Profile(id: UserID(id), email: email, displayName: ProfileRules.shownName(displayName, suspended: suspended), status: status)
+    }
+
+    /// A row's profile as stored, for an edit.
+    private static func stored(_ row: PostgresRow) throws -> Profile {
+        let (id, email, displayName, status, _) = try row.decode((String, String, String, String, Bool).self)
         return Profile(id: UserID(id), email: email, displayName: displayName, status: status)
     }
 }

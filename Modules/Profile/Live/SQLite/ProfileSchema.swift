@@ -19,5 +19,7 @@ public enum ProfileSchema {
                 """),
         // Emails are kept in their composed form (NFC), as they are now compared.
         SchemaMigration.rewriting(feature: "profile", version: 2, table: "profiles", column: "email", Validation.emailKey),
+        // A suspended account's name is marked where others see it (`ProfileRules.shownName`).
+        SchemaMigration(feature: "profile", version: 3, sql: "ALTER TABLE profiles ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0;"),
     ]
 }

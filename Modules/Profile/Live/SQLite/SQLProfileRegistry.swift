@@ -34,6 +34,12 @@ public struct SQLProfileRegistry: ProfileRegistry {
         }
     }
 
+    public func setSuspended(_ id: UserID, _ suspended: Bool) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE profiles SET suspended = ? WHERE id = ?", arguments: [suspended, id.rawValue])
+        }
+    }
+
     public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
         guard !ids.isEmpty else { return [:] }
         let list = try JSONIDs.encode(ids)
@@ -41,9 +47,12 @@ public struct SQLProfileRegistry: ProfileRegistry {
             var names: [UserID: String] = [:]
             names.reserveCapacity(ids.count)
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT p.id, p.display_name FROM json_each(?) ids CROSS JOIN profiles p ON p.id = ids.value",
+                db, sql: "SELECT p.id, p.display_name, p.suspended FROM json_each(?) ids CROSS JOIN profiles p ON p.id = ids.value",
                 arguments: [list])
-            while let row = try rows.next() { names[UserID(try row.decode(String.self, atIndex: 0))] = try row.decode(atIndex: 1) }
+            while let row = try rows.next() {
+                names[UserID(try row.decode(String.self, atIndex: 0))] = ProfileRules.shownName(
+                    try row.decode(atIndex: 1), suspended: try row.decode(atIndex: 2))
+            }
             return names
         }
     }

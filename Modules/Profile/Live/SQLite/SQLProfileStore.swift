@@ -12,7 +12,7 @@ public struct SQLProfileStore: ProfileStore {
     public init(database: SQLDatabase) { self.database = database }
 
     public func profile(_ id: UserID) async throws -> Profile? {
-        try await database.read { db in try Self.profile(id, db) }
+        try await database.read { db in try Self.profile(id, db).map(Self.shown) }
     }
 
     public func profile(matching keys: (id: UserID, email: String)) async throws -> Profile? {
@@ -20,7 +20,7 @@ public struct SQLProfileStore: ProfileStore {
             try Row.fetchOne(
                 db, sql: "SELECT \(Self.columns) FROM profiles WHERE id = ? OR email = ? ORDER BY id = ? DESC LIMIT 1",
                 arguments: [keys.id.rawValue, keys.email, keys.id.rawValue]
-            ).map(Self.profile)
+            ).map { try Self.shown(Self.profile($0)) }
         }
     }
 
@@ -33,13 +33,13 @@ public struct SQLProfileStore: ProfileStore {
                     WHERE substr(name_key, 1, length(:prefix)) = :prefix OR email = :prefix
                     ORDER BY name_key, id LIMIT :limit
                     """, arguments: ["prefix": prefix, "limit": limit]
-            ).map(Self.profile)
+            ).map { try Self.shown(Self.profile($0)) }
         }
     }
 
     public func update(_ id: UserID, _ edit: @escaping @Sendable (Profile) throws -> ProfileEdit) async throws -> Profile? {
         try await database.write { db in
-            guard let old = try Self.profile(id, db) else { return nil }
+            guard let old = try Self.profile(id, db)?.profile else { return nil }
             let edited = try edit(old)
             let profile = edited.profile
             try db.execute(
@@ -54,15 +54,24 @@ public struct SQLProfileStore: ProfileStore {
         try await SQLProfileRegistry(database: database).displayNames(of: ids)
     }
 
-    private static func profile(_ id: UserID, _ db: Database) throws -> Profile? {
+    private static func profile(_ id: UserID, _ db: Database) throws -> (profile: Profile, suspended: Bool)? {
         try Row.fetchOne(db, sql: "SELECT \(columns) FROM profiles WHERE id = ?", arguments: [id.rawValue]).map(profile)
     }
 
-    private static let columns = "id, email, display_name, status"
+    private static let columns = "id, email, display_name, status, suspended"
 
-    private static func profile(_ row: Row) throws -> Profile {
-        Profile(
+    /// A row's profile as stored, and whether its account is suspended.
+    private static func profile(_ row: Row) throws -> (profile: Profile, suspended: Bool) {
+        let profile = Profile(
             id: UserID(try row.decode(String.self, atIndex: 0)), email: try row.decode(String.self, atIndex: 1),
             displayName: try row.decode(atIndex: 2), status: try row.decode(atIndex: 3))
+        return (profile, try row.decode(atIndex: 4))
+    }
+
+    /// A profile as others see it.
+    private static func shown(_ stored: (profile: Profile, suspended: Bool)) -> Profile {
+        var shown = stored.profile
+        shown.displayName = ProfileRules.shownName(shown.displayName, suspended: stored.suspended)
+        return shown
     }
 }
