@@ -79,9 +79,9 @@ struct UsersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Suspend an account: every session of it ends and it signs in no more; its data stays.",
             discussion: """
-                On PostgreSQL every instance closes the account's sockets within about a second. A running server \
-                over a SQLite file refuses its sessions within 2 s (the time it trusts a checked token). Sign-in \
-                then answers "this account is suspended" (exit 76).
+                Every running server on the store (each instance on PostgreSQL, the server of a SQLite file) closes \
+                the account's sockets within about a second. Sign-in then answers "this account is suspended" \
+                (exit 76), and others see its name marked suspended.
                 """)
         @Argument(help: "the account's email") var email: String
         @OptionGroup var store: StoreOptions

@@ -57,6 +57,33 @@ struct SuspensionContractTests {
     }
 }
 
+/// A server over a SQLite file hears of sessions another process ended, as instances on
+/// PostgreSQL do: what closes its sockets.
+@Suite("Session ends on a SQLite server", .serialized, .timeLimit(.minutes(1)))
+struct SQLiteSessionEndTests {
+    @Test("an operator's suspension from another process reaches a server on the same file within about a second")
+    func suspensionFromAnotherProcess() async throws {
+        let harness = try await BackendHarness(.sqlite)
+        defer { harness.remove() }
+        let ada = try await harness.signUp("ada")
+        // The server's graph: the file's sole writer, which reads the notes of ended sessions.
+        let server = try ServiceGraph(GraphOptions(backend: .sqlite, sqlitePath: harness.store, bcryptCost: 4, soleWriter: true))
+        defer { server.close() }
+        _ = try await server.accounts.account(for: ada.token)
+        let ends = server.sessionEnds()
+        // The watch starts reading from its first look, a second after it opened.
+        try await Task.sleep(for: .seconds(1.2))
+        let started = ContinuousClock.now
+        _ = try await RegistrationContractTests.admin(["users", "suspend", ada.email], on: harness)
+        let heard = await Task {
+            for await end in ends where end.ends(token: ada.token, of: ada.id) { return true }
+            return false
+        }.valueWithin(.seconds(3))
+        #expect(heard == true, "the server heard of the ended session")
+        #expect(ContinuousClock.now - started < .seconds(3))
+    }
+}
+
 extension Task where Failure == Never {
     /// The task's value if it comes within `limit`, else `nil` (and the task is cancelled).
     func valueWithin(_ limit: Duration) async -> Success? {

@@ -76,6 +76,40 @@ struct APIFuzzTests {
         let carried = try await probe.send(
             "PUT", "/v1/conversations/\(conversation)/messages/fuzz-3", token: token, json: ["text": "", "attachments": [file]])
         try #require(carried.status == 200, "\(carried.status)")
+        // A message of Grace's to report, and a report of it to resolve.
+        let reportable = "grace-1"
+        _ = try await probe.send("POST", "/v1/invitations/\(conversation)/accept", token: grace.token)
+        let graces = try await probe.send(
+            "PUT", "/v1/conversations/\(conversation)/messages/\(reportable)", token: grace.token, json: ["text": "report me"])
+        try #require(graces.status == 200, "\(graces.status)")
+        let reported = try await probe.send(
+            "POST", "/v1/conversations/\(conversation)/messages/\(reportable)/reports", token: token, json: ["reason": "fuzzing"])
+        let report = try #require(reported.json?["id"] as? String, "\(reported.status)")
+        // An admin for the admin routes (made on the store, as an operator does), whose actions
+        // name throw-away accounts alone (no emails learnt from answers): suspending or
+        // deactivating the fuzzer's own account would leave the rest of the run nothing but 401s.
+        let admin = try await probe.signUp("Admin"), target = "target-\(UUID().uuidString.prefix(8))@example.com"
+        _ = try await probe.send("POST", "/v1/auth/signup", json: ["email": target, "displayName": "Target", "password": "password-Target"])
+        let adminEmail = try #require(try await probe.send("GET", "/v1/auth/session", token: admin.token).json?["email"] as? String)
+        // Accounts to deactivate, each once, apart from the target the other actions name.
+        var leaving: [String] = []
+        for index in 0..<8 {
+            let email = "leaving\(index)-\(UUID().uuidString.prefix(8))@example.com"
+            _ = try await probe.send("POST", "/v1/auth/signup", json: ["email": email, "displayName": "Leaving", "password": "password-Leaving"])
+            leaving.append(email)
+        }
+        let grant = Process()
+        grant.executableURL = LocalMachine.messageai.deletingLastPathComponent().appendingPathComponent("messageai-server")
+        grant.arguments = ["admin", "grant", adminEmail, "--store", world.server.databasePath]
+        (grant.standardOutput, grant.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
+        try grant.run()
+        try #require(await grant.ended() == 0, "the operator made the admin")
+        // Invitation codes to revoke.
+        var invites: [String] = []
+        for _ in 0..<8 {
+            let made = try await probe.send("POST", "/v1/admin/invites", token: admin.token, json: ["uses": 1, "lifetime": 3_600])
+            invites.append(try #require((made.json?["invite"] as? [String: Any])?["id"] as? String, "\(made.status)"))
+        }
         let config = world.folder.appendingPathComponent("schemathesis.toml")
         try """
         headers = { Authorization = "Bearer \(token)" }
@@ -94,6 +128,11 @@ struct APIFuzzTests {
         emoji = { values = ["👍", "🎉"] }
         users = { values = ["\(grace.id)"] }
         files = { values = ["\(file)"] }
+        reportable = { values = ["\(reportable)"] }
+        reports = { values = ["\(report)"] }
+        targets = { values = ["\(target)"] }
+        leaving = { values = [\(leaving.map { "\"\($0)\"" }.joined(separator: ", "))] }
+        invites = { values = [\(invites.map { "\"\($0)\"" }.joined(separator: ", "))] }
 
         [parameters]
         "query.after" = { dictionary = "cursors", probability = 0.7 }
@@ -129,6 +168,28 @@ struct APIFuzzTests {
         [[operations]]
         include-name = "GET /v1/conversations/{conversation}/files"
         parameters = { "path.conversation" = { dictionary = "conversations", probability = 0.9 }, "query.before" = { dictionary = "files", probability = 0.7 } }
+
+        [[operations]]
+        include-name = "POST /v1/conversations/{conversation}/messages/{message}/reports"
+        parameters = { "path.conversation" = { dictionary = "conversations", probability = 0.9 }, "path.message" = { dictionary = "reportable", probability = 0.9 } }
+
+        [[operations]]
+        include-path-regex = "^/v1/admin/"
+        exclude-name = ["POST /v1/admin/users/deactivate", "POST /v1/admin/invites/revoke"]
+        headers = { Authorization = "Bearer \(admin.token)" }
+        parameters = { "body.email" = { dictionary = "targets", probability = 1.0 }, "query.email" = { dictionary = "targets", probability = 0.9 }, "body.id" = { dictionary = "reports", probability = 0.7 } }
+        phases = { stateful = { enabled = false } }
+
+        [[operations]]
+        include-name = "POST /v1/admin/users/deactivate"
+        headers = { Authorization = "Bearer \(admin.token)" }
+        parameters = { "body.email" = { dictionary = "leaving", probability = 1.0 } }
+        phases = { stateful = { enabled = false } }
+
+        [[operations]]
+        include-name = "POST /v1/admin/invites/revoke"
+        headers = { Authorization = "Bearer \(admin.token)" }
+        parameters = { "body.id" = { dictionary = "invites", probability = 0.9 } }
 
         [[operations]]
         include-path = "/v1/conversations/{conversation}/leave"

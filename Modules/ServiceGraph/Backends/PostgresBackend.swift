@@ -30,7 +30,7 @@ final class PostgresBackend: DatabaseBackend {
     let links: FeatureLinks
     let stores: DatabaseStores
     /// The task that reads which sessions ended (`watchSessionEnds`).
-    private let sessionWatcher = Mutex<Task<Void, Never>?>(nil)
+    private let sessionEnds = SessionEndWatch()
 
     /// Connects to the database of `options.postgresURL` and migrates it.
     /// - Throws: `AppError(.usage)` without a usable URL; `.unavailable` when the database cannot be reached.
@@ -87,18 +87,11 @@ final class PostgresBackend: DatabaseBackend {
 
     func watchSessionEnds(_ ended: @escaping @Sendable (String) -> Void) {
         let notes = PostgresSessionEnds(database: database)
-        let watcher = Task {
-            while (try? await Task.sleep(for: .seconds(1))) != nil {
-                // A database that cannot be read now is read again next second.
-                guard let digests = try? await notes.newlyEnded() else { continue }
-                digests.forEach(ended)
-            }
-        }
-        sessionWatcher.withLock { $0 = watcher }
+        sessionEnds.start({ try await notes.newlyEnded() }, ended: ended)
     }
 
     func close() {
-        sessionWatcher.withLock { $0?.cancel() }
+        sessionEnds.stop()
         database.close()
     }
 }

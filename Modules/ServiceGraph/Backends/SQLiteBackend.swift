@@ -21,6 +21,9 @@ final class SQLiteBackend: DatabaseBackend {
         + ChatSchema.migrations + SearchSchema.migrations(.chatAndList) + SQLFilesStore.migrations
 
     private let database: SQLDatabase
+    /// Whether other processes' ended sessions are read (a server's: its sockets close on them).
+    private let watchesSessionEnds: Bool
+    private let sessionEnds = SessionEndWatch()
     let accounts: any AccountService
     let administration: Administration
     let links: FeatureLinks
@@ -28,6 +31,7 @@ final class SQLiteBackend: DatabaseBackend {
 
     init(_ options: GraphOptions) throws {
         database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, watch: options.soleWriter ? .polling : .fileEvents)
+        watchesSessionEnds = options.soleWriter
         let codes = SQLRegistrationCodes(database: database)
         let store = SQLAccountStore(database: database) { account, name, db in
             try SQLProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), db)
@@ -72,5 +76,15 @@ final class SQLiteBackend: DatabaseBackend {
     func checkStore() async throws {
         try await database.read { try $0.execute(sql: "SELECT 1") }
     }
+
+    /// A server's (the file's sole writer): an operator's suspension from another process closes
+    /// its sockets within about a second. A local process needs none: it holds no sockets.
+    func watchSessionEnds(_ ended: @escaping @Sendable (String) -> Void) {
+        guard watchesSessionEnds else { return }
+        let notes = SQLSessionEnds(database: database)
+        sessionEnds.start({ try await notes.newlyEnded() }, ended: ended)
+    }
+
+    func close() { sessionEnds.stop() }
 
 }

@@ -53,7 +53,9 @@ public enum StoreMigration {
     /// and the sequence, which the database keeps its own of (the sequence set from SQLite's);
     /// SQLite's search index and its progress, which PostgreSQL's index replaces. A table in
     /// neither list stops the move before anything is copied: nothing is left behind unnoticed.
-    static let notCopied: Set<String> = ["grdb_migrations", "chat_epoch", "store_sequence", "search_progress", "search_index"]
+    static let notCopied: Set<String> = [
+        "grdb_migrations", "chat_epoch", "store_sequence", "search_progress", "search_index", "auth_session_ends",
+    ]
 
     /// Rows read from SQLite and written to PostgreSQL at a time.
     static let pageRows = 2_000

@@ -95,5 +95,7 @@ public enum AuthSchema {
                 );
                 CREATE INDEX auth_reports_by_time ON auth_reports(reported_at);
                 """),
+        // Ended sessions noted for a server's sockets (`SQLSessionEnds`).
+        SQLSessionEnds.migration,
     ]
 }
