@@ -51,6 +51,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(Key.filesQuotaMegabytes.help)) var filesQuotaMegabytes: String?
     @Option(help: ArgumentHelp(Key.registrationMode.help)) var registrationMode: String?
     @Option(help: ArgumentHelp(Key.retentionDays.help)) var retentionDays: String?
+    @Option(help: ArgumentHelp(Key.invitesBy.help)) var invitesBy: String?
     @Option(help: ArgumentHelp("A config file of settings: YAML, or JSON when its name ends in .json.", valueName: "file"))
     var config: String?
 
@@ -67,7 +68,7 @@ struct ServerCommand: AsyncParsableCommand {
             (Key.lookupsPerMinute, lookupsPerMinute), (Key.requestsAtOnce, requestsAtOnce),
             (Key.uploadMegabytesPerHour, uploadMegabytesPerHour), (Key.filesMaxBytes, filesMaxBytes),
             (Key.filesQuotaMegabytes, filesQuotaMegabytes), (Key.registrationMode, registrationMode),
-            (Key.retentionDays, retentionDays),
+            (Key.retentionDays, retentionDays), (Key.invitesBy, invitesBy),
         ]
         return given.reduce(into: [:]) { result, pair in result[pair.0.name] = pair.1 }
     }

@@ -42,7 +42,7 @@ public enum MessageAIServer {
                 backend: .postgres, sqlitePath: "", bcryptCost: settings.bcryptCost, soleWriter: true,
                 budget: budget, postgresURL: url, postgresConnections: settings.postgresConnections, fileLimits: settings.fileLimits,
                 registration: settings.registration)
-            options.auditLog = auditLog
+            (options.auditLog, options.invitesByEveryone) = (auditLog, settings.invitesByEveryone)
             return try await ServiceGraph.open(options)
         }
         let folder = URL(fileURLWithPath: settings.sqlitePath).deletingLastPathComponent()
@@ -54,7 +54,7 @@ public enum MessageAIServer {
         var options = GraphOptions(
             backend: .sqlite, sqlitePath: settings.sqlitePath, bcryptCost: settings.bcryptCost,
             soleWriter: true, budget: budget, fileLimits: settings.fileLimits, registration: settings.registration)
-        options.auditLog = auditLog
+        (options.auditLog, options.invitesByEveryone) = (auditLog, settings.invitesByEveryone)
         return try ServiceGraph(options)
     }
 

@@ -49,6 +49,8 @@ public struct ServerSettings: Sendable {
     public var requestsAtOnce: Int
     /// How many days messages are kept (`retention.days`; 0: for ever).
     public var retentionDays: Int
+    /// Whether everyone signed in may make invitation codes (`registration.invitesBy`), not admins alone.
+    public var invitesByEveryone: Bool
     /// How big shared files may be: per file, and what each person keeps.
     public var fileLimits: FileLimits
     /// Who may sign up: `registration.mode`, `auto` made `open` on a loopback address and
@@ -152,6 +154,11 @@ public struct ServerSettings: Sendable {
             "registration.mode", default: "auto",
             "who may make an account: open (anyone), invite (with a code of `messageai-server admin invites create`), closed, or auto (open on a loopback address, invite on any other or behind a trusted proxy)",
             ["auto", "open", "invite", "closed"])
+        /// Who may make invitation codes.
+        public static let invitesBy = SettingKey.oneOf(
+            "registration.invitesBy", default: "admins",
+            "who may make invitation codes: admins (and the operator), or everyone signed in (at most 5 sign-ups and 7 days a code, from the budget of new conversations)",
+            ["admins", "everyone"])
         /// How long messages are kept.
         public static let retentionDays = SettingKey.integer(
             "retention.days", default: 0,
@@ -173,7 +180,7 @@ public struct ServerSettings: Sendable {
             Key.socketQueueFrames, Key.idleSeconds, Key.connectionsPerAddress, Key.trustedProxies,
             Key.messagesPerMinute, Key.fanOutMegabytesPerMinute, Key.conversationsPerHour, Key.renamesPerHour, Key.lookupsPerMinute,
             Key.uploadMegabytesPerHour, Key.requestsAtOnce, Key.filesMaxBytes, Key.filesQuotaMegabytes, Key.registrationMode,
-            Key.retentionDays,
+            Key.retentionDays, Key.invitesBy,
         ])
 
     /// Settings with every default.
@@ -225,6 +232,7 @@ public struct ServerSettings: Sendable {
         fileLimits = FileLimits(maxBytes: Int64(loaded.int(Key.filesMaxBytes)), quota: Int64(loaded.int(Key.filesQuotaMegabytes)) << 20)
         requestsAtOnce = loaded.int(Key.requestsAtOnce)
         retentionDays = loaded.int(Key.retentionDays)
+        invitesByEveryone = loaded.string(Key.invitesBy) == "everyone"
         registration = Self.registration(
             loaded.string(Key.registrationMode), host: host, behindProxy: !(loaded.value(Key.trustedProxies) ?? "").isEmpty)
     }

@@ -52,6 +52,9 @@ public struct GraphOptions: Sendable {
     /// Where each entry of the audit record (an admin's or operator's action) is also written:
     /// the process's log. Nowhere by default.
     public var auditLog: @Sendable (AuditEntry) -> Void = { _ in }
+    /// Whether everyone signed in may make invitation codes, each paid from `budget` (a server's
+    /// `registration.invitesBy: everyone`); admins alone by default.
+    public var invitesByEveryone = false
 
     /// Creates options; the defaults are the product's.
     public init(

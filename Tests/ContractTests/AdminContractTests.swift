@@ -106,4 +106,28 @@ struct AdminContractTests {
             #expect(String(decoding: body, as: UTF8.self).contains(AdminRules.notAdmin.message))
         }
     }
+
+    @Test(
+        "where everyone may invite, a member makes small codes that admit sign-ups; where admins alone may, a member is refused",
+        arguments: [ContractBackend.sqlite, .remote, .postgres])
+    func membersInvite(backend: ContractBackend) async throws {
+        let harness = try await BackendHarness(backend, registration: .invite, invitesByEveryone: true)
+        defer { harness.remove() }
+        let grace = try await harness.signUp("grace", invite: try await RegistrationContractTests.code(uses: 1, on: harness))
+        let asGrace = harness.graph.admin(for: harness.graph.caller(token: grace.token))
+        await #expect(throws: AdminRules.memberInviteTooBig) { try await asGrace.createInvite(uses: 6, lifetime: 3_600) }
+        await #expect(throws: AdminRules.notAdmin, "listing codes stays an admin's") { try await asGrace.invites() }
+        let (code, invite) = try await asGrace.createInvite(uses: 2, lifetime: 3_600)
+        #expect(invite.uses == 2)
+        _ = try await harness.accounts.signUp(email: "friend@example.com", displayName: "Friend", password: "password-friend", invite: code)
+        let audit = try await RegistrationContractTests.admin(["audit", "--limit", "1"], on: harness)
+        #expect(audit.hasSuffix("  member:\(grace.email)  invites.create  code \(invite.id) (2 uses)"), "\(audit)")
+
+        let closed = try await BackendHarness(backend, registration: .invite)
+        defer { closed.remove() }
+        let ada = try await closed.signUp("ada", invite: try await RegistrationContractTests.code(uses: 1, on: closed))
+        await #expect(throws: AdminRules.notAdmin) {
+            try await closed.graph.admin(for: closed.graph.caller(token: ada.token)).createInvite(uses: 1, lifetime: 3_600)
+        }
+    }
 }

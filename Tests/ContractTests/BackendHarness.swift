@@ -51,7 +51,7 @@ final class BackendHarness: Sendable {
     init(
         _ backend: ContractBackend, sharing other: BackendHarness? = nil, verificationCacheTime: Duration = .seconds(2),
         idleLimit: TimeInterval = AuthRules.defaultIdleLimit, budget: UsageBudget = .unlimited, fileLimits: FileLimits = FileLimits(),
-        registration: RegistrationMode = .open
+        registration: RegistrationMode = .open, invitesByEveryone: Bool = false
     ) async throws {
         folder = other?.folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("messageai-contract-\(UUID().uuidString)")
         clock = other?.clock ?? TestClock()
@@ -70,15 +70,17 @@ final class BackendHarness: Sendable {
             server = try await ServerProcess(
                 databasePath: database,
                 arguments: ["--sign-up-burst", "100000", "--registration-mode", registration.rawValue] + files
+                    + ["--invites-by", invitesByEveryone ? "everyone" : "admins"]
                     + (postgresURL.map { ["--postgres-url", $0] } ?? []))
         } else {
             server = other?.server
         }
-        graph = try await ServiceGraph.open(
-            GraphOptions(
-                backend: backend.graphBackend, sqlitePath: database, bcryptCost: 4, sessionIdleLimit: idleLimit, peerDelay: .seconds(600),
-                verificationCacheTime: verificationCacheTime, clock: clock, remoteURL: server?.url, budget: budget, postgresURL: postgresURL,
-                fileLimits: fileLimits, registration: registration))
+        var options = GraphOptions(
+            backend: backend.graphBackend, sqlitePath: database, bcryptCost: 4, sessionIdleLimit: idleLimit, peerDelay: .seconds(600),
+            verificationCacheTime: verificationCacheTime, clock: clock, remoteURL: server?.url, budget: budget, postgresURL: postgresURL,
+            fileLimits: fileLimits, registration: registration)
+        options.invitesByEveryone = invitesByEveryone
+        graph = try await ServiceGraph.open(options)
     }
 
     /// The path of the SQLite file, or the URL of the PostgreSQL database, the backend keeps its
@@ -113,10 +115,10 @@ final class BackendHarness: Sendable {
 
     var accounts: any AccountService { graph.accounts }
 
-    /// Signs up a new user with a unique email and password `password-<name>`.
-    func signUp(_ name: String) async throws -> User {
+    /// Signs up a new user with a unique email and password `password-<name>`, with `invite` where the server admits by invitation.
+    func signUp(_ name: String, invite: String? = nil) async throws -> User {
         let email = "\(name.lowercased().filter(\.isLetter))-\(UUID().uuidString.prefix(8))@example.com"
-        let issued = try await accounts.signUp(email: email, displayName: name, password: "password-\(name)")
+        let issued = try await accounts.signUp(email: email, displayName: name, password: "password-\(name)", invite: invite)
         return User(id: issued.account.id, email: issued.account.email, token: issued.token)
     }
 

@@ -32,7 +32,7 @@ struct ServerSettingsTests {
             "budget.messagesPerMinute": "61", "budget.fanOutMegabytesPerMinute": "62", "budget.conversationsPerHour": "63",
             "budget.renamesPerHour": "64", "budget.lookupsPerMinute": "65", "budget.requestsAtOnce": "66",
             "budget.uploadMegabytesPerHour": "67", "files.maxBytes": "68", "files.quotaMegabytes": "69", "registration.mode": "closed",
-            "retention.days": "70",
+            "retention.days": "70", "registration.invitesBy": "everyone",
         ]
         for setting in ServerSettings.table.keys {
             let key = setting.name, variable = ServerSettings.table.environmentVariable(of: setting)
@@ -69,6 +69,7 @@ struct ServerSettingsTests {
                 case "files.quotaMegabytes": settings.fileLimits.quota.map { String($0 >> 20) }
                 case "registration.mode": settings.registration.rawValue
                 case "retention.days": String(settings.retentionDays)
+                case "registration.invitesBy": settings.invitesByEveryone ? "everyone" : "admins"
                 default: nil
                 }
             #expect(read == value, "\(variable) was not read")

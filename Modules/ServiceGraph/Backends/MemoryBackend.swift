@@ -69,7 +69,8 @@ final class MemoryBackend: GraphBackend {
                     membership: chatMembership, read: { [chat] in await chat.message($0, in: $1) },
                     erase: { [chat] in try await chat.erase($0, in: $1) }),
                 shown: SuspensionShownAdapter(profiles: profiles),
-                audit: InMemoryAuditStore(), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
+                audit: InMemoryAuditStore(), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog,
+                everyoneInvites: options.invitesByEveryone ? options.budget : nil))
         feed.set(chat)
         journal.journal.set(chat)
         directory.set(conversations)

@@ -78,7 +78,8 @@ final class PostgresBackend: DatabaseBackend {
                 accounts: store, codes: codes, resets: stored.passwordResets, deletion: stored.accountDeletion,
                 reports: PostgresReportStore(database: database), reported: stores.reported(links.membership),
                 shown: SuspensionShownAdapter(profiles: PostgresProfileRegistry(database: database)),
-                audit: PostgresAuditStore(database: database), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
+                audit: PostgresAuditStore(database: database), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog,
+                everyoneInvites: options.invitesByEveryone ? options.budget : nil))
     }
 
     func checkStore() async throws {

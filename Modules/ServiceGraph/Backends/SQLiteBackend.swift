@@ -70,7 +70,8 @@ final class SQLiteBackend: DatabaseBackend {
                 accounts: store, codes: codes, resets: stored.passwordResets, deletion: stored.accountDeletion,
                 reports: SQLReportStore(database: database), reported: stores.reported(links.membership),
                 shown: SuspensionShownAdapter(profiles: SQLProfileRegistry(database: database)),
-                audit: SQLAuditStore(database: database), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog))
+                audit: SQLAuditStore(database: database), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog,
+                everyoneInvites: options.invitesByEveryone ? options.budget : nil))
     }
 
     func checkStore() async throws {

@@ -21,6 +21,14 @@ public enum AdminRules {
     public static let deactivateSummary =
         "Deactivate an account for good: its messages deleted for everyone, its profile \"Deleted user\", its email free. (suspend can be undone; this cannot.)"
 
+    /// Most sign-ups one code admits, and the longest it lasts, when a member who is not an
+    /// admin makes it (`registration.invitesBy: everyone`).
+    public static let memberInviteUses = 5, memberInviteLifetime: TimeInterval = 7 * 86_400
+
+    /// A member's code past those bounds.
+    public static let memberInviteTooBig = AppError(
+        .invalidInput, "a code you make admits at most \(memberInviteUses) sign-ups and lasts at most 7 days")
+
     /// A page size, checked.
     /// - Throws: `.invalidInput` outside 1…1,000.
     public static func page(_ limit: Int) throws -> Int {

@@ -28,6 +28,7 @@ public struct StoredAdminService: AdminService {
         let digest: any TokenDigest
         let clock: any WallClock
         let log: @Sendable (AuditEntry) -> Void
+        let everyoneInvites: UsageBudget?
 
         /// The stores; `codes` and `resets` are `nil` where the store keeps none; accounts deleted
         /// by `deletion`; reports kept in `reports`, their messages deleted through `reported`;
@@ -36,7 +37,7 @@ public struct StoredAdminService: AdminService {
         public init(
             accounts: any AccountStore, codes: (any RegistrationCodeStore)?, resets: PasswordResets?, deletion: AccountDeletion,
             reports: any ReportStore, reported: any ReportedMessages, shown: any SuspensionShown, audit: any AuditStore, digest: any TokenDigest,
-            clock: any WallClock, log: @escaping @Sendable (AuditEntry) -> Void
+            clock: any WallClock, log: @escaping @Sendable (AuditEntry) -> Void, everyoneInvites: UsageBudget? = nil
         ) {
             self.accounts = accounts
             self.codes = codes
@@ -49,6 +50,7 @@ public struct StoredAdminService: AdminService {
             self.digest = digest
             self.clock = clock
             self.log = log
+            self.everyoneInvites = everyoneInvites
         }
 
         /// The service of `actor` over these stores.
@@ -107,7 +109,7 @@ public struct StoredAdminService: AdminService {
     }
 
     public func createInvite(uses: Int, lifetime: TimeInterval) async throws -> (code: String, invite: InviteCode) {
-        let actor = try await allowed()
+        let actor = try await allowedToInvite(uses: uses, lifetime: lifetime)
         let (code, record) = try await RegistrationRules.create(
             uses: uses, lifetime: lifetime, in: try codes(), digest: stores.digest, now: stores.clock.now())
         try await self.record("invites.create", "code \(record.id) (\(record.uses) uses)", by: actor)
@@ -160,6 +162,21 @@ public struct StoredAdminService: AdminService {
                 throw AdminRules.notAdmin
             }
             return AdminRules.actor(me)
+        }
+    }
+
+    /// Who makes a code, as the audit record names them: an admin or the operator, or, where
+    /// everyone may invite, a member (`member:EMAIL`), whose codes are smaller and paid for.
+    private func allowedToInvite(uses: Int, lifetime: TimeInterval) async throws -> String {
+        do {
+            return try await allowed()
+        } catch let refused as AppError where refused == AdminRules.notAdmin {
+            guard let budget = stores.everyoneInvites, case .account(let caller) = actor,
+                let me = try await stores.accounts.record(of: try await caller.id()), me.suspendedAt == nil
+            else { throw refused }
+            guard uses <= AdminRules.memberInviteUses, lifetime <= AdminRules.memberInviteLifetime else { throw AdminRules.memberInviteTooBig }
+            try budget.spend(.conversation, by: me.id)
+            return "member:\(me.email)"
         }
     }
 

@@ -126,7 +126,7 @@ public struct PostgresMessageStore: MessageStore {
     /// every send waits for, is held inside the database alone, never across a round trip to a
     /// busy server (ADR 21's amendment). Changes of one message take turns on an instance, so
     /// only another instance's change can come between the read and the write: then the message
-    /// is read again, up to `changeAttempts` times.
+    /// is read again, after a random pause, up to `changeAttempts` times.
     /// - Throws: `.unavailable` when the message changed under every attempt.
     public func change(
         _ messageID: MessageID, in conversationID: ConversationID, as kind: UserEvent.MessageChange,
@@ -159,6 +159,9 @@ public struct PostgresMessageStore: MessageStore {
                 database.notifyLocalChange()
                 return changed
             }
+            // Another instance changed it meanwhile: a random pause, so that two instances
+            // changing one message do not keep meeting in step.
+            try await Task.sleep(for: .microseconds(Int.random(in: 100...2_000)))
         }
         throw AppError(.unavailable, "message \(AppError.quoting(messageID.rawValue)) is changing too fast; try again")
     }
