@@ -19,7 +19,7 @@ struct AdminCommand: AsyncParsableCommand {
 
     struct Grant: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Make an account an admin of the server.")
-        @Argument(help: "the account's email") var email: String
+        @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
         @OptionGroup var store: StoreOptions
 
         func run() async throws { try await store.run { print(try await $0.setAdmin(email: email, true).line) } }
@@ -27,7 +27,7 @@ struct AdminCommand: AsyncParsableCommand {
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Make an account no longer an admin (never the last one: exit 67).")
-        @Argument(help: "the account's email") var email: String
+        @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
         @OptionGroup var store: StoreOptions
 
         func run() async throws { try await store.run { print(try await $0.setAdmin(email: email, false).line) } }
@@ -69,7 +69,7 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show one account.")
-        @Argument(help: "the account's email") var email: String
+        @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
         @OptionGroup var store: StoreOptions
 
         func run() async throws { try await store.run { print(try await $0.account(email: email).line) } }
@@ -83,7 +83,7 @@ struct UsersCommand: AsyncParsableCommand {
                 the account's sockets within about a second. Sign-in then answers "this account is suspended" \
                 (exit 76), and others see its name marked suspended.
                 """)
-        @Argument(help: "the account's email") var email: String
+        @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
         @OptionGroup var store: StoreOptions
 
         func run() async throws { try await store.run { print(try await $0.setSuspended(email: email, true).line) } }
@@ -91,7 +91,7 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Reinstate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Reinstate a suspended account: it may sign in again.")
-        @Argument(help: "the account's email") var email: String
+        @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
         @OptionGroup var store: StoreOptions
 
         func run() async throws { try await store.run { print(try await $0.setSuspended(email: email, false).line) } }
@@ -99,7 +99,7 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Deactivate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: AdminRules.deactivateSummary)
-        @Argument(help: "the account's email") var email: String
+        @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
@@ -118,7 +118,7 @@ struct UsersCommand: AsyncParsableCommand {
                 Redeeming it ends every session of the account. A newer code replaces an older one; the code is kept \
                 only as its digest and never logged.
                 """)
-        @Argument(help: "the account's email") var email: String
+        @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
         @OptionGroup var store: StoreOptions
 
         func run() async throws { try await store.run { print(try await $0.issuePasswordReset(email: email)) } }

@@ -49,6 +49,9 @@ struct ReportContractTests {
         let entry = try #require(try await asOlga.auditEntries(limit: 1).first)
         #expect(entry.action == "reports.delete-message" && !entry.subject.contains(Self.word))
         await #expect(throws: ReportRules.noReport("nothing")) { try await asOlga.resolveReport(id: "nothing", deletingMessage: true) }
+        // The report names people by id: an admin acts on them by it.
+        #expect(try await asOlga.setSuspended(email: report.senderID.rawValue, true).email == ada.email)
+        await #expect(throws: AdminRules.noAccount) { try await asOlga.account(email: "nobody-by-this-id") }
         if backend == .sqlite || backend == .remote {
             #expect(try await DeletedTextTests.copies(of: [Self.word], in: harness) == [0], "no byte of the store keeps the reported text")
         }

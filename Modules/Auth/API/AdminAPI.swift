@@ -72,13 +72,14 @@ public enum AdminAPI {
         /// Resolved reports too.
         public static let all = QueryParameter("all", .boolean, "resolved reports too (default false)")
         /// Whose account.
-        public static let email = QueryParameter("email", .string(minLength: 1, maxLength: Validation.maxEmailBytes), required: true, "its email")
+        public static let email = QueryParameter(
+            "email", .string(minLength: 1, maxLength: Validation.maxEmailBytes), required: true, "its email, or its user id")
     }
 }
 
 /// The account an admin action is about.
 public struct AccountEmail: WireType, Equatable {
-    /// Its email.
+    /// Its email, or its user id.
     public let email: String
 
     /// Creates the body.

@@ -40,7 +40,7 @@ struct AdminCommand: ParsableCommand {
         struct Show: FeatureCommand {
             static let configuration = CommandConfiguration(abstract: "Show one account.")
             @OptionGroup var global: GlobalOptions
-            @Argument(help: "the account's email") var email: String
+            @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
 
             func run(in context: CLIContext) async throws {
                 try await AdminCommand.act(in: context) { await $0.show(email: email) }
@@ -51,7 +51,7 @@ struct AdminCommand: ParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Suspend an account: its sessions and sockets end within 2 s; it signs in no more (exit 76); its data stays.")
             @OptionGroup var global: GlobalOptions
-            @Argument(help: "the account's email") var email: String
+            @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
 
             func run(in context: CLIContext) async throws {
                 try await AdminCommand.act(in: context) { await $0.setSuspended(email: email, true) }
@@ -61,7 +61,7 @@ struct AdminCommand: ParsableCommand {
         struct Reinstate: FeatureCommand {
             static let configuration = CommandConfiguration(abstract: "Reinstate a suspended account.")
             @OptionGroup var global: GlobalOptions
-            @Argument(help: "the account's email") var email: String
+            @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
 
             func run(in context: CLIContext) async throws {
                 try await AdminCommand.act(in: context) { await $0.setSuspended(email: email, false) }
@@ -71,7 +71,7 @@ struct AdminCommand: ParsableCommand {
         struct Deactivate: FeatureCommand {
             static let configuration = CommandConfiguration(abstract: AdminRules.deactivateSummary)
             @OptionGroup var global: GlobalOptions
-            @Argument(help: "the account's email") var email: String
+            @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
 
             func run(in context: CLIContext) async throws {
                 try await AdminCommand.act(in: context) { await $0.deactivate(email: email) }
@@ -83,7 +83,7 @@ struct AdminCommand: ParsableCommand {
                 commandName: "reset-password",
                 abstract: "Print a one-time code (good for an hour) its owner sets a new password with (messageai passwd --reset-code).")
             @OptionGroup var global: GlobalOptions
-            @Argument(help: "the account's email") var email: String
+            @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
 
             func run(in context: CLIContext) async throws {
                 try await AdminCommand.act(in: context) { await $0.resetPassword(email: email) }
@@ -95,7 +95,7 @@ struct AdminCommand: ParsableCommand {
     struct Grant: FeatureCommand {
         static let configuration = CommandConfiguration(abstract: "Make an account an admin.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "the account's email") var email: String
+        @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
 
         func run(in context: CLIContext) async throws {
             try await AdminCommand.act(in: context) { await $0.setAdmin(email: email, true) }
@@ -106,7 +106,7 @@ struct AdminCommand: ParsableCommand {
     struct Revoke: FeatureCommand {
         static let configuration = CommandConfiguration(abstract: "Make an account no longer an admin (never the last one: exit 67).")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "the account's email") var email: String
+        @Argument(help: "the account's email, or its user id (as reports show it)") var email: String
 
         func run(in context: CLIContext) async throws {
             try await AdminCommand.act(in: context) { await $0.setAdmin(email: email, false) }

@@ -15,7 +15,7 @@ public enum AdminRules {
     public static let lastAdmin = AppError(
         .conflict, "that is the server's last admin: grant another first (messageai-server admin grant EMAIL)")
     /// An email no account has.
-    public static let noAccount = AppError(.notFound, "no account has that email")
+    public static let noAccount = AppError(.notFound, "no account has that email or id")
 
     /// What deactivating an account does, as both admin commands say it.
     public static let deactivateSummary =

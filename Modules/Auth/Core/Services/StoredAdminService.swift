@@ -180,8 +180,16 @@ public struct StoredAdminService: AdminService {
         }
     }
 
-    private func record(_ email: String) async throws -> ManagedAccount {
-        guard let found = try await stores.accounts.record(ofEmail: AuthRules.signInKey(email)) else { throw AdminRules.noAccount }
+    /// The account `reference` names: an email, or else a user id (as reports and the audit
+    /// record show them).
+    private func record(_ reference: String) async throws -> ManagedAccount {
+        let found =
+            if let email = try? Validation.email(reference) {
+                try await stores.accounts.record(ofEmail: email)
+            } else {
+                try await stores.accounts.record(of: UserID(reference))
+            }
+        guard let found else { throw AdminRules.noAccount }
         return found
     }
 
