@@ -130,9 +130,7 @@ public enum MessageAIServer {
         let routes = try routes(settings, graph: graph)
         let app = try buildApplication(settings, routes: routes, logger: logger)
         var configuration = ServiceGroupConfiguration(
-            // A service that ends stops the group: the retention pass runs only when there is one to run.
-            services: [app, OpenSockets.Drain(sockets: routes.sockets), FileSweeps(graph: graph, logger: logger)]
-                + (settings.retentionDays > 0 ? [RetentionSweeps(graph: graph, days: settings.retentionDays, logger: logger)] : []),
+            services: [app, OpenSockets.Drain(sockets: routes.sockets)] + PeriodicPass.passes(settings, graph: graph, logger: logger),
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownLimit
         do {
@@ -156,28 +154,6 @@ public enum MessageAIServer {
             return configuration
         } catch {
             throw AppError(.usage, "cannot load the TLS certificate \(certificate) or key \(key): \(error)")
-        }
-    }
-}
-
-/// The server's clean-up of shared files (`FileCleanup`): a pass at start and every
-/// `FileCleanup.interval`, until the server shuts down. A pass that fails is logged and tried
-/// again at the next.
-struct FileSweeps: Service {
-    let graph: ServiceGraph
-    let logger: Logger
-
-    func run() async throws {
-        guard let cleanup = graph.fileCleanup else { return }
-        await cancelWhenGracefulShutdown {
-            repeat {
-                do {
-                    let removed = try await cleanup.pass()
-                    if removed > 0 { logger.info("removed \(removed) files no message carries") }
-                } catch {
-                    logger.warning("the clean-up of files failed: \(AppError(error).message)")
-                }
-            } while (try? await Task.sleep(for: FileCleanup.interval)) != nil
         }
     }
 }
