@@ -19,7 +19,7 @@ public enum Launcher {
         let settings = Result<Settings, any Error> { try loadSettings(global, environment: environment) }
         let offered = (try? settings.get()).map { Set(FeatureRegistry.enabled(by: $0).map { $0.featureName }) }
         return await FeatureRegistry.$offered.withValue(offered) {
-            await parseAndRun(arguments: arguments, settings: settings, console: console)
+            await parseAndRun(arguments: arguments, settings: settings, environment: environment, console: console)
         }
     }
 
@@ -33,7 +33,9 @@ public enum Launcher {
     }
 
     /// `run` once the features the command line offers are known.
-    private static func parseAndRun(arguments: [String], settings: Result<Settings, any Error>, console: Console) async -> Int32 {
+    private static func parseAndRun(
+        arguments: [String], settings: Result<Settings, any Error>, environment: [String: String], console: Console
+    ) async -> Int32 {
         var command: any ParsableCommand
         do {
             command = try RootCommand.parseAsRoot(movingGlobalOptionsLast(arguments))
@@ -63,7 +65,8 @@ public enum Launcher {
             if let config = command as? ConfigCommand {
                 try config.show(try settings.get(), console: console)
             } else if let feature = command as? any FeatureCommand {
-                try await run(feature, settings: settings.get(), console: console)
+                try await run(
+                    feature, settings: settings.get(), token: try token(for: feature, environment: environment, console: console), console: console)
             }
             return 0
         } catch {
@@ -87,15 +90,26 @@ public enum Launcher {
         exit(code)
     }
 
-    private static func run(_ command: any FeatureCommand, settings: Settings, console: Console) async throws {
+    private static func run(_ command: any FeatureCommand, settings: Settings, token: String?, console: Console) async throws {
         if let plugin = FeatureRegistry.plugin(owning: type(of: command)), !settings.enables(plugin.featureName) {
             throw AppError(.usage, "the \(plugin.featureName) feature is disabled by the 'features' setting")
         }
-        let container = try await AppContainer(settings: settings)
+        let container = try await AppContainer(settings: settings, token: token)
         let context = CLIContext(
             console: console, json: command.global.json, lookup: ContainerLookup(container: container),
             container: container)
         try await command.run(in: context)
+    }
+
+    /// The API token `command` acts with: the first line of standard input with `--token-stdin`,
+    /// else `MESSAGEAI_TOKEN`; `nil` for the profile's session.
+    /// - Throws: `.usage` when `--token-stdin` finds no line.
+    private static func token(for command: any FeatureCommand, environment: [String: String], console: Console) throws -> String? {
+        guard command.global.tokenStdin else { return environment[AppContainer.tokenVariable].flatMap { $0.isEmpty ? nil : $0 } }
+        guard let line = try console.readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
+            throw AppError(.usage, "--token-stdin reads the token from standard input, which had none")
+        }
+        return line
     }
 
     /// With no subcommand, the configured front end runs: `frontend` if set anywhere (`repl` or

@@ -31,18 +31,30 @@ public final class AppContainer {
     private var current: (token: String?, services: ServiceSet)?
     private var sharedServices: [ObjectIdentifier: Any] = [:]
 
+    /// The variable a script gives an API token in, for every command of the process.
+    public nonisolated static let tokenVariable = "MESSAGEAI_TOKEN"
+
     /// Opens the graph of `settings.backend`.
     /// - Parameters:
     ///   - sessions: where the session is kept; by default the profile's session file (the
     ///     memory backend, whose accounts live as long as the process, keeps it in memory).
     ///   - clock: the time source (tests pass one they control).
-    /// - Throws: `AppError(.unavailable)` when the backend cannot be opened.
-    public init(settings: Settings, sessions: (any SessionStore)? = nil, clock: any WallClock = SystemWallClock()) async throws {
+    ///   - token: an API token to act with instead (a bot's: `--token-stdin`, `MESSAGEAI_TOKEN`),
+    ///     kept for this process only and checked now.
+    /// - Throws: `AppError(.unavailable)` when the backend cannot be opened; `.notSignedIn` for a
+    ///   token that is not valid.
+    public init(settings: Settings, sessions: (any SessionStore)? = nil, token: String? = nil, clock: any WallClock = SystemWallClock()) async throws
+    {
         self.settings = settings
         var options = settings.graphOptions
         options.clock = clock
         graph = try ServiceGraph(options)
-        let sessions = sessions ?? (settings.backend == .memory ? InMemorySessionStore() : FileSessionStore(file: settings.sessionFile))
+        let sessions =
+            if let token {
+                InMemorySessionStore(Session(userID: try await graph.accounts.account(for: token).id, email: "", token: token))
+            } else {
+                sessions ?? (settings.backend == .memory ? InMemorySessionStore() : FileSessionStore(file: settings.sessionFile))
+            }
         self.sessions = sessions
         auth = SessionAuthService(accounts: graph.accounts, store: sessions)
         outboxStore = settings.backend == .remote ? FileOutboxStore(file: settings.outboxFile) : nil
@@ -115,6 +127,9 @@ extension AppContainer: AuthFactory {
     public func makeSessionViewModel() -> SessionViewModel { SessionViewModel(auth: auth) }
     public func makeAdminViewModel() -> AdminViewModel { AdminViewModel(service: graph.admin(for: signedInCaller)) }
     public func makeReportViewModel() -> ReportViewModel { ReportViewModel(service: graph.reports(for: signedInCaller)) }
+    public func makeBotsViewModel() -> BotsViewModel {
+        BotsViewModel(service: graph.bots(for: signedInCaller), server: settings.backend == .remote ? settings.graphOptions.remoteURL : nil)
+    }
 
     /// Whoever is signed in on this device, for the services outside `ServiceSet` (Auth's).
     private var signedInCaller: Caller { graph.caller(token: (try? sessions.load())??.token) }

@@ -77,5 +77,5 @@ extension Settings {
             .backend, .frontend, .features, .profile, .sqlitePath, .remoteURL, .remoteTimeoutSeconds, .remoteCertificates, .stateDir, .bcryptCost,
             .sessionIdleDays, .filesMaxBytes, .memoryLatencyMs, .memoryFailureRate, .memoryPeerDelayMs, .notifyStyle, .notifyCommand,
             .tuiPictures,
-        ], otherPrefixes: ["MESSAGEAI_SERVER_"])
+        ], otherPrefixes: ["MESSAGEAI_SERVER_", AppContainer.tokenVariable])
 }

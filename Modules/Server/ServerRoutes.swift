@@ -47,6 +47,7 @@ public struct ServerRoutes {
         let routes = APIRoutes(router: router, table: table, proxies: proxies, requests: requests) { token in graph.caller(token: token) }
         AuthRoutes(accounts: graph.accounts, limits: signInLimits).add(to: routes)
         AdminRoutes(admin: { graph.admin(for: $0) }, reporting: { graph.reports(for: $0) }).add(to: routes)
+        BotRoutes(bots: { graph.bots(for: $0) }, post: { try await graph.post($1, toHook: $0.hook, secret: $0.secret) }).add(to: routes)
         ProfileRoutes { graph.services(for: $0).profiles }.add(to: routes)
         ConversationListRoutes { graph.services(for: $0).conversations }.add(to: routes)
         ChatRoutes(service: { graph.services(for: $0).chat }, events: { graph.services(for: $0).events }, typing: { graph.services(for: $0).typing })

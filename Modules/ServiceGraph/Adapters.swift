@@ -50,6 +50,17 @@ struct ProfileProvisioningAdapter: ProfileProvisioning {
     func createProfile(for account: Account, displayName: String) async throws {
         try await registry.createProfile(Profile(id: account.id, email: account.email, displayName: displayName))
     }
+
+    func createProfile(of bot: Bot) async throws { try await registry.createProfile(ProfileRules.bot(bot.id, named: bot.name)) }
+}
+
+/// Auth's bots enter conversations through ConversationList's rule for it.
+struct BotMembershipAdapter: BotMembership {
+    let admission: BotAdmission
+
+    func admit(_ bot: UserID, to conversationID: ConversationID, by owner: UserID) async throws {
+        try await admission.admit(bot, to: conversationID, by: owner)
+    }
 }
 
 /// Profile's renames are seen by the renamed user and their contacts, as the list's directory

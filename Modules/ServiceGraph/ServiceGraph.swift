@@ -41,7 +41,7 @@ public final class ServiceGraph: Sendable {
     private init(_ options: GraphOptions, backend: any GraphBackend) {
         self.options = options
         self.backend = backend
-        verifier = SessionVerifier(accounts: backend.accounts, cacheTime: options.verificationCacheTime)
+        verifier = SessionVerifier(accounts: backend.accounts, bots: backend.botCredentials, cacheTime: options.verificationCacheTime)
         backend.watchSessionEnds { [verifier] digest in verifier.forget(digest: digest) }
     }
 
@@ -66,6 +66,26 @@ public final class ServiceGraph: Sendable {
         }
     }
 
+    /// The bots, API tokens and webhooks `caller` keeps: over the store where this process reaches
+    /// it (each new one from the caller's budget), else through the server.
+    public func bots(for caller: Caller) -> any BotService {
+        backend.bots(for: caller, budget: options.budget) { [verifier] in verifier.forgetBotTokens() }
+    }
+
+    /// Posts `message` through hook `hook` with its secret, as the hook's bot into its
+    /// conversation (`BotCredentials.poster`), from the hook's own budget and then the bot's,
+    /// as a send of the bot's is checked. A server serves it.
+    /// - Throws: `BotRules.noHook` for an unknown hook or a wrong secret alike; `.invalidInput`
+    ///   for a post with no text; `.rateLimited` past the hook's budget; as a send does.
+    public func post(_ message: SlackMessage, toHook hook: String, secret: String) async throws {
+        guard let credentials = backend.botCredentials else { throw AppError(.usage, "hooks are served by the server that keeps them") }
+        let poster = try await credentials.poster(hook: hook, secret: secret)
+        let text = try message.plainText()
+        try options.budget.spend(.message, by: UserID(hook))
+        let caller = Caller.granted(token: nil) { (poster.user, poster.grant) }
+        _ = try await services(for: caller).chat.send(id: .random(), text: text, to: poster.conversationID, replyTo: nil, attachments: [])
+    }
+
     /// Looking after the server as its operator on the store (`messageai-server admin`), named
     /// `name` in the audit record: allowed everything, the way the first admin is made.
     /// - Throws: `.usage` on the remote backend, which reaches no store.
@@ -81,7 +101,7 @@ public final class ServiceGraph: Sendable {
     public func caller(token: String?) -> Caller {
         guard let token else { return .signedOut }
         let verifier = verifier
-        return Caller(token: token) { try await verifier.userID(for: token) }
+        return Caller.granted(token: token) { try await verifier.principal(for: token) }
     }
 
     /// The sessions ended from now on: through this graph (sign-out, password change), and on

@@ -34,6 +34,8 @@ final class RecordingProvisioning: ProfileProvisioning {
         created.withLock { $0.append(displayName) }
     }
 
+    func createProfile(of bot: Bot) async throws { created.withLock { $0.append(bot.name) } }
+
     /// A display name whose profile creation fails, to show sign-up is all or nothing.
     static let refusedName = "Refused"
 }

@@ -12,7 +12,7 @@ struct SessionVerifierTests {
     @Test("an answer read before a sign-out is not cached after it")
     func noStaleRefill() async throws {
         let accounts = HeldAccounts()
-        let verifier = SessionVerifier(accounts: accounts, cacheTime: .seconds(60))
+        let verifier = SessionVerifier(accounts: accounts, bots: nil, cacheTime: .seconds(60))
         let reading = Task { try await verifier.userID(for: "token") }
         await accounts.called.first { _ in true }
         // The sign-out lands while that read is on its way.

@@ -10,7 +10,7 @@ public enum AuthFeature: CLIPlugin, REPLPlugin {
 
     public static let commands: [any ParsableCommand.Type] = [
         SignUpCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self, ChangePasswordCommand.self, DeleteAccountCommand.self,
-        ReportCommand.self, AdminCommand.self,
+        ReportCommand.self, AdminCommand.self, BotsCommand.self, TokensCommand.self, HooksCommand.self,
     ]
 
     @MainActor public static func screen(for route: Route, context: REPLContext) -> (any REPLScreen)? {

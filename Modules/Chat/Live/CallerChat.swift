@@ -17,8 +17,7 @@ struct CallerChat: Sendable {
     nonisolated(nonsending) func send(
         id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, attachments: [FileID]
     ) async throws -> Message {
-        let me = try await caller.id()
-        let members = try await membership.requireMember(me, of: conversationID)
+        let (me, members) = try await membership.require(caller, to: .send, in: conversationID)
         return try await writer.store(
             try await checked(text, to: conversationID, id: id, replyTo: replyTo, attachments: attachments, from: me, members: members))
     }
@@ -26,8 +25,7 @@ struct CallerChat: Sendable {
     /// Edits a message of the caller's: checked as a send of the new text is, and paid for as a
     /// change (`changing`).
     func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
-        let me = try await caller.id()
-        let members = try await membership.requireMember(me, of: conversationID)
+        let (me, members) = try await membership.require(caller, to: .send, in: conversationID)
         let text = try Validation.messageText(text)
         try budget.spend(.message, by: me)
         let now = storedNow()
@@ -41,7 +39,7 @@ struct CallerChat: Sendable {
     /// Deletes a message of the caller's, also once she has left its conversation
     /// (`ChatRules.deletion`), paid for as a change (`changing`).
     func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
-        let me = try await caller.id()
+        let (me, _) = try await caller.id(to: .send, in: conversationID)
         let (members, isMember) = try await membership.membership(of: me, in: conversationID)
         try budget.spend(.message, by: me)
         let now = storedNow()
@@ -58,8 +56,7 @@ struct CallerChat: Sendable {
 
     /// Adds or removes a reaction of the caller's, paid for as a change (`changing`).
     func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
-        let me = try await caller.id()
-        let members = try await membership.requireMember(me, of: conversationID)
+        let (me, members) = try await membership.require(caller, to: .send, in: conversationID)
         let emoji = try Validation.reaction(emoji)
         try budget.spend(.message, by: me)
         return try await writer.change(
@@ -87,13 +84,13 @@ struct CallerChat: Sendable {
     /// writer's load allows.
     func send(_ drafts: [Message.Draft]) async -> [Result<Message, any Error>] {
         let me: UserID
-        do { me = try await caller.id() } catch { return drafts.map { _ in .failure(error) } }
+        do { me = try await caller.principal().id } catch { return drafts.map { _ in .failure(error) } }
         var audiences: [ConversationID: Result<[UserID], any Error>] = [:]
         var checked: [Result<MessageWriter.Send, any Error>] = []
         for draft in drafts {
             if audiences[draft.conversationID] == nil {
                 do {
-                    audiences[draft.conversationID] = .success(try await membership.requireMember(me, of: draft.conversationID))
+                    audiences[draft.conversationID] = .success(try await membership.require(caller, to: .send, in: draft.conversationID).members)
                 } catch {
                     audiences[draft.conversationID] = .failure(error)
                 }

@@ -13,16 +13,13 @@ struct CallerReads: Sendable {
     /// The caller, once checked to be a member of `conversationID`.
     @discardableResult
     func authorize(_ conversationID: ConversationID) async throws -> UserID {
-        let me = try await caller.id()
-        try await membership.requireMember(me, of: conversationID)
-        return me
+        try await membership.require(caller, to: .read, in: conversationID).me
     }
 
     /// The caller as a reader of `conversationID`, once checked to be a member: its members, and
     /// the people apart from the caller (`ChatRules.apart`), whom no read receipt reaches or comes from.
     func reader(of conversationID: ConversationID) async throws -> (me: UserID, members: [UserID], apart: Set<UserID>) {
-        let me = try await caller.id()
-        let members = try await membership.requireMember(me, of: conversationID)
+        let (me, members) = try await membership.require(caller, to: .read, in: conversationID)
         return (me, members, try await membership.people(apartFrom: me))
     }
 
@@ -44,7 +41,8 @@ struct CallerReads: Sendable {
     private nonisolated(nonsending) func paying<Read, Item: WireWeighed>(_ items: (Read) -> [Item], _ read: () async throws -> Read) async throws
         -> Read
     {
-        let me = try await caller.id()
+        // Who reads was checked before: a bot's token reads only what `authorize` allowed it.
+        let me = try await caller.principal().id
         try budget.spend(.lookup, by: me)
         let result = try await read()
         let rest = ChatRules.readCost(of: items(result)) - 1

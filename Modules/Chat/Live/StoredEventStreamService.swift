@@ -24,26 +24,26 @@ public struct StoredEventStreamService: EventStreamService {
     }
 
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
-        let me = try await caller.id()
-        if let conversationID { try await reads.authorize(conversationID) }
+        let me = try await reader(of: conversationID)
         return caller.guarding(try await feed.subscribe(conversation: conversationID, member: me).compactMapped(\.message))
     }
 
     public func liveEvents() async throws -> AsyncStream<UserEvent> {
-        caller.guarding(try await feed.subscribe(conversation: nil, member: try await caller.id()))
+        let (me, grant) = try await caller.principal()
+        return caller.guarding(try await feed.subscribe(conversation: nil, member: me).compactMapped { ChatRules.shows($0, under: grant) ? $0 : nil })
     }
 
     public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
-        let me = try await caller.id()
+        let (me, grant) = try await caller.principal()
         let top = try await store.newestPosition()
         try await reads.check(cursor) { top }
         let limit = min(max(limit, 0), ChatRules.catchUpLimit)
         return try await reads.catchUp { try await store.events(after: cursor.position, upTo: top, for: me, limit: limit) }
+            .filter { ChatRules.shows($0, under: grant) }
     }
 
     public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
-        let me = try await caller.id()
-        if let conversationID { try await reads.authorize(conversationID) }
+        let me = try await reader(of: conversationID)
         let top = try await store.newestPosition()
         try await reads.check(cursor) { top }
         let limit = min(max(limit, 0), ChatRules.catchUpLimit)
@@ -52,8 +52,15 @@ public struct StoredEventStreamService: EventStreamService {
         }
     }
 
+    /// The caller, as a reader of `conversationID` (checked), or of all their conversations (a
+    /// person only: a bot's token reads one conversation at a time).
+    private func reader(of conversationID: ConversationID?) async throws -> UserID {
+        guard let conversationID else { return try await caller.id() }
+        return try await reads.authorize(conversationID)
+    }
+
     public func newestCursor() async throws -> EventCursor? {
-        let me = try await caller.id()
+        let me = try await caller.principal().id
         return try await store.newestPosition(for: me).map { EventCursor(epoch: store.epoch, position: $0) }
     }
 }

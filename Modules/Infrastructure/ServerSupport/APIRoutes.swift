@@ -97,7 +97,7 @@ public final class APIRoutes {
     /// the handler to throw where it asks (as it would have without the count), and no account.
     private static func verified(_ caller: Caller, token: String?) async -> (Caller, UserID?) {
         do {
-            return (caller, try await caller.id())
+            return (caller, try await caller.principal().id)
         } catch {
             return (Caller(token: token) { throw error }, nil)
         }

@@ -7,7 +7,7 @@ extension Caller {
         return AsyncStream {
             guard let element = await source.next() else { return nil }
             do {
-                _ = try await id()
+                _ = try await principal()
             } catch let error as AppError where error.kind == .notSignedIn {
                 return nil
             } catch {}

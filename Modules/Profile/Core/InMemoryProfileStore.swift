@@ -34,11 +34,7 @@ public actor InMemoryProfileStore: ProfileStore, ProfileRegistry {
 
     /// `id`'s profile as others see it.
     private func shown(_ id: UserID) -> Profile? {
-        profiles[id].map { profile in
-            var shown = profile
-            shown.displayName = ProfileRules.shownName(profile.displayName, suspended: suspended.contains(id))
-            return shown
-        }
+        profiles[id].map { ProfileRules.shown($0, suspended: suspended.contains(id)) }
     }
 
     public func eraseProfile(of id: UserID) {

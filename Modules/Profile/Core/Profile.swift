@@ -11,6 +11,14 @@ public struct Profile: Codable, Equatable, Sendable {
     public var displayName: String
     /// A short status line, at most 140 characters; empty when unset.
     public var status: String
+    /// `bot` for a bot's profile (`ProfileRules.botKey`); `nil` for a person's.
+    public var kind: Kind?
+
+    /// What a profile belongs to, beside a person.
+    public enum Kind: String, Codable, Sendable {
+        /// A bot a person keeps for a program (Auth's `Bot`).
+        case bot
+    }
 
     /// Creates a profile value.
     public init(id: UserID, email: String?, displayName: String, status: String = "") {

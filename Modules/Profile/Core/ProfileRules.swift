@@ -46,7 +46,29 @@ public enum ProfileRules {
     /// No user matches a reference.
     /// A display name as others see it: marked while its account is suspended, so that nobody
     /// takes a suspended person's silence for anything else. Stores keep the name as chosen.
-    public static func shownName(_ name: String, suspended: Bool) -> String { suspended ? "\(name) (suspended)" : name }
+    /// A bot's name is marked too, whoever reads it: nobody takes a program for a person. `email`
+    /// is the profile's stored key, which says whether it is a bot's (`botKey`).
+    public static func shownName(_ name: String, suspended: Bool, email: String?) -> String {
+        switch (email?.hasPrefix(botKeyPrefix) == true, suspended) {
+        case (false, false): name
+        case (false, true): "\(name) (suspended)"
+        case (true, false): "\(name) (bot)"
+        case (true, true): "\(name) (bot, suspended)"
+        }
+    }
+
+    /// A stored profile as others see it: its name marked (`shownName`), and its kind.
+    public static func shown(_ profile: Profile, suspended: Bool) -> Profile {
+        var shown = profile
+        shown.displayName = shownName(profile.displayName, suspended: suspended, email: profile.email)
+        if profile.email?.hasPrefix(botKeyPrefix) == true { shown.kind = .bot }
+        return shown
+    }
+
+    /// The profile of a new bot: its name, and a key no email can be, which marks it a bot.
+    public static func bot(_ id: UserID, named name: String) -> Profile { Profile(id: id, email: botKeyPrefix + id.rawValue, displayName: name) }
+
+    private static let botKeyPrefix = "bot:"
 
     /// The profile of a deleted account: what others see where its name stood. Its email is
     /// freed (the store's email is unique): a key no email can be, so no look-up finds it.

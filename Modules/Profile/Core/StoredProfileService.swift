@@ -20,7 +20,7 @@ public struct StoredProfileService: ProfileService {
     }
 
     public func myProfile() async throws -> Profile {
-        guard let profile = try await store.profile(try await caller.id()) else { throw ProfileRules.noOwnProfile }
+        guard let profile = try await store.profile(try await caller.principal().id) else { throw ProfileRules.noOwnProfile }
         return profile
     }
 
@@ -55,7 +55,8 @@ public struct StoredProfileService: ProfileService {
     }
 
     public func displayNames(of ids: [UserID]) async throws -> [UserID: String] {
-        _ = try await caller.id()
+        // Anyone signed in, a bot's token too, reads the names of what it may read.
+        _ = try await caller.principal()
         return try await store.displayNames(of: ids)
     }
 }

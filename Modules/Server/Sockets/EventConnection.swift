@@ -36,6 +36,8 @@ final class EventConnection: Sendable {
     let caller: Caller
     /// Whose socket it is.
     let owner: UserID
+    /// What the owner may read (`ChatRules.shows`): a bot's token, its conversations alone.
+    private let grant: Grant
     private let channel: any Channel
     private let outbox: SocketOutbox
     private let sockets: OpenSockets
@@ -48,11 +50,12 @@ final class EventConnection: Sendable {
     /// with reactions of the owner or of someone `peopleApart` names (`Message.seen(by:apart:)`). A client cut off
     /// as too slow or silent is logged to `logger`.
     init(
-        caller: Caller, owner: UserID, channel: any Channel, sockets: OpenSockets, frames: EventFrames,
+        caller: Caller, owner: UserID, grant: Grant = .person, channel: any Channel, sockets: OpenSockets, frames: EventFrames,
         peopleApart: @escaping @Sendable () async throws -> Set<UserID> = { [] }, logger: Logger
     ) {
         self.caller = caller
         self.owner = owner
+        self.grant = grant
         self.channel = channel
         self.sockets = sockets
         outbox = SocketOutbox(channel: channel, maxFrames: sockets.queueFrames)
@@ -70,7 +73,7 @@ final class EventConnection: Sendable {
         sockets.add(self)
         Task {
             do {
-                _ = try await caller.id()
+                _ = try await caller.principal()
             } catch {
                 return end((error as? AppError)?.kind == .notSignedIn ? .sessionEnded : .streamEnded)
             }
@@ -194,7 +197,8 @@ final class EventConnection: Sendable {
     /// Typing is not caught up, and goes out at once, before the ready frame and between
     /// backlog frames too.
     private func writeReady(cursor: EventCursor?, typing: TypingHub?) async throws {
-        if let typing { _ = adopt(await typing.subscribe(member: owner) { [weak self] notice in self?.offer(notice) ?? false }) }
+        // A bot's token hears no typing: it reads only what its scope names, and typing says nothing it needs.
+        if let typing, grant == .person { _ = adopt(await typing.subscribe(member: owner) { [weak self] notice in self?.offer(notice) ?? false }) }
         try await write(EventSocketProtocol.Frame(EventSocketProtocol.Ready(cursor: cursor)))
     }
 
@@ -244,6 +248,8 @@ final class EventConnection: Sendable {
 
     /// Takes a live event from the feed; false when the socket can take no more.
     private func offer(_ event: UserEvent) -> Bool {
+        // Not the reader's to see: passed over, the socket listening on.
+        guard ChatRules.shows(event, under: grant) else { return true }
         let (kept, ending) = state.withLock { state -> (Bool, SocketEnding?) in
             switch state.phase {
             case .ended: return (false, nil)

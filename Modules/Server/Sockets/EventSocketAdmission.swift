@@ -19,6 +19,8 @@ struct EventSocketAdmission: Sendable {
     struct Admitted: Sendable {
         let caller: Caller
         let owner: UserID
+        /// What the owner may read: a bot's token, its conversations alone.
+        let grant: Grant
         /// The cursor the client resumes after, if any.
         let after: EventCursor?
         /// The socket's place among the owner's: given back when its connection closes.
@@ -51,14 +53,14 @@ struct EventSocketAdmission: Sendable {
     ///   `RetryLater` when the account has all its sockets open.
     func admit(authorization: String?, uri: String) async throws -> Admitted {
         let caller = graph.caller(token: APIRoutes.bearerToken(inHeader: authorization))
-        let owner = try await caller.id()
+        let (owner, grant) = try await caller.principal()
         let after = try URI(uri).queryParameters["after"].map { try EventCursor(parsing: String($0)) }
         guard let reservation = sockets.reserve(for: owner, limit: EventSocketProtocol.socketsPerUser) else {
             throw RetryLater(
                 AppError(.rateLimited, "this account has \(EventSocketProtocol.socketsPerUser) live connections open already; close one"),
                 seconds: 5)
         }
-        return Admitted(caller: caller, owner: owner, after: after, reservation: reservation)
+        return Admitted(caller: caller, owner: owner, grant: grant, after: after, reservation: reservation)
     }
 
     /// Runs the events socket of `admitted` on `channel`, just upgraded to WebSocket, until it
@@ -66,7 +68,7 @@ struct EventSocketAdmission: Sendable {
     func open(_ admitted: Admitted, on channel: any Channel, logger: Logger) throws {
         let (graph, owner) = (graph, admitted.owner)
         let connection = EventConnection(
-            caller: admitted.caller, owner: owner, channel: channel, sockets: sockets, frames: frames,
+            caller: admitted.caller, owner: owner, grant: admitted.grant, channel: channel, sockets: sockets, frames: frames,
             peopleApart: { try await graph.peopleApart(from: owner) }, logger: logger)
         try channel.pipeline.syncOperations.addHandler(
             EventSocketHandler(

@@ -177,7 +177,7 @@ final class OpenSockets: Service, Sendable {
             }
             for socket in due {
                 do {
-                    _ = try await socket.caller.id()
+                    _ = try await socket.caller.principal()
                 } catch let error as AppError where error.kind == .notSignedIn {
                     socket.end(.sessionEnded)
                 } catch {}

@@ -12,6 +12,12 @@ protocol GraphBackend: Sendable {
     /// Where looking after the accounts happens: over the store where the process reaches it
     /// (memory, SQLite, PostgreSQL), else through the server.
     var administration: Administration { get }
+    /// What bots' API tokens and hooks' secrets stand for, where the process reaches their store
+    /// (`nil` on the remote backend, whose server decides).
+    var botCredentials: BotCredentials? { get }
+    /// The bots, tokens and hooks `caller` keeps, each new one paid from `budget`; `revoked`
+    /// hears of each one revoked.
+    func bots(for caller: Caller, budget: UsageBudget, revoked: @escaping @Sendable () -> Void) -> any BotService
     /// The services of one caller.
     func services(for caller: Caller) -> ServiceSet
     /// The process's one feed of new events, where the store is in this process (memory, SQLite).
@@ -47,6 +53,19 @@ enum Administration: Sendable {
     case stores(StoredAdminService.Stores)
     /// Through the server's admin API.
     case server(RemoteConnection)
+}
+
+/// A backend that keeps bots in a store the process reaches (memory, SQLite, PostgreSQL).
+protocol BotKeeping: GraphBackend {
+    var botStores: BotStores { get }
+}
+
+extension BotKeeping {
+    var botCredentials: BotCredentials? { botStores.credentials }
+
+    func bots(for caller: Caller, budget: UsageBudget, revoked: @escaping @Sendable () -> Void) -> any BotService {
+        botStores.service(for: caller, budget: budget, revoked: revoked)
+    }
 }
 
 extension GraphBackend {

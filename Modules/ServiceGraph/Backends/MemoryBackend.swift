@@ -10,10 +10,11 @@ import Search
 
 /// The in-memory stores over the seeded mock data (the seeds' "mock application"), shared by
 /// every caller's services. Everything, sessions included, lives as long as the process.
-final class MemoryBackend: GraphBackend {
+final class MemoryBackend: GraphBackend, BotKeeping {
     private let accountStore: InMemoryAccountStore
     let accounts: any AccountService
     let administration: Administration
+    let botStores: BotStores
     private let profiles: InMemoryProfileStore
     /// Who hears of a new name: the people who share a conversation with the renamed.
     private let renameAudience: any RenameAudience
@@ -37,11 +38,12 @@ final class MemoryBackend: GraphBackend {
         accountStore = InMemoryAccountStore(
             accounts: MockData.accounts, admins: [MockData.demoAccount.id], seededAt: now, profiles: ProfileProvisioningAdapter(registry: profiles),
             conditions: options.memoryConditions)
+        let botStore = InMemoryBotStore(profiles: ProfileProvisioningAdapter(registry: profiles))
         let erasure = Deferred<@Sendable (ErasedMessages) async throws -> Int>()
         let stored = StoredAccountService(
             store: accountStore, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
             idleLimit: options.sessionIdleLimit, resetCodes: InMemoryResetCodes(),
-            erasure: AccountErasureAdapter(messages: erasure, profiles: profiles))
+            erasure: AccountErasureAdapter(messages: erasure, profiles: profiles), bots: botStore)
         accounts = stored
         let feed = Deferred<any ChatActivityFeed>()
         conversations = InMemoryConversationListStore(
@@ -71,6 +73,7 @@ final class MemoryBackend: GraphBackend {
                 shown: SuspensionShownAdapter(profiles: profiles),
                 audit: InMemoryAuditStore(), digest: SHA256TokenDigest(), clock: options.clock, log: options.auditLog,
                 everyoneInvites: options.invitesByEveryone ? options.budget : nil))
+        botStores = BotStores(store: botStore, accounts: accountStore, conversations: conversations, clock: options.clock)
         feed.set(chat)
         journal.journal.set(chat)
         directory.set(conversations)

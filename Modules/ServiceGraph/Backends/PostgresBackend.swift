@@ -18,7 +18,7 @@ import Synchronization
 /// A PostgreSQL database with every feature's migrations, shared by several server instances,
 /// and what this instance shares over it: the event feed, the message writer, the membership
 /// cache, the password hasher.
-final class PostgresBackend: DatabaseBackend {
+final class PostgresBackend: DatabaseBackend, BotKeeping {
     static let migrations =
         PostgresAccountStore.migrations + PostgresProfileRegistry.migrations + PostgresConversationDirectory.migrations
         + PostgresNotificationChoiceStore.migrations
@@ -29,6 +29,7 @@ final class PostgresBackend: DatabaseBackend {
     let administration: Administration
     let links: FeatureLinks
     let stores: DatabaseStores
+    let botStores: BotStores
     /// The task that reads which sessions ended (`watchSessionEnds`).
     private let sessionEnds = SessionEndWatch()
 
@@ -48,12 +49,15 @@ final class PostgresBackend: DatabaseBackend {
         let store = PostgresAccountStore(database: database) { account, name, transaction in
             try await PostgresProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), transaction)
         }
+        let botStore = PostgresBotStore(database: database) { bot, transaction in
+            try await PostgresProfileRegistry.insert(ProfileRules.bot(bot.id, named: bot.name), transaction)
+        }
         let erasure = Deferred<@Sendable (ErasedMessages) async throws -> Int>()
         let stored = StoredAccountService(
             store: store, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
             idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: codes),
             resetCodes: PostgresResetCodes(database: database),
-            erasure: AccountErasureAdapter(messages: erasure, profiles: PostgresProfileRegistry(database: database)))
+            erasure: AccountErasureAdapter(messages: erasure, profiles: PostgresProfileRegistry(database: database)), bots: botStore)
         accounts = stored
         links = FeatureLinks(
             registry: PostgresProfileRegistry(database: database), activity: PostgresChatActivityFeed(database: database),
@@ -73,6 +77,9 @@ final class PostgresBackend: DatabaseBackend {
             typing: TypingHub(channel: PostgresTypingChannel(database: database), membership: links.membership), clock: options.clock,
             budget: options.budget)
         erasure.set { [stores] in try await stores.erasure.erase($0) }
+        botStores = BotStores(
+            store: botStore, accounts: store, conversations: stores.conversations, clock: options.clock,
+            membersChanged: { [membership = links.membership] in membership.forget($0) })
         administration = .stores(
             StoredAdminService.Stores(
                 accounts: store, codes: codes, resets: stored.passwordResets, deletion: stored.accountDeletion,

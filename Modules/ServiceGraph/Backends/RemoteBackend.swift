@@ -36,6 +36,12 @@ final class RemoteBackend: GraphBackend {
 
     var administration: Administration { .server(connection) }
 
+    var botCredentials: BotCredentials? { nil }
+
+    func bots(for caller: Caller, budget: UsageBudget, revoked: @escaping @Sendable () -> Void) -> any BotService {
+        RemoteBotService(connection: connection, caller: caller)
+    }
+
     var eventFeed: (any EventFeed)? { nil }
 
     func erase(_ which: ErasedMessages) async throws -> Int {

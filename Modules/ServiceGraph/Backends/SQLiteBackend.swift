@@ -15,7 +15,7 @@ import SearchLive
 
 /// One SQLite file with every feature's migrations, and what the process shares over it: the
 /// change monitor, the event feed, the message writer, the membership cache, the password hasher.
-final class SQLiteBackend: DatabaseBackend {
+final class SQLiteBackend: DatabaseBackend, BotKeeping {
     static let migrations =
         AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations + SQLNotificationChoiceStore.migrations
         + ChatSchema.migrations + SearchSchema.migrations(.chatAndList) + SQLFilesStore.migrations
@@ -28,6 +28,7 @@ final class SQLiteBackend: DatabaseBackend {
     let administration: Administration
     let links: FeatureLinks
     let stores: DatabaseStores
+    let botStores: BotStores
 
     init(_ options: GraphOptions) throws {
         database = try SQLDatabase(path: options.sqlitePath, migrations: Self.migrations, watch: options.soleWriter ? .polling : .fileEvents)
@@ -36,12 +37,13 @@ final class SQLiteBackend: DatabaseBackend {
         let store = SQLAccountStore(database: database) { account, name, db in
             try SQLProfileRegistry.insert(Profile(id: account.id, email: account.email, displayName: name), db)
         }
+        let botStore = SQLBotStore(database: database) { bot, db in try SQLProfileRegistry.insert(ProfileRules.bot(bot.id, named: bot.name), db) }
         let erasure = Deferred<@Sendable (ErasedMessages) async throws -> Int>()
         let stored = StoredAccountService(
             store: store, hasher: BcryptPasswordHasher(cost: options.bcryptCost), digest: SHA256TokenDigest(), clock: options.clock,
             idleLimit: options.sessionIdleLimit, registration: Registration(mode: options.registration, codes: codes),
             resetCodes: SQLResetCodes(database: database),
-            erasure: AccountErasureAdapter(messages: erasure, profiles: SQLProfileRegistry(database: database)))
+            erasure: AccountErasureAdapter(messages: erasure, profiles: SQLProfileRegistry(database: database)), bots: botStore)
         accounts = stored
         links = FeatureLinks(
             registry: SQLProfileRegistry(database: database), activity: SQLChatActivityFeed(database: database),
@@ -65,6 +67,9 @@ final class SQLiteBackend: DatabaseBackend {
             writer: MessageWriter(store: SQLMessageStore(database: database, epoch: epoch), feed: feed, forget: { try? await searchIndex.purge() }),
             feed: feed, typing: TypingHub(channel: signals, membership: links.membership), clock: options.clock, budget: options.budget)
         erasure.set { [stores] in try await stores.erasure.erase($0) }
+        botStores = BotStores(
+            store: botStore, accounts: store, conversations: stores.conversations, clock: options.clock,
+            membersChanged: { [membership = links.membership] in membership.forget($0) })
         administration = .stores(
             StoredAdminService.Stores(
                 accounts: store, codes: codes, resets: stored.passwordResets, deletion: stored.accountDeletion,

@@ -3,12 +3,14 @@ import AuthLive
 import Kernel
 import Synchronization
 
-/// Resolves session tokens to users through the account service, trusting an answer for a
-/// short time so that a burst of calls costs one look-up, and no longer, so that a revocation
-/// made by another process takes effect here within that time.
+/// Resolves session tokens to users through the account service, and bots' API tokens to bots
+/// and their grants (`BotCredentials`), trusting an answer for a short time so that a burst of
+/// calls costs one look-up, and no longer, so that a revocation made by another process takes
+/// effect here within that time.
 final class SessionVerifier: Sendable {
     private struct Verified {
         let userID: UserID
+        let grant: Grant
         let at: ContinuousClock.Instant
     }
 
@@ -16,6 +18,7 @@ final class SessionVerifier: Sendable {
     private static let capacity = 10_000
 
     private let accounts: any AccountService
+    private let bots: BotCredentials?
     private let cacheTime: Duration
     /// Verified tokens, and how many times any was forgotten: an answer read before a token was
     /// forgotten must not be cached after it.
@@ -23,29 +26,44 @@ final class SessionVerifier: Sendable {
     /// The sessions ended here, as they end.
     let ends = Broadcaster<SessionEnd>()
 
-    init(accounts: any AccountService, cacheTime: Duration) {
+    /// Resolves session tokens through `accounts`, API tokens through `bots` (none: the server
+    /// resolves them, through `accounts`).
+    init(accounts: any AccountService, bots: BotCredentials?, cacheTime: Duration) {
         self.accounts = accounts
+        self.bots = bots
         self.cacheTime = cacheTime
     }
 
-    /// The user of `token`.
+    /// The user of `token`, and what it may do.
     /// - Throws: `.notSignedIn` for an unknown, revoked or expired token.
-    nonisolated(nonsending) func userID(for token: String) async throws -> UserID {
+    nonisolated(nonsending) func principal(for token: String) async throws -> (UserID, Grant) {
         let now = ContinuousClock.now
         let (hit, forgotten) = cached(token)
-        if let hit, now - hit.at < cacheTime { return hit.userID }
+        if let hit, now - hit.at < cacheTime { return (hit.userID, hit.grant) }
         do {
-            let account = try await accounts.account(for: token)
-            remember(token, as: account.id, at: now, unlessForgottenSince: forgotten)
-            return account.id
+            let found =
+                if let bots, BotRules.isAPIToken(token) {
+                    try await bots.principal(forToken: token)
+                } else {
+                    (try await accounts.account(for: token).id, Grant.person)
+                }
+            remember(token, as: Verified(userID: found.0, grant: found.1, at: now), unlessForgottenSince: forgotten)
+            return found
         } catch {
-            remember(token, as: nil, at: now, unlessForgottenSince: nil)
+            remember(token, as: nil, unlessForgottenSince: nil)
             throw error
         }
     }
 
+    /// Whether bots' API tokens are resolved here (where the store is), not by the account service.
+    var resolvesBotTokens: Bool { bots != nil }
+
+    /// The user of `token`, whatever it may do.
+    /// - Throws: as `principal(for:)` does.
+    nonisolated(nonsending) func userID(for token: String) async throws -> UserID { try await principal(for: token).0 }
+
     // The cache is locked only in these functions of their own, never in the async function
-    // itself: with both locks in `userID(for:)`, a release build trapped in the second one
+    // itself: with both locks in `principal(for:)`, a release build trapped in the second one
     // ("unlock Mutex on a thread which hasn't acquired the lock") once a send benchmark ran past
     // the cache time (docs/performance.md); kept apart, it does not.
 
@@ -55,23 +73,32 @@ final class SessionVerifier: Sendable {
         verified.withLock { ($0.tokens[token], $0.forgotten) }
     }
 
-    /// Caches `user` as the answer for `token` read at `now` (`nil`: forgets it), unless tokens
+    /// Caches `answer` (read at its time) for `token` (`nil`: forgets it), unless tokens
     /// were forgotten since the read began (`forgotten`): a sign-out or password change here
     /// may have made its answer stale.
     @inline(never)
-    private func remember(_ token: String, as user: UserID?, at now: ContinuousClock.Instant, unlessForgottenSince forgotten: Int?) {
+    private func remember(_ token: String, as answer: Verified?, unlessForgottenSince forgotten: Int?) {
         let cacheTime = cacheTime
         verified.withLock { cache in
-            guard let user else {
+            guard let answer else {
                 cache.tokens[token] = nil
                 return
             }
             guard cache.forgotten == forgotten else { return }
             if cache.tokens.count >= Self.capacity {
-                cache.tokens = cache.tokens.filter { now - $0.value.at < cacheTime }
+                cache.tokens = cache.tokens.filter { answer.at - $0.value.at < cacheTime }
                 if cache.tokens.count >= Self.capacity { cache.tokens.removeAll() }
             }
-            cache.tokens[token] = Verified(userID: user, at: now)
+            cache.tokens[token] = answer
+        }
+    }
+
+    /// Forgets every bot's token: one was revoked here, or a bot deleted, and the cache does not
+    /// know which token it was.
+    func forgetBotTokens() {
+        verified.withLock { cache in
+            cache.tokens = cache.tokens.filter { $0.value.grant == .person }
+            cache.forgotten += 1
         }
     }
 

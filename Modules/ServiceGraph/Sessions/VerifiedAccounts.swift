@@ -17,7 +17,11 @@ struct VerifiedAccounts: AccountService {
         try await accounts.signIn(email: email, password: password)
     }
 
-    func account(for token: String) async throws -> Account { try await accounts.account(for: token) }
+    /// A bot's API token answers its bot, with no email: what `whoami` shows of it.
+    func account(for token: String) async throws -> Account {
+        guard BotRules.isAPIToken(token), verifier.resolvesBotTokens else { return try await accounts.account(for: token) }
+        return Account(id: try await verifier.userID(for: token), email: "")
+    }
 
     func revoke(token: String) async throws {
         try await accounts.revoke(token: token)

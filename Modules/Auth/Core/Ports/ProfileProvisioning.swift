@@ -6,4 +6,7 @@ import Kernel
 public protocol ProfileProvisioning: Sendable {
     /// Creates the profile of a new account.
     func createProfile(for account: Account, displayName: String) async throws
+
+    /// Creates the profile of a new bot: named as it is, shown as a bot.
+    func createProfile(of bot: Bot) async throws
 }

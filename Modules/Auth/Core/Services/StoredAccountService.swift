@@ -18,11 +18,12 @@ public struct StoredAccountService: AccountService {
     /// Creates the service over `store`: passwords hashed by `hasher`, tokens (and invitation
     /// codes) kept as `digest` gives them, sessions ending after `idleLimit` unused by `clock`,
     /// sign-ups admitted as `registration` says, password reset codes kept in `resetCodes`, and
-    /// what other features keep of a deleted account removed by `erasure`.
+    /// what other features keep of a deleted account removed by `erasure`, and the credentials
+    /// of its bots by `bots`.
     public init(
         store: any AccountStore, hasher: any PasswordHasher, digest: any TokenDigest, clock: any WallClock = SystemWallClock(),
         idleLimit: TimeInterval = AuthRules.defaultIdleLimit, registration: Registration = .open, resetCodes: (any ResetCodeStore)? = nil,
-        erasure: (any AccountErasure)? = nil
+        erasure: (any AccountErasure)? = nil, bots: (any BotStore)? = nil
     ) {
         self.store = store
         self.hasher = hasher
@@ -30,7 +31,7 @@ public struct StoredAccountService: AccountService {
         self.clock = clock
         self.idleLimit = idleLimit
         self.registration = registration
-        deletion = AccountDeletion(store: store, erasure: erasure)
+        deletion = AccountDeletion(store: store, erasure: erasure, bots: bots)
         resets = resetCodes.map { PasswordResets(accounts: store, codes: $0, hasher: hasher, digest: digest, clock: clock) }
     }
 

@@ -9,4 +9,6 @@ public protocol AuthFactory {
     func makeAdminViewModel() -> AdminViewModel
     /// Reporting a message to the server's admins.
     func makeReportViewModel() -> ReportViewModel
+    /// The signed-in person's bots, tokens and hooks.
+    func makeBotsViewModel() -> BotsViewModel
 }

@@ -29,6 +29,7 @@ public struct PostgresAccountStore: AccountStore {
         PostgresAuditStore.migration,
         PGDatabase.Migration(feature: "auth", version: 7, ["ALTER TABLE auth_accounts ADD COLUMN admin_since double precision"]),
         PostgresReportStore.migration,
+        PostgresBotStore.migration,
     ]
 
     private let database: PGDatabase

@@ -97,5 +97,7 @@ public enum AuthSchema {
                 """),
         // Ended sessions noted for a server's sockets (`SQLSessionEnds`).
         SQLSessionEnds.migration,
+        // Bots, their API tokens and incoming webhooks (`SQLBotStore`).
+        SQLBotStore.migration,
     ]
 }

@@ -12,12 +12,12 @@ public struct InMemoryChatService: ChatService {
     }
 
     public func latestMessages(in conversationID: ConversationID, limit: Int) async throws -> MessagePage {
-        try await authorize(conversationID)
+        try await authorize(.read, in: conversationID)
         return try await store.page(conversationID, before: nil, limit: limit)
     }
 
     public func messages(in conversationID: ConversationID, before messageID: MessageID, limit: Int) async throws -> MessagePage {
-        try await authorize(conversationID)
+        try await authorize(.read, in: conversationID)
         return try await store.page(conversationID, before: messageID, limit: limit)
     }
 
@@ -26,7 +26,7 @@ public struct InMemoryChatService: ChatService {
     ) async throws
         -> Message
     {
-        let (me, members) = try await authorize(conversationID)
+        let (me, members) = try await authorize(.send, in: conversationID)
         let text = try ChatRules.text(text, carrying: attachments)
         let files = try await store.attachments.uploaded(attachments, for: id, in: conversationID, by: me)
         let mentions = try await store.mentionFinder.mentions(in: text, by: me, members: members)
@@ -35,7 +35,7 @@ public struct InMemoryChatService: ChatService {
     }
 
     public func edit(_ messageID: MessageID, in conversationID: ConversationID, text: String) async throws -> Message {
-        let (me, members) = try await authorize(conversationID)
+        let (me, members) = try await authorize(.send, in: conversationID)
         let text = try Validation.messageText(text)
         let now = store.clock.now()
         return try await store.change(messageID, in: conversationID, as: .edited, members: members) {
@@ -45,7 +45,7 @@ public struct InMemoryChatService: ChatService {
 
     public func delete(_ messageID: MessageID, in conversationID: ConversationID) async throws -> Message {
         try await store.conditions.apply()
-        let me = try await caller.id()
+        let (me, _) = try await caller.id(to: .send, in: conversationID)
         let (members, isMember) = try await store.membership.membership(of: me, in: conversationID)
         let now = store.clock.now()
         return try await store.attachments.discarding { carried in
@@ -58,7 +58,7 @@ public struct InMemoryChatService: ChatService {
     }
 
     public func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
-        let (me, members) = try await authorize(conversationID)
+        let (me, members) = try await authorize(.send, in: conversationID)
         let emoji = try Validation.reaction(emoji)
         return try await store.change(messageID, in: conversationID, as: .reacted, members: members) {
             try ChatRules.react($0, with: emoji, by: me, adding: adding)
@@ -66,12 +66,12 @@ public struct InMemoryChatService: ChatService {
     }
 
     public func markRead(_ conversationID: ConversationID) async throws {
-        let (me, members) = try await authorize(conversationID)
+        let (me, members) = try await authorize(.read, in: conversationID)
         await store.markRead(conversationID, by: me, members: members, apart: try await store.membership.people(apartFrom: me))
     }
 
     public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
-        let (me, members) = try await authorize(conversationID)
+        let (me, members) = try await authorize(.read, in: conversationID)
         return await store.receipts(
             in: conversationID, for: me, members: members,
             apart: try await store.membership.people(apartFrom: me))
@@ -83,9 +83,8 @@ public struct InMemoryChatService: ChatService {
     }
 
     @discardableResult
-    private func authorize(_ conversationID: ConversationID) async throws -> (me: UserID, members: [UserID]) {
+    private func authorize(_ ability: BotScope.Ability, in conversationID: ConversationID) async throws -> (me: UserID, members: [UserID]) {
         try await store.conditions.apply()
-        let me = try await caller.id()
-        return (me, try await store.membership.requireMember(me, of: conversationID))
+        return try await store.membership.require(caller, to: ability, in: conversationID)
     }
 }

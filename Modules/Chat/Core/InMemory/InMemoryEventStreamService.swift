@@ -12,31 +12,39 @@ public struct InMemoryEventStreamService: EventStreamService {
     }
 
     public func liveMessages(in conversationID: ConversationID?) async throws -> AsyncStream<Message> {
-        let me = try await caller.id()
-        if let conversationID { try await store.membership.requireMember(me, of: conversationID) }
+        let me = try await reader(of: conversationID)
         return caller.guarding(try await store.subscribe(conversation: conversationID, member: me).compactMapped(\.message))
     }
 
     public func liveEvents() async throws -> AsyncStream<UserEvent> {
-        let me = try await caller.id()
-        return caller.guarding(try await store.subscribe(conversation: nil, member: me))
+        let (me, grant) = try await caller.principal()
+        return caller.guarding(
+            try await store.subscribe(conversation: nil, member: me).compactMapped { ChatRules.shows($0, under: grant) ? $0 : nil })
     }
 
     public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
         try await store.conditions.apply()
-        let me = try await caller.id()
-        return try await store.events(after: cursor, for: me, limit: min(max(limit, 0), ChatRules.catchUpLimit))
+        let (me, grant) = try await caller.principal()
+        return try await store.events(after: cursor, for: me, limit: min(max(limit, 0), ChatRules.catchUpLimit)).filter {
+            ChatRules.shows($0, under: grant)
+        }
     }
 
     public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {
         try await store.conditions.apply()
-        let me = try await caller.id()
-        if let conversationID { try await store.membership.requireMember(me, of: conversationID) }
+        let me = try await reader(of: conversationID)
         return try await store.messages(after: cursor, in: conversationID, for: me, limit: min(max(limit, 0), ChatRules.catchUpLimit))
     }
 
     public func newestCursor() async throws -> EventCursor? {
         try await store.conditions.apply()
-        return try await store.newestCursor(for: try await caller.id())
+        return try await store.newestCursor(for: try await caller.principal().id)
+    }
+
+    /// The caller, as a reader of `conversationID` (checked), or of all their conversations (a
+    /// person only: a bot's token reads one conversation at a time).
+    private func reader(of conversationID: ConversationID?) async throws -> UserID {
+        guard let conversationID else { return try await caller.id() }
+        return try await store.membership.require(caller, to: .read, in: conversationID).me
     }
 }

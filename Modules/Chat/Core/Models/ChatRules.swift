@@ -102,6 +102,18 @@ public enum ChatRules {
         AppError(.forbidden, "you are not a member of conversation \(conversationID)")
     }
 
+    /// Whether a reader with `grant` is handed `event`: a person every event of theirs, a bot's
+    /// token those of the conversations it may read, and nothing that concerns no conversation.
+    public static func shows(_ event: UserEvent, under grant: Grant) -> Bool {
+        guard case .bot = grant else { return true }
+        return event.conversationID.map { grant.allows(.read, in: $0) } ?? false
+    }
+
+    /// A bot in a conversation its owner has left: it acts there no more.
+    public static func ownerAway(_ conversationID: ConversationID) -> AppError {
+        AppError(.forbidden, "this bot's owner is not a member of conversation \(conversationID)")
+    }
+
     /// A paging cursor names no message of the conversation.
     public static func noMessage(_ id: MessageID, in conversationID: ConversationID) -> AppError {
         AppError(.notFound, "no message \(AppError.quoting(id.rawValue)) in conversation \(AppError.quoting(conversationID.rawValue))")

@@ -22,6 +22,19 @@ extension ConversationMembership {
         return members
     }
 
+    /// `caller`, once allowed `ability` in the conversation: a member, whose token (a bot's) allows
+    /// it there, and whose owner (a bot's) is a member too: a bot acts only where the person who
+    /// keeps it is. Its members too.
+    /// - Throws: as `requireMember` does; `.forbidden` beyond a bot token's scope.
+    public nonisolated(nonsending) func require(_ caller: Caller, to ability: BotScope.Ability, in conversationID: ConversationID) async throws -> (
+        me: UserID, members: [UserID]
+    ) {
+        let (me, owner) = try await caller.id(to: ability, in: conversationID)
+        let members = try await requireMember(me, of: conversationID)
+        if let owner, !members.contains(owner) { throw ChatRules.ownerAway(conversationID) }
+        return (me, members)
+    }
+
     /// The members of the conversation, and whether `user` is one of them: for what its author
     /// may do to her message after leaving (`ChatRules.delete`).
     /// - Throws: `.notFound` for an unknown conversation.

@@ -75,7 +75,7 @@ public struct ReactionsAsSeen: ChatService, EventStreamService {
     }
 
     public func liveEvents() async throws -> AsyncStream<UserEvent> {
-        let me = try await caller.id()
+        let me = try await caller.principal().id
         let membership = membership
         return try await events.liveEvents().transformed { event in
             guard let reactions = event.reactions, reactions.anyReacted(besides: me) else { return event }
@@ -100,7 +100,8 @@ public struct ReactionsAsSeen: ChatService, EventStreamService {
     /// The caller and the people the caller is apart from, when `reactions` (of messages) hold
     /// anyone but the caller; `nil` (nothing to count or hide, nothing looked up) otherwise.
     private func apart(for reactions: [MessageReactions]) async throws -> (me: UserID, apart: Set<UserID>)? {
-        let me = try await caller.id()
+        // What was read was checked where it was read, for a bot's token as for a person.
+        let me = try await caller.principal().id
         guard reactions.contains(where: { $0.anyReacted(besides: me) }) else { return nil }
         return (me, try await membership.people(apartFrom: me))
     }

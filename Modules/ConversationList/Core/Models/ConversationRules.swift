@@ -46,6 +46,15 @@ public enum ConversationRules {
         max(1, (others + peoplePerConversationUnit - 1) / peoplePerConversationUnit)
     }
 
+    /// Whether a caller with `grant` sees conversation `id` in their list: a person all of theirs,
+    /// a bot's token those it may read or send in.
+    public static func listed(_ id: ConversationID, under grant: Grant) -> Bool {
+        BotScope.Ability.allCases.contains { grant.allows($0, in: id) }
+    }
+
+    /// A bot is brought into groups; a one-to-one stays two people's.
+    public static let botsJoinGroups = AppError(.invalidInput, "a bot joins groups only: make a group with it")
+
     /// How a person enters a conversation someone else starts.
     public enum Entry: Sendable, Equatable {
         /// A member at once.

@@ -45,8 +45,10 @@ public struct StoredConversationListService: ConversationListService {
     }
 
     public func conversations() async throws -> [ConversationSummary] {
-        let me = try await caller.id()
-        return try await choosing(try await builder.summaries(of: try await store.conversations(of: me), for: me), of: me)
+        // A bot's token lists what it may read or send in (`ConversationRules.listed`).
+        let (me, grant) = try await caller.principal()
+        let conversations = try await store.conversations(of: me).filter { ConversationRules.listed($0.id, under: grant) }
+        return try await choosing(try await builder.summaries(of: conversations, for: me), of: me)
     }
 
     public func chooseNotifications(_ level: NotificationLevel?, until: Date?, in conversationID: ConversationID) async throws {

@@ -23,6 +23,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Print one JSON object per line instead of text.")
     public var json = false
 
+    @Flag(help: "Act as a bot: read its API token from the first line of standard input (or set MESSAGEAI_TOKEN).")
+    public var tokenStdin = false
+
     /// Options given on the command line, as configuration keys and values.
     public var configurationOverrides: [String: String] {
         var values: [String: String] = [:]
@@ -36,5 +39,5 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// The names of the options, so that the launcher can accept them before the subcommand.
     public static let valueOptionNames: Set<String> = ["--backend", "--server", "--config", "--profile", "--features"]
     /// The flags among the options.
-    public static let flagNames: Set<String> = ["--json"]
+    public static let flagNames: Set<String> = ["--json", "--token-stdin"]
 }

@@ -62,11 +62,11 @@ public struct PostgresProfileRegistry: ProfileRegistry {
         names.reserveCapacity(ids.count)
         for row in try await database.query(
             """
-            SELECT p.id, p.display_name, p.suspended FROM unnest(\(ids.map(\.rawValue))::text[]) ids(id) JOIN profiles p ON p.id = ids.id
+            SELECT p.id, p.display_name, p.suspended, p.email FROM unnest(\(ids.map(\.rawValue))::text[]) ids(id) JOIN profiles p ON p.id = ids.id
             """)
         {
-            let (id, name, suspended) = try row.decode((String, String, Bool).self)
-            names[UserID(id)] = ProfileRules.shownName(name, suspended: suspended)
+            let (id, name, suspended, email) = try row.decode((String, String, Bool, String).self)
+            names[UserID(id)] = ProfileRules.shownName(name, suspended: suspended, email: email)
         }
         return names
     }

@@ -61,7 +61,7 @@ public struct PostgresProfileStore: ProfileStore {
     /// A row's profile as others see it (`ProfileRules.shownName`).
     private static func profile(_ row: PostgresRow) throws -> Profile {
         let (id, email, displayName, status, suspended) = try row.decode((String, String, String, String, Bool).self)
-        return Profile(id: UserID(id), email: email, displayName: ProfileRules.shownName(displayName, suspended: suspended), status: status)
+        return ProfileRules.shown(Profile(id: UserID(id), email: email, displayName: displayName, status: status), suspended: suspended)
     }
 
     /// A row's profile as stored, for an edit.

@@ -47,11 +47,11 @@ public struct SQLProfileRegistry: ProfileRegistry {
             var names: [UserID: String] = [:]
             names.reserveCapacity(ids.count)
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT p.id, p.display_name, p.suspended FROM json_each(?) ids CROSS JOIN profiles p ON p.id = ids.value",
+                db, sql: "SELECT p.id, p.display_name, p.suspended, p.email FROM json_each(?) ids CROSS JOIN profiles p ON p.id = ids.value",
                 arguments: [list])
             while let row = try rows.next() {
                 names[UserID(try row.decode(String.self, atIndex: 0))] = ProfileRules.shownName(
-                    try row.decode(atIndex: 1), suspended: try row.decode(atIndex: 2))
+                    try row.decode(atIndex: 1), suspended: try row.decode(atIndex: 2), email: try row.decode(atIndex: 3))
             }
             return names
         }

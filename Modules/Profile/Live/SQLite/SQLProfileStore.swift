@@ -70,8 +70,6 @@ public struct SQLProfileStore: ProfileStore {
 
     /// A profile as others see it.
     private static func shown(_ stored: (profile: Profile, suspended: Bool)) -> Profile {
-        var shown = stored.profile
-        shown.displayName = ProfileRules.shownName(shown.displayName, suspended: stored.suspended)
-        return shown
+        ProfileRules.shown(stored.profile, suspended: stored.suspended)
     }
 }

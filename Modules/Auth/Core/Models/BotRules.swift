@@ -1,0 +1,71 @@
+import Foundation
+import Kernel
+
+/// Bots, their API tokens and their webhooks: the limits and checks written once for every store
+/// and the server.
+public enum BotRules {
+    /// The start of every API token: tells it from a session token, and lets secret scanners find
+    /// one pasted where it should not be.
+    public static let tokenPrefix = "mai_"
+    /// Bots one person keeps at most.
+    public static let maxBotsPerOwner = 10
+    /// Tokens and hooks one person keeps at most, over all their bots.
+    public static let maxCredentialsPerOwner = 50
+    /// How long a token lasts unless asked otherwise, and at most.
+    public static let defaultLifetime: TimeInterval = 90 * 86_400, maxLifetime: TimeInterval = 365 * 86_400
+
+    /// A new API token: the prefix and 256 random bits.
+    public static func newToken() -> String { tokenPrefix + SessionToken.generate() }
+
+    /// Whether `token` is an API token rather than a person's session token.
+    public static func isAPIToken(_ token: String) -> Bool { token.hasPrefix(tokenPrefix) }
+
+    /// A bot's name, checked as a display name is.
+    /// - Throws: `.invalidInput` as `Validation.displayName` does.
+    public static func name(_ raw: String) throws -> String { try Validation.displayName(raw) }
+
+    /// A token's lifetime in days, checked: 1 to 365.
+    /// - Throws: `.invalidInput` outside it.
+    public static func lifetime(days: Int?) throws -> TimeInterval {
+        guard let days else { return defaultLifetime }
+        guard (1...Int(maxLifetime / 86_400)).contains(days) else { throw AppError(.invalidInput, "a token lasts 1 to 365 days") }
+        return TimeInterval(days) * 86_400
+    }
+
+    /// The scope `words` say: `account` (alone), or `read:CONVERSATION` and `send:CONVERSATION`,
+    /// each conversation by its id. Every ability named must be named for the same conversations.
+    /// - Throws: `.invalidInput` for anything else.
+    public static func scope(_ words: [String]) throws -> BotScope {
+        let words = words.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+        if words == ["account"] { return .account }
+        var granted: [BotScope.Ability: Set<ConversationID>] = [:]
+        for word in words {
+            let parts = word.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let ability = BotScope.Ability(rawValue: parts[0]), !parts[1].isEmpty, parts[1].count <= 64 else {
+                throw AppError(.invalidInput, "a scope is account, or read:CHAT and send:CHAT (\(AppError.quoting(word)) is neither)")
+            }
+            granted[ability, default: []].insert(ConversationID(parts[1]))
+        }
+        guard let conversations = granted.values.first, granted.values.allSatisfy({ $0 == conversations }) else {
+            throw AppError(.invalidInput, "name a scope: --scope account, or --scope read:CHAT --scope send:CHAT")
+        }
+        return BotScope(abilities: Set(granted.keys), conversations: conversations)
+    }
+
+    /// A bot of that name is kept by its owner already.
+    public static func nameTaken(_ name: String) -> AppError { AppError(.conflict, "you have a bot named \(AppError.quoting(name)) already") }
+    /// The caller keeps no such bot.
+    public static func noBot(_ reference: String) -> AppError { AppError(.notFound, "you have no bot \(AppError.quoting(reference))") }
+    /// The caller keeps no such token or hook.
+    public static func noCredential(_ id: String) -> AppError { AppError(.notFound, "you have no token or hook \(AppError.quoting(id))") }
+    /// Past `maxBotsPerOwner`.
+    public static let tooManyBots = AppError(.conflict, "you keep \(maxBotsPerOwner) bots already: delete one first")
+    /// Past `maxCredentialsPerOwner`.
+    public static let tooManyCredentials = AppError(
+        .conflict, "you keep \(maxCredentialsPerOwner) tokens and hooks already: revoke one first")
+}
+
+extension BotRules {
+    /// An unknown hook, or a wrong secret: the same answer.
+    public static let noHook = AppError(.notFound, "no such hook")
+}
