@@ -193,7 +193,7 @@ extension BotScope: WireType {
     public static let schema = WireSchema.object(
         [
             ("abilities", .array(.enumeration(Ability.allCases.map(\.rawValue)), maxItems: Ability.allCases.count)),
-            ("conversations", .nullable(.array(.identifier, maxItems: 100))),
+            ("conversations", .nullable(.array(.identifier, maxItems: BotRules.maxScopeConversations))),
         ], required: ["abilities"])
 }
 

@@ -107,5 +107,6 @@ extension Profile: WireType {
         [
             ("id", .identifier), ("email", .nullable(.string(maxLength: Validation.maxEmailBytes))),
             ("displayName", .string(maxLength: Validation.maxDisplayNameLength)), ("status", .string(maxLength: Validation.maxStatusLength)),
+            ("kind", .enumeration([Profile.Kind.bot.rawValue])),
         ], required: ["id", "displayName", "status"])
 }

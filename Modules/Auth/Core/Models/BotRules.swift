@@ -38,6 +38,7 @@ public enum BotRules {
     public static func scope(_ words: [String]) throws -> BotScope {
         let words = words.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
         if words == ["account"] { return .account }
+        guard !words.isEmpty else { throw noScope }
         var granted: [BotScope.Ability: Set<ConversationID>] = [:]
         for word in words {
             let parts = word.split(separator: ":", maxSplits: 1).map(String.init)
@@ -46,11 +47,25 @@ public enum BotRules {
             }
             granted[ability, default: []].insert(ConversationID(parts[1]))
         }
-        guard let conversations = granted.values.first, granted.values.allSatisfy({ $0 == conversations }) else {
-            throw AppError(.invalidInput, "name a scope: --scope account, or --scope read:CHAT --scope send:CHAT")
-        }
-        return BotScope(abilities: Set(granted.keys), conversations: conversations)
+        guard let conversations = granted.values.first, granted.values.allSatisfy({ $0 == conversations }) else { throw noScope }
+        return try checked(BotScope(abilities: Set(granted.keys), conversations: conversations))
     }
+
+    /// `scope`, checked: it allows something, somewhere, in at most `maxScopeConversations`.
+    /// - Throws: `.invalidInput` otherwise.
+    public static func checked(_ scope: BotScope) throws -> BotScope {
+        guard !scope.abilities.isEmpty, scope.conversations.map({ !$0.isEmpty }) ?? true else { throw noScope }
+        guard (scope.conversations?.count ?? 0) <= maxScopeConversations else {
+            throw AppError(.invalidInput, "a token names at most \(maxScopeConversations) conversations; give it the whole account instead")
+        }
+        return scope
+    }
+
+    /// Most conversations one token names.
+    public static let maxScopeConversations = 100
+
+    /// A scope that allows nothing.
+    static let noScope = AppError(.invalidInput, "name a scope: --scope account, or --scope read:CHAT --scope send:CHAT (the same chats for each)")
 
     /// A bot of that name is kept by its owner already.
     public static func nameTaken(_ name: String) -> AppError { AppError(.conflict, "you have a bot named \(AppError.quoting(name)) already") }

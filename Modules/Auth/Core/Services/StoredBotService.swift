@@ -55,6 +55,7 @@ public struct StoredBotService: BotService {
         let me = try await caller.id()
         let bot = try await bot(reference, of: me)
         let lifetime = try BotRules.lifetime(days: days)
+        let scope = try BotRules.checked(scope)
         try await spendOnCredential(by: me)
         let (secret, now) = (BotRules.newToken(), clock.now())
         let token = BotToken(id: "t" + UserID.random().rawValue, bot: bot.id, scope: scope, createdAt: now, expiresAt: now + lifetime)
