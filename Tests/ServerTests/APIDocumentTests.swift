@@ -27,7 +27,8 @@ struct APIDocumentTests {
         let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
         #expect(documented == served)
         let declared =
-            AuthAPI.endpoints + AdminAPI.endpoints + BotAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints + SearchAPI.endpoints
+            AuthAPI.endpoints + AdminAPI.endpoints + BotAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints
+            + SearchAPI.endpoints
             + FilesAPI.endpoints
         // Every declared endpoint, the document itself, the health check, the metrics and the events socket.
         #expect(served.count == declared.count + 4)
@@ -35,7 +36,8 @@ struct APIDocumentTests {
 
     @Test("each endpoint's path template names exactly the parameters its path type fills, in order")
     func pathTypesMatchTemplates() {
-        for spec in AuthAPI.endpoints + AdminAPI.endpoints + BotAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints + ChatAPI.endpoints
+        for spec in AuthAPI.endpoints + AdminAPI.endpoints + BotAPI.endpoints + ProfileAPI.endpoints + ConversationListAPI.endpoints
+            + ChatAPI.endpoints
             + SearchAPI.endpoints
             + FilesAPI.endpoints
         {

@@ -110,6 +110,22 @@ struct APIFuzzTests {
             let made = try await probe.send("POST", "/v1/admin/invites", token: admin.token, json: ["uses": 1, "lifetime": 3_600])
             invites.append(try #require((made.json?["invite"] as? [String: Any])?["id"] as? String, "\(made.status)"))
         }
+        // A bot of the fuzzer's in a group of its own, tokens to revoke, bots to delete and a hook to post to.
+        let bots = try await probe.send("POST", "/v1/conversations/groups", token: token, json: ["title": "Bots", "memberIDs": [grace.id]])
+        let botGroup = try #require(bots.json?["id"] as? String, "\(bots.status)")
+        for name in ["Fuzzbot", "Doomed0", "Doomed1", "Doomed2"] {
+            try #require(try await probe.send("POST", "/v1/bots", token: token, json: ["name": name]).status == 201)
+        }
+        try #require(try await probe.send("POST", "/v1/bots/add", token: token, json: ["bot": "Fuzzbot", "conversation": botGroup]).status == 204)
+        var botTokens: [String] = []
+        for _ in 0..<8 {
+            let made = try await probe.send(
+                "POST", "/v1/bots/tokens", token: token, json: ["bot": "Fuzzbot", "scope": ["abilities": ["send"], "conversations": [botGroup]]])
+            botTokens.append(try #require((made.json?["info"] as? [String: Any])?["id"] as? String, "\(made.status)"))
+        }
+        let hooked = try await probe.send("POST", "/v1/bots/hooks", token: token, json: ["bot": "Fuzzbot", "conversation": botGroup])
+        let hook = try #require((hooked.json?["hook"] as? [String: Any])?["id"] as? String, "\(hooked.status)")
+        let secret = try #require(hooked.json?["secret"] as? String)
         let config = world.folder.appendingPathComponent("schemathesis.toml")
         try """
         headers = { Authorization = "Bearer \(token)" }
@@ -133,6 +149,12 @@ struct APIFuzzTests {
         targets = { values = ["\(target)"] }
         leaving = { values = [\(leaving.map { "\"\($0)\"" }.joined(separator: ", "))] }
         invites = { values = [\(invites.map { "\"\($0)\"" }.joined(separator: ", "))] }
+        bots = { values = ["Fuzzbot"] }
+        doomed = { values = ["Doomed0", "Doomed1", "Doomed2"] }
+        botgroups = { values = ["\(botGroup)"] }
+        credentials = { values = [\(botTokens.map { "\"\($0)\"" }.joined(separator: ", "))] }
+        hooks = { values = ["\(hook)"] }
+        secrets = { values = ["\(secret)"] }
 
         [parameters]
         "query.after" = { dictionary = "cursors", probability = 0.7 }
@@ -190,6 +212,22 @@ struct APIFuzzTests {
         include-name = "POST /v1/admin/invites/revoke"
         headers = { Authorization = "Bearer \(admin.token)" }
         parameters = { "body.id" = { dictionary = "invites", probability = 0.9 } }
+
+        [[operations]]
+        include-path-regex = "^/v1/bots/(add|hooks|tokens)$"
+        parameters = { "body.bot" = { dictionary = "bots", probability = 0.9 }, "body.conversation" = { dictionary = "botgroups", probability = 0.9 } }
+
+        [[operations]]
+        include-name = "POST /v1/bots/delete"
+        parameters = { "body.bot" = { dictionary = "doomed", probability = 0.9 } }
+
+        [[operations]]
+        include-name = "POST /v1/bots/revoke"
+        parameters = { "body.id" = { dictionary = "credentials", probability = 0.9 } }
+
+        [[operations]]
+        include-path = "/v1/hooks/{hook}/{secret}"
+        parameters = { "path.hook" = { dictionary = "hooks", probability = 0.9 }, "path.secret" = { dictionary = "secrets", probability = 0.9 } }
 
         [[operations]]
         include-path = "/v1/conversations/{conversation}/leave"
