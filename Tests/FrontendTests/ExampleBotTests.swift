@@ -45,7 +45,17 @@ struct ExampleBotTests {
         #expect(cursor.contains("."), "the cursor it saw last is kept: \(cursor)")
     }
 
+    @Test("the README shows the script as it is in the repository")
+    func readmeShowsTheScript() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = try String(contentsOf: Self.script, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(lines.count == 6)
+        #expect(readme.contains("```sh\n" + lines.joined(separator: "\n") + "\n```"), "the README's copy of ping-bot.sh differs from it")
+    }
+
+    /// The repository's root.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     /// The script, beside the sources.
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Tools/Examples/ping-bot.sh")
+    static let script = root.appendingPathComponent("Tools/Examples/ping-bot.sh")
 }

@@ -1,3 +1,4 @@
+import Auth
 import Chat
 import ConversationList
 import Foundation
@@ -5,19 +6,21 @@ import Kernel
 import MessageAIServer
 import Search
 import ServerSupport
+import ServiceGraph
 import Testing
 
-/// Each number the README states about limits and budgets, stated here a second time: the
-/// README must say it in those words and the code must hold that number, so a change to either
+/// Each number the README (or the manual in docs/ it leaves a detail to) states about limits and
+/// budgets, stated here a second time: the document must say it in those words and the code must hold that number, so a change to either
 /// alone fails (the other tests take their boundaries from the code's constants, which a changed
 /// constant would move with them).
 @Suite("Documented numbers")
 struct DocumentedNumbersTests {
-    /// A number as the README words it, and what the code holds.
+    /// A number as the README (or `document`) words it, and what the code holds.
     struct Documented: CustomTestStringConvertible, Sendable {
         let readme: String
         let code: Int
         let stated: Int
+        var document = "README.md"
         var testDescription: String { readme }
     }
 
@@ -68,24 +71,40 @@ struct DocumentedNumbersTests {
         Documented(readme: "how many reacted with each of at most 20 emoji", code: ChatRules.maxReactionKinds, stated: 20),
         Documented(readme: "which of them (at\nmost 10) the reader added", code: ChatRules.maxReactionsPerPerson, stated: 10),
         Documented(readme: "a new group is written 100 people to a transaction", code: ConversationRules.peoplePerWrite, stated: 100),
-        Documented(readme: "query is at most 256 bytes and 8 terms", code: SearchQuery.maxBytes, stated: 256),
+        Documented(readme: "query is at most 256 bytes and 8 terms", code: SearchQuery.maxBytes, stated: 256, document: "docs/usage.md"),
         Documented(readme: "at most 256 bytes and 8 terms (exit 65", code: SearchQuery.maxTerms, stated: 8),
-        Documented(readme: "newest first: at most 2,000 a search", code: SearchRules.maxCandidates, stated: 2_000),
-        Documented(readme: "twice as many each time, up to 500 at once", code: SearchRules.maxBatch, stated: 500),
-        Documented(readme: "one more for each 100 messages it checks past the first 100", code: SearchRules.candidatesPerLookup, stated: 100),
-        Documented(readme: "past the first 100, so at most 20", code: SearchRules.maxCandidates / SearchRules.candidatesPerLookup, stated: 20),
-        Documented(readme: "each 100 conversations of yours it looks in", code: SearchRules.conversationsPerLookup, stated: 100),
+        Documented(readme: "newest first: at most 2,000 a search", code: SearchRules.maxCandidates, stated: 2_000, document: "docs/usage.md"),
+        Documented(readme: "twice as many each time, up to 500 at once", code: SearchRules.maxBatch, stated: 500, document: "docs/usage.md"),
+        Documented(
+            readme: "one more for each 100 messages it checks past the first 100", code: SearchRules.candidatesPerLookup, stated: 100,
+            document: "docs/usage.md"),
+        Documented(
+            readme: "past the first 100, so at most 20", code: SearchRules.maxCandidates / SearchRules.candidatesPerLookup, stated: 20,
+            document: "docs/usage.md"),
+        Documented(
+            readme: "each 100 conversations of yours it looks in", code: SearchRules.conversationsPerLookup, stated: 100, document: "docs/usage.md"),
         Documented(
             readme: "Every 429 over HTTP is answered after 200 ms", code: Int(ErrorMiddleware.refusalPause / .milliseconds(1)), stated: 200),
+        // Bots, tokens and webhooks.
+        Documented(readme: "add NAME CHAT # at most 10", code: BotRules.maxBotsPerOwner, stated: 10),
+        Documented(readme: "(`mai_…`, 1–365 days, 90 by default)", code: Int(BotRules.maxLifetime / 86_400), stated: 365),
+        Documented(readme: "1–365 days, 90 by default)", code: Int(BotRules.defaultLifetime / 86_400), stated: 90),
+        Documented(readme: "kept as digests; at most 50 a person", code: BotRules.maxCredentialsPerOwner, stated: 50),
+        Documented(
+            readme: "a revoked token is refused within 2 s everywhere",
+            code: Int(GraphOptions(backend: .memory, sqlitePath: "").verificationCacheTime.components.seconds), stated: 2),
         // Counts of test cases: HostileRequestTests states the same count of its cases.
         Documented(readme: "28 kinds of hostile request", code: 28, stated: 28),
     ]
 
-    static let readme: String = {
+    static let readme = text(of: "README.md")
+
+    /// The text of `document` (a path from the repository's root), white space folded: a line
+    /// break is a space to its reader.
+    static func text(of document: String) -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        // A line break in the README is a space to its reader: compare with white space folded.
-        return (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)).map(folded) ?? ""
-    }()
+        return (try? String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)).map(folded) ?? ""
+    }
 
     static func folded(_ text: String) -> String {
         text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -119,9 +138,11 @@ struct DocumentedNumbersTests {
         #expect(bytes > 1_000 && bytes <= 25 * 1_024, "README.md is \(bytes) bytes")
     }
 
-    @Test("the README states it and the code holds it", arguments: numbers)
+    @Test("the document states it and the code holds it", arguments: numbers)
     func statedAndHeld(_ number: Documented) {
-        #expect(Self.readme.contains(Self.folded(number.readme)), "the README no longer says \(number.readme.debugDescription)")
+        #expect(
+            Self.text(of: number.document).contains(Self.folded(number.readme)),
+            "\(number.document) no longer says \(number.readme.debugDescription)")
         #expect(number.code == number.stated, "the code holds \(number.code) where the README says \(number.stated)")
     }
 }

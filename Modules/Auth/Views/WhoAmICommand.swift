@@ -12,6 +12,7 @@ struct WhoAmICommand: FeatureCommand {
         let model = try context.factory(AuthFactory.self).makeSessionViewModel()
         await model.load()
         guard let account = try context.require(model.account) else { throw AppError.notSignedIn }
-        try context.emit(account, text: ["\(account.email) (\(account.id))"])
+        // A bot's token answers its bot, which has no email.
+        try context.emit(account, text: [account.email.isEmpty ? "a bot (\(account.id))" : "\(account.email) (\(account.id))"])
     }
 }
