@@ -222,8 +222,9 @@ extension ServerBench {
         return (Int(response.status.code), bytes, (ContinuousClock.now - start) / .seconds(1))
     }
 
-    /// The client of `get`: as many connections at once as the attacks ask for (64).
-    private static let attackClient = HTTPClient(
+    /// The client of `get` and of the hooks' tools: as many connections at once as the attacks
+    /// ask for (64), or tools post.
+    static let attackClient = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
         configuration: {
             var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)

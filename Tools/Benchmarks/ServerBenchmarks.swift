@@ -18,14 +18,14 @@ struct ServerBench: AsyncParsableCommand {
     )
     @Option(
         help: """
-            latency, throughput, fanout, kill, reconnect, idle; renames or flood (the security review's abuse, with the server's budgets); \
+            latency, throughput, hooks (tools posting to webhooks, one HTTP POST at a time each: --pairs tools), fanout, kill, reconnect, idle; renames or flood (the security review's abuse, with the server's budgets); \
             changes (one member edits and reacts in a loop in a group, with budgets, while two others talk in it); \
             typing (one member sends typing frames at full speed on a bare socket in a group while two others talk in it); \
             search, trap, pages or groups (the second review's attacks, with budgets, also with --deployment proxy or postgres; --seconds 30 \
             recommended): four searches at a time of one's own 101 messages of 4,000 × 東; 10 reactions from each of 190 members \
             to a 16,000-byte reply quoting 80 combining-mark characters, every member listening; 64 event-log pages of those \
             at once; 10 accounts making 10 groups of the same 1,000 invitees at once; calm (no attack, the bystanders alone); \
-            with --deployment crossed or proxy: latency, throughput, fanout, quiet (idle instances), kill (5 instance kills alternating, \
+            with --deployment crossed or proxy: latency, throughput, hooks, fanout, quiet (idle instances), kill (5 instance kills alternating, \
             --rate messages/s for --seconds) or postmaster (PostgreSQL killed and started again, the same load).
             """)
     var mode = "latency"
@@ -67,6 +67,7 @@ struct ServerBench: AsyncParsableCommand {
             switch mode {
             case "latency": results.append(try await latency(world, pairs: pairs ?? 10, perSecond: rate))
             case "throughput": results.append(try await throughput(world, pairs: pairs ?? 50))
+            case "hooks": results.append(try await hookThroughput(world, pairs: pairs ?? 50))
             case "fanout": results.append(try await fanOut(world, members: 50, messages: 200))
             case "kill":
                 let drill = KillDrill(server: world.server, killingAt: [100_000 / 3, 100_000 * 2 / 3])
@@ -80,7 +81,7 @@ struct ServerBench: AsyncParsableCommand {
             case _ where Self.costAttacks.contains(mode): results.append(try await costAttack(world))
             default:
                 throw ValidationError(
-                    "mode must be latency, throughput, fanout, kill, reconnect, idle, renames, flood, changes, typing, search, trap, pages, groups or calm"
+                    "mode must be latency, throughput, hooks, fanout, kill, reconnect, idle, renames, flood, changes, typing, search, trap, pages, groups or calm"
                 )
             }
             print("  run: \(results.last?.line ?? "")")
@@ -106,6 +107,7 @@ struct ServerBench: AsyncParsableCommand {
             switch mode {
             case "latency": results.append(try await latency(world, pairs: pairs ?? 10, perSecond: rate))
             case "throughput": results.append(try await throughput(world, pairs: pairs ?? 50))
+            case "hooks": results.append(try await hookThroughput(world, pairs: pairs ?? 50))
             case "fanout": results.append(try await fanOut(world, members: 50, messages: 200))
             case "quiet": results.append(try await quiet(world))
             case "kill", "postmaster":
@@ -118,7 +120,7 @@ struct ServerBench: AsyncParsableCommand {
             case _ where Self.costAttacks.contains(mode): results.append(try await costAttack(world))
             default:
                 throw ValidationError(
-                    "with --deployment \(deployment), mode must be latency, throughput, fanout, quiet, kill, postmaster, search, trap, pages, groups or calm"
+                    "with --deployment \(deployment), mode must be latency, throughput, hooks, fanout, quiet, kill, postmaster, search, trap, pages, groups or calm"
                 )
             }
             print("  run: \(results.last?.line ?? "")")

@@ -15,6 +15,12 @@ public enum Grant: Sendable, Hashable {
         }
     }
 
+    /// The one conversation a bot's grant names, where it names exactly one (a hook's).
+    public var soleConversation: ConversationID? {
+        guard case .bot(_, let scope) = self, let conversations = scope.conversations, conversations.count == 1 else { return nil }
+        return conversations.first
+    }
+
     /// The person a bot acts for; `nil` for a person's own session.
     public var owner: UserID? {
         if case .bot(let owner, _) = self { owner } else { nil }

@@ -42,7 +42,9 @@ final class SessionVerifier: Sendable {
         if let hit, now - hit.at < cacheTime { return (hit.userID, hit.grant) }
         do {
             let found =
-                if let bots, BotRules.isAPIToken(token) {
+                if let bots, let hook = HookKey(token) {
+                    try await bots.poster(hook: hook.id, secret: hook.secret).principal
+                } else if let bots, BotRules.isAPIToken(token) {
                     try await bots.principal(forToken: token)
                 } else {
                     (try await accounts.account(for: token).id, Grant.person)
@@ -52,6 +54,26 @@ final class SessionVerifier: Sendable {
         } catch {
             remember(token, as: nil, unlessForgottenSince: nil)
             throw error
+        }
+    }
+
+    /// A hook's id and secret as the cache keys them: what a hook's URL stands for is checked,
+    /// trusted and forgotten as a token is.
+    struct HookKey {
+        let id: String
+        let secret: String
+
+        private static let prefix = "hook "
+
+        /// The key of hook `id` with `secret`.
+        static func key(_ id: String, secret: String) -> String { prefix + id + " " + secret }
+
+        /// The hook of a key, or `nil` for a token.
+        init?(_ key: String) {
+            guard key.hasPrefix(Self.prefix) else { return nil }
+            let parts = key.dropFirst(Self.prefix.count).split(separator: " ", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            (id, secret) = (String(parts[0]), String(parts[1]))
         }
     }
 

@@ -33,13 +33,27 @@ public struct BotCredentials: Sendable {
     /// conversation alone, and that conversation.
     /// - Throws: `BotRules.noHook` for an unknown hook, a wrong secret or an owner who no longer
     ///   stands, alike.
-    public func poster(hook id: String, secret: String) async throws -> (user: UserID, grant: Grant, conversationID: ConversationID) {
+    public func poster(hook id: String, secret: String) async throws -> Poster {
         guard id.count <= 64, secret.count <= 128, let found = try await store.hook(id), found.digest == digest.digest(secret) else {
             throw BotRules.noHook
         }
         let hook = found.hook
         let owner = try await standingOwner(of: hook.bot, or: BotRules.noHook)
-        return (hook.bot, .bot(owner: owner, scope: BotScope(abilities: [.send], conversations: [hook.conversationID])), hook.conversationID)
+        return Poster(user: hook.bot, grant: .bot(owner: owner, scope: BotScope(abilities: [.send], conversations: [hook.conversationID])))
+    }
+
+    /// What a hook posts as: its bot, allowed to send in its one conversation.
+    public struct Poster: Sendable {
+        /// The hook's bot.
+        public let user: UserID
+        /// Sending in the hook's conversation alone.
+        public let grant: Grant
+
+        /// The conversation it posts into.
+        public var conversationID: ConversationID? { grant.soleConversation }
+
+        /// As a caller resolves.
+        public var principal: (UserID, Grant) { (user, grant) }
     }
 
     /// The owner of `bot` while its account stands; else `refusal`.
