@@ -61,6 +61,15 @@ struct BotMembershipAdapter: BotMembership {
     func admit(_ bot: UserID, to conversationID: ConversationID, by owner: UserID) async throws {
         try await admission.admit(bot, to: conversationID, by: owner)
     }
+
+    func dismiss(_ bot: UserID) async throws { try await admission.dismiss(bot) }
+}
+
+/// ConversationList's leaving takes the bots the leaver keeps, as Auth's store knows them.
+struct OwnedBotsAdapter: OwnedBots {
+    let store: any BotStore
+
+    func bots(keptBy owner: UserID) async throws -> [UserID] { try await store.bots(of: owner).map(\.id) }
 }
 
 /// Profile's renames are seen by the renamed user and their contacts, as the list's directory

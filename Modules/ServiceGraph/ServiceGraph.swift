@@ -74,19 +74,17 @@ public final class ServiceGraph: Sendable {
 
     /// Posts `message` through hook `hook` with its secret, as the hook's bot into its
     /// conversation (`BotCredentials.poster`, checked and trusted as a token is), from the hook's
-    /// own budget and then the bot's, as a send of the bot's is checked. A server serves it.
+    /// own budget (before its text is read) and then the bot's, as a send of the bot's is checked.
+    /// A server serves it.
     /// - Throws: `BotRules.noHook` for an unknown hook or a wrong secret alike; `.invalidInput`
     ///   for a post with no text; `.rateLimited` past the hook's budget; as a send does.
     public func post(_ message: SlackMessage, toHook hook: String, secret: String) async throws {
-        guard backend.botCredentials != nil, !hook.contains(" "), !secret.contains(" ") else {
-            throw backend.botCredentials == nil ? AppError(.usage, "hooks are served by the server that keeps them") : BotRules.noHook
-        }
         // Checked and trusted as a token is: a burst of posts costs one look-up, a deleted hook is
         // refused here at once and on other instances within the cache time.
-        let (user, grant) = try await verifier.principal(for: SessionVerifier.HookKey.key(hook, secret: secret))
+        let (user, grant) = try await verifier.poster(hook: hook, secret: secret)
         guard let conversationID = grant.soleConversation else { throw BotRules.noHook }
-        let text = try message.plainText()
         try options.budget.spend(.message, by: UserID(hook))
+        let text = try message.plainText()
         let caller = Caller.granted(token: nil) { (user, grant) }
         _ = try await services(for: caller).chat.send(id: .random(), text: text, to: conversationID, replyTo: nil, attachments: [])
     }
@@ -120,11 +118,12 @@ public final class ServiceGraph: Sendable {
     /// one, whose events come from the server): a server pushes its sockets' events from it.
     public var eventFeed: (any EventFeed)? { backend.eventFeed }
 
-    /// The people `user` is apart from (`ChatRules.apart`: one of them blocked the other), whose
-    /// reactions they do not see; none on the remote backend, whose server decides.
-    public func peopleApart(from user: UserID) async throws -> Set<UserID> {
+    /// The people `user` is apart from (`ChatRules.apart`: one of them blocked the other), with
+    /// its owner's for a bot (`grant`), whose reactions they do not see; none on the remote
+    /// backend, whose server decides.
+    public func peopleApart(from user: UserID, under grant: Grant = .person) async throws -> Set<UserID> {
         guard let membership = backend.membership else { return [] }
-        return try await membership.people(apartFrom: user)
+        return try await membership.people(apartFrom: user, under: grant)
     }
 
     /// The process's hub of typing notices on the memory, SQLite and PostgreSQL backends (`nil`

@@ -129,4 +129,6 @@ final class Admissions: BotMembership {
     func admit(_ bot: UserID, to conversationID: ConversationID, by owner: UserID) async throws {
         admitted.withLock { $0.append((bot, conversationID)) }
     }
+
+    func dismiss(_ bot: UserID) async throws { admitted.withLock { $0.removeAll { $0.0 == bot } } }
 }

@@ -82,8 +82,21 @@ struct BotContractTests {
         #expect(Set(try await asBot.conversations.conversations().map(\.id)) == [ops, team], "the whole account: every conversation of the bot's")
 
         try await harness.services(for: ada).conversations.leave(ops)
-        await #expect(throws: ChatRules.ownerAway(ops)) { try await asBot.chat.send(id: .random(), text: "alone", to: ops) }
+        await #expect(throws: AppError.self, "its owner gone, the bot is gone too") {
+            try await asBot.chat.send(id: .random(), text: "alone", to: ops)
+        }
+        #expect(try await asBot.conversations.conversations().map(\.id) == [team], "nor does it read there")
+        #expect(try await harness.services(for: grace).conversations.conversations().first { $0.id == ops }?.memberIDs == [grace.id])
         _ = try await asBot.chat.send(id: .random(), text: "still here", to: team)
+
+        // A token that only sends learns nothing of what is said: no preview, no reaction, no quote.
+        let said = try await harness.services(for: grace).chat.send(id: .random(), text: "graces secret", to: team)
+        let sender = harness.graph.services(
+            for: harness.graph.caller(token: try await bots.createToken(for: "Pager", scope: BotRules.scope(["send:\(team)"]), days: nil).secret))
+        let row = try #require(try await sender.conversations.conversations().first)
+        #expect(row.id == team && row.lastMessage == nil && row.unreadCount == 0)
+        await #expect(throws: AppError.self) { try await sender.chat.react(to: said.id, in: team, with: "👍", adding: true) }
+        await #expect(throws: AppError.self) { try await sender.chat.send(id: .random(), text: "re", to: team, replyTo: said.id) }
 
         try await Self.suspend(ada, on: harness, backend)
         let refused = ContinuousClock.now
@@ -135,11 +148,14 @@ struct BotContractTests {
         await #expect(throws: AppError.notSignedIn) {
             try await harness.graph.services(for: harness.graph.caller(token: adas)).chat.send(id: .random(), text: "orphan", to: ops)
         }
+        let gracesBot = try #require(try await asGrace.bots().first).id
         try await asGrace.deleteBot("Grace's")
         await #expect(throws: AppError.notSignedIn) {
             try await harness.graph.services(for: harness.graph.caller(token: graces)).chat.send(id: .random(), text: "gone", to: ops)
         }
         #expect(try await asGrace.bots().isEmpty)
+        let members = try #require(try await harness.services(for: grace).conversations.conversations().first { $0.id == ops }).memberIDs
+        #expect(!members.contains(gracesBot), "a deleted bot leaves its conversations")
         let texts = try await harness.services(for: grace).chat.latestMessages(in: ops, limit: 5).messages.map(\.text)
         #expect(texts == ["kept"], "what a deleted bot posted stays")
     }

@@ -2,6 +2,7 @@ import Auth
 import Chat
 import Foundation
 import Kernel
+import ServerSupport
 import ServiceGraph
 import TestSupport
 import Testing
@@ -62,6 +63,11 @@ struct HookTests {
             #expect(message.text.split(separator: "\n").map(String.init) == lines, "\(message.text)")
         }
 
+        // The URL is no bearer token: a header naming the hook opens nothing.
+        let asBearer = "hook \(setup.hook.credential.id) \(setup.hook.secret)"
+        #expect(try await probe.send("GET", "/v1/conversations", token: asBearer).status == 401)
+        #expect(try await probe.send("GET", "/v1/conversations", token: setup.hook.secret).status == 401)
+
         let unknown = try await probe.send("POST", "/v1/hooks/hnosuchhook/\(setup.hook.secret)", body: Data(#"{"text":"x"}"#.utf8))
         let wrong = try await probe.send(
             "POST", "/v1/hooks/\(setup.hook.credential.id)/\(String(repeating: "0", count: 64))", body: Data(#"{"text":"x"}"#.utf8))
@@ -104,5 +110,15 @@ struct HookTests {
             .map(\.text)
         #expect(texts.first == "*bold* [2J]0;pwned <b> link (https://x.example/a) evil", "\(texts)")
         #expect(texts.allSatisfy { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" } })
+    }
+
+    @Test("a hook's secret never reaches a log line: the path is logged with the secret left out")
+    func secretLeftOutOfLogs() {
+        let routes = RouteTable()
+        routes.add("POST", "/v1/hooks/{hook}/{secret}")
+        routes.add("GET", "/v1/conversations/{conversation}/messages")
+        #expect(routes.logged("/v1/hooks/h123/abcdef0123") == "/v1/hooks/h123/…")
+        #expect(routes.logged("/v1/conversations/c1/messages") == "/v1/conversations/c1/messages")
+        #expect(routes.logged("/v1/unknown/x") == "/v1/unknown/x")
     }
 }

@@ -17,7 +17,7 @@ struct CallerChat: Sendable {
     nonisolated(nonsending) func send(
         id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, attachments: [FileID]
     ) async throws -> Message {
-        let (me, members) = try await membership.require(caller, to: .send, in: conversationID)
+        let (me, members) = try await membership.require(caller, to: .send, in: conversationID, alsoReading: replyTo != nil)
         return try await writer.store(
             try await checked(text, to: conversationID, id: id, replyTo: replyTo, attachments: attachments, from: me, members: members))
     }
@@ -56,7 +56,7 @@ struct CallerChat: Sendable {
 
     /// Adds or removes a reaction of the caller's, paid for as a change (`changing`).
     func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
-        let (me, members) = try await membership.require(caller, to: .send, in: conversationID)
+        let (me, members) = try await membership.require(caller, to: .send, in: conversationID, alsoReading: true)
         let emoji = try Validation.reaction(emoji)
         try budget.spend(.message, by: me)
         return try await writer.change(
@@ -96,6 +96,8 @@ struct CallerChat: Sendable {
                 }
             }
             do {
+                // A reply quotes what it answers: a token that only sends may not.
+                if draft.replyTo != nil { _ = try await caller.id(to: .read, in: draft.conversationID) }
                 checked.append(
                     .success(
                         try await self.checked(

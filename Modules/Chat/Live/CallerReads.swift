@@ -20,7 +20,7 @@ struct CallerReads: Sendable {
     /// the people apart from the caller (`ChatRules.apart`), whom no read receipt reaches or comes from.
     func reader(of conversationID: ConversationID) async throws -> (me: UserID, members: [UserID], apart: Set<UserID>) {
         let (me, members) = try await membership.require(caller, to: .read, in: conversationID)
-        return (me, members, try await membership.people(apartFrom: me))
+        return (me, members, try await membership.people(apartFrom: me, under: try await caller.principal().grant))
     }
 
     /// A catch-up read for the caller: what `read` returns, cut to a page (`ChatRules.catchUpPage`)

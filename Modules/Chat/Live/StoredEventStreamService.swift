@@ -38,8 +38,9 @@ public struct StoredEventStreamService: EventStreamService {
         let top = try await store.newestPosition()
         try await reads.check(cursor) { top }
         let limit = min(max(limit, 0), ChatRules.catchUpLimit)
-        return try await reads.catchUp { try await store.events(after: cursor.position, upTo: top, for: me, limit: limit) }
-            .filter { ChatRules.shows($0, under: grant) }
+        return try await ChatRules.visibleEvents(under: grant, after: cursor, limit: limit) { after in
+            try await reads.catchUp { try await store.events(after: after.position, upTo: top, for: me, limit: limit) }
+        }
     }
 
     public func messages(after cursor: EventCursor, in conversationID: ConversationID?, limit: Int) async throws -> [Message] {

@@ -41,7 +41,7 @@ public struct ErrorMiddleware: RouterMiddleware {
     private func reply(to error: any Error, request: Request, context: Context) throws -> Response {
         switch error {
         case let error as HTTPParserError:
-            context.logger.debug("malformed request", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            context.logger.debug("malformed request", metadata: ["path": "\(routes.logged(request.uri.path))", "error": "\(error)"])
             return try WireResponse.make(WireError(AppError(.invalidInput, "the request is not valid HTTP/1.1 (\(error))")), status: 400)
         case is NIOTooManyBytesError:
             return try WireResponse.make(WireError(AppError(.tooLarge, Self.message(for: 413, request: request) ?? "")), status: 413)
@@ -58,7 +58,7 @@ public struct ErrorMiddleware: RouterMiddleware {
         default:
             return try ErrorReply.failure(
                 error, id: context.id, logger: context.logger, "request failed",
-                metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"]
+                metadata: ["method": "\(request.method)", "path": "\(routes.logged(request.uri.path))"]
             ).response()
         }
     }

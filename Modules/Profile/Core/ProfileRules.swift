@@ -49,7 +49,7 @@ public enum ProfileRules {
     /// A bot's name is marked too, whoever reads it: nobody takes a program for a person. `email`
     /// is the profile's stored key, which says whether it is a bot's (`botKey`).
     public static func shownName(_ name: String, suspended: Bool, email: String?) -> String {
-        switch (email?.hasPrefix(botKeyPrefix) == true, suspended) {
+        switch (isBotKey(email), suspended) {
         case (false, false): name
         case (false, true): "\(name) (suspended)"
         case (true, false): "\(name) (bot)"
@@ -61,7 +61,7 @@ public enum ProfileRules {
     public static func shown(_ profile: Profile, suspended: Bool) -> Profile {
         var shown = profile
         shown.displayName = shownName(profile.displayName, suspended: suspended, email: profile.email)
-        if profile.email?.hasPrefix(botKeyPrefix) == true { shown.kind = .bot }
+        if isBotKey(profile.email) { shown.kind = .bot }
         return shown
     }
 
@@ -69,6 +69,10 @@ public enum ProfileRules {
     public static func bot(_ id: UserID, named name: String) -> Profile { Profile(id: id, email: botKeyPrefix + id.rawValue, displayName: name) }
 
     private static let botKeyPrefix = "bot:"
+
+    /// Whether `email` is a bot's key: the prefix and no `@`, which every email has (a person
+    /// signed up as `bot:x@example.com` is no bot).
+    private static func isBotKey(_ email: String?) -> Bool { email.map { $0.hasPrefix(botKeyPrefix) && !$0.contains("@") } ?? false }
 
     /// The profile of a deleted account: what others see where its name stood. Its email is
     /// freed (the store's email is unique): a key no email can be, so no look-up finds it.

@@ -38,6 +38,10 @@ final class EventConnection: Sendable {
     let owner: UserID
     /// What the owner may read (`ChatRules.shows`): a bot's token, its conversations alone.
     private let grant: Grant
+
+    /// Whether the socket is a bot's: its token is checked again more often, and whenever one
+    /// is revoked (`SessionEnd.botTokens`).
+    var actsForBot: Bool { grant != .person }
     private let channel: any Channel
     private let outbox: SocketOutbox
     private let sockets: OpenSockets

@@ -66,10 +66,10 @@ struct EventSocketAdmission: Sendable {
     /// Runs the events socket of `admitted` on `channel`, just upgraded to WebSocket, until it
     /// closes; the server's own failures to store its client's sends go to `logger`.
     func open(_ admitted: Admitted, on channel: any Channel, logger: Logger) throws {
-        let (graph, owner) = (graph, admitted.owner)
+        let (graph, owner, grant) = (graph, admitted.owner, admitted.grant)
         let connection = EventConnection(
             caller: admitted.caller, owner: owner, grant: admitted.grant, channel: channel, sockets: sockets, frames: frames,
-            peopleApart: { try await graph.peopleApart(from: owner) }, logger: logger)
+            peopleApart: { try await graph.peopleApart(from: owner, under: grant) }, logger: logger)
         try channel.pipeline.syncOperations.addHandler(
             EventSocketHandler(
                 connection: connection, admission: self, logger: logger,

@@ -114,7 +114,13 @@ final class OpenSockets: Service, Sendable {
     func run() async throws {
         let watcher = Task { await watch() }
         let sessions = Task {
-            for await end in sessionEnds { self.sockets { end.ends(token: $0.caller.token, of: $0.owner) }.forEach { $0.end(.sessionEnded) } }
+            for await end in sessionEnds {
+                if end == .botTokens {
+                    await Self.recheck(self.sockets { $0.actsForBot })
+                } else {
+                    self.sockets { end.ends(token: $0.caller.token, of: $0.owner) }.forEach { $0.end(.sessionEnded) }
+                }
+            }
         }
         try? await gracefulShutdown()
         watcher.cancel()
@@ -164,24 +170,33 @@ final class OpenSockets: Service, Sendable {
 
     /// Until cancelled, every second: ends the sockets whose client has stopped reading or
     /// answers no ping, pings the silent ones, and re-checks the sessions not checked for
-    /// `sessionSweep` (each socket's on its own schedule, so the checks spread over time).
+    /// `sessionSweep` (each socket's on its own schedule, so the checks spread over time), a
+    /// bot's every `botSweep`: no other instance tells of a revoked token, and few sockets are bots'.
     private func watch() async {
         while (try? await Task.sleep(for: .seconds(1))) != nil {
             let now = ContinuousClock.now
             sockets { _ in true }.forEach { $0.check(at: now, pingInterval: pingInterval) }
             let due = registry.withLock { registry in
-                registry.sockets.filter { now - $0.value.checked >= sessionSweep }.map { key, entry in
+                registry.sockets.filter { now - $0.value.checked >= ($0.value.socket.actsForBot ? Self.botSweep : sessionSweep) }.map { key, entry in
                     registry.sockets[key]?.checked = now
                     return entry.socket
                 }
             }
-            for socket in due {
-                do {
-                    _ = try await socket.caller.principal()
-                } catch let error as AppError where error.kind == .notSignedIn {
-                    socket.end(.sessionEnded)
-                } catch {}
-            }
+            await Self.recheck(due)
+        }
+    }
+
+    /// How often a bot's socket checks its token: as often as an instance trusts a check.
+    static let botSweep: Duration = .seconds(2)
+
+    /// Checks the session (or token) of each of `sockets` again, ending those refused.
+    private static func recheck(_ sockets: [EventConnection]) async {
+        for socket in sockets {
+            do {
+                _ = try await socket.caller.principal()
+            } catch let error as AppError where error.kind == .notSignedIn {
+                socket.end(.sessionEnded)
+            } catch {}
         }
     }
 

@@ -39,7 +39,7 @@ struct DatabaseStores: Sendable {
 
 /// A backend over a database, SQLite's or PostgreSQL's: what it gives its callers is linked the
 /// same way over both, from its `links` and `stores`.
-protocol DatabaseBackend: GraphBackend {
+protocol DatabaseBackend: BotKeeping {
     var links: FeatureLinks { get }
     var stores: DatabaseStores { get }
 }
@@ -58,7 +58,8 @@ extension DatabaseBackend {
             conversations: StoredConversationListService(
                 store: stores.conversations, choices: stores.choices, builder: links.builder, caller: caller, clock: stores.clock,
                 budget: stores.budget,
-                membersChanged: { membership.forget($0) }, blocksChanged: { membership.forgetBlocks(of: $0) }),
+                membersChanged: { membership.forget($0) }, blocksChanged: { membership.forgetBlocks(of: $0) },
+                ownedBots: OwnedBotsAdapter(store: botStores.store)),
             chat: seen, events: seen, typing: InMemoryTypingService(hub: stores.typing, membership: membership, caller: caller),
             search: StoredSearchService(store: stores.search, caller: caller, budget: stores.budget),
             files: stores.files.service(for: caller, clock: stores.clock, budget: stores.budget))

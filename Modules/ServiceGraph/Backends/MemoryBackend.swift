@@ -81,7 +81,8 @@ final class MemoryBackend: GraphBackend, BotKeeping {
 
     func services(for caller: Caller) -> ServiceSet {
         let conversations = StoredConversationListService(
-            store: conversations, choices: choices, builder: conversations.builder, caller: caller, clock: clock)
+            store: conversations, choices: choices, builder: conversations.builder, caller: caller, clock: clock,
+            ownedBots: OwnedBotsAdapter(store: botStores.store))
         let chat = ReactionsAsSeen(
             InMemoryChatService(store: chat, caller: caller), events: InMemoryEventStreamService(store: chat, caller: caller),
             membership: chatMembership, caller: caller)

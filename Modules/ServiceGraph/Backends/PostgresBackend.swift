@@ -18,7 +18,7 @@ import Synchronization
 /// A PostgreSQL database with every feature's migrations, shared by several server instances,
 /// and what this instance shares over it: the event feed, the message writer, the membership
 /// cache, the password hasher.
-final class PostgresBackend: DatabaseBackend, BotKeeping {
+final class PostgresBackend: DatabaseBackend {
     static let migrations =
         PostgresAccountStore.migrations + PostgresProfileRegistry.migrations + PostgresConversationDirectory.migrations
         + PostgresNotificationChoiceStore.migrations

@@ -15,7 +15,7 @@ import SearchLive
 
 /// One SQLite file with every feature's migrations, and what the process shares over it: the
 /// change monitor, the event feed, the message writer, the membership cache, the password hasher.
-final class SQLiteBackend: DatabaseBackend, BotKeeping {
+final class SQLiteBackend: DatabaseBackend {
     static let migrations =
         AuthSchema.migrations + ProfileSchema.migrations + ConversationListSchema.migrations + SQLNotificationChoiceStore.migrations
         + ChatSchema.migrations + SearchSchema.migrations(.chatAndList) + SQLFilesStore.migrations

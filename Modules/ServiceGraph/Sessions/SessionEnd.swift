@@ -11,6 +11,9 @@ public enum SessionEnd: Sendable, Equatable {
     case othersOf(UserID, kept: String)
     /// The session whose token has this digest ended in the shared store.
     case digest(String)
+    /// A bot's token or hook was revoked, or a bot's owner lost their standing: every bot's
+    /// socket checks its token again (which one it was, the cache does not know).
+    case botTokens
 
     /// Whether a session of `user` with `token` is among those ended.
     public func ends(token: String?, of user: UserID) -> Bool {
@@ -18,6 +21,7 @@ public enum SessionEnd: Sendable, Equatable {
         case .token(let ended): token == ended
         case .othersOf(let owner, let kept): user == owner && token != kept
         case .digest(let digest): token.map { SHA256TokenDigest().digest($0) } == digest
+        case .botTokens: false
         }
     }
 }

@@ -14,20 +14,26 @@ final class SessionVerifier: Sendable {
         let at: ContinuousClock.Instant
     }
 
+    /// What the cache keys: a bearer token, or a hook's id and secret (which no header can name).
+    private enum Key: Hashable {
+        case token(String)
+        case hook(id: String, secret: String)
+    }
+
     /// Verified tokens kept at most; past it the oldest half is dropped.
     private static let capacity = 10_000
 
     private let accounts: any AccountService
     private let bots: BotCredentials?
     private let cacheTime: Duration
-    /// Verified tokens, and how many times any was forgotten: an answer read before a token was
-    /// forgotten must not be cached after it.
-    private let verified = Mutex<(tokens: [String: Verified], forgotten: Int)>(([:], 0))
+    /// Verified tokens and hooks, and how many times any was forgotten: an answer read before a
+    /// token was forgotten must not be cached after it.
+    private let verified = Mutex<(keys: [Key: Verified], forgotten: Int)>(([:], 0))
     /// The sessions ended here, as they end.
     let ends = Broadcaster<SessionEnd>()
 
-    /// Resolves session tokens through `accounts`, API tokens through `bots` (none: the server
-    /// resolves them, through `accounts`).
+    /// Resolves session tokens through `accounts`, API tokens and hooks through `bots` (none: the
+    /// server resolves them, through `accounts`).
     init(accounts: any AccountService, bots: BotCredentials?, cacheTime: Duration) {
         self.accounts = accounts
         self.bots = bots
@@ -37,43 +43,41 @@ final class SessionVerifier: Sendable {
     /// The user of `token`, and what it may do.
     /// - Throws: `.notSignedIn` for an unknown, revoked or expired token.
     nonisolated(nonsending) func principal(for token: String) async throws -> (UserID, Grant) {
+        try await resolve(.token(token))
+    }
+
+    /// What hook `id` with `secret` posts as: its bot, allowed to send in its one conversation
+    /// (`BotCredentials.poster`), checked, trusted and forgotten as a token is.
+    /// - Throws: `BotRules.noHook` for an unknown hook or a wrong secret alike; `.usage` where
+    ///   hooks are not kept (a remote backend).
+    nonisolated(nonsending) func poster(hook id: String, secret: String) async throws -> (UserID, Grant) {
+        try await resolve(.hook(id: id, secret: secret))
+    }
+
+    /// The answer for `key`, from the cache while it is fresh, else looked up (and cached).
+    private nonisolated(nonsending) func resolve(_ key: Key) async throws -> (UserID, Grant) {
         let now = ContinuousClock.now
-        let (hit, forgotten) = cached(token)
+        let (hit, forgotten) = cached(key)
         if let hit, now - hit.at < cacheTime { return (hit.userID, hit.grant) }
         do {
-            let found =
-                if let bots, let hook = HookKey(token) {
-                    try await bots.poster(hook: hook.id, secret: hook.secret).principal
-                } else if let bots, BotRules.isAPIToken(token) {
-                    try await bots.principal(forToken: token)
-                } else {
-                    (try await accounts.account(for: token).id, Grant.person)
-                }
-            remember(token, as: Verified(userID: found.0, grant: found.1, at: now), unlessForgottenSince: forgotten)
+            let found = try await lookUp(key)
+            remember(key, as: Verified(userID: found.0, grant: found.1, at: now), unlessForgottenSince: forgotten)
             return found
         } catch {
-            remember(token, as: nil, unlessForgottenSince: nil)
+            remember(key, as: nil, unlessForgottenSince: nil)
             throw error
         }
     }
 
-    /// A hook's id and secret as the cache keys them: what a hook's URL stands for is checked,
-    /// trusted and forgotten as a token is.
-    struct HookKey {
-        let id: String
-        let secret: String
-
-        private static let prefix = "hook "
-
-        /// The key of hook `id` with `secret`.
-        static func key(_ id: String, secret: String) -> String { prefix + id + " " + secret }
-
-        /// The hook of a key, or `nil` for a token.
-        init?(_ key: String) {
-            guard key.hasPrefix(Self.prefix) else { return nil }
-            let parts = key.dropFirst(Self.prefix.count).split(separator: " ", maxSplits: 1)
-            guard parts.count == 2 else { return nil }
-            (id, secret) = (String(parts[0]), String(parts[1]))
+    /// What `key` stands for, in the store (or through the server).
+    private nonisolated(nonsending) func lookUp(_ key: Key) async throws -> (UserID, Grant) {
+        switch key {
+        case .hook(let id, let secret):
+            guard let bots else { throw AppError(.usage, "hooks are served by the server that keeps them") }
+            return try await bots.poster(hook: id, secret: secret).principal
+        case .token(let token):
+            if let bots, BotRules.isAPIToken(token) { return try await bots.principal(forToken: token) }
+            return (try await accounts.account(for: token).id, .person)
         }
     }
 
@@ -85,61 +89,64 @@ final class SessionVerifier: Sendable {
     nonisolated(nonsending) func userID(for token: String) async throws -> UserID { try await principal(for: token).0 }
 
     // The cache is locked only in these functions of their own, never in the async function
-    // itself: with both locks in `principal(for:)`, a release build trapped in the second one
+    // itself: with both locks in `resolve(_:)`, a release build trapped in the second one
     // ("unlock Mutex on a thread which hasn't acquired the lock") once a send benchmark ran past
     // the cache time (docs/performance.md); kept apart, it does not.
 
-    /// The cached answer for `token`, and the count of forgettings it was read at.
+    /// The cached answer for `key`, and the count of forgettings it was read at.
     @inline(never)
-    private func cached(_ token: String) -> (Verified?, Int) {
-        verified.withLock { ($0.tokens[token], $0.forgotten) }
+    private func cached(_ key: Key) -> (Verified?, Int) {
+        verified.withLock { ($0.keys[key], $0.forgotten) }
     }
 
-    /// Caches `answer` (read at its time) for `token` (`nil`: forgets it), unless tokens
-    /// were forgotten since the read began (`forgotten`): a sign-out or password change here
-    /// may have made its answer stale.
+    /// Caches `answer` (read at its time) for `key` (`nil`: forgets it), unless tokens were
+    /// forgotten since the read began (`forgotten`): a sign-out or password change here may have
+    /// made its answer stale.
     @inline(never)
-    private func remember(_ token: String, as answer: Verified?, unlessForgottenSince forgotten: Int?) {
+    private func remember(_ key: Key, as answer: Verified?, unlessForgottenSince forgotten: Int?) {
         let cacheTime = cacheTime
         verified.withLock { cache in
             guard let answer else {
-                cache.tokens[token] = nil
+                cache.keys[key] = nil
                 return
             }
             guard cache.forgotten == forgotten else { return }
-            if cache.tokens.count >= Self.capacity {
-                cache.tokens = cache.tokens.filter { answer.at - $0.value.at < cacheTime }
-                if cache.tokens.count >= Self.capacity { cache.tokens.removeAll() }
+            if cache.keys.count >= Self.capacity {
+                cache.keys = cache.keys.filter { answer.at - $0.value.at < cacheTime }
+                if cache.keys.count >= Self.capacity { cache.keys.removeAll() }
             }
-            cache.tokens[token] = answer
+            cache.keys[key] = answer
         }
     }
 
-    /// Forgets every bot's token: one was revoked here, or a bot deleted, and the cache does not
-    /// know which token it was.
+    /// Forgets every bot's token and hook, and has every bot's socket check its token again: one
+    /// was revoked here, or a bot deleted, and the cache does not know which it was.
     func forgetBotTokens() {
         verified.withLock { cache in
-            cache.tokens = cache.tokens.filter { $0.value.grant == .person }
+            cache.keys = cache.keys.filter { $0.value.grant == .person }
             cache.forgotten += 1
         }
+        ends.send(.botTokens)
     }
 
     /// Forgets `token`: it was revoked here, so it must not be trusted from the cache.
     func forget(token: String) {
         verified.withLock { cache in
-            cache.tokens[token] = nil
+            cache.keys[.token(token)] = nil
             cache.forgotten += 1
         }
         ends.send(.token(token))
     }
 
-    /// Forgets every token of `userID` but `kept`: the user's other sessions were ended here.
+    /// Forgets every token of `userID` but `kept`, and those of the bots `userID` keeps: the
+    /// user's other sessions were ended here (a password change, a suspension, a deletion).
     func forget(user userID: UserID, except kept: String) {
         verified.withLock { cache in
-            cache.tokens = cache.tokens.filter { $0.key == kept || $0.value.userID != userID }
+            cache.keys = cache.keys.filter { $0.key == .token(kept) || ($0.value.userID != userID && $0.value.grant.owner != userID) }
             cache.forgotten += 1
         }
         ends.send(.othersOf(userID, kept: kept))
+        ends.send(.botTokens)
     }
 
     /// Forgets the token of `digest`: its session ended in the shared store, through another
@@ -147,7 +154,10 @@ final class SessionVerifier: Sendable {
     func forget(digest: String) {
         let digester = SHA256TokenDigest()
         verified.withLock { cache in
-            cache.tokens = cache.tokens.filter { digester.digest($0.key) != digest }
+            cache.keys = cache.keys.filter { entry in
+                guard case .token(let token) = entry.key else { return true }
+                return digester.digest(token) != digest
+            }
             cache.forgotten += 1
         }
         ends.send(.digest(digest))

@@ -81,6 +81,13 @@ public enum BotRules {
 }
 
 extension BotRules {
+    /// Whether `id` and `secret` have the shape of a hook's (`h` and 15 characters of an
+    /// identifier; 64 hexadecimal digits): anything else is refused before the store is asked.
+    public static func mayBeHook(id: String, secret: String) -> Bool {
+        id.utf8.count == 16 && id.hasPrefix("h") && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+            && secret.utf8.count == 64 && secret.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
     /// An unknown hook, or a wrong secret: the same answer.
     public static let noHook = AppError(.notFound, "no such hook")
 }

@@ -6,4 +6,7 @@ public protocol BotMembership: Sendable {
     /// Makes `bot` a member of `conversationID` on the word of `owner`, who must be a member.
     /// - Throws: `.notFound` when `owner` is not a member there (as for any conversation not theirs).
     func admit(_ bot: UserID, to conversationID: ConversationID, by owner: UserID) async throws
+
+    /// Takes `bot` out of every conversation it is in (it is being deleted).
+    func dismiss(_ bot: UserID) async throws
 }

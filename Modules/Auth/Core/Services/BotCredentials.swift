@@ -34,7 +34,7 @@ public struct BotCredentials: Sendable {
     /// - Throws: `BotRules.noHook` for an unknown hook, a wrong secret or an owner who no longer
     ///   stands, alike.
     public func poster(hook id: String, secret: String) async throws -> Poster {
-        guard id.count <= 64, secret.count <= 128, let found = try await store.hook(id), found.digest == digest.digest(secret) else {
+        guard BotRules.mayBeHook(id: id, secret: secret), let found = try await store.hook(id), found.digest == digest.digest(secret) else {
             throw BotRules.noHook
         }
         let hook = found.hook

@@ -42,13 +42,17 @@ public struct StoredBotService: BotService {
     public func bots() async throws -> [Bot] { try await store.bots(of: try await caller.id()) }
 
     public func deleteBot(_ reference: String) async throws {
-        try await store.remove(try await bot(reference, of: try await caller.id()).id)
+        let bot = try await bot(reference, of: try await caller.id())
+        try await membership.dismiss(bot.id)
+        try await store.remove(bot.id)
         revoked()
     }
 
     public func addBot(_ reference: String, to conversationID: ConversationID) async throws {
         let me = try await caller.id()
-        try await membership.admit(try await bot(reference, of: me).id, to: conversationID, by: me)
+        let bot = try await bot(reference, of: me)
+        try budget.spend(.conversation, by: me)
+        try await membership.admit(bot.id, to: conversationID, by: me)
     }
 
     public func createToken(for reference: String, scope: BotScope, days: Int?) async throws -> Issued<BotToken> {

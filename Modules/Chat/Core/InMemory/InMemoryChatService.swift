@@ -26,7 +26,7 @@ public struct InMemoryChatService: ChatService {
     ) async throws
         -> Message
     {
-        let (me, members) = try await authorize(.send, in: conversationID)
+        let (me, members) = try await authorize(.send, in: conversationID, alsoReading: replyTo != nil)
         let text = try ChatRules.text(text, carrying: attachments)
         let files = try await store.attachments.uploaded(attachments, for: id, in: conversationID, by: me)
         let mentions = try await store.mentionFinder.mentions(in: text, by: me, members: members)
@@ -58,7 +58,7 @@ public struct InMemoryChatService: ChatService {
     }
 
     public func react(to messageID: MessageID, in conversationID: ConversationID, with emoji: String, adding: Bool) async throws -> Message {
-        let (me, members) = try await authorize(.send, in: conversationID)
+        let (me, members) = try await authorize(.send, in: conversationID, alsoReading: true)
         let emoji = try Validation.reaction(emoji)
         return try await store.change(messageID, in: conversationID, as: .reacted, members: members) {
             try ChatRules.react($0, with: emoji, by: me, adding: adding)
@@ -67,14 +67,15 @@ public struct InMemoryChatService: ChatService {
 
     public func markRead(_ conversationID: ConversationID) async throws {
         let (me, members) = try await authorize(.read, in: conversationID)
-        await store.markRead(conversationID, by: me, members: members, apart: try await store.membership.people(apartFrom: me))
+        let apart = try await store.membership.people(apartFrom: me, under: try await caller.principal().grant)
+        await store.markRead(conversationID, by: me, members: members, apart: apart)
     }
 
     public func receipts(in conversationID: ConversationID) async throws -> [ReadReceipt] {
         let (me, members) = try await authorize(.read, in: conversationID)
         return await store.receipts(
             in: conversationID, for: me, members: members,
-            apart: try await store.membership.people(apartFrom: me))
+            apart: try await store.membership.people(apartFrom: me, under: try await caller.principal().grant))
     }
 
     public func setReceiptsPrivate(_ isPrivate: Bool) async throws {
@@ -83,8 +84,10 @@ public struct InMemoryChatService: ChatService {
     }
 
     @discardableResult
-    private func authorize(_ ability: BotScope.Ability, in conversationID: ConversationID) async throws -> (me: UserID, members: [UserID]) {
+    private func authorize(_ ability: BotScope.Ability, in conversationID: ConversationID, alsoReading: Bool = false) async throws -> (
+        me: UserID, members: [UserID]
+    ) {
         try await store.conditions.apply()
-        return try await store.membership.require(caller, to: ability, in: conversationID)
+        return try await store.membership.require(caller, to: ability, in: conversationID, alsoReading: alsoReading)
     }
 }

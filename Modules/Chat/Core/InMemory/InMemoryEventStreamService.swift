@@ -25,8 +25,9 @@ public struct InMemoryEventStreamService: EventStreamService {
     public func events(after cursor: EventCursor, limit: Int) async throws -> [UserEvent] {
         try await store.conditions.apply()
         let (me, grant) = try await caller.principal()
-        return try await store.events(after: cursor, for: me, limit: min(max(limit, 0), ChatRules.catchUpLimit)).filter {
-            ChatRules.shows($0, under: grant)
+        let limit = min(max(limit, 0), ChatRules.catchUpLimit)
+        return try await ChatRules.visibleEvents(under: grant, after: cursor, limit: limit) { after in
+            try await store.events(after: after, for: me, limit: limit)
         }
     }
 

@@ -109,6 +109,24 @@ public enum ChatRules {
         return event.conversationID.map { grant.allows(.read, in: $0) } ?? false
     }
 
+    /// The events after `cursor` a reader with `grant` is handed, at most `limit`: pages of
+    /// `read` (every event of the reader's, each page at most `limit`) passed through `shows`, read
+    /// on past what a bot may not see until `limit` pass or the store's end, so that a short answer
+    /// still means the end (`isFull`), for a bot's token as for a person.
+    public static func visibleEvents(
+        under grant: Grant, after cursor: EventCursor, limit: Int, read: (EventCursor) async throws -> [UserEvent]
+    ) async throws -> [UserEvent] {
+        guard case .bot = grant else { return try await read(cursor) }
+        var (shown, after) = ([UserEvent](), cursor)
+        while true {
+            let page = try await read(after)
+            shown += page.filter { shows($0, under: grant) }
+            let atEnd = page.count < limit && !isFull(page)
+            guard !atEnd, shown.count < limit, !isFull(shown), let last = page.last?.cursor else { return catchUpPage(shown.prefix(limit)) }
+            after = last
+        }
+    }
+
     /// A bot in a conversation its owner has left: it acts there no more.
     public static func ownerAway(_ conversationID: ConversationID) -> AppError {
         AppError(.forbidden, "this bot's owner is not a member of conversation \(conversationID)")

@@ -24,11 +24,13 @@ extension ConversationMembership {
 
     /// `caller`, once allowed `ability` in the conversation: a member, whose token (a bot's) allows
     /// it there, and whose owner (a bot's) is a member too: a bot acts only where the person who
-    /// keeps it is. Its members too.
+    /// keeps it is. Its members too. A reaction or a reply shows what it answers (`alsoReading`):
+    /// a token that only sends may not.
     /// - Throws: as `requireMember` does; `.forbidden` beyond a bot token's scope.
-    public nonisolated(nonsending) func require(_ caller: Caller, to ability: BotScope.Ability, in conversationID: ConversationID) async throws -> (
-        me: UserID, members: [UserID]
-    ) {
+    public nonisolated(nonsending) func require(
+        _ caller: Caller, to ability: BotScope.Ability, in conversationID: ConversationID, alsoReading: Bool = false
+    ) async throws -> (me: UserID, members: [UserID]) {
+        if alsoReading { _ = try await caller.id(to: .read, in: conversationID) }
         let (me, owner) = try await caller.id(to: ability, in: conversationID)
         let members = try await requireMember(me, of: conversationID)
         if let owner, !members.contains(owner) { throw ChatRules.ownerAway(conversationID) }
@@ -49,5 +51,13 @@ extension ConversationMembership {
     /// passes between them.
     public nonisolated(nonsending) func people(apartFrom user: UserID) async throws -> Set<UserID> {
         ChatRules.apart(try await blocks(involving: user))
+    }
+
+    /// The people `user` is apart from, and for a bot (`grant`) those its owner is apart from too:
+    /// a bot keeps its owner's blocks, so that nobody reaches a person through their bot.
+    public nonisolated(nonsending) func people(apartFrom user: UserID, under grant: Grant) async throws -> Set<UserID> {
+        let own = try await people(apartFrom: user)
+        guard let owner = grant.owner else { return own }
+        return own.union(try await people(apartFrom: owner))
     }
 }

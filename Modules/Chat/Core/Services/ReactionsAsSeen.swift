@@ -75,12 +75,12 @@ public struct ReactionsAsSeen: ChatService, EventStreamService {
     }
 
     public func liveEvents() async throws -> AsyncStream<UserEvent> {
-        let me = try await caller.principal().id
+        let (me, grant) = try await caller.principal()
         let membership = membership
         return try await events.liveEvents().transformed { event in
             guard let reactions = event.reactions, reactions.anyReacted(besides: me) else { return event }
             // Blocks that cannot be looked up now hide no one: the others' reactions are still only counted.
-            return event.seen(by: me, apart: (try? await membership.people(apartFrom: me)) ?? [])
+            return event.seen(by: me, apart: (try? await membership.people(apartFrom: me, under: grant)) ?? [])
         }
     }
 
@@ -101,8 +101,8 @@ public struct ReactionsAsSeen: ChatService, EventStreamService {
     /// anyone but the caller; `nil` (nothing to count or hide, nothing looked up) otherwise.
     private func apart(for reactions: [MessageReactions]) async throws -> (me: UserID, apart: Set<UserID>)? {
         // What was read was checked where it was read, for a bot's token as for a person.
-        let me = try await caller.principal().id
+        let (me, grant) = try await caller.principal()
         guard reactions.contains(where: { $0.anyReacted(besides: me) }) else { return nil }
-        return (me, try await membership.people(apartFrom: me))
+        return (me, try await membership.people(apartFrom: me, under: grant))
     }
 }

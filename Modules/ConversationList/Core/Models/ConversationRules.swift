@@ -52,6 +52,12 @@ public enum ConversationRules {
         BotScope.Ability.allCases.contains { grant.allows($0, in: id) }
     }
 
+    /// A listed row as a caller with `grant` sees it: whole where it may read, else without its
+    /// messages (a token that only sends learns nothing of what is said).
+    public static func row(_ row: ConversationSummary, under grant: Grant) -> ConversationSummary {
+        grant.allows(.read, in: row.id) ? row : row.withoutMessages()
+    }
+
     /// A bot is brought into groups; a one-to-one stays two people's.
     public static let botsJoinGroups = AppError(.invalidInput, "a bot joins groups only: make a group with it")
 

@@ -12,11 +12,11 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
     /// Members, including the reader.
     public let memberIDs: [UserID]
     /// The newest message, if any.
-    public let lastMessage: MessagePreview?
+    public private(set) var lastMessage: MessagePreview?
     /// Messages the reader has not read.
-    public let unreadCount: Int
+    public private(set) var unreadCount: Int
     /// Of those, the ones that mention the reader (`@Name`).
-    public let unreadMentions: Int
+    public private(set) var unreadMentions: Int
     /// When the newest message was sent, or when the conversation was created.
     public let lastActivityAt: Date
     /// What the reader chose to be told of here, while it stands; `nil`: the standard level
@@ -55,6 +55,14 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
     }
 
     /// This row with the reader's `choice` of what tells them.
+    /// The row without anything of its messages: no newest message, nothing unread (for a
+    /// reader that may not read them, `ConversationRules.row`).
+    public func withoutMessages() -> Self {
+        var row = self
+        (row.lastMessage, row.unreadCount, row.unreadMentions) = (nil, 0, 0)
+        return row
+    }
+
     public func choosing(_ choice: NotificationChoice?) -> Self {
         var row = self
         row.notifications = choice

@@ -21,4 +21,12 @@ public struct BotAdmission: Sendable {
         guard conversation.isGroup else { throw ConversationRules.botsJoinGroups }
         if try await store.enter(id, by: bot, accepting: owner) { membersChanged(id) }
     }
+
+    /// Takes `bot` out of every conversation it is in: it is deleted, and nobody else could.
+    public func dismiss(_ bot: UserID) async throws {
+        for conversation in try await store.conversations(of: bot) {
+            try await store.leave(conversation.id, by: bot)
+            membersChanged(conversation.id)
+        }
+    }
 }

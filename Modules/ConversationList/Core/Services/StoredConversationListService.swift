@@ -16,18 +16,20 @@ public struct StoredConversationListService: ConversationListService {
     private let budget: UsageBudget
     private let membersChanged: @Sendable (ConversationID) -> Void
     private let blocksChanged: @Sendable ([UserID]) -> Void
+    private let ownedBots: (any OwnedBots)?
 
     /// Creates the service for `caller` over `store`, `choices` (what members chose to be told
     /// of) and the list's summary builder; each
     /// conversation started or left spends from `budget`'s conversations (a group by its size,
     /// `ConversationRules.conversationCost`), each block and unblock from its look-ups, and
     /// `membersChanged` hears of each conversation whose members this service changed (a cache
-    /// of members forgets it), `blocksChanged` of the two people of each block and unblock.
+    /// of members forgets it), `blocksChanged` of the two people of each block and unblock; the
+    /// bots a person keeps (`ownedBots`) leave a conversation with them.
     public init(
         store: any ConversationListStore, choices: any NotificationChoiceStore, builder: SummaryBuilder, caller: Caller,
         clock: any WallClock = SystemWallClock(),
         budget: UsageBudget = .unlimited, membersChanged: @escaping @Sendable (ConversationID) -> Void = { _ in },
-        blocksChanged: @escaping @Sendable ([UserID]) -> Void = { _ in }
+        blocksChanged: @escaping @Sendable ([UserID]) -> Void = { _ in }, ownedBots: (any OwnedBots)? = nil
     ) {
         self.store = store
         self.choices = choices
@@ -37,6 +39,7 @@ public struct StoredConversationListService: ConversationListService {
         self.budget = budget
         self.membersChanged = membersChanged
         self.blocksChanged = blocksChanged
+        self.ownedBots = ownedBots
     }
 
     public func conversations(limit: Int, after: ConversationID?) async throws -> ConversationPage {
@@ -48,7 +51,7 @@ public struct StoredConversationListService: ConversationListService {
         // A bot's token lists what it may read or send in (`ConversationRules.listed`).
         let (me, grant) = try await caller.principal()
         let conversations = try await store.conversations(of: me).filter { ConversationRules.listed($0.id, under: grant) }
-        return try await choosing(try await builder.summaries(of: conversations, for: me), of: me)
+        return try await choosing(try await builder.summaries(of: conversations, for: me), of: me).map { ConversationRules.row($0, under: grant) }
     }
 
     public func chooseNotifications(_ level: NotificationLevel?, until: Date?, in conversationID: ConversationID) async throws {
@@ -119,10 +122,14 @@ public struct StoredConversationListService: ConversationListService {
         try await store.decline(conversationID, by: try await caller.id())
     }
 
+    /// Leaves `conversationID`, and the bots the caller keeps there leave with her: a bot acts
+    /// only where its owner is, and nobody else may take it out.
     public func leave(_ conversationID: ConversationID) async throws {
         let me = try await caller.id()
         try budget.spend(.conversation, by: me)
+        let members = try await store.conversation(conversationID)?.memberIDs ?? []
         try await store.leave(conversationID, by: me)
+        for bot in try await ownedBots?.bots(keptBy: me) ?? [] where members.contains(bot) { try await store.leave(conversationID, by: bot) }
         membersChanged(conversationID)
     }
 
