@@ -48,10 +48,12 @@ public struct StoredConversationListService: ConversationListService {
     }
 
     public func conversations() async throws -> [ConversationSummary] {
-        // A bot's token lists what it may read or send in (`ConversationRules.listed`).
         let (me, grant) = try await caller.principal()
-        let conversations = try await store.conversations(of: me).filter { ConversationRules.listed($0.id, under: grant) }
-        return try await choosing(try await builder.summaries(of: conversations, for: me), of: me).map { ConversationRules.row($0, under: grant) }
+        var conversations = try await store.conversations(of: me)
+        // A bot's token lists what it may read or send in, and sees messages only where it reads.
+        if grant != .person { conversations = conversations.filter { ConversationRules.listed($0.id, under: grant) } }
+        let rows = try await choosing(try await builder.summaries(of: conversations, for: me), of: me)
+        return grant == .person ? rows : rows.map { ConversationRules.row($0, under: grant) }
     }
 
     public func chooseNotifications(_ level: NotificationLevel?, until: Date?, in conversationID: ConversationID) async throws {
