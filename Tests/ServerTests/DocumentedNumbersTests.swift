@@ -93,6 +93,9 @@ struct DocumentedNumbersTests {
         Documented(
             readme: "a revoked token is refused within 2 s everywhere",
             code: Int(GraphOptions(backend: .memory, sqlitePath: "").verificationCacheTime.components.seconds), stated: 2),
+        Documented(
+            readme: "one address gets 30 of those at once, then one a second", code: BotRules.hookGuessesAtOnce, stated: 30,
+            document: "docs/protocol.md"),
         // Counts of test cases: HostileRequestTests states the same count of its cases.
         Documented(readme: "28 kinds of hostile request", code: 28, stated: 28),
     ]

@@ -103,6 +103,16 @@ struct HookTests {
         #expect(
             try await probe.send("POST", other.credential.path(secret: other.secret), body: Data(#"{"text":"own budget"}"#.utf8)).status == 204,
             "another hook is not held up")
+        // Guessing hooks' URLs is held back per address; a tool whose hook exists is not.
+        var guessed: [Int] = []
+        for _ in 0...BotRules.hookGuessesAtOnce {
+            guessed.append(
+                try await probe.send(
+                    "POST", "/v1/hooks/\(other.credential.id)/\(String(repeating: "0", count: 64))", body: Data(#"{"text":"x"}"#.utf8)
+                ).status)
+        }
+        #expect(Set(guessed.dropLast()) == [404] && guessed.last == 429, "\(guessed)")
+
         let huge = try JSONSerialization.data(withJSONObject: ["text": String(repeating: "x", count: 300 * 1_024)])
         #expect(try await probe.send("POST", other.credential.path(secret: other.secret), body: huge).status == 413)
 

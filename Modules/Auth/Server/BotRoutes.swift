@@ -4,10 +4,14 @@ import Kernel
 import ServerSupport
 
 /// The bots API's routes: a person's bots, tokens and hooks answered by their `BotService`, and
-/// tools' posts to hooks, handed to `post`.
+/// tools' posts to hooks, handed to `post`. A post needs no session, so an address that keeps
+/// naming hooks that are not (guessing) is held back: `guesses` counts each post to an unknown
+/// hook or with a wrong secret, 30 at once, then one a second (429 with `Retry-After` past it);
+/// a tool whose hook exists never spends from it.
 public struct BotRoutes: Sendable {
     private let bots: @Sendable (Caller) -> any BotService
     private let post: @Sendable (PathParameters.Hook, SlackMessage) async throws -> Void
+    private let guesses = RateLimiter(burst: BotRules.hookGuessesAtOnce, refill: .seconds(1))
 
     /// Creates the routes; `bots` builds the bot service of a caller, `post` posts a tool's
     /// message through a hook (refusing an unknown hook and a wrong secret alike).
@@ -20,7 +24,7 @@ public struct BotRoutes: Sendable {
 
     /// Registers every bots endpoint.
     public func add(to routes: APIRoutes) {
-        let (bots, post) = (bots, post)
+        let (bots, post, guesses) = (bots, post, guesses)
         routes.add(BotAPI.bots) { call in BotList(try await bots(call.caller).bots()) }
         routes.add(BotAPI.createBot) { call in try await bots(call.caller).createBot(named: call.body.name) }
         routes.add(BotAPI.deleteBot) { call in
@@ -43,7 +47,20 @@ public struct BotRoutes: Sendable {
             return NoContent()
         }
         routes.add(BotAPI.post) { call in
-            try await post(call.path, call.body)
+            let client = ClientAddress.limitKey(call.clientAddress)
+            if let wait = guesses.spend(client) {
+                throw RetryLater(
+                    AppError(.rateLimited, "too many posts to hooks that are not from this address; try again in \(wait) s"), seconds: wait)
+            }
+            do {
+                try await post(call.path, call.body)
+            } catch let error as AppError where error == BotRules.noHook {
+                throw error
+            } catch {
+                guesses.refund(client)
+                throw error
+            }
+            guesses.refund(client)
             return NoContent()
         }
     }

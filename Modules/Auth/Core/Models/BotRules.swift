@@ -88,6 +88,10 @@ extension BotRules {
             && secret.utf8.count == 64 && secret.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
+    /// Posts to unknown hooks (or with wrong secrets) one address may make at once, then one a
+    /// second: what guessing a hook's URL costs.
+    public static let hookGuessesAtOnce = 30
+
     /// An unknown hook, or a wrong secret: the same answer.
     public static let noHook = AppError(.notFound, "no such hook")
 }
