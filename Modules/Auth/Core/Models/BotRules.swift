@@ -14,6 +14,9 @@ public enum BotRules {
     /// How long a token lasts unless asked otherwise, and at most.
     public static let defaultLifetime: TimeInterval = 90 * 86_400, maxLifetime: TimeInterval = 365 * 86_400
 
+    /// The bot a hook posts as when none is named, made for its owner the first time.
+    public static let hookBot = "Webhooks"
+
     /// A new API token: the prefix and 256 random bits.
     public static func newToken() -> String { tokenPrefix + SessionToken.generate() }
 

@@ -81,11 +81,15 @@ public final class BotsViewModel {
         await act { .token(try await service.createToken(for: reference, scope: scope, days: days)) }
     }
 
-    /// Makes a hook into `conversationID` as bot `reference`.
-    public func createHook(in conversationID: ConversationID, as reference: String) async {
+    /// Makes a hook into `conversationID` as bot `reference`, or (`nil`) as the caller's bot
+    /// `BotRules.hookBot`, made first if they have none.
+    public func createHook(in conversationID: ConversationID, as reference: String?) async {
         let server = server.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
         await act {
-            let issued = try await service.createHook(in: conversationID, as: reference)
+            if reference == nil, try await !service.bots().contains(where: { $0.name == BotRules.hookBot }) {
+                _ = try await service.createBot(named: BotRules.hookBot)
+            }
+            let issued = try await service.createHook(in: conversationID, as: reference ?? BotRules.hookBot)
             return .hook(issued, url: server + issued.credential.path(secret: issued.secret))
         }
     }

@@ -18,19 +18,10 @@ struct HooksCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Make a hook into a group you are in; its URL is printed once.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "the group's id or title") var chat: String
-        @Option(help: "the bot it posts as (default: your bot \"\(HooksCommand.defaultBot)\", made if you have none)") var bot: String?
+        @Option(help: "the bot it posts as (default: your bot \"\(BotRules.hookBot)\", made if you have none)") var bot: String?
 
         func run(in context: CLIContext) async throws {
             let conversation = try await context.lookup.conversationID(for: chat)
-            let model = try context.factory(AuthFactory.self).makeBotsViewModel()
-            if bot == nil {
-                await model.loadBots()
-                if try context.require(model.bots).allSatisfy({ $0.name != HooksCommand.defaultBot }) {
-                    await model.create(named: HooksCommand.defaultBot)
-                    _ = try context.require(model.lastAction)
-                }
-            }
-            let bot = bot ?? HooksCommand.defaultBot
             try await BotsCommand.act(in: context) { await $0.createHook(in: conversation, as: bot) }
         }
     }
@@ -59,7 +50,4 @@ struct HooksCommand: ParsableCommand {
             try await BotsCommand.act(in: context) { await $0.revoke(id) }
         }
     }
-
-    /// The bot a hook posts as when none is named.
-    static let defaultBot = "Webhooks"
 }
