@@ -30,8 +30,10 @@ struct SessionVerifierTests {
         let (answers, answer) = AsyncStream<Void>.makeStream()
 
         func account(for token: String) async throws -> Account {
-            calledNow.yield()
+            // Checked before telling the test of the call, so that the test's revocation can
+            // only land after this read has begun.
             if revoked.withLock({ $0 }) { throw AppError.notSignedIn }
+            calledNow.yield()
             _ = await answers.first { _ in true }
             return Account(id: UserID("u-ada"), email: "ada@example.com")
         }
