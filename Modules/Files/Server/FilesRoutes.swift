@@ -34,7 +34,8 @@ public struct FilesRoutes: Sendable {
         routes.add(streaming: FilesAPI.bytes) { call, request in
             let asked = Self.range(request.headers[.range])
             do {
-                return Self.response(try await service(call.caller).download(call.path.file, range: asked), partial: asked != nil)
+                return Self.response(
+                    try await service(call.caller).download(call.path.file, range: asked), partial: asked != nil, on: call.connection)
             } catch let error as AppError where error.kind == .invalidInput && asked != nil {
                 let size = try await service(call.caller).file(call.path.file).size
                 return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)"])
@@ -67,10 +68,10 @@ public struct FilesRoutes: Sendable {
         }
     }
 
-    /// The response carrying `download`'s bytes as they come: 206 with its range for a `partial`
-    /// one. The bytes are served as an attachment of no particular type, so that no browser
+    /// The response carrying `download`'s bytes as they come, paced by `connection`
+    /// (`WireResponse.streaming`): 206 with its range for a `partial` one. The bytes are served as an attachment of no particular type, so that no browser
     /// renders what a sender named `text/html`.
-    private static func response(_ download: FileDownload, partial: Bool) -> Response {
+    private static func response(_ download: FileDownload, partial: Bool, on connection: any EventLoop) -> Response {
         let (file, range) = (download.file, download.range)
         var headers: HTTPFields = [
             .contentType: ByteStream.mediaType, .contentLength: String(range.count), .acceptRanges: "bytes",
@@ -80,7 +81,7 @@ public struct FilesRoutes: Sendable {
         if partial { headers[.contentRange] = "bytes \(range.offset)-\(range.offset + range.count - 1)/\(file.size)" }
         return Response(
             status: partial ? .partialContent : .ok, headers: headers,
-            body: ResponseBody(asyncSequence: ChunkMap(download.bytes) { ByteBuffer(bytes: $0) }))
+            body: WireResponse.streaming(download.bytes, on: connection))
     }
 
     private static func percentEncoded(_ name: String) -> String {

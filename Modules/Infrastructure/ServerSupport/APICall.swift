@@ -1,5 +1,6 @@
 import Hummingbird
 import Kernel
+import NIOCore
 
 /// One request to an endpoint, as its handler sees it: the decoded body, the caller, the path's
 /// parameters (read and checked before the handler runs) and the query parameters, each read
@@ -15,11 +16,15 @@ public struct APICall<Body: WireType, Path: PathParameters.Kind>: Sendable {
     public let clientAddress: String
     /// The path's parameters.
     public let path: Path
+    /// The event loop of the request's connection: what a long response waits on between its
+    /// chunks (`WireResponse.streaming`).
+    public let connection: any EventLoop
     let queryItems: [String: String]
 
     /// This call with `body` as its decoded body.
     func carrying<Decoded>(_ body: Decoded) -> APICall<Decoded, Path> {
-        APICall<Decoded, Path>(body: body, caller: caller, token: token, clientAddress: clientAddress, path: path, queryItems: queryItems)
+        APICall<Decoded, Path>(
+            body: body, caller: caller, token: token, clientAddress: clientAddress, path: path, connection: connection, queryItems: queryItems)
     }
 
     /// `items`, checked to hold at most `limit` of them.

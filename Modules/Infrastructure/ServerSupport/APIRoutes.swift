@@ -78,7 +78,7 @@ public final class APIRoutes {
                 let call = APICall(
                     body: NoContent(), caller: caller, token: token,
                     clientAddress: proxies.client(peer: context.peerAddress, forwardedFor: request.headers[values: .xForwardedFor]),
-                    path: path, queryItems: query)
+                    path: path, connection: context.connection, queryItems: query)
                 return try await respond(request, context, call)
             }
             guard let user else { return try await serve() }
