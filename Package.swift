@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+import Foundation
 import PackageDescription
 
 /// The feature plugins. Each one is a folder `Modules/<Name>/` with `Core/` (target `<Name>`:
@@ -21,6 +22,13 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
     ("Files", ["SQLStore"] + postgres),
     // new-feature adds features above this line
 ]
+
+/// Whether the full-screen UI draws GIF and WebP pictures too: where the build finds Debian's
+/// libgif-dev and libwebp-dev (`.ci/run` installs them). libpng-dev and libjpeg-dev are on this
+/// project's machines, these two are not: without them the UI draws PNG and JPEG only, and
+/// `swift run` still works on a new machine. Installed later, they count after `swift package
+/// reset` (SwiftPM keeps what a manifest said until the manifest changes).
+let gifAndWebP = ["/usr/include/gif_lib.h", "/usr/include/webp/demux.h"].allSatisfy { FileManager.default.fileExists(atPath: $0) }
 
 /// The features served by `messageai-server`: each has `API/` (target `<Name>API`: its wire
 /// contract), `Remote/` (`<Name>Remote`: the remote service) and `Server/` (`<Name>Server`: its routes).
@@ -69,10 +77,13 @@ var targets: [Target] = [
     .target(name: "CLIKit", dependencies: ["Kernel", argumentParser], path: "Modules/Frontends/CLIKit"),
     .target(name: "REPLKit", dependencies: ["Kernel", "CLIKit"], path: "Modules/Frontends/REPLKit"),
     // The pictures the full-screen UI draws are decoded by Debian's libpng and libjpeg (C, for
-    // libjpeg's longjmp on errors): libpng-dev and libjpeg-dev, on the image and in `.ci/run`.
+    // libjpeg's longjmp on errors), and GIF and WebP by giflib and libwebp where their headers
+    // are found (`gifAndWebP`).
     .target(
         name: "PictureCodecs", path: "Modules/Frontends/PictureCodecs",
-        linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+        cSettings: gifAndWebP ? [.define("PICTURE_CODECS_GIF_WEBP")] : [],
+        linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+            + (gifAndWebP ? [.linkedLibrary("gif"), .linkedLibrary("webp"), .linkedLibrary("webpdemux")] : [])),
     .target(name: "TUIKit", dependencies: ["Kernel", "CLIKit", "REPLKit", "PictureCodecs"], path: "Modules/Frontends/TUIKit"),
     .target(
         name: "ServiceGraph",

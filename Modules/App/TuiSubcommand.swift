@@ -13,8 +13,8 @@ struct TuiSubcommand: FeatureCommand {
             terminal's alternate screen; every REPL command works from the input line. Keys: Ctrl-N/Ctrl-P the next and \
             previous conversation, Alt-1…9 by number, Alt-A the next in the hotlist, Esc back, PgUp/PgDn or the wheel \
             scroll (past the oldest line, older messages are paged in), Alt-U to the first unread, a click on the list \
-            opens, Ctrl-R search the history, Tab complete, Ctrl-C or Ctrl-D on an empty line leave. PNG and JPEG \
-            pictures are drawn under their messages where the terminal draws pictures (kitty graphics or sixel, asked \
+            opens, Ctrl-R search the history, Tab complete, Ctrl-C or Ctrl-D on an empty line leave. PNG, JPEG, GIF \
+            and WebP pictures (an animation's first frame) are drawn under their messages where the terminal draws pictures (kitty graphics or sixel, asked \
             at the start; tui.pictures to choose). Needs a terminal.
             """)
     @OptionGroup var global: GlobalOptions

@@ -184,7 +184,7 @@ struct FullScreenUITests {
         terminal.ui.completer = { _ in ["/more", "/back"] }
         #expect(await terminal.line(after: "\u{1B}[5~") == "/more")
         #expect(await terminal.line(after: "\u{1B}[5~\r") == "", "asked once until a page comes")
-        terminal.ui.printOlder(["— 2 older —", "older 1", "older 2"])
+        terminal.ui.printOlder([.line("— 2 older —"), .line("older 1"), .line("older 2")])
         #expect(await terminal.line(after: "\r") == "")
         #expect(terminal.ui.frame.text.hasPrefix("line 1\nline 2"), "the page goes above, what was shown stays")
         #expect(await terminal.line(after: "\u{1B}[5~\r") == "")
@@ -206,7 +206,7 @@ struct FullScreenUITests {
         for number in 2...FullScreenUI.scrollbackLines { terminal.ui.printAbove("line \(number)") }
         #expect(await terminal.line(after: "\u{1B}u\r") == "")
         #expect(terminal.ui.frame.text.hasPrefix("first kept\nline 2\n"), "\n\(terminal.ui.frame.text)")
-        terminal.ui.printOlder(["older 1", "older 2"])
+        terminal.ui.printOlder([.line("older 1"), .line("older 2")])
         #expect(await terminal.line(after: "\r") == "")
         #expect(terminal.ui.frame.text.hasPrefix("first kept\nline 2\n"), "the view moved: \n\(terminal.ui.frame.text)")
     }

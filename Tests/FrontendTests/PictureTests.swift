@@ -114,11 +114,79 @@ struct PictureTests {
         "a hostile file is refused without a crash: a bomb by its header, cut short, not a picture at all",
         arguments: [
             (png(width: 2, height: 2, claiming: (100_000, 100_000)) { _, _ in (0, 0, 0) }, Picture.Refusal.tooLarge),
-            (Array(halves.prefix(40)), .damaged), (Array("GIF89a".utf8), .notAPicture), ([], .notAPicture),
+            (Array(halves.prefix(40)), .damaged), (Array("%PDF-1.7".utf8), .notAPicture), ([], .notAPicture),
             ([0xFF, 0xD8, 0xFF, 0x00, 0x01], .damaged),
         ] as [([UInt8], Picture.Refusal)])
     func hostile(bytes: [UInt8], refusal: Picture.Refusal) {
         #expect(throws: refusal) { try Picture.decode(bytes, cell: .usual, columns: 80) }
+    }
+
+    /// A 4 × 2 GIF, red left and blue right, its bottom right pixel transparent (Pillow).
+    nonisolated static let gif = base64("R0lGODlhBAACAIEAAP8AAAAA/wD/AAAAACH5BAEAAAIALAAAAAAEAAIAAAgLAAEACBBAYAABAQEAOw==")
+    /// A 16 × 16 interlaced GIF, row `y` of colour (16·y, 255 − 16·y, 0) (Pillow).
+    nonisolated static let interlacedGIF = base64(
+        "R0lGODdhEAAQAIMAAAD/ABDvACDfADDPAEC/AFCvAGCfAHCPAIB/AJBvAKBfALBPAMA/ANAvAOAfAPAPACwAAAAAEAAQAEAIbwABCBxIsCAABAgTKlyIgIDDhxAjEmBAsaLFiwwEaNzIsaMAAyBDihxpQIHJkyhTKnDAsqXLlw4CyJxJs2aAAThz6tw5oIDPn0CDFjhAtKjRowcSKF3KtGmCBVCjSp26oIHVq1izNnjAtavXrw8CAgA7"
+    )
+    /// A 3 × 3 GIF of two frames, red then blue (Pillow).
+    nonisolated static let animatedGIF = base64(
+        "R0lGODlhAwADAIEAAP8AAAAAAAAAAAAAACH/C05FVFNDQVBFMi4wAwEAAAAh+QQACgAAACwAAAAAAwADAAAIBwABCBw4MCAAIfkEAQoAAQAsAAAAAAMAAwCBAAD/AAAAAAAAAAAACAcAAQgcODAgADs="
+    )
+    /// The 4 × 2 picture of `gif` as a lossless WebP, its bottom right pixel of alpha 0 (Pillow).
+    nonisolated static let webp = base64("UklGRiQAAABXRUJQVlA4TBgAAAAvA0AAEBcQ8y8gKPJ/tPkP+OAaWhH9jwA=")
+    /// A 3 × 3 animated WebP of two frames, red then blue (Pillow).
+    nonisolated static let animatedWebP = base64(
+        "UklGRoQAAABXRUJQVlA4WAoAAAACAAAAAgAAAgAAQU5JTQYAAAAAAAAAAABBTk1GKAAAAAAAAAAAAAIAAAIAAGQAAAJWUDhMDwAAAC8CgAAABxD9j/4HIqL/AQBBTk1GKAAAAAAAAAAAAAIAAAIAAGQAAABWUDhMDwAAAC8CgAAABxDR//4HIqL/AQA="
+    )
+
+    nonisolated private static func base64(_ text: String) -> [UInt8] { Array(Data(base64Encoded: text) ?? Data()) }
+
+    /// The pixel at `x`, `y` of `picture`.
+    private static func pixel(_ picture: Picture, _ x: Int, _ y: Int) -> [UInt8] {
+        Array(picture.rgb[(y * picture.width + x) * 3..<(y * picture.width + x) * 3 + 3])
+    }
+
+    @Test(
+        "GIF and WebP decode by their bytes: transparency on black, interlaced rows in place, an animation's first frame",
+        .enabled(if: Picture.kinds.contains("GIF"), "a build without libgif-dev and libwebp-dev draws PNG and JPEG only"))
+    func gifAndWebP() throws {
+        let cell = CellSize(width: 1, height: 1)
+        for (name, file) in [("GIF", Self.gif), ("WebP", Self.webp)] {
+            let picture = try Picture.decode(file, cell: cell, columns: 80)
+            #expect((picture.width, picture.height) == (4, 2), "\(name)")
+            #expect(Self.pixel(picture, 0, 0) == [255, 0, 0] && Self.pixel(picture, 2, 0) == [0, 0, 255], "\(name)")
+            #expect(Self.pixel(picture, 3, 1) == [0, 0, 0], "\(name): the transparent pixel is laid on black")
+        }
+        let interlaced = try Picture.decode(Self.interlacedGIF, cell: CellSize(width: 2, height: 2), columns: 80)
+        #expect((interlaced.width, interlaced.height) == (16, 16))
+        for y in 0..<16 { #expect(Self.pixel(interlaced, 5, y) == [UInt8(16 * y), UInt8(255 - 16 * y), 0], "row \(y)") }
+        for (name, file) in [("GIF", Self.animatedGIF), ("WebP", Self.animatedWebP)] {
+            let first = try Picture.decode(file, cell: cell, columns: 80)
+            #expect((first.width, first.height) == (3, 3) && first.rgb.count == 27, "\(name)")
+            #expect(stride(from: 0, to: 27, by: 3).allSatisfy { Array(first.rgb[$0..<$0 + 3]) == [255, 0, 0] }, "\(name): the first frame, red")
+        }
+    }
+
+    @Test(
+        "a hostile GIF or WebP is refused without a crash: a bomb by its header, cut short",
+        .enabled(if: Picture.kinds.contains("GIF")),
+        arguments: [
+            // A logical screen of 65,535 × 65,535 and nothing else.
+            (Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0x3B], Picture.Refusal.tooLarge),
+            (Array(gif.prefix(30)), .damaged), (Array("GIF89a".utf8), .damaged),
+            // A lossless WebP header claiming 16,384 × 16,384 pixels.
+            (Array(webp.prefix(21)) + [0xFF, 0xFF, 0xFF, 0x0F] + Array(webp.dropFirst(25)), .tooLarge),
+            (Array(webp.prefix(30)), .damaged), (Array(animatedWebP.prefix(60)), .damaged),
+        ] as [([UInt8], Picture.Refusal)])
+    func hostileGIFAndWebP(bytes: [UInt8], refusal: Picture.Refusal) {
+        #expect(throws: refusal) { try Picture.decode(bytes, cell: .usual, columns: 80) }
+    }
+
+    @Test("every prefix of each GIF and WebP file decodes or is refused, never a crash", .enabled(if: Picture.kinds.contains("GIF")))
+    func prefixes() {
+        for file in [Self.gif, Self.interlacedGIF, Self.animatedGIF, Self.webp, Self.animatedWebP] {
+            let refused = (0..<file.count).filter { count in (try? Picture.decode(Array(file.prefix(count)), cell: .usual, columns: 80)) == nil }
+            #expect(refused.count > file.count / 2, "most prefixes are cut short: \(refused.count) of \(file.count) refused")
+        }
     }
 
     @Test("sixel: a 216-colour palette of the colours used, each colour's pixels a pass of a band, runs counted")
@@ -173,9 +241,34 @@ struct PictureTests {
         #expect(cut.contains("\u{1B}[1;1H\u{1B}_Ga=p,i=100,p=1,x=0,y=4,w=8,h=4"), "its top row out of view, the rest is drawn")
         terminal.ui.printPicture { Array("not a picture".utf8) }
         #expect(await terminal.sent(until: "JPEG").contains("\u{1B}_Ga=d,d=i,i=100,q=2"), "out of view: taken off")
-        #expect(terminal.ui.frame.text.contains("(picture not shown: not a PNG or JPEG picture)"))
+        #expect(terminal.ui.frame.text.contains("(picture not shown: \(Picture.Refusal.notAPicture.words))"))
         terminal.ui.showing(.conversations)
         #expect(terminal.sent.hasSuffix(KittyGraphics.remove(id: 100, forget: true)), "another screen: the terminal lets go of it")
+    }
+
+    @Test("a page of older lines brings its pictures: each drawn under the line before it, above what was there")
+    func olderPage() async throws {
+        let terminal = FullScreenUITests.Terminal(rows: 12, columns: 40)
+        terminal.ui.drawPictures(with: .kitty, cell: CellSize(width: 2, height: 4))
+        terminal.ui.printAbove("the newest line")
+        let picture = Self.png(width: 8, height: 8) { _, _ in (255, 255, 255) }
+        terminal.ui.printOlder([.line("an older line"), .picture { picture }, .line("the next older line")])
+        let drawn = await terminal.sent(until: "a=p,i=100")
+        let rows = terminal.ui.frame.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let line = try #require(rows.firstIndex { $0.hasPrefix("an older line") })
+        #expect(rows[line + 3].hasPrefix("the next older line") && rows[line + 4].hasPrefix("the newest line"), "\(rows)")
+        #expect(drawn.contains("\u{1B}[\(line + 2);1H\u{1B}_Ga=t,f=24,s=8,v=8,i=100"), "its two rows under its line: \(drawn.debugDescription)")
+
+        let plain = FullScreenUITests.Terminal(rows: 12, columns: 40)
+        plain.ui.drawPictures(with: nil, cell: nil)
+        plain.ui.printOlder([
+            .line("an older line"),
+            .picture {
+                Issue.record("a terminal without graphics loads no picture of an older page")
+                return []
+            },
+        ])
+        #expect(await plain.sent(until: "an older line").contains("an older line"))
     }
 
     @Test("sixel is drawn again wherever the picture moves, over cells painted again; without graphics nothing is loaded")
@@ -240,6 +333,44 @@ struct TUIPictureProcessTests {
         let sixel = try #require(shown.range(of: "\u{1B}P0;1q"))
         #expect(shown[sixel.upperBound...].hasPrefix("\"1;1;260;200#"), "\(shown[sixel.upperBound...].prefix(80).debugDescription)")
         #expect(!shown.contains("\u{1B}_Ga="))
+    }
+
+    @Test("a page of older messages (/more) draws its pictures: the moth, paged back to past 50 newer messages")
+    func olderPage() async throws {
+        let terminal = try TerminalRestoreTests.PseudoTerminal()
+        defer { terminal.close() }
+        terminal.setSize(rows: 40, columns: 120)
+        let process = try TerminalRestoreTests().start(
+            ["tui", "--backend", "memory", "--features", "profile,conversationlist,chat"], on: terminal)
+        _ = await terminal.waitFor(TerminalGraphics.query)
+        terminal.type("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;22c")
+        _ = await terminal.waitFor("chats>")
+        terminal.type("/chat Grace\r")
+        _ = await terminal.waitFor("a=p,i=100")
+        // Fifty newer messages, so that the moth is no longer on the first page of 50.
+        for number in 1...49 { terminal.type("newer \(number)\r") }
+        terminal.type("the-fiftieth\r")
+        _ = await terminal.waitFor("the-fiftieth")
+        // Ctrl-L after each: the whole screen painted again, so that a prompt is sent whole
+        // (the painter sends only the cells that changed).
+        terminal.type("/back\r\u{0C}")
+        _ = await terminal.waitFor("chats>")
+        terminal.type("/chat Grace\r\u{0C}")
+        let reopened = await terminal.waitFor("Hopper>")
+        #expect(!reopened.contains("a=t,"), "the moth is not on the first page")
+        // PgUp, as a reader would: past the oldest line it pages in older messages, then
+        // scrolls up through them, each key a repaint, until the moth comes into view.
+        let moth = "\u{1B}_Ga=t,f=24,s=260,v=200,i="
+        var paged = ""
+        for _ in 0..<20 where !paged.contains(moth) {
+            terminal.type("\u{1B}[5~")
+            paged += await terminal.waitFor("\u{1B}[?25h")
+        }
+        #expect(paged.contains(moth), "the moth of the older page is sent: \(paged.suffix(300).debugDescription)")
+        terminal.type("\u{03}")
+        _ = await terminal.waitFor(TerminalRestoreTests.screenBack)
+        await process.ended()
+        #expect(process.terminationStatus == 0)
     }
 
     @Test("a terminal that draws none: the moth is its line only, and nothing is sent for it")

@@ -80,7 +80,7 @@ struct TUIBench: AsyncParsableCommand {
         while model.timeline.value?.hasOlder == true {
             await model.loadOlder(limit: 500)
             guard let count = model.olderPage.value, count > 0, let entries = model.timeline.value?.entries else { break }
-            screen.ui.printOlder(entries.prefix(count).map(\.text))
+            screen.ui.printOlder(entries.prefix(count).map { .line($0.text) })
             let before = paged
             paged += count
             if [10_000, history / 10, history].contains(where: { before < $0 && $0 <= paged }) || !(model.timeline.value?.hasOlder ?? false) {

@@ -31,16 +31,17 @@ struct ChatFileCommands {
     }
 
     /// The media types drawn as pictures, where the front end draws them (the bytes decide in the
-    /// end: a file is drawn only if it is a PNG or a JPEG whatever its sender said it was).
-    static let pictureTypes: Set<String> = ["image/png", "image/jpeg"]
+    /// end: a file is drawn only if it is a PNG, JPEG, GIF or WebP whatever its sender said it was;
+    /// a GIF's or an animated WebP's first frame).
+    static let pictureTypes: Set<String> = ["image/png", "image/jpeg", "image/gif", "image/webp"]
 
-    /// Draws the pictures `message` carries after its line, where the front end draws pictures
-    /// (the full-screen UI on a terminal with kitty graphics or sixel); elsewhere, and for a file
-    /// over `REPLContext.maxPictureBytes`, its line is all that shows of it.
-    static func showPictures(of message: Message, in context: REPLContext) {
-        guard context.drawsPictures, !message.deleted else { return }
-        for file in message.attachments where pictureTypes.contains(file.mediaType) && file.size <= REPLContext.maxPictureBytes {
-            context.showPicture(context.lookup.fileBytes(file.id, atMost: REPLContext.maxPictureBytes))
+    /// The pictures `message` carries, to print after its line, where the front end draws
+    /// pictures (the full-screen UI on a terminal with kitty graphics or sixel); elsewhere, and
+    /// for a file over `REPLContext.maxPictureBytes`, its line is all that shows of it.
+    static func pictures(of message: Message, in context: REPLContext) -> [Printed] {
+        guard context.drawsPictures, !message.deleted else { return [] }
+        return message.attachments.filter { pictureTypes.contains($0.mediaType) && $0.size <= REPLContext.maxPictureBytes }.map { file in
+            .picture(context.lookup.fileBytes(file.id, atMost: REPLContext.maxPictureBytes))
         }
     }
 

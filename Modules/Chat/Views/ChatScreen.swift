@@ -215,8 +215,8 @@ final class ChatScreen: REPLScreen {
             // What paging back let go of is forgotten as shown: `/newest` shows it again.
             let kept = Set(entries.map(\.id))
             printed = printed.filter { kept.contains($0.key) }
-            let older = await lines(of: Array(entries.prefix(count)), older: true)
-            context.showOlder([context.console.styled("— \(count) older —", .dim)] + older)
+            let older = await page(of: Array(entries.prefix(count)), older: true)
+            context.showOlder([.line(context.console.styled("— \(count) older —", .dim))] + older)
         }
     }
 
@@ -288,20 +288,20 @@ final class ChatScreen: REPLScreen {
     private func show(_ messages: [Timeline.Entry]) async {
         for message in messages { printed[message.id] = message.delivery }
         await learnNames(of: messages)
-        for entry in messages where !Task.isCancelled {
-            await lines(of: [entry]).forEach(context.show)
-            if let message = entry.message { ChatFileCommands.showPictures(of: message, in: context) }
-        }
+        for entry in messages where !Task.isCancelled { context.show(await page(of: [entry])) }
     }
 
-    /// The lines of `messages` (shown after the others, or `older`, before them) with their
-    /// days' headings; the messages are remembered as shown.
-    private func lines(of messages: [Timeline.Entry], older: Bool = false) async -> [String] {
+    /// The lines of `messages` (shown after the others, or `older`, before them), each followed
+    /// by its pictures, with their days' headings; the messages are remembered as shown.
+    private func page(of messages: [Timeline.Entry], older: Bool = false) async -> [Printed] {
         // Marked before the names are looked up: a render meanwhile must not show them again.
         for message in messages { printed[message.id] = message.delivery }
         await learnNames(of: messages)
         let shown = model.timeline.value?.entries.compactMap(\.message) ?? []
         let lines = MessageText.lines(messages, names: names, me: me, console: context.console, shown: shown)
-        return days.placing(lines, of: messages, older: older, console: context.console)
+        let items = zip(lines, messages).map { line, entry in
+            [.line(line)] + (entry.message.map { ChatFileCommands.pictures(of: $0, in: context) } ?? [])
+        }
+        return days.placing(items, of: messages, older: older, console: context.console)
     }
 }

@@ -2,6 +2,7 @@ import CLIKit
 import Chat
 import Foundation
 import Kernel
+import REPLKit
 
 /// How a message reads in text, for the CLI and the REPL alike, and as `send` and `history`
 /// print it with `--json`.
@@ -139,20 +140,20 @@ struct DayHeadings {
     /// The days of the oldest and of the newest message shown.
     private var oldest: Date?, newest: Date?
 
-    /// `lines` (one a message of `entries`) with the headings they need: after the newest shown,
-    /// or `older`, before the oldest shown.
-    mutating func placing(_ lines: [String], of entries: [Timeline.Entry], older: Bool, console: Console) -> [String] {
-        var placed: [String] = []
+    /// `items` (what each message of `entries` prints: its line and pictures) with the headings
+    /// they need: after the newest shown, or `older`, before the oldest shown.
+    mutating func placing(_ items: [[Printed]], of entries: [Timeline.Entry], older: Bool, console: Console) -> [Printed] {
+        var placed: [Printed] = []
         var day = older ? nil : newest
-        for (entry, line) in zip(entries, lines) {
+        for (entry, item) in zip(entries, items) {
             let today = Calendar.current.startOfDay(for: entry.sentAt)
-            if let day, day != today { placed.append(Self.heading(today, console: console)) }
+            if let day, day != today { placed.append(.line(Self.heading(today, console: console))) }
             day = today
-            placed.append(line)
+            placed += item
         }
         guard let first = entries.first.map({ Calendar.current.startOfDay(for: $0.sentAt) }), let day else { return placed }
         if older {
-            if let oldest, oldest != day { placed.append(Self.heading(oldest, console: console)) }
+            if let oldest, oldest != day { placed.append(.line(Self.heading(oldest, console: console))) }
             oldest = first
             newest = newest ?? day
         } else {

@@ -131,11 +131,22 @@ public final class FullScreenUI: REPLInput {
 
     public func printPicture(_ bytes: @escaping @Sendable () async throws -> [UInt8]) {
         guard drawsPictures else { return }
-        scrollback.append(pictures.block(loading: bytes, columns: mainWidth - 1) { [weak self] in self?.scheduleRedraw() })
+        scrollback.append(pictureBlock(loading: bytes))
         scheduleRedraw()
     }
 
-    public func printOlder(_ lines: [String]) {
+    /// A picture of the pane, as wide as its lines at most, drawn again once its bytes are in.
+    private func pictureBlock(loading bytes: @escaping @Sendable () async throws -> [UInt8]) -> PictureBlock {
+        pictures.block(loading: bytes, columns: mainWidth - 1) { [weak self] in self?.scheduleRedraw() }
+    }
+
+    public func printOlder(_ page: [Printed]) {
+        let lines = page.flatMap { item -> [Scrollback.Line] in
+            switch item {
+            case .line(let text): Scrollback.Line.lines(of: text)
+            case .picture(let bytes): drawsPictures ? [.picture(pictureBlock(loading: bytes))] : []
+            }
+        }
         scrollback.prepend(lines, width: mainWidth)
         olderAsked = false
         scheduleRedraw()

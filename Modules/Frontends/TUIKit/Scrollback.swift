@@ -10,6 +10,11 @@ struct Scrollback {
         case text(StyledText)
         case picture(PictureBlock)
 
+        /// The lines of `text`, split at its newlines.
+        static func lines(of text: String) -> [Line] {
+            text.split(separator: "\n", omittingEmptySubsequences: false).map { .text(StyledText(parsing: String($0))) }
+        }
+
         /// Its rows at `width`.
         func rows(width: Int) -> [PaneRow] {
             switch self {
@@ -30,7 +35,7 @@ struct Scrollback {
 
     /// Adds `text`'s lines after the others.
     mutating func append(_ text: String) {
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { lines.append(.text(StyledText(parsing: String(line)))) }
+        lines += Line.lines(of: text)
         trim()
     }
 
@@ -48,10 +53,9 @@ struct Scrollback {
         unreadStart = unreadStart.flatMap { $0 >= excess ? $0 - excess : nil }
     }
 
-    /// Adds `page`'s lines before the others; the rows shown at `width` stay where they are
-    /// (the newest lines pushed out no longer count in how far back they are).
-    mutating func prepend(_ page: [String], width: Int) {
-        let older = page.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { Line.text(StyledText(parsing: String($0))) }
+    /// Adds `older` (text and pictures) before the others; the rows shown at `width` stay where
+    /// they are (the newest lines pushed out no longer count in how far back they are).
+    mutating func prepend(_ older: [Line], width: Int) {
         lines.insert(contentsOf: older.suffix(limit), at: 0)
         unreadStart = unreadStart.map { $0 + min(older.count, limit) }
         if lines.count > limit {

@@ -47,8 +47,11 @@ public final class REPLContext {
     /// Prints a line above the prompt.
     public func show(_ line: String) { input.printAbove(line) }
 
-    /// Prints a page of older lines (`/more`): at the top of a full-screen UI's pane.
-    public func showOlder(_ lines: [String]) { input.printOlder(lines) }
+    /// Prints a page of older lines and pictures (`/more`): at the top of a full-screen UI's pane.
+    public func showOlder(_ page: [Printed]) { input.printOlder(page) }
+
+    /// Prints `items` above the prompt in order: lines, and pictures where `drawsPictures`.
+    public func show(_ items: [Printed]) { items.forEach(input.print) }
 
     /// Prints the line that marks where unread lines start (a full-screen UI jumps there on a key).
     public func showUnreadMarker(_ line: String) {
@@ -56,16 +59,12 @@ public final class REPLContext {
         input.printAbove(line)
     }
 
-    /// Whether `showPicture` draws anything: only a full-screen UI on a terminal that draws
+    /// Whether a `Printed.picture` is drawn: only a full-screen UI on a terminal that draws
     /// pictures does, so that nothing is loaded for nothing.
     public var drawsPictures: Bool { input.drawsPictures }
 
     /// The largest file drawn as a picture; a larger one shows only its line.
     public static let maxPictureBytes = 10 * 1024 * 1024
-
-    /// Draws a picture after the lines shown so far, its `bytes` loaded as it is drawn, where
-    /// `drawsPictures`.
-    public func showPicture(_ bytes: @escaping @Sendable () async throws -> [UInt8]) { input.printPicture(bytes) }
 
     /// Prints the REPL's own words (a welcome, a hint) above the prompt, wrapped at spaces to
     /// the terminal's width rather than broken mid-word at its edge.

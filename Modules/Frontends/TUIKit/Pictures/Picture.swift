@@ -2,7 +2,7 @@ import Kernel
 import PictureCodecs
 
 /// A picture as the full-screen UI draws it: pixels (three bytes a pixel, rows top first) scaled
-/// to whole character cells, `columns` × `rows` of them. Decoded from a PNG or JPEG file that
+/// to whole character cells, `columns` × `rows` of them. Decoded from a PNG, JPEG, GIF or WebP file that
 /// someone sent, so every size is bounded before anything is allocated.
 public struct Picture: Equatable, Sendable {
     /// The most cells a picture takes: wider or taller ones are scaled down to fit.
@@ -25,6 +25,10 @@ public struct Picture: Equatable, Sendable {
         return rows.lowerBound * cellHeight..<rows.upperBound * cellHeight
     }
 
+    /// The kinds of file drawn: PNG and JPEG, and GIF and WebP where the build has their
+    /// libraries (Package.swift, `gifAndWebP`).
+    public static let kinds = ["PNG", "JPEG"] + (picture_codecs_draws_gif_and_webp() != 0 ? ["GIF", "WebP"] : [])
+
     /// Why a file is not drawn.
     public enum Refusal: Error, Equatable, Sendable {
         case notAPicture, tooLarge, damaged
@@ -32,14 +36,14 @@ public struct Picture: Equatable, Sendable {
         /// The words the pane shows in its place.
         public var words: String {
             switch self {
-            case .notAPicture: "not a PNG or JPEG picture"
+            case .notAPicture: "not a \(Picture.kinds.dropLast().joined(separator: ", ")) or \(Picture.kinds.last ?? "")"
             case .tooLarge: "too large to draw"
             case .damaged: "damaged"
             }
         }
     }
 
-    /// The picture in `bytes` (PNG or JPEG, known by its first bytes, not by the type it was sent
+    /// The picture in `bytes` (PNG, JPEG, GIF or WebP, known by its first bytes, not by the type it was sent
     /// with), scaled down to fit `maxColumns` × `maxRows` cells of `cell` pixels and at most
     /// `columns` wide, never up; aspect kept to the nearest whole cell.
     public static func decode(_ bytes: [UInt8], cell: CellSize, columns: Int) throws(Refusal) -> Picture {
