@@ -56,9 +56,16 @@ public enum Validation {
 
     /// Trims a display name and checks it is 1–64 characters (256 bytes) of visible text: no
     /// control, invisible or direction-changing characters, so that two names that look the
-    /// same are the same.
+    /// same are the same; and that it does not end in a mark the app adds (`NameMark`), in any
+    /// case or width, so that nobody passes for a bot or a suspended account.
     public static func displayName(_ raw: String) throws -> String {
-        try line(raw, field: "display name", allowEmpty: false, maxLength: maxDisplayNameLength, maxBytes: maxDisplayNameBytes)
+        let name = try line(raw, field: "display name", allowEmpty: false, maxLength: maxDisplayNameLength, maxBytes: maxDisplayNameBytes)
+        if let marks = NameMark.marks(endingThe: name) {
+            throw AppError(
+                .invalidInput,
+                "a display name may not end in \(AppError.quoting(String(NameMark.suffix(marks).dropFirst()))): the app adds that mark itself")
+        }
+        return name
     }
 
     /// Trims a status line and checks it is at most 140 characters (560 bytes) of visible text.
@@ -182,5 +189,27 @@ public enum Validation {
 
     private static func tooLong(_ field: String, bytes: Int, limit: Int) -> AppError {
         AppError(.invalidInput, "\(field) is \(bytes) bytes; the limit is \(limit)")
+    }
+}
+
+/// A mark the app adds in brackets after a name as others see it (`ProfileRules.shownName`):
+/// "Ada (bot)", "Ada (suspended)". No display name may end in one (`Validation.displayName`).
+public enum NameMark: String, Sendable, CaseIterable {
+    case bot, suspended
+
+    /// `marks` as shown after a name: " (bot)", " (bot, suspended)"; "" for none.
+    public static func suffix(_ marks: [NameMark]) -> String {
+        marks.isEmpty ? "" : " (" + marks.map(\.rawValue).joined(separator: ", ") + ")"
+    }
+
+    /// The marks `name`'s last brackets hold, if they hold nothing else: "(Bot)", "（ｂｏｔ）" and
+    /// "(suspended, bot)" count, "(robot)" does not.
+    static func marks(endingThe name: String) -> [NameMark]? {
+        let folded = Validation.searchKey(name)
+        guard folded.hasSuffix(")"), let open = folded.lastIndex(of: "(") else { return nil }
+        let words = folded[folded.index(after: open)..<folded.index(before: folded.endIndex)].split { !$0.isLetter }
+        let marks = words.map { NameMark(rawValue: String($0)) }
+        guard !marks.isEmpty, !marks.contains(nil) else { return nil }
+        return marks.compactMap { $0 }
     }
 }

@@ -28,6 +28,23 @@ struct ValidationTests {
         }
     }
 
+    @Test(
+        "a display name may not end in a mark the app adds to names, in any case or width; other brackets are names",
+        arguments: [
+            ("Ada (bot)", "(bot)"), ("Ada (Bot)", "(bot)"), ("Ada （ＢＯＴ）", "(bot)"), ("Ada (suspended)", "(suspended)"),
+            ("Ada (bot, suspended)", "(bot, suspended)"), ("Ada (suspended bot)", "(suspended, bot)"), ("(bot)", "(bot)"),
+        ])
+    func markedNames(name: String, mark: String) {
+        #expect(throws: AppError(.invalidInput, "a display name may not end in \(AppError.quoting(mark)): the app adds that mark itself")) {
+            try Validation.displayName(name)
+        }
+    }
+
+    @Test("names with other brackets keep them", arguments: ["Ada (robot)", "Ada (botanist)", "(bot) Ada", "Ada ()", "Ada (she/her)"])
+    func bracketedNames(name: String) throws {
+        #expect(try Validation.displayName(name) == name)
+    }
+
     @Test("status may be empty but not over 140 characters")
     func status() throws {
         #expect(try Validation.status("") == "")

@@ -49,12 +49,7 @@ public enum ProfileRules {
     /// A bot's name is marked too, whoever reads it: nobody takes a program for a person. `email`
     /// is the profile's stored key, which says whether it is a bot's (`botKey`).
     public static func shownName(_ name: String, suspended: Bool, email: String?) -> String {
-        switch (isBotKey(email), suspended) {
-        case (false, false): name
-        case (false, true): "\(name) (suspended)"
-        case (true, false): "\(name) (bot)"
-        case (true, true): "\(name) (bot, suspended)"
-        }
+        name + NameMark.suffix([isBotKey(email) ? .bot : nil, suspended ? .suspended : nil].compactMap { $0 })
     }
 
     /// A stored profile as others see it: its name marked (`shownName`), and its kind.
