@@ -35,23 +35,47 @@ public enum BotRules {
         return TimeInterval(days) * 86_400
     }
 
-    /// The scope `words` say: `account` (alone), or `read:CONVERSATION` and `send:CONVERSATION`,
-    /// each conversation by its id. Every ability named must be named for the same conversations.
+    /// The scope `words` say: `account` (alone), or `read:CONVERSATION` and `send:CONVERSATION`
+    /// (several to a word, split at commas), each conversation by its id. Every ability named
+    /// must be named for the same conversations.
     /// - Throws: `.invalidInput` for anything else.
     public static func scope(_ words: [String]) throws -> BotScope {
+        guard let named = try named(words) else { return .account }
+        return try scope(granting: named.map { ($0.ability, ConversationID($0.chat)) })
+    }
+
+    /// The scope `words` say, as `scope(_:)` reads them, each conversation named as a person
+    /// names it (`conversation` finds it: a title, a person's name, an id).
+    /// - Throws: `.invalidInput` as `scope(_:)` does; what `conversation` throws.
+    public nonisolated(nonsending) static func scope(
+        _ words: [String], naming conversation: (String) async throws -> ConversationID
+    ) async throws -> BotScope {
+        guard let named = try named(words) else { return .account }
+        var granted: [(BotScope.Ability, ConversationID)] = []
+        for (ability, chat) in named { granted.append((ability, try await conversation(chat))) }
+        return try scope(granting: granted)
+    }
+
+    /// Each ability `words` name with the conversation it names (as written); `nil` for the
+    /// whole account.
+    private static func named(_ words: [String]) throws -> [(ability: BotScope.Ability, chat: String)]? {
         let words = words.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
-        if words == ["account"] { return .account }
+        if words == ["account"] { return nil }
         guard !words.isEmpty else { throw noScope }
-        var granted: [BotScope.Ability: Set<ConversationID>] = [:]
-        for word in words {
+        return try words.map { word in
             let parts = word.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, let ability = BotScope.Ability(rawValue: parts[0]), !parts[1].isEmpty, parts[1].count <= 64 else {
                 throw AppError(.invalidInput, "a scope is account, or read:CHAT and send:CHAT (\(AppError.quoting(word)) is neither)")
             }
-            granted[ability, default: []].insert(ConversationID(parts[1]))
+            return (ability, parts[1])
         }
-        guard let conversations = granted.values.first, granted.values.allSatisfy({ $0 == conversations }) else { throw noScope }
-        return try checked(BotScope(abilities: Set(granted.keys), conversations: conversations))
+    }
+
+    /// The scope that grants each ability in its conversations, checked.
+    private static func scope(granting granted: [(BotScope.Ability, ConversationID)]) throws -> BotScope {
+        let byAbility = Dictionary(grouping: granted, by: \.0).mapValues { Set($0.map(\.1)) }
+        guard let conversations = byAbility.values.first, byAbility.values.allSatisfy({ $0 == conversations }) else { throw noScope }
+        return try checked(BotScope(abilities: Set(byAbility.keys), conversations: conversations))
     }
 
     /// `scope`, checked: it allows something, somewhere, in at most `maxScopeConversations`.

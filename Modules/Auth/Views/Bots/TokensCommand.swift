@@ -25,7 +25,7 @@ struct TokensCommand: ParsableCommand {
         @Option(help: "days it lasts, 1–365 (default 90)") var days: Int?
 
         func run(in context: CLIContext) async throws {
-            let scope = try await TokensCommand.scope(scope, in: context)
+            let scope = try await BotRules.scope(scope) { try await context.lookup.conversationID(for: $0) }
             try await BotsCommand.act(in: context) { await $0.createToken(for: bot, scope: scope, days: days) }
         }
     }
@@ -56,19 +56,5 @@ struct TokensCommand: ParsableCommand {
         func run(in context: CLIContext) async throws {
             try await BotsCommand.act(in: context) { await $0.revoke(id) }
         }
-    }
-
-    /// The scope `words` say, their conversations named as the caller names them.
-    @MainActor static func scope(_ words: [String], in context: CLIContext) async throws -> BotScope {
-        var named: [String] = []
-        for word in words.flatMap({ $0.split(separator: ",").map(String.init) }) {
-            guard let colon = word.firstIndex(of: ":") else {
-                named.append(word)
-                continue
-            }
-            let chat = String(word[word.index(after: colon)...])
-            named.append("\(word[..<colon]):\(try await context.lookup.conversationID(for: chat))")
-        }
-        return try BotRules.scope(named)
     }
 }
