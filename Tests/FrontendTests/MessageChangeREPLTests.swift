@@ -152,6 +152,7 @@ extension MessageChangeREPLTests {
         await ada.waitFor("You: @Bob the boiler")
         ada.press("/quit\r")
         #expect(await adaREPL.value == 0)
+        #expect(!ada.output.contains("/more for older messages"), "the first message of an empty conversation has none older")
 
         let mentions = try await messageai("--profile", "bob", "mentions")
         #expect(mentions.status == 0 && mentions.output.contains("Ada: @Bob the boiler"), "\(mentions.output)")

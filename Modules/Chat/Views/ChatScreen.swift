@@ -22,6 +22,8 @@ final class ChatScreen: REPLScreen {
     private let typing: TypingViewModel
     private var live: Task<Void, Never>?
     private var printed: [MessageID: Timeline.Entry.Delivery] = [:]
+    /// Whether the screen has said how to page back and leave: once, when it opens.
+    private var hinted = false
     private var days = DayHeadings()
     private var names: [UserID: String] = [:]
     private var me: UserID?
@@ -137,6 +139,7 @@ final class ChatScreen: REPLScreen {
         await model.start()
         if model.timeline.value?.entries.isEmpty == true {
             context.show(context.console.styled("(no messages yet: type to send, /back to leave)", .dim))
+            hinted = true
         }
         await render(model.timeline)
         await model.loadReceipts()
@@ -197,7 +200,9 @@ final class ChatScreen: REPLScreen {
             }
             guard !fresh.isEmpty else { return }
             if printed.isEmpty {
-                context.show(context.console.styled("(/more for older messages, /back to leave)", .dim))
+                // Not after "no messages yet": the first message to arrive has none older.
+                if !hinted { context.show(context.console.styled("(/more for older messages, /back to leave)", .dim)) }
+                hinted = true
                 await showMarkingNew(fresh)
             } else {
                 await show(fresh)
