@@ -34,7 +34,7 @@ struct FileLinks: Sendable {
         let cleanup = passAfterUpload ? cleanup : nil
         return StoredFilesService(
             store: store, shared: shared, caller: caller, limits: limits, digest: { SHA256FileDigest() }, clock: clock, budget: budget,
-            afterUpload: { _ = try? await cleanup?.pass() })
+            afterUpload: { try? await cleanup?.passIfDue() })
     }
 }
 

@@ -1,10 +1,12 @@
 import Foundation
 import Kernel
+import Synchronization
 
 /// Keeps a store free of bytes no message carries: a deleted message's files go at once
 /// (`discard`), and a pass (`pass`) removes uploads whose message never came and bytes of
 /// uploads that died, once `FilesRules.unsentLifetime` has gone by. One per store; the server
-/// runs a pass every `interval`, a local process after each upload of its own.
+/// runs a pass every `interval`, a local process after an upload of its own once an `interval`
+/// (`passIfDue`).
 public struct FileCleanup: Sendable {
     /// How often a server runs a pass.
     public static let interval: Duration = .seconds(600)
@@ -14,12 +16,22 @@ public struct FileCleanup: Sendable {
     private let store: any FilesStore
     private let shared: any SharedMessages
     private let clock: any WallClock
+    /// When this process last ran a pass through `passIfDue`.
+    private let lastPass = LastPass()
 
     /// The clean-up of `store`, asking `shared` what messages carry.
     public init(store: any FilesStore, shared: any SharedMessages, clock: any WallClock = SystemWallClock()) {
         self.store = store
         self.shared = shared
         self.clock = clock
+    }
+
+    /// Runs `pass` unless this process ran one through here within `interval`: a local process
+    /// cleans up after its uploads, and a pass lists every file of the store, which each send
+    /// with a file need not pay for again.
+    public func passIfDue() async throws {
+        guard lastPass.claim(at: clock.now(), every: Self.interval) else { return }
+        try await pass()
     }
 
     /// Removes the files `ids`: their message was deleted, for everyone.
@@ -46,6 +58,21 @@ public struct FileCleanup: Sendable {
             try await store.delete(orphans)
             removed += orphans.count
             guard candidates.count == Self.batch else { return removed }
+        }
+    }
+}
+
+/// The time of a process's last clean-up pass, shared by the copies of its `FileCleanup`.
+private final class LastPass: Sendable {
+    private let at = Mutex<Date?>(nil)
+
+    /// Whether a pass is due at `now` (none ran yet, or the last `interval` ago or more); if so,
+    /// one is taken to run now.
+    func claim(at now: Date, every interval: Duration) -> Bool {
+        at.withLock { last in
+            if let last, now.timeIntervalSince(last) < Double(interval.components.seconds) { return false }
+            last = now
+            return true
         }
     }
 }

@@ -149,16 +149,28 @@ public struct SQLFilesStore: FilesStore {
 
     public func sweep(before cutoff: Date) async throws {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        for name in names {
-            let id = name.hasSuffix(".part") ? String(name.dropLast(5)) : name
+        let old = names.filter { name in
             var info = stat()
-            guard Self.isSafe(id), stat(folder + "/" + name, &info) == 0, Double(info.st_mtim.tv_sec) < cutoff.timeIntervalSince1970 else {
-                continue
-            }
-            let recorded = try await database.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM files WHERE id = ?", arguments: [id]) ?? false }
-            if !recorded || name.hasSuffix(".part") { unlink(folder + "/" + name) }
+            return Self.isSafe(Self.id(named: name)) && stat(folder + "/" + name, &info) == 0
+                && Double(info.st_mtim.tv_sec) < cutoff.timeIntervalSince1970
+        }
+        // The rows of a batch of names in one query: one a name took a statement per stored file.
+        for start in stride(from: 0, to: old.count, by: Self.sweepBatch) {
+            let batch = old[start..<min(start + Self.sweepBatch, old.count)]
+            let ids = try JSONIDs.encode(batch.map { FileID(Self.id(named: $0)) })
+            let recorded = Set(
+                try await database.read { db in
+                    try String.fetchAll(db, sql: "SELECT id FROM files WHERE id IN (SELECT value FROM json_each(?))", arguments: [ids])
+                })
+            for name in batch where name.hasSuffix(".part") || !recorded.contains(Self.id(named: name)) { unlink(folder + "/" + name) }
         }
     }
+
+    /// Most names of the folder whose rows one query of `sweep` looks up.
+    private static let sweepBatch = 500
+
+    /// The file id a name of the folder holds the bytes of: `ID`, or `ID.part` while written.
+    private static func id(named name: String) -> String { name.hasSuffix(".part") ? String(name.dropLast(5)) : name }
 
     /// Where the bytes of `id` are.
     /// - Throws: `.notFound` for an id the store did not make (it never names a path elsewhere).
