@@ -27,7 +27,7 @@ let features: [(name: String, live: [Target.Dependency]?)] = [
 /// libgif-dev and libwebp-dev (`.ci/run` installs them). libpng-dev and libjpeg-dev are on this
 /// project's machines, these two are not: without them the UI draws PNG and JPEG only, and
 /// `swift run` still works on a new machine. Installed later, they count after `swift package
-/// reset` (SwiftPM keeps what a manifest said until the manifest changes).
+/// purge-cache` (SwiftPM keeps what a manifest said, in a cache of its own, until the manifest changes).
 let gifAndWebP = ["/usr/include/gif_lib.h", "/usr/include/webp/demux.h"].allSatisfy { FileManager.default.fileExists(atPath: $0) }
 
 /// The features served by `messageai-server`: each has `API/` (target `<Name>API`: its wire
