@@ -17,7 +17,7 @@ struct CallerChat: Sendable {
     nonisolated(nonsending) func send(
         id: MessageID, text: String, to conversationID: ConversationID, replyTo: MessageID?, attachments: [FileID]
     ) async throws -> Message {
-        let (me, members) = try await membership.require(caller, to: .send, in: conversationID, alsoReading: replyTo != nil)
+        let (me, members) = try await membership.require(caller, to: .send, in: conversationID)
         return try await writer.store(
             try await checked(text, to: conversationID, id: id, replyTo: replyTo, attachments: attachments, from: me, members: members))
     }
@@ -96,8 +96,6 @@ struct CallerChat: Sendable {
                 }
             }
             do {
-                // A reply quotes what it answers: a token that only sends may not.
-                if draft.replyTo != nil { _ = try await caller.id(to: .read, in: draft.conversationID) }
                 checked.append(
                     .success(
                         try await self.checked(
@@ -121,6 +119,8 @@ struct CallerChat: Sendable {
         _ text: String, to conversationID: ConversationID, id: MessageID, replyTo: MessageID?, attachments requested: [FileID], from me: UserID,
         members: [UserID]
     ) async throws -> MessageWriter.Send {
+        // A reply quotes what it answers: a token that only sends may not.
+        if replyTo != nil { _ = try await caller.id(to: .read, in: conversationID) }
         let text = try ChatRules.text(text, carrying: requested)
         let files = try await attachments.uploaded(requested, for: id, in: conversationID, by: me)
         let bytes = text.utf8.count + (replyTo == nil ? 0 : Message.Reply.quoteBytes) + files.reduce(0) { $0 + $1.wireBytes }

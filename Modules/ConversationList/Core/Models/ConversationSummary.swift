@@ -54,7 +54,6 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
         notifications = try container.decodeIfPresent(NotificationChoice.self, forKey: .notifications)
     }
 
-    /// This row with the reader's `choice` of what tells them.
     /// The row without anything of its messages: no newest message, nothing unread (for a
     /// reader that may not read them, `ConversationRules.row`).
     public func withoutMessages() -> Self {
@@ -63,6 +62,7 @@ public struct ConversationSummary: Codable, Equatable, Sendable, Identifiable {
         return row
     }
 
+    /// This row with the reader's `choice` of what tells them.
     public func choosing(_ choice: NotificationChoice?) -> Self {
         var row = self
         row.notifications = choice
