@@ -91,7 +91,7 @@ struct FileTransferBench: AsyncParsableCommand {
     }
 
     /// What `messageai send --file` does: the file uploaded for `message`, streamed, then the message.
-    private static func send(_ source: URL, as message: MessageID, by sender: ServiceSet, in conversation: ConversationID) async throws {
+    static func send(_ source: URL, as message: MessageID, by sender: ServiceSet, in conversation: ConversationID) async throws {
         let (size, bytes) = try FileStreams.reading(source.path)
         let file = try await sender.files.upload(
             FileUpload(conversationID: conversation, messageID: message, name: source.lastPathComponent, declaredSize: size), bytes: bytes)
@@ -193,4 +193,68 @@ private struct Nginx {
     }
 
     func stop() { process.terminate() }
+}
+
+/// A send with a file by a new process (a new graph, as each `messageai send` is) over a SQLite
+/// store already holding `files` files written two hours ago, against a text send the same way:
+/// what a local process's clean-up pass after its first upload (`FileCleanup.passIfDue`, which
+/// looks at every stored file old enough) costs a send as files pile up.
+struct AgedStoreBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aged-store", abstract: "A file sent by a new process over a SQLite store of many old files, against a text send.")
+    @Option(help: "Files in the store, written two hours ago.") var files = 10_000
+    @Option(help: "Runs of each; medians are printed.") var runs = 5
+
+    func run() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("messageai-aged-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("aged.sqlite").path, small = folder.appendingPathComponent("small.txt")
+        try Data("hello\n".utf8).write(to: small)
+        let options = GraphOptions(backend: .sqlite, sqlitePath: path, bcryptCost: 4)
+        let (token, conversation) = try await Self.store(files, of: small, options: options)
+        // Two hours back: a pass looks at each of them, as it would a day after they were sent.
+        let bytes = path + ".files", then = timeval(tv_sec: time(nil) - 7_200, tv_usec: 0)
+        for name in try FileManager.default.contentsOfDirectory(atPath: bytes) { _ = utimes(bytes + "/" + name, [then, then]) }
+        var (withFile, text): ([Double], [Double]) = ([], [])
+        for run in 0..<runs {
+            withFile.append(
+                try await Self.inNewProcess(options, token) {
+                    try await FileTransferBench.send(small, as: MessageID("f\(run)"), by: $0, in: conversation)
+                })
+            text.append(
+                try await Self.inNewProcess(options, token) {
+                    _ = try await $0.chat.send(id: MessageID("t\(run)"), text: "hello", to: conversation, replyTo: nil, attachments: [])
+                })
+        }
+        print(
+            "aged-store: \(files) files two hours old: a send with a file by a new process, median \(Stats.format(Stats.median(withFile) * 1000, 1)) ms; "
+                + "a text send, \(Stats.format(Stats.median(text) * 1000, 1)) ms (\(runs) runs)")
+    }
+
+    /// A store of `count` uploads of `file` by a new user into a conversation with another; the
+    /// user's session token and the conversation.
+    private static func store(_ count: Int, of file: URL, options: GraphOptions) async throws -> (String, ConversationID) {
+        let graph = try ServiceGraph(options)
+        defer { graph.close() }
+        let ada = try await graph.accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "password-ada")
+        let bob = try await graph.accounts.signUp(email: "bob@example.com", displayName: "Bob", password: "password-bob")
+        let services = graph.services(for: graph.caller(token: ada.token))
+        let conversation = try await services.conversations.startDirect(with: bob.account.id).id
+        _ = try await graph.services(for: graph.caller(token: bob.token)).conversations.startDirect(with: ada.account.id)
+        for number in 0..<count {
+            let (size, bytes) = try FileStreams.reading(file.path)
+            _ = try await services.files.upload(
+                FileUpload(conversationID: conversation, messageID: MessageID("m\(number)"), name: "small.txt", declaredSize: size), bytes: bytes)
+        }
+        return (ada.token, conversation)
+    }
+
+    /// How long `work` takes as `token`'s in a new graph over the store, its opening not counted.
+    private static func inNewProcess(_ options: GraphOptions, _ token: String, _ work: (ServiceSet) async throws -> Void) async throws -> Double {
+        let graph = try ServiceGraph(options)
+        defer { graph.close() }
+        let services = graph.services(for: graph.caller(token: token))
+        return try await Stats.time { try await work(services) }
+    }
 }

@@ -12,7 +12,7 @@ struct Bench: AsyncParsableCommand {
             SendBench.self, HistoryBench.self, EditBench.self, ListBench.self, StorageBench.self, StartupBench.self,
             LiveBench.self, FanOutBench.self, ConcurrentBench.self, KillBench.self, ServerBench.self, GaplessBench.self, SearchBench.self,
             SearchHitBench.self, PurgeBench.self, RetentionBench.self, MentionBench.self, TUIBench.self, FileStorageBench.self,
-            FileTransferBench.self, ChildProcess.self,
+            FileTransferBench.self, AgedStoreBench.self, ChildProcess.self,
         ]
     )
 
