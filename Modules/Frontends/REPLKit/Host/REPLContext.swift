@@ -51,7 +51,7 @@ public final class REPLContext {
     public func showOlder(_ page: [Printed]) { input.printOlder(page) }
 
     /// Prints `items` above the prompt in order: lines, and pictures where `drawsPictures`.
-    public func show(_ items: [Printed]) { items.forEach(input.print) }
+    public func show(_ items: [Printed]) { items.forEach(input.printItem) }
 
     /// Prints the line that marks where unread lines start (a full-screen UI jumps there on a key).
     public func showUnreadMarker(_ line: String) {

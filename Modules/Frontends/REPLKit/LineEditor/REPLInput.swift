@@ -41,14 +41,14 @@ extension REPLInput {
     public var isTerminal: Bool { false }
     public func setStatus(_ status: String) {}
     public var columns: Int? { nil }
-    public func printOlder(_ page: [Printed]) { page.forEach(print) }
+    public func printOlder(_ page: [Printed]) { page.forEach(printItem) }
     public func markUnreadStart() {}
     public func showing(_ route: Route) {}
     public var drawsPictures: Bool { false }
     public func printPicture(_ bytes: @escaping @Sendable () async throws -> [UInt8]) {}
 
     /// Prints `item` after what was printed so far: a line, or a picture where `drawsPictures`.
-    public func print(_ item: Printed) {
+    public func printItem(_ item: Printed) {
         switch item {
         case .line(let text): printAbove(text)
         case .picture(let bytes): printPicture(bytes)
